@@ -1,0 +1,339 @@
+/* core.c - status texts, the context handle, allocation, dense tensors and MXINT8 tensor
+** wrapping/validation.
+**
+** Invariants kept here: a tensor's numel equals the product of its shape and fits
+** MX_MAX_TENSOR_BYTES; an mxsim_mx always has scale.shape == mant.shape with [axis] divided by
+** group_size, and group_size divides mant.shape[axis].
+*/
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const k_status_text[] = {
+#define MX_TEXT_(name, text) text,
+    MXSIM_STATUS_LIST(MX_TEXT_)
+#undef MX_TEXT_
+};
+
+MXSIM_API const char *mxsim_strerror(mxsim_status s)
+{
+    if ((int)s < 0 || s >= MXSIM_STATUS_COUNT_) return "unknown status";
+    return k_status_text[s];
+}
+
+MXSIM_API const char *mxsim_version(void) { return MXSIM_VERSION_STRING; }
+
+mxsim_status mx_fail(mxsim_ctx *ctx, mxsim_status st, const char *fmt, ...)
+{
+    if (ctx != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+void mx_clear_err(mxsim_ctx *ctx)
+{
+    if (ctx != NULL) ctx->err[0] = '\0';
+}
+
+void *mx_calloc(size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size) return NULL;
+    return calloc(n ? n : 1, size ? size : 1);
+}
+
+void *mx_malloc(size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size) return NULL;
+    size_t bytes = n * size;
+    return malloc(bytes ? bytes : 1);
+}
+
+int64_t mx_shape_numel(int ndim, const int64_t *shape)
+{
+    int64_t n = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] < 0) return -1;
+        if (shape[i] != 0 && n > INT64_MAX / shape[i]) return -1;
+        n *= shape[i];
+    }
+    return n;
+}
+
+const char *mx_shape_str(int ndim, const int64_t *shape, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len == 0) return buf;
+    buf[0] = '\0';
+    used += (size_t)snprintf(buf, len, "(");
+    for (int i = 0; i < ndim && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%lld", i ? ", " : "",
+                                 (long long)shape[i]);
+    if (used < len) snprintf(buf + used, len - used, ndim == 1 ? ",)" : ")");
+    return buf;
+}
+
+/* ---- context ---------------------------------------------------------------------------- */
+
+MXSIM_API mxsim_status mxsim_ctx_create(mxsim_ctx **out)
+{
+    if (out == NULL) return MXSIM_E_ARG;
+    *out = mx_calloc(1, sizeof **out);
+    return *out ? MXSIM_OK : MXSIM_E_NOMEM;
+}
+
+MXSIM_API void mxsim_ctx_destroy(mxsim_ctx *ctx) { free(ctx); }
+
+MXSIM_API const char *mxsim_errmsg(const mxsim_ctx *ctx) { return ctx ? ctx->err : ""; }
+
+MXSIM_API mxsim_status mxsim_ctx_set_threads(mxsim_ctx *ctx, unsigned n_threads)
+{
+    if (ctx == NULL) return MXSIM_E_ARG;
+    if (n_threads > 1024)
+        return mx_fail(ctx, MXSIM_E_ARG, "threads=%u: must be 0 (all CPUs) or 1..1024", n_threads);
+    ctx->n_threads = n_threads;
+    return MXSIM_OK;
+}
+
+MXSIM_API mxsim_status mxsim_ctx_set_simd(mxsim_ctx *ctx, mxsim_simd simd)
+{
+    if (ctx == NULL) return MXSIM_E_ARG;
+    if (simd != MXSIM_SIMD_AUTO && simd != MXSIM_SIMD_SCALAR && simd != MXSIM_SIMD_AVX2)
+        return mx_fail(ctx, MXSIM_E_ARG, "simd=%d: unknown SIMD selection", (int)simd);
+    if (!mxsim_simd_available(simd))
+        return mx_fail(ctx, MXSIM_E_UNSUPPORTED, "simd: this CPU or build lacks the requested path");
+    ctx->simd = simd;
+    return MXSIM_OK;
+}
+
+/* ---- enumerations ----------------------------------------------------------------------- */
+
+static const char *const k_profile_names[MXSIM_PROFILE_COUNT_] = {"ocp", "mase", "mase-cuda",
+                                                                   "microxcaling"};
+
+MXSIM_API const char *mxsim_profile_name(mxsim_profile p)
+{
+    if ((int)p < 0 || p >= MXSIM_PROFILE_COUNT_) return NULL;
+    return k_profile_names[p];
+}
+
+MXSIM_API mxsim_status mxsim_profile_parse(const char *name, mxsim_profile *out)
+{
+    if (name == NULL || out == NULL) return MXSIM_E_ARG;
+    for (int i = 0; i < MXSIM_PROFILE_COUNT_; i++)
+        if (strcmp(name, k_profile_names[i]) == 0) {
+            *out = (mxsim_profile)i;
+            return MXSIM_OK;
+        }
+    if (strcmp(name, "mase_cuda") == 0) *out = MXSIM_PROFILE_MASE_CUDA;
+    else if (strcmp(name, "mx") == 0) *out = MXSIM_PROFILE_MICROXCALING;
+    else return MXSIM_E_ARG;
+    return MXSIM_OK;
+}
+
+static const struct {
+    const char *name;
+    size_t size;
+} k_dtypes[MXSIM_DTYPE_COUNT_] = {{"f32", 4}, {"bf16", 2}, {"i8", 1},
+                                  {"u8", 1},  {"u16", 2},  {"i64", 8}};
+
+MXSIM_API size_t mxsim_dtype_size(mxsim_dtype t)
+{
+    if ((int)t < 0 || t >= MXSIM_DTYPE_COUNT_) return 0;
+    return k_dtypes[t].size;
+}
+
+MXSIM_API const char *mxsim_dtype_name(mxsim_dtype t)
+{
+    if ((int)t < 0 || t >= MXSIM_DTYPE_COUNT_) return NULL;
+    return k_dtypes[t].name;
+}
+
+/* ---- dense tensors ---------------------------------------------------------------------- */
+
+mxsim_status mx_tensor_new(mxsim_ctx *ctx, mxsim_dtype dtype, int ndim, const int64_t *shape,
+                           mxsim_tensor **out)
+{
+    char sbuf[160];
+    *out = NULL;
+    size_t esz = mxsim_dtype_size(dtype);
+    if (esz == 0) return mx_fail(ctx, MXSIM_E_ARG, "dtype %d: unknown", (int)dtype);
+    if (ndim < 0 || ndim > MXSIM_MAX_DIMS)
+        return mx_fail(ctx, MXSIM_E_LIMIT, "ndim=%d: must be 0..%d", ndim, MXSIM_MAX_DIMS);
+    if (ndim > 0 && shape == NULL) return mx_fail(ctx, MXSIM_E_ARG, "shape: NULL with ndim=%d", ndim);
+    int64_t n = mx_shape_numel(ndim, shape);
+    if (n < 0 || n > MX_MAX_TENSOR_BYTES / (int64_t)esz)
+        return mx_fail(ctx, MXSIM_E_LIMIT, "shape %s: %s",
+                       mx_shape_str(ndim, shape, sbuf, sizeof sbuf),
+                       n < 0 ? "negative or overflowing dimensions"
+                             : "tensor larger than the 64 GiB limit");
+    mxsim_tensor *t = mx_calloc(1, sizeof *t);
+    if (t == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "out of memory allocating a tensor");
+    t->data = mx_calloc((size_t)n, esz);
+    if (t->data == NULL) {
+        free(t);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "out of memory allocating %lld bytes",
+                       (long long)(n * (int64_t)esz));
+    }
+    t->dtype = dtype;
+    t->ndim = ndim;
+    for (int i = 0; i < ndim; i++) t->shape[i] = shape[i];
+    t->numel = n;
+    *out = t;
+    return MXSIM_OK;
+}
+
+MXSIM_API mxsim_status mxsim_tensor_create(mxsim_ctx *ctx, mxsim_dtype dtype, int ndim,
+                                           const int64_t *shape, mxsim_tensor **out)
+{
+    if (out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "out: NULL");
+    return mx_tensor_new(ctx, dtype, ndim, shape, out);
+}
+
+MXSIM_API void mxsim_tensor_free(mxsim_tensor *t)
+{
+    if (t == NULL) return;
+    free(t->data);
+    free(t);
+}
+
+MXSIM_API mxsim_dtype mxsim_tensor_dtype(const mxsim_tensor *t) { return t->dtype; }
+MXSIM_API int mxsim_tensor_ndim(const mxsim_tensor *t) { return t->ndim; }
+MXSIM_API const int64_t *mxsim_tensor_shape(const mxsim_tensor *t) { return t->shape; }
+MXSIM_API int64_t mxsim_tensor_numel(const mxsim_tensor *t) { return t->numel; }
+MXSIM_API void *mxsim_tensor_data(mxsim_tensor *t) { return t->data; }
+MXSIM_API const void *mxsim_tensor_cdata(const mxsim_tensor *t) { return t->data; }
+
+MXSIM_API mxsim_status mxsim_tensor_set_dtype(mxsim_ctx *ctx, mxsim_tensor *t, mxsim_dtype dtype)
+{
+    if (t == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tensor: NULL");
+    int ok = (t->dtype == dtype) ||
+             ((t->dtype == MXSIM_DTYPE_U16 || t->dtype == MXSIM_DTYPE_BF16) &&
+              (dtype == MXSIM_DTYPE_U16 || dtype == MXSIM_DTYPE_BF16));
+    if (!ok)
+        return mx_fail(ctx, MXSIM_E_INPUT, "dtype %s cannot be relabelled %s (only u16 <-> bf16)",
+                       mxsim_dtype_name(t->dtype) ? mxsim_dtype_name(t->dtype) : "?",
+                       mxsim_dtype_name(dtype) ? mxsim_dtype_name(dtype) : "?");
+    t->dtype = dtype;
+    return MXSIM_OK;
+}
+
+/* ---- MXINT8 tensors --------------------------------------------------------------------- */
+
+mxsim_status mx_mx_wrap(mxsim_ctx *ctx, const char *what, mxsim_tensor *mant, mxsim_tensor *scale,
+                        int64_t group_size, int64_t axis, mxsim_profile p, mxsim_mx **out)
+{
+    char s1[160], s2[160];
+    mxsim_status st = MXSIM_OK;
+    *out = NULL;
+    if (what == NULL) what = "mxint8 tensor";
+    if (mant->dtype != MXSIM_DTYPE_I8) {
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: mantissa: dtype %s, expected int8", what,
+                     mxsim_dtype_name(mant->dtype));
+        goto fail;
+    }
+    if (scale->dtype != MXSIM_DTYPE_U8) {
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: scale: dtype %s, expected uint8", what,
+                     mxsim_dtype_name(scale->dtype));
+        goto fail;
+    }
+    if ((int)p < 0 || p >= MXSIM_PROFILE_COUNT_) {
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: profile: unknown value %d", what, (int)p);
+        goto fail;
+    }
+    if (mant->ndim < 1) {
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: mantissa: 0-d array, expected at least 1 dimension",
+                     what);
+        goto fail;
+    }
+    if (axis < -mant->ndim || axis >= mant->ndim) {
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: axis=%lld: out of range for %d-d mantissa", what,
+                     (long long)axis, mant->ndim);
+        goto fail;
+    }
+    if (axis < 0) axis += mant->ndim;
+    if (group_size < 1 || group_size > MXSIM_MAX_GROUP) {
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: group_size=%lld: must be 1..%d", what,
+                     (long long)group_size, MXSIM_MAX_GROUP);
+        goto fail;
+    }
+    if (mant->shape[axis] % group_size != 0) {
+        st = mx_fail(ctx, MXSIM_E_INPUT,
+                     "%s: group_size=%lld does not divide axis %lld of length %lld (no padding)",
+                     what, (long long)group_size, (long long)axis, (long long)mant->shape[axis]);
+        goto fail;
+    }
+    int same = scale->ndim == mant->ndim;
+    for (int i = 0; same && i < mant->ndim; i++)
+        same = scale->shape[i] == (i == axis ? mant->shape[i] / group_size : mant->shape[i]);
+    if (!same) {
+        st = mx_fail(ctx, MXSIM_E_INPUT,
+                     "%s: scale: shape %s does not match mantissa shape %s with group_size %lld "
+                     "along axis %lld",
+                     what, mx_shape_str(scale->ndim, scale->shape, s1, sizeof s1),
+                     mx_shape_str(mant->ndim, mant->shape, s2, sizeof s2), (long long)group_size,
+                     (long long)axis);
+        goto fail;
+    }
+    mxsim_mx *mx = mx_calloc(1, sizeof *mx);
+    if (mx == NULL) {
+        st = mx_fail(ctx, MXSIM_E_NOMEM, "out of memory");
+        goto fail;
+    }
+    mx->mant = mant;
+    mx->scale = scale;
+    mx->group_size = group_size;
+    mx->axis = (int)axis;
+    mx->profile = p;
+    *out = mx;
+    return MXSIM_OK;
+fail:
+    mxsim_tensor_free(mant);
+    mxsim_tensor_free(scale);
+    return st;
+}
+
+static mxsim_status tensor_clone(mxsim_ctx *ctx, const mxsim_tensor *src, mxsim_tensor **out)
+{
+    mxsim_status st = mx_tensor_new(ctx, src->dtype, src->ndim, src->shape, out);
+    if (st == MXSIM_OK)
+        memcpy((*out)->data, src->data, (size_t)src->numel * mxsim_dtype_size(src->dtype));
+    return st;
+}
+
+MXSIM_API mxsim_status mxsim_mx_create(mxsim_ctx *ctx, const mxsim_tensor *mantissa,
+                                       const mxsim_tensor *scale, int64_t group_size, int axis,
+                                       mxsim_profile p, mxsim_mx **out)
+{
+    mxsim_tensor *m = NULL, *s = NULL;
+    mxsim_status st;
+    if (out == NULL || mantissa == NULL || scale == NULL)
+        return mx_fail(ctx, MXSIM_E_ARG, "mxsim_mx_create: NULL argument");
+    *out = NULL;
+    if ((st = tensor_clone(ctx, mantissa, &m)) != MXSIM_OK) return st;
+    if ((st = tensor_clone(ctx, scale, &s)) != MXSIM_OK) {
+        mxsim_tensor_free(m);
+        return st;
+    }
+    return mx_mx_wrap(ctx, "mxsim_mx_create", m, s, group_size, axis, p, out);
+}
+
+MXSIM_API void mxsim_mx_free(mxsim_mx *mx)
+{
+    if (mx == NULL) return;
+    mxsim_tensor_free(mx->mant);
+    mxsim_tensor_free(mx->scale);
+    free(mx);
+}
+
+MXSIM_API const mxsim_tensor *mxsim_mx_mantissa(const mxsim_mx *mx) { return mx->mant; }
+MXSIM_API const mxsim_tensor *mxsim_mx_scale(const mxsim_mx *mx) { return mx->scale; }
+MXSIM_API int64_t mxsim_mx_group_size(const mxsim_mx *mx) { return mx->group_size; }
+MXSIM_API int mxsim_mx_axis(const mxsim_mx *mx) { return mx->axis; }
+MXSIM_API mxsim_profile mxsim_mx_profile(const mxsim_mx *mx) { return mx->profile; }

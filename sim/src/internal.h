@@ -1,0 +1,71 @@
+/* internal.h - private definitions shared by the library's modules.
+**
+** Holds the layouts behind the public opaque handles, the error-reporting helper and the
+** allocation wrappers.  Nothing here is exported: every cross-file function is MX_INTERNAL
+** (hidden visibility) and named mx_<module>_<verb>.
+*/
+#ifndef MX_INTERNAL_H
+#define MX_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mxsim.h"
+
+#define MX_INTERNAL __attribute__((visibility("hidden")))
+
+#define MX_ERRMSG_LEN 1024
+
+struct mxsim_ctx {
+    char err[MX_ERRMSG_LEN]; /* detail of the last failure */
+    unsigned n_threads;      /* 0 = all online CPUs */
+    mxsim_simd simd;
+};
+
+struct mxsim_tensor {
+    mxsim_dtype dtype;
+    int ndim;
+    int64_t shape[MXSIM_MAX_DIMS];
+    int64_t numel;
+    void *data; /* numel * dtype size bytes, C order; never NULL (1-byte minimum allocation) */
+};
+
+struct mxsim_mx {
+    mxsim_tensor *mant;  /* I8, the tensor's shape */
+    mxsim_tensor *scale; /* U8, shape with [axis] divided by group_size */
+    int64_t group_size;
+    int axis; /* 0..ndim-1 */
+    mxsim_profile profile;
+};
+
+/* Records a formatted message on ctx (when non-NULL) and returns st.  Always use it as
+** `return mx_fail(ctx, MXSIM_E_INPUT, "%s: ...", path)`. */
+MX_INTERNAL mxsim_status mx_fail(mxsim_ctx *ctx, mxsim_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+MX_INTERNAL void mx_clear_err(mxsim_ctx *ctx);
+
+/* Checked allocation: n * size with overflow check; NULL on failure or overflow. */
+MX_INTERNAL void *mx_calloc(size_t n, size_t size);
+MX_INTERNAL void *mx_malloc(size_t n, size_t size);
+
+/* Element count of a shape, with overflow and negative checks.  Returns -1 on overflow or a
+** negative dimension; the product of an empty shape is 1. */
+MX_INTERNAL int64_t mx_shape_numel(int ndim, const int64_t *shape);
+
+/* Largest tensor the library will allocate, in bytes (refused up front with MXSIM_E_LIMIT). */
+#define MX_MAX_TENSOR_BYTES ((int64_t)1 << 36) /* 64 GiB */
+
+/* Creates a tensor without touching ctx's error on success; shared by all modules. */
+MX_INTERNAL mxsim_status mx_tensor_new(mxsim_ctx *ctx, mxsim_dtype dtype, int ndim,
+                                       const int64_t *shape, mxsim_tensor **out);
+
+/* Validates and wraps mantissa/scale tensors (takes ownership of both on success AND on
+** failure).  `what` prefixes error messages (e.g. the file name). */
+MX_INTERNAL mxsim_status mx_mx_wrap(mxsim_ctx *ctx, const char *what, mxsim_tensor *mant,
+                                    mxsim_tensor *scale, int64_t group_size, int64_t axis,
+                                    mxsim_profile p, mxsim_mx **out);
+
+/* Formats a shape as "(4, 96)" into buf. */
+MX_INTERNAL const char *mx_shape_str(int ndim, const int64_t *shape, char *buf, size_t len);
+
+#endif
