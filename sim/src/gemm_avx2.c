@@ -1,0 +1,325 @@
+/* gemm_avx2.c - AVX2 back end of the functional MXINT8 GEMM (fp32 accumulator, even G <= 1024).
+**
+** Integer part: mantissas are widened to int16 and packed in k-pairs, so one vpmaddwd gives
+** eight exact int32 partial sums of two products each (|m_a*m_b| <= 2^14: no saturation, unlike
+** vpmaddubsw).  A 4x16 register tile of int32 group sums is built per group of G/2 k-pairs.
+**
+** Scaling: with |d| <= 2^24 (G <= 1024), (float)d is exact, and when s = E_A + E_B - 266 lies in
+** [-126, 127], 2^s is a normal float, so t = (float)d * 2^s is one IEEE multiply: a single
+** rounding with gradual underflow and overflow to Inf, exactly the contract.  Tiles whose
+** group exponents leave that range (or hold a NaN scale) take a scalar slow path for that group.
+** The float accumulators live in C; every output adds its terms in ascending group order, since
+** K blocks are visited in order and C is only ever touched by one thread.
+*/
+#include <immintrin.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm.h"
+
+#define MR 6   /* rows of A per micro tile: 12 accumulators + 2 B + 1 A = 15 ymm */
+#define NR 16  /* columns of B per micro tile */
+#define MCP 12 /* A panels per L2 block (72 rows) */
+#define KC_TARGET 512
+
+int mx_cpu_has_avx2(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+/* Packed operand: panels of `w` rows (4 for A, 16 for B), per k-pair one int32 per row holding
+** (m[k], m[k+1]) as int16; per group one int32 exponent per row (A: E - 139, B: E) and the
+** panel's min/max exponent over real rows (MX_E_NAN makes max huge, forcing the slow path). */
+typedef struct {
+    int64_t n_panels, w, kp, ng;
+    int32_t *m;      /* [panel][kp][w] */
+    int32_t *e;      /* [panel][g][w] */
+    int32_t *emin;   /* [panel][g] */
+    int32_t *emax;   /* [panel][g] */
+    int16_t *e_raw;  /* [panel][g][w]: OCP exponent or MX_E_NAN, for the slow path */
+} packed;
+
+static void packed_free(packed *p)
+{
+    free(p->m);
+    free(p->e);
+    free(p->emin);
+    free(p->emax);
+    free(p->e_raw);
+}
+
+typedef struct {
+    packed *dst;
+    const int8_t *m;
+    const int16_t *e;
+    int64_t rows, K, ng;
+    int32_t e_bias;
+    int64_t p_off; /* global index of local panel 0 */
+} pack_job;
+
+/* Packs the k-pairs [0, 8*(K/16)) of a full 16-row panel: each row's bytes widen to int16, so
+** one 256-bit register holds 8 consecutive k-pairs of a row, and an 8x8 transpose of 32-bit
+** lanes turns 8 rows x 8 k-pairs into the [k-pair][row] layout. */
+static void pack16_fast(int32_t *pm, const int8_t *src, int64_t K)
+{
+    for (int64_t c = 0; c < K / 16; c++)
+        for (int half = 0; half < 2; half++) {
+            __m256i r[8], t[8], u[8];
+            for (int i = 0; i < 8; i++)
+                r[i] = _mm256_cvtepi8_epi16(
+                    _mm_loadu_si128((const __m128i *)(src + (half * 8 + i) * K + c * 16)));
+            for (int i = 0; i < 8; i += 2) {
+                t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
+                t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
+            }
+            for (int i = 0; i < 8; i += 4) {
+                u[i] = _mm256_unpacklo_epi64(t[i], t[i + 2]);
+                u[i + 1] = _mm256_unpackhi_epi64(t[i], t[i + 2]);
+                u[i + 2] = _mm256_unpacklo_epi64(t[i + 1], t[i + 3]);
+                u[i + 3] = _mm256_unpackhi_epi64(t[i + 1], t[i + 3]);
+            }
+            for (int k = 0; k < 4; k++) {
+                int32_t *o_lo = pm + (c * 8 + k) * 16 + half * 8;
+                int32_t *o_hi = pm + (c * 8 + k + 4) * 16 + half * 8;
+                _mm256_storeu_si256((__m256i *)o_lo, _mm256_permute2x128_si256(u[k], u[k + 4], 0x20));
+                _mm256_storeu_si256((__m256i *)o_hi, _mm256_permute2x128_si256(u[k], u[k + 4], 0x31));
+            }
+        }
+}
+
+static void pack_panels(void *arg, int64_t p0, int64_t p1)
+{
+    const pack_job *j = arg;
+    packed *d = j->dst;
+    for (int64_t p = p0; p < p1; p++) {
+        int32_t *pm = d->m + p * d->kp * d->w;
+        int64_t gpn = p + j->p_off, kp_done = 0;
+        if (d->w == 16 && (gpn + 1) * 16 <= j->rows) {
+            kp_done = (j->K / 16) * 8;
+            pack16_fast(pm, j->m + gpn * 16 * j->K, j->K);
+        }
+        for (int64_t r = 0; r < d->w; r++) {
+            int64_t row = gpn * d->w + r;
+            const int8_t *src = row < j->rows ? j->m + row * j->K : NULL;
+            for (int64_t kp = kp_done; kp < d->kp; kp++) {
+                uint16_t lo = src ? (uint16_t)(int16_t)src[2 * kp] : 0;
+                uint16_t hi = src ? (uint16_t)(int16_t)src[2 * kp + 1] : 0;
+                pm[kp * d->w + r] = (int32_t)((uint32_t)lo | ((uint32_t)hi << 16));
+            }
+        }
+        for (int64_t g = 0; g < d->ng; g++) {
+            int32_t mn = INT32_MAX, mx = INT32_MIN;
+            for (int64_t r = 0; r < d->w; r++) {
+                int64_t row = gpn * d->w + r;
+                int16_t e = row < j->rows ? j->e[row * j->ng + g] : 0;
+                d->e_raw[(p * d->ng + g) * d->w + r] = e;
+                d->e[(p * d->ng + g) * d->w + r] = e + j->e_bias;
+                if (row < j->rows) {
+                    if (e < mn) mn = e;
+                    if (e > mx) mx = e;
+                }
+            }
+            d->emin[p * d->ng + g] = mn;
+            d->emax[p * d->ng + g] = mx;
+        }
+    }
+}
+
+/* Allocates room for cap panels of w rows. */
+static int packed_alloc(packed *d, int64_t cap, int64_t w, int64_t K, int64_t ng)
+{
+    memset(d, 0, sizeof *d);
+    d->w = w;
+    d->kp = K / 2;
+    d->ng = ng;
+    size_t np = (size_t)cap;
+    d->m = mx_malloc(np * (size_t)d->kp, (size_t)w * sizeof(int32_t));
+    d->e = mx_malloc(np * (size_t)ng, (size_t)w * sizeof(int32_t));
+    d->e_raw = mx_malloc(np * (size_t)ng, (size_t)w * sizeof(int16_t));
+    d->emin = mx_malloc(np * (size_t)ng, sizeof(int32_t));
+    d->emax = mx_malloc(np * (size_t)ng, sizeof(int32_t));
+    if (!d->m || !d->e || !d->e_raw || !d->emin || !d->emax) {
+        packed_free(d);
+        return -1;
+    }
+    return 0;
+}
+
+/* Packs global panels [p_off, p_off + n) of a [rows][K] operand into d's panels [0, n). */
+static void pack_range(packed *d, const int8_t *m, const int16_t *e, int64_t rows, int64_t K,
+                       int32_t e_bias, int64_t p_off, int64_t n, unsigned n_threads)
+{
+    pack_job job = {d, m, e, rows, K, d->ng, e_bias, p_off};
+    d->n_panels = n;
+    mx_parallel_for(n_threads, n, 1, pack_panels, &job);
+}
+
+/* Slow path for one group of one tile: the contract computed per output in scalar code. */
+static void tile_group_slow(const int32_t d[MR][NR], const int16_t *ea, const int16_t *eb,
+                            float *ct, int64_t ldc)
+{
+    for (int r = 0; r < MR; r++)
+        for (int c = 0; c < NR; c++) {
+            float t = (ea[r] == MX_E_NAN || eb[c] == MX_E_NAN)
+                          ? __builtin_nanf("")
+                          : mx_gemm_term(d[r][c], ea[r] + eb[c] - 266);
+            ct[r * ldc + c] += t;
+        }
+}
+
+/* One MR x NR tile over groups [g0, g1) of its panels; ct is the tile's corner in C (or in a
+** scratch tile for ragged edges) with row stride ldc. */
+static void tile_kernel(const mx_gemm_prob *p, const packed *A, const packed *B, int64_t pa,
+                        int64_t pb, int64_t g0, int64_t g1, float *ct, int64_t ldc)
+{
+    const int64_t gp = p->G / 2; /* k-pairs per group */
+    const int32_t *am = A->m + (pa * A->kp + g0 * gp) * MR;
+    const int32_t *bm = B->m + (pb * B->kp + g0 * gp) * NR;
+    for (int64_t g = g0; g < g1; g++) {
+        /* Named accumulators: GCC keeps an indexed array of them in memory. */
+        __m256i c00 = _mm256_setzero_si256(), c01 = c00, c10 = c00, c11 = c00;
+        __m256i c20 = c00, c21 = c00, c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00,
+                c51 = c00;
+        for (int64_t k = 0; k < gp; k++) {
+            __m256i b0 = _mm256_loadu_si256((const __m256i *)bm);
+            __m256i b1 = _mm256_loadu_si256((const __m256i *)(bm + 8));
+            __m256i a = _mm256_set1_epi32(am[0]);
+            c00 = _mm256_add_epi32(c00, _mm256_madd_epi16(a, b0));
+            c01 = _mm256_add_epi32(c01, _mm256_madd_epi16(a, b1));
+            a = _mm256_set1_epi32(am[1]);
+            c10 = _mm256_add_epi32(c10, _mm256_madd_epi16(a, b0));
+            c11 = _mm256_add_epi32(c11, _mm256_madd_epi16(a, b1));
+            a = _mm256_set1_epi32(am[2]);
+            c20 = _mm256_add_epi32(c20, _mm256_madd_epi16(a, b0));
+            c21 = _mm256_add_epi32(c21, _mm256_madd_epi16(a, b1));
+            a = _mm256_set1_epi32(am[3]);
+            c30 = _mm256_add_epi32(c30, _mm256_madd_epi16(a, b0));
+            c31 = _mm256_add_epi32(c31, _mm256_madd_epi16(a, b1));
+            a = _mm256_set1_epi32(am[4]);
+            c40 = _mm256_add_epi32(c40, _mm256_madd_epi16(a, b0));
+            c41 = _mm256_add_epi32(c41, _mm256_madd_epi16(a, b1));
+            a = _mm256_set1_epi32(am[5]);
+            c50 = _mm256_add_epi32(c50, _mm256_madd_epi16(a, b0));
+            c51 = _mm256_add_epi32(c51, _mm256_madd_epi16(a, b1));
+            am += MR;
+            bm += NR;
+        }
+        int32_t lo = A->emin[pa * A->ng + g] + B->emin[pb * B->ng + g] - 266;
+        int32_t hi = A->emax[pa * A->ng + g] + B->emax[pb * B->ng + g] - 266;
+        if (lo < -126 || hi > 127) {
+            __m256i acc[MR][2] = {{c00, c01}, {c10, c11}, {c20, c21},
+                                  {c30, c31}, {c40, c41}, {c50, c51}};
+            int32_t d[MR][NR];
+            for (int r = 0; r < MR; r++) {
+                _mm256_storeu_si256((__m256i *)&d[r][0], acc[r][0]);
+                _mm256_storeu_si256((__m256i *)&d[r][8], acc[r][1]);
+            }
+            tile_group_slow(d, A->e_raw + (pa * A->ng + g) * MR, B->e_raw + (pb * B->ng + g) * NR,
+                            ct, ldc);
+            continue;
+        }
+        const int32_t *ea = A->e + (pa * A->ng + g) * MR; /* E_A - 139 */
+        const int32_t *eb = B->e + (pb * B->ng + g) * NR; /* E_B */
+        __m256i eb0 = _mm256_loadu_si256((const __m256i *)eb);
+        __m256i eb1 = _mm256_loadu_si256((const __m256i *)(eb + 8));
+#define MX_SCALE_ROW(r, x0, x1)                                                                  \
+    do {                                                                                         \
+        __m256i ear = _mm256_set1_epi32(ea[r]);                                                  \
+        /* biased exponent s + 127 in [1, 254] -> the float 2^s */                               \
+        __m256 p0 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(eb0, ear), 23));      \
+        __m256 p1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(eb1, ear), 23));      \
+        float *cr = ct + (r) * ldc;                                                              \
+        _mm256_storeu_ps(cr, _mm256_add_ps(_mm256_loadu_ps(cr),                                  \
+                                           _mm256_mul_ps(_mm256_cvtepi32_ps(x0), p0)));          \
+        _mm256_storeu_ps(cr + 8, _mm256_add_ps(_mm256_loadu_ps(cr + 8),                          \
+                                               _mm256_mul_ps(_mm256_cvtepi32_ps(x1), p1)));      \
+    } while (0)
+        MX_SCALE_ROW(0, c00, c01);
+        MX_SCALE_ROW(1, c10, c11);
+        MX_SCALE_ROW(2, c20, c21);
+        MX_SCALE_ROW(3, c30, c31);
+        MX_SCALE_ROW(4, c40, c41);
+        MX_SCALE_ROW(5, c50, c51);
+#undef MX_SCALE_ROW
+    }
+}
+
+#define NCP 16 /* B panels packed per chunk (256 columns): the chunk stays in L2/L3 */
+
+typedef struct {
+    const mx_gemm_prob *p;
+    const packed *a;
+    int64_t n_bpanels;
+    int split_rows;    /* 1: threads split A panels; 0: threads split B panels */
+    int16_t failed[1]; /* set by a thread that could not allocate its B chunk */
+} run_job;
+
+static void run_range(void *arg, int64_t lo, int64_t hi)
+{
+    run_job *j = arg;
+    const mx_gemm_prob *p = j->p;
+    const packed *A = j->a;
+    int64_t a0 = 0, a1 = A->n_panels, b0 = 0, b1 = j->n_bpanels;
+    if (j->split_rows) {
+        a0 = lo;
+        a1 = hi;
+    } else {
+        b0 = lo;
+        b1 = hi;
+    }
+    packed B;
+    if (packed_alloc(&B, NCP, NR, p->K, p->ng) != 0) {
+        j->failed[0] = 1; /* reported by the caller; C is then discarded */
+        return;
+    }
+    int64_t gpk = KC_TARGET / p->G > 0 ? KC_TARGET / p->G : 1; /* groups per K block */
+    float ct[MR][NR];
+    for (int64_t cb = b0; cb < b1; cb += NCP) {
+        int64_t nb = cb + NCP < b1 ? NCP : b1 - cb;
+        pack_range(&B, p->bm, p->be, p->N, p->K, 0, cb, nb, 1);
+        for (int64_t g0 = 0; g0 < p->ng; g0 += gpk) {
+            int64_t g1 = g0 + gpk < p->ng ? g0 + gpk : p->ng;
+            for (int64_t ib = a0; ib < a1; ib += MCP) {
+                int64_t ie = ib + MCP < a1 ? ib + MCP : a1;
+                for (int64_t lb = 0; lb < nb; lb++)
+                    for (int64_t pa = ib; pa < ie; pa++) {
+                        int64_t pb = cb + lb;
+                        int64_t rows = p->M - pa * MR < MR ? p->M - pa * MR : MR;
+                        int64_t cols = p->N - pb * NR < NR ? p->N - pb * NR : NR;
+                        float *c = p->c + pa * MR * p->N + pb * NR;
+                        if (rows == MR && cols == NR) { /* full tile: accumulate in C itself */
+                            tile_kernel(p, A, &B, pa, lb, g0, g1, c, p->N);
+                            continue;
+                        }
+                        memset(ct, 0, sizeof ct);
+                        for (int64_t r = 0; r < rows; r++)
+                            memcpy(ct[r], c + r * p->N, (size_t)cols * sizeof(float));
+                        tile_kernel(p, A, &B, pa, lb, g0, g1, &ct[0][0], NR);
+                        for (int64_t r = 0; r < rows; r++)
+                            memcpy(c + r * p->N, ct[r], (size_t)cols * sizeof(float));
+                    }
+            }
+        }
+    }
+    packed_free(&B);
+}
+
+mxsim_status mx_gemm_avx2(mxsim_ctx *ctx, const mx_gemm_prob *p, unsigned n_threads)
+{
+    packed a;
+    int64_t a_panels = (p->M + MR - 1) / MR, b_panels = (p->N + NR - 1) / NR;
+    if (packed_alloc(&a, a_panels, MR, p->K, p->ng) != 0)
+        return mx_fail(ctx, MXSIM_E_NOMEM, "gemm: out of memory packing A");
+    pack_range(&a, p->am, p->ae, p->M, p->K, -139, 0, a_panels, n_threads);
+    memset(p->c, 0, (size_t)p->M * (size_t)p->N * sizeof(float)); /* acc starts at +0.0 */
+    run_job job = {p, &a, b_panels, 0, {0}};
+    /* Split B panels unless there are too few of them to keep every thread busy; splitting A
+    ** makes each thread pack all of B (cheap) but keeps small-N shapes parallel. */
+    job.split_rows = b_panels < 2 * (int64_t)n_threads && a_panels > b_panels;
+    int64_t n = job.split_rows ? a_panels : b_panels;
+    mx_parallel_for(n_threads, n, job.split_rows ? MCP : 1, run_range, &job);
+    packed_free(&a);
+    if (job.failed[0]) return mx_fail(ctx, MXSIM_E_NOMEM, "gemm: out of memory packing B");
+    return MXSIM_OK;
+}
