@@ -253,6 +253,21 @@ MXSIM_API mxsim_status mxsim_gemm_raw(mxsim_ctx *ctx, int64_t M, int64_t N, int6
                                       const int8_t *a_m, const uint8_t *a_e, const int8_t *b_m,
                                       const uint8_t *b_e, mxsim_acc acc, float *c);
 
+/* ---------------------------------------------------------------------------------------------
+** Error metrics of a result against a reference (both F32 or BF16, same shape). */
+typedef struct {
+    int64_t n;              /* elements compared */
+    int64_t n_bit_mismatch; /* elements whose bits differ (NaN vs NaN counts as equal) */
+    int64_t n_nan_mismatch; /* elements NaN in exactly one of the two */
+    double sqnr_db;         /* 10 log10(sum ref^2 / sum (test-ref)^2) over finite pairs; +Inf if equal */
+    double max_abs_err;     /* max |test - ref| over finite pairs */
+    double max_rel_err;     /* max |test - ref| / |ref| over finite pairs with ref != 0 */
+    double mean_abs_err;
+} mxsim_error_stats;
+
+MXSIM_API mxsim_status mxsim_compare(mxsim_ctx *ctx, const mxsim_tensor *ref,
+                                     const mxsim_tensor *test, mxsim_error_stats *out);
+
 #ifdef __cplusplus
 }
 #endif

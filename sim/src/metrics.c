@@ -1,0 +1,56 @@
+/* metrics.c - numerical error of a result against a reference (SQNR, max abs/rel error, bit
+** mismatches).  Sums run in double in element order, so the figures are deterministic. */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+static double elem(const mxsim_tensor *t, int64_t i)
+{
+    if (t->dtype == MXSIM_DTYPE_F32) return ((const float *)t->data)[i];
+    return mxsim_bf16_to_f32(((const uint16_t *)t->data)[i]);
+}
+
+MXSIM_API mxsim_status mxsim_compare(mxsim_ctx *ctx, const mxsim_tensor *ref,
+                                     const mxsim_tensor *test, mxsim_error_stats *out)
+{
+    char s1[160], s2[160];
+    if (ref == NULL || test == NULL || out == NULL)
+        return mx_fail(ctx, MXSIM_E_ARG, "mxsim_compare: NULL argument");
+    for (int k = 0; k < 2; k++) {
+        const mxsim_tensor *t = k ? test : ref;
+        if (t->dtype != MXSIM_DTYPE_F32 && t->dtype != MXSIM_DTYPE_BF16)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: dtype %s, expected float32 or bf16",
+                           k ? "test" : "reference", mxsim_dtype_name(t->dtype));
+    }
+    int same = ref->ndim == test->ndim;
+    for (int i = 0; same && i < ref->ndim; i++) same = ref->shape[i] == test->shape[i];
+    if (!same)
+        return mx_fail(ctx, MXSIM_E_INPUT, "shape mismatch: reference %s, test %s",
+                       mx_shape_str(ref->ndim, ref->shape, s1, sizeof s1),
+                       mx_shape_str(test->ndim, test->shape, s2, sizeof s2));
+    memset(out, 0, sizeof *out);
+    double sig = 0, noise = 0, sum_abs = 0;
+    int64_t n_finite = 0;
+    for (int64_t i = 0; i < ref->numel; i++) {
+        double r = elem(ref, i), t = elem(test, i);
+        out->n++;
+        if (isnan(r) || isnan(t)) {
+            out->n_nan_mismatch += isnan(r) != isnan(t);
+            out->n_bit_mismatch += isnan(r) != isnan(t);
+            continue;
+        }
+        if (memcmp(&r, &t, sizeof r) != 0) out->n_bit_mismatch++;
+        if (!isfinite(r) || !isfinite(t)) continue;
+        double e = fabs(t - r);
+        sig += r * r;
+        noise += e * e;
+        sum_abs += e;
+        n_finite++;
+        if (e > out->max_abs_err) out->max_abs_err = e;
+        if (r != 0 && e / fabs(r) > out->max_rel_err) out->max_rel_err = e / fabs(r);
+    }
+    out->sqnr_db = noise == 0 ? INFINITY : sig == 0 ? -INFINITY : 10.0 * log10(sig / noise);
+    out->mean_abs_err = n_finite ? sum_abs / (double)n_finite : 0.0;
+    return MXSIM_OK;
+}
