@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "mxsim.h"
+#ifdef MXSIM_WITH_TIMING
+#include "timing/cmd_timing.h"
+#endif
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -364,6 +367,9 @@ static const command k_commands[] = {
      cmd_compare},
     {"info", "mxsim info FILE.npy|FILE.npz", "Prints the dtype and shape of a .npy, or the layout of an MXINT8 .npz.",
      cmd_info},
+#ifdef MXSIM_WITH_TIMING
+    MXSIM_TIMING_COMMANDS
+#endif
     {"help", "mxsim help [COMMAND]", "Shows the commands, or one command's help.", cmd_help},
 };
 

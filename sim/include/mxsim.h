@@ -268,6 +268,141 @@ typedef struct {
 MXSIM_API mxsim_status mxsim_compare(mxsim_ctx *ctx, const mxsim_tensor *ref,
                                      const mxsim_tensor *test, mxsim_error_stats *out);
 
+/* ==== timing engine (issue 3) ==== */
+/* ---------------------------------------------------------------------------------------------
+** Timing engine: a cycle-approximate model of the accelerator (sim/doc/architecture.md).
+** A configuration (mxsim_tconfig, plain data) is filled from one field table; a trace
+** (mxsim_trace, opaque) lists operations; mxsim_time_op() times one operation analytically or,
+** with detail = 1, by stepping the array cycle by cycle.  Units are in the field names. */
+
+typedef enum { MXSIM_DF_OS = 0, MXSIM_DF_WS = 1, MXSIM_DF_IS = 2 } mxsim_dataflow;
+typedef enum { MXSIM_EXP_PER_PE = 0, MXSIM_EXP_PER_ROW = 1, MXSIM_EXP_PER_COL = 2 } mxsim_exp_share;
+typedef enum { MXSIM_FMT_MXINT8 = 0, MXSIM_FMT_INT8 = 1 } mxsim_operand_fmt;
+typedef enum { MXSIM_OUT_FP32 = 0, MXSIM_OUT_BF16 = 1, MXSIM_OUT_MXINT8 = 2 } mxsim_out_fmt;
+
+/* The resolved accelerator configuration.  Every field is in the field table (mxsim_tconfig_
+** field); enumerations are stored as their integer values. */
+typedef struct {
+    int64_t array_rows, array_cols;         /* PEs */
+    int64_t pe_lanes;                       /* L: int8 multipliers per PE */
+    int64_t load_lanes;                     /* mantissas per operand per cycle on the load path */
+    int64_t group_size;                     /* G: elements per scale byte (ops may override) */
+    int64_t operand_format;                 /* mxsim_operand_fmt */
+    int64_t dataflow;                       /* mxsim_dataflow */
+    int64_t exp_share;                      /* mxsim_exp_share */
+    int64_t exp_ii_cycles;                  /* exponent unit initiation interval */
+    int64_t exp_latency_cycles;             /* exponent unit pipeline latency */
+    int64_t acc_mode;                       /* mxsim_acc: accumulator register width for events */
+    int64_t sram_a_kib, sram_b_kib, sram_c_kib; /* per buffer, total of both halves */
+    double dram_bw_bytes_per_cycle;         /* resolution 1/1024 byte per cycle */
+    int64_t dram_latency_cycles;            /* per request */
+    double clock_mhz;
+    int64_t out_format;                     /* mxsim_out_fmt */
+    int64_t dequant_lanes, dequant_depth_cycles;
+    int64_t requant_lanes, requant_depth_cycles;
+    int64_t scalesim_compat;                /* 1: report cycles as SCALE-Sim v2 (one less per GEMM) */
+} mxsim_tconfig;
+
+/* Description of one configuration field (static storage; never freed). */
+typedef struct {
+    const char *name;    /* "array.rows" */
+    const char *type;    /* "int", "real", "enum" or "bool" */
+    const char *unit;    /* "PE", "cycles", "KiB", "bytes/cycle", "MHz", "" */
+    const char *doc;     /* one line */
+    const char *choices; /* enum: "os|ws|is"; else NULL */
+    double lo, hi;       /* bounds (enum: 0..n-1) */
+    double def;          /* default */
+} mxsim_tconfig_field;
+
+/* Number of fields and the i-th field (NULL if out of range). */
+MXSIM_API int mxsim_tconfig_field_count(void);
+MXSIM_API const mxsim_tconfig_field *mxsim_tconfig_field_at(int i);
+/* Fills *cfg with every field's default. */
+MXSIM_API void mxsim_tconfig_default(mxsim_tconfig *cfg);
+/* Sets one field from text.  `where` prefixes the error ("small.ini:12" or "--set"); unknown
+** keys, bad numbers and out-of-range values are MXSIM_E_INPUT naming where and the field. */
+MXSIM_API mxsim_status mxsim_tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *key,
+                                         const char *value, const char *where);
+/* Applies "key=value" (the CLI's --set). */
+MXSIM_API mxsim_status mxsim_tconfig_set_kv(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *kv);
+/* Reads an INI file (`key = value`, `[section]` prefixes keys, `#`/`;` comments) or, for a
+** path ending in .cfg, a SCALE-Sim configuration, on top of *cfg.  Errors name file:line. */
+MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *path);
+/* Cross-field checks (e.g. exp_ii_cycles vs sharing).  MXSIM_E_INPUT names the field. */
+MXSIM_API mxsim_status mxsim_tconfig_validate(mxsim_ctx *ctx, const mxsim_tconfig *cfg);
+/* Formats field i's value of *cfg into buf ("32", "os", "12.5"); returns buf. */
+MXSIM_API const char *mxsim_tconfig_format(const mxsim_tconfig *cfg, int i, char *buf, size_t len);
+
+/* ---- traces (format: traces/FORMAT.md) ---- */
+typedef enum { MXSIM_OP_GEMM = 0, MXSIM_OP_DEQUANT = 1, MXSIM_OP_QUANTIZE = 2 } mxsim_op_kind;
+
+typedef struct {
+    int32_t kind;          /* mxsim_op_kind */
+    char name[64];
+    int64_t m, n, k;       /* GEMM: C[m,n] = A[m,k] . B[k,n]; dequant/quantize: m x n elements */
+    int64_t group_size;    /* 0: the configuration's group_size */
+    int64_t repeat;        /* >= 1: identical back-to-back executions */
+    int32_t a_fmt, b_fmt;  /* mxsim_operand_fmt, or -1: the configuration's */
+    int32_t out_fmt;       /* mxsim_out_fmt, or -1: the configuration's */
+    int32_t line;          /* source line in the trace file (0 if built in memory) */
+} mxsim_top;
+
+typedef struct mxsim_trace mxsim_trace;
+
+MXSIM_API mxsim_status mxsim_trace_create(mxsim_ctx *ctx, const char *source, mxsim_trace **out);
+MXSIM_API void mxsim_trace_free(mxsim_trace *t); /* NULL ok */
+/* Validates *op (dims 1..2^31, repeat >= 1, G dividing k when given) and appends a copy. */
+MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const mxsim_top *op);
+MXSIM_API int64_t mxsim_trace_count(const mxsim_trace *t);
+MXSIM_API const mxsim_top *mxsim_trace_op(const mxsim_trace *t, int64_t i); /* NULL if out of range */
+MXSIM_API const char *mxsim_trace_source(const mxsim_trace *t); /* file name for messages */
+/* Reads a trace: mxsim text format (plain or .gz, detected by the gzip magic; a truncated .gz is
+** MXSIM_E_FORMAT) or, for a path ending in .csv, a SCALE-Sim topology (see below). */
+MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_trace **out);
+/* SCALE-Sim topology CSV: GEMM rows `Layer,M,N,K,` or conv rows `Layer,IFMAP H,IFMAP W,Filter H,
+** Filter W,Channels,Num Filter,Strides,` (im2col).  require_trailing_comma = 1 rejects rows
+** without the trailing comma; 0 accepts both forms.  Extra or missing values are errors. */
+MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *path,
+                                                   int require_trailing_comma, mxsim_trace **out);
+/* Writes the text format atomically; gzip-compressed when the path ends in .gz. */
+MXSIM_API mxsim_status mxsim_trace_save(mxsim_ctx *ctx, const mxsim_trace *t, const char *path);
+/* Builds a trace from a model definition (workloads/models/NAME.model). */
+MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *model_path, mxsim_trace **out);
+
+/* ---- timing ---- */
+typedef struct {
+    /* cycles; total = compute + fill_drain + exp_stall + mem_stall; array = total - mem_stall */
+    int64_t cycles_total, cycles_array;
+    int64_t cycles_compute, cycles_fill_drain, cycles_exp_stall, cycles_mem_stall;
+    double util_mapping;  /* mean fraction of PEs mapped over folds */
+    double util_compute;  /* MACs / (R*C*L*cycles_total) */
+    /* SRAM traffic, bytes (mantissas and scales apart) */
+    int64_t sram_a_rd_mant_bytes, sram_a_rd_scale_bytes, sram_b_rd_mant_bytes, sram_b_rd_scale_bytes;
+    int64_t sram_c_rd_bytes, sram_c_wr_bytes;
+    /* DRAM traffic, bytes */
+    int64_t dram_a_mant_bytes, dram_a_scale_bytes, dram_b_mant_bytes, dram_b_scale_bytes;
+    int64_t dram_out_bytes;
+    /* events for the energy model */
+    int64_t n_macs;        /* useful int8 x int8 multiply-adds */
+    int64_t n_lane_slots;  /* R*C*L*cycles_array: multiplier slots offered */
+    int64_t n_exp_ops;     /* group accumulates: exponent add + align shift + accumulate */
+    int64_t n_acc_writes;  /* accumulator register writes (int32 or fp32/wide, acc_mode) */
+    int64_t n_dequant_elems, n_requant_elems, n_maxabs_compares;
+    int64_t n_dram_requests;
+    /* mapping */
+    int64_t tile_m, tile_n, tile_k, n_tiles, n_folds;
+    double seconds, tops; /* at the configured clock; tops = 2*MACs/seconds/1e12 */
+} mxsim_tstats;
+
+/* Times op (times its repeat count) on cfg.  detail = 1 steps the array cycle by cycle (small
+** problems only: MXSIM_E_LIMIT above 2^26 PE-cycles) and, when access_trace_path is non-NULL,
+** writes a gzip per-cycle SRAM access trace there.  MXSIM_E_INPUT names op's source line. */
+MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_top *op,
+                                     const char *source, int detail, const char *access_trace_path,
+                                     mxsim_tstats *out);
+/* acc += s (sums every count; recomputes utilisations, seconds and TOPS for cfg). */
+MXSIM_API void mxsim_tstats_add(const mxsim_tconfig *cfg, mxsim_tstats *acc, const mxsim_tstats *s);
+
 #ifdef __cplusplus
 }
 #endif

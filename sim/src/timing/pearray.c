@@ -1,0 +1,156 @@
+/* pearray.c - closed-form timing of the PE array and its shared-exponent units, per fold.
+**
+** Modelled (sim/doc/architecture.md section 2): an R x C array in lockstep; each PE consumes one
+** "beat" per cycle, i.e. w = min(L, load_lanes) elements of one group, so a group of G takes
+** t_g = ceil(G / w) beats.  Systolic skew i + j, preload of R cycles in WS/IS, fill and drain over
+** the full array (partial folds cost as much as full ones, as in SCALE-Sim).  Each group's int32
+** partial sum is handed to an exponent unit (per PE, per row or per column) with initiation
+** interval II and latency; the controller is statically scheduled and spaces its steps (groups in
+** OS, input rows in WS/IS) so that a shared unit has finished one step's operations before the
+** next step's arrive: step interval I = max(base, (n-1) * max(spacing, II) + II) for n sharing
+** PEs whose operations arrive `spacing` cycles apart.  The excess over `base` is exponent stall.
+** Ignored: bank conflicts inside the array, clock gating, operand-dependent timing.
+** Invariant: with int8 operands (or L = load_lanes = 1, II <= t_g, latency 0), a fold costs
+** exactly SCALE-Sim v2's K+R+C-2 (OS) or 2R+C+M-2 / 2R+C+N-2 (WS / IS).
+*/
+#include "tinternal.h"
+
+void mx_tarch_derive(const mxsim_tconfig *cfg, mx_tarch *a)
+{
+    a->R = cfg->array_rows;
+    a->C = cfg->array_cols;
+    a->L = cfg->pe_lanes;
+    a->w = mx_t_min(cfg->pe_lanes, cfg->load_lanes);
+    a->df = (int)cfg->dataflow;
+    a->share = (int)cfg->exp_share;
+    a->ii = cfg->exp_ii_cycles;
+    a->lat = cfg->exp_latency_cycles;
+    int64_t q = (int64_t)(cfg->dram_bw_bytes_per_cycle * MX_T_BW_FRAC + 0.5);
+    a->bw_q = q < 1 ? 1 : q;
+    a->dram_lat = cfg->dram_latency_cycles;
+    a->half_a_bytes = cfg->sram_a_kib * 1024 / 2;
+    a->half_b_bytes = cfg->sram_b_kib * 1024 / 2;
+    a->half_c_bytes = cfg->sram_c_kib * 1024 / 2;
+    a->cfg = cfg;
+}
+
+int64_t mx_tpe_beats_per_group(const mx_tarch *a, int64_t g) { return mx_t_ceil_div(g, a->w); }
+
+int64_t mx_tpe_step_interval(const mx_tarch *a, int64_t base, int64_t n_share, int64_t spacing)
+{
+    if (n_share <= 0) return base;
+    return mx_t_max(base, (n_share - 1) * mx_t_max(spacing, a->ii) + a->ii);
+}
+
+/* Beats of a reduction chunk of tk elements. */
+static int64_t chunk_beats(const mx_tarch *a, int mx, int64_t g, int64_t tk)
+{
+    return mx ? (tk / g) * mx_tpe_beats_per_group(a, g) : mx_t_ceil_div(tk, a->w);
+}
+
+/* OS fold: K streams through time, one group every I cycles. */
+static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tk, mx_tfold *f)
+{
+    const int64_t R = a->R, C = a->C;
+    int64_t kb = chunk_beats(a, mx, g, tk);
+    f->compute = kb;
+    f->fill_drain = R + C - 2;
+    if (!mx) {
+        f->exp_stall = 0;
+        f->cycles = kb + R + C - 2;
+        return;
+    }
+    int64_t tg = mx_tpe_beats_per_group(a, g), ng = tk / g;
+    int64_t n = a->share == MXSIM_EXP_PER_PE ? 1 : a->share == MXSIM_EXP_PER_ROW ? C : R;
+    /* skew of the first operation that reaches the busiest unit */
+    int64_t o = a->share == MXSIM_EXP_PER_PE ? R + C - 2 : a->share == MXSIM_EXP_PER_ROW ? R - 1 : C - 1;
+    int64_t I = mx_tpe_step_interval(a, tg, n, 1);
+    int64_t last = (ng - 1) * I;
+    int64_t exp_end = last + tg + o + (n - 1) * mx_t_max(1, a->ii) + a->lat;
+    int64_t comp_end = last + tg + R + C - 2;
+    f->cycles = mx_t_max(exp_end, comp_end);
+    f->exp_stall = f->cycles - f->compute - f->fill_drain;
+}
+
+/* WS/IS fold: the reduction is spatial (beats on rows), `steps` rows of the other operand stream
+** through time.  fr = first beat of this fold. */
+static void fold_stream(const mx_tarch *a, int mx, int64_t g, int64_t kb, int64_t fr, int64_t steps,
+                        mx_tfold *f)
+{
+    const int64_t R = a->R, C = a->C;
+    f->compute = steps;
+    f->fill_drain = 2 * R + C - 2;
+    int64_t n_e = 0, r0 = -1, rl = -1, tg = 1;
+    if (mx) {
+        tg = mx_tpe_beats_per_group(a, g);
+        int64_t hi = mx_t_min(fr + R, kb);
+        /* first beat b >= fr with (b + 1) % tg == 0 */
+        int64_t b0 = fr + ((tg - 1 - fr % tg) % tg + tg) % tg;
+        if (b0 < hi) {
+            n_e = (hi - 1 - b0) / tg + 1;
+            r0 = b0 - fr;
+            rl = r0 + (n_e - 1) * tg;
+        }
+    }
+    int64_t I = 1, n = 0, sp = 1;
+    if (n_e > 0) {
+        if (a->share == MXSIM_EXP_PER_PE) n = 1;
+        else if (a->share == MXSIM_EXP_PER_ROW) n = C;
+        else {
+            n = n_e;
+            sp = tg;
+        }
+        I = mx_tpe_step_interval(a, 1, n, sp);
+    }
+    int64_t B = R + (steps - 1) * I;
+    int64_t comp_end = B + R + C - 1;
+    int64_t end = comp_end;
+    if (n_e > 0) {
+        int64_t e;
+        if (a->share == MXSIM_EXP_PER_PE) e = B + rl + C - 1 + 1 + a->lat;
+        else if (a->share == MXSIM_EXP_PER_ROW) e = B + rl + 1 + (C - 1) * a->ii + a->lat;
+        else e = B + r0 + C - 1 + 1 + (n_e - 1) * mx_t_max(tg, a->ii) + a->lat;
+        end = mx_t_max(end, e);
+    }
+    f->cycles = end;
+    f->exp_stall = end - f->compute - f->fill_drain;
+}
+
+void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, int64_t tk,
+                 mx_tfold *f)
+{
+    const int64_t R = a->R, C = a->C;
+    mx_tfold one = {0};
+    *f = (mx_tfold){0};
+    if (a->df == MXSIM_DF_OS) {
+        int64_t nf = mx_t_ceil_div(tm, R) * mx_t_ceil_div(tn, C);
+        fold_os(a, mx, g, tk, &one);
+        f->n_folds = nf;
+        f->cycles = nf * one.cycles;
+        f->compute = nf * one.compute;
+        f->fill_drain = nf * one.fill_drain;
+        f->exp_stall = nf * one.exp_stall;
+        f->pe_used_sum = tm * tn;
+        f->kfolds = 1;
+        return;
+    }
+    /* WS: N on columns, M streams; IS: M on columns, N streams. */
+    int64_t cols = a->df == MXSIM_DF_WS ? tn : tm, steps = a->df == MXSIM_DF_WS ? tm : tn;
+    int64_t kb = chunk_beats(a, mx, g, tk);
+    int64_t nk = mx_t_ceil_div(kb, R), nc = mx_t_ceil_div(cols, C);
+    /* Folds with the same (first beat mod t_g, rows used) cost the same; the pattern repeats. */
+    for (int64_t fk = 0; fk < nk; fk++) {
+        fold_stream(a, mx, g, kb, fk * R, steps, &one);
+        f->cycles += one.cycles;
+        f->compute += one.compute;
+        f->fill_drain += one.fill_drain;
+        f->exp_stall += one.exp_stall;
+    }
+    f->cycles *= nc;
+    f->compute *= nc;
+    f->fill_drain *= nc;
+    f->exp_stall *= nc;
+    f->n_folds = nk * nc;
+    f->pe_used_sum = kb * cols;
+    f->kfolds = nk;
+}

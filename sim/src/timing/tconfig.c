@@ -1,0 +1,371 @@
+/* tconfig.c - the accelerator configuration: one field table drives defaults, INI files,
+** `--set key=value`, SCALE-Sim .cfg import and the dump.
+**
+** Modelled: every knob of the timing engine, with bounds, default, unit and a one-line doc.
+** Ignored: nothing is silently fixed up; an unknown key, a bad number or an out-of-range value is
+** MXSIM_E_INPUT naming the file, line and field.  Invariant: a configuration that went only
+** through mxsim_tconfig_default/set/load has every field inside its table bounds.
+*/
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "tinternal.h"
+
+typedef enum { F_INT, F_REAL, F_ENUM, F_BOOL } ftype;
+
+typedef struct {
+    mxsim_tconfig_field pub;
+    ftype type;
+    size_t off;
+} field;
+
+#define FI(key, mem, lo, hi, def, unit, doc) \
+    {{key, "int", unit, doc, NULL, lo, hi, def}, F_INT, offsetof(mxsim_tconfig, mem)}
+#define FR(key, mem, lo, hi, def, unit, doc) \
+    {{key, "real", unit, doc, NULL, lo, hi, def}, F_REAL, offsetof(mxsim_tconfig, mem)}
+#define FE(key, mem, choices, n, def, doc) \
+    {{key, "enum", "", doc, choices, 0, (n) - 1, def}, F_ENUM, offsetof(mxsim_tconfig, mem)}
+#define FB(key, mem, def, doc) {{key, "bool", "", doc, NULL, 0, 1, def}, F_BOOL, offsetof(mxsim_tconfig, mem)}
+
+/* The single source of truth for names, bounds, defaults, units and help text. */
+static const field k_fields[] = {
+    FI("array.rows", array_rows, 1, 4096, 32, "PE", "R: PE array rows"),
+    FI("array.cols", array_cols, 1, 4096, 32, "PE", "C: PE array columns"),
+    FE("array.dataflow", dataflow, "os|ws|is", 3, 0, "output, weight or input stationary"),
+    FI("pe.lanes", pe_lanes, 1, 1024, 1, "lanes", "L: int8 multipliers per PE feeding one adder tree"),
+    FI("pe.load_lanes", load_lanes, 1, 1024, 1, "elements/cycle",
+       "mantissas delivered per operand per cycle (plus the group's scale byte)"),
+    FI("mx.group_size", group_size, 1, 65536, 32, "elements", "G: elements sharing one scale byte"),
+    FE("mx.operand_format", operand_format, "mxint8|int8", 2, 0,
+       "mxint8 (scale bytes, exponent unit) or plain int8 (the SCALE-Sim peer)"),
+    FE("exp.share", exp_share, "pe|row|col", 3, 0, "one shared-exponent unit per PE, row or column"),
+    FI("exp.ii_cycles", exp_ii_cycles, 1, 1024, 1, "cycles", "exponent unit initiation interval"),
+    FI("exp.latency_cycles", exp_latency_cycles, 0, 1024, 2, "cycles", "exponent unit pipeline latency"),
+    FE("exp.acc_mode", acc_mode, "fp32|exact", 2, 0, "accumulator: fp32 or exact wide register"),
+    FI("sram.a_kib", sram_a_kib, 1, 1048576, 256, "KiB", "operand A SRAM (both halves of the double buffer)"),
+    FI("sram.b_kib", sram_b_kib, 1, 1048576, 256, "KiB", "operand B SRAM (both halves)"),
+    FI("sram.c_kib", sram_c_kib, 1, 1048576, 256, "KiB", "output SRAM, fp32 partial sums (both halves)"),
+    FR("dram.bw_bytes_per_cycle", dram_bw_bytes_per_cycle, 1.0 / 1024, 65536, 32, "bytes/cycle",
+       "DRAM bandwidth (resolution 1/1024 byte/cycle)"),
+    FI("dram.latency_cycles", dram_latency_cycles, 0, 1000000, 100, "cycles", "DRAM latency per request"),
+    FR("clock.mhz", clock_mhz, 1, 100000, 1000, "MHz", "clock frequency"),
+    FE("out.format", out_format, "fp32|bf16|mxint8", 3, 0,
+       "GEMM output format (mxint8 goes through the re-quantizer)"),
+    FI("dequant.lanes", dequant_lanes, 1, 65536, 32, "elements/cycle", "dequant unit throughput"),
+    FI("dequant.depth_cycles", dequant_depth_cycles, 0, 1024, 4, "cycles", "dequant unit pipeline depth"),
+    FI("requant.lanes", requant_lanes, 1, 65536, 32, "elements/cycle", "output re-quantizer throughput"),
+    FI("requant.depth_cycles", requant_depth_cycles, 0, 1024, 6, "cycles",
+       "re-quantizer depth (max-abs tree, exponent, rounding)"),
+    FB("report.scalesim_compat", scalesim_compat, 0,
+       "report GEMM cycles as SCALE-Sim v2 does (index of the last cycle: one less)"),
+};
+#define N_FIELDS ((int)(sizeof k_fields / sizeof k_fields[0]))
+
+MXSIM_API int mxsim_tconfig_field_count(void) { return N_FIELDS; }
+
+MXSIM_API const mxsim_tconfig_field *mxsim_tconfig_field_at(int i)
+{
+    return i >= 0 && i < N_FIELDS ? &k_fields[i].pub : NULL;
+}
+
+static int64_t *ifield(mxsim_tconfig *c, const field *f) { return (int64_t *)((char *)c + f->off); }
+static double *rfield(mxsim_tconfig *c, const field *f) { return (double *)((char *)c + f->off); }
+
+MXSIM_API void mxsim_tconfig_default(mxsim_tconfig *cfg)
+{
+    if (cfg == NULL) return;
+    memset(cfg, 0, sizeof *cfg);
+    for (int i = 0; i < N_FIELDS; i++) {
+        if (k_fields[i].type == F_REAL) *rfield(cfg, &k_fields[i]) = k_fields[i].pub.def;
+        else *ifield(cfg, &k_fields[i]) = (int64_t)k_fields[i].pub.def;
+    }
+}
+
+int mx_tparse_i64(const char *s, int64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (s[0] == '\0' || isspace((unsigned char)s[0]) || *end != '\0' || errno == ERANGE) return -1;
+    *out = v;
+    return 0;
+}
+
+int mx_tparse_f64(const char *s, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (s[0] == '\0' || isspace((unsigned char)s[0]) || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+char *mx_ttrim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+    return s;
+}
+
+/* Index of `name` in a "a|b|c" choice list, or -1. */
+static int choice_index(const char *choices, const char *name)
+{
+    int idx = 0;
+    size_t len = strlen(name);
+    for (const char *p = choices;; idx++) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == len && strncmp(p, name, n) == 0) return idx;
+        if (!bar) return -1;
+        p = bar + 1;
+    }
+}
+
+static const field *find_field(const char *key)
+{
+    for (int i = 0; i < N_FIELDS; i++)
+        if (strcmp(k_fields[i].pub.name, key) == 0) return &k_fields[i];
+    return NULL;
+}
+
+MXSIM_API mxsim_status mxsim_tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *key,
+                                         const char *value, const char *where)
+{
+    if (cfg == NULL || key == NULL || value == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_set: NULL argument");
+    if (where == NULL) where = "config";
+    const field *f = find_field(key);
+    if (f == NULL)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown key (see 'mxsim config --dump')",
+                       where, key);
+    const mxsim_tconfig_field *p = &f->pub;
+    if (f->type == F_ENUM) {
+        int idx = choice_index(p->choices, value);
+        if (idx < 0)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not one of %s", where, key,
+                           value, p->choices);
+        *ifield(cfg, f) = idx;
+        return MXSIM_OK;
+    }
+    if (f->type == F_BOOL) {
+        if (!strcmp(value, "1") || !strcmp(value, "true") || !strcmp(value, "yes")) *ifield(cfg, f) = 1;
+        else if (!strcmp(value, "0") || !strcmp(value, "false") || !strcmp(value, "no")) *ifield(cfg, f) = 0;
+        else
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not a boolean (0/1/true/false)",
+                           where, key, value);
+        return MXSIM_OK;
+    }
+    if (f->type == F_INT) {
+        int64_t v;
+        if (mx_tparse_i64(value, &v) != 0)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not an integer", where, key, value);
+        if ((double)v < p->lo || (double)v > p->hi)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': %lld out of range %.0f..%.0f %s", where,
+                           key, (long long)v, p->lo, p->hi, p->unit);
+        *ifield(cfg, f) = v;
+        return MXSIM_OK;
+    }
+    double v;
+    if (mx_tparse_f64(value, &v) != 0)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not a number", where, key, value);
+    if (v < p->lo || v > p->hi)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': %g out of range %g..%g %s", where, key, v,
+                       p->lo, p->hi, p->unit);
+    *rfield(cfg, f) = v;
+    return MXSIM_OK;
+}
+
+MXSIM_API mxsim_status mxsim_tconfig_set_kv(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *kv)
+{
+    char buf[256];
+    if (kv == NULL) return mx_fail(ctx, MXSIM_E_ARG, "--set: NULL");
+    const char *eq = strchr(kv, '=');
+    if (eq == NULL || strlen(kv) >= sizeof buf)
+        return mx_fail(ctx, MXSIM_E_INPUT, "--set '%s': expected key=value", kv);
+    memcpy(buf, kv, strlen(kv) + 1);
+    buf[eq - kv] = '\0';
+    return mxsim_tconfig_set(ctx, cfg, mx_ttrim(buf), mx_ttrim(buf + (eq - kv) + 1), "--set");
+}
+
+MXSIM_API const char *mxsim_tconfig_format(const mxsim_tconfig *cfg, int i, char *buf, size_t len)
+{
+    if (buf == NULL || len == 0) return buf;
+    buf[0] = '\0';
+    if (cfg == NULL || i < 0 || i >= N_FIELDS) return buf;
+    const field *f = &k_fields[i];
+    mxsim_tconfig *c = (mxsim_tconfig *)cfg; /* read only */
+    if (f->type == F_REAL) {
+        snprintf(buf, len, "%.10g", *rfield(c, f));
+    } else if (f->type == F_ENUM) {
+        int64_t idx = *ifield(c, f);
+        const char *p = f->pub.choices;
+        for (int64_t k = 0; k < idx && p; k++) {
+            p = strchr(p, '|');
+            if (p) p++;
+        }
+        size_t n = p ? (strchr(p, '|') ? (size_t)(strchr(p, '|') - p) : strlen(p)) : 0;
+        if (n >= len) n = len - 1;
+        if (p) memcpy(buf, p, n);
+        buf[n] = '\0';
+    } else {
+        snprintf(buf, len, "%lld", (long long)*ifield(c, f));
+    }
+    return buf;
+}
+
+MXSIM_API mxsim_status mxsim_tconfig_validate(mxsim_ctx *ctx, const mxsim_tconfig *cfg)
+{
+    if (cfg == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_validate: NULL");
+    for (int i = 0; i < N_FIELDS; i++) {
+        const field *f = &k_fields[i];
+        double v = f->type == F_REAL ? *rfield((mxsim_tconfig *)cfg, f) : (double)*ifield((mxsim_tconfig *)cfg, f);
+        if (!(v >= f->pub.lo && v <= f->pub.hi))
+            return mx_fail(ctx, MXSIM_E_INPUT, "config: field '%s': %g out of range %g..%g", f->pub.name,
+                           v, f->pub.lo, f->pub.hi);
+    }
+    /* A PE array larger than 2^22 PEs would overflow the per-cycle counters of detailed mode
+    ** and is far beyond any real design. */
+    if (cfg->array_rows * cfg->array_cols > ((int64_t)1 << 22))
+        return mx_fail(ctx, MXSIM_E_INPUT, "config: field 'array.rows' x 'array.cols' = %lld PEs: at most 2^22",
+                       (long long)(cfg->array_rows * cfg->array_cols));
+    return MXSIM_OK;
+}
+
+/* ---- files ------------------------------------------------------------------------------ */
+
+/* SCALE-Sim v2 .cfg keys (configparser, ':' or '=') mapped onto ours.  Keys SCALE-Sim has but
+** that do not affect its compute-cycle count are accepted and listed here explicitly. */
+static const char *const k_scalesim_ignored[] = {
+    "run_name", "IfmapOffset", "FilterOffset", "OfmapOffset", "MemoryBanks", "ReadRequestBuffer",
+    "WriteRequestBuffer", "UseRamulatorTrace", "SparsitySupport", "SparseRep", "OptimizedMapping",
+    "BlockSize", "RandomNumberGeneratorSeed", "save_disk_space"};
+
+static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *key, char *val,
+                                 const char *where, int *user_bw, double *bw)
+{
+    static const struct {
+        const char *ss, *ours;
+    } map[] = {{"ArrayHeight", "array.rows"},  {"ArrayWidth", "array.cols"},
+               {"IfmapSramSzkB", "sram.a_kib"}, {"FilterSramSzkB", "sram.b_kib"},
+               {"OfmapSramSzkB", "sram.c_kib"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(key, map[i].ss) == 0) return mxsim_tconfig_set(ctx, cfg, map[i].ours, val, where);
+    if (strcmp(key, "Dataflow") == 0) {
+        for (char *p = val; *p; p++) *p = (char)tolower((unsigned char)*p);
+        return mxsim_tconfig_set(ctx, cfg, "array.dataflow", val, where);
+    }
+    if (strcmp(key, "Bandwidth") == 0) {
+        /* SCALE-Sim words are one byte: words/cycle = bytes/cycle. */
+        if (mx_tparse_f64(val, bw) != 0 || *bw <= 0)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' is not a positive number", where, val);
+        return MXSIM_OK;
+    }
+    if (strcmp(key, "InterfaceBandwidth") == 0) {
+        if (strcmp(val, "USER") == 0) *user_bw = 1;
+        else if (strcmp(val, "CALC") == 0) *user_bw = 0;
+        else return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'InterfaceBandwidth': '%s' is not CALC or USER", where, val);
+        return MXSIM_OK;
+    }
+    for (size_t i = 0; i < sizeof k_scalesim_ignored / sizeof k_scalesim_ignored[0]; i++)
+        if (strcmp(key, k_scalesim_ignored[i]) == 0) return MXSIM_OK;
+    return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown SCALE-Sim key", where, key);
+}
+
+MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *path)
+{
+    if (cfg == NULL || path == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_load: NULL argument");
+    uint8_t *data = NULL;
+    size_t len = 0;
+    mxsim_status st = mx_file_read(ctx, path, 1u << 20, &data, &len);
+    if (st != MXSIM_OK) return st;
+    size_t plen = strlen(path);
+    int scalesim = plen > 4 && strcmp(path + plen - 4, ".cfg") == 0;
+    int user_bw = 1;
+    double bw = -1;
+    char section[64] = "";
+    char where[512];
+    char *text = (char *)data; /* mx_file_read NUL-terminates? make sure below */
+    char *buf = malloc(len + 1);
+    if (buf == NULL) {
+        free(data);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+    }
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    free(data);
+    if (memchr(buf, '\0', len) != NULL) {
+        free(buf);
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: contains a NUL byte: not a text configuration", path);
+    }
+    if (scalesim) {
+        /* A SCALE-Sim configuration describes a plain int8 scalar-MAC array. */
+        cfg->operand_format = MXSIM_FMT_INT8;
+        cfg->pe_lanes = cfg->load_lanes = 1;
+    }
+    int line = 0;
+    char *save = NULL;
+    st = MXSIM_OK;
+    for (char *ln = buf; ln != NULL && st == MXSIM_OK; ln = save) {
+        char *nl = strchr(ln, '\n');
+        save = nl ? nl + 1 : NULL;
+        if (nl) *nl = '\0';
+        line++;
+        snprintf(where, sizeof where, "%s:%d", path, line);
+        char *hash = strpbrk(ln, "#;");
+        if (hash) *hash = '\0';
+        char *s = mx_ttrim(ln);
+        if (*s == '\0') continue;
+        if (*s == '[') {
+            char *close = strchr(s, ']');
+            if (close == NULL || close[1] != '\0' || close - s - 1 >= (long)sizeof section) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: malformed section header '%s'", where, s);
+                break;
+            }
+            *close = '\0';
+            snprintf(section, sizeof section, "%s", mx_ttrim(s + 1));
+            continue;
+        }
+        char *eq = strchr(s, '=');
+        if (scalesim) {
+            char *colon = strchr(s, ':');
+            if (colon && (!eq || colon < eq)) eq = colon;
+        }
+        if (eq == NULL) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s: expected 'key = value', got '%s'", where, s);
+            break;
+        }
+        *eq = '\0';
+        char *key = mx_ttrim(s), *val = mx_ttrim(eq + 1);
+        if (*val == '\0') {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': empty value", where, key);
+            break;
+        }
+        if (scalesim) {
+            st = scalesim_key(ctx, cfg, key, val, where, &user_bw, &bw);
+        } else {
+            char full[160];
+            if (section[0]) snprintf(full, sizeof full, "%s.%s", section, key);
+            else snprintf(full, sizeof full, "%s", key);
+            st = mxsim_tconfig_set(ctx, cfg, full, val, where);
+        }
+    }
+    free(buf);
+    if (st != MXSIM_OK) return st;
+    if (scalesim) {
+        if (user_bw && bw > 0) cfg->dram_bw_bytes_per_cycle = bw > 65536 ? 65536 : bw;
+        else if (!user_bw) {
+            /* CALC: SCALE-Sim sizes the interface so that it never stalls. */
+            cfg->dram_bw_bytes_per_cycle = 65536;
+            cfg->dram_latency_cycles = 0;
+        }
+    }
+    return MXSIM_OK;
+}

@@ -1,0 +1,172 @@
+/* tgen.c - builds traces from model definitions (workloads/models/NAME.model).
+**
+** A model file is `key = value` lines plus explicit `layer = ...` lines.  Transformer keys
+** (hidden, layers, heads, kv_heads, head_dim, ffn, ffn_gated, seq, batch, mode = prefill|decode,
+** ctx, vocab, pad) generate per block: QKV projection, attention scores and attention x V per head,
+** the softmax-probability quantize, the output projection, the FFN (gated: gate+up fused), the
+** MXINT8 -> bf16 dequant of the block output; `vocab` adds an LM head on the last token.
+** `layer = gemm NAME M N K [REPEAT]` and `layer = conv NAME H W FH FW CIN COUT STRIDE PAD [REPEAT]`
+** (im2col: M = Ho*Wo, K = FH*FW*CIN rounded up to `pad`, N = COUT) are emitted first.
+** Ignored: elementwise ops other than (de)quantization, layer norms, embeddings.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "tinternal.h"
+
+static int64_t round_up(int64_t x, int64_t p) { return p > 1 ? (x + p - 1) / p * p : x; }
+
+static mxsim_status emit(mxsim_ctx *ctx, mxsim_trace *t, int kind, const char *name, int64_t m,
+                         int64_t n, int64_t k, int64_t rep, int line)
+{
+    mxsim_top op;
+    memset(&op, 0, sizeof op);
+    op.kind = kind;
+    snprintf(op.name, sizeof op.name, "%s", name);
+    op.m = m;
+    op.n = n;
+    op.k = kind == MXSIM_OP_GEMM ? k : 0;
+    op.repeat = rep;
+    op.a_fmt = op.b_fmt = op.out_fmt = -1;
+    op.line = line;
+    return mxsim_trace_append(ctx, t, &op);
+}
+
+MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_trace **out)
+{
+    if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_gen: NULL");
+    *out = NULL;
+    uint8_t *data = NULL;
+    size_t len = 0;
+    mxsim_status st = mx_file_read(ctx, path, 1u << 20, &data, &len);
+    if (st != MXSIM_OK) return st;
+    char *buf = malloc(len + 1);
+    if (buf == NULL) {
+        free(data);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+    }
+    memcpy(buf, data, len);
+    buf[len] = '\0';
+    free(data);
+    mxsim_trace *t = NULL;
+    if ((st = mxsim_trace_create(ctx, path, &t)) != MXSIM_OK) {
+        free(buf);
+        return st;
+    }
+    static const char *const keys[] = {"hidden", "layers", "heads", "kv_heads", "head_dim", "ffn",
+                                       "ffn_gated", "seq", "batch", "ctx", "vocab", "pad"};
+    enum { HID, LAY, HEADS, KVH, HD, FFN, GATED, SEQ, BATCH, CTX, VOCAB, PAD, NKEYS };
+    int64_t v[NKEYS] = {0};
+    v[PAD] = 1;
+    v[BATCH] = 1;
+    int have[NKEYS] = {0}, mode = 0, transformer = 0, line = 0;
+    char where[600], name[64] = "model";
+    char *next;
+    for (char *ln = buf; ln && st == MXSIM_OK; ln = next) {
+        char *nl = strchr(ln, '\n');
+        next = nl ? nl + 1 : NULL;
+        if (nl) *nl = '\0';
+        line++;
+        snprintf(where, sizeof where, "%s:%d", path, line);
+        char *h = strchr(ln, '#');
+        if (h) *h = '\0';
+        char *s = mx_ttrim(ln);
+        if (*s == '\0') continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s: expected 'key = value'", where);
+            break;
+        }
+        *eq = '\0';
+        char *key = mx_ttrim(s), *val = mx_ttrim(eq + 1);
+        if (!strcmp(key, "name")) {
+            snprintf(name, sizeof name, "%.40s", val);
+        } else if (!strcmp(key, "source")) {
+            /* citation only */
+        } else if (!strcmp(key, "mode")) {
+            if (!strcmp(val, "prefill")) mode = 0;
+            else if (!strcmp(val, "decode")) mode = 1;
+            else st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'mode': '%s' is not prefill or decode", where, val);
+        } else if (!strcmp(key, "layer")) {
+            char *tok[12];
+            int nt = 0;
+            for (char *p = strtok(val, " \t"); p && nt < 12; p = strtok(NULL, " \t")) tok[nt++] = p;
+            int conv = nt > 0 && !strcmp(tok[0], "conv");
+            int need = conv ? 10 : 5;
+            if (nt < 1 || (strcmp(tok[0], "gemm") && !conv) || (nt != need && nt != need + 1)) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': expected 'gemm NAME M N K [REP]' or "
+                             "'conv NAME H W FH FW CIN COUT STRIDE PAD [REP]'", where);
+                break;
+            }
+            int64_t x[10] = {0};
+            for (int i = 2; i < nt; i++)
+                if (mx_tparse_i64(tok[i], &x[i - 2]) != 0 || x[i - 2] < (conv && i == 9 ? 0 : 1)) {
+                    st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': '%s' is not a valid number", where, tok[i]);
+                    break;
+                }
+            if (st != MXSIM_OK) break;
+            if (!conv) {
+                st = emit(ctx, t, MXSIM_OP_GEMM, tok[1], x[0], x[1], x[2], nt == 6 ? x[3] : 1, line);
+            } else {
+                int64_t H = x[0], W = x[1], fh = x[2], fw = x[3], ci = x[4], co = x[5], s2 = x[6], pd = x[7];
+                int64_t ho = (H + 2 * pd - fh) / s2 + 1, wo = (W + 2 * pd - fw) / s2 + 1;
+                if (ho < 1 || wo < 1) {
+                    st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': filter larger than the input", where);
+                    break;
+                }
+                st = emit(ctx, t, MXSIM_OP_GEMM, tok[1], ho * wo, co, round_up(fh * fw * ci, v[PAD]),
+                          nt == 11 ? x[8] : 1, line);
+            }
+        } else {
+            int ki = -1;
+            for (int i = 0; i < NKEYS; i++)
+                if (!strcmp(keys[i], key)) ki = i;
+            if (ki < 0) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown key", where, key);
+                break;
+            }
+            if (mx_tparse_i64(val, &v[ki]) != 0 || v[ki] < 0 || v[ki] > MX_T_MAX_DIM) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not an integer in 0..2^31", where, key, val);
+                break;
+            }
+            have[ki] = 1;
+            if (ki != PAD) transformer = 1;
+        }
+    }
+    free(buf);
+    if (st == MXSIM_OK && transformer) {
+        static const int req[] = {HID, LAY, HEADS, HD, FFN, SEQ};
+        for (size_t i = 0; i < sizeof req / sizeof req[0]; i++)
+            if (!have[req[i]]) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': missing for a transformer", path, keys[req[i]]);
+                break;
+            }
+    }
+    if (st == MXSIM_OK && transformer) {
+        int64_t kvh = have[KVH] ? v[KVH] : v[HEADS], B = v[BATCH] ? v[BATCH] : 1;
+        int64_t S = round_up(v[SEQ], v[PAD]);              /* query tokens per sequence */
+        int64_t ctxlen = mode ? round_up(v[CTX], v[PAD]) : S; /* keys attended to */
+        int64_t q = mode ? 1 : S, T = B * q, L = v[LAY], hd = v[HD];
+        int64_t hrep = L * v[HEADS] * B;
+        if (mode && !have[CTX]) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'ctx': missing for decode", path);
+        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "qkv_proj", T, v[HEADS] * hd + 2 * kvh * hd, v[HID], L, 0);
+        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "attn_scores", q, ctxlen, hd, hrep, 0);
+        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_QUANTIZE, "attn_probs_q", q, ctxlen, 0, hrep, 0);
+        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "attn_v", q, hd, ctxlen, hrep, 0);
+        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "o_proj", T, v[HID], v[HEADS] * hd, L, 0);
+        if (st == MXSIM_OK)
+            st = emit(ctx, t, MXSIM_OP_GEMM, v[GATED] ? "ffn_gate_up" : "ffn_up", T, v[GATED] ? 2 * v[FFN] : v[FFN], v[HID], L, 0);
+        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "ffn_down", T, v[HID], v[FFN], L, 0);
+        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_DEQUANT, "block_out_dq", T, v[HID], 0, L, 0);
+        if (st == MXSIM_OK && v[VOCAB] > 0) st = emit(ctx, t, MXSIM_OP_GEMM, "lm_head", B, v[VOCAB], v[HID], 1, 0);
+    }
+    if (st == MXSIM_OK && mxsim_trace_count(t) == 0) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: no layers", path);
+    if (st != MXSIM_OK) {
+        mxsim_trace_free(t);
+        return st;
+    }
+    *out = t;
+    return MXSIM_OK;
+}

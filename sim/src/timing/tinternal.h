@@ -1,0 +1,105 @@
+/* tinternal.h - private declarations shared by the timing engine's modules (sim/src/timing).
+**
+** The engine is split by hardware block: tconfig.c (field table), trace.c (trace I/O), pearray.c
+** (fold timing of the PE array and exponent units), engine.c (tiling, memory pipeline, events),
+** detail.c (cycle-stepping reference).  All cross-file functions are mx_t<module>_<verb>.
+*/
+#ifndef MX_TINTERNAL_H
+#define MX_TINTERNAL_H
+
+#include "internal.h"
+
+/* Largest dimension accepted in a trace (keeps every product of three dims in int64). */
+#define MX_T_MAX_DIM ((int64_t)1 << 31)
+
+/* DRAM bandwidth is kept as an integer in 1/1024 byte per cycle so that the analytic and the
+** detailed engines agree exactly on transfer times. */
+#define MX_T_BW_FRAC 1024
+
+static inline int64_t mx_t_ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static inline int64_t mx_t_max(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline int64_t mx_t_min(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* The operation as the engines see it: config defaults resolved, validated. */
+typedef struct {
+    int kind;
+    int64_t m, n, k, g;         /* g: group size; for int8 operands g = k (one pseudo-group) */
+    int mx;                     /* 1: MXINT8 operands (scale bytes, exponent unit) */
+    int out_fmt;
+    int64_t repeat;
+} mx_top_resolved;
+
+/* Derived array parameters of one configuration. */
+typedef struct {
+    int64_t R, C, L, w;          /* w = min(L, load_lanes): elements per beat */
+    int df, share;
+    int64_t ii, lat;
+    int64_t bw_q;                /* bytes per cycle * MX_T_BW_FRAC */
+    int64_t dram_lat;
+    int64_t half_a_bytes, half_b_bytes, half_c_bytes;
+    const mxsim_tconfig *cfg;
+} mx_tarch;
+
+/* Fold timing of one tile of (tm x tn x tk) on the array.  Outputs are per tile. */
+typedef struct {
+    int64_t cycles, compute, fill_drain, exp_stall;
+    int64_t n_folds;
+    int64_t pe_used_sum;         /* sum over folds of mapped PEs (mapping utilisation) */
+    int64_t kfolds;              /* folds along the reduction (psum passes) */
+} mx_tfold;
+
+MX_INTERNAL void mx_tarch_derive(const mxsim_tconfig *cfg, mx_tarch *a);
+MX_INTERNAL mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
+                                        const mxsim_top *op, const char *source,
+                                        mx_top_resolved *r);
+/* Closed-form time of one tile (tm, tn, tk) of an op with group g (mx: exponent unit used). */
+MX_INTERNAL void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn,
+                             int64_t tk, mx_tfold *f);
+/* Beats per group, group interval / stream interval and exponent tail of the array. */
+MX_INTERNAL int64_t mx_tpe_beats_per_group(const mx_tarch *a, int64_t g);
+MX_INTERNAL int64_t mx_tpe_step_interval(const mx_tarch *a, int64_t base, int64_t n_share,
+                                         int64_t spacing);
+
+/* Duration of one DRAM request of `bytes` (0 bytes: no request, 0 cycles). */
+MX_INTERNAL int64_t mx_tmem_dur(const mx_tarch *a, int64_t bytes);
+
+/* The tiling chosen for an op, and its per-tile transfer plan. */
+typedef struct {
+    int64_t tm, tn, tk;
+    int64_t nm, nn, nk;
+} mx_ttiling;
+
+MX_INTERNAL mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a,
+                                           const mx_top_resolved *op, const char *where,
+                                           mx_ttiling *t);
+/* Per-tile sizes and loads of tile index t (m outer, n, k inner). */
+typedef struct {
+    int64_t tm, tn, tk;
+    int64_t load_bytes;   /* A and/or B bytes loaded for this tile */
+    int64_t store_bytes;  /* output bytes written after this tile (0 unless last k) */
+    int64_t store_elems;
+    int load_a, load_b;
+} mx_ttile;
+MX_INTERNAL void mx_tengine_tile(const mx_top_resolved *op, const mx_ttiling *t, int64_t idx,
+                                 mx_ttile *out);
+MX_INTERNAL int64_t mx_tengine_store_dur(const mxsim_tconfig *cfg, const mx_tarch *a,
+                                         const mx_top_resolved *op, const mx_ttile *tl);
+
+/* Detailed engine: steps the array and the DRAM channel cycle by cycle. */
+MX_INTERNAL mxsim_status mx_tdetail_run(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
+                                        const mx_tarch *a, const mx_top_resolved *op,
+                                        const mx_ttiling *t, const char *trace_path,
+                                        mxsim_tstats *st);
+/* Fills the data-volume counters (SRAM, DRAM, events) that both engines share. */
+MX_INTERNAL void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a,
+                                    const mx_top_resolved *op, const mx_ttiling *t,
+                                    mxsim_tstats *st);
+MX_INTERNAL void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st);
+
+/* Number parsing shared by the config and trace readers: whole string, base 10. */
+MX_INTERNAL int mx_tparse_i64(const char *s, int64_t *out);
+MX_INTERNAL int mx_tparse_f64(const char *s, double *out);
+/* Trims leading/trailing blanks in place; returns the start. */
+MX_INTERNAL char *mx_ttrim(char *s);
+
+#endif

@@ -1,0 +1,441 @@
+/* trace.c - workload traces: the versioned text format (plain or gzip), SCALE-Sim topology CSV
+** import, and trace generation from model definitions (workloads/models).
+**
+** Format (traces/FORMAT.md): first non-comment line `mxsim-trace 1`, then one op per line,
+** `KIND key=value ...` with KIND gemm, dequant or quantize.  Readers are strict: unknown kinds
+** and keys, duplicate keys, missing dims, bad or overflowing numbers, and G not dividing the
+** grouped dim are MXSIM_E_INPUT naming file:line and the field; a truncated .gz is E_FORMAT.
+** Invariant: every op held by an mxsim_trace passed mxsim_trace_append's validation.
+*/
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "fileio.h"
+#include "tinternal.h"
+
+struct mxsim_trace {
+    mxsim_top *ops;
+    int64_t n, cap;
+    char source[512];
+};
+
+#define MAX_TRACE_BYTES ((int64_t)256 << 20)
+
+MXSIM_API mxsim_status mxsim_trace_create(mxsim_ctx *ctx, const char *source, mxsim_trace **out)
+{
+    if (out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_create: NULL");
+    *out = mx_calloc(1, sizeof **out);
+    if (*out == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
+    snprintf((*out)->source, sizeof (*out)->source, "%s", source ? source : "trace");
+    return MXSIM_OK;
+}
+
+MXSIM_API void mxsim_trace_free(mxsim_trace *t)
+{
+    if (t == NULL) return;
+    free(t->ops);
+    free(t);
+}
+
+MXSIM_API int64_t mxsim_trace_count(const mxsim_trace *t) { return t ? t->n : 0; }
+MXSIM_API const mxsim_top *mxsim_trace_op(const mxsim_trace *t, int64_t i)
+{
+    return t && i >= 0 && i < t->n ? &t->ops[i] : NULL;
+}
+MXSIM_API const char *mxsim_trace_source(const mxsim_trace *t) { return t ? t->source : ""; }
+
+static const char *const k_kinds[] = {"gemm", "dequant", "quantize"};
+static const char *const k_ofmt[] = {"mxint8", "int8"};
+static const char *const k_outfmt[] = {"fp32", "bf16", "mxint8"};
+
+MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const mxsim_top *op)
+{
+    if (t == NULL || op == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_append: NULL");
+    char where[640];
+    snprintf(where, sizeof where, "%s:%d: op '%s'", t->source, op->line, op->name);
+    if (op->kind < 0 || op->kind > MXSIM_OP_QUANTIZE) return mx_fail(ctx, MXSIM_E_INPUT, "%s: unknown op kind", where);
+    if (op->name[0] == '\0') return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'name': missing", where);
+    const char *dn[3] = {"m", "n", "k"};
+    int64_t d[3] = {op->m, op->n, op->kind == MXSIM_OP_GEMM ? op->k : 1};
+    for (int i = 0; i < 3; i++)
+        if (d[i] < 1 || d[i] > MX_T_MAX_DIM)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': %lld must be in 1..2^31", where, dn[i], (long long)d[i]);
+    if (op->repeat < 1 || op->repeat > ((int64_t)1 << 40))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'repeat': %lld must be in 1..2^40", where, (long long)op->repeat);
+    if (op->group_size < 0 || op->group_size > MXSIM_MAX_GROUP)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'group': %lld must be in 1..%d", where, (long long)op->group_size, MXSIM_MAX_GROUP);
+    int64_t along = op->kind == MXSIM_OP_GEMM ? op->k : op->n;
+    if (op->group_size > 0 && along % op->group_size != 0)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'group': G=%lld does not divide %s=%lld", where,
+                       (long long)op->group_size, op->kind == MXSIM_OP_GEMM ? "k" : "n", (long long)along);
+    if (op->a_fmt < -1 || op->a_fmt > 1 || op->b_fmt < -1 || op->b_fmt > 1 || op->out_fmt < -1 || op->out_fmt > 2)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: bad format code", where);
+    if (t->n == t->cap) {
+        int64_t nc = t->cap ? t->cap * 2 : 64;
+        mxsim_top *p = realloc(t->ops, (size_t)nc * sizeof *p);
+        if (p == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
+        t->ops = p;
+        t->cap = nc;
+    }
+    t->ops[t->n++] = *op;
+    return MXSIM_OK;
+}
+
+/* ---- reading ------------------------------------------------------------------------------ */
+
+/* Reads a whole file through zlib (plain files pass through gzread unchanged). */
+static mxsim_status read_all(mxsim_ctx *ctx, const char *path, char **out, size_t *len)
+{
+    *out = NULL;
+    FILE *probe = fopen(path, "rb");
+    if (probe == NULL) return mx_fail(ctx, MXSIM_E_IO, "%s: cannot open", path);
+    unsigned char magic[2] = {0, 0};
+    size_t nm = fread(magic, 1, 2, probe);
+    fclose(probe);
+    int is_gz = nm == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+    gzFile gz = gzopen(path, "rb");
+    if (gz == NULL) return mx_fail(ctx, MXSIM_E_IO, "%s: cannot open", path);
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    if (buf == NULL) {
+        gzclose(gz);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+    }
+    for (;;) {
+        if (n == cap) {
+            if ((int64_t)cap * 2 > MAX_TRACE_BYTES) {
+                free(buf);
+                gzclose(gz);
+                return mx_fail(ctx, MXSIM_E_LIMIT, "%s: trace larger than 256 MiB", path);
+            }
+            char *nb = realloc(buf, cap * 2 + 1);
+            if (nb == NULL) {
+                free(buf);
+                gzclose(gz);
+                return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        int r = gzread(gz, buf + n, (unsigned)(cap - n));
+        if (r < 0) break;
+        if (r == 0) break;
+        n += (size_t)r;
+    }
+    int err = Z_OK;
+    const char *msg = gzerror(gz, &err);
+    if (err != Z_OK && err != Z_STREAM_END) {
+        mxsim_status st = mx_fail(ctx, MXSIM_E_FORMAT, "%s: %s gzip stream: %s", path,
+                                  err == Z_BUF_ERROR ? "truncated" : "corrupt", msg);
+        free(buf);
+        gzclose(gz);
+        return st;
+    }
+    gzclose(gz);
+    (void)is_gz;
+    buf[n] = '\0';
+    if (memchr(buf, '\0', n) != NULL) {
+        free(buf);
+        return mx_fail(ctx, MXSIM_E_FORMAT, "%s: binary data (NUL byte): not a trace", path);
+    }
+    *out = buf;
+    *len = n;
+    return MXSIM_OK;
+}
+
+static int find_name(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0) return i;
+    return -1;
+}
+
+static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, mxsim_top *op)
+{
+    memset(op, 0, sizeof *op);
+    op->repeat = 1;
+    op->a_fmt = op->b_fmt = op->out_fmt = -1;
+    char *tok = strtok(s, " \t");
+    int kind = find_name(k_kinds, 3, tok);
+    if (kind < 0) return mx_fail(ctx, MXSIM_E_INPUT, "%s: unknown op '%s' (expected gemm, dequant or quantize)", where, tok);
+    op->kind = kind;
+    unsigned seen = 0;
+    static const char *const keys[] = {"name", "m", "n", "k", "group", "repeat", "a", "b", "out"};
+    while ((tok = strtok(NULL, " \t")) != NULL) {
+        char *eq = strchr(tok, '=');
+        if (eq == NULL) return mx_fail(ctx, MXSIM_E_INPUT, "%s: '%s': expected key=value", where, tok);
+        *eq = '\0';
+        const char *v = eq + 1;
+        int ki = find_name(keys, 9, tok);
+        if (ki < 0) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown key", where, tok);
+        if (seen & (1u << ki)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': given twice", where, tok);
+        seen |= 1u << ki;
+        if (ki == 3 && kind != MXSIM_OP_GEMM) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'k': only gemm has k", where);
+        if (ki == 0) {
+            if (strlen(v) == 0 || strlen(v) >= sizeof op->name)
+                return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'name': must be 1..63 characters", where);
+            snprintf(op->name, sizeof op->name, "%s", v);
+        } else if (ki >= 6) {
+            int f = ki == 8 ? find_name(k_outfmt, 3, v) : find_name(k_ofmt, 2, v);
+            if (f < 0) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown format '%s'", where, tok, v);
+            if (ki == 6) op->a_fmt = f;
+            else if (ki == 7) op->b_fmt = f;
+            else op->out_fmt = f;
+        } else {
+            int64_t x;
+            if (mx_tparse_i64(v, &x) != 0)
+                return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not an integer (or overflows int64)", where, tok, v);
+            if (x < 1 || (ki <= 3 && x > MX_T_MAX_DIM))
+                return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': %lld must be in 1..%lld", where, tok,
+                               (long long)x, (long long)(ki <= 3 ? MX_T_MAX_DIM : INT64_MAX));
+            if (ki == 1) op->m = x;
+            else if (ki == 2) op->n = x;
+            else if (ki == 3) op->k = x;
+            else if (ki == 4) op->group_size = x;
+            else op->repeat = x;
+        }
+    }
+    if (!(seen & 1)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'name': missing", where);
+    if (!(seen & 2)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'm': missing", where);
+    if (!(seen & 4)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'n': missing", where);
+    if (kind == MXSIM_OP_GEMM && !(seen & 8)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'k': missing", where);
+    return MXSIM_OK;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_trace **out)
+{
+    if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_load: NULL");
+    *out = NULL;
+    if (ends_with(path, ".csv")) return mxsim_trace_import_scalesim(ctx, path, 0, out);
+    char *buf = NULL;
+    size_t len = 0;
+    mxsim_status st = read_all(ctx, path, &buf, &len);
+    if (st != MXSIM_OK) return st;
+    mxsim_trace *t = NULL;
+    if ((st = mxsim_trace_create(ctx, path, &t)) != MXSIM_OK) {
+        free(buf);
+        return st;
+    }
+    int line = 0, have_header = 0;
+    char where[600];
+    char *next;
+    for (char *ln = buf; ln != NULL && st == MXSIM_OK; ln = next) {
+        char *nl = strchr(ln, '\n');
+        next = nl ? nl + 1 : NULL;
+        if (nl) *nl = '\0';
+        if (nl == NULL && *ln == '\0') break;
+        line++;
+        snprintf(where, sizeof where, "%s:%d", path, line);
+        char *hash = strchr(ln, '#');
+        if (hash) *hash = '\0';
+        char *s = mx_ttrim(ln);
+        if (*s == '\0') continue;
+        if (!have_header) {
+            if (strncmp(s, "mxsim-trace", 11) != 0) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: expected header 'mxsim-trace 1'", where);
+                break;
+            }
+            char *v = mx_ttrim(s + 11);
+            if (strcmp(v, "1") != 0) {
+                st = mx_fail(ctx, MXSIM_E_UNSUPPORTED, "%s: field 'version': '%s' unsupported (this reader knows 1)", where, v);
+                break;
+            }
+            have_header = 1;
+            continue;
+        }
+        mxsim_top op;
+        if ((st = parse_op_line(ctx, where, s, &op)) != MXSIM_OK) break;
+        op.line = line;
+        st = mxsim_trace_append(ctx, t, &op);
+    }
+    if (st == MXSIM_OK && !have_header)
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: empty trace: header 'mxsim-trace 1' missing", path, line);
+    free(buf);
+    if (st != MXSIM_OK) {
+        mxsim_trace_free(t);
+        return st;
+    }
+    *out = t;
+    return MXSIM_OK;
+}
+
+/* ---- SCALE-Sim topology ------------------------------------------------------------------- */
+
+/* Splits a CSV row into fields; handles the trailing comma explicitly: with it, the last
+** (empty) field is dropped; without it, the row is refused when require_comma is set. */
+static mxsim_status split_csv(mxsim_ctx *ctx, const char *where, char *s, int require_comma,
+                              char **f, int maxf, int *nf)
+{
+    *nf = 0;
+    size_t len = strlen(s);
+    int trailing = len > 0 && s[len - 1] == ',';
+    if (!trailing && require_comma)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: missing trailing comma (SCALE-Sim rows end with ',')", where);
+    if (trailing) s[len - 1] = '\0';
+    char *p = s;
+    for (;;) {
+        char *c = strchr(p, ',');
+        if (c) *c = '\0';
+        if (*nf >= maxf) return mx_fail(ctx, MXSIM_E_INPUT, "%s: too many values (at most %d)", where, maxf);
+        f[(*nf)++] = mx_ttrim(p);
+        if (!c) break;
+        p = c + 1;
+    }
+    for (int i = 0; i < *nf; i++)
+        if (f[i][0] == '\0') return mx_fail(ctx, MXSIM_E_INPUT, "%s: value %d is empty", where, i + 1);
+    return MXSIM_OK;
+}
+
+MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *path,
+                                                   int require_trailing_comma, mxsim_trace **out)
+{
+    if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_import: NULL");
+    *out = NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    mxsim_status st = read_all(ctx, path, &buf, &len);
+    if (st != MXSIM_OK) return st;
+    mxsim_trace *t = NULL;
+    if ((st = mxsim_trace_create(ctx, path, &t)) != MXSIM_OK) {
+        free(buf);
+        return st;
+    }
+    int line = 0, ncols = 0;
+    char where[600];
+    char *next;
+    for (char *ln = buf; ln != NULL && st == MXSIM_OK; ln = next) {
+        char *nl = strchr(ln, '\n');
+        next = nl ? nl + 1 : NULL;
+        if (nl) *nl = '\0';
+        if (nl == NULL && *ln == '\0') break;
+        line++;
+        snprintf(where, sizeof where, "%s:%d", path, line);
+        char *s = mx_ttrim(ln);
+        if (*s == '\0') continue;
+        char *f[16];
+        int nf;
+        if ((st = split_csv(ctx, where, s, require_trailing_comma, f, 16, &nf)) != MXSIM_OK) break;
+        if (ncols == 0) { /* header: 4 columns = GEMM topology, 8 = convolution */
+            if (nf != 4 && nf != 8) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: header has %d columns: expected 4 (Layer,M,N,K) or 8 (conv)", where, nf);
+                break;
+            }
+            ncols = nf;
+            continue;
+        }
+        if (nf != ncols) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s: %d values, the header has %d", where, nf, ncols);
+            break;
+        }
+        int64_t v[8];
+        static const char *const gname[] = {"Layer", "M", "N", "K"};
+        static const char *const cname[] = {"Layer", "IFMAP Height", "IFMAP Width", "Filter Height",
+                                            "Filter Width", "Channels", "Num Filter", "Strides"};
+        for (int i = 1; i < nf; i++)
+            if (mx_tparse_i64(f[i], &v[i]) != 0 || v[i] < 1 || v[i] > MX_T_MAX_DIM) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not an integer in 1..2^31", where,
+                             ncols == 4 ? gname[i] : cname[i], f[i]);
+                break;
+            }
+        if (st != MXSIM_OK) break;
+        mxsim_top op;
+        memset(&op, 0, sizeof op);
+        op.kind = MXSIM_OP_GEMM;
+        op.repeat = 1;
+        op.a_fmt = op.b_fmt = op.out_fmt = -1;
+        op.line = line;
+        snprintf(op.name, sizeof op.name, "%.63s", f[0]);
+        for (char *p = op.name; *p; p++)
+            if (isspace((unsigned char)*p) || *p == '=' || *p == '#') *p = '_';
+        if (ncols == 4) {
+            op.m = v[1];
+            op.n = v[2];
+            op.k = v[3];
+        } else {
+            if (v[3] > v[1] || v[4] > v[2]) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Filter Height': filter larger than the input", where);
+                break;
+            }
+            int64_t ho = (v[1] - v[3]) / v[7] + 1, wo = (v[2] - v[4]) / v[7] + 1;
+            op.m = ho * wo;            /* im2col: one row per output pixel */
+            op.k = v[3] * v[4] * v[5]; /* Fh * Fw * C_in */
+            op.n = v[6];               /* filters */
+            if (op.m > MX_T_MAX_DIM || op.k > MX_T_MAX_DIM) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: im2col dims overflow 2^31", where);
+                break;
+            }
+        }
+        st = mxsim_trace_append(ctx, t, &op);
+    }
+    if (st == MXSIM_OK && ncols == 0) st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: no header row", path, line);
+    free(buf);
+    if (st != MXSIM_OK) {
+        mxsim_trace_free(t);
+        return st;
+    }
+    *out = t;
+    return MXSIM_OK;
+}
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+MXSIM_API mxsim_status mxsim_trace_save(mxsim_ctx *ctx, const mxsim_trace *t, const char *path)
+{
+    if (t == NULL || path == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_save: NULL");
+    size_t cap = 128 + (size_t)t->n * 200, n = 0;
+    char *buf = malloc(cap);
+    if (buf == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace_save: out of memory");
+    n += (size_t)snprintf(buf + n, cap - n, "mxsim-trace 1\n");
+    for (int64_t i = 0; i < t->n; i++) {
+        const mxsim_top *o = &t->ops[i];
+        n += (size_t)snprintf(buf + n, cap - n, "%s name=%s m=%lld n=%lld", k_kinds[o->kind], o->name,
+                              (long long)o->m, (long long)o->n);
+        if (o->kind == MXSIM_OP_GEMM) n += (size_t)snprintf(buf + n, cap - n, " k=%lld", (long long)o->k);
+        if (o->group_size > 0) n += (size_t)snprintf(buf + n, cap - n, " group=%lld", (long long)o->group_size);
+        if (o->repeat != 1) n += (size_t)snprintf(buf + n, cap - n, " repeat=%lld", (long long)o->repeat);
+        if (o->a_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " a=%s", k_ofmt[o->a_fmt]);
+        if (o->b_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " b=%s", k_ofmt[o->b_fmt]);
+        if (o->out_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " out=%s", k_outfmt[o->out_fmt]);
+        n += (size_t)snprintf(buf + n, cap - n, "\n");
+    }
+    mxsim_status st;
+    if (ends_with(path, ".gz")) {
+        uLongf zcap = (uLongf)compressBound((uLong)n) + 64;
+        unsigned char *z = malloc(zcap);
+        if (z == NULL) {
+            free(buf);
+            return mx_fail(ctx, MXSIM_E_NOMEM, "trace_save: out of memory");
+        }
+        /* gzip wrapper via deflateInit2 (windowBits 16 + 15) */
+        z_stream zs;
+        memset(&zs, 0, sizeof zs);
+        if (deflateInit2(&zs, 9, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+            free(buf);
+            free(z);
+            return mx_fail(ctx, MXSIM_E_INTERNAL, "trace_save: deflateInit2 failed");
+        }
+        zs.next_in = (Bytef *)buf;
+        zs.avail_in = (uInt)n;
+        zs.next_out = z;
+        zs.avail_out = (uInt)zcap;
+        int r = deflate(&zs, Z_FINISH);
+        size_t zn = zcap - zs.avail_out;
+        deflateEnd(&zs);
+        if (r != Z_STREAM_END) st = mx_fail(ctx, MXSIM_E_INTERNAL, "trace_save: deflate failed");
+        else st = mx_file_write(ctx, path, z, zn);
+        free(z);
+    } else {
+        st = mx_file_write(ctx, path, buf, n);
+    }
+    free(buf);
+    return st;
+}

@@ -1,0 +1,245 @@
+/* test_timing_peer.c - the timing engine against independently derived expectations: SCALE-Sim
+** v2's closed forms (issue 3) on a grid, the issue's SCALE-Sim outputs, hand-computed MX cases,
+** and the acceptance properties (bandwidth, SRAM, G, L = G, repeat). */
+#include "mxsim.h"
+#include "mxtest.h"
+
+static mxsim_ctx *g_ctx;
+
+static void peer_cfg(mxsim_tconfig *c, int R, int C, int df)
+{
+    mxsim_tconfig_default(c);
+    c->array_rows = R;
+    c->array_cols = C;
+    c->dataflow = df;
+    c->pe_lanes = c->load_lanes = 1;
+    c->sram_a_kib = c->sram_b_kib = c->sram_c_kib = 1 << 20;
+    c->dram_bw_bytes_per_cycle = 65536;
+    c->dram_latency_cycles = 0;
+}
+
+static mxsim_top gemm(int64_t m, int64_t n, int64_t k)
+{
+    mxsim_top o;
+    memset(&o, 0, sizeof o);
+    o.kind = MXSIM_OP_GEMM;
+    snprintf(o.name, sizeof o.name, "g");
+    o.m = m, o.n = n, o.k = k, o.repeat = 1;
+    o.a_fmt = o.b_fmt = o.out_fmt = -1;
+    return o;
+}
+
+static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* SCALE-Sim v2 (issue 3): OS ceil(M/R)ceil(N/C)(K+R+C-2), WS ceil(K/R)ceil(N/C)(2R+C+M-2),
+** IS ceil(K/R)ceil(M/C)(2R+C+N-2). */
+static int64_t scalesim(int df, int64_t R, int64_t C, int64_t M, int64_t N, int64_t K)
+{
+    if (df == 0) return cdiv(M, R) * cdiv(N, C) * (K + R + C - 2);
+    if (df == 1) return cdiv(K, R) * cdiv(N, C) * (2 * R + C + M - 2);
+    return cdiv(K, R) * cdiv(M, C) * (2 * R + C + N - 2);
+}
+
+static int64_t array_cycles(mxsim_tconfig *c, mxsim_top *o)
+{
+    mxsim_tstats s;
+    mxsim_status st = mxsim_time_op(g_ctx, c, o, "test", 0, NULL, &s);
+    if (st != MXSIM_OK) {
+        fprintf(stderr, "  time_op: %s\n", mxsim_errmsg(g_ctx));
+        return -1;
+    }
+    return s.cycles_array;
+}
+
+MXTEST(issue_examples_scalesim_compat)
+{
+    static const struct { int R, C, M, N, K, df; int64_t want; } ex[] = {
+        {8, 8, 64, 32, 100, 0, 3647}, {8, 8, 64, 32, 100, 1, 4471}, {8, 8, 64, 32, 100, 2, 5615},
+        {4, 8, 100, 7, 33, 0, 1074},  {4, 8, 100, 7, 33, 1, 1025},  {4, 8, 100, 7, 33, 2, 2456}};
+    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+        mxsim_tconfig c;
+        peer_cfg(&c, ex[i].R, ex[i].C, ex[i].df);
+        c.operand_format = MXSIM_FMT_INT8;
+        c.scalesim_compat = 1;
+        mxsim_top o = gemm(ex[i].M, ex[i].N, ex[i].K);
+        MXT_EQ_INT(array_cycles(&c, &o), ex[i].want);
+        c.scalesim_compat = 0;
+        MXT_EQ_INT(array_cycles(&c, &o), ex[i].want + 1);
+    }
+}
+
+/* Grid: int8, and MXINT8 with G | K, L = 1, II <= G, latency 0 (the exponent unit never stalls). */
+MXTEST(peer_formulas_grid)
+{
+    static const int dims[] = {1, 3, 8, 17, 64};
+    static const int arr[][2] = {{1, 1}, {4, 8}, {8, 4}, {8, 8}, {16, 16}};
+    for (int df = 0; df < 3; df++)
+        for (size_t a = 0; a < 5; a++)
+            for (int mi = 0; mi < 5; mi++)
+                for (int ni = 0; ni < 5; ni++)
+                    for (int ki = 0; ki < 5; ki++) {
+                        int64_t M = dims[mi], N = dims[ni], K = dims[ki] * 4;
+                        mxsim_tconfig c;
+                        peer_cfg(&c, arr[a][0], arr[a][1], df);
+                        mxsim_top o = gemm(M, N, K);
+                        int64_t want = scalesim(df, arr[a][0], arr[a][1], M, N, K);
+                        c.operand_format = MXSIM_FMT_INT8;
+                        MXT_EQ_INT(array_cycles(&c, &o), want);
+                        c.scalesim_compat = 1;
+                        MXT_EQ_INT(array_cycles(&c, &o), want - 1);
+                        c.scalesim_compat = 0;
+                        c.operand_format = MXSIM_FMT_MXINT8;
+                        c.group_size = 4;
+                        c.exp_latency_cycles = 0;
+                        c.exp_ii_cycles = 1;
+                        /* units that never stall: per PE; in OS also a unit shared by n PEs
+                        ** when n * II <= G (one group every G cycles per PE) */
+                        for (int sh = 0; sh < 3; sh++) {
+                            int64_t n = sh == 0 ? 1 : sh == 1 ? arr[a][1] : arr[a][0];
+                            if (sh != 0 && (df != 0 || n > 4)) continue;
+                            c.exp_share = sh;
+                            MXT_EQ_INT(array_cycles(&c, &o), want);
+                        }
+                    }
+}
+
+/* Hand-computed MX case: OS 2x2 array, K = 8, G = 4, L = 1: groups of 4 beats; exponent unit per
+** PE with II = 6 > 4 -> group interval 6; latency 3.  Fold = (2-1)*6 + 4 + (2+2-2) + 3 = 15. */
+MXTEST(hand_exp_stall_os)
+{
+    mxsim_tconfig c;
+    peer_cfg(&c, 2, 2, 0);
+    c.group_size = 4;
+    c.exp_ii_cycles = 6;
+    c.exp_latency_cycles = 3;
+    mxsim_top o = gemm(2, 2, 8);
+    mxsim_tstats s;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_OK);
+    MXT_EQ_INT(s.cycles_array, 15);
+    MXT_EQ_INT(s.cycles_compute, 8);
+    MXT_EQ_INT(s.cycles_fill_drain, 2);
+    MXT_EQ_INT(s.cycles_exp_stall, 5);
+    /* per-row sharing: 2 PEs per unit: interval max(4, 1*6+6) = 12; tail from row 1's first op:
+    ** 12 + 4 + 1 + (2-1)*6 + 3 = 26 */
+    c.exp_share = MXSIM_EXP_PER_ROW;
+    MXT_EQ_INT(array_cycles(&c, &o), 26);
+    /* scale bytes: K/G per row: A 2x8 -> 4 scale bytes, B 8x2 -> 4 */
+    MXT_EQ_INT(s.dram_a_scale_bytes, 4);
+    MXT_EQ_INT(s.dram_b_scale_bytes, 4);
+    MXT_EQ_INT(s.dram_a_mant_bytes, 16);
+    MXT_EQ_INT(s.n_exp_ops, 2 * 2 * 2);
+    MXT_EQ_INT(s.n_macs, 32);
+}
+
+static mxsim_tstats run(mxsim_tconfig *c, mxsim_top *o)
+{
+    mxsim_tstats s;
+    memset(&s, 0, sizeof s);
+    if (mxsim_time_op(g_ctx, c, o, "t", 0, NULL, &s) != MXSIM_OK) {
+        fprintf(stderr, "  %s\n", mxsim_errmsg(g_ctx));
+        s.cycles_total = -1;
+    }
+    return s;
+}
+
+static void random_cfg(mxt_rng *r, mxsim_tconfig *c)
+{
+    mxsim_tconfig_default(c);
+    c->array_rows = 1 + (int64_t)(mxt_next(r) % 16);
+    c->array_cols = 1 + (int64_t)(mxt_next(r) % 16);
+    c->dataflow = (int64_t)(mxt_next(r) % 3);
+    c->pe_lanes = 1 + (int64_t)(mxt_next(r) % 8);
+    c->load_lanes = 1 + (int64_t)(mxt_next(r) % 8);
+    c->exp_share = (int64_t)(mxt_next(r) % 3);
+    c->exp_ii_cycles = 1 + (int64_t)(mxt_next(r) % 4);
+    c->exp_latency_cycles = (int64_t)(mxt_next(r) % 4);
+    c->sram_a_kib = c->sram_b_kib = c->sram_c_kib = 4 + (int64_t)(mxt_next(r) % 64);
+    c->dram_bw_bytes_per_cycle = 1 + (double)(mxt_next(r) % 64);
+    c->dram_latency_cycles = (int64_t)(mxt_next(r) % 200);
+    c->out_format = (int64_t)(mxt_next(r) % 3);
+}
+
+MXTEST(properties_random)
+{
+    mxt_rng r = {42};
+    for (int it = 0; it < 300; it++) {
+        mxsim_tconfig c;
+        random_cfg(&r, &c);
+        int64_t G = (int64_t[]){4, 8, 16, 32}[mxt_next(&r) % 4];
+        c.group_size = G;
+        mxsim_top o = gemm(1 + (int64_t)(mxt_next(&r) % 300), 1 + (int64_t)(mxt_next(&r) % 300),
+                           G * (1 + (int64_t)(mxt_next(&r) % 24)));
+        mxsim_tstats base = run(&c, &o);
+        if (base.cycles_total < 0) continue; /* SRAM too small: reported as an error */
+        MXT_EQ_INT(base.cycles_total, base.cycles_compute + base.cycles_fill_drain + base.cycles_exp_stall + base.cycles_mem_stall);
+        MXT_TRUE(base.cycles_mem_stall >= 0 && base.cycles_exp_stall >= 0);
+        /* more DRAM bandwidth never increases cycles */
+        mxsim_tconfig c2 = c;
+        c2.dram_bw_bytes_per_cycle *= 2;
+        MXT_TRUE(run(&c2, &o).cycles_total <= base.cycles_total);
+        /* more SRAM never increases cycles */
+        c2 = c;
+        c2.sram_a_kib *= 2;
+        c2.sram_b_kib *= 2;
+        c2.sram_c_kib *= 2;
+        MXT_TRUE(run(&c2, &o).cycles_total <= base.cycles_total);
+        /* larger G never increases scale bytes */
+        if (o.k % (2 * G) == 0) {
+            c2 = c;
+            c2.group_size = 2 * G;
+            mxsim_tstats s2 = run(&c2, &o);
+            if (s2.cycles_total >= 0) {
+                MXT_TRUE(s2.dram_a_scale_bytes + s2.dram_b_scale_bytes <= base.dram_a_scale_bytes + base.dram_b_scale_bytes ||
+                         s2.n_tiles != base.n_tiles);
+                MXT_TRUE(s2.sram_a_rd_scale_bytes <= base.sram_a_rd_scale_bytes || s2.n_tiles != base.n_tiles);
+            }
+        }
+        /* repeat scales linearly */
+        mxsim_top o3 = o;
+        o3.repeat = 3;
+        mxsim_tstats s3 = run(&c, &o3);
+        MXT_EQ_INT(s3.cycles_total, 3 * base.cycles_total);
+        MXT_EQ_INT(s3.dram_a_mant_bytes, 3 * base.dram_a_mant_bytes);
+        MXT_EQ_INT(s3.n_macs, 3 * base.n_macs);
+    }
+}
+
+/* L = load_lanes = G: every group is one beat, so compute cycles equal the int8 peer's with K/G
+** in place of K (no lane-bound cycles). */
+MXTEST(lanes_equal_group_removes_lane_bound)
+{
+    for (int G = 2; G <= 32; G *= 2) {
+        mxsim_tconfig c;
+        peer_cfg(&c, 8, 8, 0);
+        c.group_size = G;
+        c.pe_lanes = c.load_lanes = G;
+        c.exp_latency_cycles = 0;
+        mxsim_top o = gemm(64, 32, 8 * G);
+        MXT_EQ_INT(array_cycles(&c, &o), scalesim(0, 8, 8, 64, 32, 8));
+        c.pe_lanes = G / 2; /* half the lanes: two beats per group */
+        MXT_EQ_INT(array_cycles(&c, &o), scalesim(0, 8, 8, 64, 32, 16));
+    }
+}
+
+MXTEST(bad_inputs_api)
+{
+    mxsim_tconfig c;
+    mxsim_tconfig_default(&c);
+    MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "array.rows", "0", "x.ini:3"), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(g_ctx), "x.ini:3") && strstr(mxsim_errmsg(g_ctx), "array.rows"));
+    MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "array.rowz", "4", "x.ini:4"), MXSIM_E_INPUT);
+    MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "dram.bw_bytes_per_cycle", "fast", "x"), MXSIM_E_INPUT);
+    MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "array.dataflow", "rs", "x"), MXSIM_E_INPUT);
+    mxsim_top o = gemm(4, 4, 30);
+    mxsim_tstats s;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t.trace", 0, NULL, &s), MXSIM_E_INPUT); /* G=32 !| 30 */
+    MXT_TRUE(strstr(mxsim_errmsg(g_ctx), "group") != NULL);
+}
+
+int main(void)
+{
+    if (mxsim_ctx_create(&g_ctx) != MXSIM_OK) return 1;
+    int rc = mxt_run_all();
+    mxsim_ctx_destroy(g_ctx);
+    return rc;
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Timing CLI: bundled traces x bundled configs run; peer examples through the CLI; >= 15 bad
+# traces/configs exit 2 with file:line (and field) messages; .gz round trip and truncation.
+set -u
+: "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
+t=$MXSIM_TEST_TMP; rm -rf "$t" && mkdir -p "$t"
+src=$MXSIM_SOURCE_DIR; fails=0
+expect() {
+  local code=$1 frag=$2; shift 3
+  local out rc; out=$("$@" 2>&1); rc=$?
+  if [ "$rc" -ne "$code" ]; then echo "FAIL: exit $rc, expected $code: $*"; echo "$out" | head -3; fails=$((fails+1)); return; fi
+  if [ -n "$frag" ] && ! grep -qF -- "$frag" <<<"$out"; then echo "FAIL: lacks '$frag': $*"; echo "$out" | head -3; fails=$((fails+1)); return; fi
+  echo "ok   [$code] $*"
+}
+cfg=$src/workloads/configs/small.ini
+for c in small medium large; do for tr in "$src"/traces/*.trace; do
+  expect 0 "TOTAL" -- "$MXSIM" run --config "$src/workloads/configs/$c.ini" "$tr"
+done; done
+for c in run trace config; do expect 0 "usage: mxsim $c" -- "$MXSIM" $c --help; done
+expect 0 "array.rows" -- "$MXSIM" config --config "$cfg" --set array.rows=7 --dump
+# peer example through the CLI: 8x8 OS, 64,32,100 -> 3647 (compute + fill/drain + exp stall)
+printf 'mxsim-trace 1\ngemm name=a m=64 n=32 k=100\n' > "$t/p.trace"
+out=$("$MXSIM" run --config "$cfg" --set mx.operand_format=int8 --set pe.lanes=1 --set pe.load_lanes=1 \
+      --set sram.a_kib=65536 --set sram.b_kib=65536 --set sram.c_kib=65536 --array 8x8 --dataflow os \
+      --scalesim-compat --format csv "$t/p.trace" | awk -F, '$1=="a"{print $8+$9+$10}')
+[ "$out" = 3647 ] && echo "ok   peer 3647" || { echo "FAIL: peer got $out"; fails=$((fails+1)); }
+# SCALE-Sim .cfg and topology csv
+printf '[general]\nrun_name = x\n[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 4096\nFilterSramSzkB: 4096\nOfmapSramSzkB: 4096\nDataflow: ws\nBandwidth: 10\n[run_presets]\nInterfaceBandwidth: USER\n' > "$t/s.cfg"
+printf 'Layer, M, N, K,\nl0, 64, 32, 100,\n' > "$t/g.csv"
+expect 0 "TOTAL" -- "$MXSIM" run --config "$t/s.cfg" "$t/g.csv"
+printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nc1, 10, 10, 3, 3, 4, 8, 1,\n' > "$t/c.csv"
+expect 0 "m=64 n=8 k=36" -- "$MXSIM" trace cat "$t/c.csv"
+# gz round trip; truncated gz
+expect 0 "" -- "$MXSIM" trace convert "$src/traces/bert-base.trace" "$t/b.trace.gz"
+expect 0 "ok, 8 ops" -- "$MXSIM" trace check "$t/b.trace.gz"
+head -c 40 "$t/b.trace.gz" > "$t/trunc.trace.gz"
+expect 2 "truncated" -- "$MXSIM" trace check "$t/trunc.trace.gz"
+# bad traces (exit 2, file:line, field)
+bad() { printf "mxsim-trace 1\n$1\n" > "$t/bad.trace"; expect 2 "$2" -- "$MXSIM" run --config "$cfg" "$t/bad.trace"; }
+bad 'conv name=x m=1 n=1 k=32' "bad.trace:2: unknown op 'conv'"
+bad 'gemm name=x m=0 n=1 k=32' "bad.trace:2"
+bad 'gemm name=x m=-4 n=1 k=32' "field 'm'"
+bad 'gemm name=x m=4 n=1 k=30 group=32' "field 'group'"
+bad 'gemm name=x m=4 n=1 k=30' "field 'group'"
+bad 'gemm name=x m=99999999999 n=1 k=32' "field 'm'"
+bad 'gemm name=x m=99999999999999999999999 n=1 k=32' "overflows"
+bad 'gemm name=x m=4x n=1 k=32' "field 'm': '4x' is not an integer"
+bad 'gemm name=x m=4 n=1' "field 'k': missing"
+bad 'gemm name=x m=4 n=1 k=32 speed=3' "field 'speed': unknown key"
+bad 'gemm name=x m=4 m=4 n=1 k=32' "given twice"
+bad 'gemm name=x m=4 n=4 k=32 out=fp8' "field 'out'"
+printf 'gemm name=x m=4 n=1 k=32\n' > "$t/nohdr.trace"
+expect 2 "nohdr.trace:1: expected header" -- "$MXSIM" trace check "$t/nohdr.trace"
+printf 'mxsim-trace 9\n' > "$t/ver.trace"
+expect 2 "field 'version'" -- "$MXSIM" trace check "$t/ver.trace"
+# bad configs
+badc() { printf "$1\n" > "$t/bad.ini"; expect 2 "$2" -- "$MXSIM" run --config "$t/bad.ini" "$src/traces/bert-base.trace"; }
+badc '[array]\nrowz = 4' "bad.ini:2: field 'array.rowz': unknown key"
+badc '[array]\nrows = 0' "bad.ini:2: field 'array.rows'"
+badc '[dram]\nbw_bytes_per_cycle = fast' "bad.ini:2: field 'dram.bw_bytes_per_cycle'"
+badc '[array]\ndataflow = rs' "field 'array.dataflow'"
+badc 'this is not ini' "bad.ini:1"
+expect 2 "field 'array.rows'" -- "$MXSIM" run --config "$cfg" --set array.rows=99999 "$src/traces/bert-base.trace"
+expect 2 "no tiling fits" -- "$MXSIM" run --config "$cfg" --set sram.a_kib=1 "$src/traces/bert-base.trace"
+# SCALE-Sim rows: trailing comma required on request, value counts exact
+printf 'Layer, M, N, K,\nl0, 64, 32, 100\n' > "$t/nc.csv"
+expect 2 "nc.csv:2: missing trailing comma" -- "$MXSIM" trace check --require-comma "$t/nc.csv"
+expect 0 "ok, 1 ops" -- "$MXSIM" trace check "$t/nc.csv"
+printf 'Layer, M, N, K,\nl0, 64, 32,\n' > "$t/short.csv"
+expect 2 "short.csv:2: 3 values" -- "$MXSIM" trace check "$t/short.csv"
+printf 'Layer, M, N, K,\nl0, 64, 32, 1e3,\n' > "$t/num.csv"
+expect 2 "num.csv:2: field 'K'" -- "$MXSIM" trace check "$t/num.csv"
+# atomic output: a failing run leaves no file
+expect 2 "" -- "$MXSIM" run --config "$t/bad.ini" "$src/traces/bert-base.trace" -o "$t/out.csv"
+[ ! -e "$t/out.csv" ] || { echo "FAIL: partial output"; fails=$((fails+1)); }
+expect 0 "" -- "$MXSIM" run --config "$cfg" --format json "$src/traces/bert-base.trace" -o "$t/out.json"
+python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$t/out.json" 2>/dev/null && echo "ok   json parses" || { command -v python3 >/dev/null && { echo "FAIL: json"; fails=$((fails+1)); }; }
+echo "$fails failures"; [ "$fails" -eq 0 ]
