@@ -1,0 +1,64 @@
+/* mxk.h - C ABI of mxsim's CUDA kernels (MXINT8 quantize, dequantize and GEMM on a GPU).
+**
+** Every function takes DEVICE pointers, enqueues its work on `stream` (0 = the legacy default
+** stream) and returns a cudaError_t as int: 0 (cudaSuccess) on success, cudaErrorInvalidValue
+** (1) for bad arguments, or the launch error.  Nothing is printed, nothing exits, nothing
+** synchronises; call cudaStreamSynchronize to see asynchronous faults.
+**
+** Numerics are those of the C model (sim/doc/numerics.md), bit for bit:
+**   - mxk_quantize_ocp: the `ocp` profile quantizer (mxsim_quantize_block), float32 or bf16 in.
+**   - mxk_dequantize_bf16: the `ocp` or `mase-cuda` decode to bf16 (mxsim_decode_bf16).
+**   - mxk_gemm: the fp32-accumulator GEMM contract (mxsim_gemm_raw with MXSIM_ACC_FP32).
+** Layouts are flat, C order, groups of G consecutive elements (the last axis), as in
+** mxsim_gemm_raw: a tensor of n elements has n/G scale bytes.  bf16 travels as uint16 bits.
+** Built with --ftz=false --prec-div=true --prec-sqrt=true -fmad=false: no flush-to-zero.
+*/
+#ifndef MXK_H
+#define MXK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Numerics profiles, same values as mxsim_profile (only these two have GPU decoders). */
+#define MXK_PROFILE_OCP 0
+#define MXK_PROFILE_MASE_CUDA 2
+
+/* Input dtypes of the quantizer, same values as mxsim_dtype. */
+#define MXK_DTYPE_F32 0
+#define MXK_DTYPE_BF16 1
+
+/* Opaque stream handle (a cudaStream_t), so that C callers need no CUDA header. */
+typedef void *mxk_stream;
+
+/* Quantizes n values (float32 or bf16 bits, per in_dtype) in groups of G (G | n, 1..65536) to
+** OCP MXINT8: mantissa[n] int8 and scale[n/G] bytes (0xFF for a group holding NaN or Inf). */
+int mxk_quantize_ocp(int in_dtype, const void *in, int64_t n, int64_t G, int8_t *mantissa,
+                     uint8_t *scale, mxk_stream stream);
+
+/* Dequantizes n MXINT8 elements (G | n, 1..65536) with profile MXK_PROFILE_OCP or
+** MXK_PROFILE_MASE_CUDA to bf16 bits.  16-byte vector loads and stores when the pointers are
+** 16-byte aligned (always, from cudaMalloc); a scalar path otherwise and for the tail. */
+int mxk_dequantize_bf16(int profile, const int8_t *mantissa, const uint8_t *scale, int64_t n,
+                        int64_t G, uint16_t *out, mxk_stream stream);
+
+/* C[M,N] (float32, row-major) = A[M,K] . B[N,K]^T under the fp32 arithmetic contract:
+** a_m[M*K], b_m[N*K] int8 row-major; a_e[M*(K/G)], b_e[N*(K/G)] OCP scale bytes (0xFF = NaN).
+** Any M, N >= 1 and K >= G with G | K, G <= 65536.  G a multiple of 32 runs on int8 tensor
+** cores (mma.sync m16n8k32); G in {32, 64, 128} is the fast path; other G use a SIMT kernel.
+** cfg = 0 picks the tile shape by heuristic; 1 = 128x128, 2 = 64x64, 3 = 16x32 tiles (tests). */
+int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m, const uint8_t *a_e,
+             const int8_t *b_m, const uint8_t *b_e, float *c, int cfg, mxk_stream stream);
+
+/* The same GEMM by the plain SIMT kernel only (any G): the reference path for tests. */
+int mxk_gemm_simt(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m,
+                  const uint8_t *a_e, const int8_t *b_m, const uint8_t *b_e, float *c,
+                  mxk_stream stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MXK_H */

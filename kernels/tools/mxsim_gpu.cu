@@ -1,0 +1,959 @@
+/* mxsim_gpu.cu - mxsim-gpu, the GPU runner: runs the mxk kernels on .npy/.npz files, checks them
+** bit for bit against libmxsim's C model, benchmarks them against cuBLAS, and writes the golden
+** set that CI re-derives on the CPU (tests/unit/test_gpu_golden.c).
+**
+**   mxsim-gpu info
+**   mxsim-gpu dequant IN.npz OUT.npy          (ocp or mase-cuda profile, as IN says; bf16 out)
+**   mxsim-gpu quantize IN.npy G OUT.npz       (ocp; f32 or bf16 in, grouped along the last axis)
+**   mxsim-gpu gemm A.npz B.npz OUT.npy        (A [M,K], B [N,K], grouped along K; f32 out)
+**   mxsim-gpu verify OUTDIR                   (writes OUTDIR/verify.csv; exit 1 on any mismatch)
+**   mxsim-gpu bench OUTDIR                    (writes OUTDIR/bench.csv)
+**   mxsim-gpu golden OUTDIR                   (writes the golden set and its MANIFEST)
+**   mxsim-gpu perf M N K G [cfg]              (times one GEMM size; for ncu and tile choices)
+** File modes print the kernel time (CUDA events).  Exit codes: 0 ok, 1 failure, 2 usage. */
+#include <cublasLt.h>
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "mxk.h"
+#include "mxsim.h"
+
+#define CK(x)                                                                              \
+    do {                                                                                   \
+        cudaError_t e_ = (cudaError_t)(x);                                                 \
+        if (e_ != cudaSuccess) {                                                           \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+            exit(1);                                                                       \
+        }                                                                                  \
+    } while (0)
+#define CKB(x)                                                                     \
+    do {                                                                           \
+        int s_ = (int)(x);                                                         \
+        if (s_ != 0) {                                                             \
+            fprintf(stderr, "%s:%d: %s: cuBLAS status %d\n", __FILE__, __LINE__, #x, s_); \
+            exit(1);                                                               \
+        }                                                                          \
+    } while (0)
+#define CKM(ctx, x)                                                                       \
+    do {                                                                                  \
+        mxsim_status s_ = (x);                                                            \
+        if (s_ != MXSIM_OK) {                                                             \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, mxsim_strerror(s_),    \
+                    mxsim_errmsg(ctx));                                                   \
+            exit(1);                                                                      \
+        }                                                                                 \
+    } while (0)
+
+/* ---- small utilities ------------------------------------------------------------------------ */
+
+struct Rng {
+    uint64_t s;
+    explicit Rng(uint64_t seed) : s(seed) {}
+    uint64_t next()
+    {
+        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    uint32_t u32() { return (uint32_t)(next() >> 32); }
+    int range(int lo, int hi) { return lo + (int)(next() % (uint64_t)(hi - lo + 1)); }
+    double uni() { return (double)(next() >> 11) * 0x1p-53; }
+};
+
+static float f32_from_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static uint32_t bits_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static bool same_f32(float a, float b)
+{
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    return bits_of(a) == bits_of(b);
+}
+static bool is_nan_bf16(uint16_t b) { return (b & 0x7F80) == 0x7F80 && (b & 0x7F); }
+static bool same_bf16(uint16_t a, uint16_t b)
+{
+    if (is_nan_bf16(a) || is_nan_bf16(b)) return is_nan_bf16(a) && is_nan_bf16(b);
+    return a == b;
+}
+
+template <class T> struct DBuf {
+    T *p = nullptr;
+    size_t n = 0;
+    DBuf() = default;
+    explicit DBuf(size_t n_) : n(n_) { CK(cudaMalloc(&p, std::max<size_t>(n, 1) * sizeof(T))); }
+    DBuf(const DBuf &) = delete;
+    DBuf &operator=(const DBuf &) = delete;
+    DBuf(DBuf &&o) noexcept : p(o.p), n(o.n) { o.p = nullptr; }
+    ~DBuf()
+    {
+        if (p) cudaFree(p);
+    }
+    void up(const T *h) { CK(cudaMemcpy(p, h, n * sizeof(T), cudaMemcpyHostToDevice)); }
+    void down(T *h) const { CK(cudaMemcpy(h, p, n * sizeof(T), cudaMemcpyDeviceToHost)); }
+};
+
+static std::string g_card = "unknown";
+
+static mxsim_ctx *new_ctx()
+{
+    mxsim_ctx *ctx = nullptr;
+    if (mxsim_ctx_create(&ctx) != MXSIM_OK) {
+        fprintf(stderr, "mxsim_ctx_create failed\n");
+        exit(1);
+    }
+    return ctx;
+}
+
+/* ---- verify -------------------------------------------------------------------------------- */
+
+struct VerifyLog {
+    FILE *f;
+    long total_mismatch = 0, n_checks = 0;
+    void row(const char *check, const std::string &params, long n, long mism)
+    {
+        fprintf(f, "%s,%s,%s,%ld,%ld\n", g_card.c_str(), check, params.c_str(), n, mism);
+        fflush(f);
+        printf("%-10s %-60s n=%-10ld mismatches=%ld\n", check, params.c_str(), n, mism);
+        total_mismatch += mism;
+        n_checks++;
+    }
+};
+
+/* Exhaustive (E, m) coverage with group size G: for each E, ceil(256/G) groups whose elements
+** run through m = -128..127 (mod 256). */
+static void exhaustive_pairs(int64_t G, std::vector<int8_t> &m, std::vector<uint8_t> &s)
+{
+    const int64_t gpe = (256 + G - 1) / G;
+    m.resize((size_t)(256 * gpe * G));
+    s.resize((size_t)(256 * gpe));
+    for (int64_t e = 0; e < 256; e++)
+        for (int64_t q = 0; q < gpe; q++) {
+            s[(size_t)(e * gpe + q)] = (uint8_t)e;
+            for (int64_t k = 0; k < G; k++)
+                m[(size_t)((e * gpe + q) * G + k)] = (int8_t)(uint8_t)((q * G + k) & 255);
+        }
+}
+
+static long check_dequant(int profile, const std::vector<int8_t> &m, const std::vector<uint8_t> &s,
+                          int64_t G, int misalign)
+{
+    const int64_t n = (int64_t)m.size();
+    DBuf<int8_t> dm(n + 16);
+    DBuf<uint8_t> ds(s.size());
+    DBuf<uint16_t> dout(n + 16);
+    CK(cudaMemcpy(dm.p + misalign, m.data(), n, cudaMemcpyHostToDevice));
+    ds.up(s.data());
+    CK(cudaMemset(dout.p, 0xA5, (n + 16) * 2)); /* poison */
+    CK(mxk_dequantize_bf16(profile, dm.p + misalign, ds.p, n, G, dout.p + misalign, 0));
+    CK(cudaDeviceSynchronize());
+    std::vector<uint16_t> out(n);
+    CK(cudaMemcpy(out.data(), dout.p + misalign, n * 2, cudaMemcpyDeviceToHost));
+    long mism = 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint16_t ref = mxsim_decode_bf16((mxsim_profile)profile, s[(size_t)(i / G)], m[(size_t)i]);
+        if (!same_bf16(ref, out[(size_t)i])) {
+            if (mism < 5)
+                fprintf(stderr, "  dequant p%d G%lld i=%lld E=%u m=%d: gpu %04x ref %04x\n", profile,
+                        (long long)G, (long long)i, s[(size_t)(i / G)], m[(size_t)i], out[(size_t)i], ref);
+            mism++;
+        }
+    }
+    return mism;
+}
+
+/* Adversarial and random float32 blocks for the quantizer (kind chosen per group). */
+static void gen_quant_input(Rng &r, int64_t n, int64_t G, std::vector<float> &x)
+{
+    x.resize((size_t)n);
+    for (int64_t g = 0; g < n / G; g++) {
+        float *b = x.data() + g * G;
+        const int kind = r.range(0, 11);
+        const int e = r.range(-130, 127);
+        for (int64_t k = 0; k < G; k++) {
+            float v = 0.0f;
+            switch (kind) {
+            case 0: v = 0.0f; break;                                   /* zero block */
+            case 1: v = (r.u32() & 1) ? -0.0f : 0.0f; break;           /* signed zeros */
+            case 2: v = f32_from_bits((r.u32() & 0x807FFFFFu)); break; /* subnormals */
+            case 3: v = f32_from_bits(r.u32()); break;                 /* any bits, NaN/Inf too */
+            case 4: /* ties on the 2^(e-6) grid below 2^(e+1) */
+                v = (float)std::ldexp((double)r.range(-128, 127) + 0.5, std::max(e, -120) - 6);
+                break;
+            case 5: /* a negative max that rounds to -128, a positive one to 128 (clamped) */
+                v = (float)std::ldexp(k == 0 ? -127.5 : (k == 1 ? 127.5 : r.range(-127, 127) + 0.25),
+                                      std::max(e, -120) - 6);
+                break;
+            case 6: v = (float)((r.uni() * 2 - 1) * 3.4e38); break; /* huge */
+            case 7: v = (float)std::ldexp(r.uni() * 2 - 1, -126); break; /* around the subnormal edge */
+            case 8: /* wide exponent spread */
+                v = (float)std::ldexp((1 + r.uni()) * ((r.u32() & 1) ? -1 : 1), r.range(-149, 127));
+                break;
+            case 9: /* one NaN or Inf somewhere */
+                v = (float)(r.uni() - 0.5);
+                if (k == (int64_t)(r.next() % (uint64_t)G))
+                    v = (r.u32() & 1) ? INFINITY : ((r.u32() & 1) ? -INFINITY : NAN);
+                break;
+            default: v = (float)std::ldexp(r.uni() * 2 - 1, e); break; /* plain random */
+            }
+            b[k] = v;
+        }
+    }
+}
+
+static long check_quantize(int dtype, const std::vector<float> &x, int64_t G)
+{
+    const int64_t n = (int64_t)x.size(), ng = n / G;
+    std::vector<uint16_t> xb(dtype == MXK_DTYPE_BF16 ? n : 0);
+    for (int64_t i = 0; i < (int64_t)xb.size(); i++) xb[(size_t)i] = mxsim_f32_to_bf16(x[(size_t)i]);
+    const void *hin = dtype == MXK_DTYPE_F32 ? (const void *)x.data() : (const void *)xb.data();
+    const size_t esz = dtype == MXK_DTYPE_F32 ? 4 : 2;
+    DBuf<uint8_t> din(n * esz);
+    din.up((const uint8_t *)hin);
+    DBuf<int8_t> dm(n);
+    DBuf<uint8_t> ds(ng);
+    CK(cudaMemset(dm.p, 0x5A, n));
+    CK(cudaMemset(ds.p, 0x5A, ng));
+    CK(mxk_quantize_ocp(dtype, din.p, n, G, dm.p, ds.p, 0));
+    CK(cudaDeviceSynchronize());
+    std::vector<int8_t> m(n), mr(G);
+    std::vector<uint8_t> s(ng);
+    dm.down(m.data());
+    ds.down(s.data());
+    long mism = 0;
+    for (int64_t g = 0; g < ng; g++) {
+        uint8_t sr = 0;
+        const uint8_t *blk = (const uint8_t *)hin + g * G * esz;
+        mxsim_quantize_block(MXSIM_PROFILE_OCP, dtype == MXK_DTYPE_F32 ? MXSIM_DTYPE_F32 : MXSIM_DTYPE_BF16,
+                             blk, (size_t)G, &sr, mr.data());
+        long bad = sr != s[(size_t)g];
+        for (int64_t k = 0; k < G; k++) bad += mr[(size_t)k] != m[(size_t)(g * G + k)];
+        if (bad && mism < 5)
+            fprintf(stderr, "  quantize G%lld group %lld: gpu scale %u ref %u\n", (long long)G,
+                    (long long)g, s[(size_t)g], sr);
+        mism += bad;
+    }
+    return mism;
+}
+
+enum ScaleMode { SC_NARROW, SC_WIDE, SC_EXTREME, SC_OVERFLOW, SC_NAN };
+static const char *scale_mode_name[] = {"narrow", "wide", "extreme", "overflow", "nan"};
+
+static void gen_scales(Rng &r, ScaleMode mode, size_t n, std::vector<uint8_t> &e)
+{
+    e.resize(n);
+    for (size_t i = 0; i < n; i++) {
+        int v = 127;
+        switch (mode) {
+        case SC_NARROW: v = r.range(120, 134); break;
+        case SC_WIDE: v = r.range(0, 254); break;
+        case SC_EXTREME: v = (r.u32() & 1) ? r.range(0, 12) : r.range(225, 254); break;
+        case SC_OVERFLOW: v = r.range(245, 254); break;
+        case SC_NAN: v = (r.u32() % 97 == 0) ? 255 : r.range(100, 254); break;
+        }
+        e[i] = (uint8_t)v;
+    }
+}
+
+static void gen_mant(Rng &r, size_t n, std::vector<int8_t> &m, bool allmin)
+{
+    m.resize(n);
+    for (size_t i = 0; i < n; i++) m[i] = allmin ? (int8_t)-128 : (int8_t)(uint8_t)r.u32();
+}
+
+struct GemmCase {
+    int64_t M, N, K, G;
+    ScaleMode sa, sb;
+    int cfg;
+    bool allmin;
+};
+
+static long check_gemm(mxsim_ctx *ctx, Rng &r, const GemmCase &c, bool simt, std::vector<float> *keep_c = nullptr,
+                       std::vector<int8_t> *am_o = nullptr, std::vector<uint8_t> *ae_o = nullptr,
+                       std::vector<int8_t> *bm_o = nullptr, std::vector<uint8_t> *be_o = nullptr)
+{
+    const int64_t ng = c.K / c.G;
+    std::vector<int8_t> am, bm;
+    std::vector<uint8_t> ae, be;
+    gen_mant(r, (size_t)(c.M * c.K), am, c.allmin);
+    gen_mant(r, (size_t)(c.N * c.K), bm, c.allmin);
+    gen_scales(r, c.sa, (size_t)(c.M * ng), ae);
+    gen_scales(r, c.sb, (size_t)(c.N * ng), be);
+    DBuf<int8_t> dam(am.size()), dbm(bm.size());
+    DBuf<uint8_t> dae(ae.size()), dbe(be.size());
+    DBuf<float> dc((size_t)(c.M * c.N));
+    dam.up(am.data());
+    dbm.up(bm.data());
+    dae.up(ae.data());
+    dbe.up(be.data());
+    CK(cudaMemset(dc.p, 0xFF, dc.n * 4)); /* poison: NaN everywhere */
+    if (simt)
+        CK(mxk_gemm_simt(c.M, c.N, c.K, c.G, dam.p, dae.p, dbm.p, dbe.p, dc.p, 0));
+    else
+        CK(mxk_gemm(c.M, c.N, c.K, c.G, dam.p, dae.p, dbm.p, dbe.p, dc.p, c.cfg, 0));
+    CK(cudaDeviceSynchronize());
+    std::vector<float> got(dc.n), ref(dc.n);
+    dc.down(got.data());
+    CKM(ctx, mxsim_gemm_raw(ctx, c.M, c.N, c.K, c.G, am.data(), ae.data(), bm.data(), be.data(),
+                            MXSIM_ACC_FP32, ref.data()));
+    long mism = 0;
+    for (size_t i = 0; i < ref.size(); i++)
+        if (!same_f32(ref[i], got[i])) {
+            if (mism < 5)
+                fprintf(stderr, "  gemm %lldx%lldx%lld G%lld: C[%zu] gpu %a ref %a\n", (long long)c.M,
+                        (long long)c.N, (long long)c.K, (long long)c.G, i, (double)got[i], (double)ref[i]);
+            mism++;
+        }
+    if (keep_c) *keep_c = got;
+    if (am_o) *am_o = am, *ae_o = ae, *bm_o = bm, *be_o = be;
+    return mism;
+}
+
+static std::string gemm_params(const GemmCase &c, bool simt)
+{
+    char b[200];
+    snprintf(b, sizeof b, "M=%lld N=%lld K=%lld G=%lld scales=%s/%s cfg=%d%s%s", (long long)c.M,
+             (long long)c.N, (long long)c.K, (long long)c.G, scale_mode_name[c.sa], scale_mode_name[c.sb],
+             c.cfg, c.allmin ? " mant=-128" : "", simt ? " path=simt" : "");
+    return b;
+}
+
+static int cmd_verify(const char *outdir)
+{
+    std::string path = std::string(outdir) + "/verify.csv";
+    VerifyLog log;
+    log.f = fopen(path.c_str(), "w");
+    if (!log.f) {
+        perror(path.c_str());
+        return 1;
+    }
+    fprintf(log.f, "card,check,params,n,mismatches\n");
+    mxsim_ctx *ctx = new_ctx();
+    Rng r(20261126);
+
+    /* dequant: all 65,536 (E, m) pairs per profile and group size */
+    const int profiles[2] = {MXK_PROFILE_OCP, MXK_PROFILE_MASE_CUDA};
+    const int64_t gs[] = {1, 2, 3, 8, 16, 32, 64, 128, 512};
+    for (int p : profiles)
+        for (int64_t G : gs) {
+            std::vector<int8_t> m;
+            std::vector<uint8_t> s;
+            exhaustive_pairs(G, m, s);
+            char b[120];
+            snprintf(b, sizeof b, "profile=%s G=%lld exhaustive", mxsim_profile_name((mxsim_profile)p), (long long)G);
+            log.row("dequant", b, (long)m.size(), check_dequant(p, m, s, G, 0));
+            if (G == 32 || G == 3) {
+                snprintf(b, sizeof b, "profile=%s G=%lld exhaustive misaligned+1", mxsim_profile_name((mxsim_profile)p), (long long)G);
+                log.row("dequant", b, (long)m.size(), check_dequant(p, m, s, G, 1));
+            }
+        }
+    /* dequant: large random with a tail (n mod 16 != 0) */
+    for (int p : profiles) {
+        const int64_t G = 8, n = (int64_t)(1 << 24) + 40;
+        std::vector<int8_t> m((size_t)n);
+        std::vector<uint8_t> s((size_t)(n / G));
+        for (auto &v : m) v = (int8_t)(uint8_t)r.u32();
+        for (auto &v : s) v = (uint8_t)r.u32();
+        char b[120];
+        snprintf(b, sizeof b, "profile=%s G=%lld random n=%lld", mxsim_profile_name((mxsim_profile)p), (long long)G, (long long)n);
+        log.row("dequant", b, (long)n, check_dequant(p, m, s, G, 0));
+    }
+
+    /* quantize: random + adversarial, f32 and bf16 inputs */
+    const int64_t qg[] = {1, 7, 32, 64, 128, 1024};
+    for (int dt = 0; dt < 2; dt++)
+        for (int64_t G : qg) {
+            std::vector<float> x;
+            const int64_t n = G * std::max<int64_t>(1, (1 << 20) / G);
+            gen_quant_input(r, n, G, x);
+            char b[120];
+            snprintf(b, sizeof b, "profile=ocp in=%s G=%lld random+adversarial", dt ? "bf16" : "f32", (long long)G);
+            log.row("quantize", b, (long)n, check_quantize(dt, x, G));
+        }
+
+    /* GEMM: >= 10 shapes, ragged, M = 1, extreme scales, every tile config and path */
+    const GemmCase cases[] = {
+        {1, 4096, 4096, 32, SC_NARROW, SC_NARROW, 0, false},
+        {16, 4096, 4096, 32, SC_WIDE, SC_WIDE, 0, false},
+        {128, 768, 768, 32, SC_NARROW, SC_WIDE, 0, false},
+        {128, 3072, 768, 64, SC_NARROW, SC_NARROW, 0, false},
+        {1024, 1024, 2048, 32, SC_NARROW, SC_NARROW, 0, false},
+        {1024, 1024, 2048, 128, SC_WIDE, SC_NARROW, 1, false},
+        {257, 131, 512, 64, SC_WIDE, SC_WIDE, 0, false},
+        {257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 1, false},
+        {257, 131, 512, 32, SC_EXTREME, SC_WIDE, 2, false},
+        {257, 131, 512, 128, SC_WIDE, SC_EXTREME, 3, false},
+        {1, 1, 32, 32, SC_WIDE, SC_WIDE, 0, false},
+        {1, 77, 96, 32, SC_EXTREME, SC_EXTREME, 0, false},
+        {33, 77, 384, 128, SC_OVERFLOW, SC_OVERFLOW, 0, false},
+        {200, 300, 1024, 32, SC_NAN, SC_NAN, 1, false},
+        {200, 300, 1024, 32, SC_NARROW, SC_NARROW, 2, true},
+        {200, 300, 1024, 128, SC_EXTREME, SC_EXTREME, 3, true},
+        {64, 64, 96, 32, SC_WIDE, SC_WIDE, 1, false},
+        {100, 100, 512, 256, SC_WIDE, SC_WIDE, 0, true},
+        {9, 40, 4096, 1024, SC_NARROW, SC_WIDE, 0, false},
+        {50, 60, 160, 16, SC_WIDE, SC_EXTREME, 0, false},
+        {31, 17, 96, 48, SC_EXTREME, SC_WIDE, 0, false},
+        {7, 5, 12, 1, SC_WIDE, SC_WIDE, 0, false},
+    };
+    for (const GemmCase &c : cases) log.row("gemm", gemm_params(c, false), (long)(c.M * c.N), check_gemm(ctx, r, c, false));
+    const GemmCase simt_cases[] = {{257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 0, false},
+                                   {33, 77, 384, 128, SC_NAN, SC_OVERFLOW, 0, true}};
+    for (const GemmCase &c : simt_cases) log.row("gemm", gemm_params(c, true), (long)(c.M * c.N), check_gemm(ctx, r, c, true));
+
+    fclose(log.f);
+    mxsim_ctx_destroy(ctx);
+    printf("verify: %ld checks, %ld mismatches in total -> %s\n", log.n_checks, log.total_mismatch, path.c_str());
+    return log.total_mismatch ? 1 : 0;
+}
+
+/* ---- bench --------------------------------------------------------------------------------- */
+
+static size_t g_l2 = 50u << 20;
+
+template <class F> static double median_us(F &&fn, int nsets, int warm = 5, int reps = 30)
+{
+    for (int i = 0; i < warm; i++) fn(i % nsets);
+    CK(cudaDeviceSynchronize());
+    std::vector<cudaEvent_t> ev(2 * reps);
+    for (auto &e : ev) CK(cudaEventCreate(&e));
+    for (int i = 0; i < reps; i++) {
+        CK(cudaEventRecord(ev[2 * i]));
+        fn((warm + i) % nsets);
+        CK(cudaEventRecord(ev[2 * i + 1]));
+    }
+    CK(cudaDeviceSynchronize());
+    CK(cudaGetLastError());
+    std::vector<float> t(reps);
+    for (int i = 0; i < reps; i++) CK(cudaEventElapsedTime(&t[i], ev[2 * i], ev[2 * i + 1]));
+    for (auto &e : ev) cudaEventDestroy(e);
+    std::sort(t.begin(), t.end());
+    return (reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2])) * 1000.0;
+}
+
+__global__ void fill_mant(int8_t *p, size_t n, uint64_t seed)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        uint64_t z = (i + 1) * 0x9E3779B97F4A7C15ull ^ seed;
+        z = (z ^ (z >> 31)) * 0xBF58476D1CE4E5B9ull;
+        z ^= z >> 29;
+        int8_t v = (int8_t)(z & 0xFF);
+        p[i] = v == 0 ? (int8_t)1 : v; /* never zero */
+    }
+}
+__global__ void fill_scale(uint8_t *p, size_t n, uint64_t seed)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        uint64_t z = (i + 7) * 0xD6E8FEB86659FD93ull ^ seed;
+        z ^= z >> 32;
+        p[i] = (uint8_t)(120 + z % 15);
+    }
+}
+__global__ void fill_bf16(uint16_t *p, size_t n, uint64_t seed)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        uint64_t z = (i + 3) * 0x9E3779B97F4A7C15ull ^ seed;
+        z = (z ^ (z >> 31)) * 0xBF58476D1CE4E5B9ull;
+        /* +-[1, 2) * 2^[-4, 3]: bf16 with exponent 123..130, never zero */
+        p[i] = (uint16_t)(((z >> 63) << 15) | ((123 + ((z >> 8) & 7)) << 7) | (z & 0x7F));
+    }
+}
+static uint64_t g_seed = 0x1234567ull;
+static void rnd_mant(int8_t *p, size_t n) { fill_mant<<<1024, 256>>>(p, n, g_seed++ * 0x51ED27ull); }
+static void rnd_scale(uint8_t *p, size_t n) { fill_scale<<<256, 256>>>(p, n, g_seed++ * 0x3C6EF372ull); }
+static void rnd_bf16(uint16_t *p, size_t n) { fill_bf16<<<1024, 256>>>(p, n, g_seed++ * 0x9E37ull); }
+
+struct BenchRow {
+    std::string shape, method;
+    int64_t M, N, K, G;
+    double us, rate, ratio;
+    const char *unit;
+};
+
+static void write_bench(FILE *f, const BenchRow &b)
+{
+    fprintf(f, "%s,%s,%lld,%lld,%lld,%lld,%s,%.3f,%.2f,%s,%.3f\n", g_card.c_str(), b.shape.c_str(),
+            (long long)b.M, (long long)b.N, (long long)b.K, (long long)b.G, b.method.c_str(), b.us,
+            b.rate, b.unit, b.ratio);
+    fflush(f);
+    printf("%-14s %-26s G=%-4lld %10.2f us %9.2f %-6s x%.3f\n", b.shape.c_str(), b.method.c_str(),
+           (long long)b.G, b.us, b.rate, b.unit, b.ratio);
+}
+
+static int sets_for(size_t bytes_per_set)
+{
+    size_t want = 3 * g_l2;
+    int n = (int)((want + bytes_per_set - 1) / bytes_per_set);
+    return std::max(2, std::min(n, 512));
+}
+
+static int cmd_bench(const char *outdir)
+{
+    std::string path = std::string(outdir) + "/bench.csv";
+    FILE *f = fopen(path.c_str(), "w");
+    if (!f) {
+        perror(path.c_str());
+        return 1;
+    }
+    fprintf(f, "card,shape,M,N,K,G,method,median_us,rate,unit,ratio\n");
+    cublasHandle_t cb;
+    CKB(cublasCreate(&cb));
+    cublasLtHandle_t lt;
+    CKB(cublasLtCreate(&lt));
+    size_t ws_bytes = 64u << 20;
+    DBuf<uint8_t> ws(ws_bytes);
+    CKB(cublasSetWorkspace(cb, ws.p, ws_bytes));
+
+    /* ---- dequant bandwidth vs a device-to-device copy ---- */
+    {
+        const int64_t n = 8192ll * 28672; /* the mase lab's size */
+        const int nsets = 2;
+        std::vector<DBuf<int8_t>> m;
+        std::vector<DBuf<uint16_t>> o;
+        std::vector<DBuf<uint8_t>> s;
+        for (int i = 0; i < nsets; i++) {
+            m.emplace_back(n);
+            o.emplace_back(n);
+            s.emplace_back(n / 16);
+            rnd_mant(m.back().p, n);
+            rnd_scale(s.back().p, n / 16);
+        }
+        double copy_us = median_us([&](int i) { CK(cudaMemcpyAsync(o[i].p, o[(i + 1) % nsets].p, n * 2, cudaMemcpyDeviceToDevice)); }, nsets);
+        double copy_gbs = 2.0 * n * 2 / copy_us * 1e-3;
+        write_bench(f, {"dequant", "d2d-copy", n, 1, 1, 0, copy_us, copy_gbs, 1.0, "GB/s"});
+        for (int p : {MXK_PROFILE_OCP, MXK_PROFILE_MASE_CUDA})
+            for (int64_t G : {16, 32, 128}) {
+                double us = median_us([&](int i) { CK(mxk_dequantize_bf16(p, m[i].p, s[i].p, n, G, o[i].p, 0)); }, nsets);
+                double gbs = (double)(n + n / G + 2 * n) / us * 1e-3;
+                std::string meth = std::string("mxk-dequant-") + mxsim_profile_name((mxsim_profile)p);
+                write_bench(f, {"dequant", meth, n, 1, 1, G, us, gbs, gbs / copy_gbs, "GB/s"});
+            }
+    }
+
+    /* ---- GEMM ---- */
+    struct Shape {
+        const char *name;
+        int64_t M, N, K;
+    };
+    const Shape shapes[] = {{"llama-prefill", 2048, 4096, 4096}, {"llama-prefill", 2048, 11008, 4096},
+                            {"llama-decode", 1, 4096, 4096},     {"llama-decode", 16, 4096, 4096},
+                            {"llama-decode", 1, 11008, 4096},    {"llama-decode", 16, 11008, 4096},
+                            {"bert-base", 128, 768, 768},        {"bert-base", 128, 3072, 768},
+                            {"cube", 8192, 8192, 8192}};
+    for (const Shape &sh : shapes) {
+        const int64_t M = sh.M, N = sh.N, K = sh.K;
+        const double ops = 2.0 * M * N * K;
+        /* cuBLAS bf16: C[M,N] row-major = col-major C'[N,M] = B[N,K] . A^T (TN) */
+        double bf16_us;
+        {
+            const size_t per = (size_t)(M * K + N * K) * 2;
+            const int ns = sets_for(per);
+            std::vector<DBuf<uint16_t>> A, B;
+            for (int i = 0; i < ns; i++) {
+                A.emplace_back(M * K);
+                B.emplace_back(N * K);
+                rnd_bf16(A.back().p, M * K);
+                rnd_bf16(B.back().p, N * K);
+            }
+            DBuf<uint16_t> C(M * N);
+            const float one = 1.0f, zero = 0.0f;
+            bf16_us = median_us([&](int i) {
+                CKB(cublasGemmEx(cb, CUBLAS_OP_T, CUBLAS_OP_N, (int)N, (int)M, (int)K, &one, B[i].p, CUDA_R_16BF,
+                                 (int)K, A[i].p, CUDA_R_16BF, (int)K, &zero, C.p, CUDA_R_16BF, (int)N,
+                                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+            }, ns);
+            write_bench(f, {sh.name, "cublas-bf16", M, N, K, 0, bf16_us, ops / bf16_us * 1e-6, 1.0, "TOPS"});
+        }
+        /* cuBLASLt int8 (no scaling), int32 out */
+        {
+            const size_t per = (size_t)(M * K + N * K);
+            const int ns = sets_for(per);
+            std::vector<DBuf<int8_t>> A, B;
+            for (int i = 0; i < ns; i++) {
+                A.emplace_back(M * K);
+                B.emplace_back(N * K);
+                rnd_mant(A.back().p, M * K);
+                rnd_mant(B.back().p, N * K);
+            }
+            DBuf<int32_t> C(M * N);
+            cublasLtMatmulDesc_t op;
+            CKB(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32I, CUDA_R_32I));
+            cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+            CKB(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+            CKB(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+            cublasLtMatrixLayout_t la, lb, lc;
+            CKB(cublasLtMatrixLayoutCreate(&la, CUDA_R_8I, K, N, K));
+            CKB(cublasLtMatrixLayoutCreate(&lb, CUDA_R_8I, K, M, K));
+            CKB(cublasLtMatrixLayoutCreate(&lc, CUDA_R_32I, N, M, N));
+            cublasLtMatmulPreference_t pref;
+            CKB(cublasLtMatmulPreferenceCreate(&pref));
+            CKB(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof ws_bytes));
+            cublasLtMatmulHeuristicResult_t heur;
+            int nres = 0;
+            cublasStatus_t hs = cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, lc, pref, 1, &heur, &nres);
+            if (hs == CUBLAS_STATUS_SUCCESS && nres > 0) {
+                const int32_t one = 1, zero = 0;
+                double us = median_us([&](int i) {
+                    CKB(cublasLtMatmul(lt, op, &one, B[i].p, la, A[i].p, lb, &zero, C.p, lc, C.p, lc, &heur.algo,
+                                       ws.p, ws_bytes, 0));
+                }, ns);
+                write_bench(f, {sh.name, "cublaslt-int8", M, N, K, 0, us, ops / us * 1e-6, bf16_us / us, "TOPS"});
+            } else {
+                write_bench(f, {sh.name, "cublaslt-int8-unsupported", M, N, K, 0, 0, 0, 0, "TOPS"});
+            }
+            cublasLtMatmulPreferenceDestroy(pref);
+            cublasLtMatrixLayoutDestroy(la);
+            cublasLtMatrixLayoutDestroy(lb);
+            cublasLtMatrixLayoutDestroy(lc);
+            cublasLtMatmulDescDestroy(op);
+        }
+        /* MXINT8: this kernel, and the seeds' path (dequantize both, then cuBLAS bf16) */
+        for (int64_t G : {32, 64, 128}) {
+            const size_t per = (size_t)(M * K + N * K) + (size_t)(M * K + N * K) / G;
+            const int ns = sets_for(per);
+            std::vector<DBuf<int8_t>> Am, Bm;
+            std::vector<DBuf<uint8_t>> Ae, Be;
+            for (int i = 0; i < ns; i++) {
+                Am.emplace_back(M * K);
+                Bm.emplace_back(N * K);
+                Ae.emplace_back(M * K / G);
+                Be.emplace_back(N * K / G);
+                rnd_mant(Am.back().p, M * K);
+                rnd_mant(Bm.back().p, N * K);
+                rnd_scale(Ae.back().p, M * K / G);
+                rnd_scale(Be.back().p, N * K / G);
+            }
+            DBuf<float> C(M * N);
+            double us = median_us([&](int i) {
+                CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, 0, 0));
+            }, ns);
+            write_bench(f, {sh.name, "mxk-gemm-mxint8", M, N, K, G, us, ops / us * 1e-6, bf16_us / us, "TOPS"});
+            if (G == 32) {
+                DBuf<uint16_t> Ab(M * K), Bb(N * K), Cb(M * N);
+                const float one = 1.0f, zero = 0.0f;
+                double us2 = median_us([&](int i) {
+                    CK(mxk_dequantize_bf16(MXK_PROFILE_OCP, Am[i].p, Ae[i].p, M * K, G, Ab.p, 0));
+                    CK(mxk_dequantize_bf16(MXK_PROFILE_OCP, Bm[i].p, Be[i].p, N * K, G, Bb.p, 0));
+                    CKB(cublasGemmEx(cb, CUBLAS_OP_T, CUBLAS_OP_N, (int)N, (int)M, (int)K, &one, Bb.p, CUDA_R_16BF,
+                                     (int)K, Ab.p, CUDA_R_16BF, (int)K, &zero, Cb.p, CUDA_R_16BF, (int)N,
+                                     CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+                }, ns);
+                write_bench(f, {sh.name, "dequant+cublas-bf16", M, N, K, G, us2, ops / us2 * 1e-6, bf16_us / us2, "TOPS"});
+            }
+        }
+    }
+    cublasLtDestroy(lt);
+    cublasDestroy(cb);
+    fclose(f);
+    printf("bench -> %s\n", path.c_str());
+    return 0;
+}
+
+/* ---- file modes and the golden set ----------------------------------------------------------- */
+
+static int run_dequant_file(mxsim_ctx *ctx, const char *in, const char *out)
+{
+    mxsim_mx *mx = nullptr;
+    CKM(ctx, mxsim_mx_load(ctx, in, &mx));
+    const mxsim_profile p = mxsim_mx_profile(mx);
+    if (p != MXSIM_PROFILE_OCP && p != MXSIM_PROFILE_MASE_CUDA) {
+        fprintf(stderr, "%s: profile %s has no GPU decoder (ocp, mase-cuda)\n", in, mxsim_profile_name(p));
+        return 2;
+    }
+    if (mxsim_mx_axis(mx) != mxsim_tensor_ndim(mxsim_mx_mantissa(mx)) - 1) {
+        fprintf(stderr, "%s: the GPU decoder needs groups along the last axis\n", in);
+        return 2;
+    }
+    const mxsim_tensor *mt = mxsim_mx_mantissa(mx), *st = mxsim_mx_scale(mx);
+    const int64_t n = mxsim_tensor_numel(mt), G = mxsim_mx_group_size(mx);
+    DBuf<int8_t> dm(n);
+    DBuf<uint8_t> ds(n / G);
+    DBuf<uint16_t> dout(n);
+    dm.up((const int8_t *)mxsim_tensor_cdata(mt));
+    ds.up((const uint8_t *)mxsim_tensor_cdata(st));
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    CK(cudaEventRecord(a));
+    CK(mxk_dequantize_bf16((int)p, dm.p, ds.p, n, G, dout.p, 0));
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    mxsim_tensor *t = nullptr;
+    CKM(ctx, mxsim_tensor_create(ctx, MXSIM_DTYPE_BF16, mxsim_tensor_ndim(mt), mxsim_tensor_shape(mt), &t));
+    dout.down((uint16_t *)mxsim_tensor_data(t));
+    CKM(ctx, mxsim_tensor_save_npy(ctx, t, out));
+    printf("dequant %s n=%lld G=%lld: %.3f us\n", mxsim_profile_name(p), (long long)n, (long long)G, ms * 1e3);
+    mxsim_tensor_free(t);
+    mxsim_mx_free(mx);
+    return 0;
+}
+
+static int run_quantize_file(mxsim_ctx *ctx, const char *in, int64_t G, const char *out)
+{
+    mxsim_tensor *x = nullptr;
+    CKM(ctx, mxsim_tensor_load_npy(ctx, in, &x));
+    mxsim_dtype dt = mxsim_tensor_dtype(x);
+    if (dt == MXSIM_DTYPE_U16) dt = MXSIM_DTYPE_BF16;
+    const int nd = mxsim_tensor_ndim(x);
+    if ((dt != MXSIM_DTYPE_F32 && dt != MXSIM_DTYPE_BF16) || nd < 1 || G < 1 ||
+        mxsim_tensor_shape(x)[nd - 1] % G != 0) {
+        fprintf(stderr, "%s: need f32 or bf16 (u2) data whose last axis G divides\n", in);
+        return 2;
+    }
+    const int64_t n = mxsim_tensor_numel(x);
+    const size_t esz = dt == MXSIM_DTYPE_F32 ? 4 : 2;
+    DBuf<uint8_t> din(n * esz);
+    din.up((const uint8_t *)mxsim_tensor_cdata(x));
+    DBuf<int8_t> dm(n);
+    DBuf<uint8_t> ds(n / G);
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    CK(cudaEventRecord(a));
+    CK(mxk_quantize_ocp(dt == MXSIM_DTYPE_F32 ? MXK_DTYPE_F32 : MXK_DTYPE_BF16, din.p, n, G, dm.p, ds.p, 0));
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    std::vector<int64_t> sshape(mxsim_tensor_shape(x), mxsim_tensor_shape(x) + nd);
+    sshape[nd - 1] /= G;
+    mxsim_tensor *tm = nullptr, *ts = nullptr;
+    CKM(ctx, mxsim_tensor_create(ctx, MXSIM_DTYPE_I8, nd, mxsim_tensor_shape(x), &tm));
+    CKM(ctx, mxsim_tensor_create(ctx, MXSIM_DTYPE_U8, nd, sshape.data(), &ts));
+    dm.down((int8_t *)mxsim_tensor_data(tm));
+    ds.down((uint8_t *)mxsim_tensor_data(ts));
+    mxsim_mx *mx = nullptr;
+    CKM(ctx, mxsim_mx_create(ctx, tm, ts, G, nd - 1, MXSIM_PROFILE_OCP, &mx));
+    CKM(ctx, mxsim_mx_save(ctx, mx, out, 1));
+    printf("quantize ocp n=%lld G=%lld: %.3f us\n", (long long)n, (long long)G, ms * 1e3);
+    mxsim_mx_free(mx);
+    mxsim_tensor_free(tm);
+    mxsim_tensor_free(ts);
+    mxsim_tensor_free(x);
+    return 0;
+}
+
+static int run_gemm_file(mxsim_ctx *ctx, const char *fa, const char *fb, const char *out)
+{
+    mxsim_mx *a = nullptr, *b = nullptr;
+    CKM(ctx, mxsim_mx_load(ctx, fa, &a));
+    CKM(ctx, mxsim_mx_load(ctx, fb, &b));
+    const mxsim_tensor *am = mxsim_mx_mantissa(a), *bm = mxsim_mx_mantissa(b);
+    if (mxsim_tensor_ndim(am) != 2 || mxsim_tensor_ndim(bm) != 2 || mxsim_mx_axis(a) != 1 ||
+        mxsim_mx_axis(b) != 1 || mxsim_tensor_shape(am)[1] != mxsim_tensor_shape(bm)[1] ||
+        mxsim_mx_group_size(a) != mxsim_mx_group_size(b) || mxsim_mx_profile(a) == MXSIM_PROFILE_MASE ||
+        mxsim_mx_profile(b) == MXSIM_PROFILE_MASE) {
+        fprintf(stderr, "gemm: need A [M,K], B [N,K], grouped along K with one G, OCP-convention scales\n");
+        return 2;
+    }
+    const int64_t M = mxsim_tensor_shape(am)[0], N = mxsim_tensor_shape(bm)[0], K = mxsim_tensor_shape(am)[1];
+    const int64_t G = mxsim_mx_group_size(a);
+    DBuf<int8_t> dam(M * K), dbm(N * K);
+    DBuf<uint8_t> dae(M * K / G), dbe(N * K / G);
+    DBuf<float> dc(M * N);
+    dam.up((const int8_t *)mxsim_tensor_cdata(am));
+    dbm.up((const int8_t *)mxsim_tensor_cdata(bm));
+    dae.up((const uint8_t *)mxsim_tensor_cdata(mxsim_mx_scale(a)));
+    dbe.up((const uint8_t *)mxsim_tensor_cdata(mxsim_mx_scale(b)));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    CK(cudaEventRecord(e0));
+    CK(mxk_gemm(M, N, K, G, dam.p, dae.p, dbm.p, dbe.p, dc.p, 0, 0));
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    int64_t shape[2] = {M, N};
+    mxsim_tensor *t = nullptr;
+    CKM(ctx, mxsim_tensor_create(ctx, MXSIM_DTYPE_F32, 2, shape, &t));
+    dc.down((float *)mxsim_tensor_data(t));
+    CKM(ctx, mxsim_tensor_save_npy(ctx, t, out));
+    printf("gemm %lldx%lldx%lld G=%lld: %.3f us\n", (long long)M, (long long)N, (long long)K, (long long)G, ms * 1e3);
+    mxsim_tensor_free(t);
+    mxsim_mx_free(a);
+    mxsim_mx_free(b);
+    return 0;
+}
+
+static void save_mx(mxsim_ctx *ctx, const std::string &path, const int8_t *m, const uint8_t *s, int nd,
+                    const int64_t *shape, int64_t G, mxsim_profile p)
+{
+    std::vector<int64_t> ss(shape, shape + nd);
+    ss[nd - 1] /= G;
+    mxsim_tensor *tm = nullptr, *ts = nullptr;
+    CKM(ctx, mxsim_tensor_create(ctx, MXSIM_DTYPE_I8, nd, shape, &tm));
+    CKM(ctx, mxsim_tensor_create(ctx, MXSIM_DTYPE_U8, nd, ss.data(), &ts));
+    memcpy(mxsim_tensor_data(tm), m, (size_t)mxsim_tensor_numel(tm));
+    memcpy(mxsim_tensor_data(ts), s, (size_t)mxsim_tensor_numel(ts));
+    mxsim_mx *mx = nullptr;
+    CKM(ctx, mxsim_mx_create(ctx, tm, ts, G, nd - 1, p, &mx));
+    CKM(ctx, mxsim_mx_save(ctx, mx, path.c_str(), 1));
+    mxsim_mx_free(mx);
+    mxsim_tensor_free(tm);
+    mxsim_tensor_free(ts);
+}
+
+static int cmd_golden(const char *outdir)
+{
+    mxsim_ctx *ctx = new_ctx();
+    const std::string d = outdir;
+    FILE *man = fopen((d + "/MANIFEST").c_str(), "w");
+    if (!man) {
+        perror("MANIFEST");
+        return 1;
+    }
+    fprintf(man, "# GPU golden set: kind name [G]; written by mxsim-gpu golden on %s\n", g_card.c_str());
+    int rc = 0;
+    /* dequant: the exhaustive (E, m) sets */
+    struct {
+        int p;
+        int64_t G;
+        const char *name;
+    } dq[] = {{MXK_PROFILE_OCP, 32, "dq_ocp_g32"}, {MXK_PROFILE_MASE_CUDA, 16, "dq_masecuda_g16"}, {MXK_PROFILE_OCP, 3, "dq_ocp_g3"}};
+    for (auto &c : dq) {
+        std::vector<int8_t> m;
+        std::vector<uint8_t> s;
+        exhaustive_pairs(c.G, m, s);
+        int64_t shape[1] = {(int64_t)m.size()};
+        save_mx(ctx, d + "/" + c.name + ".in.npz", m.data(), s.data(), 1, shape, c.G, (mxsim_profile)c.p);
+        rc |= run_dequant_file(ctx, (d + "/" + c.name + ".in.npz").c_str(), (d + "/" + c.name + ".gpu.npy").c_str());
+        fprintf(man, "dequant %s\n", c.name);
+    }
+    /* quantize: random + adversarial f32, and the same as bf16 */
+    {
+        Rng r(777);
+        std::vector<float> x;
+        const int64_t G = 32, rows = 64, cols = 256;
+        gen_quant_input(r, rows * cols, G, x);
+        int64_t shape[2] = {rows, cols};
+        mxsim_tensor *t = nullptr, *tb = nullptr;
+        CKM(ctx, mxsim_tensor_create(ctx, MXSIM_DTYPE_F32, 2, shape, &t));
+        memcpy(mxsim_tensor_data(t), x.data(), x.size() * 4);
+        CKM(ctx, mxsim_tensor_save_npy(ctx, t, (d + "/q_f32_g32.in.npy").c_str()));
+        CKM(ctx, mxsim_tensor_create(ctx, MXSIM_DTYPE_BF16, 2, shape, &tb));
+        for (size_t i = 0; i < x.size(); i++) ((uint16_t *)mxsim_tensor_data(tb))[i] = mxsim_f32_to_bf16(x[i]);
+        CKM(ctx, mxsim_tensor_save_npy(ctx, tb, (d + "/q_bf16_g64.in.npy").c_str()));
+        mxsim_tensor_free(t);
+        mxsim_tensor_free(tb);
+        rc |= run_quantize_file(ctx, (d + "/q_f32_g32.in.npy").c_str(), 32, (d + "/q_f32_g32.gpu.npz").c_str());
+        rc |= run_quantize_file(ctx, (d + "/q_bf16_g64.in.npy").c_str(), 64, (d + "/q_bf16_g64.gpu.npz").c_str());
+        fprintf(man, "quantize q_f32_g32 32\nquantize q_bf16_g64 64\n");
+    }
+    /* gemm: ragged, M = 1, extreme and NaN scales, each G of the fast path and a SIMT one */
+    Rng r(4242);
+    const GemmCase gc[] = {{33, 77, 384, 128, SC_EXTREME, SC_WIDE, 0, false},
+                           {1, 256, 1024, 32, SC_NAN, SC_WIDE, 0, false},
+                           {64, 48, 256, 64, SC_OVERFLOW, SC_OVERFLOW, 0, true},
+                           {130, 70, 512, 32, SC_WIDE, SC_WIDE, 1, false},
+                           {20, 30, 96, 16, SC_EXTREME, SC_EXTREME, 0, false}};
+    int idx = 0;
+    for (const GemmCase &c : gc) {
+        std::vector<float> got;
+        std::vector<int8_t> am, bm;
+        std::vector<uint8_t> ae, be;
+        long mism = check_gemm(ctx, r, c, false, &got, &am, &ae, &bm, &be);
+        if (mism) rc = 1;
+        char name[64];
+        snprintf(name, sizeof name, "gemm%d_%lldx%lldx%lld_g%lld", idx++, (long long)c.M, (long long)c.N,
+                 (long long)c.K, (long long)c.G);
+        int64_t sa[2] = {c.M, c.K}, sb[2] = {c.N, c.K}, sc[2] = {c.M, c.N};
+        save_mx(ctx, d + "/" + name + ".a.npz", am.data(), ae.data(), 2, sa, c.G, MXSIM_PROFILE_OCP);
+        save_mx(ctx, d + "/" + name + ".b.npz", bm.data(), be.data(), 2, sb, c.G, MXSIM_PROFILE_OCP);
+        mxsim_tensor *t = nullptr;
+        CKM(ctx, mxsim_tensor_create(ctx, MXSIM_DTYPE_F32, 2, sc, &t));
+        memcpy(mxsim_tensor_data(t), got.data(), got.size() * 4);
+        CKM(ctx, mxsim_tensor_save_npy(ctx, t, (d + "/" + name + ".gpu.npy").c_str()));
+        mxsim_tensor_free(t);
+        fprintf(man, "gemm %s\n", name);
+    }
+    fclose(man);
+    mxsim_ctx_destroy(ctx);
+    printf("golden -> %s (rc %d)\n", outdir, rc);
+    return rc;
+}
+
+/* perf M N K G [cfg]: one GEMM size on random data, median of 20 (for ncu and tile choices) */
+static int cmd_perf(int64_t M, int64_t N, int64_t K, int64_t G, int cfg)
+{
+    if (M < 1 || N < 1 || K < 1 || G < 1 || K % G) return 2;
+    DBuf<int8_t> am(M * K), bm(N * K);
+    DBuf<uint8_t> ae(M * K / G), be(N * K / G);
+    DBuf<float> c(M * N);
+    rnd_mant(am.p, am.n);
+    rnd_mant(bm.p, bm.n);
+    rnd_scale(ae.p, ae.n);
+    rnd_scale(be.p, be.n);
+    double us = median_us([&](int) { CK(mxk_gemm(M, N, K, G, am.p, ae.p, bm.p, be.p, c.p, cfg, 0)); }, 1, 2, 20);
+    printf("perf %lldx%lldx%lld G=%lld cfg=%d: %.2f us, %.1f TOPS (operands L2-resident when small)\n",
+           (long long)M, (long long)N, (long long)K, (long long)G, cfg, us, 2.0 * M * N * K / us * 1e-6);
+    return 0;
+}
+
+static void usage()
+{
+    fprintf(stderr,
+            "usage: mxsim-gpu info | dequant IN.npz OUT.npy | quantize IN.npy G OUT.npz |\n"
+            "                 gemm A.npz B.npz OUT.npy | verify OUTDIR | bench OUTDIR | golden OUTDIR |\n"
+            "                 perf M N K G [cfg]\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage();
+        return 2;
+    }
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        fprintf(stderr, "mxsim-gpu: no CUDA device\n");
+        return 1;
+    }
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    g_card = prop.name;
+    for (char &ch : g_card)
+        if (ch == ',') ch = ' ';
+    g_l2 = (size_t)prop.l2CacheSize;
+    const std::string cmd = argv[1];
+    if (cmd == "info") {
+        printf("%s: cc %d.%d, %d SMs, L2 %d bytes, %.1f GiB\n", prop.name, prop.major, prop.minor,
+               prop.multiProcessorCount, prop.l2CacheSize, prop.totalGlobalMem / 1073741824.0);
+        return 0;
+    }
+    if (cmd == "verify" && argc == 3) return cmd_verify(argv[2]);
+    if (cmd == "bench" && argc == 3) return cmd_bench(argv[2]);
+    if (cmd == "golden" && argc == 3) return cmd_golden(argv[2]);
+    if (cmd == "perf" && (argc == 6 || argc == 7))
+        return cmd_perf(atoll(argv[2]), atoll(argv[3]), atoll(argv[4]), atoll(argv[5]), argc == 7 ? atoi(argv[6]) : 0);
+    mxsim_ctx *ctx = new_ctx();
+    int rc = 2;
+    if (cmd == "dequant" && argc == 4) rc = run_dequant_file(ctx, argv[2], argv[3]);
+    else if (cmd == "quantize" && argc == 5) rc = run_quantize_file(ctx, argv[2], atoll(argv[3]), argv[4]);
+    else if (cmd == "gemm" && argc == 5) rc = run_gemm_file(ctx, argv[2], argv[3], argv[4]);
+    else usage();
+    mxsim_ctx_destroy(ctx);
+    return rc;
+}
