@@ -45,18 +45,19 @@ if [ "${MXK_SKIP_BENCH:-0}" != 1 ]; then
 fi
 if [ "${MXK_SKIP_PERF:-0}" != 1 ]; then
   echo "== tile variants (L2-warm, informative only)"
-  for a in "2048 4096 4096 32 1" "2048 4096 4096 32 2" "2048 4096 4096 128 1" "2048 4096 4096 128 2" \
-           "16 4096 4096 32 3" "16 4096 4096 128 3" "128 768 768 32 2" "128 768 768 32 3"; do
+  for a in "2048 4096 4096 32 1" "2048 4096 4096 32 5" "2048 4096 4096 32 6" "2048 4096 4096 128 1" \
+           "2048 4096 4096 128 5" "2048 4096 4096 128 6" "16 4096 4096 32 3" "16 4096 4096 32 4" \
+           "1 4096 4096 32 4" "16 4096 4096 128 4" "128 768 768 32 3" "128 768 768 32 4" "128 768 768 32 6"; do
     timeout 60 "$BUILD/mxsim-gpu" perf $a
   done
   if command -v ncu >/dev/null; then
-    echo "== ncu: GEMM 2048x4096x4096 G=32 and decode 16x4096x4096 G=32"
+    echo "== ncu: GEMM 2048x4096x4096 G=32 (cfg ${MXK_NCU_CFG:-1}) and decode 16x4096x4096 G=32 (small-M kernel)"
     timeout 120 ncu --clock-control none -k regex:gemm_mma --launch-skip 2 --launch-count 1 \
       --section SpeedOfLight --section WarpStateStats --section ComputeWorkloadAnalysis --section Occupancy \
-      "$BUILD/mxsim-gpu" perf 2048 4096 4096 32 > "$DEST/ncu_gemm.txt" 2>&1
-    timeout 60 ncu --clock-control none -k regex:gemm_mma --launch-skip 2 --launch-count 1 \
-      --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis \
-      "$BUILD/mxsim-gpu" perf 16 4096 4096 32 >> "$DEST/ncu_gemm.txt" 2>&1
+      "$BUILD/mxsim-gpu" perf 2048 4096 4096 32 "${MXK_NCU_CFG:-1}" > "$DEST/ncu_gemm.txt" 2>&1
+    timeout 60 ncu --clock-control none -k regex:gemm_gemv --launch-skip 2 --launch-count 1 \
+      --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis --section Occupancy \
+      "$BUILD/mxsim-gpu" perf 16 4096 4096 32 4 >> "$DEST/ncu_gemm.txt" 2>&1
     grep -E 'Duration|Throughput|Issue Slots|Executed Ipc|Achieved Occupancy|Registers|Stall|One or More|No Eligible|Warp Cycles' "$DEST/ncu_gemm.txt" | head -60
   fi
 fi

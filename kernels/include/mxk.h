@@ -49,7 +49,10 @@ int mxk_dequantize_bf16(int profile, const int8_t *mantissa, const uint8_t *scal
 ** a_m[M*K], b_m[N*K] int8 row-major; a_e[M*(K/G)], b_e[N*(K/G)] OCP scale bytes (0xFF = NaN).
 ** Any M, N >= 1 and K >= G with G | K, G <= 65536.  G a multiple of 32 runs on int8 tensor
 ** cores (mma.sync m16n8k32); G in {32, 64, 128} is the fast path; other G use a SIMT kernel.
-** cfg = 0 picks the tile shape by heuristic; 1 = 128x128, 2 = 64x64, 3 = 16x32 tiles (tests). */
+** cfg = 0 picks the kernel by heuristic (M <= 16: the small-M kernel, cfg 4); 1 = 128x128,
+** 2 = 64x64, 3 = 16x32 tiles; 4 = the small-M kernel (any M; blocks of 16 columns x 8 or 16
+** rows, K split over 8 warps, ordered fp32 sum); 5 = 128x128 tiles on 16 warps; 6 = 128x64
+** tiles, 2 blocks per SM (tests, benchmarks). */
 int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m, const uint8_t *a_e,
              const int8_t *b_m, const uint8_t *b_e, float *c, int cfg, mxk_stream stream);
 

@@ -20,6 +20,10 @@
 #include "mxk_common.cuh"
 
 #define BK 128 /* bytes of K per pipeline stage */
+
+/* gemm_gemv.cu: the small-M kernel (cfg 4) */
+int mxk_gemm_gemv_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
+                           const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s);
 #define MAGIC 0x4B400000
 
 __device__ __forceinline__ void cp_async16(uint32_t dst, const void *src, int bytes)
@@ -51,8 +55,8 @@ __device__ __forceinline__ void mma_s8(int (&d)[4], const uint32_t (&a)[4], cons
                    "r"(c1), "r"(c2), "r"(c3));
 }
 
-template <int BM, int BN, int WARPS_M, int WARPS_N, int STAGES>
-__global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, 1)
+template <int BM, int BN, int WARPS_M, int WARPS_N, int STAGES, int MINB>
+__global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, MINB)
     gemm_mma_kernel(int M, int N, int K, int G, const int8_t *__restrict__ am,
                     const uint8_t *__restrict__ ae, const int8_t *__restrict__ bm,
                     const uint8_t *__restrict__ be, float *__restrict__ c)
@@ -282,11 +286,11 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32, 1)
         }
 }
 
-template <int BM, int BN, int WM_, int WN_, int ST>
+template <int BM, int BN, int WM_, int WN_, int ST, int MINB = 1>
 static int launch_cfg(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
                       const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s)
 {
-    auto kern = gemm_mma_kernel<BM, BN, WM_, WN_, ST>;
+    auto kern = gemm_mma_kernel<BM, BN, WM_, WN_, ST, MINB>;
     const int smem = ST * ((BM + BN) * BK + (BM + BN) * (BK / 32) * 8);
     static bool attr_set = false; /* once per instantiation (benign race: idempotent) */
     if (!attr_set) {
@@ -305,7 +309,7 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
                         int cfg, mxk_stream stream)
 {
     if (M < 1 || N < 1 || K < 1 || G < 1 || G > 65536 || K % G != 0 || !a_m || !a_e || !b_m ||
-        !b_e || !c || cfg < 0 || cfg > 3)
+        !b_e || !c || cfg < 0 || cfg > 6)
         return (int)cudaErrorInvalidValue;
     const bool aligned = ((uintptr_t)a_m % 16 == 0) && ((uintptr_t)b_m % 16 == 0);
     if (G % 32 != 0 || !aligned || M > INT32_MAX / 2 || N > INT32_MAX / 2 || K > INT32_MAX / 2)
@@ -315,8 +319,17 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
     if (cfg == 0) {
         const int64_t tiles_l = ((M + 127) / 128) * ((N + 127) / 128);
         const int64_t tiles_s = ((M + 63) / 64) * ((N + 63) / 64);
-        cfg = M <= 16 ? 3 : tiles_l >= 132 ? 1 : tiles_s >= 100 ? 2 : 3;
+        /* M <= 16: the small-M kernel.  On an H200 (run 2 of 2026-11-26, final kernel) it beat the
+        ** 16x32 tiles (cfg 3) on every decode shape of the bench: 0.91-1.41x vs 0.29-0.51x of
+        ** cuBLAS bf16; closest at 16x11008x4096 G=32 (53.9 vs 57.8 us). */
+        const bool gemv = M <= 16;
+        /* Large tiles: 16 warps (cfg 5) measured 7-10% faster than 8 warps (cfg 1) at G >= 64 and
+        ** within +-2% at G = 32 (H200, run 1 of 2026-11-26), so G = 32 keeps cfg 1. */
+        cfg = M <= 16 ? (gemv ? 4 : 3) : tiles_l >= 132 ? (G >= 64 ? 5 : 1) : tiles_s >= 100 ? 2 : 3;
     }
+    if (cfg == 4) return mxk_gemm_gemv_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
+    if (cfg == 5) return launch_cfg<128, 128, 4, 4, 3>(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
+    if (cfg == 6) return launch_cfg<128, 64, 4, 2, 3, 2>(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
     if (cfg == 1) return launch_cfg<128, 128, 2, 4, 3>(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
     if (cfg == 2) return launch_cfg<64, 64, 2, 2, 4>(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
     return launch_cfg<16, 32, 1, 4, 6>(m, n, k, g, a_m, a_e, b_m, b_e, c, s);

@@ -412,6 +412,27 @@ static int cmd_verify(const char *outdir)
         {50, 60, 160, 16, SC_WIDE, SC_EXTREME, 0, false},
         {31, 17, 96, 48, SC_EXTREME, SC_WIDE, 0, false},
         {7, 5, 12, 1, SC_WIDE, SC_WIDE, 0, false},
+        /* the small-M kernel (cfg 4; cfg 0 picks it for M <= 16): ragged N and M, M > 16 (several
+        ** row slices), every G branch (32/64/128 specialised, 256 and 2048 generic, > 1024 exact) */
+        {1, 4096, 4096, 32, SC_EXTREME, SC_EXTREME, 4, false},
+        {16, 4096, 4096, 128, SC_NAN, SC_WIDE, 4, false},
+        {3, 131, 512, 64, SC_OVERFLOW, SC_OVERFLOW, 4, false},
+        {13, 77, 4096, 32, SC_WIDE, SC_EXTREME, 4, true},
+        {8, 33, 2048, 256, SC_EXTREME, SC_WIDE, 4, false},
+        {9, 50, 1536, 32, SC_NARROW, SC_NARROW, 4, true},
+        {33, 250, 1024, 32, SC_WIDE, SC_WIDE, 4, false},
+        {1, 17, 65536, 2048, SC_EXTREME, SC_EXTREME, 4, true},
+        {16, 1, 96, 32, SC_NARROW, SC_NARROW, 4, false},
+        {1, 11008, 4096, 128, SC_NARROW, SC_NARROW, 0, false},
+        {16, 11008, 4096, 64, SC_WIDE, SC_NARROW, 0, false},
+        {2, 300, 4160, 64, SC_NAN, SC_NAN, 0, false},
+        /* the 16-warp (cfg 5) and 2-blocks-per-SM (cfg 6) tile kernels */
+        {257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 5, false},
+        {200, 300, 1024, 32, SC_NAN, SC_NAN, 6, false},
+        {1024, 1024, 2048, 32, SC_NARROW, SC_NARROW, 5, false},
+        {1024, 1024, 2048, 128, SC_WIDE, SC_WIDE, 6, true},
+        {129, 67, 160, 32, SC_OVERFLOW, SC_EXTREME, 5, false},
+        {129, 67, 160, 32, SC_WIDE, SC_OVERFLOW, 6, false},
     };
     for (const GemmCase &c : cases) log.row("gemm", gemm_params(c, false), (long)(c.M * c.N), check_gemm(ctx, r, c, false));
     const GemmCase simt_cases[] = {{257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 0, false},
@@ -648,6 +669,19 @@ static int cmd_bench(const char *outdir)
                 CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, 0, 0));
             }, ns);
             write_bench(f, {sh.name, "mxk-gemm-mxint8", M, N, K, G, us, ops / us * 1e-6, bf16_us / us, "TOPS"});
+            /* the other kernels on the same data: the old 16x32 tiles (cfg 3) and the small-M
+            ** kernel (cfg 4) on decode shapes,
+            ** the 16-warp and 2-blocks-per-SM tiles (cfg 5, 6) on large ones */
+            std::vector<int> alt;
+            if (M <= 16) alt = {3, 4};
+            else if (M >= 1024) alt = {5, 6};
+            for (int a : alt) {
+                double ua = median_us([&](int i) {
+                    CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, a, 0));
+                }, ns);
+                std::string meth = "mxk-gemm-mxint8-cfg" + std::to_string(a);
+                write_bench(f, {sh.name, meth, M, N, K, G, ua, ops / ua * 1e-6, bf16_us / ua, "TOPS"});
+            }
             if (G == 32) {
                 DBuf<uint16_t> Ab(M * K), Bb(N * K), Cb(M * N);
                 const float one = 1.0f, zero = 0.0f;
