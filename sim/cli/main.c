@@ -15,6 +15,9 @@
 #ifdef MXSIM_WITH_TIMING
 #include "timing/cmd_timing.h"
 #endif
+#ifdef MXSIM_WITH_SWEEP
+#include "sweep/cmd_sweep.h"
+#endif
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -369,6 +372,9 @@ static const command k_commands[] = {
      cmd_info},
 #ifdef MXSIM_WITH_TIMING
     MXSIM_TIMING_COMMANDS
+#endif
+#ifdef MXSIM_WITH_SWEEP
+    MXSIM_SWEEP_COMMANDS
 #endif
     {"help", "mxsim help [COMMAND]", "Shows the commands, or one command's help.", cmd_help},
 };

@@ -301,6 +301,8 @@ typedef struct {
     int64_t dequant_lanes, dequant_depth_cycles;
     int64_t requant_lanes, requant_depth_cycles;
     int64_t scalesim_compat;                /* 1: report cycles as SCALE-Sim v2 (one less per GEMM) */
+    int64_t tile_m, tile_n, tile_k;         /* GEMM tile, elements; 0: the engine chooses (a value
+                                            ** above the op's dim means the whole dim) */
 } mxsim_tconfig;
 
 /* Description of one configuration field (static storage; never freed). */
@@ -402,6 +404,209 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
                                      mxsim_tstats *out);
 /* acc += s (sums every count; recomputes utilisations, seconds and TOPS for cfg). */
 MXSIM_API void mxsim_tstats_add(const mxsim_tconfig *cfg, mxsim_tstats *acc, const mxsim_tstats *s);
+
+/* ==== sweeps, accuracy, area/energy (issue 4) ==== */
+/* ---------------------------------------------------------------------------------------------
+** Area and energy model (sim/doc/energy-area.md).  Every constant lives in one table (value,
+** band, unit, node, Vdd, source, confidence); costs are computed three times: with the nominal
+** constants and with the low and high ends of the band where sources disagree.
+** Energy = sum over events of count x energy/event (counts from mxsim_tstats) + leakage x time.
+** Constants are anchored at 45 nm and scaled with Stillmaker & Baas 2017. */
+
+enum { MXSIM_BAND_NOM = 0, MXSIM_BAND_LOW = 1, MXSIM_BAND_HIGH = 2, MXSIM_N_BANDS = 3 };
+
+/* Hardware components of the cost model: (symbol, name).  The order is ABI: append only. */
+#define MXSIM_COMPONENT_LIST(X)                  \
+    X(MULT, "multipliers")                       \
+    X(ADDER_TREE, "adder_trees")                 \
+    X(EXP_ADD, "exponent_adders")                \
+    X(ALIGN, "alignment_shifters")               \
+    X(ACCUM, "accumulators")                     \
+    X(PIPE_REG, "pipeline_registers")            \
+    X(SRAM, "sram")                              \
+    X(DRAM, "dram")                              \
+    X(DEQUANT, "dequant_unit")                   \
+    X(REQUANT, "requantizer")                    \
+    X(OVERHEAD, "control_wiring")
+
+typedef enum {
+#define MXSIM_COMP_ENUM_(sym, name) MXSIM_COMP_##sym,
+    MXSIM_COMPONENT_LIST(MXSIM_COMP_ENUM_)
+#undef MXSIM_COMP_ENUM_
+    MXSIM_COMP_COUNT_
+} mxsim_component;
+
+/* "multipliers", ...; NULL if out of range. */
+MXSIM_API const char *mxsim_component_name(mxsim_component c);
+
+/* One row of the constants table (static storage). */
+typedef struct {
+    const char *key;        /* "mult8.energy" */
+    const char *component;  /* a mxsim_component_name() */
+    const char *what;       /* "int8 x int8 multiply" */
+    const char *unit;       /* "pJ", "pJ/bit", "um2", "um2/bit", "uW", "mW/KiB", ... */
+    double value, low, high; /* nominal and band (low <= value <= high) */
+    int node_nm;            /* node of the source data (40 nm Aladdin/CACTI are used as 45 nm) */
+    double vdd_v;           /* supply of the source data, 0 if not stated */
+    const char *source;     /* key + locator: "HOR14 ISSCC'14 Fig. 1.1.9 (45 nm)" */
+    const char *confidence; /* "A" primary/tool data, "B" secondary copies, "C" derived/rule */
+    const char *derivation; /* how value and band were obtained */
+} mxsim_cost_const;
+
+MXSIM_API int mxsim_cost_const_count(void);
+MXSIM_API const mxsim_cost_const *mxsim_cost_const_at(int i); /* NULL if out of range */
+/* Looks a constant up by key; an unknown key is MXSIM_E_INPUT naming it (never a silent 0). */
+MXSIM_API mxsim_status mxsim_cost_const_find(mxsim_ctx *ctx, const char *key,
+                                             const mxsim_cost_const **out);
+
+/* Cost-model parameters (not accelerator configuration: they describe the technology). */
+typedef struct {
+    int node_nm;            /* 45 (default), 32, 22 (interpolated), 20, 16, 14, 7 */
+    double vdd_v;           /* 0: the node's default (45/32/22/20: 0.9 V, 16/14: 0.8 V, 7: 0.7 V) */
+    double overhead_factor; /* control, wiring, clock: on-chip area and energy x factor; 1.0
+                               (default) adds nothing.  An assumption, not a sourced number. */
+    int64_t sram_bank_kib;  /* SRAM macro size for energy per access (default 32 KiB; a buffer
+                               smaller than that is one macro).  Assumption, stated in reports. */
+} mxsim_cost_params;
+
+MXSIM_API void mxsim_cost_params_default(mxsim_cost_params *p);
+
+/* Stillmaker & Baas 2017 factors from the 45 nm / 0.9 V anchor to (node, Vdd). */
+typedef struct {
+    int node_nm;
+    double vdd_v;
+    double area_factor;      /* logic area */
+    double energy_factor;    /* dynamic energy; also used for leakage power */
+    double sram_area_factor; /* 6T bitcell area ratio (WikiChip/Intel table) */
+} mxsim_node_scale;
+
+/* Unknown nodes, or a Vdd outside 0.5..1.2 V, are MXSIM_E_INPUT. */
+MXSIM_API mxsim_status mxsim_node_scaling(mxsim_ctx *ctx, int node_nm, double vdd_v,
+                                          mxsim_node_scale *out);
+
+typedef struct {
+    double instances[MXSIM_COMP_COUNT_];              /* units (SRAM: KiB; DRAM: 0) */
+    double um2[MXSIM_N_BANDS][MXSIM_COMP_COUNT_];     /* area per component at the node */
+    double leak_uw[MXSIM_N_BANDS][MXSIM_COMP_COUNT_]; /* leakage power per component */
+    double total_mm2[MXSIM_N_BANDS];
+    double leak_total_mw[MXSIM_N_BANDS];
+    mxsim_node_scale scale;
+} mxsim_area;
+
+/* Area and leakage of the accelerator described by cfg. */
+MXSIM_API mxsim_status mxsim_cost_area(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
+                                       const mxsim_cost_params *p, mxsim_area *out);
+
+typedef struct {
+    double events[MXSIM_COMP_COUNT_];             /* main event count per component */
+    double dyn_pj[MXSIM_N_BANDS][MXSIM_COMP_COUNT_];
+    double leak_pj[MXSIM_N_BANDS][MXSIM_COMP_COUNT_];
+    double total_pj[MXSIM_N_BANDS];
+    double pj_per_mac[MXSIM_N_BANDS];             /* total / n_macs (0 if no MACs) */
+    double tops_per_w[MXSIM_N_BANDS];             /* 2 n_macs / total energy / 1e12 */
+    double tops_per_mm2[MXSIM_N_BANDS];           /* st->tops / area (same band) */
+} mxsim_energy;
+
+/* Energy of the work counted in *st on cfg (area from mxsim_cost_area, for leakage and
+** TOPS/mm2).  Counts may be an op's or a sum (mxsim_tstats_add). */
+MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
+                                         const mxsim_cost_params *p, const mxsim_area *area,
+                                         const mxsim_tstats *st, mxsim_energy *out);
+
+/* ---------------------------------------------------------------------------------------------
+** Accuracy: the error an MXINT8 format causes on one op, measured with the bit-exact functional
+** model (mxsim_mx_quantize + mxsim_gemm) against a float64 computation on the same float32
+** data (sim/doc/sweeps.md).  Synthetic data by default: weights N(0, 0.02^2); activations N(0,1)
+** with 1 channel in 32 an outlier channel scaled by 10^U(1,2) (10x..100x), all seeded by
+** (seed, op name, row).  A GEMM measures at most sample_rows x sample_cols outputs (rows of A and
+** of B picked evenly, full K); quantize/dequant ops measure sample_rows rows of all n. */
+typedef struct {
+    mxsim_profile profile;  /* default OCP */
+    mxsim_acc acc;          /* default FP32 */
+    int64_t group_size;     /* G (default 32); must divide the op's K (GEMM) or n */
+    int64_t sample_rows;    /* default 64; 0 = all */
+    int64_t sample_cols;    /* default 64; 0 = all */
+    uint64_t seed;          /* default 1 */
+    const char *data_dir;   /* NULL: synthetic.  Else DIR/NAME.a.npy [*,K] and DIR/NAME.b.npy
+                               [*,K] (float32, B as a linear layer's weight) for a GEMM, DIR/NAME.npy
+                               [*,n] for quantize/dequant; an op without files is synthetic. */
+} mxsim_accuracy_opts;
+
+typedef struct {
+    double sqnr_db;     /* 10 log10(sum ref^2 / sum err^2); +Inf if no error.  Overall (sum of
+                           ops): -10 log10(mean over ops of err/ref energy), ops weighted equally */
+    double max_rel_err; /* max |y - ref| / |ref| over ref != 0 (overall: max over ops) */
+    double nsr_sum;     /* sum over ops of err/ref energy (for the overall figure) */
+    int64_t n_ops;
+    int64_t rows, cols; /* outputs measured (rows x cols) */
+    int sampled;        /* 1: fewer rows or cols than the op has */
+    int from_file;      /* 1: data read from data_dir */
+} mxsim_accuracy;
+
+MXSIM_API void mxsim_accuracy_opts_default(mxsim_accuracy_opts *o);
+MXSIM_API mxsim_status mxsim_accuracy_op(mxsim_ctx *ctx, const mxsim_top *op,
+                                         const mxsim_accuracy_opts *o, mxsim_accuracy *out);
+/* Adds op result s into the overall figure *acc (start from a zeroed struct). */
+MXSIM_API void mxsim_accuracy_add(mxsim_accuracy *acc, const mxsim_accuracy *s);
+
+/* ---------------------------------------------------------------------------------------------
+** Sweeps: the cartesian product of configuration axes over one trace, run over threads; the
+** results do not depend on the thread count.  Point i enumerates axes in the order they were
+** added, the first varying slowest. */
+#define MXSIM_SWEEP_MAX_AXES 16
+#define MXSIM_SWEEP_MAX_VALUES 256
+
+typedef struct mxsim_sweep mxsim_sweep;
+
+typedef struct {
+    unsigned n_threads;        /* 0 = all online CPUs */
+    int accuracy;              /* 1 (default): measure accuracy per distinct numerics */
+    mxsim_accuracy_opts acc;   /* sampling, seed, data_dir (profile, G, acc come per point) */
+    mxsim_cost_params cost;
+    int strict_group;          /* 0 (default): an op whose K (or n) G does not divide runs with the
+                                  largest divisor of it below G, reported per op; 1: the point fails */
+    mxsim_profile profile;     /* numerics profile when no "numerics.profile" axis (default OCP) */
+    /* Called after each finished job, from worker threads, serialised by the sweep's lock. */
+    void (*progress)(void *user, int64_t done, int64_t total);
+    void *progress_user;
+} mxsim_sweep_opts;
+
+typedef struct {
+    mxsim_status status;   /* MXSIM_OK, or why this point failed (err) */
+    char err[256];
+    const char *values[MXSIM_SWEEP_MAX_AXES]; /* this point's value on each axis */
+    mxsim_tconfig cfg;
+    mxsim_profile profile;
+    int64_t n_ops;
+    const mxsim_tstats *op_stats;    /* [n_ops], in trace order */
+    const mxsim_energy *op_energy;   /* [n_ops] */
+    const mxsim_accuracy *op_acc;    /* [n_ops] (zeroed when accuracy is off) */
+    const int64_t *op_group;         /* [n_ops] group size each op ran with */
+    mxsim_tstats total;
+    mxsim_area area;
+    mxsim_energy energy;
+    mxsim_accuracy acc;              /* overall */
+} mxsim_sweep_point;
+
+MXSIM_API void mxsim_sweep_opts_default(mxsim_sweep_opts *o);
+/* Copies *base (the configuration every point starts from). */
+MXSIM_API mxsim_status mxsim_sweep_create(mxsim_ctx *ctx, const mxsim_tconfig *base,
+                                          mxsim_sweep **out);
+MXSIM_API void mxsim_sweep_free(mxsim_sweep *sw); /* NULL ok */
+/* Adds an axis: key is a configuration field ("mx.group_size"), "array.size" (rows = cols) or
+** "numerics.profile"; values a comma list, each checked against the field.  Duplicate keys,
+** empty or repeated values and more than MXSIM_SWEEP_MAX_VALUES are MXSIM_E_INPUT. */
+MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, const char *key,
+                                            const char *values);
+MXSIM_API int mxsim_sweep_axis_count(const mxsim_sweep *sw);
+MXSIM_API const char *mxsim_sweep_axis_key(const mxsim_sweep *sw, int axis);
+MXSIM_API int64_t mxsim_sweep_point_count(const mxsim_sweep *sw);
+/* Runs every point on trace tr.  Fails only on a global fault (memory, bad arguments); a point
+** whose configuration is invalid records its own status and message. */
+MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mxsim_trace *tr,
+                                       const mxsim_sweep_opts *o);
+/* Point i after a run (NULL if out of range or not run). */
+MXSIM_API const mxsim_sweep_point *mxsim_sweep_point_at(const mxsim_sweep *sw, int64_t i);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,721 @@
+/* cmd_report.c - `mxsim report RESULTS.csv -o DIR`: Markdown + HTML report of a sweep.
+**
+** Reads the CSV that `mxsim sweep` writes (its `#` header lines carry the version, trace, config
+** and model settings), and writes DIR/README.md, DIR/index.html (self-contained: inline SVG,
+** inline CSS, no scripts, nothing fetched) and the charts as DIR/NAME.svg: cycles, energy and SQNR
+** against group size (one series per value of the other axes), stacked area and energy
+** breakdowns per point, and the latency/energy Pareto front annotated with SQNR.  The plotting
+** is ours (a few lines of SVG).  Ignored: interactive features; charts use a log scale when a
+** series spans more than 30x.
+*/
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sweep/cmd_sweep.h"
+
+#define MAX_COLS 128
+#define MAX_HDR 128
+
+typedef struct {
+    char *hdr[MAX_HDR];
+    int n_hdr;
+    char *col[MAX_COLS];
+    int n_cols;
+    char ***rows; /* rows[r][c] */
+    int n_rows, cap_rows;
+    int n_axes;   /* columns 1..n_axes */
+} table;
+
+static void table_free(table *t)
+{
+    for (int i = 0; i < t->n_hdr; i++) free(t->hdr[i]);
+    for (int i = 0; i < t->n_cols; i++) free(t->col[i]);
+    for (int r = 0; r < t->n_rows; r++) {
+        for (int c = 0; c < t->n_cols; c++) free(t->rows[r][c]);
+        free(t->rows[r]);
+    }
+    free(t->rows);
+}
+
+/* Splits one CSV line (RFC 4180 quoting, no embedded newlines) into fields. */
+static int split_csv(const char *line, char **out, int max)
+{
+    int n = 0;
+    const char *p = line;
+    for (;;) {
+        if (n >= max) return -1;
+        size_t cap = strlen(p) + 1, k = 0;
+        char *f = malloc(cap);
+        if (!f) return -1;
+        if (*p == '"') {
+            p++;
+            while (*p && !(*p == '"' && p[1] != '"')) {
+                if (*p == '"') p++;
+                f[k++] = *p++;
+            }
+            if (*p == '"') p++;
+        } else {
+            while (*p && *p != ',') f[k++] = *p++;
+        }
+        f[k] = '\0';
+        out[n++] = f;
+        if (*p != ',') break;
+        p++;
+    }
+    return n;
+}
+
+static int load_csv(const char *path, table *t, char *err, size_t elen)
+{
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, elen, "%s: %s", path, strerror(errno));
+        return 1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int lineno = 0, rc = 0;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
+        if (line[0] == '#') {
+            if (t->n_hdr < MAX_HDR) t->hdr[t->n_hdr++] = strdup(line[1] == ' ' ? line + 2 : line + 1);
+            continue;
+        }
+        if (len == 0) continue;
+        if (t->n_cols == 0) {
+            t->n_cols = split_csv(line, t->col, MAX_COLS);
+            if (t->n_cols < 3 || strcmp(t->col[0], "point")) {
+                snprintf(err, elen, "%s:%d: field 'header': not an mxsim sweep CSV (expected 'point,...')", path, lineno);
+                if (t->n_cols < 0) t->n_cols = 0;
+                rc = 2;
+                break;
+            }
+            while (t->n_axes + 1 < t->n_cols && strcmp(t->col[t->n_axes + 1], "profile")) t->n_axes++;
+            continue;
+        }
+        if (t->n_rows == t->cap_rows) {
+            t->cap_rows = t->cap_rows ? 2 * t->cap_rows : 256;
+            char ***nr = realloc(t->rows, (size_t)t->cap_rows * sizeof *nr);
+            if (!nr) { rc = 1; snprintf(err, elen, "out of memory"); break; }
+            t->rows = nr;
+        }
+        char **row = calloc((size_t)t->n_cols, sizeof *row);
+        char *tmp[MAX_COLS];
+        int n = row ? split_csv(line, tmp, MAX_COLS) : -1;
+        if (n != t->n_cols) {
+            for (int i = 0; i < n; i++) free(tmp[i]);
+            free(row);
+            snprintf(err, elen, "%s:%d: field 'row': %d values, header has %d", path, lineno, n, t->n_cols);
+            rc = 2;
+            break;
+        }
+        memcpy(row, tmp, (size_t)n * sizeof *row);
+        t->rows[t->n_rows++] = row;
+    }
+    free(line);
+    fclose(f);
+    if (rc == 0 && t->n_cols == 0) {
+        snprintf(err, elen, "%s: field 'header': no header row", path);
+        rc = 2;
+    }
+    return rc;
+}
+
+static int col(const table *t, const char *name)
+{
+    for (int i = 0; i < t->n_cols; i++)
+        if (!strcmp(t->col[i], name)) return i;
+    return -1;
+}
+
+static double num(const char *s) { return strtod(s, NULL); }
+
+static const char *hdr_value(const table *t, const char *key)
+{
+    size_t L = strlen(key);
+    for (int i = 0; i < t->n_hdr; i++)
+        if (!strncmp(t->hdr[i], key, L) && t->hdr[i][L] == ':') return t->hdr[i] + L + (t->hdr[i][L + 1] == ' ' ? 2 : 1);
+    return "";
+}
+
+/* ---- SVG charts ------------------------------------------------------------------------- */
+
+static const char *const k_pal[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                                    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939"};
+#define NPAL 12
+#define W 640
+#define H 360
+#define ML 80
+#define MR 170
+#define MT 36
+#define MB 50
+
+typedef struct {
+    double lo, hi;
+    int log;
+} scale_t;
+
+static scale_t mk_scale(double lo, double hi, int allow_log)
+{
+    scale_t s = {lo, hi, 0};
+    if (allow_log && lo > 0 && hi / lo > 30) {
+        s.log = 1;
+        s.lo = pow(10, floor(log10(lo)));
+        s.hi = pow(10, ceil(log10(hi)));
+    } else {
+        if (hi == lo) { hi = lo + 1; lo = lo - 1; }
+        double pad = 0.05 * (hi - lo);
+        s.lo = lo - pad;
+        s.hi = hi + pad;
+    }
+    return s;
+}
+
+static double map(const scale_t *s, double v, double a, double b)
+{
+    double t = s->log ? (log10(v) - log10(s->lo)) / (log10(s->hi) - log10(s->lo)) : (v - s->lo) / (s->hi - s->lo);
+    return a + t * (b - a);
+}
+
+static void svg_open(mxs_buf *b, const char *title)
+{
+    mxs_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                  "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n"
+                  "<text x=\"%d\" y=\"20\" font-size=\"14\" font-weight=\"bold\">", W, H, W, H, W, H, ML);
+    mxs_puts_html(b, title);
+    mxs_printf(b, "</text>\n");
+}
+
+/* x_log2: 1 ticks at powers of two, 0 linear ticks, -1 none. */
+static void axes_draw(mxs_buf *b, const scale_t *xs, const scale_t *ys, const char *xl, const char *yl, int x_log2)
+{
+    int x0 = ML, x1 = W - MR, y0 = H - MB, y1 = MT;
+    mxs_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>\n", x0, y1, x1 - x0, y0 - y1);
+    for (int i = 0; i <= 4; i++) { /* y ticks */
+        double v = ys->log ? pow(10, log10(ys->lo) + i * (log10(ys->hi) - log10(ys->lo)) / 4) : ys->lo + i * (ys->hi - ys->lo) / 4;
+        double y = map(ys, v, y0, y1);
+        mxs_printf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                      "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.3g</text>\n", x0, x1, y, y, x0 - 4, y + 4, v);
+    }
+    if (x_log2 < 0) {
+        /* no x ticks (bar charts label their bars) */
+    } else if (x_log2) {
+        for (double v = pow(2, ceil(log2(xs->lo))); v <= xs->hi * 1.0001; v *= 2) {
+            double x = map(xs, v, x0, x1);
+            mxs_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n", x, y0 + 14, v);
+        }
+    } else {
+        for (int i = 0; i <= 4; i++) {
+            double v = xs->log ? pow(10, log10(xs->lo) + i * (log10(xs->hi) - log10(xs->lo)) / 4) : xs->lo + i * (xs->hi - xs->lo) / 4;
+            mxs_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.3g</text>\n", map(xs, v, x0, x1), y0 + 14, v);
+        }
+    }
+    mxs_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (x0 + x1) / 2, H - 12);
+    mxs_puts_html(b, xl);
+    mxs_printf(b, "</text>\n<text transform=\"translate(16,%d) rotate(-90)\" text-anchor=\"middle\">", (y0 + y1) / 2);
+    mxs_puts_html(b, yl);
+    mxs_printf(b, "%s</text>\n", ys->log ? " (log)" : "");
+}
+
+/* Point selection helpers: TOTAL rows with status ok. */
+typedef struct {
+    int *r; /* row indices of TOTAL rows */
+    int n;
+} totals;
+
+static int series_key(const table *t, int row, int xcol, char *out, size_t len)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (int a = 1; a <= t->n_axes; a++) {
+        if (a == xcol) continue;
+        k += (size_t)snprintf(out + k, k < len ? len - k : 0, "%s%s=%s", k ? " " : "", t->col[a], t->rows[row][a]);
+        if (k >= len) break;
+    }
+    if (!out[0]) snprintf(out, len, "all");
+    return 0;
+}
+
+/* Line chart of metric against the x axis column, one series per value of the other axes. */
+static void chart_lines(mxs_buf *b, const table *t, const totals *tt, int xcol, const char *metric, const char *title, const char *ylabel)
+{
+    int mc = col(t, metric);
+    svg_open(b, title);
+    if (mc < 0 || tt->n == 0) {
+        mxs_printf(b, "<text x=\"%d\" y=\"%d\">no data</text>\n</svg>\n", ML, H / 2);
+        return;
+    }
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    for (int i = 0; i < tt->n; i++) {
+        double x = xcol > 0 ? num(t->rows[tt->r[i]][xcol]) : i, y = num(t->rows[tt->r[i]][mc]);
+        if (!isfinite(y)) continue;
+        xlo = fmin(xlo, x); xhi = fmax(xhi, x); ylo = fmin(ylo, y); yhi = fmax(yhi, y);
+    }
+    if (!isfinite(ylo)) {
+        mxs_printf(b, "<text x=\"%d\" y=\"%d\">no finite values</text>\n</svg>\n", ML, H / 2);
+        return;
+    }
+    int xlog2 = xcol > 0 && xlo > 0 && xhi / xlo >= 4;
+    scale_t xs = xlog2 ? (scale_t){xlo / 1.2, xhi * 1.2, 1} : mk_scale(xlo, xhi, 0);
+    scale_t ys = mk_scale(ylo, yhi, 1);
+    axes_draw(b, &xs, &ys, xcol > 0 ? t->col[xcol] : "point", ylabel, xlog2);
+    /* series in order of first appearance */
+    char keys[NPAL * 2][160];
+    int nk = 0;
+    for (int i = 0; i < tt->n; i++) {
+        char k[160];
+        series_key(t, tt->r[i], xcol, k, sizeof k);
+        int s = 0;
+        while (s < nk && strcmp(keys[s], k)) s++;
+        if (s == nk && nk < NPAL * 2) snprintf(keys[nk++], sizeof keys[0], "%s", k);
+    }
+    for (int s = 0; s < nk; s++) {
+        const char *c = k_pal[s % NPAL];
+        mxs_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", c);
+        for (int i = 0; i < tt->n; i++) {
+            char k[160];
+            series_key(t, tt->r[i], xcol, k, sizeof k);
+            double y = num(t->rows[tt->r[i]][mc]);
+            if (strcmp(k, keys[s]) || !isfinite(y)) continue;
+            double x = xcol > 0 ? num(t->rows[tt->r[i]][xcol]) : i;
+            mxs_printf(b, "%.1f,%.1f ", map(&xs, x, ML, W - MR), map(&ys, y, H - MB, MT));
+        }
+        mxs_printf(b, "\"/>\n");
+        for (int i = 0; i < tt->n; i++) {
+            char k[160];
+            series_key(t, tt->r[i], xcol, k, sizeof k);
+            double y = num(t->rows[tt->r[i]][mc]);
+            if (strcmp(k, keys[s]) || !isfinite(y)) continue;
+            double x = xcol > 0 ? num(t->rows[tt->r[i]][xcol]) : i;
+            mxs_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", map(&xs, x, ML, W - MR), map(&ys, y, H - MB, MT), c);
+        }
+        mxs_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">", W - MR + 10,
+                   MT + 4 + 16 * s, c, W - MR + 24, MT + 13 + 16 * s);
+        mxs_puts_html(b, keys[s]);
+        mxs_printf(b, "</text>\n");
+    }
+    mxs_printf(b, "</svg>\n");
+}
+
+static void point_label(const table *t, int row, char *out, size_t len)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (int a = 1; a <= t->n_axes && k < len; a++)
+        k += (size_t)snprintf(out + k, len - k, "%s%s", k ? "/" : "", t->rows[row][a]);
+    if (!out[0]) snprintf(out, len, "%s", t->rows[row][0]);
+}
+
+/* Stacked bars of the columns starting with prefix (e_*_mj or a_*_mm2), one bar per point. */
+static void chart_stacked(mxs_buf *b, const table *t, const totals *tt, const char *prefix, const char *suffix, const char *title, const char *ylabel)
+{
+    svg_open(b, title);
+    int cs[MAX_COLS], nc = 0;
+    size_t lp = strlen(prefix), ls = strlen(suffix);
+    for (int c = 0; c < t->n_cols; c++) {
+        size_t L = strlen(t->col[c]);
+        if (L > lp + ls && !strncmp(t->col[c], prefix, lp) && !strcmp(t->col[c] + L - ls, suffix)) cs[nc++] = c;
+    }
+    double ymax = 0;
+    for (int i = 0; i < tt->n; i++) {
+        double s = 0;
+        for (int j = 0; j < nc; j++) {
+            double v = num(t->rows[tt->r[i]][cs[j]]);
+            if (isfinite(v)) s += v;
+        }
+        ymax = fmax(ymax, s);
+    }
+    if (tt->n == 0 || nc == 0 || ymax <= 0) {
+        mxs_printf(b, "<text x=\"%d\" y=\"%d\">no data</text>\n</svg>\n", ML, H / 2);
+        return;
+    }
+    scale_t ys = {0, ymax * 1.05, 0};
+    scale_t xs = {0, 1, 0};
+    axes_draw(b, &xs, &ys, "", ylabel, -1);
+    double bw = (double)(W - MR - ML) / tt->n;
+    for (int i = 0; i < tt->n; i++) {
+        double acc = 0;
+        for (int j = 0; j < nc; j++) {
+            double v = num(t->rows[tt->r[i]][cs[j]]);
+            if (!isfinite(v) || v <= 0) continue;
+            double ya = map(&ys, acc, H - MB, MT), yb = map(&ys, acc + v, H - MB, MT);
+            mxs_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", ML + i * bw + bw * 0.1,
+                       yb, bw * 0.8, ya - yb, k_pal[j % NPAL]);
+            acc += v;
+        }
+        if (tt->n <= 40) {
+            char lab[96];
+            point_label(t, tt->r[i], lab, sizeof lab);
+            double x = ML + (i + 0.5) * bw;
+            mxs_printf(b, "<text transform=\"translate(%.1f,%d) rotate(-60)\" font-size=\"8\" text-anchor=\"end\">", x, H - MB + 24);
+            mxs_puts_html(b, lab);
+            mxs_printf(b, "</text>\n");
+        }
+    }
+    /* legend */
+    for (int j = 0; j < nc; j++) {
+        char name[96];
+        size_t L = strlen(t->col[cs[j]]);
+        snprintf(name, sizeof name, "%.*s", (int)(L - lp - ls), t->col[cs[j]] + lp);
+        mxs_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
+                   W - MR + 10, MT + 4 + 16 * j, k_pal[j % NPAL], W - MR + 24, MT + 13 + 16 * j, name);
+    }
+    mxs_printf(b, "</svg>\n");
+}
+
+/* Pareto front of (time, energy): points no other point beats on both. */
+static int dominated(const table *t, const totals *tt, int i, int ct, int ce)
+{
+    double ti = num(t->rows[tt->r[i]][ct]), ei = num(t->rows[tt->r[i]][ce]);
+    for (int j = 0; j < tt->n; j++) {
+        double tj = num(t->rows[tt->r[j]][ct]), ej = num(t->rows[tt->r[j]][ce]);
+        if (j != i && tj <= ti && ej <= ei && (tj < ti || ej < ei)) return 1;
+    }
+    return 0;
+}
+
+static void chart_pareto(mxs_buf *b, const table *t, const totals *tt)
+{
+    int ct = col(t, "time_us"), ce = col(t, "energy_mj"), cq = col(t, "sqnr_db");
+    svg_open(b, "Latency vs energy: Pareto front (labels: axis values, SQNR dB)");
+    if (ct < 0 || ce < 0 || tt->n == 0) {
+        mxs_printf(b, "<text x=\"%d\" y=\"%d\">no data</text>\n</svg>\n", ML, H / 2);
+        return;
+    }
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    for (int i = 0; i < tt->n; i++) {
+        double x = num(t->rows[tt->r[i]][ct]), y = num(t->rows[tt->r[i]][ce]);
+        xlo = fmin(xlo, x); xhi = fmax(xhi, x); ylo = fmin(ylo, y); yhi = fmax(yhi, y);
+    }
+    scale_t xs = mk_scale(xlo, xhi, 1), ys = mk_scale(ylo, yhi, 1);
+    axes_draw(b, &xs, &ys, "latency, us", "energy, mJ", 0);
+    /* front, sorted by time */
+    int front[4096], nf = 0;
+    for (int i = 0; i < tt->n && nf < 4096; i++)
+        if (!dominated(t, tt, i, ct, ce)) front[nf++] = i;
+    for (int a = 1; a < nf; a++)
+        for (int c = a; c > 0 && num(t->rows[tt->r[front[c]]][ct]) < num(t->rows[tt->r[front[c - 1]]][ct]); c--) {
+            int tmp = front[c]; front[c] = front[c - 1]; front[c - 1] = tmp;
+        }
+    mxs_printf(b, "<polyline fill=\"none\" stroke=\"#d62728\" stroke-width=\"1.5\" points=\"");
+    for (int f = 0; f < nf; f++)
+        mxs_printf(b, "%.1f,%.1f ", map(&xs, num(t->rows[tt->r[front[f]]][ct]), ML, W - MR),
+                   map(&ys, num(t->rows[tt->r[front[f]]][ce]), H - MB, MT));
+    mxs_printf(b, "\"/>\n");
+    for (int i = 0; i < tt->n; i++) {
+        int on = !dominated(t, tt, i, ct, ce);
+        double x = map(&xs, num(t->rows[tt->r[i]][ct]), ML, W - MR), y = map(&ys, num(t->rows[tt->r[i]][ce]), H - MB, MT);
+        mxs_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"/>\n", x, y, on ? 4 : 2, on ? "#d62728" : "#888");
+        if (on) {
+            char lab[96];
+            point_label(t, tt->r[i], lab, sizeof lab);
+            mxs_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\">", x + 5, y - 4);
+            mxs_puts_html(b, lab);
+            mxs_printf(b, " (%s dB)</text>\n", cq >= 0 ? t->rows[tt->r[i]][cq] : "?");
+        }
+    }
+    mxs_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"#d62728\">red: Pareto front</text>\n</svg>\n", W - MR + 10, MT + 10);
+}
+
+/* ---- tables ------------------------------------------------------------------------------ */
+
+typedef struct {
+    mxs_buf *md, *html;
+} out2;
+
+static void cell_pair(out2 *o, const char *s, int last)
+{
+    mxs_printf(o->md, " %s |%s", s, last ? "\n" : "");
+    mxs_printf(o->html, "<td>");
+    mxs_puts_html(o->html, s);
+    mxs_printf(o->html, "</td>%s", last ? "</tr>\n" : "");
+}
+
+static void table_head(out2 *o, const char *const *names, int n)
+{
+    mxs_printf(o->md, "|");
+    mxs_printf(o->html, "<table><tr>");
+    for (int i = 0; i < n; i++) {
+        mxs_printf(o->md, " %s |", names[i]);
+        mxs_printf(o->html, "<th>");
+        mxs_puts_html(o->html, names[i]);
+        mxs_printf(o->html, "</th>");
+    }
+    mxs_printf(o->md, "\n|");
+    for (int i = 0; i < n; i++) mxs_printf(o->md, "---|");
+    mxs_printf(o->md, "\n");
+    mxs_printf(o->html, "</tr>\n");
+}
+
+static void rows_table(out2 *o, const table *t, const int *rows, int nr, const char *const *cols, int nc, int with_axes)
+{
+    const char *names[MAX_COLS];
+    int n = 0;
+    if (with_axes)
+        for (int a = 1; a <= t->n_axes; a++) names[n++] = t->col[a];
+    for (int i = 0; i < nc; i++) names[n++] = cols[i];
+    table_head(o, names, n);
+    for (int r = 0; r < nr; r++) {
+        mxs_printf(o->md, "|");
+        mxs_printf(o->html, "<tr>");
+        int k = 0;
+        if (with_axes)
+            for (int a = 1; a <= t->n_axes; a++) cell_pair(o, t->rows[rows[r]][a], ++k == n);
+        for (int i = 0; i < nc; i++) {
+            int c = col(t, cols[i]);
+            cell_pair(o, c >= 0 ? t->rows[rows[r]][c] : "-", ++k == n);
+        }
+    }
+    mxs_printf(o->html, "</table>\n");
+}
+
+static void heading(out2 *o, int level, const char *text)
+{
+    mxs_printf(o->md, "\n%.*s %s\n\n", level, "####", text);
+    mxs_printf(o->html, "<h%d>", level);
+    mxs_puts_html(o->html, text);
+    mxs_printf(o->html, "</h%d>\n", level);
+}
+
+static void para(out2 *o, const char *text)
+{
+    mxs_printf(o->md, "%s\n\n", text);
+    mxs_printf(o->html, "<p>");
+    mxs_puts_html(o->html, text);
+    mxs_printf(o->html, "</p>\n");
+}
+
+static int write_file(const char *dir, const char *name, const mxs_buf *b)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (b->oom) {
+        fprintf(stderr, "mxsim report: out of memory\n");
+        return 1;
+    }
+    if (mxs_write_atomic(path, b->p ? b->p : "", b->n) != 0) {
+        fprintf(stderr, "mxsim report: error: %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+static int mkdir_p(const char *dir)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+            *p = '/';
+        }
+    if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+    return 0;
+}
+
+int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
+{
+    static const char *C = "report";
+    const char *in = NULL, *dir = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-o")) {
+            if (i + 1 >= argc) return mxs_usage(C, "option needs a value:", "-o");
+            dir = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1]) return mxs_usage(C, "unknown option", argv[i]);
+        else if (!in) in = argv[i];
+        else return mxs_usage(C, "unexpected argument", argv[i]);
+    }
+    if (!in || !dir) return mxs_usage(C, "expected RESULTS.csv -o DIR", NULL);
+    table t;
+    char err[512];
+    int rc = load_csv(in, &t, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "mxsim report: error: %s\n", err);
+        table_free(&t);
+        return rc;
+    }
+    static const char *const need[] = {"op", "status", "time_us", "energy_mj", "sqnr_db", "area_mm2"};
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (col(&t, need[i]) < 0) {
+            fprintf(stderr, "mxsim report: error: %s: field '%s': column missing\n", in, need[i]);
+            table_free(&t);
+            return 2;
+        }
+    if (mkdir_p(dir) != 0) {
+        fprintf(stderr, "mxsim report: error: %s: %s\n", dir, strerror(errno));
+        table_free(&t);
+        return 1;
+    }
+    int cop = col(&t, "op"), cst = col(&t, "status");
+    totals tt = {calloc((size_t)t.n_rows + 1, sizeof(int)), 0};
+    int n_bad = 0;
+    for (int r = 0; r < t.n_rows; r++)
+        if (!strcmp(t.rows[r][cop], "TOTAL")) {
+            if (!strcmp(t.rows[r][cst], "ok")) tt.r[tt.n++] = r;
+            else n_bad++;
+        }
+    int xcol = 0;
+    for (int a = 1; a <= t.n_axes; a++)
+        if (!strcmp(t.col[a], "mx.group_size")) xcol = a;
+    if (!xcol && t.n_axes) xcol = t.n_axes;
+
+    mxs_buf svg[5] = {{0}};
+    const char *svg_names[5] = {"cycles.svg", "energy.svg", "sqnr.svg", "area_breakdown.svg", "energy_breakdown.svg"};
+    chart_lines(&svg[0], &t, &tt, xcol, "cycles_total", "Cycles (whole trace)", "cycles");
+    chart_lines(&svg[1], &t, &tt, xcol, "energy_mj", "Energy (whole trace, nominal)", "energy, mJ");
+    chart_lines(&svg[2], &t, &tt, xcol, "sqnr_db", "SQNR vs float64 (overall)", "SQNR, dB");
+    chart_stacked(&svg[3], &t, &tt, "a_", "_mm2", "Area breakdown per point", "area, mm2");
+    chart_stacked(&svg[4], &t, &tt, "e_", "_mj", "Energy breakdown per point (nominal)", "energy, mJ");
+    mxs_buf pareto = {0};
+    chart_pareto(&pareto, &t, &tt);
+
+    mxs_buf md = {0}, html = {0};
+    out2 o = {&md, &html};
+    mxs_printf(&md, "# mxsim sweep report\n\n");
+    mxs_printf(&html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mxsim sweep report</title>\n"
+                      "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
+                      "table{border-collapse:collapse;font-size:12px;margin:1em 0}td,th{border:1px solid #ccc;"
+                      "padding:2px 6px;text-align:right}th{background:#f0f0f0}pre{background:#f6f6f6;padding:8px;"
+                      "font-size:12px;overflow-x:auto}svg{margin:6px}</style></head><body>\n<h1>mxsim sweep report</h1>\n");
+    char line[1024];
+    snprintf(line, sizeof line, "Written by mxsim %s from %s. Trace: %s. Configuration: %s. Axes: %s. Points: %d ok, %d failed.",
+             mxsim_version(), in, hdr_value(&t, "trace"), hdr_value(&t, "config"), hdr_value(&t, "axes"), tt.n, n_bad);
+    para(&o, line);
+    snprintf(line, sizeof line, "Results were produced by %s. Cost model: %s. Accuracy: %s. Group policy: %s.",
+             hdr_value(&t, "version"), hdr_value(&t, "cost"), hdr_value(&t, "accuracy"), hdr_value(&t, "group policy"));
+    para(&o, line);
+
+    heading(&o, 2, "Totals per configuration");
+    static const char *const tot_cols[] = {"cycles_total", "time_us", "util_compute_pct", "area_mm2", "energy_mj",
+                                           "energy_mj_low", "energy_mj_high", "pj_per_mac", "tops_per_w",
+                                           "tops_per_w_low", "tops_per_w_high", "tops_per_mm2", "sqnr_db", "max_rel_err"};
+    rows_table(&o, &t, tt.r, tt.n, tot_cols, (int)(sizeof tot_cols / sizeof tot_cols[0]), 1);
+    para(&o, "Units: cycles; time in us; utilisation in % of multiplier slots; area in mm2; energy in mJ with the "
+             "low/high band of the sources; pJ per MAC; TOPS/W and TOPS/mm2 at the configured clock; SQNR in dB "
+             "and max relative error against float64 (overall: equal-weight mean of the ops' noise-to-signal ratios).");
+
+    heading(&o, 2, "Charts");
+    for (int i = 0; i < 3; i++) {
+        mxs_printf(&md, "![%s](%s)\n", svg_names[i], svg_names[i]);
+        mxs_printf(&html, "%s", svg[i].p ? svg[i].p : "");
+    }
+    mxs_printf(&md, "![pareto.svg](pareto.svg)\n\n");
+    mxs_printf(&html, "%s", pareto.p ? pareto.p : "");
+    for (int i = 3; i < 5; i++) {
+        mxs_printf(&md, "![%s](%s)\n", svg_names[i], svg_names[i]);
+        mxs_printf(&html, "%s", svg[i].p ? svg[i].p : "");
+    }
+    mxs_printf(&md, "\n");
+
+    /* per-op table of the point with the smallest energy-delay product */
+    int best = -1;
+    double best_edp = INFINITY;
+    int ct = col(&t, "time_us"), ce = col(&t, "energy_mj");
+    for (int i = 0; i < tt.n; i++) {
+        double edp = num(t.rows[tt.r[i]][ct]) * num(t.rows[tt.r[i]][ce]);
+        if (edp < best_edp) { best_edp = edp; best = tt.r[i]; }
+    }
+    if (best >= 0) {
+        char lab[256];
+        point_label(&t, best, lab, sizeof lab);
+        snprintf(line, sizeof line, "Per-op results of the point with the smallest energy-delay product (%s, point %s)",
+                 lab, t.rows[best][0]);
+        heading(&o, 2, line);
+        int rows[4096], nr = 0;
+        for (int r = 0; r < t.n_rows && nr < 4096; r++)
+            if (!strcmp(t.rows[r][0], t.rows[best][0])) rows[nr++] = r;
+        static const char *const op_cols[] = {"op", "kind", "m", "n", "k", "repeat", "group_eff", "cycles_total",
+                                              "time_us", "util_compute_pct", "energy_mj", "pj_per_mac", "tops_per_w",
+                                              "sqnr_db", "max_rel_err", "acc_rows", "acc_cols"};
+        rows_table(&o, &t, rows, nr, op_cols, (int)(sizeof op_cols / sizeof op_cols[0]), 0);
+        para(&o, "acc_rows x acc_cols: the outputs on which accuracy was measured (sampled when smaller than m x n).");
+    }
+
+    /* accuracy per op and group size (other axes at the first point's values) */
+    if (xcol > 0 && tt.n > 0) {
+        heading(&o, 2, "Accuracy per op (SQNR dB) against the swept axis");
+        int first = tt.r[0];
+        int gvals[64], ng = 0;
+        for (int i = 0; i < tt.n && ng < 64; i++) {
+            int same = 1;
+            for (int a = 1; a <= t.n_axes; a++)
+                if (a != xcol && strcmp(t.rows[tt.r[i]][a], t.rows[first][a])) same = 0;
+            if (same) gvals[ng++] = tt.r[i];
+        }
+        const char *names[66];
+        char hn[64][48];
+        names[0] = "op";
+        for (int g = 0; g < ng; g++) {
+            snprintf(hn[g], sizeof hn[g], "%s=%s", t.col[xcol], t.rows[gvals[g]][xcol]);
+            names[g + 1] = hn[g];
+        }
+        table_head(&o, names, ng + 1);
+        int csq = col(&t, "sqnr_db");
+        for (int r = 0; r < t.n_rows; r++) {
+            if (strcmp(t.rows[r][0], t.rows[gvals[0]][0])) continue;
+            mxs_printf(&md, "|");
+            mxs_printf(&html, "<tr>");
+            cell_pair(&o, t.rows[r][cop], ng == 0);
+            for (int g = 0; g < ng; g++) {
+                /* the same op row in point gvals[g] */
+                const char *v = "-";
+                for (int q = 0; q < t.n_rows; q++)
+                    if (!strcmp(t.rows[q][0], t.rows[gvals[g]][0]) && !strcmp(t.rows[q][cop], t.rows[r][cop])) v = t.rows[q][csq];
+                cell_pair(&o, v, g == ng - 1);
+            }
+        }
+        mxs_printf(&html, "</table>\n");
+        snprintf(line, sizeof line, "Other axes at %s's values; accuracy depends only on the op, group size, profile "
+                                    "and accumulator. %s", "the first point", hdr_value(&t, "accuracy"));
+        para(&o, line);
+    }
+
+    heading(&o, 2, "Area and energy constants (sources)");
+    mxsim_node_scale sc;
+    int node = 45;
+    double vdd = 0;
+    const char *cs = hdr_value(&t, "cost");
+    const char *pn = strstr(cs, "node_nm="), *pv = strstr(cs, "vdd_v=");
+    if (pn) node = atoi(pn + 8);
+    if (pv) vdd = atof(pv + 6);
+    mxsim_status st = mxsim_node_scaling(ctx, node, vdd, &sc);
+    mxs_constants_md(&md, st == MXSIM_OK ? &sc : NULL);
+    mxs_constants_html(&html, st == MXSIM_OK ? &sc : NULL);
+    para(&o, "Energy = sum over events of count x energy/event (event counts from the timing engine) + leakage power "
+             "x time. Sources: HOR14 Horowitz ISSCC'14; ALADDIN40 Shao et al. ISCA'14 via Accelergy; CACTI7-ACCELERGY "
+             "Balasubramonian et al. TACO'17 (Accelergy CACTI plug-in output); ACC-CACTI-DRAM Malladi ISCA'12 / "
+             "Chatterjee MICRO'17; SB17 Stillmaker & Baas, Integration 2017. Full citations: sim/doc/energy-area.md.");
+
+    heading(&o, 2, "Configuration and trace");
+    mxs_printf(&md, "```\n");
+    mxs_printf(&html, "<pre>");
+    for (int i = 0; i < t.n_hdr; i++) {
+        mxs_printf(&md, "%s\n", t.hdr[i]);
+        mxs_puts_html(&html, t.hdr[i]);
+        mxs_printf(&html, "\n");
+    }
+    mxs_printf(&md, "```\n");
+    mxs_printf(&html, "</pre>\n</body></html>\n");
+
+    rc = 0;
+    for (int i = 0; i < 5 && !rc; i++) rc = write_file(dir, svg_names[i], &svg[i]);
+    if (!rc) rc = write_file(dir, "pareto.svg", &pareto);
+    if (!rc) rc = write_file(dir, "README.md", &md);
+    if (!rc) rc = write_file(dir, "index.html", &html);
+    if (!rc) fprintf(stderr, "mxsim report: wrote %s/index.html, %s/README.md and 6 SVG charts\n", dir, dir);
+    for (int i = 0; i < 5; i++) mxs_free(&svg[i]);
+    mxs_free(&pareto);
+    mxs_free(&md);
+    mxs_free(&html);
+    free(tt.r);
+    table_free(&t);
+    return rc;
+}

@@ -1,0 +1,446 @@
+/* cost.c - area and energy model of the accelerator (issue 4; sim/doc/energy-area.md).
+**
+** Modelled: per component (multipliers, adder trees, exponent adders, alignment shifters,
+** accumulators, pipeline registers, SRAM, DRAM, dequant unit, re-quantizer, control/wiring) the
+** area and leakage of the instances a configuration implies, and the dynamic energy of the events
+** the timing engine counts (mxsim_tstats): E = sum events x energy/event + leakage x time.
+** Every constant sits in k_consts[] with its source, node, Vdd and confidence
+** (../shared/reference/energy-area.md); the code holds no other numbers than width rules
+** (operand bits, adder-tree widths).  Each cost is computed for three bands: nominal, low and
+** high, where the sources disagree (e.g. Horowitz vs Aladdin multiplier energy).
+** Scaling from the 45 nm / 0.9 V anchor follows Stillmaker & Baas 2017 (logic area factor,
+** energy polynomial; also applied to leakage power) and a 6T bitcell table for SRAM area.
+** Ignored: data-dependent switching (zero gating, operand reuse discounts), clock tree and wires
+** beyond the explicit overhead factor, DRAM background power, SRAM bank conflicts.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Width rules (not sourced numbers): an int8 x int8 product is 16 bits; a PE's adder tree over
+** L products grows by ceil(log2 L) bits; partial sums and fp32 accumulators are 32 bits; the
+** exact accumulator is the contract's 640-bit register (sim/doc/numerics.md section 4). */
+#define PRODUCT_BITS 16
+#define PSUM_BITS 32
+#define EXACT_ACC_BITS 640
+#define OPERAND_REG_BITS 16 /* one mantissa of A and one of B per lane */
+#define SCALE_REG_BITS 16   /* the two scale bytes of the group in flight */
+
+/* The constants table.  value/low/high at node_nm (40 nm Aladdin and CACTI data are used as
+** 45 nm without interpolation: energy-area.md 4.1 allows either; confidence notes it). */
+static const mxsim_cost_const k_consts[] = {
+    /* ---- energy per event ---- */
+    {"mult8.energy", "multipliers", "int8 x int8 multiply, per MAC", "pJ", 0.2, 0.2, 0.539375, 45, 0.9,
+     "HOR14 ISSCC'14 energy table, 8b mult; high ALADDIN40 32x32 mult 8.63 pJ @5ns (Accelergy)", "A/B",
+     "nominal HOR14; high = 8.63 x (8/32)^2, Accelergy's quadratic width rule"},
+    {"add.energy_per_bit", "adder_trees", "integer add, per result bit", "pJ/bit", 0.003125, 0.002678125,
+     0.0065625, 45, 0.9,
+     "HOR14 32b add 0.1 pJ; low ALADDIN40 32b adder 0.0857 pJ @>=2ns; high ALADDIN40 0.21 pJ @1ns", "A",
+     "each / 32 bits (adders linear in width, energy-area.md 4.2)"},
+    {"exp_add8.energy", "exponent_adders", "8b shared-exponent add, per group", "pJ", 0.03, 0.021425, 0.0525,
+     45, 0.9, "HOR14 8b add 0.03 pJ; band ALADDIN40 32b adder x 8/32 (0.0857, 0.21 pJ)", "A/B",
+     "band linear in width"},
+    {"shift32.energy", "alignment_shifters", "32b alignment shift, per group", "pJ", 0.417, 0.417, 0.417, 40,
+     0.9, "ALADDIN40 shifter 32b 1 stage @1ns (hwcomponents-library)", "A", "as published"},
+    {"fpadd32.energy", "accumulators", "fp32 accumulate, per group", "pJ", 0.9, 0.9, 0.9, 45, 0.9,
+     "HOR14 32b FP add", "A/B", "as published"},
+    {"reg.energy_per_bit", "pipeline_registers", "register write, per bit", "pJ/bit", 0.009, 0.009, 0.009, 40,
+     0.9, "ALADDIN40 register per bit", "A", "as published"},
+    {"sram.energy_per_bit_8kib", "sram", "SRAM access of an 8 KiB macro, per bit", "pJ/bit", 0.15625,
+     0.0821875, 0.15625, 45, 0.9,
+     "HOR14 SRAM read 64b 8KB 10 pJ; low CACTI7-ACCELERGY 40nm 8KB read 5.26 pJ/64b", "A",
+     "per bit = /64; x sqrt(C / 8 KiB) for a macro of C (HOR14 fit, energy-area.md 2.3, C)"},
+    {"dram.energy_per_bit", "dram", "DRAM transfer, per bit", "pJ/bit", 8.0, 3.9, 20.0, 0, 0,
+     "ACC-CACTI-DRAM LPDDR4 8 pJ/b; low HBM2 3.9 pJ/b (Chatterjee MICRO'17); high HOR14 DRAM 20 pJ/b",
+     "A", "off chip: not node-scaled; high = low end of HOR14's 20-40 pJ/bit"},
+    {"dequant.energy", "dequant_unit", "MXINT8 -> bf16 dequant, per element", "pJ", 0.35, 0.35, 0.35, 45, 0.9,
+     "derived: yosys 791 GE / add32 228 GE x HOR14 add32 0.1 pJ (energy-area.md 4.2)", "C",
+     "gate-count ratio times the adder energy"},
+    {"requant.energy", "requantizer", "bf16/fp32 -> MXINT8 re-quantize, per element", "pJ", 0.19680, 0.19680,
+     0.19680, 45, 0.9, "derived: ALADDIN40 shifter 0.417 x (16*4)/(32*5) + HOR14 add8 0.03", "C",
+     "16b shift by 4 bits (shifters ~ w log2 range) + 8b rounding add"},
+    {"cmp8.energy", "requantizer", "8b exponent compare (max-abs), per element", "pJ", 0.007375, 0.007375,
+     0.007375, 40, 0.9, "ALADDIN40 32b comparator 0.0295 pJ x 8/32", "C", "linear in width"},
+    /* ---- area per instance ---- */
+    {"mult8.area", "multipliers", "int8 x int8 multiplier", "um2", 282, 282, 396.875, 45, 0.9,
+     "HOR14 area column (DALLY15/HAN16 copies); high ALADDIN40 32x32 mult 6350 um2 x (8/32)^2", "A/B",
+     "high: quadratic width rule"},
+    {"add.area_per_bit", "adder_trees", "integer adder, per bit", "um2/bit", 4.28125, 4.28125, 8.6875, 45, 0.9,
+     "HOR14 32b add 137 um2; high ALADDIN40 32b adder 278 um2", "A/B", "each / 32 bits"},
+    {"exp_add8.area", "exponent_adders", "8b exponent adder", "um2", 36, 36, 69.5, 45, 0.9,
+     "HOR14 8b add 36 um2; high ALADDIN40 32b adder 278 um2 x 8/32", "A/B", "high linear in width"},
+    {"shift32.area", "alignment_shifters", "32b alignment shifter", "um2", 250, 243, 250, 40, 0.9,
+     "ALADDIN40 shifter (pm-tech-lib copy); low our yosys ashr32 243 um2 (energy-area.md 3.3)", "A",
+     "as published"},
+    {"fpadd32.area", "accumulators", "fp32 adder", "um2", 4184, 4184, 4184, 45, 0.9, "HOR14 32b FP add area",
+     "A/B", "as published"},
+    {"reg.area_per_bit", "pipeline_registers", "register, per bit", "um2/bit", 5.98, 5.98, 5.98, 40, 0.9,
+     "ALADDIN40 register per bit", "A", "as published"},
+    {"sram.area_per_bit", "sram", "SRAM macro, per bit", "um2/bit", 0.65, 0.62, 0.73, 40, 0.9,
+     "CACTI7-ACCELERGY 40nm: 8KB 0.65, 100KB 0.62, 448B 0.73 um2/bit", "A", "macro area incl. periphery"},
+    {"dequant.area", "dequant_unit", "int32 + 2 E8M0 -> bf16 dequantizer lane", "um2", 631.218, 631.218, 804.384,
+     45, 0.9, "derived: yosys 791 GE (ge.lib) .. 1008 GE (OSU018/24) x NANGATE45 0.798 um2/GE", "C",
+     "energy-area.md 3.3"},
+    {"requant.area", "requantizer", "re-quantizer lane (16b shifter + 8b add)", "um2", 136, 136, 136, 45, 0.9,
+     "derived: ALADDIN40 shifter 250 um2 x 0.4 + HOR14 add8 36 um2", "C", "shifters ~ w log2 range"},
+    {"cmp8.area", "requantizer", "8b comparator", "um2", 17.75, 17.75, 17.75, 40, 0.9,
+     "ALADDIN40 32b comparator 71 um2 x 8/32", "C", "linear in width"},
+    /* ---- leakage ---- */
+    {"mult8.leak", "multipliers", "int8 multiplier leakage", "uW", 5.0, 5.0, 5.0, 40, 0.9,
+     "ALADDIN40 32x32 mult 80 uW x (8/32)^2", "C", "quadratic width rule"},
+    {"add.leak_per_bit", "adder_trees", "adder leakage, per bit", "uW/bit", 0.075, 0.075, 0.075, 40, 0.9,
+     "ALADDIN40 32b adder 2.4 uW / 32", "A", "linear in width"},
+    {"reg.leak_per_bit", "pipeline_registers", "register leakage, per bit", "uW/bit", 0.07, 0.07, 0.07, 40, 0.9,
+     "ALADDIN40 register per bit", "A", "as published"},
+    {"shift32.leak", "alignment_shifters", "32b shifter leakage", "uW", 1.7, 1.7, 1.7, 40, 0.9,
+     "ALADDIN40 shifter", "A", "as published"},
+    {"cmp8.leak", "requantizer", "8b comparator leakage", "uW", 0.00625, 0.00625, 0.00625, 40, 0.9,
+     "ALADDIN40 32b comparator 0.025 uW x 8/32", "C", "linear in width"},
+    {"logic.leak_per_um2", "accumulators", "leakage density of unsourced blocks", "uW/um2", 0.0086331,
+     0.0086331, 0.0086331, 40, 0.9, "ALADDIN40 32b adder 2.4 uW / 278 um2", "C",
+     "used for the fp32 adder, dequantizer and re-quantizer lanes"},
+    {"sram.leak_per_kib", "sram", "SRAM leakage, per KiB", "mW/KiB", 0.4875, 0.4875, 0.4875, 40, 0.9,
+     "CACTI7-ACCELERGY 40nm 8KB macro 3.9 mW standby (ITRS-HP cells)", "A",
+     "3.9 mW / 8; pessimistic (HP cells), energy-area.md 2.3"},
+};
+#define N_CONSTS ((int)(sizeof k_consts / sizeof k_consts[0]))
+
+static const char *const k_comp_names[] = {
+#define MX_COMP_NAME_(sym, name) name,
+    MXSIM_COMPONENT_LIST(MX_COMP_NAME_)
+#undef MX_COMP_NAME_
+};
+
+MXSIM_API const char *mxsim_component_name(mxsim_component c)
+{
+    return (int)c >= 0 && c < MXSIM_COMP_COUNT_ ? k_comp_names[c] : NULL;
+}
+
+MXSIM_API int mxsim_cost_const_count(void) { return N_CONSTS; }
+
+MXSIM_API const mxsim_cost_const *mxsim_cost_const_at(int i)
+{
+    return i >= 0 && i < N_CONSTS ? &k_consts[i] : NULL;
+}
+
+MXSIM_API mxsim_status mxsim_cost_const_find(mxsim_ctx *ctx, const char *key,
+                                             const mxsim_cost_const **out)
+{
+    if (out) *out = NULL;
+    if (key == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_cost_const_find: NULL argument");
+    for (int i = 0; i < N_CONSTS; i++)
+        if (strcmp(k_consts[i].key, key) == 0) {
+            *out = &k_consts[i];
+            return MXSIM_OK;
+        }
+    return mx_fail(ctx, MXSIM_E_INPUT, "cost model: unknown constant '%s' (no silent zero)", key);
+}
+
+/* Band value of a constant; an unknown key is an error, never 0. */
+static mxsim_status kv(mxsim_ctx *ctx, const char *key, int band, double *v)
+{
+    const mxsim_cost_const *c;
+    mxsim_status st = mxsim_cost_const_find(ctx, key, &c);
+    if (st != MXSIM_OK) return st;
+    *v = band == MXSIM_BAND_LOW ? c->low : band == MXSIM_BAND_HIGH ? c->high : c->value;
+    return MXSIM_OK;
+}
+
+/* ---- node scaling ----------------------------------------------------------------------------
+** SB17: A. Stillmaker, B. Baas, Integration 58, 2017, as transcribed in energy-area.md 2.5
+** (wromaszkan/nodeScale, Accelergy hwcomponents techscaling.py).  Energy E(V) = a V^2 + b V + c
+** (HP rows), area factors relative to 45 nm.  Bitcells: WikiChip "TSMC details 5 nm" (22..7 nm,
+** B) and Intel 45/32 nm (C, from memory), energy-area.md 2.3. */
+typedef struct {
+    int node_nm;
+    double a, b, c;        /* SB17 energy polynomial */
+    double area_vs_45;     /* SB17 area factor */
+    double bitcell_um2;    /* 6T bitcell */
+    double vdd_default_v;  /* energy-area.md 2.5 "computed here" column */
+} node_row;
+
+static const node_row k_nodes[] = {
+    {65, 3.755, -4.398, 1.975, 1.5, 0.0, 1.1},   /* SB17 65 nm; no bitcell data: logic factor */
+    {45, 1.018, -0.3107, 0.1539, 1.0, 0.346, 0.9}, /* SB17 HP45; Intel 45 nm bitcell (C) */
+    {32, 0.8367, -0.4341, 0.1701, 0.46, 0.171, 0.9}, /* SB17 HP32; Intel 32 nm bitcell (C) */
+    {20, 0.373, -0.1582, 0.04104, 0.21, 0.0, 0.9}, /* SB17 HP20; bitcell interpolated 22..16 */
+    {16, 0.2958, -0.1241, 0.03024, 0.19, 0.074, 0.8}, /* SB17 HP16; WikiChip 16 nm */
+    {14, 0.2363, -0.09675, 0.02239, 0.17, 0.064, 0.8}, /* SB17 HP14; WikiChip 14 nm */
+    {7, 0.1776, -0.09097, 0.02447, 0.059, 0.027, 0.7}, /* SB17 HP7; WikiChip 7 nm */
+};
+#define N_NODES ((int)(sizeof k_nodes / sizeof k_nodes[0]))
+#define BITCELL_22NM_UM2 0.092 /* WikiChip "TSMC details 5 nm" (B) */
+#define ANCHOR_NODE_NM 45
+#define ANCHOR_VDD_V 0.9 /* HOR14's supply */
+
+static const node_row *find_node(int nm)
+{
+    for (int i = 0; i < N_NODES; i++)
+        if (k_nodes[i].node_nm == nm) return &k_nodes[i];
+    return NULL;
+}
+
+static double poly_e(const node_row *r, double v) { return r->a * v * v + r->b * v + r->c; }
+
+/* Geometric interpolation in log(node) between two rows' values (used for 22 nm, C). */
+static double interp_log(double x, double x0, double y0, double x1, double y1)
+{
+    double t = log(x / x0) / log(x1 / x0);
+    return y0 * pow(y1 / y0, t);
+}
+
+MXSIM_API mxsim_status mxsim_node_scaling(mxsim_ctx *ctx, int node_nm, double vdd_v,
+                                          mxsim_node_scale *out)
+{
+    if (out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_node_scaling: NULL out");
+    memset(out, 0, sizeof *out);
+    const node_row *anchor = find_node(ANCHOR_NODE_NM);
+    const node_row *r = find_node(node_nm);
+    double e_anchor = poly_e(anchor, ANCHOR_VDD_V);
+    if (r == NULL && node_nm != 22)
+        return mx_fail(ctx, MXSIM_E_INPUT, "--node: %d nm is not in the Stillmaker & Baas table "
+                       "(supported: 65, 45, 32, 22, 20, 16, 14, 7)", node_nm);
+    double v = vdd_v > 0 ? vdd_v : (r ? r->vdd_default_v : 0.9);
+    if (!(v >= 0.5 && v <= 1.2))
+        return mx_fail(ctx, MXSIM_E_INPUT, "--vdd: %g V is outside 0.5..1.2 V", v);
+    out->node_nm = node_nm;
+    out->vdd_v = v;
+    if (r) {
+        out->area_factor = r->area_vs_45;
+        out->energy_factor = poly_e(r, v) / e_anchor;
+        double cell = r->bitcell_um2;
+        if (node_nm == 20) cell = interp_log(20, 22, BITCELL_22NM_UM2, 16, find_node(16)->bitcell_um2);
+        out->sram_area_factor = cell > 0 ? cell / anchor->bitcell_um2 : r->area_vs_45;
+    } else { /* 22 nm: not an SB17 row; interpolated between 32 and 20 (confidence C) */
+        const node_row *lo = find_node(32), *hi = find_node(20);
+        out->area_factor = interp_log(22, 32, lo->area_vs_45, 20, hi->area_vs_45);
+        out->energy_factor = interp_log(22, 32, poly_e(lo, v), 20, poly_e(hi, v)) / e_anchor;
+        out->sram_area_factor = BITCELL_22NM_UM2 / anchor->bitcell_um2;
+    }
+    return MXSIM_OK;
+}
+
+MXSIM_API void mxsim_cost_params_default(mxsim_cost_params *p)
+{
+    if (p == NULL) return;
+    memset(p, 0, sizeof *p);
+    p->node_nm = ANCHOR_NODE_NM;
+    p->vdd_v = 0;
+    p->overhead_factor = 1.0;
+    p->sram_bank_kib = 32; /* HOR14's 32 KB point: the fit is not extrapolated beyond its data */
+}
+
+static mxsim_status check_params(mxsim_ctx *ctx, const mxsim_cost_params *p)
+{
+    if (!(p->overhead_factor >= 1.0 && p->overhead_factor <= 10.0))
+        return mx_fail(ctx, MXSIM_E_INPUT, "cost: overhead_factor %g must be in 1..10", p->overhead_factor);
+    if (p->sram_bank_kib < 1 || p->sram_bank_kib > 65536)
+        return mx_fail(ctx, MXSIM_E_INPUT, "cost: sram_bank_kib %lld must be in 1..65536",
+                       (long long)p->sram_bank_kib);
+    return MXSIM_OK;
+}
+
+static int64_t ceil_log2(int64_t x)
+{
+    int64_t b = 0;
+    while (((int64_t)1 << b) < x) b++;
+    return b;
+}
+
+static int64_t n_exp_units(const mxsim_tconfig *cfg)
+{
+    if (cfg->operand_format == MXSIM_FMT_INT8) return 0; /* plain int8: no shared exponents */
+    if (cfg->exp_share == MXSIM_EXP_PER_ROW) return cfg->array_rows;
+    if (cfg->exp_share == MXSIM_EXP_PER_COL) return cfg->array_cols;
+    return cfg->array_rows * cfg->array_cols;
+}
+
+#define TRY(x)                                   \
+    do {                                         \
+        mxsim_status t_ = (x);                   \
+        if (t_ != MXSIM_OK) return t_;           \
+    } while (0)
+
+MXSIM_API mxsim_status mxsim_cost_area(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
+                                       const mxsim_cost_params *p, mxsim_area *out)
+{
+    if (cfg == NULL || p == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_cost_area: NULL argument");
+    memset(out, 0, sizeof *out);
+    TRY(check_params(ctx, p));
+    TRY(mxsim_node_scaling(ctx, p->node_nm, p->vdd_v, &out->scale));
+    const double sa = out->scale.area_factor, se = out->scale.energy_factor;
+    const double n_pe = (double)cfg->array_rows * (double)cfg->array_cols;
+    const double L = (double)cfg->pe_lanes;
+    const double n_exp = (double)n_exp_units(cfg);
+    const double tree_bits = PRODUCT_BITS + (double)ceil_log2(cfg->pe_lanes);
+    const int exact = cfg->acc_mode == MXSIM_ACC_EXACT;
+    const double acc_reg_bits = exact ? EXACT_ACC_BITS : PSUM_BITS;
+    const double kib = (double)(cfg->sram_a_kib + cfg->sram_b_kib + cfg->sram_c_kib);
+    double *inst = out->instances;
+    inst[MXSIM_COMP_MULT] = n_pe * L;
+    inst[MXSIM_COMP_ADDER_TREE] = n_pe * (L - 1);
+    inst[MXSIM_COMP_EXP_ADD] = n_exp;
+    inst[MXSIM_COMP_ALIGN] = n_exp;
+    inst[MXSIM_COMP_ACCUM] = n_pe;
+    inst[MXSIM_COMP_PIPE_REG] = n_pe;
+    inst[MXSIM_COMP_SRAM] = kib;
+    inst[MXSIM_COMP_DEQUANT] = (double)cfg->dequant_lanes;
+    inst[MXSIM_COMP_REQUANT] = (double)cfg->requant_lanes;
+    for (int b = 0; b < MXSIM_N_BANDS; b++) {
+        double mul_a, add_a, exp_a, sh_a, fp_a, reg_a, sram_a, deq_a, rq_a, cmp_a;
+        double mul_l, add_l, reg_l, sh_l, cmp_l, dens_l, sram_l;
+        TRY(kv(ctx, "mult8.area", b, &mul_a));
+        TRY(kv(ctx, "add.area_per_bit", b, &add_a));
+        TRY(kv(ctx, "exp_add8.area", b, &exp_a));
+        TRY(kv(ctx, "shift32.area", b, &sh_a));
+        TRY(kv(ctx, "fpadd32.area", b, &fp_a));
+        TRY(kv(ctx, "reg.area_per_bit", b, &reg_a));
+        TRY(kv(ctx, "sram.area_per_bit", b, &sram_a));
+        TRY(kv(ctx, "dequant.area", b, &deq_a));
+        TRY(kv(ctx, "requant.area", b, &rq_a));
+        TRY(kv(ctx, "cmp8.area", b, &cmp_a));
+        TRY(kv(ctx, "mult8.leak", b, &mul_l));
+        TRY(kv(ctx, "add.leak_per_bit", b, &add_l));
+        TRY(kv(ctx, "reg.leak_per_bit", b, &reg_l));
+        TRY(kv(ctx, "shift32.leak", b, &sh_l));
+        TRY(kv(ctx, "cmp8.leak", b, &cmp_l));
+        TRY(kv(ctx, "logic.leak_per_um2", b, &dens_l));
+        TRY(kv(ctx, "sram.leak_per_kib", b, &sram_l));
+        double *a = out->um2[b], *l = out->leak_uw[b];
+        /* areas at 45 nm first; node factors applied below */
+        a[MXSIM_COMP_MULT] = inst[MXSIM_COMP_MULT] * mul_a;
+        l[MXSIM_COMP_MULT] = inst[MXSIM_COMP_MULT] * mul_l;
+        a[MXSIM_COMP_ADDER_TREE] = inst[MXSIM_COMP_ADDER_TREE] * tree_bits * add_a;
+        l[MXSIM_COMP_ADDER_TREE] = inst[MXSIM_COMP_ADDER_TREE] * tree_bits * add_l;
+        a[MXSIM_COMP_EXP_ADD] = n_exp * exp_a;
+        l[MXSIM_COMP_EXP_ADD] = n_exp * 8 * add_l;
+        a[MXSIM_COMP_ALIGN] = n_exp * sh_a;
+        l[MXSIM_COMP_ALIGN] = n_exp * sh_l;
+        /* per PE: int32 group-sum adder, its register and the accumulator register; per
+        ** exponent unit: the fp32 adder, or the exact mode's 640-bit adder */
+        double unit_a = exact ? EXACT_ACC_BITS * add_a : fp_a;
+        double unit_l = exact ? EXACT_ACC_BITS * add_l : fp_a * dens_l;
+        a[MXSIM_COMP_ACCUM] = n_pe * (PSUM_BITS * add_a + (PSUM_BITS + acc_reg_bits) * reg_a) + n_exp * unit_a;
+        l[MXSIM_COMP_ACCUM] = n_pe * (PSUM_BITS * add_l + (PSUM_BITS + acc_reg_bits) * reg_l) + n_exp * unit_l;
+        double pipe_bits = L * OPERAND_REG_BITS + SCALE_REG_BITS;
+        a[MXSIM_COMP_PIPE_REG] = n_pe * pipe_bits * reg_a;
+        l[MXSIM_COMP_PIPE_REG] = n_pe * pipe_bits * reg_l;
+        a[MXSIM_COMP_DEQUANT] = inst[MXSIM_COMP_DEQUANT] * deq_a;
+        l[MXSIM_COMP_DEQUANT] = a[MXSIM_COMP_DEQUANT] * dens_l;
+        a[MXSIM_COMP_REQUANT] = inst[MXSIM_COMP_REQUANT] * (rq_a + cmp_a);
+        l[MXSIM_COMP_REQUANT] = inst[MXSIM_COMP_REQUANT] * (rq_a * dens_l + cmp_l);
+        double logic_a = 0, logic_l = 0;
+        for (int c = 0; c < MXSIM_COMP_COUNT_; c++) {
+            if (c == MXSIM_COMP_SRAM || c == MXSIM_COMP_DRAM || c == MXSIM_COMP_OVERHEAD) continue;
+            a[c] *= sa;
+            l[c] *= se;
+            logic_a += a[c];
+            logic_l += l[c];
+        }
+        a[MXSIM_COMP_SRAM] = kib * 8192.0 * sram_a * out->scale.sram_area_factor;
+        l[MXSIM_COMP_SRAM] = kib * sram_l * 1000.0 * se; /* mW -> uW */
+        a[MXSIM_COMP_OVERHEAD] = (p->overhead_factor - 1.0) * (logic_a + a[MXSIM_COMP_SRAM]);
+        l[MXSIM_COMP_OVERHEAD] = (p->overhead_factor - 1.0) * (logic_l + l[MXSIM_COMP_SRAM]);
+        double ta = 0, tl = 0;
+        for (int c = 0; c < MXSIM_COMP_COUNT_; c++) {
+            ta += a[c];
+            tl += l[c];
+        }
+        out->total_mm2[b] = ta * 1e-6;
+        out->leak_total_mw[b] = tl * 1e-3;
+    }
+    return MXSIM_OK;
+}
+
+/* SRAM energy per bit for a buffer of buf_kib: the macro is min(bank, buffer) KiB. */
+static double sram_pj_per_bit(double e8k, int64_t buf_kib, int64_t bank_kib)
+{
+    double c_kib = (double)(buf_kib < bank_kib ? buf_kib : bank_kib);
+    return e8k * sqrt(c_kib / 8.0);
+}
+
+MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
+                                         const mxsim_cost_params *p, const mxsim_area *area,
+                                         const mxsim_tstats *st, mxsim_energy *out)
+{
+    if (cfg == NULL || p == NULL || area == NULL || st == NULL || out == NULL)
+        return mx_fail(ctx, MXSIM_E_ARG, "mxsim_cost_energy: NULL argument");
+    memset(out, 0, sizeof *out);
+    TRY(check_params(ctx, p));
+    mxsim_node_scale sc;
+    TRY(mxsim_node_scaling(ctx, p->node_nm, p->vdd_v, &sc));
+    const double se = sc.energy_factor;
+    const double macs = (double)st->n_macs, beats = (double)st->n_acc_writes;
+    const double exps = (double)st->n_exp_ops;
+    const double tree_bits = PRODUCT_BITS + (double)ceil_log2(cfg->pe_lanes);
+    const int exact = cfg->acc_mode == MXSIM_ACC_EXACT;
+    /* SRAM bits per buffer: reads by the array plus the fills from DRAM (A, B); C reads+writes */
+    const double bits_a = 8.0 * (double)(st->sram_a_rd_mant_bytes + st->sram_a_rd_scale_bytes +
+                                         st->dram_a_mant_bytes + st->dram_a_scale_bytes);
+    const double bits_b = 8.0 * (double)(st->sram_b_rd_mant_bytes + st->sram_b_rd_scale_bytes +
+                                         st->dram_b_mant_bytes + st->dram_b_scale_bytes);
+    const double bits_c = 8.0 * (double)(st->sram_c_rd_bytes + st->sram_c_wr_bytes);
+    const double dram_bits = 8.0 * (double)(st->dram_a_mant_bytes + st->dram_a_scale_bytes +
+                                            st->dram_b_mant_bytes + st->dram_b_scale_bytes +
+                                            st->dram_out_bytes);
+    double *ev = out->events;
+    ev[MXSIM_COMP_MULT] = macs;
+    ev[MXSIM_COMP_ADDER_TREE] = macs - beats; /* a beat of w products needs w-1 adds */
+    ev[MXSIM_COMP_EXP_ADD] = exps;
+    ev[MXSIM_COMP_ALIGN] = exps;
+    ev[MXSIM_COMP_ACCUM] = beats + exps;
+    ev[MXSIM_COMP_PIPE_REG] = macs * OPERAND_REG_BITS + exps * SCALE_REG_BITS; /* bits written */
+    ev[MXSIM_COMP_SRAM] = bits_a + bits_b + bits_c;
+    ev[MXSIM_COMP_DRAM] = dram_bits;
+    ev[MXSIM_COMP_DEQUANT] = (double)st->n_dequant_elems;
+    ev[MXSIM_COMP_REQUANT] = (double)st->n_requant_elems;
+    for (int b = 0; b < MXSIM_N_BANDS; b++) {
+        double mul_e, add_e, exp_e, sh_e, fp_e, reg_e, sram_e, dram_e, deq_e, rq_e, cmp_e;
+        TRY(kv(ctx, "mult8.energy", b, &mul_e));
+        TRY(kv(ctx, "add.energy_per_bit", b, &add_e));
+        TRY(kv(ctx, "exp_add8.energy", b, &exp_e));
+        TRY(kv(ctx, "shift32.energy", b, &sh_e));
+        TRY(kv(ctx, "fpadd32.energy", b, &fp_e));
+        TRY(kv(ctx, "reg.energy_per_bit", b, &reg_e));
+        TRY(kv(ctx, "sram.energy_per_bit_8kib", b, &sram_e));
+        TRY(kv(ctx, "dram.energy_per_bit", b, &dram_e));
+        TRY(kv(ctx, "dequant.energy", b, &deq_e));
+        TRY(kv(ctx, "requant.energy", b, &rq_e));
+        TRY(kv(ctx, "cmp8.energy", b, &cmp_e));
+        double *d = out->dyn_pj[b];
+        d[MXSIM_COMP_MULT] = macs * mul_e;
+        d[MXSIM_COMP_ADDER_TREE] = (macs - beats) * tree_bits * add_e;
+        d[MXSIM_COMP_EXP_ADD] = exps * exp_e;
+        d[MXSIM_COMP_ALIGN] = exps * sh_e;
+        /* per beat: int32 group-sum add + register write; per group: fp32 (or exact) accumulate
+        ** + accumulator register write */
+        double acc_e = exact ? EXACT_ACC_BITS * (add_e + reg_e) : fp_e + PSUM_BITS * reg_e;
+        d[MXSIM_COMP_ACCUM] = beats * PSUM_BITS * (add_e + reg_e) + exps * acc_e;
+        d[MXSIM_COMP_PIPE_REG] = ev[MXSIM_COMP_PIPE_REG] * reg_e;
+        d[MXSIM_COMP_SRAM] = bits_a * sram_pj_per_bit(sram_e, cfg->sram_a_kib, p->sram_bank_kib) +
+                             bits_b * sram_pj_per_bit(sram_e, cfg->sram_b_kib, p->sram_bank_kib) +
+                             bits_c * sram_pj_per_bit(sram_e, cfg->sram_c_kib, p->sram_bank_kib);
+        d[MXSIM_COMP_DEQUANT] = (double)st->n_dequant_elems * deq_e;
+        d[MXSIM_COMP_REQUANT] = (double)st->n_requant_elems * rq_e + (double)st->n_maxabs_compares * cmp_e;
+        double onchip = 0;
+        for (int c = 0; c < MXSIM_COMP_COUNT_; c++) {
+            if (c == MXSIM_COMP_DRAM || c == MXSIM_COMP_OVERHEAD) continue;
+            d[c] *= se;
+            onchip += d[c];
+        }
+        d[MXSIM_COMP_DRAM] = dram_bits * dram_e; /* off chip: not node-scaled */
+        d[MXSIM_COMP_OVERHEAD] = (p->overhead_factor - 1.0) * onchip;
+        double total = 0;
+        for (int c = 0; c < MXSIM_COMP_COUNT_; c++) {
+            /* uW x s = 1e-6 J = 1e6 pJ */
+            out->leak_pj[b][c] = area->leak_uw[b][c] * st->seconds * 1e6;
+            total += d[c] + out->leak_pj[b][c];
+        }
+        out->total_pj[b] = total;
+        out->pj_per_mac[b] = macs > 0 ? total / macs : 0;
+        out->tops_per_w[b] = total > 0 ? 2.0 * macs / (total * 1e-12) / 1e12 : 0;
+        out->tops_per_mm2[b] = area->total_mm2[b] > 0 ? st->tops / area->total_mm2[b] : 0;
+    }
+    return MXSIM_OK;
+}

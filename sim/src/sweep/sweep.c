@@ -1,0 +1,390 @@
+/* sweep.c - cartesian sweeps over configuration axes, run over threads (issue 4).
+**
+** Modelled: point i of the product of the axes (first axis slowest) is the base configuration
+** with each axis's value applied in axis order, then validated; every op of the trace is timed
+** (mxsim_time_op), costed (mxsim_cost_area / mxsim_cost_energy) and, when asked, measured for
+** accuracy (mxsim_accuracy_op).  Accuracy depends only on (op, group size, profile, accumulator),
+** so each distinct combination is measured once and shared by the points that use it.
+** Determinism: every job writes only its own slot and uses its own context; results are
+** assembled in index order after all threads join, so they do not depend on the thread count.
+** An op whose reduction length the group size does not divide runs with the largest divisor
+** below G (recorded per op) unless strict_group is set.  Ignored: cross-op state (each op is
+** timed on an idle accelerator, as mxsim run does).
+*/
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "internal.h"
+
+#define MAX_POINTS ((int64_t)1 << 16)
+
+enum { AX_FIELD = 0, AX_ARRAY_SIZE = 1, AX_PROFILE = 2 };
+
+typedef struct {
+    char key[64];
+    int kind;
+    int n;
+    char *vals[MXSIM_SWEEP_MAX_VALUES];
+} axis;
+
+typedef struct { /* one distinct accuracy measurement */
+    int64_t op;
+    int64_t g;
+    mxsim_profile profile;
+    mxsim_acc acc;
+    mxsim_accuracy res;
+    mxsim_status st;
+    char err[256];
+} acc_job;
+
+struct mxsim_sweep {
+    mxsim_tconfig base;
+    int n_axes;
+    axis axes[MXSIM_SWEEP_MAX_AXES];
+    int64_t n_points, n_ops;
+    mxsim_sweep_point *pts;
+    mxsim_tstats *op_stats;
+    mxsim_energy *op_energy;
+    mxsim_accuracy *op_acc;
+    int64_t *op_group;
+    int64_t *op_job; /* [point * n_ops + op] index into acc jobs, -1 none */
+    int ran;
+};
+
+MXSIM_API void mxsim_sweep_opts_default(mxsim_sweep_opts *o)
+{
+    if (o == NULL) return;
+    memset(o, 0, sizeof *o);
+    o->n_threads = 0;
+    o->accuracy = 1;
+    mxsim_accuracy_opts_default(&o->acc);
+    mxsim_cost_params_default(&o->cost);
+    o->strict_group = 0;
+    o->profile = MXSIM_PROFILE_OCP;
+}
+
+MXSIM_API mxsim_status mxsim_sweep_create(mxsim_ctx *ctx, const mxsim_tconfig *base, mxsim_sweep **out)
+{
+    if (out) *out = NULL;
+    if (base == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_create: NULL argument");
+    mxsim_sweep *sw = mx_calloc(1, sizeof *sw);
+    if (sw == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "sweep: out of memory");
+    sw->base = *base;
+    sw->n_points = 1;
+    *out = sw;
+    return MXSIM_OK;
+}
+
+static void free_results(mxsim_sweep *sw)
+{
+    free(sw->pts);
+    free(sw->op_stats);
+    free(sw->op_energy);
+    free(sw->op_acc);
+    free(sw->op_group);
+    free(sw->op_job);
+    sw->pts = NULL;
+    sw->op_stats = NULL;
+    sw->op_energy = NULL;
+    sw->op_acc = NULL;
+    sw->op_group = NULL;
+    sw->op_job = NULL;
+    sw->ran = 0;
+}
+
+MXSIM_API void mxsim_sweep_free(mxsim_sweep *sw)
+{
+    if (sw == NULL) return;
+    free_results(sw);
+    for (int a = 0; a < sw->n_axes; a++)
+        for (int v = 0; v < sw->axes[a].n; v++) free(sw->axes[a].vals[v]);
+    free(sw);
+}
+
+/* Applies one axis value to a configuration (and profile). */
+static mxsim_status apply(mxsim_ctx *ctx, const axis *ax, const char *val, mxsim_tconfig *cfg,
+                          mxsim_profile *prof)
+{
+    char where[96];
+    snprintf(where, sizeof where, "--sweep %s", ax->key);
+    if (ax->kind == AX_PROFILE) {
+        mxsim_status st = mxsim_profile_parse(val, prof);
+        if (st != MXSIM_OK)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: unknown profile '%s' (ocp, mase, mase-cuda, microxcaling)",
+                           where, val);
+        return MXSIM_OK;
+    }
+    if (ax->kind == AX_ARRAY_SIZE) {
+        mxsim_status st = mxsim_tconfig_set(ctx, cfg, "array.rows", val, where);
+        return st != MXSIM_OK ? st : mxsim_tconfig_set(ctx, cfg, "array.cols", val, where);
+    }
+    return mxsim_tconfig_set(ctx, cfg, ax->key, val, where);
+}
+
+MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, const char *key,
+                                            const char *values)
+{
+    if (sw == NULL || key == NULL || values == NULL)
+        return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_add_axis: NULL argument");
+    if (sw->n_axes >= MXSIM_SWEEP_MAX_AXES)
+        return mx_fail(ctx, MXSIM_E_INPUT, "--sweep %s: at most %d axes", key, MXSIM_SWEEP_MAX_AXES);
+    if (strlen(key) >= sizeof sw->axes[0].key) return mx_fail(ctx, MXSIM_E_INPUT, "--sweep: key too long");
+    for (int a = 0; a < sw->n_axes; a++)
+        if (strcmp(sw->axes[a].key, key) == 0)
+            return mx_fail(ctx, MXSIM_E_INPUT, "--sweep %s: key given twice", key);
+    axis ax;
+    memset(&ax, 0, sizeof ax);
+    snprintf(ax.key, sizeof ax.key, "%s", key);
+    ax.kind = !strcmp(key, "array.size") ? AX_ARRAY_SIZE : !strcmp(key, "numerics.profile") ? AX_PROFILE : AX_FIELD;
+    mxsim_status st = MXSIM_OK;
+    const char *p = values;
+    for (;;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == 0 || len > 63) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "--sweep %s: empty or overlong value in '%s'", key, values);
+            goto fail;
+        }
+        if (ax.n >= MXSIM_SWEEP_MAX_VALUES) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "--sweep %s: more than %d values", key, MXSIM_SWEEP_MAX_VALUES);
+            goto fail;
+        }
+        char *v = mx_malloc(len + 1, 1);
+        if (v == NULL) {
+            st = mx_fail(ctx, MXSIM_E_NOMEM, "sweep: out of memory");
+            goto fail;
+        }
+        memcpy(v, p, len);
+        v[len] = '\0';
+        ax.vals[ax.n++] = v;
+        for (int i = 0; i < ax.n - 1; i++)
+            if (strcmp(ax.vals[i], v) == 0) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "--sweep %s: value '%s' repeated", key, v);
+                goto fail;
+            }
+        /* check the value against the field now, so typos fail before any work */
+        mxsim_tconfig tmp = sw->base;
+        mxsim_profile prof = MXSIM_PROFILE_OCP;
+        if ((st = apply(ctx, &ax, v, &tmp, &prof)) != MXSIM_OK) goto fail;
+        if (!e) break;
+        p = e + 1;
+    }
+    if (sw->n_points * ax.n > MAX_POINTS) {
+        st = mx_fail(ctx, MXSIM_E_LIMIT, "--sweep %s: more than %lld points", key, (long long)MAX_POINTS);
+        goto fail;
+    }
+    free_results(sw);
+    sw->axes[sw->n_axes++] = ax;
+    sw->n_points *= ax.n;
+    return MXSIM_OK;
+fail:
+    for (int i = 0; i < ax.n; i++) free(ax.vals[i]);
+    return st;
+}
+
+MXSIM_API int mxsim_sweep_axis_count(const mxsim_sweep *sw) { return sw ? sw->n_axes : 0; }
+MXSIM_API const char *mxsim_sweep_axis_key(const mxsim_sweep *sw, int a)
+{
+    return sw && a >= 0 && a < sw->n_axes ? sw->axes[a].key : NULL;
+}
+MXSIM_API int64_t mxsim_sweep_point_count(const mxsim_sweep *sw) { return sw ? sw->n_points : 0; }
+MXSIM_API const mxsim_sweep_point *mxsim_sweep_point_at(const mxsim_sweep *sw, int64_t i)
+{
+    return sw && sw->ran && i >= 0 && i < sw->n_points ? &sw->pts[i] : NULL;
+}
+
+/* Largest divisor of len that is <= g. */
+static int64_t fit_group(int64_t len, int64_t g)
+{
+    for (int64_t d = g < len ? g : len; d > 1; d--)
+        if (len % d == 0) return d;
+    return 1;
+}
+
+/* ---- the job runner -------------------------------------------------------------------- */
+
+typedef struct {
+    mxsim_sweep *sw;
+    const mxsim_trace *tr;
+    const mxsim_sweep_opts *o;
+    acc_job *jobs;
+    int64_t n_jobs;   /* accuracy jobs first, then one job per point */
+    int64_t next, done, total;
+    pthread_mutex_t lock;
+} runner;
+
+static void run_point(runner *r, mxsim_ctx *ctx, int64_t i)
+{
+    mxsim_sweep *sw = r->sw;
+    mxsim_sweep_point *pt = &sw->pts[i];
+    if (pt->status != MXSIM_OK) return;
+    mxsim_status st = mxsim_cost_area(ctx, &pt->cfg, &r->o->cost, &pt->area);
+    for (int64_t k = 0; st == MXSIM_OK && k < sw->n_ops; k++) {
+        mxsim_top op = *mxsim_trace_op(r->tr, k);
+        op.group_size = sw->op_group[i * sw->n_ops + k];
+        mxsim_tstats *s = &sw->op_stats[i * sw->n_ops + k];
+        st = mxsim_time_op(ctx, &pt->cfg, &op, mxsim_trace_source(r->tr), 0, NULL, s);
+        if (st == MXSIM_OK) st = mxsim_cost_energy(ctx, &pt->cfg, &r->o->cost, &pt->area, s, &sw->op_energy[i * sw->n_ops + k]);
+        if (st == MXSIM_OK) mxsim_tstats_add(&pt->cfg, &pt->total, s);
+    }
+    if (st == MXSIM_OK) st = mxsim_cost_energy(ctx, &pt->cfg, &r->o->cost, &pt->area, &pt->total, &pt->energy);
+    if (st != MXSIM_OK) {
+        pt->status = st;
+        snprintf(pt->err, sizeof pt->err, "%s", mxsim_errmsg(ctx));
+    }
+}
+
+static void run_acc(runner *r, mxsim_ctx *ctx, acc_job *j)
+{
+    mxsim_accuracy_opts ao = r->o->acc;
+    ao.profile = j->profile;
+    ao.acc = j->acc;
+    ao.group_size = j->g;
+    j->st = mxsim_accuracy_op(ctx, mxsim_trace_op(r->tr, j->op), &ao, &j->res);
+    if (j->st != MXSIM_OK) snprintf(j->err, sizeof j->err, "%s", mxsim_errmsg(ctx));
+}
+
+static void *worker(void *arg)
+{
+    runner *r = arg;
+    mxsim_ctx *ctx = NULL;
+    int have_ctx = mxsim_ctx_create(&ctx) == MXSIM_OK;
+    if (have_ctx) mxsim_ctx_set_threads(ctx, 1); /* parallelism is across jobs */
+    for (;;) {
+        pthread_mutex_lock(&r->lock);
+        int64_t i = r->next < r->total ? r->next++ : -1;
+        pthread_mutex_unlock(&r->lock);
+        if (i < 0) break;
+        if (!have_ctx) { /* cannot happen unless out of memory: mark the job failed */
+            if (i < r->n_jobs) r->jobs[i].st = MXSIM_E_NOMEM;
+            else r->sw->pts[i - r->n_jobs].status = MXSIM_E_NOMEM;
+        } else if (i < r->n_jobs) run_acc(r, ctx, &r->jobs[i]);
+        else run_point(r, ctx, i - r->n_jobs);
+        pthread_mutex_lock(&r->lock);
+        r->done++;
+        if (r->o->progress) r->o->progress(r->o->progress_user, r->done, r->total);
+        pthread_mutex_unlock(&r->lock);
+    }
+    mxsim_ctx_destroy(ctx);
+    return NULL;
+}
+
+static int64_t find_or_add_job(acc_job *jobs, int64_t *n, int64_t op, int64_t g, mxsim_profile p, mxsim_acc a)
+{
+    for (int64_t j = 0; j < *n; j++)
+        if (jobs[j].op == op && jobs[j].g == g && jobs[j].profile == p && jobs[j].acc == a) return j;
+    memset(&jobs[*n], 0, sizeof jobs[*n]);
+    jobs[*n].op = op;
+    jobs[*n].g = g;
+    jobs[*n].profile = p;
+    jobs[*n].acc = a;
+    return (*n)++;
+}
+
+MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mxsim_trace *tr,
+                                       const mxsim_sweep_opts *o)
+{
+    if (sw == NULL || tr == NULL || o == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_run: NULL argument");
+    free_results(sw);
+    const int64_t P = sw->n_points, O = mxsim_trace_count(tr);
+    if (O < 1) return mx_fail(ctx, MXSIM_E_INPUT, "%s: trace has no ops", mxsim_trace_source(tr));
+    sw->n_ops = O;
+    sw->pts = mx_calloc((size_t)P, sizeof *sw->pts);
+    sw->op_stats = mx_calloc((size_t)(P * O), sizeof *sw->op_stats);
+    sw->op_energy = mx_calloc((size_t)(P * O), sizeof *sw->op_energy);
+    sw->op_acc = mx_calloc((size_t)(P * O), sizeof *sw->op_acc);
+    sw->op_group = mx_calloc((size_t)(P * O), sizeof *sw->op_group);
+    sw->op_job = mx_calloc((size_t)(P * O), sizeof *sw->op_job);
+    acc_job *jobs = mx_calloc((size_t)(P * O), sizeof *jobs);
+    if (!sw->pts || !sw->op_stats || !sw->op_energy || !sw->op_acc || !sw->op_group || !sw->op_job || !jobs) {
+        free(jobs);
+        free_results(sw);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "sweep: out of memory for %lld points x %lld ops", (long long)P,
+                       (long long)O);
+    }
+    /* configurations, effective group sizes and the distinct accuracy jobs (sequential) */
+    int64_t n_jobs = 0;
+    for (int64_t i = 0; i < P; i++) {
+        mxsim_sweep_point *pt = &sw->pts[i];
+        pt->cfg = sw->base;
+        pt->profile = o->profile;
+        pt->n_ops = O;
+        pt->op_stats = &sw->op_stats[i * O];
+        pt->op_energy = &sw->op_energy[i * O];
+        pt->op_acc = &sw->op_acc[i * O];
+        pt->op_group = &sw->op_group[i * O];
+        int64_t rem = i;
+        for (int a = sw->n_axes - 1; a >= 0; a--) { /* last axis varies fastest */
+            pt->values[a] = sw->axes[a].vals[rem % sw->axes[a].n];
+            rem /= sw->axes[a].n;
+        }
+        mxsim_status st = MXSIM_OK;
+        for (int a = 0; a < sw->n_axes && st == MXSIM_OK; a++)
+            st = apply(ctx, &sw->axes[a], pt->values[a], &pt->cfg, &pt->profile);
+        if (st == MXSIM_OK) st = mxsim_tconfig_validate(ctx, &pt->cfg);
+        for (int64_t k = 0; st == MXSIM_OK && k < O; k++) {
+            const mxsim_top *op = mxsim_trace_op(tr, k);
+            int64_t g = op->group_size > 0 ? op->group_size : pt->cfg.group_size;
+            int64_t len = op->kind == MXSIM_OP_GEMM ? op->k : op->n;
+            if (len % g != 0) {
+                if (o->strict_group)
+                    st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: op '%s': field 'group': G=%lld does not divide %s=%lld",
+                                 mxsim_trace_source(tr), (int)op->line, op->name, (long long)g,
+                                 op->kind == MXSIM_OP_GEMM ? "k" : "n", (long long)len);
+                else g = fit_group(len, g);
+            }
+            sw->op_group[i * O + k] = g;
+            sw->op_job[i * O + k] = -1;
+            if (st == MXSIM_OK && o->accuracy)
+                sw->op_job[i * O + k] = find_or_add_job(jobs, &n_jobs, k, g, pt->profile, (mxsim_acc)pt->cfg.acc_mode);
+        }
+        if (st != MXSIM_OK) {
+            pt->status = st;
+            snprintf(pt->err, sizeof pt->err, "%s", mxsim_errmsg(ctx));
+        }
+    }
+    /* run every job over the threads */
+    runner r;
+    memset(&r, 0, sizeof r);
+    r.sw = sw;
+    r.tr = tr;
+    r.o = o;
+    r.jobs = jobs;
+    r.n_jobs = n_jobs;
+    r.total = n_jobs + P;
+    pthread_mutex_init(&r.lock, NULL);
+    unsigned nt = o->n_threads ? o->n_threads : mx_online_cpus();
+    if (nt < 1) nt = 1;
+    if ((int64_t)nt > r.total) nt = (unsigned)r.total;
+    pthread_t th[256];
+    unsigned started = 0;
+    if (nt > 256) nt = 256;
+    for (unsigned t = 1; t < nt; t++)
+        if (pthread_create(&th[started], NULL, worker, &r) == 0) started++;
+    worker(&r); /* the calling thread works too */
+    for (unsigned t = 0; t < started; t++) pthread_join(th[t], NULL);
+    pthread_mutex_destroy(&r.lock);
+    /* a failed accuracy job is the user's data (or memory): fail the sweep */
+    for (int64_t j = 0; j < n_jobs; j++)
+        if (jobs[j].st != MXSIM_OK) {
+            mxsim_status st = mx_fail(ctx, jobs[j].st, "%s", jobs[j].err[0] ? jobs[j].err : mxsim_strerror(jobs[j].st));
+            free(jobs);
+            free_results(sw);
+            return st;
+        }
+    for (int64_t i = 0; i < P; i++) {
+        mxsim_sweep_point *pt = &sw->pts[i];
+        if (pt->status != MXSIM_OK || !o->accuracy) continue;
+        for (int64_t k = 0; k < O; k++) {
+            sw->op_acc[i * O + k] = jobs[sw->op_job[i * O + k]].res;
+            mxsim_accuracy_add(&pt->acc, &sw->op_acc[i * O + k]);
+        }
+    }
+    free(jobs);
+    sw->ran = 1;
+    return MXSIM_OK;
+}

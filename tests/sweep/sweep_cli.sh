@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Sweep CLI: byte-identical results with -j 1 and -j 2 (CSV, JSON, Markdown); progress on stderr
+# (plain lines when not a terminal, none with --quiet); the report's files exist, the SVGs are
+# well-formed (xmllint, when installed) and the HTML has no scripts or remote resources; cost
+# prints sourced constants; bad input exits 2 naming the field.
+set -u
+: "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
+t=$MXSIM_TEST_TMP; rm -rf "$t" && mkdir -p "$t"
+src=$MXSIM_SOURCE_DIR; fails=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails+1)); }
+expect() {
+  local code=$1 frag=$2; shift 3
+  local out rc; out=$("$@" 2>&1); rc=$?
+  if [ "$rc" -ne "$code" ]; then bad "exit $rc, expected $code: $*"; echo "$out" | head -3; return; fi
+  if [ -n "$frag" ] && ! grep -qF -- "$frag" <<<"$out"; then bad "lacks '$frag': $*"; echo "$out" | head -3; return; fi
+  ok "[$code] $*"
+}
+cfg=$src/workloads/configs/medium.ini
+tr=$src/traces/bert-base.trace
+args=(sweep --config "$cfg" "$tr" --group-size 8,32,128 --array-width 16,64 --sweep exp.acc_mode=fp32,exact)
+
+for f in csv json md; do
+  "$MXSIM" "${args[@]}" -j 1 --quiet -o "$t/j1.$f" || bad "sweep -j1 $f"
+  "$MXSIM" "${args[@]}" -j 2 --quiet -o "$t/j2.$f" || bad "sweep -j2 $f"
+  cmp -s "$t/j1.$f" "$t/j2.$f" && ok "-j1 == -j2 ($f)" || bad "-j1 and -j2 differ ($f)"
+done
+"$MXSIM" "${args[@]}" -j2 --quiet -o "$t/again.csv" && cmp -s "$t/j1.csv" "$t/again.csv" && ok "rerun identical" || bad "rerun differs"
+# 12 points x (8 ops + TOTAL) rows, units in the header
+n=$(grep -vc '^#' "$t/j1.csv"); [ "$n" = $((1 + 12 * 9)) ] && ok "row count $n" || bad "row count $n"
+head -n 200 "$t/j1.csv" | grep -v '^#' | head -1 | grep -q 'cycles_total,.*time_us,.*area_mm2,.*energy_mj,.*pj_per_mac,.*tops_per_w,.*sqnr_db' \
+  && ok "units in header" || bad "header lacks unit-named columns"
+grep -q '^# accuracy: synthetic data, seed 1; per op at most 64 rows x 64 cols' "$t/j1.csv" && ok "sampling stated" || bad "sampling not stated"
+# G = 128 on attn_scores (K = 64) ran with G = 64, said per op
+awk -F, '/^#/{next} !h{for(i=1;i<=NF;i++)c[$i]=i;h=1;next} $c["op"]=="attn_scores" && $c["mx.group_size"]==128 {print $c["group_eff"]}' \
+  "$t/j1.csv" | sort -u | grep -qx 64 && ok "group_eff 64 for K=64" || bad "group_eff"
+# SQNR rises as G shrinks (outlier-heavy synthetic activations), exact >= fp32
+awk -F, '/^#/{next} !h{for(i=1;i<=NF;i++)c[$i]=i;h=1;next}
+  $c["op"]=="TOTAL" && $c["array.size"]==16 && $c["exp.acc_mode"]=="fp32" {print $c["sqnr_db"]}' "$t/j1.csv" > "$t/sq"
+sort -g -r -c "$t/sq" 2>/dev/null && [ "$(wc -l < "$t/sq")" = 3 ] && ok "SQNR decreasing in G" || { bad "SQNR not monotone"; cat "$t/sq"; }
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["rows"]) == 108' "$t/j1.json" 2>/dev/null \
+  && ok "json parses" || { command -v python3 >/dev/null && bad "json"; }
+
+# progress: plain lines when stderr is not a terminal; nothing with --quiet
+"$MXSIM" "${args[@]}" -j 2 -o "$t/p.csv" 2> "$t/err" >/dev/null
+grep -q '^sweep: .* jobs (100%)' "$t/err" && ok "plain progress lines" || bad "no progress lines"
+"$MXSIM" "${args[@]}" -j 2 --quiet -o "$t/q.csv" 2> "$t/err2" >/dev/null
+[ ! -s "$t/err2" ] && ok "--quiet is quiet" || bad "--quiet printed: $(head -1 "$t/err2")"
+expect 0 "array.size" -- "$MXSIM" "${args[@]}" --quiet
+
+# report
+expect 0 "index.html" -- "$MXSIM" report "$t/j1.csv" -o "$t/rep"
+for f in index.html README.md cycles.svg energy.svg sqnr.svg pareto.svg area_breakdown.svg energy_breakdown.svg; do
+  [ -s "$t/rep/$f" ] || bad "report lacks $f"
+done
+if command -v xmllint >/dev/null; then
+  xmllint --noout "$t"/rep/*.svg && ok "SVGs well-formed" || bad "xmllint"
+else echo "skip xmllint (not installed)"; fi
+grep -qi '<script' "$t/rep/index.html" && bad "HTML has a script"
+grep -o 'https\?://[^"]*' "$t/rep/index.html" | grep -v '^http://www.w3.org/2000/svg$' | grep -q . && bad "HTML references the network"
+grep -q 'HOR14' "$t/rep/README.md" && grep -q 'Pareto' "$t/rep/index.html" && ok "report content" || bad "report content"
+
+# cost
+expect 0 "multipliers" -- "$MXSIM" cost --config "$cfg"
+expect 0 "HOR14" -- "$MXSIM" cost --constants
+expect 0 "| \`mult8.energy\`" -- "$MXSIM" cost --constants --format md
+expect 2 "28 nm" -- "$MXSIM" cost --config "$cfg" --node 28
+
+# errors
+expect 2 "array.colz" -- "$MXSIM" sweep --config "$cfg" "$tr" --sweep array.colz=8,16
+expect 2 "repeated" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 8,8
+expect 2 "missing --config" -- "$MXSIM" sweep "$tr"
+expect 2 "-j" -- "$MXSIM" sweep --config "$cfg" "$tr" -j 0
+expect 2 "'group'" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 128 --strict-group --quiet
+expect 2 "not an mxsim sweep CSV" -- "$MXSIM" report "$tr" -o "$t/rep2"
+expect 0 "usage: mxsim sweep" -- "$MXSIM" sweep --help
+mkdir -p "$t/data" && printf 'x' > "$t/data/qkv_proj.a.npy"
+expect 2 "qkv_proj" -- "$MXSIM" sweep --config "$cfg" "$tr" --data "$t/data" --quiet
+
+[ "$fails" -eq 0 ] && echo "all sweep CLI checks passed" || echo "$fails failures"
+exit $(( fails > 0 ))
