@@ -2,12 +2,13 @@
 **
 ** Integer part: mantissas are widened to int16 and packed in k-pairs, so one vpmaddwd gives
 ** eight exact int32 partial sums of two products each (|m_a*m_b| <= 2^14: no saturation, unlike
-** vpmaddubsw).  A 4x16 register tile of int32 group sums is built per group of G/2 k-pairs.
+** vpmaddubsw).  A 6x16 register tile of int32 group sums is built per group of G/2 k-pairs.
 **
-** Scaling: with |d| <= 2^24 (G <= 1024), (float)d is exact, and when s = E_A + E_B - 266 lies in
-** [-126, 127], 2^s is a normal float, so t = (float)d * 2^s is one IEEE multiply: a single
-** rounding with gradual underflow and overflow to Inf, exactly the contract.  Tiles whose
-** group exponents leave that range (or hold a NaN scale) take a scalar slow path for that group.
+** Scaling: with |d| <= 2^24 (G <= 1024), (float)d is exact; when 7 <= E_B <= 236, multiplying
+** it by the normal float 2^(E_B-133) is exact too (no underflow, no overflow), and when
+** 7 <= E_A <= 260 the second multiply by the normal float 2^(E_A-133) is one IEEE rounding of
+** the exact d * 2^(E_A+E_B-266), with gradual underflow and overflow to Inf: the contract.
+** Groups of a tile with an exponent outside those ranges (or a NaN scale) take a scalar slow path.
 ** The float accumulators live in C; every output adds its terms in ascending group order, since
 ** K blocks are visited in order and C is only ever touched by one thread.
 */
@@ -34,18 +35,16 @@ int mx_cpu_has_avx2(void)
 typedef struct {
     int64_t n_panels, w, kp, ng;
     int32_t *m;      /* [panel][kp][w] */
-    int32_t *e;      /* [panel][g][w] */
-    int32_t *emin;   /* [panel][g] */
-    int32_t *emax;   /* [panel][g] */
+    float *f;        /* [panel][g][w]: 2^(E - 133), exact when `fast` */
+    uint8_t *fast;   /* [panel][g]: every real row's E in the range where the fast scaling is exact */
     int16_t *e_raw;  /* [panel][g][w]: OCP exponent or MX_E_NAN, for the slow path */
 } packed;
 
 static void packed_free(packed *p)
 {
     free(p->m);
-    free(p->e);
-    free(p->emin);
-    free(p->emax);
+    free(p->f);
+    free(p->fast);
     free(p->e_raw);
 }
 
@@ -54,7 +53,7 @@ typedef struct {
     const int8_t *m;
     const int16_t *e;
     int64_t rows, K, ng;
-    int32_t e_bias;
+    int32_t e_hi; /* largest E allowed on the fast path */
     int64_t p_off; /* global index of local panel 0 */
 } pack_job;
 
@@ -88,6 +87,35 @@ static void pack16_fast(int32_t *pm, const int8_t *src, int64_t K)
         }
 }
 
+/* Packs the k-pairs [0, 8*(K/16)) of a full 6-row panel with the same transpose, two zero rows
+** filling the 8x8 block; a masked store keeps the six real lanes. */
+static void pack6_fast(int32_t *pm, const int8_t *src, int64_t K)
+{
+    const __m256i keep6 = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0);
+    for (int64_t c = 0; c < K / 16; c++) {
+        __m256i r[8], t[8], u[8];
+        for (int i = 0; i < 6; i++)
+            r[i] = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(src + i * K + c * 16)));
+        r[6] = r[7] = _mm256_setzero_si256();
+        for (int i = 0; i < 8; i += 2) {
+            t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
+            t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
+        }
+        for (int i = 0; i < 8; i += 4) {
+            u[i] = _mm256_unpacklo_epi64(t[i], t[i + 2]);
+            u[i + 1] = _mm256_unpackhi_epi64(t[i], t[i + 2]);
+            u[i + 2] = _mm256_unpacklo_epi64(t[i + 1], t[i + 3]);
+            u[i + 3] = _mm256_unpackhi_epi64(t[i + 1], t[i + 3]);
+        }
+        for (int k = 0; k < 4; k++) {
+            _mm256_maskstore_epi32(pm + (c * 8 + k) * 6, keep6,
+                                   _mm256_permute2x128_si256(u[k], u[k + 4], 0x20));
+            _mm256_maskstore_epi32(pm + (c * 8 + k + 4) * 6, keep6,
+                                   _mm256_permute2x128_si256(u[k], u[k + 4], 0x31));
+        }
+    }
+}
+
 static void pack_panels(void *arg, int64_t p0, int64_t p1)
 {
     const pack_job *j = arg;
@@ -98,6 +126,9 @@ static void pack_panels(void *arg, int64_t p0, int64_t p1)
         if (d->w == 16 && (gpn + 1) * 16 <= j->rows) {
             kp_done = (j->K / 16) * 8;
             pack16_fast(pm, j->m + gpn * 16 * j->K, j->K);
+        } else if (d->w == 6 && (gpn + 1) * 6 <= j->rows) {
+            kp_done = (j->K / 16) * 8;
+            pack6_fast(pm, j->m + gpn * 6 * j->K, j->K);
         }
         for (int64_t r = 0; r < d->w; r++) {
             int64_t row = gpn * d->w + r;
@@ -109,19 +140,18 @@ static void pack_panels(void *arg, int64_t p0, int64_t p1)
             }
         }
         for (int64_t g = 0; g < d->ng; g++) {
-            int32_t mn = INT32_MAX, mx = INT32_MIN;
+            int fast = 1;
             for (int64_t r = 0; r < d->w; r++) {
                 int64_t row = gpn * d->w + r;
-                int16_t e = row < j->rows ? j->e[row * j->ng + g] : 0;
+                int16_t e = row < j->rows ? j->e[row * j->ng + g] : 133; /* pad rows: 2^0 */
                 d->e_raw[(p * d->ng + g) * d->w + r] = e;
-                d->e[(p * d->ng + g) * d->w + r] = e + j->e_bias;
-                if (row < j->rows) {
-                    if (e < mn) mn = e;
-                    if (e > mx) mx = e;
-                }
+                /* Fast-path scaling is (float(d) * 2^(E_B-133)) * 2^(E_A-133): both factors must
+                ** be normal floats and the first product exact (|d| <= 2^24, so E_B <= 236). */
+                fast &= e >= 7 && e <= j->e_hi;
+                d->f[(p * d->ng + g) * d->w + r] =
+                    (e >= 7 && e <= 260) ? __builtin_ldexpf(1.0f, e - 133) : 0.0f;
             }
-            d->emin[p * d->ng + g] = mn;
-            d->emax[p * d->ng + g] = mx;
+            d->fast[p * d->ng + g] = (uint8_t)fast;
         }
     }
 }
@@ -135,11 +165,10 @@ static int packed_alloc(packed *d, int64_t cap, int64_t w, int64_t K, int64_t ng
     d->ng = ng;
     size_t np = (size_t)cap;
     d->m = mx_malloc(np * (size_t)d->kp, (size_t)w * sizeof(int32_t));
-    d->e = mx_malloc(np * (size_t)ng, (size_t)w * sizeof(int32_t));
+    d->f = mx_malloc(np * (size_t)ng, (size_t)w * sizeof(float));
     d->e_raw = mx_malloc(np * (size_t)ng, (size_t)w * sizeof(int16_t));
-    d->emin = mx_malloc(np * (size_t)ng, sizeof(int32_t));
-    d->emax = mx_malloc(np * (size_t)ng, sizeof(int32_t));
-    if (!d->m || !d->e || !d->e_raw || !d->emin || !d->emax) {
+    d->fast = mx_malloc(np * (size_t)ng, 1);
+    if (!d->m || !d->f || !d->e_raw || !d->fast) {
         packed_free(d);
         return -1;
     }
@@ -148,9 +177,9 @@ static int packed_alloc(packed *d, int64_t cap, int64_t w, int64_t K, int64_t ng
 
 /* Packs global panels [p_off, p_off + n) of a [rows][K] operand into d's panels [0, n). */
 static void pack_range(packed *d, const int8_t *m, const int16_t *e, int64_t rows, int64_t K,
-                       int32_t e_bias, int64_t p_off, int64_t n, unsigned n_threads)
+                       int32_t e_hi, int64_t p_off, int64_t n, unsigned n_threads)
 {
-    pack_job job = {d, m, e, rows, K, d->ng, e_bias, p_off};
+    pack_job job = {d, m, e, rows, K, d->ng, e_hi, p_off};
     d->n_panels = n;
     mx_parallel_for(n_threads, n, 1, pack_panels, &job);
 }
@@ -205,9 +234,7 @@ static void tile_kernel(const mx_gemm_prob *p, const packed *A, const packed *B,
             am += MR;
             bm += NR;
         }
-        int32_t lo = A->emin[pa * A->ng + g] + B->emin[pb * B->ng + g] - 266;
-        int32_t hi = A->emax[pa * A->ng + g] + B->emax[pb * B->ng + g] - 266;
-        if (lo < -126 || hi > 127) {
+        if (!(A->fast[pa * A->ng + g] & B->fast[pb * B->ng + g])) {
             __m256i acc[MR][2] = {{c00, c01}, {c10, c11}, {c20, c21},
                                   {c30, c31}, {c40, c41}, {c50, c51}};
             int32_t d[MR][NR];
@@ -219,21 +246,19 @@ static void tile_kernel(const mx_gemm_prob *p, const packed *A, const packed *B,
                             ct, ldc);
             continue;
         }
-        const int32_t *ea = A->e + (pa * A->ng + g) * MR; /* E_A - 139 */
-        const int32_t *eb = B->e + (pb * B->ng + g) * NR; /* E_B */
-        __m256i eb0 = _mm256_loadu_si256((const __m256i *)eb);
-        __m256i eb1 = _mm256_loadu_si256((const __m256i *)(eb + 8));
+        const float *fa = A->f + (pa * A->ng + g) * MR; /* 2^(E_A - 133) */
+        const float *fb = B->f + (pb * B->ng + g) * NR; /* 2^(E_B - 133) */
+        __m256 fb0 = _mm256_loadu_ps(fb), fb1 = _mm256_loadu_ps(fb + 8);
+        /* float(d) * 2^(E_B-133) is exact (a normal float times a power of two, no overflow), so
+        ** the second multiply is the contract's single rounding of d * 2^(E_A+E_B-266). */
 #define MX_SCALE_ROW(r, x0, x1)                                                                  \
     do {                                                                                         \
-        __m256i ear = _mm256_set1_epi32(ea[r]);                                                  \
-        /* biased exponent s + 127 in [1, 254] -> the float 2^s */                               \
-        __m256 p0 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(eb0, ear), 23));      \
-        __m256 p1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(eb1, ear), 23));      \
+        __m256 far = _mm256_broadcast_ss(fa + (r));                                              \
+        __m256 t0 = _mm256_mul_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(x0), fb0), far);              \
+        __m256 t1 = _mm256_mul_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(x1), fb1), far);              \
         float *cr = ct + (r) * ldc;                                                              \
-        _mm256_storeu_ps(cr, _mm256_add_ps(_mm256_loadu_ps(cr),                                  \
-                                           _mm256_mul_ps(_mm256_cvtepi32_ps(x0), p0)));          \
-        _mm256_storeu_ps(cr + 8, _mm256_add_ps(_mm256_loadu_ps(cr + 8),                          \
-                                               _mm256_mul_ps(_mm256_cvtepi32_ps(x1), p1)));      \
+        _mm256_storeu_ps(cr, _mm256_add_ps(_mm256_loadu_ps(cr), t0));                            \
+        _mm256_storeu_ps(cr + 8, _mm256_add_ps(_mm256_loadu_ps(cr + 8), t1));                    \
     } while (0)
         MX_SCALE_ROW(0, c00, c01);
         MX_SCALE_ROW(1, c10, c11);
@@ -277,7 +302,7 @@ static void run_range(void *arg, int64_t lo, int64_t hi)
     float ct[MR][NR];
     for (int64_t cb = b0; cb < b1; cb += NCP) {
         int64_t nb = cb + NCP < b1 ? NCP : b1 - cb;
-        pack_range(&B, p->bm, p->be, p->N, p->K, 0, cb, nb, 1);
+        pack_range(&B, p->bm, p->be, p->N, p->K, 236, cb, nb, 1);
         for (int64_t g0 = 0; g0 < p->ng; g0 += gpk) {
             int64_t g1 = g0 + gpk < p->ng ? g0 + gpk : p->ng;
             for (int64_t ib = a0; ib < a1; ib += MCP) {
@@ -311,7 +336,7 @@ mxsim_status mx_gemm_avx2(mxsim_ctx *ctx, const mx_gemm_prob *p, unsigned n_thre
     int64_t a_panels = (p->M + MR - 1) / MR, b_panels = (p->N + NR - 1) / NR;
     if (packed_alloc(&a, a_panels, MR, p->K, p->ng) != 0)
         return mx_fail(ctx, MXSIM_E_NOMEM, "gemm: out of memory packing A");
-    pack_range(&a, p->am, p->ae, p->M, p->K, -139, 0, a_panels, n_threads);
+    pack_range(&a, p->am, p->ae, p->M, p->K, 260, 0, a_panels, n_threads);
     memset(p->c, 0, (size_t)p->M * (size_t)p->N * sizeof(float)); /* acc starts at +0.0 */
     run_job job = {p, &a, b_panels, 0, {0}};
     /* Split B panels unless there are too few of them to keep every thread busy; splitting A
