@@ -396,9 +396,14 @@ typedef struct {
     double seconds, tops; /* at the configured clock; tops = 2*MACs/seconds/1e12 */
 } mxsim_tstats;
 
-/* Times op (times its repeat count) on cfg.  detail = 1 steps the array cycle by cycle (small
-** problems only: MXSIM_E_LIMIT above 2^26 PE-cycles) and, when access_trace_path is non-NULL,
-** writes a gzip per-cycle SRAM access trace there.  MXSIM_E_INPUT names op's source line. */
+/* Times op (times its repeat count) on cfg.  detail = 0: the analytic engine (closed forms).
+** detail = 1: a GEMM is simulated cycle by cycle by an independent engine that gives the same
+** counters (sim/doc/architecture.md section 5); small problems only: an op above 2^26 PE-cycles
+** (R*C*array cycles) or 2^26 cycles is refused with MXSIM_E_LIMIT before any stepping.  Dequant
+** and quantize ops are timed analytically in both modes.  With detail = 1 and a GEMM,
+** access_trace_path non-NULL writes a gzip per-cycle SRAM access trace there (traces/FORMAT.md),
+** atomically: on failure no file is left; it is ignored otherwise.  MXSIM_E_INPUT names op's
+** source line and the field. */
 MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_top *op,
                                      const char *source, int detail, const char *access_trace_path,
                                      mxsim_tstats *out);

@@ -159,9 +159,19 @@ static void random_cfg(mxt_rng *r, mxsim_tconfig *c)
     c->out_format = (int64_t)(mxt_next(r) % 3);
 }
 
+/* As run(), without printing the reason of a failure (a tiling that does not fit is expected). */
+static mxsim_tstats run_quiet(mxsim_tconfig *c, mxsim_top *o)
+{
+    mxsim_tstats s;
+    memset(&s, 0, sizeof s);
+    if (mxsim_time_op(g_ctx, c, o, "t", 0, NULL, &s) != MXSIM_OK) s.cycles_total = -1;
+    return s;
+}
+
 MXTEST(properties_random)
 {
     mxt_rng r = {42};
+    int n_g_compared = 0;
     for (int it = 0; it < 300; it++) {
         mxsim_tconfig c;
         random_cfg(&r, &c);
@@ -183,15 +193,30 @@ MXTEST(properties_random)
         c2.sram_b_kib *= 2;
         c2.sram_c_kib *= 2;
         MXT_TRUE(run(&c2, &o).cycles_total <= base.cycles_total);
-        /* larger G never increases scale bytes */
+        /* larger G never increases scale bytes, the tiling held fixed: the tiling chosen for 2G
+        ** (its k chunk a multiple of 2G, so of G) is forced on both runs, and the same tiling must
+        ** then load the same mantissas with exactly half the scale bytes */
         if (o.k % (2 * G) == 0) {
-            c2 = c;
-            c2.group_size = 2 * G;
-            mxsim_tstats s2 = run(&c2, &o);
-            if (s2.cycles_total >= 0) {
-                MXT_TRUE(s2.dram_a_scale_bytes + s2.dram_b_scale_bytes <= base.dram_a_scale_bytes + base.dram_b_scale_bytes ||
-                         s2.n_tiles != base.n_tiles);
-                MXT_TRUE(s2.sram_a_rd_scale_bytes <= base.sram_a_rd_scale_bytes || s2.n_tiles != base.n_tiles);
+            mxsim_tconfig f1 = c, f2 = c;
+            f2.group_size = 2 * G;
+            mxsim_tstats t2 = run_quiet(&f2, &o);
+            f1.tile_m = f2.tile_m = t2.tile_m;
+            f1.tile_n = f2.tile_n = t2.tile_n;
+            f1.tile_k = f2.tile_k = t2.tile_k;
+            mxsim_tstats s1 = run_quiet(&f1, &o), s2 = run_quiet(&f2, &o);
+            if (t2.cycles_total >= 0 && s1.cycles_total >= 0) { /* else G's scales overflow the SRAM */
+                n_g_compared++;
+                MXT_EQ_INT(s2.cycles_total, t2.cycles_total);
+                MXT_TRUE(s1.tile_m == s2.tile_m && s1.tile_n == s2.tile_n && s1.tile_k == s2.tile_k);
+                MXT_EQ_INT(s1.dram_a_mant_bytes, s2.dram_a_mant_bytes);
+                MXT_EQ_INT(s1.dram_b_mant_bytes, s2.dram_b_mant_bytes);
+                MXT_TRUE(s2.dram_a_scale_bytes + s2.dram_b_scale_bytes <= s1.dram_a_scale_bytes + s1.dram_b_scale_bytes);
+                MXT_TRUE(s2.sram_a_rd_scale_bytes + s2.sram_b_rd_scale_bytes <=
+                         s1.sram_a_rd_scale_bytes + s1.sram_b_rd_scale_bytes);
+                MXT_EQ_INT(s1.dram_a_scale_bytes, 2 * s2.dram_a_scale_bytes);
+                MXT_EQ_INT(s1.dram_b_scale_bytes, 2 * s2.dram_b_scale_bytes);
+                MXT_EQ_INT(s1.sram_a_rd_scale_bytes, 2 * s2.sram_a_rd_scale_bytes);
+                MXT_EQ_INT(s1.sram_b_rd_scale_bytes, 2 * s2.sram_b_rd_scale_bytes);
             }
         }
         /* repeat scales linearly */
@@ -202,6 +227,31 @@ MXTEST(properties_random)
         MXT_EQ_INT(s3.dram_a_mant_bytes, 3 * base.dram_a_mant_bytes);
         MXT_EQ_INT(s3.n_macs, 3 * base.n_macs);
     }
+    printf("  larger G compared on a fixed tiling in %d cases\n", n_g_compared);
+    MXT_TRUE(n_g_compared >= 100);
+}
+
+/* tile.m/n/k force the tiling; a forced k chunk must be a multiple of G. */
+MXTEST(forced_tiling)
+{
+    mxsim_tconfig c;
+    peer_cfg(&c, 8, 8, MXSIM_DF_OS);
+    mxsim_top o = gemm(100, 70, 256);
+    c.tile_m = 32, c.tile_n = 1000, c.tile_k = 64;
+    mxsim_tstats s = run(&c, &o);
+    MXT_EQ_INT(s.tile_m, 32);
+    MXT_EQ_INT(s.tile_n, 70); /* above the dim: the whole dim */
+    MXT_EQ_INT(s.tile_k, 64);
+    MXT_EQ_INT(s.n_tiles, 4 * 1 * 4);
+    c.tile_k = 48; /* not a multiple of G = 32 */
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(g_ctx), "tile.k") != NULL);
+    c.tile_k = 0;
+    c.sram_a_kib = 1; /* 32 x 256 A tile does not fit half of 1 KiB */
+    c.tile_m = 32;
+    c.tile_k = 256;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(g_ctx), "no tiling fits") != NULL);
 }
 
 /* L = load_lanes = G: every group is one beat, so compute cycles equal the int8 peer's with K/G

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Timing CLI: bundled traces x bundled configs run; peer examples through the CLI; >= 15 bad
-# traces/configs exit 2 with file:line (and field) messages; .gz round trip and truncation.
+# traces/configs exit 2 with file:line (and field) messages; .gz round trip and truncation;
+# whole, aligned table headers; --detail equal to the analytic engine; gzip access traces.
 set -u
 : "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
 t=$MXSIM_TEST_TMP; rm -rf "$t" && mkdir -p "$t"
@@ -75,4 +76,34 @@ expect 2 "" -- "$MXSIM" run --config "$t/bad.ini" "$src/traces/bert-base.trace" 
 [ ! -e "$t/out.csv" ] || { echo "FAIL: partial output"; fails=$((fails+1)); }
 expect 0 "" -- "$MXSIM" run --config "$cfg" --format json "$src/traces/bert-base.trace" -o "$t/out.json"
 python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$t/out.json" 2>/dev/null && echo "ok   json parses" || { command -v python3 >/dev/null && { echo "FAIL: json"; fails=$((fails+1)); }; }
+# table: every column name printed whole (the csv header is the reference list), rows aligned
+"$MXSIM" run --config "$cfg" "$src/traces/bert-base.trace" > "$t/tab.txt"
+"$MXSIM" run --config "$cfg" --format csv "$src/traces/bert-base.trace" | head -1 | tr ',' '\n' > "$t/names.txt"
+hdr=$(head -1 "$t/tab.txt"); nbad=0; nh=0
+for h in $hdr; do nh=$((nh+1)); grep -qx -- "$h" "$t/names.txt" || { echo "FAIL: table header '$h' is not a column name"; nbad=$((nbad+1)); }; done
+[ "$nh" -eq 21 ] || { echo "FAIL: table has $nh headers, expected 21"; nbad=$((nbad+1)); }
+[ "$(awk '{print length($0)}' "$t/tab.txt" | sort -u | wc -l)" -eq 1 ] || { echo "FAIL: table rows differ in width"; nbad=$((nbad+1)); }
+[ "$nbad" -eq 0 ] && echo "ok   table headers whole and aligned" || fails=$((fails+nbad))
+# detailed mode through the CLI: same numbers as the analytic engine, gzip access traces
+printf 'mxsim-trace 1\ngemm name=a m=20 n=9 k=64\ngemm name=b m=7 n=33 k=96 group=16\ndequant name=d m=8 n=64\n' > "$t/small.trace"
+for df in os ws is; do for sh in pe row col; do
+  a=$("$MXSIM" run --config "$cfg" --dataflow $df --set exp.share=$sh --set exp.ii_cycles=3 --format csv "$t/small.trace")
+  d=$("$MXSIM" run --config "$cfg" --dataflow $df --set exp.share=$sh --set exp.ii_cycles=3 --format csv --detail "$t/small.trace")
+  [ -n "$a" ] && [ "$a" = "$d" ] && echo "ok   --detail equals analytic ($df, $sh)" || { echo "FAIL: --detail differs ($df, $sh)"; diff <(echo "$a") <(echo "$d") | head -4; fails=$((fails+1)); }
+done; done
+rm -f "$t"/acc*.gz
+expect 0 "TOTAL" -- "$MXSIM" run --config "$cfg" --detail --access-trace "$t/acc.gz" "$t/small.trace"
+for i in 0 1; do
+  if gzip -t "$t/acc.$i.gz" 2>/dev/null && [ "$(gzip -dc "$t/acc.$i.gz" | head -1)" = "mxsim-access 1" ]; then echo "ok   access trace of op $i"
+  else echo "FAIL: access trace $t/acc.$i.gz"; fails=$((fails+1)); fi
+done
+[ ! -e "$t/acc.2.gz" ] || { echo "FAIL: access trace for a dequant op"; fails=$((fails+1)); }
+printf 'mxsim-trace 1\ngemm name=a m=20 n=9 k=64\n' > "$t/one.trace"
+expect 0 "TOTAL" -- "$MXSIM" run --config "$cfg" --detail --access-trace "$t/one.gz" "$t/one.trace"
+[ -s "$t/one.gz" ] || { echo "FAIL: one-op access trace missing"; fails=$((fails+1)); }
+expect 2 "--access-trace needs --detail" -- "$MXSIM" run --config "$cfg" --access-trace "$t/x.gz" "$t/one.trace"
+expect 2 "2^26 PE-cycles" -- "$MXSIM" run --config "$cfg" --detail --access-trace "$t/big.gz" "$src/traces/bert-base.trace"
+[ ! -e "$t/big.gz" ] && [ -z "$(ls "$t" | grep 'big.gz')" ] || { echo "FAIL: refused run left a trace file"; fails=$((fails+1)); }
+expect 0 "tile.m" -- "$MXSIM" config --dump
+expect 2 "field 'tile.k'" -- "$MXSIM" run --config "$cfg" --set tile.k=40 "$t/one.trace"
 echo "$fails failures"; [ "$fails" -eq 0 ]

@@ -164,11 +164,27 @@ static void row_values(const mxsim_top *op, const mxsim_tstats *s, char v[NCOLS]
     snprintf(v[c++], 64, "%.4f", s->tops);
 }
 
-static void emit_row(sbuf *b, const char *fmt, char v[NCOLS][64], int first)
+/* table and md show a readable subset; csv and json carry every column */
+static const int k_brief[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 19, 20, 21, 22, 23, 30, 31, 32};
+#define NBRIEF ((int)(sizeof k_brief / sizeof k_brief[0]))
+
+typedef char trow[NCOLS][64];
+
+/* Table column widths: each column as wide as its header or its widest value, so that every
+** name (with its unit) and every number is printed whole. */
+static void table_widths(const trow *rows, int64_t n, int w[NBRIEF])
 {
-    /* table and md show a readable subset; csv and json carry every column */
-    static const int brief[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 19, 20, 21, 22, 23, 30, 31, 32};
-    int nb = (int)(sizeof brief / sizeof brief[0]);
+    for (int i = 0; i < NBRIEF; i++) {
+        w[i] = (int)strlen(k_cols[k_brief[i]]);
+        for (int64_t r = 0; r < n; r++) {
+            int L = (int)strlen(rows[r][k_brief[i]]);
+            if (L > w[i]) w[i] = L;
+        }
+    }
+}
+
+static void emit_row(sbuf *b, const char *fmt, char v[NCOLS][64], int first, const int *w)
+{
     if (!strcmp(fmt, "csv")) {
         for (int i = 0; i < NCOLS; i++) sb_printf(b, "%s%s", i ? "," : "", v[i]);
         sb_printf(b, "\n");
@@ -181,36 +197,44 @@ static void emit_row(sbuf *b, const char *fmt, char v[NCOLS][64], int first)
         sb_printf(b, "}");
     } else if (!strcmp(fmt, "md")) {
         sb_printf(b, "|");
-        for (int i = 0; i < nb; i++) sb_printf(b, " %s |", v[brief[i]]);
+        for (int i = 0; i < NBRIEF; i++) sb_printf(b, " %s |", v[k_brief[i]]);
         sb_printf(b, "\n");
-    } else {
-        for (int i = 0; i < nb; i++) sb_printf(b, i < 2 ? "%-16s" : " %14s", v[brief[i]]);
+    } else { /* op and kind left-aligned, numbers right-aligned, two spaces apart */
+        for (int i = 0; i < NBRIEF; i++)
+            sb_printf(b, i < 2 ? "%s%-*s" : "%s%*s", i ? "  " : "", w[i], v[k_brief[i]]);
         sb_printf(b, "\n");
     }
 }
 
-static void emit_header(sbuf *b, const char *fmt)
+static void emit_header(sbuf *b, const char *fmt, const int *w)
 {
-    static const int brief[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 19, 20, 21, 22, 23, 30, 31, 32};
-    int nb = (int)(sizeof brief / sizeof brief[0]);
     if (!strcmp(fmt, "csv")) {
         for (int i = 0; i < NCOLS; i++) sb_printf(b, "%s%s", i ? "," : "", k_cols[i]);
         sb_printf(b, "\n");
     } else if (!strcmp(fmt, "md")) {
         sb_printf(b, "|");
-        for (int i = 0; i < nb; i++) sb_printf(b, " %s |", k_cols[brief[i]]);
+        for (int i = 0; i < NBRIEF; i++) sb_printf(b, " %s |", k_cols[k_brief[i]]);
         sb_printf(b, "\n|");
-        for (int i = 0; i < nb; i++) sb_printf(b, "---|");
+        for (int i = 0; i < NBRIEF; i++) sb_printf(b, "---|");
         sb_printf(b, "\n");
     } else if (!strcmp(fmt, "table")) {
-        for (int i = 0; i < nb; i++) {
-            const char *h = k_cols[brief[i]];
-            size_t L = strlen(h);
-            /* long names: keep the tail, which carries the unit */
-            sb_printf(b, i < 2 ? "%-16s" : " %14s", L > 14 && i >= 2 ? h + L - 14 : h);
-        }
+        for (int i = 0; i < NBRIEF; i++)
+            sb_printf(b, i < 2 ? "%s%-*s" : "%s%*s", i ? "  " : "", w[i], k_cols[k_brief[i]]);
         sb_printf(b, "\n");
     }
+}
+
+/* Access-trace path of op i: PATH itself for a one-op trace, else PATH with ".i" inserted before
+** a ".gz" suffix (appended otherwise).  NULL on allocation failure. */
+static char *acc_path(const char *path, int64_t i, int64_t n_ops)
+{
+    size_t L = strlen(path), cap = L + 32;
+    char *p = malloc(cap);
+    if (p == NULL) return NULL;
+    if (n_ops == 1) snprintf(p, cap, "%s", path);
+    else if (L > 3 && !strcmp(path + L - 3, ".gz")) snprintf(p, cap, "%.*s.%lld.gz", (int)(L - 3), path, (long long)i);
+    else snprintf(p, cap, "%s.%lld", path, (long long)i);
+    return p;
 }
 
 static int write_atomic(const char *path, const char *data, size_t n)
@@ -242,6 +266,7 @@ int mxsim_cli_run(int argc, char **argv, mxsim_ctx *ctx)
     if (strcmp(fmt, "table") && strcmp(fmt, "csv") && strcmp(fmt, "json") && strcmp(fmt, "md"))
         return t_usage("run", "--format: expected table, csv, json or md, got", fmt);
     if (o.array && !strchr(o.array, 'x')) return t_usage("run", "--array: expected RxC, got", o.array);
+    if (o.access_trace && !o.detail) return t_usage("run", "--access-trace needs --detail", NULL);
     mxsim_tconfig cfg;
     mxsim_status st = build_config(ctx, &o, &cfg);
     if (st != MXSIM_OK) return t_fail("run", ctx, st);
@@ -250,7 +275,38 @@ int mxsim_cli_run(int argc, char **argv, mxsim_ctx *ctx)
     sbuf b = {0};
     mxsim_tstats tot;
     memset(&tot, 0, sizeof tot);
-    char v[NCOLS][64];
+    int64_t n = mxsim_trace_count(tr);
+    /* every row is formatted first, so that table columns can be sized to their contents */
+    trow *rows = malloc((size_t)(n + 1) * sizeof *rows);
+    if (rows == NULL) {
+        mxsim_trace_free(tr);
+        fprintf(stderr, "mxsim run: out of memory\n");
+        return T_EXIT_RUNTIME;
+    }
+    for (int64_t i = 0; i < n && st == MXSIM_OK; i++) {
+        const mxsim_top *op = mxsim_trace_op(tr, i);
+        mxsim_tstats s;
+        char *ap = NULL;
+        if (o.access_trace && op->kind == MXSIM_OP_GEMM && (ap = acc_path(o.access_trace, i, n)) == NULL) {
+            free(rows);
+            mxsim_trace_free(tr);
+            fprintf(stderr, "mxsim run: out of memory\n");
+            return T_EXIT_RUNTIME;
+        }
+        st = mxsim_time_op(ctx, &cfg, op, mxsim_trace_source(tr), o.detail, ap, &s);
+        free(ap);
+        if (st != MXSIM_OK) break;
+        mxsim_tstats_add(&cfg, &tot, &s);
+        row_values(op, &s, rows[i]);
+    }
+    if (st != MXSIM_OK) {
+        free(rows);
+        mxsim_trace_free(tr);
+        return t_fail("run", ctx, st);
+    }
+    row_values(NULL, &tot, rows[n]);
+    int w[NBRIEF];
+    table_widths((const trow *)rows, n + 1, w);
     if (!strcmp(fmt, "json")) {
         sb_printf(&b, "{\n  \"trace\": \"%s\",\n  \"config\": {", o.pos[0]);
         char val[64];
@@ -262,33 +318,20 @@ int mxsim_cli_run(int argc, char **argv, mxsim_ctx *ctx)
         }
         sb_printf(&b, "},\n  \"ops\": [\n");
     } else {
-        emit_header(&b, fmt);
+        emit_header(&b, fmt, w);
     }
-    int64_t n = mxsim_trace_count(tr);
-    for (int64_t i = 0; i < n && st == MXSIM_OK; i++) {
-        const mxsim_top *op = mxsim_trace_op(tr, i);
-        mxsim_tstats s;
-        st = mxsim_time_op(ctx, &cfg, op, mxsim_trace_source(tr), o.detail, i == 0 ? o.access_trace : NULL, &s);
-        if (st != MXSIM_OK) break;
-        mxsim_tstats_add(&cfg, &tot, &s);
-        row_values(op, &s, v);
-        emit_row(&b, fmt, v, i == 0);
-    }
+    for (int64_t i = 0; i < n; i++) emit_row(&b, fmt, rows[i], i == 0, w);
     mxsim_trace_free(tr);
-    if (st != MXSIM_OK) {
-        free(b.p);
-        return t_fail("run", ctx, st);
-    }
-    row_values(NULL, &tot, v);
     if (!strcmp(fmt, "json")) {
         sb_printf(&b, "\n  ],\n  \"total\": ");
         sbuf t2 = {0};
-        emit_row(&t2, "json", v, 1);
+        emit_row(&t2, "json", rows[n], 1, w);
         sb_printf(&b, "%s\n}\n", t2.p ? t2.p + 4 : "{}");
         free(t2.p);
     } else {
-        emit_row(&b, fmt, v, 0);
+        emit_row(&b, fmt, rows[n], 0, w);
     }
+    free(rows);
     if (b.oom) {
         free(b.p);
         fprintf(stderr, "mxsim run: out of memory\n");
@@ -322,6 +365,8 @@ int mxsim_cli_config(int argc, char **argv, mxsim_ctx *ctx)
         const mxsim_tconfig_field *f = mxsim_tconfig_field_at(i);
         mxsim_tconfig_format(&cfg, i, val, sizeof val);
         if (f->choices) printf("%-26s = %-10s # %s [%s]; %s\n", f->name, val, f->type, f->choices, f->doc);
+        else if (!strcmp(f->type, "int")) /* whole bounds, never in exponent form */
+            printf("%-26s = %-10s # %s %s [%.0f..%.0f]; %s\n", f->name, val, f->type, f->unit, f->lo, f->hi, f->doc);
         else printf("%-26s = %-10s # %s %s [%g..%g]; %s\n", f->name, val, f->type, f->unit, f->lo, f->hi, f->doc);
     }
     return 0;

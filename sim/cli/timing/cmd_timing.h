@@ -13,7 +13,10 @@ int mxsim_cli_config(int argc, char **argv, mxsim_ctx *ctx);
      "          [-o FILE] TRACE",                                                                 \
      "Times every op of TRACE (mxsim text trace, .gz, or SCALE-Sim .csv) on the accelerator of CFG\n" \
      "(.ini, or SCALE-Sim .cfg) and prints a per-op table and totals; every column has its unit.\n" \
-     "--detail steps the array cycle by cycle (small problems only).",                            \
+     "--detail times GEMMs with the cycle-by-cycle engine instead of the analytic one (small\n"  \
+     "problems: at most 2^26 PE-cycles and 2^26 cycles per op, else exit 2); --access-trace F.gz\n" \
+     "writes its gzip SRAM access trace (F.<i>.gz for op i of a trace of several ops;\n"         \
+     "format in traces/FORMAT.md).",                                                              \
      mxsim_cli_run},                                                                              \
     {"trace",                                                                                     \
      "mxsim trace check|cat FILE | convert IN OUT | gen MODEL.model -o OUT [--require-comma]",      \

@@ -6,13 +6,17 @@
 ** serves requests in issue order, each costing latency + ceil(bytes / bandwidth) cycles.  Tile t+1's
 ** load is issued when tile t starts computing (its buffer half was freed by tile t-1); tile t's
 ** output store (through the re-quantizer when the output is MXINT8) is issued when it finishes.
-** The tiling is the candidate (powers of two times the array's granularity, or the full dim)
-** with the fewest total cycles; a larger SRAM only adds candidates, so cycles never grow with
-** SRAM, and every transfer shrinks with bandwidth, so cycles never grow with bandwidth.
+** The tiling is the candidate (powers of two times the array's granularity, or the full dim, or
+** the size forced by tile.m/n/k) with the fewest total cycles, found by evaluating candidates in
+** the order of a lower bound of their cost and stopping when no bound can win; a larger SRAM only
+** adds candidates, so cycles never grow with SRAM, and every transfer shrinks with bandwidth, so
+** cycles never grow with bandwidth.  With detail = 1 the GEMM is timed by detail.c instead, on
+** the same tiling, after an admission check against its limits.
 ** Ignored: DRAM banks and refresh, partial-sum spills (the output tile stays in SRAM across k).
 ** Invariant: cycles_total = compute + fill_drain + exp_stall + mem_stall, per op and in total.
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tinternal.h"
@@ -41,6 +45,7 @@ mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsi
     r->mx = fa == MXSIM_FMT_MXINT8 || op->kind != MXSIM_OP_GEMM;
     r->out_fmt = op->out_fmt < 0 ? (int)cfg->out_format : op->out_fmt;
     int64_t g = op->group_size > 0 ? op->group_size : cfg->group_size;
+    r->out_g = g;
     int64_t along = op->kind == MXSIM_OP_GEMM ? r->k : r->n;
     if (r->mx) {
         if (along % g != 0)
@@ -81,8 +86,8 @@ void mx_tengine_tile(const mx_top_resolved *op, const mx_ttiling *t, int64_t idx
     if (o->load_b) o->load_bytes += o->tk * o->tn + sc * (o->tk * o->tn / op->g);
     o->store_elems = ik == t->nk - 1 ? o->tm * o->tn : 0;
     o->store_bytes = o->store_elems * out_elem_bytes(op->out_fmt);
-    if (o->store_elems && op->out_fmt == MXSIM_OUT_MXINT8)
-        o->store_bytes += o->tm * mx_t_ceil_div(o->tn, op->g);
+    if (o->store_elems && op->out_fmt == MXSIM_OUT_MXINT8) /* a scale per G outputs along n */
+        o->store_bytes += o->tm * mx_t_ceil_div(o->tn, op->out_g);
 }
 
 int64_t mx_tengine_store_dur(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
@@ -150,11 +155,12 @@ static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
                 st->dram_b_scale_bytes += op->mx ? tl.tk * tl.tn / op->g : 0;
             }
             st->dram_out_bytes += tl.store_bytes;
-            /* psum traffic: one fp32 write per reduction pass, a read for every later pass */
+            /* psum traffic: one fp32 write per reduction pass, a read for every later pass, and
+            ** the store path reads the finished fp32 sums (converted after the read) */
             int64_t passes = f->kfolds, outs = tl.tm * tl.tn;
             int first = (i % t->nk) == 0;
             st->sram_c_wr_bytes += outs * 4 * passes;
-            st->sram_c_rd_bytes += outs * 4 * (passes - 1 + !first) + tl.store_bytes;
+            st->sram_c_rd_bytes += outs * 4 * (passes - 1 + !first) + (tl.store_elems ? outs * 4 : 0);
         }
         if (tl.store_bytes > 0) {
             chan = mx_t_max(ce, chan) + mx_tengine_store_dur(cfg, a, op, &tl);
@@ -164,6 +170,86 @@ static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
     }
     if (st) st->n_dram_requests = n_req;
     return mx_t_max(ce, chan);
+}
+
+/* A lower bound of pipeline()'s result, in O(1) tile shapes: the array runs the tiles one after
+** another between the first load and the last store, and the DRAM channel serves every request
+** one after another.  Used only to skip candidates that cannot win. */
+static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                           const mx_ttiling *t)
+{
+    /* sizes and counts of full and edge tiles along each dim */
+    int64_t sm[2] = {t->tm, op->m - (t->nm - 1) * t->tm}, cm[2] = {t->nm - 1, 1};
+    int64_t sn[2] = {t->tn, op->n - (t->nn - 1) * t->tn}, cn[2] = {t->nn - 1, 1};
+    int64_t sk[2] = {t->tk, op->k - (t->nk - 1) * t->tk}, ck[2] = {t->nk - 1, 1};
+    int64_t sc = op->mx ? 1 : 0, arr = 0, loads = 0, stores = 0;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            if (cm[i] * cn[j] == 0) continue;
+            mx_ttile st = {sm[i], sn[j], 0, 0, 0, sm[i] * sn[j], 0, 0};
+            st.store_bytes = st.store_elems * (op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1);
+            if (op->out_fmt == MXSIM_OUT_MXINT8) st.store_bytes += sm[i] * mx_t_ceil_div(sn[j], op->out_g);
+            stores += cm[i] * cn[j] * mx_tengine_store_dur(cfg, a, op, &st);
+            for (int l = 0; l < 2; l++) {
+                if (ck[l] == 0) continue;
+                mx_tfold f;
+                mx_tpe_tile(a, op->mx, op->g, sm[i], sn[j], sk[l], &f);
+                arr += cm[i] * cn[j] * ck[l] * f.cycles;
+            }
+        }
+    /* loads: with several k chunks every tile loads A and B; else A once per m row of tiles,
+    ** and B once (one n tile) or with every tile */
+    int64_t ab[2][2]; /* A bytes of m class i; B bytes of n class j (for the single-chunk case) */
+    for (int i = 0; i < 2; i++) {
+        ab[0][i] = sm[i] * sk[0] + sc * (sm[i] * sk[0] / op->g);
+        ab[1][i] = sk[0] * sn[i] + sc * (sk[0] * sn[i] / op->g);
+    }
+    if (t->nk > 1) {
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++)
+                for (int l = 0; l < 2; l++) {
+                    int64_t n = cm[i] * cn[j] * ck[l];
+                    if (n == 0) continue;
+                    int64_t b = sm[i] * sk[l] + sc * (sm[i] * sk[l] / op->g) + sk[l] * sn[j] + sc * (sk[l] * sn[j] / op->g);
+                    loads += n * mx_tmem_dur(a, b);
+                }
+    } else {
+        int jf = t->nn > 1 ? 0 : 1; /* class of the first n tile */
+        for (int i = 0; i < 2; i++) {
+            if (cm[i] == 0) continue;
+            /* first tile of each m row: A, plus B when B moves with every tile or it is tile 0 */
+            int64_t first_b = t->nn > 1 ? ab[1][jf] : 0;
+            loads += cm[i] * mx_tmem_dur(a, ab[0][i] + first_b);
+            if (t->nn > 1)
+                for (int j = 0; j < 2; j++) {
+                    int64_t n = cm[i] * (cn[j] - (j == jf));
+                    if (n > 0) loads += n * mx_tmem_dur(a, ab[1][j]);
+                }
+        }
+        if (t->nn == 1) /* B once, in tile 0's request (A of tile 0 already counted) */
+            loads += mx_tmem_dur(a, ab[0][t->nm > 1 ? 0 : 1] + ab[1][1]) - mx_tmem_dur(a, ab[0][t->nm > 1 ? 0 : 1]);
+    }
+    mx_ttile first;
+    mx_tengine_tile(op, t, 0, &first);
+    int64_t last_store = 0;
+    {
+        mx_ttile lt;
+        mx_tengine_tile(op, t, t->nm * t->nn * t->nk - 1, &lt);
+        last_store = mx_tengine_store_dur(cfg, a, op, &lt);
+    }
+    return mx_t_max(mx_tmem_dur(a, first.load_bytes) + arr + last_store, loads + stores);
+}
+
+typedef struct {
+    mx_ttiling t;
+    int64_t lb, order;
+} tcand;
+
+static int cmp_cand(const void *x, const void *y)
+{
+    const tcand *a = x, *b = y;
+    if (a->lb != b->lb) return a->lb < b->lb ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
 }
 
 static void add_candidates(int64_t *v, int *n, int64_t gran, int64_t dim)
@@ -179,31 +265,56 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     int nm = 0, nn = 0, nk = 0;
     int64_t gm = a->df == MXSIM_DF_OS ? a->R : a->df == MXSIM_DF_IS ? a->C : 8;
     int64_t gn = a->df == MXSIM_DF_IS ? 8 : a->C;
-    add_candidates(cm, &nm, gm, op->m);
-    add_candidates(cn, &nn, gn, op->n);
+    const mxsim_tconfig *cfg = a->cfg;
+    /* a tile size set in the configuration is the only candidate of its dim */
+    if (cfg->tile_m > 0) cm[nm++] = mx_t_min(cfg->tile_m, op->m);
+    else add_candidates(cm, &nm, gm, op->m);
+    if (cfg->tile_n > 0) cn[nn++] = mx_t_min(cfg->tile_n, op->n);
+    else add_candidates(cn, &nn, gn, op->n);
     /* reduction chunks: multiples of G (of the beat for int8) */
-    add_candidates(ck, &nk, op->mx ? op->g : a->w, op->k);
-    int64_t best_cost = -1;
-    /* largest first, so the first fitting candidate has few tiles */
+    if (cfg->tile_k > 0) {
+        ck[nk++] = mx_t_min(cfg->tile_k, op->k);
+        if (op->mx && ck[0] % op->g != 0)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'tile.k': %lld is not a multiple of G=%lld", where,
+                           (long long)ck[0], (long long)op->g);
+    } else {
+        add_candidates(ck, &nk, op->mx ? op->g : a->w, op->k);
+    }
+    /* Candidates in the original order (largest first); each gets a lower bound of its cost and
+    ** is evaluated only if the bound can still beat the best so far, in bound order.  Ties keep
+    ** the earlier candidate, and a candidate of more than 2^16 tiles is evaluated only if it is
+    ** the first that fits (tiny tiles of huge ops are never the best): the choice is the one an
+    ** exhaustive search in the original order makes. */
+    tcand *cs = malloc((size_t)nm * (size_t)nn * (size_t)nk * sizeof *cs);
+    if (cs == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
+    int nc = 0;
     for (int i = nm - 1; i >= 0; i--)
         for (int j = nn - 1; j >= 0; j--)
             for (int l = nk - 1; l >= 0; l--) {
                 if (!fits(a, op, cm[i], cn[j], ck[l])) continue;
                 mx_ttiling t = {cm[i], cn[j], ck[l], mx_t_ceil_div(op->m, cm[i]),
                                 mx_t_ceil_div(op->n, cn[j]), mx_t_ceil_div(op->k, ck[l])};
-                /* keep the search cheap: tiny tiles of huge ops are never the best */
-                if (t.nm * t.nn * t.nk > (1 << 16) && best_cost >= 0) continue;
-                int64_t c = pipeline(a->cfg, a, op, &t, NULL);
-                if (best_cost < 0 || c < best_cost) {
-                    best_cost = c;
-                    *best = t;
-                }
+                if (t.nm * t.nn * t.nk > (1 << 16) && nc > 0) continue;
+                cs[nc] = (tcand){t, lower_bound(a->cfg, a, op, &t), nc};
+                nc++;
             }
+    qsort(cs, (size_t)nc, sizeof *cs, cmp_cand);
+    int64_t best_cost = -1, best_order = -1;
+    for (int i = 0; i < nc; i++) {
+        if (best_cost >= 0 && (cs[i].lb > best_cost || (cs[i].lb == best_cost && cs[i].order > best_order))) break;
+        int64_t c = pipeline(a->cfg, a, op, &cs[i].t, NULL);
+        if (best_cost < 0 || c < best_cost || (c == best_cost && cs[i].order < best_order)) {
+            best_cost = c;
+            best_order = cs[i].order;
+            *best = cs[i].t;
+        }
+    }
+    free(cs);
     if (best_cost < 0)
         return mx_fail(ctx, MXSIM_E_INPUT,
                        "%s: no tiling fits: fields 'sram.a_kib', 'sram.b_kib', 'sram.c_kib' too small "
-                       "for one %lld x %lld x %lld tile", where, (long long)mx_t_min(gm, op->m),
-                       (long long)mx_t_min(gn, op->n), (long long)ck[0]);
+                       "for one %lld x %lld x %lld tile%s", where, (long long)cm[0], (long long)cn[0],
+                       (long long)ck[0], cfg->tile_m || cfg->tile_n || cfg->tile_k ? " (fields 'tile.*' set)" : "");
     return MXSIM_OK;
 }
 
@@ -253,8 +364,11 @@ void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
     st->sram_b_rd_scale_bytes = rsb;
     st->n_macs = op->m * op->n * op->k;
     st->n_exp_ops = op->mx ? op->m * op->n * (op->k / op->g) : 0;
-    /* adder-tree outputs written to the group (or int32) partial-sum register, one per beat */
-    int64_t beats = op->mx ? (op->k / op->g) * mx_tpe_beats_per_group(a, op->g) : mx_t_ceil_div(op->k, a->w);
+    /* adder-tree outputs written to the group (or int32) partial-sum register, one per beat; an
+    ** int8 chunk that is not a multiple of the beat ends with a partial beat */
+    int64_t beats = op->mx ? (op->k / op->g) * mx_tpe_beats_per_group(a, op->g)
+                           : (t->nk - 1) * mx_t_ceil_div(t->tk, a->w) +
+                                 mx_t_ceil_div(op->k - (t->nk - 1) * t->tk, a->w);
     st->n_acc_writes = op->m * op->n * beats;
     if (op->out_fmt == MXSIM_OUT_MXINT8) {
         st->n_requant_elems = op->m * op->n;
@@ -335,10 +449,22 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
         snprintf(where, sizeof where, "%s:%d: op '%s'", source ? source : "trace", op->line, op->name);
         mx_ttiling t;
         if ((s = mx_tengine_choose(ctx, &a, &r, where, &t)) != MXSIM_OK) return s;
-        mx_tengine_volumes(cfg, &a, &r, &t, out);
         if (detail) {
-            if ((s = mx_tdetail_run(ctx, cfg, &a, &r, &t, access_trace_path, out)) != MXSIM_OK) return s;
+            /* Admission: the analytic estimate refuses at once what the detailed engine would
+            ** stop at its limits only after stepping them (its own checks stay as a backstop).
+            ** The detailed engine then counts every cycle and volume itself. */
+            mxsim_tstats est;
+            memset(&est, 0, sizeof est);
+            int64_t tot = pipeline(cfg, &a, &r, &t, &est);
+            int64_t arr = est.cycles_compute + est.cycles_fill_drain + est.cycles_exp_stall;
+            if ((double)arr * (double)(a.R * a.C) > (double)MX_TDETAIL_MAX_PE_CYC || tot > MX_TDETAIL_MAX_CYC)
+                return mx_fail(ctx, MXSIM_E_LIMIT,
+                               "%s: detailed mode steps at most 2^26 PE-cycles (R*C*array cycles) and 2^26 "
+                               "cycles per op; this op takes about %.3g PE-cycles and %.3g cycles: use the "
+                               "analytic engine (no --detail)", where, (double)arr * (double)(a.R * a.C), (double)tot);
+            if ((s = mx_tdetail_run(ctx, cfg, &a, &r, &t, where, access_trace_path, out)) != MXSIM_OK) return s;
         } else {
+            mx_tengine_volumes(cfg, &a, &r, &t, out);
             out->cycles_total = pipeline(cfg, &a, &r, &t, out);
             out->cycles_mem_stall = out->cycles_total - out->cycles_compute - out->cycles_fill_drain -
                                     out->cycles_exp_stall;

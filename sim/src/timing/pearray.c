@@ -3,11 +3,12 @@
 ** Modelled (sim/doc/architecture.md section 2): an R x C array in lockstep; each PE consumes one
 ** "beat" per cycle, i.e. w = min(L, load_lanes) elements of one group, so a group of G takes
 ** t_g = ceil(G / w) beats.  Systolic skew i + j, preload of R cycles in WS/IS, fill and drain over
-** the full array (partial folds cost as much as full ones, as in SCALE-Sim).  Each group's int32
-** partial sum is handed to an exponent unit (per PE, per row or per column) with initiation
-** interval II and latency; the controller is statically scheduled and spaces its steps (groups in
-** OS, input rows in WS/IS) so that a shared unit has finished one step's operations before the
-** next step's arrive: step interval I = max(base, (n-1) * max(spacing, II) + II) for n sharing
+** the full array (partial folds cost as much as full ones, as in SCALE-Sim).  Each mapped PE hands
+** each group's int32 partial sum to an exponent unit (per PE, per row or per column) with
+** initiation interval II and latency; PEs outside a partial fold's mapped region hold no data and
+** issue nothing, so a partial fold shares its units among fewer PEs.  The controller is
+** statically scheduled and spaces its steps (groups in OS, input rows in WS/IS) so that a shared
+** unit has issued one step's operations before the next step's arrive: step interval I = max(base, (n-1) * max(spacing, II) + II) for n sharing
 ** PEs whose operations arrive `spacing` cycles apart.  The excess over `base` is exponent stall.
 ** Ignored: bank conflicts inside the array, clock gating, operand-dependent timing.
 ** Invariant: with int8 operands (or L = load_lanes = 1, II <= t_g, latency 0), a fold costs
@@ -48,8 +49,10 @@ static int64_t chunk_beats(const mx_tarch *a, int mx, int64_t g, int64_t tk)
     return mx ? (tk / g) * mx_tpe_beats_per_group(a, g) : mx_t_ceil_div(tk, a->w);
 }
 
-/* OS fold: K streams through time, one group every I cycles. */
-static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tk, mx_tfold *f)
+/* OS fold: K streams through time, one group every I cycles.  Only the mr x mc mapped PEs
+** issue exponent operations; the skew and drain span the whole array. */
+static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tk, int64_t mr, int64_t mc,
+                    mx_tfold *f)
 {
     const int64_t R = a->R, C = a->C;
     int64_t kb = chunk_beats(a, mx, g, tk);
@@ -61,9 +64,9 @@ static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tk, mx_tfold *
         return;
     }
     int64_t tg = mx_tpe_beats_per_group(a, g), ng = tk / g;
-    int64_t n = a->share == MXSIM_EXP_PER_PE ? 1 : a->share == MXSIM_EXP_PER_ROW ? C : R;
-    /* skew of the first operation that reaches the busiest unit */
-    int64_t o = a->share == MXSIM_EXP_PER_PE ? R + C - 2 : a->share == MXSIM_EXP_PER_ROW ? R - 1 : C - 1;
+    /* n PEs share the busiest unit; o = skew of its first operation of the last group */
+    int64_t n = a->share == MXSIM_EXP_PER_PE ? 1 : a->share == MXSIM_EXP_PER_ROW ? mc : mr;
+    int64_t o = a->share == MXSIM_EXP_PER_PE ? mr + mc - 2 : a->share == MXSIM_EXP_PER_ROW ? mr - 1 : mc - 1;
     int64_t I = mx_tpe_step_interval(a, tg, n, 1);
     int64_t last = (ng - 1) * I;
     int64_t exp_end = last + tg + o + (n - 1) * mx_t_max(1, a->ii) + a->lat;
@@ -73,9 +76,9 @@ static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tk, mx_tfold *
 }
 
 /* WS/IS fold: the reduction is spatial (beats on rows), `steps` rows of the other operand stream
-** through time.  fr = first beat of this fold. */
+** through time; mc of the C columns are mapped.  fr = first beat of this fold. */
 static void fold_stream(const mx_tarch *a, int mx, int64_t g, int64_t kb, int64_t fr, int64_t steps,
-                        mx_tfold *f)
+                        int64_t mc, mx_tfold *f)
 {
     const int64_t R = a->R, C = a->C;
     f->compute = steps;
@@ -95,7 +98,7 @@ static void fold_stream(const mx_tarch *a, int mx, int64_t g, int64_t kb, int64_
     int64_t I = 1, n = 0, sp = 1;
     if (n_e > 0) {
         if (a->share == MXSIM_EXP_PER_PE) n = 1;
-        else if (a->share == MXSIM_EXP_PER_ROW) n = C;
+        else if (a->share == MXSIM_EXP_PER_ROW) n = mc;
         else {
             n = n_e;
             sp = tg;
@@ -107,13 +110,22 @@ static void fold_stream(const mx_tarch *a, int mx, int64_t g, int64_t kb, int64_
     int64_t end = comp_end;
     if (n_e > 0) {
         int64_t e;
-        if (a->share == MXSIM_EXP_PER_PE) e = B + rl + C - 1 + 1 + a->lat;
-        else if (a->share == MXSIM_EXP_PER_ROW) e = B + rl + 1 + (C - 1) * a->ii + a->lat;
-        else e = B + r0 + C - 1 + 1 + (n_e - 1) * mx_t_max(tg, a->ii) + a->lat;
+        if (a->share == MXSIM_EXP_PER_PE) e = B + rl + mc - 1 + 1 + a->lat;
+        else if (a->share == MXSIM_EXP_PER_ROW) e = B + rl + 1 + (mc - 1) * a->ii + a->lat;
+        else e = B + r0 + mc - 1 + 1 + (n_e - 1) * mx_t_max(tg, a->ii) + a->lat;
         end = mx_t_max(end, e);
     }
     f->cycles = end;
     f->exp_stall = end - f->compute - f->fill_drain;
+}
+
+/* f += k * one (cycle fields only). */
+static void fold_add(mx_tfold *f, const mx_tfold *one, int64_t k)
+{
+    f->cycles += k * one->cycles;
+    f->compute += k * one->compute;
+    f->fill_drain += k * one->fill_drain;
+    f->exp_stall += k * one->exp_stall;
 }
 
 void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, int64_t tk,
@@ -123,13 +135,16 @@ void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, i
     mx_tfold one = {0};
     *f = (mx_tfold){0};
     if (a->df == MXSIM_DF_OS) {
-        int64_t nf = mx_t_ceil_div(tm, R) * mx_t_ceil_div(tn, C);
-        fold_os(a, mx, g, tk, &one);
-        f->n_folds = nf;
-        f->cycles = nf * one.cycles;
-        f->compute = nf * one.compute;
-        f->fill_drain = nf * one.fill_drain;
-        f->exp_stall = nf * one.exp_stall;
+        /* folds differ only in mapped rows (R or the edge tm % R) and columns (C or tn % C) */
+        int64_t rows[2] = {R, tm % R}, n_r[2] = {tm / R, tm % R ? 1 : 0};
+        int64_t cols[2] = {C, tn % C}, n_c[2] = {tn / C, tn % C ? 1 : 0};
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) {
+                if (n_r[i] * n_c[j] == 0) continue;
+                fold_os(a, mx, g, tk, rows[i], cols[j], &one);
+                fold_add(f, &one, n_r[i] * n_c[j]);
+            }
+        f->n_folds = mx_t_ceil_div(tm, R) * mx_t_ceil_div(tn, C);
         f->pe_used_sum = tm * tn;
         f->kfolds = 1;
         return;
@@ -138,18 +153,27 @@ void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, i
     int64_t cols = a->df == MXSIM_DF_WS ? tn : tm, steps = a->df == MXSIM_DF_WS ? tm : tn;
     int64_t kb = chunk_beats(a, mx, g, tk);
     int64_t nk = mx_t_ceil_div(kb, R), nc = mx_t_ceil_div(cols, C);
-    /* Folds with the same (first beat mod t_g, rows used) cost the same; the pattern repeats. */
-    for (int64_t fk = 0; fk < nk; fk++) {
-        fold_stream(a, mx, g, kb, fk * R, steps, &one);
-        f->cycles += one.cycles;
-        f->compute += one.compute;
-        f->fill_drain += one.fill_drain;
-        f->exp_stall += one.exp_stall;
+    int64_t mcs[2] = {C, cols % C}, n_mc[2] = {cols / C, cols % C ? 1 : 0};
+    /* A full reduction fold's cost depends on its first beat only through fr mod t_g, and
+    ** fr = fk * R, so the costs of folds 0..nk-2 repeat with period p = t_g / gcd(R, t_g);
+    ** the last fold (possibly partial) is timed on its own. */
+    int64_t tg = mx ? mx_tpe_beats_per_group(a, g) : 1, x = R, y = tg;
+    while (y) {
+        int64_t r = x % y;
+        x = y;
+        y = r;
     }
-    f->cycles *= nc;
-    f->compute *= nc;
-    f->fill_drain *= nc;
-    f->exp_stall *= nc;
+    int64_t p = tg / x, n_full = nk - 1;
+    for (int j = 0; j < 2; j++) {
+        if (n_mc[j] == 0) continue;
+        for (int64_t fk = 0; fk < mx_t_min(p, n_full); fk++) {
+            fold_stream(a, mx, g, kb, fk * R, steps, mcs[j], &one);
+            /* folds fk, fk + p, fk + 2p, ... below n_full */
+            fold_add(f, &one, n_mc[j] * ((n_full - 1 - fk) / p + 1));
+        }
+        fold_stream(a, mx, g, kb, n_full * R, steps, mcs[j], &one);
+        fold_add(f, &one, n_mc[j]);
+    }
     f->n_folds = nk * nc;
     f->pe_used_sum = kb * cols;
     f->kfolds = nk;

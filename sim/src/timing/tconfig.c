@@ -64,6 +64,10 @@ static const field k_fields[] = {
        "re-quantizer depth (max-abs tree, exponent, rounding)"),
     FB("report.scalesim_compat", scalesim_compat, 0,
        "report GEMM cycles as SCALE-Sim v2 does (index of the last cycle: one less)"),
+    FI("tile.m", tile_m, 0, 2147483648.0, 0, "elements", "GEMM tile rows of A (0: chosen for fewest cycles)"),
+    FI("tile.n", tile_n, 0, 2147483648.0, 0, "elements", "GEMM tile columns of B (0: chosen for fewest cycles)"),
+    FI("tile.k", tile_k, 0, 2147483648.0, 0, "elements",
+       "GEMM tile reduction depth, a multiple of G (0: chosen for fewest cycles)"),
 };
 #define N_FIELDS ((int)(sizeof k_fields / sizeof k_fields[0]))
 

@@ -2,7 +2,8 @@
 **
 ** The engine is split by hardware block: tconfig.c (field table), trace.c (trace I/O), pearray.c
 ** (fold timing of the PE array and exponent units), engine.c (tiling, memory pipeline, events),
-** detail.c (cycle-stepping reference).  All cross-file functions are mx_t<module>_<verb>.
+** detail.c (detailed mode: an independent cycle-by-cycle simulation of the same machine).  All
+** cross-file functions are mx_t<module>_<verb>.
 */
 #ifndef MX_TINTERNAL_H
 #define MX_TINTERNAL_H
@@ -26,6 +27,7 @@ typedef struct {
     int64_t m, n, k, g;         /* g: group size; for int8 operands g = k (one pseudo-group) */
     int mx;                     /* 1: MXINT8 operands (scale bytes, exponent unit) */
     int out_fmt;
+    int64_t out_g;              /* group of an MXINT8 output along n (the op's or config's G) */
     int64_t repeat;
 } mx_top_resolved;
 
@@ -85,11 +87,26 @@ MX_INTERNAL void mx_tengine_tile(const mx_top_resolved *op, const mx_ttiling *t,
 MX_INTERNAL int64_t mx_tengine_store_dur(const mxsim_tconfig *cfg, const mx_tarch *a,
                                          const mx_top_resolved *op, const mx_ttile *tl);
 
-/* Detailed engine: steps the array and the DRAM channel cycle by cycle. */
+/* Detailed engine (detail.c): steps the DMA channel, the tile controller, the PE array and the
+** exponent units cycle by cycle, independently of the closed forms above.  Fills every counter
+** of *st that the analytic engine fills for a GEMM (cycles, SRAM/DRAM bytes, events, folds and
+** the unnormalised mapping sum); `where` ("file:line: op 'x'") prefixes errors.  Refuses ops
+** above MX_TDETAIL_MAX_PE_CYC PE-cycles (R*C*array cycles) or MX_TDETAIL_MAX_CYC cycles with
+** MXSIM_E_LIMIT, up front when a lower bound already exceeds them.  trace_path non-NULL: writes the gzip access trace there (traces/FORMAT.md). */
+#define MX_TDETAIL_MAX_PE_CYC ((int64_t)1 << 26)
+#define MX_TDETAIL_MAX_CYC ((int64_t)1 << 26)
 MX_INTERNAL mxsim_status mx_tdetail_run(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
                                         const mx_tarch *a, const mx_top_resolved *op,
-                                        const mx_ttiling *t, const char *trace_path,
-                                        mxsim_tstats *st);
+                                        const mx_ttiling *t, const char *where,
+                                        const char *trace_path, mxsim_tstats *st);
+
+/* Gzip writer of access-trace records "cycle operand rw address bytes" (trace.c, the one file
+** that uses zlib).  close(commit = 0) discards the file; commit = 1 renames it into place. */
+typedef struct mx_tacc mx_tacc;
+MX_INTERNAL mxsim_status mx_tacc_open(mxsim_ctx *ctx, const char *path, mx_tacc **out);
+MX_INTERNAL void mx_tacc_rec(mx_tacc *w, int64_t cyc, const char *operand, char rw, int64_t addr,
+                             int64_t bytes);
+MX_INTERNAL mxsim_status mx_tacc_close(mxsim_ctx *ctx, mx_tacc *w, int commit);
 /* Fills the data-volume counters (SRAM, DRAM, events) that both engines share. */
 MX_INTERNAL void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a,
                                     const mx_top_resolved *op, const mx_ttiling *t,

@@ -6,11 +6,15 @@
 ** and keys, duplicate keys, missing dims, bad or overflowing numbers, and G not dividing the
 ** grouped dim are MXSIM_E_INPUT naming file:line and the field; a truncated .gz is E_FORMAT.
 ** Invariant: every op held by an mxsim_trace passed mxsim_trace_append's validation.
+** Also here, so that zlib stays in this file: the gzip writer of detailed mode's access traces.
 */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "fileio.h"
@@ -437,5 +441,102 @@ MXSIM_API mxsim_status mxsim_trace_save(mxsim_ctx *ctx, const mxsim_trace *t, co
         st = mx_file_write(ctx, path, buf, n);
     }
     free(buf);
+    return st;
+}
+
+/* ---- access traces of detailed mode -------------------------------------------------------- */
+
+/* Streams text records through deflate (gzip wrapper) into a temporary file next to the
+** destination; mx_tacc_close(commit = 1) fsyncs and renames it, so the destination is either
+** untouched or complete.  Write errors are remembered and reported once, at close. */
+struct mx_tacc {
+    char *path, *tmp;
+    FILE *f;
+    z_stream zs;
+    int z_ok, err;
+    char text[1 << 16];
+    size_t n;
+    unsigned char out[1 << 16];
+};
+
+static void tacc_deflate(mx_tacc *w, int flush)
+{
+    w->zs.next_in = (Bytef *)w->text;
+    w->zs.avail_in = (uInt)w->n;
+    do {
+        w->zs.next_out = w->out;
+        w->zs.avail_out = (uInt)sizeof w->out;
+        int r = deflate(&w->zs, flush);
+        if (r == Z_STREAM_ERROR) {
+            w->err = 1;
+            break;
+        }
+        size_t have = sizeof w->out - w->zs.avail_out;
+        if (have > 0 && fwrite(w->out, 1, have, w->f) != have) w->err = 1;
+    } while (w->zs.avail_out == 0 || (flush == Z_FINISH && w->zs.avail_in > 0));
+    w->n = 0;
+}
+
+mxsim_status mx_tacc_open(mxsim_ctx *ctx, const char *path, mx_tacc **out)
+{
+    *out = NULL;
+    mx_tacc *w = mx_calloc(1, sizeof *w);
+    size_t L = strlen(path);
+    if (w == NULL || (w->path = malloc(L + 1)) == NULL || (w->tmp = malloc(L + 16)) == NULL) {
+        if (w) free(w->path);
+        free(w);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+    }
+    memcpy(w->path, path, L + 1);
+    snprintf(w->tmp, L + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(w->tmp);
+    /* mkstemp makes the file 0600: give it ordinary permissions */
+    if (fd < 0 || fchmod(fd, 0644) != 0 || (w->f = fdopen(fd, "wb")) == NULL) {
+        if (fd >= 0) {
+            close(fd);
+            unlink(w->tmp);
+        }
+        free(w->tmp);
+        free(w->path);
+        free(w);
+        return mx_fail(ctx, MXSIM_E_IO, "%s: cannot create the access trace: %s", path, strerror(errno));
+    }
+    /* windowBits 15 + 16: gzip wrapper, readable by gzip -d and gzread */
+    if (deflateInit2(&w->zs, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        mx_tacc_close(ctx, w, 0);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: deflateInit2 failed", path);
+    }
+    w->z_ok = 1;
+    w->n = (size_t)snprintf(w->text, sizeof w->text,
+                            "mxsim-access 1\n# cycle operand rw address bytes\n");
+    *out = w;
+    return MXSIM_OK;
+}
+
+void mx_tacc_rec(mx_tacc *w, int64_t cyc, const char *operand, char rw, int64_t addr, int64_t bytes)
+{
+    if (w == NULL || bytes <= 0) return;
+    if (w->n + 96 > sizeof w->text) tacc_deflate(w, Z_NO_FLUSH);
+    w->n += (size_t)snprintf(w->text + w->n, sizeof w->text - w->n, "%lld %s %c %lld %lld\n",
+                             (long long)cyc, operand, rw, (long long)addr, (long long)bytes);
+}
+
+mxsim_status mx_tacc_close(mxsim_ctx *ctx, mx_tacc *w, int commit)
+{
+    if (w == NULL) return MXSIM_OK;
+    mxsim_status st = MXSIM_OK;
+    if (commit && w->z_ok) tacc_deflate(w, Z_FINISH);
+    if (w->z_ok) deflateEnd(&w->zs);
+    if (commit) {
+        if (fflush(w->f) != 0 || fsync(fileno(w->f)) != 0) w->err = 1;
+    }
+    if (fclose(w->f) != 0) w->err = 1;
+    if (commit && w->err) st = mx_fail(ctx, MXSIM_E_IO, "%s: write error in the access trace", w->path);
+    if (commit && st == MXSIM_OK && rename(w->tmp, w->path) != 0)
+        st = mx_fail(ctx, MXSIM_E_IO, "%s: cannot write the access trace: %s", w->path, strerror(errno));
+    if (!commit || st != MXSIM_OK) unlink(w->tmp);
+    free(w->tmp);
+    free(w->path);
+    free(w);
     return st;
 }
