@@ -4,19 +4,22 @@
 # arrays): cycles, utilisation, area, energy (with the low/high band of the sources) and the
 # MXINT8 error against float64 for each of the 25 points.  Prints the table of totals and writes
 # OUT_DIR/results.csv and the report OUT_DIR/index.html + OUT_DIR/README.md (+ SVG charts).
-# usage: workloads/run-sweep.sh [BUILD_DIR] [OUT_DIR]      (defaults: build, BUILD_DIR/reports/example)
+# usage: workloads/run-sweep.sh [BUILD_DIR] [OUT_DIR]      (defaults: build, reports/example)
+# The output is deterministic, so rerunning it over the committed reports/example/ changes nothing
+# unless the model changed.
 # Extra sweep options can be passed in MXSIM_SWEEP_ARGS, e.g. MXSIM_SWEEP_ARGS="--node 7 -j 2".
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-build=${1:-build}
-out=${2:-$build/reports/example}
+build=$(cd "${1:-build}" 2>/dev/null && pwd) || { echo "run-sweep.sh: build directory '${1:-build}' not found" >&2; exit 2; }
+out=${2:-$root/reports/example}
+mkdir -p "$out" && out=$(cd "$out" && pwd)
+out=${out#"$root"/} # inside the repository: relative, so the report carries no machine path
 mxsim=$build/mxsim
 if [ ! -x "$mxsim" ]; then
   echo "run-sweep.sh: $mxsim not found (build first: cmake -S . -B build -DMXSIM_WITH_SWEEP=ON && cmake --build build)" >&2
   exit 2
 fi
-mkdir -p "$out"
 # Relative paths (from the repository root) keep the results free of machine-specific paths.
 cd "$root"
 trace=traces/bert-base.trace
