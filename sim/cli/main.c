@@ -18,6 +18,9 @@
 #ifdef MXSIM_WITH_SWEEP
 #include "sweep/cmd_sweep.h"
 #endif
+#ifdef MXSIM_WITH_GPUMODEL
+#include "gpumodel/cmd_gpumodel.h"
+#endif
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -375,6 +378,9 @@ static const command k_commands[] = {
 #endif
 #ifdef MXSIM_WITH_SWEEP
     MXSIM_SWEEP_COMMANDS
+#endif
+#ifdef MXSIM_WITH_GPUMODEL
+    MXSIM_GPUMODEL_COMMANDS
 #endif
     {"help", "mxsim help [COMMAND]", "Shows the commands, or one command's help.", cmd_help},
 };

@@ -613,6 +613,113 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
 /* Point i after a run (NULL if out of range or not run). */
 MXSIM_API const mxsim_sweep_point *mxsim_sweep_point_at(const mxsim_sweep *sw, int64_t i);
 
+/* ==== GPU model (issue 7) ==== */
+/* ---------------------------------------------------------------------------------------------
+** An analytical model of an NVIDIA Hopper GPU running mxsim's CUDA kernels (kernels/src) and
+** the cuBLAS baselines, checked against measured times (reports/gpu/<card>/bench.csv); built
+** with -DMXSIM_WITH_GPUMODEL=ON.  sim/doc/gpu-model.md gives every term.  A card is plain
+** data (workloads/gpus/<card>.ini): datasheet values, values measured on the card (marked,
+** with their file) and the few calibrated on the training half of the measured points. */
+
+/* Card parameters: one set per card, never per shape. */
+typedef struct {
+    char name[32];
+    /* datasheet / whitepaper */
+    double n_sm, issue_per_sm_clk, tc_int8_dense_tops, tc_bf16_dense_tflops, hbm_bw_gbs;
+    double l2_bytes, smem_per_sm_bytes, regs_per_sm, cvt_per_sm_clk, tdp_w, die_mm2;
+    /* measured on the card (reports/gpu/...) */
+    double sm_clock_mhz, copy_bw_gbs, cublas_bf16_tflops, cublaslt_int8_tops, warp_stall_cyc;
+    /* calibrated on the training half (mxsim_gpu_calibrate) */
+    double launch_us, cublas_call_us, cublaslt_call_us, launch_gap_us, stream_overlap_loss;
+    double tile_kstep_ovh_instr, gemv_term_instr, gemv_round_ovh_instr;
+} mxsim_gpu_card;
+
+/* One card field's description (static storage): kind is "datasheet", "measured" or
+** "calibrated"; unit like "us", "GB/s". */
+typedef struct {
+    const char *key, *kind, *unit, *doc;
+} mxsim_gpu_field;
+MXSIM_API int mxsim_gpu_field_count(void);
+MXSIM_API const mxsim_gpu_field *mxsim_gpu_field_at(int i); /* NULL if out of range */
+MXSIM_API double mxsim_gpu_card_get(const mxsim_gpu_card *c, int i);
+/* Reads an INI card (`key = value`, `#`/`;` comments, `[section]` ignored).  Every field is
+** required; unknown keys, duplicates and non-positive values are MXSIM_E_INPUT (file:line,
+** field). */
+MXSIM_API mxsim_status mxsim_gpu_card_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_card *c);
+
+typedef enum {
+    MXSIM_GK_COPY = 0,          /* cudaMemcpy D2D of m bytes */
+    MXSIM_GK_DEQUANT_OCP = 1,   /* mxk_dequantize_bf16 ocp, m elements */
+    MXSIM_GK_DEQUANT_MASE = 2,  /* mxk_dequantize_bf16 mase-cuda */
+    MXSIM_GK_QUANTIZE_F32 = 3,  /* mxk_quantize_ocp, float32 in, m elements */
+    MXSIM_GK_QUANTIZE_BF16 = 4, /* bf16 in */
+    MXSIM_GK_MXK_GEMM = 5,      /* mxk_gemm, cfg 0..6 (0: the routing of kernels/src/gemm_mma.cu) */
+    MXSIM_GK_CUBLAS_BF16 = 6,   /* cublasGemmEx bf16 in/out, fp32 compute */
+    MXSIM_GK_CUBLASLT_INT8 = 7, /* cublasLtMatmul int8 in, int32 out */
+    MXSIM_GK_DEQUANT_CUBLAS = 8 /* dequantize A and B (ocp), then cuBLAS bf16 */
+} mxsim_gpu_kernel;
+
+typedef struct {
+    int32_t kernel;     /* mxsim_gpu_kernel */
+    int32_t cfg;        /* MXSIM_GK_MXK_GEMM: 0..6 */
+    int64_t m, n, k, g; /* GEMM C[m,n] = A[m,k] B[n,k]^T; element ops: m elements, group g */
+} mxsim_gpu_op;
+
+typedef struct {
+    double time_us;             /* predicted, launch included */
+    double launch_us;           /* launch / call overhead part */
+    double mem_us;              /* DRAM traffic at the card's copy bandwidth */
+    double issue_us;            /* instruction issue (CUDA cores), incl. the per-group scaling */
+    double scale_us;            /* the per-group scaling part of issue_us */
+    double tc_us;               /* tensor-core time (cuBLAS at its measured peak) */
+    double dram_bytes, waves, instr_per_warp;
+    int32_t cfg_used;           /* mxk GEMM: the kernel config actually modelled (1..6) */
+    char bound[16];             /* "memory", "issue", "latency", "tensor", "launch" */
+} mxsim_gpu_pred;
+
+/* Kernel name of bench.csv (e.g. "mxk-gemm-mxint8-cfg5", "dequant+cublas-bf16") -> op kernel
+** and cfg; unknown names are MXSIM_E_INPUT. */
+MXSIM_API mxsim_status mxsim_gpu_method_parse(mxsim_ctx *ctx, const char *method, mxsim_gpu_op *op);
+/* Predicts op on card.  Bad dims (< 1, g not dividing k) are MXSIM_E_INPUT naming the field. */
+MXSIM_API mxsim_status mxsim_gpu_predict(mxsim_ctx *ctx, const mxsim_gpu_card *card,
+                                         const mxsim_gpu_op *op, mxsim_gpu_pred *out);
+
+/* Measured points (a bench.csv) and their comparison with the model. */
+typedef struct {
+    char shape[32], method[48];
+    mxsim_gpu_op op;
+    double measured_us, predicted_us, err_pct; /* err = (pred - meas) / meas */
+    int32_t split;     /* 0 training half, 1 held-out half, 2 reference (defines a measured
+                       ** card value: the D2D copy and the cuBLAS peaks; not scored) */
+    mxsim_gpu_pred pred;
+} mxsim_gpu_point;
+typedef struct mxsim_gpu_bench mxsim_gpu_bench;
+/* Loads bench.csv (header card,shape,M,N,K,G,method,median_us,...).  Split: the D2D copy and the
+** cuBLAS rows of the largest shape are references; dequant rows are training for ocp and
+** held-out for mase-cuda; GEMM rows are training when their (M,N,K), numbered in order of first
+** appearance, is even, else held-out. */
+MXSIM_API mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_bench **out);
+MXSIM_API void mxsim_gpu_bench_free(mxsim_gpu_bench *b); /* NULL ok */
+MXSIM_API int64_t mxsim_gpu_bench_count(const mxsim_gpu_bench *b);
+MXSIM_API const mxsim_gpu_point *mxsim_gpu_bench_point(const mxsim_gpu_bench *b, int64_t i);
+MXSIM_API const char *mxsim_gpu_bench_card(const mxsim_gpu_bench *b); /* "NVIDIA H200" */
+/* Swaps the training and held-out halves (to check the model the other way round). */
+MXSIM_API void mxsim_gpu_bench_swap_split(mxsim_gpu_bench *b);
+
+typedef struct {
+    int64_t n[3];       /* scored points: [0] training, [1] held-out, [2] both */
+    double mape_pct[3]; /* mean |err| */
+    double max_abs_err_pct[3];
+    double pearson_r[3]; /* of log(predicted) vs log(measured) */
+} mxsim_gpu_summary;
+/* Predicts every point of b on card (filling predicted_us, err_pct, pred) and summarises. */
+MXSIM_API mxsim_status mxsim_gpu_compare(mxsim_ctx *ctx, const mxsim_gpu_card *card,
+                                         mxsim_gpu_bench *b, mxsim_gpu_summary *out);
+/* Fits the card's "calibrated" fields to minimise the MAPE of the TRAINING points only
+** (deterministic coordinate descent from the current values), then calls mxsim_gpu_compare. */
+MXSIM_API mxsim_status mxsim_gpu_calibrate(mxsim_ctx *ctx, mxsim_gpu_card *card, mxsim_gpu_bench *b,
+                                           mxsim_gpu_summary *out);
+
 #ifdef __cplusplus
 }
 #endif
