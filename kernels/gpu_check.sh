@@ -42,6 +42,8 @@ timeout 120 "$BUILD/mxsim-gpu" golden "$DEST/golden" || rc=1
 (cd "$DEST" && tar czf golden.tar.gz golden && rm -rf golden)
 if [ "${MXK_SKIP_BENCH:-0}" != 1 ]; then
   echo "== bench"; timeout 400 "$BUILD/mxsim-gpu" bench "$DEST" || rc=1
+  echo "== bench-dequant (every dequant kernel variant, traffic ceilings)"
+  timeout 120 "$BUILD/mxsim-gpu" bench-dequant "$DEST" || rc=1
 fi
 if [ "${MXK_SKIP_PERF:-0}" != 1 ]; then
   echo "== tile variants (L2-warm, informative only)"

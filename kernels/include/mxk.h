@@ -40,10 +40,21 @@ int mxk_quantize_ocp(int in_dtype, const void *in, int64_t n, int64_t G, int8_t 
                      uint8_t *scale, mxk_stream stream);
 
 /* Dequantizes n MXINT8 elements (G | n, 1..65536) with profile MXK_PROFILE_OCP or
-** MXK_PROFILE_MASE_CUDA to bf16 bits.  16-byte vector loads and stores when the pointers are
-** 16-byte aligned (always, from cudaMalloc); a scalar path otherwise and for the tail. */
+** MXK_PROFILE_MASE_CUDA to bf16 bits.  Vector loads and 16-byte stores when a head of fewer than
+** 16 elements aligns both pointers to 16 bytes (always, from cudaMalloc); a scalar path otherwise.
+** G a multiple of 8 takes the fast path (one scale byte per 8 elements; on an H200, 0.96x of the
+** bytes per second of a device-to-device copy). */
 int mxk_dequantize_bf16(int profile, const int8_t *mantissa, const uint8_t *scale, int64_t n,
                         int64_t G, uint16_t *out, mxk_stream stream);
+
+/* The same with a kernel variant (tests, benchmarks): cfg 0 = the default of mxk_dequantize_bf16;
+** 1 = the run-5 kernel (int->float conversion and an RNE step per element; kept as a baseline);
+** 2..11 = the fast path's layouts, unrolls, grid shapes and cache hints (src/dequantize.cu);
+** 12 = the general path (per-element scale lookup) even where the fast path applies.  Every cfg
+** gives the same bits.  out must be 2-byte aligned (any alignment of mantissa is accepted). */
+#define MXK_DEQUANT_CFG_MAX 12
+int mxk_dequantize_bf16_cfg(int profile, const int8_t *mantissa, const uint8_t *scale, int64_t n,
+                            int64_t G, uint16_t *out, int cfg, mxk_stream stream);
 
 /* C[M,N] (float32, row-major) = A[M,K] . B[N,K]^T under the fp32 arithmetic contract:
 ** a_m[M*K], b_m[N*K] int8 row-major; a_e[M*(K/G)], b_e[N*(K/G)] OCP scale bytes (0xFF = NaN).

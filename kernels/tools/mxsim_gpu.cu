@@ -8,6 +8,9 @@
 **   mxsim-gpu gemm A.npz B.npz OUT.npy        (A [M,K], B [N,K], grouped along K; f32 out)
 **   mxsim-gpu verify OUTDIR                   (writes OUTDIR/verify.csv; exit 1 on any mismatch)
 **   mxsim-gpu bench OUTDIR                    (writes OUTDIR/bench.csv)
+**   mxsim-gpu bench-dequant OUTDIR            (dequant only, every kernel variant and traffic
+**                                              ceilings: OUTDIR/bench_dequant.csv)
+**   (verify with MXK_VERIFY_DEQUANT_ONLY set stops after the dequant checks)
 **   mxsim-gpu golden OUTDIR                   (writes the golden set and its MANIFEST)
 **   mxsim-gpu perf M N K G [cfg]              (times one GEMM size; for ncu and tile choices)
 ** File modes print the kernel time (CUDA events).  Exit codes: 0 ok, 1 failure, 2 usage. */
@@ -152,20 +155,23 @@ static void exhaustive_pairs(int64_t G, std::vector<int8_t> &m, std::vector<uint
         }
 }
 
+/* misalign: elements added to both device pointers (out_misalign >= 0: to the output's alone);
+** cfg: the kernel variant (mxk_dequantize_bf16_cfg). */
 static long check_dequant(int profile, const std::vector<int8_t> &m, const std::vector<uint8_t> &s,
-                          int64_t G, int misalign)
+                          int64_t G, int misalign, int cfg = 0, int out_misalign = -1)
 {
     const int64_t n = (int64_t)m.size();
+    const int omis = out_misalign >= 0 ? out_misalign : misalign;
     DBuf<int8_t> dm(n + 16);
     DBuf<uint8_t> ds(s.size());
     DBuf<uint16_t> dout(n + 16);
     CK(cudaMemcpy(dm.p + misalign, m.data(), n, cudaMemcpyHostToDevice));
     ds.up(s.data());
     CK(cudaMemset(dout.p, 0xA5, (n + 16) * 2)); /* poison */
-    CK(mxk_dequantize_bf16(profile, dm.p + misalign, ds.p, n, G, dout.p + misalign, 0));
+    CK(mxk_dequantize_bf16_cfg(profile, dm.p + misalign, ds.p, n, G, dout.p + omis, cfg, 0));
     CK(cudaDeviceSynchronize());
     std::vector<uint16_t> out(n);
-    CK(cudaMemcpy(out.data(), dout.p + misalign, n * 2, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(out.data(), dout.p + omis, n * 2, cudaMemcpyDeviceToHost));
     long mism = 0;
     for (int64_t i = 0; i < n; i++) {
         uint16_t ref = mxsim_decode_bf16((mxsim_profile)profile, s[(size_t)(i / G)], m[(size_t)i]);
@@ -376,6 +382,61 @@ static int cmd_verify(const char *outdir)
         log.row("dequant", b, (long)n, check_dequant(p, m, s, G, 0));
     }
 
+    /* dequant: the fast path's edges (G = 24 and 48 not powers of two, tails), heads of 8 (fast
+    ** path) and of 1 (general path), pointers no head can align (scalar kernel) */
+    for (int p : profiles) {
+        const char *pn = mxsim_profile_name((mxsim_profile)p);
+        struct {
+            int64_t G;
+            int mis, omis;
+        } ex[] = {{24, 0, -1}, {48, 0, -1}, {32, 8, -1}, {16, 1, -1}, {8, 3, 0}};
+        for (auto &c : ex) {
+            std::vector<int8_t> m;
+            std::vector<uint8_t> s;
+            exhaustive_pairs(c.G, m, s);
+            char b[120];
+            if (c.omis < 0)
+                snprintf(b, sizeof b, "profile=%s G=%lld exhaustive%s", pn, (long long)c.G,
+                         c.mis ? (c.mis == 8 ? " misaligned+8" : " misaligned+1") : "");
+            else
+                snprintf(b, sizeof b, "profile=%s G=%lld exhaustive mantissa+%d out+%d", pn, (long long)c.G, c.mis, c.omis);
+            log.row("dequant", b, (long)m.size(), check_dequant(p, m, s, c.G, c.mis, 0, c.omis));
+        }
+    }
+    /* dequant: every kernel variant (cfg 1..MAX): exhaustive at G = 16 and 48 and with a head of 8;
+    ** random data with a tail, large enough that grid-stride variants loop */
+    for (int cfg = 1; cfg <= MXK_DEQUANT_CFG_MAX; cfg++)
+        for (int p : profiles) {
+            const char *pn = mxsim_profile_name((mxsim_profile)p);
+            for (int64_t G : {16, 48}) {
+                std::vector<int8_t> m;
+                std::vector<uint8_t> s;
+                exhaustive_pairs(G, m, s);
+                char b[120];
+                snprintf(b, sizeof b, "profile=%s G=%lld exhaustive cfg=%d", pn, (long long)G, cfg);
+                log.row("dequant", b, (long)m.size(), check_dequant(p, m, s, G, 0, cfg));
+                if (G == 16) {
+                    snprintf(b, sizeof b, "profile=%s G=%lld exhaustive misaligned+8 cfg=%d", pn, (long long)G, cfg);
+                    log.row("dequant", b, (long)m.size(), check_dequant(p, m, s, G, 8, cfg));
+                }
+            }
+            const bool persist = cfg == 7 || cfg == 8 || cfg == 10 || cfg == 12;
+            const int64_t G = 32, n = (persist ? (1ll << 26) : (1ll << 21)) + 96;
+            std::vector<int8_t> m((size_t)n);
+            std::vector<uint8_t> s((size_t)(n / G));
+            for (auto &v : m) v = (int8_t)(uint8_t)r.u32();
+            for (auto &v : s) v = (uint8_t)r.u32();
+            char b[120];
+            snprintf(b, sizeof b, "profile=%s G=%lld random n=%lld cfg=%d", pn, (long long)G, (long long)n, cfg);
+            log.row("dequant", b, (long)n, check_dequant(p, m, s, G, 0, cfg));
+        }
+    if (getenv("MXK_VERIFY_DEQUANT_ONLY")) {
+        fclose(log.f);
+        mxsim_ctx_destroy(ctx);
+        printf("verify (dequant only): %ld checks, %ld mismatches in total -> %s\n", log.n_checks, log.total_mismatch, path.c_str());
+        return log.total_mismatch ? 1 : 0;
+    }
+
     /* quantize: random + adversarial, f32 and bf16 inputs */
     const int64_t qg[] = {1, 7, 32, 64, 128, 1024};
     for (int dt = 0; dt < 2; dt++)
@@ -528,6 +589,100 @@ static int sets_for(size_t bytes_per_set)
     return std::max(2, std::min(n, 512));
 }
 
+/* Traffic ceilings for the dequant bench, in the runner so that they stay out of the library:
+** a 16-byte copy kernel (the same bytes as cudaMemcpy), and a kernel that reads n bytes and writes
+** 2n (each byte zero-extended to 16 bits, the dequant's store pattern without its arithmetic). */
+__global__ void __launch_bounds__(256) ceil_copy16(const uint4 *__restrict__ in, uint4 *__restrict__ out, int64_t nv)
+{
+    const int64_t i0 = (int64_t)blockIdx.x * 512 + threadIdx.x;
+    uint4 a = make_uint4(0, 0, 0, 0), b = a;
+    if (i0 < nv) a = __ldcs(in + i0);
+    if (i0 + 256 < nv) b = __ldcs(in + i0 + 256);
+    if (i0 < nv) __stcs(out + i0, a);
+    if (i0 + 256 < nv) __stcs(out + i0 + 256, b);
+}
+__global__ void __launch_bounds__(256) ceil_expand(const uint2 *__restrict__ in, uint4 *__restrict__ out, int64_t nchunks)
+{
+    const int lane = threadIdx.x & 31;
+    const int64_t c0 = (((int64_t)blockIdx.x * 256 + threadIdx.x) >> 5) * 2;
+    uint2 r[2][2];
+#pragma unroll
+    for (int u = 0; u < 2; u++)
+        if (c0 + u < nchunks) {
+            r[u][0] = __ldcs(in + (c0 + u) * 64 + lane);
+            r[u][1] = __ldcs(in + (c0 + u) * 64 + 32 + lane);
+        }
+#pragma unroll
+    for (int u = 0; u < 2; u++)
+        if (c0 + u < nchunks)
+#pragma unroll
+            for (int k = 0; k < 2; k++) {
+                const uint2 v = r[u][k];
+                __stcs(out + (c0 + u) * 64 + 32 * k + lane,
+                       make_uint4(__byte_perm(v.x, 0, 0x5150), __byte_perm(v.x, 0, 0x5352),
+                                  __byte_perm(v.y, 0, 0x5150), __byte_perm(v.y, 0, 0x5352)));
+            }
+}
+
+/* dequant bandwidth against a device-to-device copy of the same run; with variants: every cfg of
+** mxk_dequantize_bf16_cfg and the traffic ceilings, and the copy again at the end. */
+static void bench_dequant(FILE *f, bool variants)
+{
+    const int64_t n = 8192ll * 28672; /* the mase lab's size */
+    const int nsets = 2;              /* a set is 3n + n/16 bytes, ~720 MB: far above the L2 */
+    std::vector<DBuf<int8_t>> m;
+    std::vector<DBuf<uint16_t>> o;
+    std::vector<DBuf<uint8_t>> s;
+    for (int i = 0; i < nsets; i++) {
+        m.emplace_back(n);
+        o.emplace_back(n);
+        s.emplace_back(n / 16);
+        rnd_mant(m.back().p, n);
+        rnd_scale(s.back().p, n / 16);
+        rnd_bf16(o.back().p, n);
+    }
+    /* bytes read + bytes written, for the copy as for the kernels */
+    double copy_us = median_us([&](int i) { CK(cudaMemcpyAsync(o[i].p, o[(i + 1) % nsets].p, n * 2, cudaMemcpyDeviceToDevice)); }, nsets);
+    double copy_gbs = 2.0 * n * 2 / copy_us * 1e-3;
+    write_bench(f, {"dequant", "d2d-copy", n, 1, 1, 0, copy_us, copy_gbs, 1.0, "GB/s"});
+    const int cfg_hi = variants ? MXK_DEQUANT_CFG_MAX : 0; /* cfg 0 = mxk_dequantize_bf16's default */
+    for (int cfg = 0; cfg <= cfg_hi; cfg++)
+        for (int p : {MXK_PROFILE_OCP, MXK_PROFILE_MASE_CUDA})
+            for (int64_t G : {16, 32, 128}) {
+                if (variants && cfg > 1 && G == 32) continue; /* G = 16 and 128 bracket it */
+                double us = median_us([&](int i) { CK(mxk_dequantize_bf16_cfg(p, m[i].p, s[i].p, n, G, o[i].p, cfg, 0)); }, nsets);
+                double gbs = (double)(n + n / G + 2 * n) / us * 1e-3;
+                std::string meth = std::string("mxk-dequant-") + mxsim_profile_name((mxsim_profile)p);
+                if (cfg > 0) meth += "-cfg" + std::to_string(cfg);
+                write_bench(f, {"dequant", meth, n, 1, 1, G, us, gbs, gbs / copy_gbs, "GB/s"});
+            }
+    if (variants) {
+        const int64_t nv = n * 2 / 16;
+        double us = median_us([&](int i) { ceil_copy16<<<(unsigned)((nv + 511) / 512), 256>>>((const uint4 *)o[(i + 1) % nsets].p, (uint4 *)o[i].p, nv); }, nsets);
+        write_bench(f, {"dequant", "ceiling-copy-kernel-r1w1", n, 1, 1, 0, us, 2.0 * n * 2 / us * 1e-3, 2.0 * n * 2 / us * 1e-3 / copy_gbs, "GB/s"});
+        const int64_t nch = n / 512;
+        us = median_us([&](int i) { ceil_expand<<<(unsigned)((nch + 15) / 16), 256>>>((const uint2 *)m[i].p, (uint4 *)o[i].p, nch); }, nsets);
+        write_bench(f, {"dequant", "ceiling-expand-r1w2", n, 1, 1, 0, us, 3.0 * n / us * 1e-3, 3.0 * n / us * 1e-3 / copy_gbs, "GB/s"});
+        CK(cudaGetLastError());
+        double copy2 = median_us([&](int i) { CK(cudaMemcpyAsync(o[i].p, o[(i + 1) % nsets].p, n * 2, cudaMemcpyDeviceToDevice)); }, nsets);
+        write_bench(f, {"dequant", "d2d-copy-again", n, 1, 1, 0, copy2, 2.0 * n * 2 / copy2 * 1e-3, copy_us / copy2, "GB/s"});
+    }
+}
+
+static int cmd_bench_dequant(const char *outdir)
+{
+    std::string path = std::string(outdir) + "/bench_dequant.csv";
+    FILE *f = fopen(path.c_str(), "w");
+    if (!f) {
+        perror(path.c_str());
+        return 1;
+    }
+    fprintf(f, "card,shape,M,N,K,G,method,median_us,rate,unit,ratio\n");
+    bench_dequant(f, true);
+    fclose(f);
+    return 0;
+}
+
 static int cmd_bench(const char *outdir)
 {
     std::string path = std::string(outdir) + "/bench.csv";
@@ -545,31 +700,7 @@ static int cmd_bench(const char *outdir)
     DBuf<uint8_t> ws(ws_bytes);
     CKB(cublasSetWorkspace(cb, ws.p, ws_bytes));
 
-    /* ---- dequant bandwidth vs a device-to-device copy ---- */
-    {
-        const int64_t n = 8192ll * 28672; /* the mase lab's size */
-        const int nsets = 2;
-        std::vector<DBuf<int8_t>> m;
-        std::vector<DBuf<uint16_t>> o;
-        std::vector<DBuf<uint8_t>> s;
-        for (int i = 0; i < nsets; i++) {
-            m.emplace_back(n);
-            o.emplace_back(n);
-            s.emplace_back(n / 16);
-            rnd_mant(m.back().p, n);
-            rnd_scale(s.back().p, n / 16);
-        }
-        double copy_us = median_us([&](int i) { CK(cudaMemcpyAsync(o[i].p, o[(i + 1) % nsets].p, n * 2, cudaMemcpyDeviceToDevice)); }, nsets);
-        double copy_gbs = 2.0 * n * 2 / copy_us * 1e-3;
-        write_bench(f, {"dequant", "d2d-copy", n, 1, 1, 0, copy_us, copy_gbs, 1.0, "GB/s"});
-        for (int p : {MXK_PROFILE_OCP, MXK_PROFILE_MASE_CUDA})
-            for (int64_t G : {16, 32, 128}) {
-                double us = median_us([&](int i) { CK(mxk_dequantize_bf16(p, m[i].p, s[i].p, n, G, o[i].p, 0)); }, nsets);
-                double gbs = (double)(n + n / G + 2 * n) / us * 1e-3;
-                std::string meth = std::string("mxk-dequant-") + mxsim_profile_name((mxsim_profile)p);
-                write_bench(f, {"dequant", meth, n, 1, 1, G, us, gbs, gbs / copy_gbs, "GB/s"});
-            }
-    }
+    bench_dequant(f, false);
 
     /* ---- GEMM ---- */
     struct Shape {
@@ -951,6 +1082,7 @@ static void usage()
     fprintf(stderr,
             "usage: mxsim-gpu info | dequant IN.npz OUT.npy | quantize IN.npy G OUT.npz |\n"
             "                 gemm A.npz B.npz OUT.npy | verify OUTDIR | bench OUTDIR | golden OUTDIR |\n"
+            "                 bench-dequant OUTDIR |\n"
             "                 perf M N K G [cfg]\n");
 }
 
@@ -979,6 +1111,7 @@ int main(int argc, char **argv)
     }
     if (cmd == "verify" && argc == 3) return cmd_verify(argv[2]);
     if (cmd == "bench" && argc == 3) return cmd_bench(argv[2]);
+    if (cmd == "bench-dequant" && argc == 3) return cmd_bench_dequant(argv[2]);
     if (cmd == "golden" && argc == 3) return cmd_golden(argv[2]);
     if (cmd == "perf" && (argc == 6 || argc == 7))
         return cmd_perf(atoll(argv[2]), atoll(argv[3]), atoll(argv[4]), atoll(argv[5]), argc == 7 ? atoi(argv[6]) : 0);
