@@ -39,6 +39,8 @@
 #define LOCAL_LEN 30
 /* Duplicate detection is quadratic; an .npz for mxsim holds five members. */
 #define MAX_MEMBERS 4096
+/* Largest expansion of a deflate stream: 258 output bytes per 2 input bits. */
+#define DEFLATE_MAX_RATIO 1032
 /* zlib counts in uInt: feed it at most this much per call. */
 #define ZCHUNK ((uint64_t)1 << 30)
 
@@ -386,6 +388,16 @@ mxsim_status mx_zip_extract(mxsim_ctx *ctx, const mx_zip *z, const mx_zip_entry 
                        "%s: member '%s': uncompressed size %llu bytes exceeds the %llu-byte limit",
                        z->path, e->name, (unsigned long long)e->usize,
                        (unsigned long long)max_size);
+    /* Deflate cannot expand more than 1032:1 (a 258-byte match costs at least 2 bits), so a
+    ** larger declared size is corrupt or a decompression bomb: refuse it before allocating it.
+    ** Without this, a 1 KiB archive declaring 2 GiB made mxsim allocate 2 GiB (fuzz finding,
+    ** tests/fuzz/crashes/npz). */
+    if (e->method == 8 && e->usize / DEFLATE_MAX_RATIO > e->csize)
+        return mx_fail(ctx, MXSIM_E_FORMAT,
+                       "%s: member '%s': declares %llu bytes, more than deflate can produce from its "
+                       "%llu compressed bytes (at most %d:1): corrupt archive",
+                       z->path, e->name, (unsigned long long)e->usize, (unsigned long long)e->csize,
+                       DEFLATE_MAX_RATIO);
     const uint8_t *d;
     uint8_t *buf = NULL;
     if (e->method == 0) {

@@ -240,6 +240,9 @@ static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
     return mx_t_max(mx_tmem_dur(a, first.load_bytes) + arr + last_store, loads + stores);
 }
 
+/* Most tiles one op may need (see mx_tengine_choose): about 10 s of analytic time. */
+#define MX_T_MAX_TILES ((int64_t)1 << 26)
+
 typedef struct {
     mx_ttiling t;
     int64_t lb, order;
@@ -302,6 +305,20 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     int64_t best_cost = -1, best_order = -1;
     for (int i = 0; i < nc; i++) {
         if (best_cost >= 0 && (cs[i].lb > best_cost || (cs[i].lb == best_cost && cs[i].order > best_order))) break;
+        /* Resource limit: pipeline() walks every tile (~100 ns each), so a two-line trace with
+        ** m = n = k = 2^19 on small.ini (2^39 tiles) ran for days.  An op whose search would walk
+        ** more than MX_T_MAX_TILES tiles is refused up front (robustness, tests/badinput).
+        ** nm * nn * nk <= m * n * k, which mx_top_resolve keeps below 2^58. */
+        int64_t n_tiles = cs[i].t.nm * cs[i].t.nn * cs[i].t.nk;
+        if (n_tiles > MX_T_MAX_TILES) {
+            mx_ttiling big = cs[i].t;
+            free(cs);
+            return mx_fail(ctx, MXSIM_E_LIMIT,
+                           "%s: needs %lld tiles of %lld x %lld x %lld on this configuration; the analytic "
+                           "engine walks every tile and accepts at most 2^26: enlarge fields 'sram.a_kib', "
+                           "'sram.b_kib', 'sram.c_kib' or split the op", where, (long long)n_tiles,
+                           (long long)big.tm, (long long)big.tn, (long long)big.tk);
+        }
         int64_t c = pipeline(a->cfg, a, op, &cs[i].t, NULL);
         if (best_cost < 0 || c < best_cost || (c == best_cost && cs[i].order < best_order)) {
             best_cost = c;

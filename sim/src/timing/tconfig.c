@@ -268,8 +268,12 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
     }
     if (strcmp(key, "Bandwidth") == 0) {
         /* SCALE-Sim words are one byte: words/cycle = bytes/cycle. */
-        if (mx_tparse_f64(val, bw) != 0 || *bw <= 0)
-            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' is not a positive number", where, val);
+        /* Below the 1/1024 byte/cycle resolution the value would leave dram.bw_bytes_per_cycle
+        ** outside its bounds after loading (found by the fuzz target's bounds check;
+        ** tests/fuzz/crashes/scalesim_cfg). */
+        if (mx_tparse_f64(val, bw) != 0 || *bw < 1.0 / MX_T_BW_FRAC)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' is not a number >= 1/1024 (words/cycle)",
+                           where, val);
         return MXSIM_OK;
     }
     if (strcmp(key, "InterfaceBandwidth") == 0) {

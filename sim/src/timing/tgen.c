@@ -16,7 +16,25 @@
 #include "fileio.h"
 #include "tinternal.h"
 
-static int64_t round_up(int64_t x, int64_t p) { return p > 1 ? (x + p - 1) / p * p : x; }
+/* Layer numbers are any int64 and transformer keys up to 2^31, so their products and sums could
+** overflow int64 (undefined behaviour: a fuzz finding for conv layers, then found in review for
+** the transformer products; tests/fuzz/crashes/model).  They saturate at INT64_MAX instead,
+** which mxsim_trace_append then refuses naming the field ('m', 'n', 'k', 'repeat'). */
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+static int64_t round_up(int64_t x, int64_t p)
+{
+    return p > 1 ? (x > INT64_MAX - p ? INT64_MAX : (x + p - 1) / p * p) : x;
+}
 
 static mxsim_status emit(mxsim_ctx *ctx, mxsim_trace *t, int kind, const char *name, int64_t m,
                          int64_t n, int64_t k, int64_t rep, int line)
@@ -111,13 +129,16 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
                 st = emit(ctx, t, MXSIM_OP_GEMM, tok[1], x[0], x[1], x[2], nt == 6 ? x[3] : 1, line);
             } else {
                 int64_t H = x[0], W = x[1], fh = x[2], fw = x[3], ci = x[4], co = x[5], s2 = x[6], pd = x[7];
-                int64_t ho = (H + 2 * pd - fh) / s2 + 1, wo = (W + 2 * pd - fw) / s2 + 1;
-                if (ho < 1 || wo < 1) {
+                int64_t hp = sat_add(H, sat_mul(2, pd)), wp = sat_add(W, sat_mul(2, pd));
+                /* compared before dividing: C division truncates toward zero, so (1 - 2) / 2 + 1
+                ** would give one output row for a filter larger than its input */
+                if (fh > hp || fw > wp) {
                     st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': filter larger than the input", where);
                     break;
                 }
-                st = emit(ctx, t, MXSIM_OP_GEMM, tok[1], ho * wo, co, round_up(fh * fw * ci, v[PAD]),
-                          nt == 11 ? x[8] : 1, line);
+                int64_t ho = (hp - fh) / s2 + 1, wo = (wp - fw) / s2 + 1;
+                st = emit(ctx, t, MXSIM_OP_GEMM, tok[1], sat_mul(ho, wo), co,
+                          round_up(sat_mul(sat_mul(fh, fw), ci), v[PAD]), nt == 11 ? x[8] : 1, line);
             }
         } else {
             int ki = -1;
@@ -149,9 +170,9 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         int64_t S = round_up(v[SEQ], v[PAD]);              /* query tokens per sequence */
         int64_t ctxlen = mode ? round_up(v[CTX], v[PAD]) : S; /* keys attended to */
         int64_t q = mode ? 1 : S, T = B * q, L = v[LAY], hd = v[HD];
-        int64_t hrep = L * v[HEADS] * B;
+        int64_t hrep = sat_mul(sat_mul(L, v[HEADS]), B);
         if (mode && !have[CTX]) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'ctx': missing for decode", path);
-        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "qkv_proj", T, v[HEADS] * hd + 2 * kvh * hd, v[HID], L, 0);
+        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "qkv_proj", T, sat_add(v[HEADS] * hd, sat_mul(2 * kvh, hd)), v[HID], L, 0);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "attn_scores", q, ctxlen, hd, hrep, 0);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_QUANTIZE, "attn_probs_q", q, ctxlen, 0, hrep, 0);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "attn_v", q, hd, ctxlen, hrep, 0);

@@ -94,8 +94,20 @@ MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const 
 static mxsim_status read_all(mxsim_ctx *ctx, const char *path, char **out, size_t *len)
 {
     *out = NULL;
+    /* Refuse what is not a regular file before opening it, as fileio.c does: a directory used
+    ** to read as a "corrupt gzip stream", a FIFO blocked fopen forever, and a missing file
+    ** was a runtime failure (exit 1) instead of bad input (exit 2). */
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        int e = errno;
+        int user = e == ENOENT || e == ENOTDIR || e == ENAMETOOLONG || e == ELOOP;
+        return mx_fail(ctx, user ? MXSIM_E_INPUT : MXSIM_E_IO, "%s: cannot open: %s", path, strerror(e));
+    }
+    if (!S_ISREG(sb.st_mode))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: is %s, expected a regular file", path,
+                       S_ISDIR(sb.st_mode) ? "a directory" : S_ISFIFO(sb.st_mode) ? "a FIFO" : "not a regular file");
     FILE *probe = fopen(path, "rb");
-    if (probe == NULL) return mx_fail(ctx, MXSIM_E_IO, "%s: cannot open", path);
+    if (probe == NULL) return mx_fail(ctx, MXSIM_E_IO, "%s: cannot open: %s", path, strerror(errno));
     unsigned char magic[2] = {0, 0};
     size_t nm = fread(magic, 1, 2, probe);
     fclose(probe);
@@ -366,12 +378,16 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
             op.k = v[3];
         } else {
             if (v[3] > v[1] || v[4] > v[2]) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Filter Height': filter larger than the input", where);
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': filter larger than the input", where,
+                             v[3] > v[1] ? "Filter Height" : "Filter Width");
                 break;
             }
             int64_t ho = (v[1] - v[3]) / v[7] + 1, wo = (v[2] - v[4]) / v[7] + 1;
-            op.m = ho * wo;            /* im2col: one row per output pixel */
-            op.k = v[3] * v[4] * v[5]; /* Fh * Fw * C_in */
+            op.m = ho * wo;            /* im2col: one row per output pixel (<= 2^62: no overflow) */
+            /* Fh * Fw * C_in: each <= 2^31, so the product could overflow int64 (found in review,
+            ** reproduced under UBSan: tests/fuzz/crashes/scalesim_csv): check Fh * Fw (<= 2^62)
+            ** against the bound first. */
+            op.k = v[3] * v[4] > MX_T_MAX_DIM / v[5] ? MX_T_MAX_DIM + 1 : v[3] * v[4] * v[5];
             op.n = v[6];               /* filters */
             if (op.m > MX_T_MAX_DIM || op.k > MX_T_MAX_DIM) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: im2col dims overflow 2^31", where);

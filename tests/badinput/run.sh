@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# tests/badinput/run.sh - the bad-input catalogue (issue 9): malformed inputs of every format the
+# CLI reads (.npy, .npz, traces plain and .gz, INI, SCALE-Sim .cfg and topology .csv, model
+# files) and malformed flags, each run through the CLI with
+#   - its expected exit status (2: bad input or usage; 1: runtime failure such as an unwritable
+#     output path),
+#   - a fragment the message must contain (it names the file and the field at fault),
+#   - the check that no output file, and no temporary file, was left behind: every case that
+#     writes writes into $t/out, which must still be empty after it,
+#   - a 60 s timeout, so a hang (a FIFO opened for reading, an op too large to time) fails.
+# Binary fixtures are committed in tests/badinput/files/ (make-files.py regenerates them); text
+# fixtures are written here.  Registered with CTest from tests/fuzz/CMakeLists.txt; run by hand:
+#   MXSIM=build/mxsim MXSIM_SOURCE_DIR=. MXSIM_TEST_TMP=/tmp/bad bash tests/badinput/run.sh
+set -u
+: "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
+t=$MXSIM_TEST_TMP
+rm -rf "$t" && mkdir -p "$t/in" "$t/out"
+src=$MXSIM_SOURCE_DIR
+F=$src/tests/badinput/files
+in=$t/in
+out=$t/out
+cfg=$src/workloads/configs/small.ini
+tr=$src/traces/bert-base.trace
+n=0
+fails=0
+
+# bad ID CODE FRAGMENT -- command...
+bad() {
+  local id=$1 code=$2 frag=$3; shift 4
+  local o rc left
+  n=$((n + 1))
+  o=$(timeout 60 "$@" 2>&1 </dev/null); rc=$?
+  left=$(ls -A "$out")
+  if [ "$rc" -eq 124 ]; then
+    echo "FAIL [$id] timed out after 60 s: $*"; fails=$((fails + 1))
+  elif [ "$rc" -ne "$code" ]; then
+    echo "FAIL [$id] exit $rc, expected $code: $*"; echo "$o" | head -3 | sed 's/^/       /'; fails=$((fails + 1))
+  elif ! grep -qF -- "$frag" <<<"$o"; then
+    echo "FAIL [$id] message lacks '$frag': $*"; echo "$o" | head -3 | sed 's/^/       /'; fails=$((fails + 1))
+  elif [ -n "$left" ]; then
+    echo "FAIL [$id] left behind in $out: $left"; fails=$((fails + 1))
+  else
+    echo "ok   [$id] exit $code, '$frag'"
+  fi
+  rm -rf "${out:?}"/* "$out"/.[!.]* 2>/dev/null
+}
+
+# ---- .npy (quantize reads one) ----------------------------------------------------------------
+: > "$in/empty.npy"
+bad npy-empty 2 "empty.npy: empty file (0 bytes)" -- "$MXSIM" quantize "$in/empty.npy" -o "$out/x.npz"
+bad npy-garbage 2 "garbage.npy: bad magic" -- "$MXSIM" quantize "$F/garbage.npy" -o "$out/x.npz"
+bad npy-truncated 2 "truncated.npy: truncated: header declares 256 bytes" -- "$MXSIM" quantize "$F/truncated.npy" -o "$out/x.npz"
+bad npy-trailing 2 "trailing.npy: trailing data" -- "$MXSIM" quantize "$F/trailing.npy" -o "$out/x.npz"
+bad npy-header-past-end 2 "header length field says 65535 bytes" -- "$MXSIM" info "$F/header_len_past_end.npy"
+bad npy-version 2 ".npy format version 9.0 is not supported" -- "$MXSIM" info "$F/version9.npy"
+bad npy-dtype-f64 2 "'descr': dtype '<f8' is not supported" -- "$MXSIM" quantize "$F/f64.npy" -o "$out/x.npz"
+bad npy-dtype-int8 2 "dtype i8, expected float32 or bf16" -- "$MXSIM" quantize "$F/int8_for_quantize.npy" -o "$out/x.npz"
+bad npy-shape-overflow 2 "(1099511627776, 1099511627776): element count overflows" -- "$MXSIM" quantize "$F/overflow_shape.npy" -o "$out/x.npz"
+bad npy-shape-64gib 2 "exceeds the 64 GiB tensor limit" -- "$MXSIM" quantize "$F/over_64gib.npy" -o "$out/x.npz"
+bad npy-nine-dims 2 "'shape': more than 8 dimensions" -- "$MXSIM" info "$F/nine_dims.npy"
+bad npy-fortran 2 "'fortran_order': True is not supported" -- "$MXSIM" quantize "$F/fortran.npy" -o "$out/x.npz"
+bad npy-unknown-key 2 "unexpected key 'extra'" -- "$MXSIM" info "$F/unknown_key.npy"
+bad npy-directory 2 "is a directory, expected a regular file" -- "$MXSIM" quantize "$in" -o "$out/x.npz"
+bad npy-missing 2 "nope.npy: cannot open: No such file" -- "$MXSIM" quantize "$in/nope.npy" -o "$out/x.npz"
+
+# ---- .npz (dequantize and gemm read them) -----------------------------------------------------
+bad npz-truncated 2 "truncated.npz: end of central directory record not found" -- "$MXSIM" dequantize "$F/truncated.npz" -o "$out/x.npy"
+bad npz-crc 2 "member 'mantissa': CRC-32 mismatch" -- "$MXSIM" dequantize "$F/crc_mismatch.npz" -o "$out/x.npy"
+bad npz-bomb 2 "more than deflate can produce" -- "$MXSIM" dequantize "$F/declared_size_bomb.npz" -o "$out/x.npy"
+bad npz-missing-member 2 "member 'profile' is missing" -- "$MXSIM" dequantize "$F/missing_profile.npz" -o "$out/x.npy"
+bad npz-extra-member 2 "member 'extra': unexpected member" -- "$MXSIM" dequantize "$F/extra_member.npz" -o "$out/x.npy"
+bad npz-profile 2 "unknown profile 'fp8'" -- "$MXSIM" dequantize "$F/unknown_profile.npz" -o "$out/x.npy"
+bad npz-scale-shape 2 "scale: shape (2, 2) does not match" -- "$MXSIM" gemm "$F/scale_shape.npz" "$F/ok.npz" -o "$out/c.npy"
+bad npz-group 2 "group_size=5 does not divide axis 1" -- "$MXSIM" dequantize "$F/group_not_dividing.npz" -o "$out/x.npy"
+bad npz-mantissa-dtype 2 "mantissa: dtype f32, expected int8" -- "$MXSIM" dequantize "$F/mantissa_float.npz" -o "$out/x.npy"
+bad npz-axis 2 "axis=7: out of range" -- "$MXSIM" info "$F/axis_out_of_range.npz"
+bad npz-is-npy 2 "not a ZIP/.npz archive" -- "$MXSIM" gemm "$F/truncated.npy" "$F/ok.npz" -o "$out/c.npy"
+
+# ---- traces: text and .gz ---------------------------------------------------------------------
+: > "$in/empty.trace"
+printf 'mxsim-trace 1\ngemm name=a m=1\0 n=1 k=32\n' > "$in/nul.trace"
+printf 'mxsim-trace 1\ngemm name=a m=2147483649 n=1 k=32\n' > "$in/dim.trace"
+printf 'mxsim-trace 1\ngemm name=a m=2147483648 n=2147483648 k=2147483648 repeat=1099511627776\n' > "$in/overflow.trace"
+printf 'mxsim-trace 1\ngemm name=a m=524288 n=524288 k=524288\n' > "$in/tiles.trace"
+"$MXSIM" trace convert "$tr" "$in/ok.trace.gz" || { echo "FAIL: cannot make a .gz trace"; fails=$((fails + 1)); }
+head -c 60 "$in/ok.trace.gz" > "$in/truncated.trace.gz"
+cp "$in/ok.trace.gz" "$in/corrupt.trace.gz"
+printf '\x55\x55\x55\x55' | dd of="$in/corrupt.trace.gz" bs=1 seek=30 conv=notrunc status=none
+sz=$(wc -c < "$in/ok.trace.gz")
+head -c $((sz - 8)) "$in/ok.trace.gz" > "$in/no_trailer.trace.gz"
+mkfifo "$in/fifo.trace"
+bad trace-empty 2 "empty trace: header 'mxsim-trace 1' missing" -- "$MXSIM" trace check "$in/empty.trace"
+bad trace-nul 2 "binary data (NUL byte)" -- "$MXSIM" run --config "$cfg" "$in/nul.trace" -o "$out/r.csv"
+printf 'GIF89a\x01\x02 not a trace\n' > "$in/garbage.trace"
+bad trace-garbage 2 "garbage.trace:1: expected header 'mxsim-trace 1'" -- "$MXSIM" trace check "$in/garbage.trace"
+bad trace-binary 2 "binary data (NUL byte)" -- "$MXSIM" trace check "$F/version9.npy"
+bad trace-gz-truncated 2 "truncated gzip stream" -- "$MXSIM" run --config "$cfg" "$in/truncated.trace.gz" -o "$out/r.csv"
+bad trace-gz-no-trailer 2 "truncated gzip stream" -- "$MXSIM" trace convert "$in/no_trailer.trace.gz" "$out/x.trace"
+bad trace-gz-corrupt 2 "gzip stream" -- "$MXSIM" trace check "$in/corrupt.trace.gz"
+bad trace-dim 2 "field 'm': 2147483649 must be in 1..2147483648" -- "$MXSIM" trace check "$in/dim.trace"
+bad trace-overflow 2 "m*n*k*repeat = 1.09e+40 overflows the counters" -- "$MXSIM" run --config "$cfg" "$in/overflow.trace" -o "$out/r.csv"
+bad trace-too-many-tiles 2 "accepts at most 2^26" -- "$MXSIM" run --config "$cfg" "$in/tiles.trace" -o "$out/r.csv"
+bad trace-directory 2 "is a directory, expected a regular file" -- "$MXSIM" run --config "$cfg" "$in" -o "$out/r.csv"
+bad trace-fifo 2 "is a FIFO, expected a regular file" -- "$MXSIM" trace check "$in/fifo.trace"
+bad trace-missing 2 "cannot open: No such file" -- "$MXSIM" run --config "$cfg" "$in/nope.trace" -o "$out/r.csv"
+
+# ---- INI configurations -----------------------------------------------------------------------
+ini() { printf "$2" > "$in/$1.ini"; }
+ini nan '[dram]\nbw_bytes_per_cycle = nan\n'
+ini inf '[clock]\nmhz = inf\n'
+ini unknown '[array]\nrows = 8\nspeed = 3\n'
+ini section '[array\nrows = 8\n'
+ini novalue '[array]\nrows =\n'
+ini intover '[array]\nrows = 99999999999999999999\n'
+ini enum '[array]\ndataflow = rs\n'
+ini pes '[array]\nrows = 4096\ncols = 4096\n'
+printf '[array]\nrows = 8\0\n' > "$in/nul.ini"
+bad ini-nan 2 "nan.ini:2: field 'dram.bw_bytes_per_cycle': 'nan' is not a number" -- "$MXSIM" run --config "$in/nan.ini" "$tr" -o "$out/r.csv"
+bad ini-inf 2 "inf.ini:2: field 'clock.mhz': 'inf' is not a number" -- "$MXSIM" run --config "$in/inf.ini" "$tr" -o "$out/r.csv"
+bad ini-unknown-key 2 "unknown.ini:3: field 'array.speed': unknown key" -- "$MXSIM" run --config "$in/unknown.ini" "$tr" -o "$out/r.csv"
+bad ini-section 2 "section.ini:1: malformed section header" -- "$MXSIM" config --config "$in/section.ini" --dump
+bad ini-empty-value 2 "novalue.ini:2: field 'rows': empty value" -- "$MXSIM" run --config "$in/novalue.ini" "$tr" -o "$out/r.csv"
+bad ini-int-overflow 2 "intover.ini:2: field 'array.rows': '99999999999999999999' is not an integer" -- "$MXSIM" config --config "$in/intover.ini" --dump
+bad ini-enum 2 "enum.ini:2: field 'array.dataflow': 'rs' is not one of os|ws|is" -- "$MXSIM" run --config "$in/enum.ini" "$tr" -o "$out/r.csv"
+bad ini-too-many-pes 2 "PEs: at most 2^22" -- "$MXSIM" run --config "$in/pes.ini" "$tr" -o "$out/r.csv"
+bad ini-nul 2 "nul.ini: contains a NUL byte" -- "$MXSIM" run --config "$in/nul.ini" "$tr" -o "$out/r.csv"
+bad ini-binary 2 "version9.npy" -- "$MXSIM" run --config "$F/version9.npy" "$tr" -o "$out/r.csv"
+bad ini-directory 2 "is a directory, expected a regular file" -- "$MXSIM" run --config "$in" "$tr" -o "$out/r.csv"
+
+# ---- SCALE-Sim .cfg and topology .csv ---------------------------------------------------------
+scfg() { printf "$2" > "$in/$1.cfg"; }
+scfg bw '[architecture_presets]\nArrayHeight: 8\nBandwidth: 1e-300\n[run_presets]\nInterfaceBandwidth: USER\n'
+scfg key '[architecture_presets]\nArrayHeight: 8\nWarpSpeed: 9\n'
+scfg iface '[run_presets]\nInterfaceBandwidth: MAYBE\n'
+scfg nanh '[architecture_presets]\nArrayHeight: nan\n'
+printf 'Layer, M, N, K, X,\nl0, 1, 2, 3, 4,\n' > "$in/cols.csv"
+printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nc,2147483648,2147483648,2147483648,2147483648,4,1,1,\n' > "$in/im2col.csv"
+printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nc,8,8,3,9,4,1,1,\n' > "$in/filter.csv"
+printf 'Layer, M, N, K,\nl0, nan, 2, 3,\n' > "$in/nan.csv"
+printf 'Layer, M, N, K,\nl0, 1, 2, 3,\nl1, 4, 5, 6\n' > "$in/comma.csv"
+bad cfg-bandwidth 2 "bw.cfg:3: field 'Bandwidth': '1e-300' is not a number >= 1/1024" -- "$MXSIM" run --config "$in/bw.cfg" "$tr" -o "$out/r.csv"
+bad cfg-unknown-key 2 "key.cfg:3: field 'WarpSpeed': unknown SCALE-Sim key" -- "$MXSIM" run --config "$in/key.cfg" "$tr" -o "$out/r.csv"
+bad cfg-interface 2 "iface.cfg:2: field 'InterfaceBandwidth': 'MAYBE' is not CALC or USER" -- "$MXSIM" config --config "$in/iface.cfg" --dump
+bad cfg-nan 2 "nanh.cfg:2: field 'array.rows': 'nan' is not an integer" -- "$MXSIM" run --config "$in/nanh.cfg" "$tr" -o "$out/r.csv"
+bad csv-columns 2 "cols.csv:1: header has 5 columns" -- "$MXSIM" run --config "$cfg" "$in/cols.csv" -o "$out/r.csv"
+bad csv-im2col-overflow 2 "im2col.csv:2: im2col dims overflow 2^31" -- "$MXSIM" trace check "$in/im2col.csv"
+bad csv-filter 2 "filter.csv:2: field 'Filter Width': filter larger than the input" -- "$MXSIM" trace check "$in/filter.csv"
+bad csv-nan 2 "nan.csv:2: field 'M': 'nan' is not an integer" -- "$MXSIM" trace convert "$in/nan.csv" "$out/x.trace"
+bad csv-trailing-comma 2 "comma.csv:3: missing trailing comma" -- "$MXSIM" trace convert --require-comma "$in/comma.csv" "$out/x.trace"
+
+# ---- model definitions (mxsim trace gen) ------------------------------------------------------
+printf 'layer = conv c 1 1 2 2 1 1 2 0\n' > "$in/filter.model"
+printf 'hidden = 2147483648\nlayers = 2147483648\nheads = 2147483648\nkv_heads = 2147483648\nhead_dim = 2147483648\nffn = 1\nseq = 1\n' > "$in/overflow.model"
+printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 1\nseq = 1\ndepth = 3\n' > "$in/key.model"
+printf 'layer = gemm g 4 8 -16\n' > "$in/neg.model"
+bad model-filter 2 "filter.model:1: field 'layer': filter larger than the input" -- "$MXSIM" trace gen "$in/filter.model" -o "$out/x.trace"
+bad model-overflow 2 "op 'qkv_proj': field 'n'" -- "$MXSIM" trace gen "$in/overflow.model" -o "$out/x.trace"
+bad model-unknown-key 2 "key.model:7: field 'depth': unknown key" -- "$MXSIM" trace gen "$in/key.model" -o "$out/x.trace"
+bad model-negative 2 "neg.model:1: field 'layer': '-16' is not a valid number" -- "$MXSIM" trace gen "$in/neg.model" -o "$out/x.trace"
+
+# ---- flags --------------------------------------------------------------------------------------
+bad flag-set-no-eq 2 "--set 'x': expected key=value" -- "$MXSIM" run --config "$cfg" --set x "$tr" -o "$out/r.csv"
+bad flag-set-nan 2 "--set: field 'dram.bw_bytes_per_cycle': 'nan' is not a number" -- "$MXSIM" run --config "$cfg" --set dram.bw_bytes_per_cycle=nan "$tr" -o "$out/r.csv"
+bad flag-set-unknown 2 "--set: field 'array.speed': unknown key" -- "$MXSIM" run --config "$cfg" --set array.speed=3 "$tr" -o "$out/r.csv"
+bad flag-array 2 "--array" -- "$MXSIM" run --config "$cfg" --array 8 "$tr" -o "$out/r.csv"
+bad flag-format 2 "--format" -- "$MXSIM" run --config "$cfg" --format xml "$tr" -o "$out/r.csv"
+bad flag-group-size 2 "field 'mx.group_size': 0 out of range" -- "$MXSIM" run --config "$cfg" --group-size 0 "$tr" -o "$out/r.csv"
+bad flag-threads 2 "--threads 5000: must be in 0..1024" -- "$MXSIM" gemm --threads 5000 "$F/ok.npz" "$F/ok.npz" -o "$out/c.npy"
+bad flag-group-overflow 2 "--group-size '99999999999999999999': not an integer" -- "$MXSIM" quantize --group-size 99999999999999999999 "$F/fortran.npy" -o "$out/x.npz"
+bad flag-sweep-axis 2 "field 'mx.group_size': 0 out of range" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 0 --quiet -o "$out/s.csv"
+bad flag-cost-node 2 "--node: 3 nm is not in the Stillmaker & Baas table" -- "$MXSIM" cost --config "$cfg" --node 3
+bad flag-report-input 2 "not an mxsim sweep CSV" -- "$MXSIM" report "$F/garbage.npy" -o "$out/rep"
+bad flag-unknown 2 "unknown option" -- "$MXSIM" run --config "$cfg" --frobnicate "$tr" -o "$out/r.csv"
+
+# ---- unwritable outputs: a runtime failure (1), and still nothing left behind --------------------
+: > "$in/regular"
+bad out-no-dir 1 "$out/no-such-dir/r.csv" -- "$MXSIM" run --config "$cfg" "$tr" -o "$out/no-such-dir/r.csv"
+"$MXSIM" dequantize "$F/ok.npz" -o "$in/ok.npy" || { echo "FAIL: cannot make a .npy"; fails=$((fails + 1)); }
+bad out-under-file 1 "$in/regular/x.npz" -- "$MXSIM" quantize --group-size 16 "$in/ok.npy" -o "$in/regular/x.npz"
+bad out-is-dir 1 "$out/" -- "$MXSIM" run --config "$cfg" "$tr" -o "$out/"
+mkdir -p "$in/dir.trace"
+bad out-dir-name 1 "$in/dir.trace" -- "$MXSIM" trace convert "$tr" "$in/dir.trace"
+[ -z "$(ls -A "$in/dir.trace")" ] && [ ! -s "$in/regular" ] || { echo "FAIL: files left in $in"; fails=$((fails + 1)); }
+bad out-npy-no-dir 1 "$out/none/c.npy" -- "$MXSIM" dequantize "$F/ok.npz" -o "$out/none/c.npy"
+
+echo "$n cases, $fails failures"
+[ "$fails" -eq 0 ]
