@@ -18,69 +18,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_util.h"
 #include "gpumodel/cmd_gpumodel.h"
 
 #define C "compare-gpu"
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 
-typedef struct {
-    char *p;
-    size_t n, cap;
-    int oom;
-} gbuf;
-
-static void bprintf(gbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bprintf(gbuf *b, const char *fmt, ...)
-{
-    if (b->oom) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) {
-            b->oom = 1;
-            return;
-        }
-        if (b->p && b->n + (size_t)k < b->cap) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t nc = (b->cap ? b->cap * 2 : 4096) + (size_t)k;
-        char *np = realloc(b->p, nc);
-        if (!np) {
-            b->oom = 1;
-            return;
-        }
-        b->p = np;
-        b->cap = nc;
-    }
-}
-
-static int write_atomic(const char *path, const gbuf *b)
+/* The out-of-memory flag is sticky in cli_buf: report it as ENOMEM like a failed write. */
+static int write_buf(const char *path, const cli_buf *b)
 {
     if (b->oom) {
         errno = ENOMEM;
         return -1;
     }
-    size_t L = strlen(path) + 16;
-    char *tmp = malloc(L);
-    if (!tmp) return -1;
-    snprintf(tmp, L, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        free(tmp);
-        return -1;
-    }
-    FILE *f = fdopen(fd, "wb");
-    int ok = f && fwrite(b->p ? b->p : "", 1, b->n, f) == b->n;
-    if (f) ok = (fclose(f) == 0) && ok;
-    else close(fd);
-    if (ok) ok = chmod(tmp, 0644) == 0 && rename(tmp, path) == 0;
-    if (!ok) remove(tmp);
-    free(tmp);
-    return ok ? 0 : -1;
+    return cli_write_atomic(path, b->p ? b->p : "", b->n);
 }
 
 static int usage(const char *msg, const char *arg)
@@ -173,13 +125,13 @@ static const char *split_name(int s) { return s == 0 ? "train" : s == 1 ? "held-
 
 /* ---- outputs ------------------------------------------------------------------------------ */
 
-static void put_csv(gbuf *b, const mxsim_gpu_bench *bn)
+static void put_csv(cli_buf *b, const mxsim_gpu_bench *bn)
 {
-    bprintf(b, "kernel,shape,M,N,K,G,cfg_used,split,measured_us,predicted_us,err_pct,bound,waves,"
+    cli_printf(b, "kernel,shape,M,N,K,G,cfg_used,split,measured_us,predicted_us,err_pct,bound,waves,"
                "launch_us,mem_us,issue_us,scale_us,tc_us,dram_bytes,instr_per_warp\n");
     for (int64_t i = 0; i < mxsim_gpu_bench_count(bn); i++) {
         const mxsim_gpu_point *p = mxsim_gpu_bench_point(bn, i);
-        bprintf(b, "%s,%s,%lld,%lld,%lld,%lld,%d,%s,%.3f,%.3f,%.2f,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%.0f\n",
+        cli_printf(b, "%s,%s,%lld,%lld,%lld,%lld,%d,%s,%.3f,%.3f,%.2f,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.0f,%.0f\n",
                 p->method, p->shape, (long long)p->op.m, (long long)p->op.n, (long long)p->op.k,
                 (long long)p->op.g, (int)p->pred.cfg_used, split_name(p->split), p->measured_us,
                 p->predicted_us, p->err_pct, p->pred.bound, p->pred.waves, p->pred.launch_us,
@@ -195,23 +147,23 @@ static int cmp_err(const void *a, const void *b)
     return ex < ey ? 1 : ex > ey ? -1 : strcmp(x->method, y->method);
 }
 
-static void put_md(gbuf *b, const mxsim_gpu_bench *bn, const mxsim_gpu_summary *s,
+static void put_md(cli_buf *b, const mxsim_gpu_bench *bn, const mxsim_gpu_summary *s,
                    const mxsim_gpu_card *card, const char *card_file, const char *bench_file)
 {
-    bprintf(b, "# GPU model vs measured: %s (card file `%s`)\n\n", mxsim_gpu_bench_card(bn), card_file);
-    bprintf(b, "Measured: `%s`. Model: sim/doc/gpu-model.md. Reproduce: `mxsim compare-gpu --card %s "
+    cli_printf(b, "# GPU model vs measured: %s (card file `%s`)\n\n", mxsim_gpu_bench_card(bn), card_file);
+    cli_printf(b, "Measured: `%s`. Model: sim/doc/gpu-model.md. Reproduce: `mxsim compare-gpu --card %s "
                "--measured %s -o DIR`.\n\n", bench_file, card->name, bench_file);
-    bprintf(b, "| half | points | MAPE | max abs error | Pearson r (log) |\n|---|---|---|---|---|\n");
+    cli_printf(b, "| half | points | MAPE | max abs error | Pearson r (log) |\n|---|---|---|---|---|\n");
     static const char *hn[] = {"training", "held-out", "all scored"};
     for (int h = 0; h < 3; h++)
-        bprintf(b, "| %s | %lld | %.2f%% | %.1f%% | %.4f |\n", hn[h], (long long)s->n[h], s->mape_pct[h],
+        cli_printf(b, "| %s | %lld | %.2f%% | %.1f%% | %.4f |\n", hn[h], (long long)s->n[h], s->mape_pct[h],
                 s->max_abs_err_pct[h], s->pearson_r[h]);
-    bprintf(b, "\nCalibrated card fields (fitted on the training half only):");
+    cli_printf(b, "\nCalibrated card fields (fitted on the training half only):");
     for (int i = 0; i < mxsim_gpu_field_count(); i++) {
         const mxsim_gpu_field *f = mxsim_gpu_field_at(i);
-        if (!strcmp(f->kind, "calibrated")) bprintf(b, " `%s` = %.4g %s;", f->key, mxsim_gpu_card_get(card, i), f->unit);
+        if (!strcmp(f->kind, "calibrated")) cli_printf(b, " `%s` = %.4g %s;", f->key, mxsim_gpu_card_get(card, i), f->unit);
     }
-    bprintf(b, "\n\n![predicted vs measured](scatter.svg)\n\n## Worst outliers\n\n| kernel | M x N x K | G | split | measured us | predicted us | error |\n|---|---|---|---|---|---|---|\n");
+    cli_printf(b, "\n\n![predicted vs measured](scatter.svg)\n\n## Worst outliers\n\n| kernel | M x N x K | G | split | measured us | predicted us | error |\n|---|---|---|---|---|---|---|\n");
     int64_t n = mxsim_gpu_bench_count(bn);
     const mxsim_gpu_point **v = malloc((size_t)(n ? n : 1) * sizeof *v);
     int64_t m = 0;
@@ -220,15 +172,15 @@ static void put_md(gbuf *b, const mxsim_gpu_bench *bn, const mxsim_gpu_summary *
             if (mxsim_gpu_bench_point(bn, i)->split != 2) v[m++] = mxsim_gpu_bench_point(bn, i);
         qsort(v, (size_t)m, sizeof *v, cmp_err);
         for (int64_t i = 0; i < m && i < 8; i++)
-            bprintf(b, "| %s | %lldx%lldx%lld | %lld | %s | %.2f | %.2f | %+.1f%% |\n", v[i]->method,
+            cli_printf(b, "| %s | %lldx%lldx%lld | %lld | %s | %.2f | %.2f | %+.1f%% |\n", v[i]->method,
                     (long long)v[i]->op.m, (long long)v[i]->op.n, (long long)v[i]->op.k, (long long)v[i]->op.g,
                     split_name(v[i]->split), v[i]->measured_us, v[i]->predicted_us, v[i]->err_pct);
         free(v);
     } else b->oom = 1;
-    bprintf(b, "\n## Every point\n\n| kernel | shape | M x N x K | G | cfg | split | measured us | predicted us | error | bound | waves | mem us | issue us | scaling us | tensor us |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    cli_printf(b, "\n## Every point\n\n| kernel | shape | M x N x K | G | cfg | split | measured us | predicted us | error | bound | waves | mem us | issue us | scaling us | tensor us |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int64_t i = 0; i < n; i++) {
         const mxsim_gpu_point *p = mxsim_gpu_bench_point(bn, i);
-        bprintf(b, "| %s | %s | %lldx%lldx%lld | %lld | %d | %s | %.2f | %.2f | %+.1f%% | %s | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+        cli_printf(b, "| %s | %s | %lldx%lldx%lld | %lld | %d | %s | %.2f | %.2f | %+.1f%% | %s | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
                 p->method, p->shape, (long long)p->op.m, (long long)p->op.n, (long long)p->op.k,
                 (long long)p->op.g, (int)p->pred.cfg_used, split_name(p->split), p->measured_us,
                 p->predicted_us, p->err_pct, p->pred.bound, p->pred.waves, p->pred.mem_us,
@@ -236,7 +188,7 @@ static void put_md(gbuf *b, const mxsim_gpu_bench *bn, const mxsim_gpu_summary *
     }
 }
 
-static void put_svg(gbuf *b, const mxsim_gpu_bench *bn, const mxsim_gpu_summary *s)
+static void put_svg(cli_buf *b, const mxsim_gpu_bench *bn, const mxsim_gpu_summary *s)
 {
     const double W = 720, H = 640, L = 80, R = 200, T = 40, B = 60;
     double lo = 1e300, hi = 0;
@@ -252,10 +204,10 @@ static void put_svg(gbuf *b, const mxsim_gpu_bench *bn, const mxsim_gpu_summary 
     const double pw = W - L - R, ph = H - T - B;
 #define SX(v) (L + (log10(v) - l0) / (l1 - l0) * pw)
 #define SY(v) (T + ph - (log10(v) - l0) / (l1 - l0) * ph)
-    bprintf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+    cli_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
                "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
             W, H, W, H);
-    bprintf(b, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">%s: predicted vs measured kernel time "
+    cli_printf(b, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">%s: predicted vs measured kernel time "
                "(MAPE held-out %.1f%%, all %.1f%%, r %.3f)</text>\n", L, mxsim_gpu_bench_card(bn),
             s->mape_pct[1], s->mape_pct[2], s->pearson_r[2]);
     for (double e = l0; e <= l1 + 1e-9; e += 1) {
@@ -263,33 +215,33 @@ static void put_svg(gbuf *b, const mxsim_gpu_bench *bn, const mxsim_gpu_summary 
             double v = pow(10, e) * k;
             if (log10(v) > l1 + 1e-9) break;
             const char *col = k == 1 ? "#bbbbbb" : "#eeeeee";
-            bprintf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", SX(v), T, SX(v), T + ph, col);
-            bprintf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", L, SY(v), L + pw, SY(v), col);
+            cli_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", SX(v), T, SX(v), T + ph, col);
+            cli_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", L, SY(v), L + pw, SY(v), col);
             if (k == 1) {
-                bprintf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", SX(v), T + ph + 16, v);
-                bprintf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L - 6, SY(v) + 4, v);
+                cli_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", SX(v), T + ph + 16, v);
+                cli_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L - 6, SY(v) + 4, v);
             }
         }
     }
     double a = pow(10, l0), z = pow(10, l1);
-    bprintf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", SX(a), SY(a), SX(z), SY(z));
-    bprintf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-dasharray=\"4 4\"/>\n",
+    cli_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", SX(a), SY(a), SX(z), SY(z));
+    cli_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-dasharray=\"4 4\"/>\n",
             SX(a), SY(a * 1.1), SX(z / 1.1), SY(z));
-    bprintf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-dasharray=\"4 4\"/>\n",
+    cli_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-dasharray=\"4 4\"/>\n",
             SX(a / 0.9), SY(a), SX(z), SY(z * 0.9));
-    bprintf(b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"black\"/>\n", L, T, pw, ph);
-    bprintf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">measured time (us, log)</text>\n", L + pw / 2, H - 18);
-    bprintf(b, "<text transform=\"translate(22 %.1f) rotate(-90)\" text-anchor=\"middle\">predicted time (us, log)</text>\n",
+    cli_printf(b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"black\"/>\n", L, T, pw, ph);
+    cli_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">measured time (us, log)</text>\n", L + pw / 2, H - 18);
+    cli_printf(b, "<text transform=\"translate(22 %.1f) rotate(-90)\" text-anchor=\"middle\">predicted time (us, log)</text>\n",
             T + ph / 2);
     for (int64_t i = 0; i < n; i++) {
         const mxsim_gpu_point *p = mxsim_gpu_bench_point(bn, i);
         const char *col = family_color(family(p));
         double x = SX(p->measured_us), y = SY(p->predicted_us);
         if (p->split == 2)
-            bprintf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"#999999\"><title>%s %lldx%lldx%lld reference</title></rect>\n",
+            cli_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"#999999\"><title>%s %lldx%lldx%lld reference</title></rect>\n",
                     x - 4, y - 4, p->method, (long long)p->op.m, (long long)p->op.n, (long long)p->op.k);
         else
-            bprintf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\">"
+            cli_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\">"
                        "<title>%s %lldx%lldx%lld G=%lld: %.2f vs %.2f us (%+.1f%%)</title></circle>\n",
                     x, y, p->split == 0 ? col : "white", col, p->method, (long long)p->op.m,
                     (long long)p->op.n, (long long)p->op.k, (long long)p->op.g, p->predicted_us,
@@ -298,38 +250,38 @@ static void put_svg(gbuf *b, const mxsim_gpu_bench *bn, const mxsim_gpu_summary 
     static const char *fams[] = {"dequant", "mxk-tiles", "mxk-small-M", "cublas-bf16", "cublaslt-int8", "dequant+cublas"};
     double ly = T + 10;
     for (size_t i = 0; i < sizeof fams / sizeof fams[0]; i++, ly += 20)
-        bprintf(b, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"5\" fill=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">%s</text>\n",
+        cli_printf(b, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"5\" fill=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">%s</text>\n",
                 L + pw + 20, ly, family_color(fams[i]), L + pw + 32, ly + 4, fams[i]);
-    bprintf(b, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"5\" fill=\"#444\"/><text x=\"%.0f\" y=\"%.0f\">filled: training</text>\n",
+    cli_printf(b, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"5\" fill=\"#444\"/><text x=\"%.0f\" y=\"%.0f\">filled: training</text>\n",
             L + pw + 20, ly + 10, L + pw + 32, ly + 14);
-    bprintf(b, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"5\" fill=\"white\" stroke=\"#444\"/><text x=\"%.0f\" y=\"%.0f\">hollow: held-out</text>\n",
+    cli_printf(b, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"5\" fill=\"white\" stroke=\"#444\"/><text x=\"%.0f\" y=\"%.0f\">hollow: held-out</text>\n",
             L + pw + 20, ly + 30, L + pw + 32, ly + 34);
-    bprintf(b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"8\" height=\"8\" fill=\"#999\"/><text x=\"%.0f\" y=\"%.0f\">reference</text>\n",
+    cli_printf(b, "<rect x=\"%.0f\" y=\"%.0f\" width=\"8\" height=\"8\" fill=\"#999\"/><text x=\"%.0f\" y=\"%.0f\">reference</text>\n",
             L + pw + 16, ly + 46, L + pw + 32, ly + 54);
-    bprintf(b, "<text x=\"%.0f\" y=\"%.0f\">solid: y = x</text><text x=\"%.0f\" y=\"%.0f\">dashed: +-10%%</text>\n",
+    cli_printf(b, "<text x=\"%.0f\" y=\"%.0f\">solid: y = x</text><text x=\"%.0f\" y=\"%.0f\">dashed: +-10%%</text>\n",
             L + pw + 16, ly + 80, L + pw + 16, ly + 98);
-    bprintf(b, "</svg>\n");
+    cli_printf(b, "</svg>\n");
 #undef SX
 #undef SY
 }
 
-static void put_card(gbuf *b, const mxsim_gpu_card *c)
+static void put_card(cli_buf *b, const mxsim_gpu_card *c)
 {
-    bprintf(b, "# card fields after calibration on the training half (paste into workloads/gpus/%s.ini)\nname = %s\n",
+    cli_printf(b, "# card fields after calibration on the training half (paste into workloads/gpus/%s.ini)\nname = %s\n",
             c->name, c->name);
     for (int i = 0; i < mxsim_gpu_field_count(); i++) {
         const mxsim_gpu_field *f = mxsim_gpu_field_at(i);
-        bprintf(b, "%s = %.6g   # %s, %s\n", f->key, mxsim_gpu_card_get(c, i), f->kind, f->unit);
+        cli_printf(b, "%s = %.6g   # %s, %s\n", f->key, mxsim_gpu_card_get(c, i), f->kind, f->unit);
     }
 }
 
-static int write_file(const char *dir, const char *name, const gbuf *b)
+static int write_file(const char *dir, const char *name, const cli_buf *b)
 {
     size_t n = strlen(dir) + strlen(name) + 2;
     char *p = malloc(n);
     if (!p) return 1;
     snprintf(p, n, "%s/%s", dir, name);
-    int r = write_atomic(p, b);
+    int r = write_buf(p, b);
     if (r) fprintf(stderr, "mxsim " C ": error: %s: %s\n", p, strerror(errno));
     free(p);
     return r ? 1 : 0;
@@ -367,7 +319,7 @@ static int run_bench(const opts *o, mxsim_ctx *ctx, mxsim_gpu_card *card, const 
                (long long)s.n[h], s.mape_pct[h], s.max_abs_err_pct[h], s.pearson_r[h]);
     int rc = 0;
     if (o->out) {
-        gbuf csv = {0}, md = {0}, svg = {0}, ini = {0};
+        cli_buf csv = {0}, md = {0}, svg = {0}, ini = {0};
         put_csv(&csv, bn);
         put_md(&md, bn, &s, card, cpath, o->measured);
         put_svg(&svg, bn, &s);
@@ -426,7 +378,7 @@ static int run_trace(const opts *o, mxsim_ctx *ctx, const mxsim_gpu_card *card)
     if (st != MXSIM_OK) return lib_fail(ctx, st);
     mxsim_trace *tr = NULL;
     mxsim_gpu_bench *bn = NULL;
-    gbuf t = {0};
+    cli_buf t = {0};
     if ((st = mxsim_trace_load(ctx, o->trace, &tr)) != MXSIM_OK) return lib_fail(ctx, st);
     if (o->measured && (st = mxsim_gpu_bench_load(ctx, o->measured, &bn)) != MXSIM_OK) {
         mxsim_trace_free(tr);
@@ -438,7 +390,7 @@ static int run_trace(const opts *o, mxsim_ctx *ctx, const mxsim_gpu_card *card)
     mxsim_area area;
     if ((st = mxsim_cost_area(ctx, &cfg, &cp, &area)) != MXSIM_OK) goto fail;
 #endif
-    bprintf(&t, "op,kind,M,N,K,G,repeat,accel_us,accel_tops,accel_energy_uj,accel_tops_per_w,accel_tops_per_mm2,"
+    cli_printf(&t, "op,kind,M,N,K,G,repeat,accel_us,accel_tops,accel_energy_uj,accel_tops_per_w,accel_tops_per_mm2,"
                 "gpu_kernel,gpu_cfg,gpu_model_us,gpu_model_tops,gpu_bound,gpu_measured_us,cublas_bf16_model_us,"
                 "cublas_bf16_measured_us,gpu_tops_per_w_at_tdp,gpu_tops_per_mm2,speedup_accel_vs_gpu_model\n");
     double tot_acc = 0, tot_gpu = 0, tot_cub = 0, tot_e = 0, tot_ops = 0;
@@ -476,21 +428,21 @@ static int run_trace(const opts *o, mxsim_ctx *ctx, const mxsim_gpu_card *card)
         double acc_us = ts.seconds * 1e6, gpu_us = gp.time_us * rep, cub_us = cb.time_us * rep;
         double gpu_tops = ops > 0 ? ops / (gpu_us * 1e-6) / 1e12 : 0;
         tot_acc += acc_us, tot_gpu += gpu_us, tot_cub += cub_us, tot_e += e_uj, tot_ops += ops;
-        bprintf(&t, "%s,%s,%lld,%lld,%lld,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.4f,%s,%d,%.3f,%.3f,%s,", op->name,
+        cli_printf(&t, "%s,%s,%lld,%lld,%lld,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.4f,%s,%d,%.3f,%.3f,%s,", op->name,
                 op->kind == MXSIM_OP_GEMM ? "gemm" : op->kind == MXSIM_OP_DEQUANT ? "dequant" : "quantize",
                 (long long)op->m, (long long)op->n, (long long)op->k, (long long)g, (long long)rep, acc_us, ts.tops,
                 e_uj, tpw, tpmm, kname, (int)gp.cfg_used, gpu_us, gpu_tops, gp.bound);
-        if (meas > 0) bprintf(&t, "%.3f,", meas * rep);
-        else bprintf(&t, ",");
-        bprintf(&t, op->kind == MXSIM_OP_GEMM ? "%.3f," : ",", cub_us);
-        if (cmeas > 0) bprintf(&t, "%.3f,", cmeas * rep);
-        else bprintf(&t, ",");
-        bprintf(&t, "%.4f,%.5f,%.3f\n", gpu_tops / card->tdp_w, gpu_tops / card->die_mm2, acc_us > 0 ? gpu_us / acc_us : 0);
+        if (meas > 0) cli_printf(&t, "%.3f,", meas * rep);
+        else cli_printf(&t, ",");
+        cli_printf(&t, op->kind == MXSIM_OP_GEMM ? "%.3f," : ",", cub_us);
+        if (cmeas > 0) cli_printf(&t, "%.3f,", cmeas * rep);
+        else cli_printf(&t, ",");
+        cli_printf(&t, "%.4f,%.5f,%.3f\n", gpu_tops / card->tdp_w, gpu_tops / card->die_mm2, acc_us > 0 ? gpu_us / acc_us : 0);
     }
     {
         double at = tot_acc > 0 ? tot_ops / (tot_acc * 1e-6) / 1e12 : 0;
         double gt = tot_gpu > 0 ? tot_ops / (tot_gpu * 1e-6) / 1e12 : 0;
-        bprintf(&t, "TOTAL,,,,,,,%.3f,%.3f,%.3f,%.3f,,%s,,%.3f,%.3f,,,%.3f,,%.4f,%.5f,%.3f\n", tot_acc, at, tot_e,
+        cli_printf(&t, "TOTAL,,,,,,,%.3f,%.3f,%.3f,%.3f,,%s,,%.3f,%.3f,,,%.3f,,%.4f,%.5f,%.3f\n", tot_acc, at, tot_e,
                 tot_e > 0 ? tot_ops / (tot_e * 1e-6) / 1e12 : 0, "mxk", tot_gpu, gt, tot_cub, gt / card->tdp_w,
                 gt / card->die_mm2, tot_acc > 0 ? tot_gpu / tot_acc : 0);
     }

@@ -184,24 +184,24 @@ static double map(const scale_t *s, double v, double a, double b)
     return a + t * (b - a);
 }
 
-static void svg_open(mxs_buf *b, const char *title)
+static void svg_open(cli_buf *b, const char *title)
 {
-    mxs_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+    cli_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                   "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n"
                   "<text x=\"%d\" y=\"20\" font-size=\"14\" font-weight=\"bold\">", W, H, W, H, W, H, ML);
-    mxs_puts_html(b, title);
-    mxs_printf(b, "</text>\n");
+    cli_puts_html(b, title);
+    cli_printf(b, "</text>\n");
 }
 
 /* x_log2: 1 ticks at powers of two, 0 linear ticks, -1 none. */
-static void axes_draw(mxs_buf *b, const scale_t *xs, const scale_t *ys, const char *xl, const char *yl, int x_log2)
+static void axes_draw(cli_buf *b, const scale_t *xs, const scale_t *ys, const char *xl, const char *yl, int x_log2)
 {
     int x0 = ML, x1 = W - MR, y0 = H - MB, y1 = MT;
-    mxs_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>\n", x0, y1, x1 - x0, y0 - y1);
+    cli_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>\n", x0, y1, x1 - x0, y0 - y1);
     for (int i = 0; i <= 4; i++) { /* y ticks */
         double v = ys->log ? pow(10, log10(ys->lo) + i * (log10(ys->hi) - log10(ys->lo)) / 4) : ys->lo + i * (ys->hi - ys->lo) / 4;
         double y = map(ys, v, y0, y1);
-        mxs_printf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+        cli_printf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
                       "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.3g</text>\n", x0, x1, y, y, x0 - 4, y + 4, v);
     }
     if (x_log2 < 0) {
@@ -209,19 +209,19 @@ static void axes_draw(mxs_buf *b, const scale_t *xs, const scale_t *ys, const ch
     } else if (x_log2) {
         for (double v = pow(2, ceil(log2(xs->lo))); v <= xs->hi * 1.0001; v *= 2) {
             double x = map(xs, v, x0, x1);
-            mxs_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n", x, y0 + 14, v);
+            cli_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n", x, y0 + 14, v);
         }
     } else {
         for (int i = 0; i <= 4; i++) {
             double v = xs->log ? pow(10, log10(xs->lo) + i * (log10(xs->hi) - log10(xs->lo)) / 4) : xs->lo + i * (xs->hi - xs->lo) / 4;
-            mxs_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.3g</text>\n", map(xs, v, x0, x1), y0 + 14, v);
+            cli_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.3g</text>\n", map(xs, v, x0, x1), y0 + 14, v);
         }
     }
-    mxs_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (x0 + x1) / 2, H - 12);
-    mxs_puts_html(b, xl);
-    mxs_printf(b, "</text>\n<text transform=\"translate(16,%d) rotate(-90)\" text-anchor=\"middle\">", (y0 + y1) / 2);
-    mxs_puts_html(b, yl);
-    mxs_printf(b, "%s</text>\n", ys->log ? " (log)" : "");
+    cli_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (x0 + x1) / 2, H - 12);
+    cli_puts_html(b, xl);
+    cli_printf(b, "</text>\n<text transform=\"translate(16,%d) rotate(-90)\" text-anchor=\"middle\">", (y0 + y1) / 2);
+    cli_puts_html(b, yl);
+    cli_printf(b, "%s</text>\n", ys->log ? " (log)" : "");
 }
 
 /* Point selection helpers: TOTAL rows with status ok. */
@@ -244,12 +244,12 @@ static int series_key(const table *t, int row, int xcol, char *out, size_t len)
 }
 
 /* Line chart of metric against the x axis column, one series per value of the other axes. */
-static void chart_lines(mxs_buf *b, const table *t, const totals *tt, int xcol, const char *metric, const char *title, const char *ylabel)
+static void chart_lines(cli_buf *b, const table *t, const totals *tt, int xcol, const char *metric, const char *title, const char *ylabel)
 {
     int mc = col(t, metric);
     svg_open(b, title);
     if (mc < 0 || tt->n == 0) {
-        mxs_printf(b, "<text x=\"%d\" y=\"%d\">no data</text>\n</svg>\n", ML, H / 2);
+        cli_printf(b, "<text x=\"%d\" y=\"%d\">no data</text>\n</svg>\n", ML, H / 2);
         return;
     }
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
@@ -259,7 +259,7 @@ static void chart_lines(mxs_buf *b, const table *t, const totals *tt, int xcol, 
         xlo = fmin(xlo, x); xhi = fmax(xhi, x); ylo = fmin(ylo, y); yhi = fmax(yhi, y);
     }
     if (!isfinite(ylo)) {
-        mxs_printf(b, "<text x=\"%d\" y=\"%d\">no finite values</text>\n</svg>\n", ML, H / 2);
+        cli_printf(b, "<text x=\"%d\" y=\"%d\">no finite values</text>\n</svg>\n", ML, H / 2);
         return;
     }
     int xlog2 = xcol > 0 && xlo > 0 && xhi / xlo >= 4;
@@ -278,30 +278,30 @@ static void chart_lines(mxs_buf *b, const table *t, const totals *tt, int xcol, 
     }
     for (int s = 0; s < nk; s++) {
         const char *c = k_pal[s % NPAL];
-        mxs_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", c);
+        cli_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", c);
         for (int i = 0; i < tt->n; i++) {
             char k[160];
             series_key(t, tt->r[i], xcol, k, sizeof k);
             double y = num(t->rows[tt->r[i]][mc]);
             if (strcmp(k, keys[s]) || !isfinite(y)) continue;
             double x = xcol > 0 ? num(t->rows[tt->r[i]][xcol]) : i;
-            mxs_printf(b, "%.1f,%.1f ", map(&xs, x, ML, W - MR), map(&ys, y, H - MB, MT));
+            cli_printf(b, "%.1f,%.1f ", map(&xs, x, ML, W - MR), map(&ys, y, H - MB, MT));
         }
-        mxs_printf(b, "\"/>\n");
+        cli_printf(b, "\"/>\n");
         for (int i = 0; i < tt->n; i++) {
             char k[160];
             series_key(t, tt->r[i], xcol, k, sizeof k);
             double y = num(t->rows[tt->r[i]][mc]);
             if (strcmp(k, keys[s]) || !isfinite(y)) continue;
             double x = xcol > 0 ? num(t->rows[tt->r[i]][xcol]) : i;
-            mxs_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", map(&xs, x, ML, W - MR), map(&ys, y, H - MB, MT), c);
+            cli_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", map(&xs, x, ML, W - MR), map(&ys, y, H - MB, MT), c);
         }
-        mxs_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">", W - MR + 10,
+        cli_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">", W - MR + 10,
                    MT + 4 + 16 * s, c, W - MR + 24, MT + 13 + 16 * s);
-        mxs_puts_html(b, keys[s]);
-        mxs_printf(b, "</text>\n");
+        cli_puts_html(b, keys[s]);
+        cli_printf(b, "</text>\n");
     }
-    mxs_printf(b, "</svg>\n");
+    cli_printf(b, "</svg>\n");
 }
 
 static void point_label(const table *t, int row, char *out, size_t len)
@@ -314,7 +314,7 @@ static void point_label(const table *t, int row, char *out, size_t len)
 }
 
 /* Stacked bars of the columns starting with prefix (e_*_mj or a_*_mm2), one bar per point. */
-static void chart_stacked(mxs_buf *b, const table *t, const totals *tt, const char *prefix, const char *suffix, const char *title, const char *ylabel)
+static void chart_stacked(cli_buf *b, const table *t, const totals *tt, const char *prefix, const char *suffix, const char *title, const char *ylabel)
 {
     svg_open(b, title);
     int cs[MAX_COLS], nc = 0;
@@ -333,7 +333,7 @@ static void chart_stacked(mxs_buf *b, const table *t, const totals *tt, const ch
         ymax = fmax(ymax, s);
     }
     if (tt->n == 0 || nc == 0 || ymax <= 0) {
-        mxs_printf(b, "<text x=\"%d\" y=\"%d\">no data</text>\n</svg>\n", ML, H / 2);
+        cli_printf(b, "<text x=\"%d\" y=\"%d\">no data</text>\n</svg>\n", ML, H / 2);
         return;
     }
     scale_t ys = {0, ymax * 1.05, 0};
@@ -346,7 +346,7 @@ static void chart_stacked(mxs_buf *b, const table *t, const totals *tt, const ch
             double v = num(t->rows[tt->r[i]][cs[j]]);
             if (!isfinite(v) || v <= 0) continue;
             double ya = map(&ys, acc, H - MB, MT), yb = map(&ys, acc + v, H - MB, MT);
-            mxs_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", ML + i * bw + bw * 0.1,
+            cli_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", ML + i * bw + bw * 0.1,
                        yb, bw * 0.8, ya - yb, k_pal[j % NPAL]);
             acc += v;
         }
@@ -354,9 +354,9 @@ static void chart_stacked(mxs_buf *b, const table *t, const totals *tt, const ch
             char lab[96];
             point_label(t, tt->r[i], lab, sizeof lab);
             double x = ML + (i + 0.5) * bw;
-            mxs_printf(b, "<text transform=\"translate(%.1f,%d) rotate(-60)\" font-size=\"8\" text-anchor=\"end\">", x, H - MB + 24);
-            mxs_puts_html(b, lab);
-            mxs_printf(b, "</text>\n");
+            cli_printf(b, "<text transform=\"translate(%.1f,%d) rotate(-60)\" font-size=\"8\" text-anchor=\"end\">", x, H - MB + 24);
+            cli_puts_html(b, lab);
+            cli_printf(b, "</text>\n");
         }
     }
     /* legend */
@@ -364,10 +364,10 @@ static void chart_stacked(mxs_buf *b, const table *t, const totals *tt, const ch
         char name[96];
         size_t L = strlen(t->col[cs[j]]);
         snprintf(name, sizeof name, "%.*s", (int)(L - lp - ls), t->col[cs[j]] + lp);
-        mxs_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
+        cli_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
                    W - MR + 10, MT + 4 + 16 * j, k_pal[j % NPAL], W - MR + 24, MT + 13 + 16 * j, name);
     }
-    mxs_printf(b, "</svg>\n");
+    cli_printf(b, "</svg>\n");
 }
 
 /* Pareto front of (time, energy): points no other point beats on both. */
@@ -381,12 +381,12 @@ static int dominated(const table *t, const totals *tt, int i, int ct, int ce)
     return 0;
 }
 
-static void chart_pareto(mxs_buf *b, const table *t, const totals *tt)
+static void chart_pareto(cli_buf *b, const table *t, const totals *tt)
 {
     int ct = col(t, "time_us"), ce = col(t, "energy_mj"), cq = col(t, "sqnr_db");
     svg_open(b, "Latency vs energy: Pareto front (labels: axis values, SQNR dB)");
     if (ct < 0 || ce < 0 || tt->n == 0) {
-        mxs_printf(b, "<text x=\"%d\" y=\"%d\">no data</text>\n</svg>\n", ML, H / 2);
+        cli_printf(b, "<text x=\"%d\" y=\"%d\">no data</text>\n</svg>\n", ML, H / 2);
         return;
     }
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
@@ -404,54 +404,54 @@ static void chart_pareto(mxs_buf *b, const table *t, const totals *tt)
         for (int c = a; c > 0 && num(t->rows[tt->r[front[c]]][ct]) < num(t->rows[tt->r[front[c - 1]]][ct]); c--) {
             int tmp = front[c]; front[c] = front[c - 1]; front[c - 1] = tmp;
         }
-    mxs_printf(b, "<polyline fill=\"none\" stroke=\"#d62728\" stroke-width=\"1.5\" points=\"");
+    cli_printf(b, "<polyline fill=\"none\" stroke=\"#d62728\" stroke-width=\"1.5\" points=\"");
     for (int f = 0; f < nf; f++)
-        mxs_printf(b, "%.1f,%.1f ", map(&xs, num(t->rows[tt->r[front[f]]][ct]), ML, W - MR),
+        cli_printf(b, "%.1f,%.1f ", map(&xs, num(t->rows[tt->r[front[f]]][ct]), ML, W - MR),
                    map(&ys, num(t->rows[tt->r[front[f]]][ce]), H - MB, MT));
-    mxs_printf(b, "\"/>\n");
+    cli_printf(b, "\"/>\n");
     for (int i = 0; i < tt->n; i++) {
         int on = !dominated(t, tt, i, ct, ce);
         double x = map(&xs, num(t->rows[tt->r[i]][ct]), ML, W - MR), y = map(&ys, num(t->rows[tt->r[i]][ce]), H - MB, MT);
-        mxs_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"/>\n", x, y, on ? 4 : 2, on ? "#d62728" : "#888");
+        cli_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"/>\n", x, y, on ? 4 : 2, on ? "#d62728" : "#888");
         if (on) {
             char lab[96];
             point_label(t, tt->r[i], lab, sizeof lab);
-            mxs_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\">", x + 5, y - 4);
-            mxs_puts_html(b, lab);
-            mxs_printf(b, " (%s dB)</text>\n", cq >= 0 ? t->rows[tt->r[i]][cq] : "?");
+            cli_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\">", x + 5, y - 4);
+            cli_puts_html(b, lab);
+            cli_printf(b, " (%s dB)</text>\n", cq >= 0 ? t->rows[tt->r[i]][cq] : "?");
         }
     }
-    mxs_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"#d62728\">red: Pareto front</text>\n</svg>\n", W - MR + 10, MT + 10);
+    cli_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"#d62728\">red: Pareto front</text>\n</svg>\n", W - MR + 10, MT + 10);
 }
 
 /* ---- tables ------------------------------------------------------------------------------ */
 
 typedef struct {
-    mxs_buf *md, *html;
+    cli_buf *md, *html;
 } out2;
 
 static void cell_pair(out2 *o, const char *s, int last)
 {
-    mxs_printf(o->md, " %s |%s", s, last ? "\n" : "");
-    mxs_printf(o->html, "<td>");
-    mxs_puts_html(o->html, s);
-    mxs_printf(o->html, "</td>%s", last ? "</tr>\n" : "");
+    cli_printf(o->md, " %s |%s", s, last ? "\n" : "");
+    cli_printf(o->html, "<td>");
+    cli_puts_html(o->html, s);
+    cli_printf(o->html, "</td>%s", last ? "</tr>\n" : "");
 }
 
 static void table_head(out2 *o, const char *const *names, int n)
 {
-    mxs_printf(o->md, "|");
-    mxs_printf(o->html, "<table><tr>");
+    cli_printf(o->md, "|");
+    cli_printf(o->html, "<table><tr>");
     for (int i = 0; i < n; i++) {
-        mxs_printf(o->md, " %s |", names[i]);
-        mxs_printf(o->html, "<th>");
-        mxs_puts_html(o->html, names[i]);
-        mxs_printf(o->html, "</th>");
+        cli_printf(o->md, " %s |", names[i]);
+        cli_printf(o->html, "<th>");
+        cli_puts_html(o->html, names[i]);
+        cli_printf(o->html, "</th>");
     }
-    mxs_printf(o->md, "\n|");
-    for (int i = 0; i < n; i++) mxs_printf(o->md, "---|");
-    mxs_printf(o->md, "\n");
-    mxs_printf(o->html, "</tr>\n");
+    cli_printf(o->md, "\n|");
+    for (int i = 0; i < n; i++) cli_printf(o->md, "---|");
+    cli_printf(o->md, "\n");
+    cli_printf(o->html, "</tr>\n");
 }
 
 static void rows_table(out2 *o, const table *t, const int *rows, int nr, const char *const *cols, int nc, int with_axes)
@@ -463,8 +463,8 @@ static void rows_table(out2 *o, const table *t, const int *rows, int nr, const c
     for (int i = 0; i < nc; i++) names[n++] = cols[i];
     table_head(o, names, n);
     for (int r = 0; r < nr; r++) {
-        mxs_printf(o->md, "|");
-        mxs_printf(o->html, "<tr>");
+        cli_printf(o->md, "|");
+        cli_printf(o->html, "<tr>");
         int k = 0;
         if (with_axes)
             for (int a = 1; a <= t->n_axes; a++) cell_pair(o, t->rows[rows[r]][a], ++k == n);
@@ -473,26 +473,26 @@ static void rows_table(out2 *o, const table *t, const int *rows, int nr, const c
             cell_pair(o, c >= 0 ? t->rows[rows[r]][c] : "-", ++k == n);
         }
     }
-    mxs_printf(o->html, "</table>\n");
+    cli_printf(o->html, "</table>\n");
 }
 
 static void heading(out2 *o, int level, const char *text)
 {
-    mxs_printf(o->md, "\n%.*s %s\n\n", level, "####", text);
-    mxs_printf(o->html, "<h%d>", level);
-    mxs_puts_html(o->html, text);
-    mxs_printf(o->html, "</h%d>\n", level);
+    cli_printf(o->md, "\n%.*s %s\n\n", level, "####", text);
+    cli_printf(o->html, "<h%d>", level);
+    cli_puts_html(o->html, text);
+    cli_printf(o->html, "</h%d>\n", level);
 }
 
 static void para(out2 *o, const char *text)
 {
-    mxs_printf(o->md, "%s\n\n", text);
-    mxs_printf(o->html, "<p>");
-    mxs_puts_html(o->html, text);
-    mxs_printf(o->html, "</p>\n");
+    cli_printf(o->md, "%s\n\n", text);
+    cli_printf(o->html, "<p>");
+    cli_puts_html(o->html, text);
+    cli_printf(o->html, "</p>\n");
 }
 
-static int write_file(const char *dir, const char *name, const mxs_buf *b)
+static int write_file(const char *dir, const char *name, const cli_buf *b)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -500,7 +500,7 @@ static int write_file(const char *dir, const char *name, const mxs_buf *b)
         fprintf(stderr, "mxsim report: out of memory\n");
         return 1;
     }
-    if (mxs_write_atomic(path, b->p ? b->p : "", b->n) != 0) {
+    if (cli_write_atomic(path, b->p ? b->p : "", b->n) != 0) {
         fprintf(stderr, "mxsim report: error: %s: %s\n", path, strerror(errno));
         return 1;
     }
@@ -567,20 +567,20 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
         if (!strcmp(t.col[a], "mx.group_size")) xcol = a;
     if (!xcol && t.n_axes) xcol = t.n_axes;
 
-    mxs_buf svg[5] = {{0}};
+    cli_buf svg[5] = {{0}};
     const char *svg_names[5] = {"cycles.svg", "energy.svg", "sqnr.svg", "area_breakdown.svg", "energy_breakdown.svg"};
     chart_lines(&svg[0], &t, &tt, xcol, "cycles_total", "Cycles (whole trace)", "cycles");
     chart_lines(&svg[1], &t, &tt, xcol, "energy_mj", "Energy (whole trace, nominal)", "energy, mJ");
     chart_lines(&svg[2], &t, &tt, xcol, "sqnr_db", "SQNR vs float64 (overall)", "SQNR, dB");
     chart_stacked(&svg[3], &t, &tt, "a_", "_mm2", "Area breakdown per point", "area, mm2");
     chart_stacked(&svg[4], &t, &tt, "e_", "_mj", "Energy breakdown per point (nominal)", "energy, mJ");
-    mxs_buf pareto = {0};
+    cli_buf pareto = {0};
     chart_pareto(&pareto, &t, &tt);
 
-    mxs_buf md = {0}, html = {0};
+    cli_buf md = {0}, html = {0};
     out2 o = {&md, &html};
-    mxs_printf(&md, "# mxsim sweep report\n\n");
-    mxs_printf(&html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mxsim sweep report</title>\n"
+    cli_printf(&md, "# mxsim sweep report\n\n");
+    cli_printf(&html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mxsim sweep report</title>\n"
                       "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
                       "table{border-collapse:collapse;font-size:12px;margin:1em 0}td,th{border:1px solid #ccc;"
                       "padding:2px 6px;text-align:right}th{background:#f0f0f0}pre{background:#f6f6f6;padding:8px;"
@@ -604,16 +604,16 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
 
     heading(&o, 2, "Charts");
     for (int i = 0; i < 3; i++) {
-        mxs_printf(&md, "![%s](%s)\n", svg_names[i], svg_names[i]);
-        mxs_printf(&html, "%s", svg[i].p ? svg[i].p : "");
+        cli_printf(&md, "![%s](%s)\n", svg_names[i], svg_names[i]);
+        cli_printf(&html, "%s", svg[i].p ? svg[i].p : "");
     }
-    mxs_printf(&md, "![pareto.svg](pareto.svg)\n\n");
-    mxs_printf(&html, "%s", pareto.p ? pareto.p : "");
+    cli_printf(&md, "![pareto.svg](pareto.svg)\n\n");
+    cli_printf(&html, "%s", pareto.p ? pareto.p : "");
     for (int i = 3; i < 5; i++) {
-        mxs_printf(&md, "![%s](%s)\n", svg_names[i], svg_names[i]);
-        mxs_printf(&html, "%s", svg[i].p ? svg[i].p : "");
+        cli_printf(&md, "![%s](%s)\n", svg_names[i], svg_names[i]);
+        cli_printf(&html, "%s", svg[i].p ? svg[i].p : "");
     }
-    mxs_printf(&md, "\n");
+    cli_printf(&md, "\n");
 
     /* per-op table of the point with the smallest energy-delay product */
     int best = -1;
@@ -661,8 +661,8 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
         int csq = col(&t, "sqnr_db");
         for (int r = 0; r < t.n_rows; r++) {
             if (strcmp(t.rows[r][0], t.rows[gvals[0]][0])) continue;
-            mxs_printf(&md, "|");
-            mxs_printf(&html, "<tr>");
+            cli_printf(&md, "|");
+            cli_printf(&html, "<tr>");
             cell_pair(&o, t.rows[r][cop], ng == 0);
             for (int g = 0; g < ng; g++) {
                 /* the same op row in point gvals[g] */
@@ -672,7 +672,7 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
                 cell_pair(&o, v, g == ng - 1);
             }
         }
-        mxs_printf(&html, "</table>\n");
+        cli_printf(&html, "</table>\n");
         snprintf(line, sizeof line, "Other axes at %s's values; accuracy depends only on the op, group size, profile "
                                     "and accumulator. %s", "the first point", hdr_value(&t, "accuracy"));
         para(&o, line);
@@ -695,15 +695,15 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
              "Chatterjee MICRO'17; SB17 Stillmaker & Baas, Integration 2017. Full citations: sim/doc/energy-area.md.");
 
     heading(&o, 2, "Configuration and trace");
-    mxs_printf(&md, "```\n");
-    mxs_printf(&html, "<pre>");
+    cli_printf(&md, "```\n");
+    cli_printf(&html, "<pre>");
     for (int i = 0; i < t.n_hdr; i++) {
-        mxs_printf(&md, "%s\n", t.hdr[i]);
-        mxs_puts_html(&html, t.hdr[i]);
-        mxs_printf(&html, "\n");
+        cli_printf(&md, "%s\n", t.hdr[i]);
+        cli_puts_html(&html, t.hdr[i]);
+        cli_printf(&html, "\n");
     }
-    mxs_printf(&md, "```\n");
-    mxs_printf(&html, "</pre>\n</body></html>\n");
+    cli_printf(&md, "```\n");
+    cli_printf(&html, "</pre>\n</body></html>\n");
 
     rc = 0;
     for (int i = 0; i < 5 && !rc; i++) rc = write_file(dir, svg_names[i], &svg[i]);
@@ -711,10 +711,10 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
     if (!rc) rc = write_file(dir, "README.md", &md);
     if (!rc) rc = write_file(dir, "index.html", &html);
     if (!rc) fprintf(stderr, "mxsim report: wrote %s/index.html, %s/README.md and 6 SVG charts\n", dir, dir);
-    for (int i = 0; i < 5; i++) mxs_free(&svg[i]);
-    mxs_free(&pareto);
-    mxs_free(&md);
-    mxs_free(&html);
+    for (int i = 0; i < 5; i++) cli_buf_free(&svg[i]);
+    cli_buf_free(&pareto);
+    cli_buf_free(&md);
+    cli_buf_free(&html);
     free(tt.r);
     table_free(&t);
     return rc;

@@ -22,89 +22,12 @@
 
 /* ---- shared helpers ------------------------------------------------------------------- */
 
-void mxs_printf(mxs_buf *b, const char *fmt, ...)
-{
-    if (b->oom) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) {
-            b->oom = 1;
-            return;
-        }
-        if (b->p && b->n + (size_t)k < b->cap) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t nc = (b->cap + (size_t)k + 1) * 2;
-        char *np = realloc(b->p, nc);
-        if (!np) {
-            b->oom = 1;
-            return;
-        }
-        b->p = np;
-        b->cap = nc;
-    }
-}
-
-void mxs_puts_html(mxs_buf *b, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '<') mxs_printf(b, "&lt;");
-        else if (*s == '>') mxs_printf(b, "&gt;");
-        else if (*s == '&') mxs_printf(b, "&amp;");
-        else if (*s == '"') mxs_printf(b, "&quot;");
-        else mxs_printf(b, "%c", *s);
-    }
-}
-
-void mxs_free(mxs_buf *b)
-{
-    free(b->p);
-    memset(b, 0, sizeof *b);
-}
-
-int mxs_write_atomic(const char *path, const char *data, size_t n)
-{
-    size_t L = strlen(path);
-    char *tmp = malloc(L + 16);
-    if (!tmp) return -1;
-    snprintf(tmp, L + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        free(tmp);
-        return -1;
-    }
-    mode_t um = umask(0); /* mkstemp makes 0600; give the file the usual 0666 & ~umask */
-    umask(um);
-    fchmod(fd, 0666 & ~um);
-    FILE *f = fdopen(fd, "wb");
-    int ok = f && fwrite(data, 1, n, f) == n;
-    if (f) ok = (fclose(f) == 0) && ok;
-    else close(fd);
-    if (ok) ok = rename(tmp, path) == 0;
-    if (!ok) {
-        int e = errno;
-        remove(tmp);
-        errno = e;
-    }
-    free(tmp);
-    return ok ? 0 : -1;
-}
-
-int mxs_exit(mxsim_status st)
-{
-    if (st == MXSIM_OK) return 0;
-    return st == MXSIM_E_IO || st == MXSIM_E_NOMEM || st == MXSIM_E_INTERNAL ? 1 : 2;
-}
 
 int mxs_fail(const char *cmd, mxsim_ctx *ctx, mxsim_status st)
 {
     const char *d = mxsim_errmsg(ctx);
     fprintf(stderr, "mxsim %s: error: %s\n", cmd, d[0] ? d : mxsim_strerror(st));
-    return mxs_exit(st);
+    return cli_exit_code(st);
 }
 
 int mxs_usage(const char *cmd, const char *msg, const char *arg)
@@ -341,27 +264,27 @@ static void row_values(const mxsim_sweep_point *pt, int64_t k, const mxsim_top *
     for (int i = 0; i < MXSIM_COMP_COUNT_; i++) fmt_g(v[c++], pt->area.um2[MXSIM_BAND_NOM][i] * 1e-6);
 }
 
-static void csv_field(mxs_buf *b, const char *s, int first)
+static void csv_field(cli_buf *b, const char *s, int first)
 {
-    if (!first) mxs_printf(b, ",");
+    if (!first) cli_printf(b, ",");
     if (strpbrk(s, ",\"\n")) {
-        mxs_printf(b, "\"");
-        for (; *s; s++) mxs_printf(b, *s == '"' ? "\"\"" : "%c", *s == '\n' ? ' ' : *s);
-        mxs_printf(b, "\"");
+        cli_printf(b, "\"");
+        for (; *s; s++) cli_printf(b, *s == '"' ? "\"\"" : "%c", *s == '\n' ? ' ' : *s);
+        cli_printf(b, "\"");
     } else {
-        mxs_printf(b, "%s", s);
+        cli_printf(b, "%s", s);
     }
 }
 
-static void json_str(mxs_buf *b, const char *s)
+static void json_str(cli_buf *b, const char *s)
 {
-    mxs_printf(b, "\"");
+    cli_printf(b, "\"");
     for (; *s; s++) {
-        if (*s == '"' || *s == '\\') mxs_printf(b, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20) mxs_printf(b, "\\u%04x", (unsigned char)*s);
-        else mxs_printf(b, "%c", *s);
+        if (*s == '"' || *s == '\\') cli_printf(b, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) cli_printf(b, "\\u%04x", (unsigned char)*s);
+        else cli_printf(b, "%c", *s);
     }
-    mxs_printf(b, "\"");
+    cli_printf(b, "\"");
 }
 
 static int is_number(const char *s)
@@ -392,38 +315,38 @@ typedef struct {
     int acc_on;
 } out_ctx;
 
-static void header_comments(mxs_buf *b, const char *pfx, const mxsim_sweep *sw, const mxsim_trace *tr, const out_ctx *oc)
+static void header_comments(cli_buf *b, const char *pfx, const mxsim_sweep *sw, const mxsim_trace *tr, const out_ctx *oc)
 {
     const mxsim_sweep_opts *so = oc->so;
     mxsim_node_scale sc;
     mxsim_node_scaling(NULL, so->cost.node_nm, so->cost.vdd_v, &sc);
-    mxs_printf(b, "%smxsim-sweep 1\n%sversion: mxsim %s\n", pfx, pfx, mxsim_version());
-    mxs_printf(b, "%strace: %s (%lld ops)\n", pfx, oc->trace_path, (long long)mxsim_trace_count(tr));
-    mxs_printf(b, "%sconfig: %s\n", pfx, oc->config_path ? oc->config_path : "(defaults)");
-    mxs_printf(b, "%saxes:", pfx);
-    for (int a = 0; a < mxsim_sweep_axis_count(sw); a++) mxs_printf(b, " %s", mxsim_sweep_axis_key(sw, a));
-    mxs_printf(b, "\n%spoints: %lld\n", pfx, (long long)mxsim_sweep_point_count(sw));
-    mxs_printf(b, "%scost: node_nm=%d vdd_v=%g area_factor=%.4g energy_factor=%.4g sram_area_factor=%.4g "
+    cli_printf(b, "%smxsim-sweep 1\n%sversion: mxsim %s\n", pfx, pfx, mxsim_version());
+    cli_printf(b, "%strace: %s (%lld ops)\n", pfx, oc->trace_path, (long long)mxsim_trace_count(tr));
+    cli_printf(b, "%sconfig: %s\n", pfx, oc->config_path ? oc->config_path : "(defaults)");
+    cli_printf(b, "%saxes:", pfx);
+    for (int a = 0; a < mxsim_sweep_axis_count(sw); a++) cli_printf(b, " %s", mxsim_sweep_axis_key(sw, a));
+    cli_printf(b, "\n%spoints: %lld\n", pfx, (long long)mxsim_sweep_point_count(sw));
+    cli_printf(b, "%scost: node_nm=%d vdd_v=%g area_factor=%.4g energy_factor=%.4g sram_area_factor=%.4g "
                "overhead_factor=%g sram_bank_kib=%lld\n", pfx, sc.node_nm, sc.vdd_v, sc.area_factor,
                sc.energy_factor, sc.sram_area_factor, so->cost.overhead_factor, (long long)so->cost.sram_bank_kib);
     if (oc->acc_on)
-        mxs_printf(b, "%saccuracy: %s, seed %llu; per op at most %lld rows x %lld cols of outputs "
+        cli_printf(b, "%saccuracy: %s, seed %llu; per op at most %lld rows x %lld cols of outputs "
                    "(quantize/dequant: %lld rows x all n), full K; vs float64\n", pfx,
                    so->acc.data_dir ? "data from --data (synthetic where an op has no files)" : "synthetic data",
                    (unsigned long long)so->acc.seed, (long long)so->acc.sample_rows, (long long)so->acc.sample_cols,
                    (long long)so->acc.sample_rows);
-    else mxs_printf(b, "%saccuracy: off\n", pfx);
-    mxs_printf(b, "%sgroup policy: %s\n", pfx, so->strict_group ? "strict" :
+    else cli_printf(b, "%saccuracy: off\n", pfx);
+    cli_printf(b, "%sgroup policy: %s\n", pfx, so->strict_group ? "strict" :
                "an op whose K (n) G does not divide runs with the largest divisor below G (group_eff)");
     char buf[64];
     for (int i = 0; i < mxsim_tconfig_field_count(); i++) {
         const mxsim_tconfig_field *f = mxsim_tconfig_field_at(i);
-        mxs_printf(b, "%sbase %s = %s%s%s\n", pfx, f->name, mxsim_tconfig_format(oc->base, i, buf, sizeof buf),
+        cli_printf(b, "%sbase %s = %s%s%s\n", pfx, f->name, mxsim_tconfig_format(oc->base, i, buf, sizeof buf),
                    f->unit[0] ? " " : "", f->unit);
     }
 }
 
-static void emit(mxs_buf *b, const mxsim_sweep *sw, const mxsim_trace *tr, const out_ctx *oc)
+static void emit(cli_buf *b, const mxsim_sweep *sw, const mxsim_trace *tr, const out_ctx *oc)
 {
     int na = mxsim_sweep_axis_count(sw);
     int ncol = 1 + na + 1 + NALL;
@@ -441,18 +364,18 @@ static void emit(mxs_buf *b, const mxsim_sweep *sw, const mxsim_trace *tr, const
             col_name(sw, i, name, sizeof name);
             csv_field(b, name, i == 0);
         }
-        mxs_printf(b, "\n");
+        cli_printf(b, "\n");
     } else if (json) {
-        mxs_buf h = {0};
+        cli_buf h = {0};
         header_comments(&h, "", sw, tr, oc);
-        mxs_printf(b, "{\n  \"format\": \"mxsim-sweep 1\",\n  \"header\": ");
+        cli_printf(b, "{\n  \"format\": \"mxsim-sweep 1\",\n  \"header\": ");
         json_str(b, h.p ? h.p : "");
-        mxs_free(&h);
-        mxs_printf(b, ",\n  \"rows\": [\n");
+        cli_buf_free(&h);
+        cli_printf(b, ",\n  \"rows\": [\n");
     } else if (md) {
-        mxs_printf(b, "# mxsim sweep\n\n```\n");
+        cli_printf(b, "# mxsim sweep\n\n```\n");
         header_comments(b, "", sw, tr, oc);
-        mxs_printf(b, "```\n\n");
+        cli_printf(b, "```\n\n");
     }
     /* table / md: one line per point, the main totals */
     static const char *const brief[] = {"time_us", "cycles_total", "util_compute_pct", "area_mm2", "energy_mj",
@@ -460,12 +383,12 @@ static void emit(mxs_buf *b, const mxsim_sweep *sw, const mxsim_trace *tr, const
     const int nb = (int)(sizeof brief / sizeof brief[0]);
     if (md || !strcmp(fmt, "table")) {
         const char *sep = md ? " | " : "  ";
-        if (md) mxs_printf(b, "| ");
-        for (int a = 0; a < na; a++) mxs_printf(b, md ? "%s%s" : "%14s%s", mxsim_sweep_axis_key(sw, a), sep);
-        for (int i = 0; i < nb; i++) mxs_printf(b, md ? "%s%s" : "%14s%s", brief[i], i + 1 < nb ? sep : "");
-        mxs_printf(b, md ? " |\n|" : "\n");
-        if (md) for (int i = 0; i < na + nb; i++) mxs_printf(b, "---|");
-        if (md) mxs_printf(b, "\n");
+        if (md) cli_printf(b, "| ");
+        for (int a = 0; a < na; a++) cli_printf(b, md ? "%s%s" : "%14s%s", mxsim_sweep_axis_key(sw, a), sep);
+        for (int i = 0; i < nb; i++) cli_printf(b, md ? "%s%s" : "%14s%s", brief[i], i + 1 < nb ? sep : "");
+        cli_printf(b, md ? " |\n|" : "\n");
+        if (md) for (int i = 0; i < na + nb; i++) cli_printf(b, "---|");
+        if (md) cli_printf(b, "\n");
     }
     int first_json = 1;
     for (int64_t p = 0; p < mxsim_sweep_point_count(sw); p++) {
@@ -474,7 +397,7 @@ static void emit(mxs_buf *b, const mxsim_sweep *sw, const mxsim_trace *tr, const
             const mxsim_top *op = k < pt->n_ops ? mxsim_trace_op(tr, k) : NULL;
             row_values(pt, k, op, oc->acc_on, v);
             if (csv || json) {
-                if (json) mxs_printf(b, "%s    {", first_json ? "" : ",\n");
+                if (json) cli_printf(b, "%s    {", first_json ? "" : ",\n");
                 first_json = 0;
                 for (int i = 0; i < ncol; i++) {
                     char pv[32];
@@ -486,31 +409,31 @@ static void emit(mxs_buf *b, const mxsim_sweep *sw, const mxsim_trace *tr, const
                     if (csv) csv_field(b, val, i == 0);
                     else {
                         col_name(sw, i, name, sizeof name);
-                        mxs_printf(b, "%s\"%s\": ", i ? ", " : "", name);
-                        if (is_number(val)) mxs_printf(b, "%s", val);
-                        else if (!strcmp(val, "nan") || !strcmp(val, "inf") || !strcmp(val, "-inf")) mxs_printf(b, "null");
+                        cli_printf(b, "%s\"%s\": ", i ? ", " : "", name);
+                        if (is_number(val)) cli_printf(b, "%s", val);
+                        else if (!strcmp(val, "nan") || !strcmp(val, "inf") || !strcmp(val, "-inf")) cli_printf(b, "null");
                         else json_str(b, val);
                     }
                 }
-                mxs_printf(b, json ? "}" : "\n");
+                cli_printf(b, json ? "}" : "\n");
             } else {
-                if (md) mxs_printf(b, "| ");
-                for (int a = 0; a < na; a++) mxs_printf(b, md ? "%s | " : "%14s  ", pt->values[a]);
+                if (md) cli_printf(b, "| ");
+                for (int a = 0; a < na; a++) cli_printf(b, md ? "%s | " : "%14s  ", pt->values[a]);
                 if (pt->status != MXSIM_OK) {
-                    mxs_printf(b, "error: %s%s\n", pt->err, md ? " |" : "");
+                    cli_printf(b, "error: %s%s\n", pt->err, md ? " |" : "");
                     continue;
                 }
                 for (int i = 0; i < nb; i++) {
                     int ci = 0;
                     while (strcmp(k_cols[ci], brief[i])) ci++;
-                    mxs_printf(b, md ? "%s%s" : "%14s%s", v[ci], i + 1 < nb ? (md ? " | " : "  ") : "");
+                    cli_printf(b, md ? "%s%s" : "%14s%s", v[ci], i + 1 < nb ? (md ? " | " : "  ") : "");
                 }
-                mxs_printf(b, md ? " |\n" : "\n");
+                cli_printf(b, md ? " |\n" : "\n");
             }
         }
     }
-    if (json) mxs_printf(b, "\n  ]\n}\n");
-    if (md) mxs_printf(b, "\nEnergy in mJ (nominal constants; CSV/JSON carry the low/high band), area in mm2, "
+    if (json) cli_printf(b, "\n  ]\n}\n");
+    if (md) cli_printf(b, "\nEnergy in mJ (nominal constants; CSV/JSON carry the low/high band), area in mm2, "
                        "SQNR in dB against float64. Accuracy is measured on sampled outputs (header).\n");
     free(v);
 }
@@ -592,7 +515,7 @@ int mxsim_cli_sweep(int argc, char **argv, mxsim_ctx *ctx)
     if ((st = mxsim_sweep_run(ctx, sw, tr, &so)) != MXSIM_OK) goto fail;
     {
         out_ctx oc = {o.pos[0], o.config, fmt, &base, &so, so.accuracy};
-        mxs_buf b = {0};
+        cli_buf b = {0};
         emit(&b, sw, tr, &oc);
         int64_t n_bad = 0;
         const char *first_err = NULL;
@@ -601,7 +524,7 @@ int mxsim_cli_sweep(int argc, char **argv, mxsim_ctx *ctx)
             if (pt->status != MXSIM_OK && !n_bad++) first_err = pt->err;
         }
         if (b.oom) {
-            mxs_free(&b);
+            cli_buf_free(&b);
             mxsim_sweep_free(sw);
             mxsim_trace_free(tr);
             fprintf(stderr, "mxsim sweep: out of memory\n");
@@ -609,7 +532,7 @@ int mxsim_cli_sweep(int argc, char **argv, mxsim_ctx *ctx)
         }
         rc = 0;
         if (o.out) {
-            if (mxs_write_atomic(o.out, b.p, b.n) != 0) {
+            if (cli_write_atomic(o.out, b.p, b.n) != 0) {
                 fprintf(stderr, "mxsim sweep: error: %s: %s\n", o.out, strerror(errno));
                 rc = 1;
             } else if (!o.quiet) {
@@ -624,7 +547,7 @@ int mxsim_cli_sweep(int argc, char **argv, mxsim_ctx *ctx)
                     (long long)mxsim_sweep_point_count(sw), first_err);
             rc = 2;
         }
-        mxs_free(&b);
+        cli_buf_free(&b);
         mxsim_sweep_free(sw);
         mxsim_trace_free(tr);
         return rc;
@@ -638,48 +561,48 @@ fail:
 
 /* ---- cost --------------------------------------------------------------------------------- */
 
-static void md_cell(mxs_buf *b, const char *s)
+static void md_cell(cli_buf *b, const char *s)
 {
-    for (; *s; s++) mxs_printf(b, *s == '|' ? "\\|" : "%c", *s);
+    for (; *s; s++) cli_printf(b, *s == '|' ? "\\|" : "%c", *s);
 }
 
-void mxs_constants_md(mxs_buf *b, const mxsim_node_scale *sc)
+void mxs_constants_md(cli_buf *b, const mxsim_node_scale *sc)
 {
-    mxs_printf(b, "| key | component | what | value | low | high | unit | node (nm) | Vdd (V) | source | conf. | derivation |\n"
+    cli_printf(b, "| key | component | what | value | low | high | unit | node (nm) | Vdd (V) | source | conf. | derivation |\n"
                   "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < mxsim_cost_const_count(); i++) {
         const mxsim_cost_const *c = mxsim_cost_const_at(i);
-        mxs_printf(b, "| `%s` | %s | ", c->key, c->component);
+        cli_printf(b, "| `%s` | %s | ", c->key, c->component);
         md_cell(b, c->what);
-        mxs_printf(b, " | %.6g | %.6g | %.6g | %s | %d | %g | ", c->value, c->low, c->high, c->unit, c->node_nm, c->vdd_v);
+        cli_printf(b, " | %.6g | %.6g | %.6g | %s | %d | %g | ", c->value, c->low, c->high, c->unit, c->node_nm, c->vdd_v);
         md_cell(b, c->source);
-        mxs_printf(b, " | %s | ", c->confidence);
+        cli_printf(b, " | %s | ", c->confidence);
         md_cell(b, c->derivation);
-        mxs_printf(b, " |\n");
+        cli_printf(b, " |\n");
     }
     if (sc)
-        mxs_printf(b, "\nNode scaling (SB17 Stillmaker & Baas 2017, from 45 nm / 0.9 V): node %d nm, Vdd %g V: "
+        cli_printf(b, "\nNode scaling (SB17 Stillmaker & Baas 2017, from 45 nm / 0.9 V): node %d nm, Vdd %g V: "
                       "logic area x%.4g, energy and leakage x%.4g, SRAM area x%.4g (6T bitcell ratio). "
                       "DRAM energy is not scaled.\n",
                    sc->node_nm, sc->vdd_v, sc->area_factor, sc->energy_factor, sc->sram_area_factor);
 }
 
-void mxs_constants_html(mxs_buf *b, const mxsim_node_scale *sc)
+void mxs_constants_html(cli_buf *b, const mxsim_node_scale *sc)
 {
-    mxs_printf(b, "<table><tr><th>key</th><th>component</th><th>what</th><th>value</th><th>low</th><th>high</th>"
+    cli_printf(b, "<table><tr><th>key</th><th>component</th><th>what</th><th>value</th><th>low</th><th>high</th>"
                   "<th>unit</th><th>node (nm)</th><th>Vdd (V)</th><th>source</th><th>conf.</th></tr>\n");
     for (int i = 0; i < mxsim_cost_const_count(); i++) {
         const mxsim_cost_const *c = mxsim_cost_const_at(i);
-        mxs_printf(b, "<tr><td><code>%s</code></td><td>%s</td><td>", c->key, c->component);
-        mxs_puts_html(b, c->what);
-        mxs_printf(b, "</td><td>%.6g</td><td>%.6g</td><td>%.6g</td><td>%s</td><td>%d</td><td>%g</td><td>", c->value,
+        cli_printf(b, "<tr><td><code>%s</code></td><td>%s</td><td>", c->key, c->component);
+        cli_puts_html(b, c->what);
+        cli_printf(b, "</td><td>%.6g</td><td>%.6g</td><td>%.6g</td><td>%s</td><td>%d</td><td>%g</td><td>", c->value,
                    c->low, c->high, c->unit, c->node_nm, c->vdd_v);
-        mxs_puts_html(b, c->source);
-        mxs_printf(b, "</td><td>%s</td></tr>\n", c->confidence);
+        cli_puts_html(b, c->source);
+        cli_printf(b, "</td><td>%s</td></tr>\n", c->confidence);
     }
-    mxs_printf(b, "</table>\n");
+    cli_printf(b, "</table>\n");
     if (sc)
-        mxs_printf(b, "<p>Node scaling (SB17, from 45 nm / 0.9 V): %d nm, %g V: logic area &times;%.4g, energy and "
+        cli_printf(b, "<p>Node scaling (SB17, from 45 nm / 0.9 V): %d nm, %g V: logic area &times;%.4g, energy and "
                       "leakage &times;%.4g, SRAM area &times;%.4g. DRAM energy is not scaled.</p>\n",
                    sc->node_nm, sc->vdd_v, sc->area_factor, sc->energy_factor, sc->sram_area_factor);
 }
@@ -700,56 +623,56 @@ int mxsim_cli_cost(int argc, char **argv, mxsim_ctx *ctx)
     if ((st = base_config(ctx, &o, &cfg)) != MXSIM_OK) return mxs_fail(C, ctx, st);
     mxsim_area ar;
     if ((st = mxsim_cost_area(ctx, &cfg, &cp, &ar)) != MXSIM_OK) return mxs_fail(C, ctx, st);
-    mxs_buf b = {0};
+    cli_buf b = {0};
     int md = !strcmp(fmt, "md");
     if (!o.constants) {
-        mxs_printf(&b, md ? "## Area (%s, %d nm, %g V)\n\n" : "Area and leakage (%s, %d nm, %g V)\n\n",
+        cli_printf(&b, md ? "## Area (%s, %d nm, %g V)\n\n" : "Area and leakage (%s, %d nm, %g V)\n\n",
                    o.config ? o.config : "defaults", ar.scale.node_nm, ar.scale.vdd_v);
-        mxs_printf(&b, md ? "| component | instances | area_mm2 | low_mm2 | high_mm2 | share_pct | leakage_mw |\n|---|---|---|---|---|---|---|\n"
+        cli_printf(&b, md ? "| component | instances | area_mm2 | low_mm2 | high_mm2 | share_pct | leakage_mw |\n|---|---|---|---|---|---|---|\n"
                           : "%-20s %12s %12s %12s %12s %10s %12s\n",
                    "component", "instances", "area_mm2", "low_mm2", "high_mm2", "share_pct", "leakage_mw");
         for (int c = 0; c < MXSIM_COMP_COUNT_; c++) {
             double a = ar.um2[MXSIM_BAND_NOM][c] * 1e-6;
-            mxs_printf(&b, md ? "| %s | %.6g | %.6g | %.6g | %.6g | %.2f | %.6g |\n" : "%-20s %12.6g %12.6g %12.6g %12.6g %10.2f %12.6g\n",
+            cli_printf(&b, md ? "| %s | %.6g | %.6g | %.6g | %.6g | %.2f | %.6g |\n" : "%-20s %12.6g %12.6g %12.6g %12.6g %10.2f %12.6g\n",
                        mxsim_component_name((mxsim_component)c), ar.instances[c], a, ar.um2[MXSIM_BAND_LOW][c] * 1e-6,
                        ar.um2[MXSIM_BAND_HIGH][c] * 1e-6, 100 * a / ar.total_mm2[MXSIM_BAND_NOM],
                        ar.leak_uw[MXSIM_BAND_NOM][c] * 1e-3);
         }
         if (md)
-            mxs_printf(&b, "| **total** | | %.6g | %.6g | %.6g | 100 | %.6g |\n\n", ar.total_mm2[0], ar.total_mm2[1],
+            cli_printf(&b, "| **total** | | %.6g | %.6g | %.6g | 100 | %.6g |\n\n", ar.total_mm2[0], ar.total_mm2[1],
                        ar.total_mm2[2], ar.leak_total_mw[0]);
         else
-            mxs_printf(&b, "%-20s %12s %12.6g %12.6g %12.6g %10s %12.6g\n\n", "total", "", ar.total_mm2[0],
+            cli_printf(&b, "%-20s %12s %12.6g %12.6g %12.6g %10s %12.6g\n\n", "total", "", ar.total_mm2[0],
                        ar.total_mm2[1], ar.total_mm2[2], "100", ar.leak_total_mw[0]);
-        mxs_printf(&b, "SRAM instances are KiB; control_wiring is (overhead factor %g - 1) x the rest.\n\n",
+        cli_printf(&b, "SRAM instances are KiB; control_wiring is (overhead factor %g - 1) x the rest.\n\n",
                    cp.overhead_factor);
     }
     if (md || o.constants) {
-        mxs_printf(&b, md ? "## Constants\n\n" : "");
+        cli_printf(&b, md ? "## Constants\n\n" : "");
         if (md) mxs_constants_md(&b, &ar.scale);
         else {
             for (int i = 0; i < mxsim_cost_const_count(); i++) {
                 const mxsim_cost_const *c = mxsim_cost_const_at(i);
-                mxs_printf(&b, "%-26s %-20s %10.6g [%g, %g] %-8s %2d nm %.2g V  %-4s %s\n", c->key, c->component,
+                cli_printf(&b, "%-26s %-20s %10.6g [%g, %g] %-8s %2d nm %.2g V  %-4s %s\n", c->key, c->component,
                            c->value, c->low, c->high, c->unit, c->node_nm, c->vdd_v, c->confidence, c->source);
             }
         }
     } else {
-        mxs_printf(&b, "Constants (mxsim cost --constants):\n");
+        cli_printf(&b, "Constants (mxsim cost --constants):\n");
         for (int i = 0; i < mxsim_cost_const_count(); i++) {
             const mxsim_cost_const *c = mxsim_cost_const_at(i);
-            mxs_printf(&b, "  %-26s %10.6g %-8s [%g, %g]  %s (%s)\n", c->key, c->value, c->unit, c->low, c->high,
+            cli_printf(&b, "  %-26s %10.6g %-8s [%g, %g]  %s (%s)\n", c->key, c->value, c->unit, c->low, c->high,
                        c->source, c->confidence);
         }
-        mxs_printf(&b, "Node scaling (SB17): logic area x%.4g, energy x%.4g, SRAM area x%.4g\n", ar.scale.area_factor,
+        cli_printf(&b, "Node scaling (SB17): logic area x%.4g, energy x%.4g, SRAM area x%.4g\n", ar.scale.area_factor,
                    ar.scale.energy_factor, ar.scale.sram_area_factor);
     }
     if (b.oom) {
-        mxs_free(&b);
+        cli_buf_free(&b);
         fprintf(stderr, "mxsim cost: out of memory\n");
         return 1;
     }
     fwrite(b.p, 1, b.n, stdout);
-    mxs_free(&b);
+    cli_buf_free(&b);
     return 0;
 }

@@ -4,30 +4,19 @@
 #define MXSIM_CMD_SWEEP_H
 #include <stddef.h>
 
+#include "cli_util.h"
 #include "mxsim.h"
 
 int mxsim_cli_sweep(int argc, char **argv, mxsim_ctx *ctx);
 int mxsim_cli_cost(int argc, char **argv, mxsim_ctx *ctx);
 int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx);
 
-/* Growable text buffer; oom is sticky (checked once at the end). */
-typedef struct {
-    char *p;
-    size_t n, cap;
-    int oom;
-} mxs_buf;
-void mxs_printf(mxs_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void mxs_puts_html(mxs_buf *b, const char *s);   /* HTML-escaped */
-void mxs_free(mxs_buf *b);
-/* Writes data atomically (temporary file + rename); 0 on success, -1 with errno set. */
-int mxs_write_atomic(const char *path, const char *data, size_t n);
-/* Exit code of a status: 0, 1 runtime, 2 usage/input. */
-int mxs_exit(mxsim_status st);
+/* The text buffer, atomic output and exit codes are the CLI's shared helpers (cli_util.h). */
 int mxs_fail(const char *cmd, mxsim_ctx *ctx, mxsim_status st);
 int mxs_usage(const char *cmd, const char *msg, const char *arg);
 /* Appends the constants table (and node scaling) in Markdown. */
-void mxs_constants_md(mxs_buf *b, const mxsim_node_scale *sc);
-void mxs_constants_html(mxs_buf *b, const mxsim_node_scale *sc);
+void mxs_constants_md(cli_buf *b, const mxsim_node_scale *sc);
+void mxs_constants_html(cli_buf *b, const mxsim_node_scale *sc);
 
 #define MXSIM_SWEEP_COMMANDS                                                                      \
     {"sweep",                                                                                     \

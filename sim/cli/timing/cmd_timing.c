@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_util.h"
 #include "timing/cmd_timing.h"
 
 #define T_EXIT_RUNTIME 1
@@ -103,32 +104,6 @@ static mxsim_status build_config(mxsim_ctx *ctx, const topts *o, mxsim_tconfig *
 
 /* ---- report ------------------------------------------------------------------------------- */
 
-typedef struct {
-    char *p;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    if (b->oom) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) { b->oom = 1; return; }
-        if (b->p && b->n + (size_t)k < b->cap) { b->n += (size_t)k; return; }
-        size_t nc = (b->cap + (size_t)k + 1) * 2;
-        char *np = realloc(b->p, nc);
-        if (!np) { b->oom = 1; return; }
-        b->p = np;
-        b->cap = nc;
-    }
-}
-
 static const char *const k_cols[] = {
     "op", "kind", "m", "n", "k", "repeat", "cycles_total", "cycles_compute", "cycles_fill_drain",
     "cycles_exp_stall", "cycles_mem_stall", "util_mapping_pct", "util_compute_pct",
@@ -183,44 +158,44 @@ static void table_widths(const trow *rows, int64_t n, int w[NBRIEF])
     }
 }
 
-static void emit_row(sbuf *b, const char *fmt, char v[NCOLS][64], int first, const int *w)
+static void emit_row(cli_buf *b, const char *fmt, char v[NCOLS][64], int first, const int *w)
 {
     if (!strcmp(fmt, "csv")) {
-        for (int i = 0; i < NCOLS; i++) sb_printf(b, "%s%s", i ? "," : "", v[i]);
-        sb_printf(b, "\n");
+        for (int i = 0; i < NCOLS; i++) cli_printf(b, "%s%s", i ? "," : "", v[i]);
+        cli_printf(b, "\n");
     } else if (!strcmp(fmt, "json")) {
-        sb_printf(b, "%s    {", first ? "" : ",\n");
+        cli_printf(b, "%s    {", first ? "" : ",\n");
         for (int i = 0; i < NCOLS; i++) {
             int str = i < 2 || i == 30;
-            sb_printf(b, "%s\"%s\": %s%s%s", i ? ", " : "", k_cols[i], str ? "\"" : "", v[i], str ? "\"" : "");
+            cli_printf(b, "%s\"%s\": %s%s%s", i ? ", " : "", k_cols[i], str ? "\"" : "", v[i], str ? "\"" : "");
         }
-        sb_printf(b, "}");
+        cli_printf(b, "}");
     } else if (!strcmp(fmt, "md")) {
-        sb_printf(b, "|");
-        for (int i = 0; i < NBRIEF; i++) sb_printf(b, " %s |", v[k_brief[i]]);
-        sb_printf(b, "\n");
+        cli_printf(b, "|");
+        for (int i = 0; i < NBRIEF; i++) cli_printf(b, " %s |", v[k_brief[i]]);
+        cli_printf(b, "\n");
     } else { /* op and kind left-aligned, numbers right-aligned, two spaces apart */
         for (int i = 0; i < NBRIEF; i++)
-            sb_printf(b, i < 2 ? "%s%-*s" : "%s%*s", i ? "  " : "", w[i], v[k_brief[i]]);
-        sb_printf(b, "\n");
+            cli_printf(b, i < 2 ? "%s%-*s" : "%s%*s", i ? "  " : "", w[i], v[k_brief[i]]);
+        cli_printf(b, "\n");
     }
 }
 
-static void emit_header(sbuf *b, const char *fmt, const int *w)
+static void emit_header(cli_buf *b, const char *fmt, const int *w)
 {
     if (!strcmp(fmt, "csv")) {
-        for (int i = 0; i < NCOLS; i++) sb_printf(b, "%s%s", i ? "," : "", k_cols[i]);
-        sb_printf(b, "\n");
+        for (int i = 0; i < NCOLS; i++) cli_printf(b, "%s%s", i ? "," : "", k_cols[i]);
+        cli_printf(b, "\n");
     } else if (!strcmp(fmt, "md")) {
-        sb_printf(b, "|");
-        for (int i = 0; i < NBRIEF; i++) sb_printf(b, " %s |", k_cols[k_brief[i]]);
-        sb_printf(b, "\n|");
-        for (int i = 0; i < NBRIEF; i++) sb_printf(b, "---|");
-        sb_printf(b, "\n");
+        cli_printf(b, "|");
+        for (int i = 0; i < NBRIEF; i++) cli_printf(b, " %s |", k_cols[k_brief[i]]);
+        cli_printf(b, "\n|");
+        for (int i = 0; i < NBRIEF; i++) cli_printf(b, "---|");
+        cli_printf(b, "\n");
     } else if (!strcmp(fmt, "table")) {
         for (int i = 0; i < NBRIEF; i++)
-            sb_printf(b, i < 2 ? "%s%-*s" : "%s%*s", i ? "  " : "", w[i], k_cols[k_brief[i]]);
-        sb_printf(b, "\n");
+            cli_printf(b, i < 2 ? "%s%-*s" : "%s%*s", i ? "  " : "", w[i], k_cols[k_brief[i]]);
+        cli_printf(b, "\n");
     }
 }
 
@@ -235,24 +210,6 @@ static char *acc_path(const char *path, int64_t i, int64_t n_ops)
     else if (L > 3 && !strcmp(path + L - 3, ".gz")) snprintf(p, cap, "%.*s.%lld.gz", (int)(L - 3), path, (long long)i);
     else snprintf(p, cap, "%s.%lld", path, (long long)i);
     return p;
-}
-
-static int write_atomic(const char *path, const char *data, size_t n)
-{
-    size_t L = strlen(path);
-    char *tmp = malloc(L + 16);
-    if (!tmp) return -1;
-    snprintf(tmp, L + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) { free(tmp); return -1; }
-    FILE *f = fdopen(fd, "wb");
-    int ok = f && fwrite(data, 1, n, f) == n;
-    if (f) ok = (fclose(f) == 0) && ok;
-    else close(fd);
-    if (ok) ok = rename(tmp, path) == 0;
-    if (!ok) remove(tmp);
-    free(tmp);
-    return ok ? 0 : -1;
 }
 
 int mxsim_cli_run(int argc, char **argv, mxsim_ctx *ctx)
@@ -272,7 +229,7 @@ int mxsim_cli_run(int argc, char **argv, mxsim_ctx *ctx)
     if (st != MXSIM_OK) return t_fail("run", ctx, st);
     mxsim_trace *tr = NULL;
     if ((st = mxsim_trace_load(ctx, o.pos[0], &tr)) != MXSIM_OK) return t_fail("run", ctx, st);
-    sbuf b = {0};
+    cli_buf b = {0};
     mxsim_tstats tot;
     memset(&tot, 0, sizeof tot);
     int64_t n = mxsim_trace_count(tr);
@@ -308,25 +265,25 @@ int mxsim_cli_run(int argc, char **argv, mxsim_ctx *ctx)
     int w[NBRIEF];
     table_widths((const trow *)rows, n + 1, w);
     if (!strcmp(fmt, "json")) {
-        sb_printf(&b, "{\n  \"trace\": \"%s\",\n  \"config\": {", o.pos[0]);
+        cli_printf(&b, "{\n  \"trace\": \"%s\",\n  \"config\": {", o.pos[0]);
         char val[64];
         for (int i = 0; i < mxsim_tconfig_field_count(); i++) {
             const mxsim_tconfig_field *f = mxsim_tconfig_field_at(i);
             mxsim_tconfig_format(&cfg, i, val, sizeof val);
             int str = !strcmp(f->type, "enum");
-            sb_printf(&b, "%s\"%s\": %s%s%s", i ? ", " : "", f->name, str ? "\"" : "", val, str ? "\"" : "");
+            cli_printf(&b, "%s\"%s\": %s%s%s", i ? ", " : "", f->name, str ? "\"" : "", val, str ? "\"" : "");
         }
-        sb_printf(&b, "},\n  \"ops\": [\n");
+        cli_printf(&b, "},\n  \"ops\": [\n");
     } else {
         emit_header(&b, fmt, w);
     }
     for (int64_t i = 0; i < n; i++) emit_row(&b, fmt, rows[i], i == 0, w);
     mxsim_trace_free(tr);
     if (!strcmp(fmt, "json")) {
-        sb_printf(&b, "\n  ],\n  \"total\": ");
-        sbuf t2 = {0};
+        cli_printf(&b, "\n  ],\n  \"total\": ");
+        cli_buf t2 = {0};
         emit_row(&t2, "json", rows[n], 1, w);
-        sb_printf(&b, "%s\n}\n", t2.p ? t2.p + 4 : "{}");
+        cli_printf(&b, "%s\n}\n", t2.p ? t2.p + 4 : "{}");
         free(t2.p);
     } else {
         emit_row(&b, fmt, rows[n], 0, w);
@@ -338,7 +295,7 @@ int mxsim_cli_run(int argc, char **argv, mxsim_ctx *ctx)
         return T_EXIT_RUNTIME;
     }
     if (o.out) {
-        if (write_atomic(o.out, b.p, b.n) != 0) {
+        if (cli_write_atomic(o.out, b.p, b.n) != 0) {
             free(b.p);
             fprintf(stderr, "mxsim run: error: %s: cannot write\n", o.out);
             return T_EXIT_RUNTIME;
