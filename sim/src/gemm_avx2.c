@@ -57,62 +57,59 @@ typedef struct {
     int64_t p_off; /* global index of local panel 0 */
 } pack_job;
 
-/* Packs the k-pairs [0, 8*(K/16)) of a full 16-row panel: each row's bytes widen to int16, so
-** one 256-bit register holds 8 consecutive k-pairs of a row, and an 8x8 transpose of 32-bit
-** lanes turns 8 rows x 8 k-pairs into the [k-pair][row] layout. */
+/* 8x8 transpose of 32-bit lanes: row r of the input holds 8 consecutive k-pairs of one operand
+** row; out[k] holds k-pair k of the 8 rows.  Each row's bytes widen to int16 first, so one 256-bit
+** register carries 8 k-pairs and the transpose yields the [k-pair][row] packed layout. */
+static void transpose8x8(const __m256i r[8], __m256i out[8])
+{
+    __m256i t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
+        t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+        u[i] = _mm256_unpacklo_epi64(t[i], t[i + 2]);
+        u[i + 1] = _mm256_unpackhi_epi64(t[i], t[i + 2]);
+        u[i + 2] = _mm256_unpacklo_epi64(t[i + 1], t[i + 3]);
+        u[i + 3] = _mm256_unpackhi_epi64(t[i + 1], t[i + 3]);
+    }
+    for (int k = 0; k < 4; k++) {
+        out[k] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x20);
+        out[k + 4] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x31);
+    }
+}
+
+/* Loads 16 bytes of each of `rows` operand rows (the rest zero) widened to int16. */
+static void load_rows(__m256i r[8], const int8_t *src, int64_t K, int rows)
+{
+    for (int i = 0; i < 8; i++)
+        r[i] = i < rows ? _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(src + i * K)))
+                        : _mm256_setzero_si256();
+}
+
+/* Packs the k-pairs [0, 8*(K/16)) of a full 16-row panel, as two 8-row halves. */
 static void pack16_fast(int32_t *pm, const int8_t *src, int64_t K)
 {
     for (int64_t c = 0; c < K / 16; c++)
         for (int half = 0; half < 2; half++) {
-            __m256i r[8], t[8], u[8];
-            for (int i = 0; i < 8; i++)
-                r[i] = _mm256_cvtepi8_epi16(
-                    _mm_loadu_si128((const __m128i *)(src + (half * 8 + i) * K + c * 16)));
-            for (int i = 0; i < 8; i += 2) {
-                t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
-                t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
-            }
-            for (int i = 0; i < 8; i += 4) {
-                u[i] = _mm256_unpacklo_epi64(t[i], t[i + 2]);
-                u[i + 1] = _mm256_unpackhi_epi64(t[i], t[i + 2]);
-                u[i + 2] = _mm256_unpacklo_epi64(t[i + 1], t[i + 3]);
-                u[i + 3] = _mm256_unpackhi_epi64(t[i + 1], t[i + 3]);
-            }
-            for (int k = 0; k < 4; k++) {
-                int32_t *o_lo = pm + (c * 8 + k) * 16 + half * 8;
-                int32_t *o_hi = pm + (c * 8 + k + 4) * 16 + half * 8;
-                _mm256_storeu_si256((__m256i *)o_lo, _mm256_permute2x128_si256(u[k], u[k + 4], 0x20));
-                _mm256_storeu_si256((__m256i *)o_hi, _mm256_permute2x128_si256(u[k], u[k + 4], 0x31));
-            }
+            __m256i r[8], o[8];
+            load_rows(r, src + half * 8 * K + c * 16, K, 8);
+            transpose8x8(r, o);
+            for (int k = 0; k < 8; k++)
+                _mm256_storeu_si256((__m256i *)(pm + (c * 8 + k) * 16 + half * 8), o[k]);
         }
 }
 
-/* Packs the k-pairs [0, 8*(K/16)) of a full 6-row panel with the same transpose, two zero rows
-** filling the 8x8 block; a masked store keeps the six real lanes. */
+/* Packs the k-pairs [0, 8*(K/16)) of a full 6-row panel: two zero rows fill the 8x8 block and a
+** masked store keeps the six real lanes (a plain store would spill into the next panel). */
 static void pack6_fast(int32_t *pm, const int8_t *src, int64_t K)
 {
     const __m256i keep6 = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0);
     for (int64_t c = 0; c < K / 16; c++) {
-        __m256i r[8], t[8], u[8];
-        for (int i = 0; i < 6; i++)
-            r[i] = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(src + i * K + c * 16)));
-        r[6] = r[7] = _mm256_setzero_si256();
-        for (int i = 0; i < 8; i += 2) {
-            t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
-            t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
-        }
-        for (int i = 0; i < 8; i += 4) {
-            u[i] = _mm256_unpacklo_epi64(t[i], t[i + 2]);
-            u[i + 1] = _mm256_unpackhi_epi64(t[i], t[i + 2]);
-            u[i + 2] = _mm256_unpacklo_epi64(t[i + 1], t[i + 3]);
-            u[i + 3] = _mm256_unpackhi_epi64(t[i + 1], t[i + 3]);
-        }
-        for (int k = 0; k < 4; k++) {
-            _mm256_maskstore_epi32(pm + (c * 8 + k) * 6, keep6,
-                                   _mm256_permute2x128_si256(u[k], u[k + 4], 0x20));
-            _mm256_maskstore_epi32(pm + (c * 8 + k + 4) * 6, keep6,
-                                   _mm256_permute2x128_si256(u[k], u[k + 4], 0x31));
-        }
+        __m256i r[8], o[8];
+        load_rows(r, src + c * 16, K, 6);
+        transpose8x8(r, o);
+        for (int k = 0; k < 8; k++) _mm256_maskstore_epi32(pm + (c * 8 + k) * 6, keep6, o[k]);
     }
 }
 
