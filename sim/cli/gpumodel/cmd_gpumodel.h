@@ -8,7 +8,7 @@ int mxsim_cli_compare_gpu(int argc, char **argv, mxsim_ctx *ctx);
     {"compare-gpu",                                                                               \
      "mxsim compare-gpu --card h200|CARD.ini --measured BENCH.csv [-o DIR] [--calibrate]\n"       \
      "                  [--swap-split] [--max-mape PCT] [--quiet]\n"                              \
-     "mxsim compare-gpu --card h200|CARD.ini --trace TRACE --config CFG [--group-size G]\n"        \
+     "  mxsim compare-gpu --card h200|CARD.ini --trace TRACE --config CFG [--group-size G]\n"        \
      "                  [--measured BENCH.csv] [-o DIR]",                                          \
      "Predicts the GPU time of mxsim's CUDA kernels and the cuBLAS baselines with the analytical\n" \
      "model of sim/doc/gpu-model.md, against measured times: per (kernel, shape, G) predicted and\n" \
