@@ -172,6 +172,29 @@ bad flag-cost-node 2 "--node: 3 nm is not in the Stillmaker & Baas table" -- "$M
 bad flag-report-input 2 "not an mxsim sweep CSV" -- "$MXSIM" report "$F/garbage.npy" -o "$out/rep"
 bad flag-unknown 2 "unknown option" -- "$MXSIM" run --config "$cfg" --frobnicate "$tr" -o "$out/r.csv"
 
+# ---- sweep results CSV (mxsim report reads it) --------------------------------------------------
+# Each case edits one field of the committed example sweep (line 45: the first TOTAL row; column
+# 18: time_us, 27: energy_mj; line 36: the header).
+ex=$src/reports/example/results.csv
+edit() { awk -F, -v OFS=, -v L="$1" -v C="$2" -v V="$3" 'NR == L { $C = V } { print }' "$ex"; }
+edit 45 27 12x > "$in/r_nan.csv"
+bad report-not-number 2 "r_nan.csv:45: field 'energy_mj': not a number, got '12x'" -- "$MXSIM" report "$in/r_nan.csv" -o "$out/rep"
+edit 45 18 -3 > "$in/r_neg.csv"
+bad report-negative-time 2 "r_neg.csv:45: field 'time_us': expected a finite number >= 0, got '-3'" -- "$MXSIM" report "$in/r_neg.csv" -o "$out/rep"
+edit 45 27 inf > "$in/r_inf.csv"
+bad report-inf-energy 2 "r_inf.csv:45: field 'energy_mj': expected a finite number >= 0, got 'inf'" -- "$MXSIM" report "$in/r_inf.csv" -o "$out/rep"
+edit 46 5 ok,extra > "$in/r_wide.csv"
+bad report-row-width 2 "r_wide.csv:46: field 'row': 65 values, header has 64" -- "$MXSIM" report "$in/r_wide.csv" -o "$out/rep"
+edit 36 38 sqnr > "$in/r_nosqnr.csv"
+bad report-missing-column 2 "r_nosqnr.csv: field 'sqnr_db': column missing" -- "$MXSIM" report "$in/r_nosqnr.csv" -o "$out/rep"
+edit 36 4 prof > "$in/r_noprofile.csv"
+bad report-header-order 2 "r_noprofile.csv:36: field 'header': not an mxsim sweep CSV" -- "$MXSIM" report "$in/r_noprofile.csv" -o "$out/rep"
+{ printf 'point'; for i in $(seq 200); do printf ',c%d' "$i"; done; echo; } > "$in/r_cols.csv"
+bad report-too-many-columns 2 "r_cols.csv:1: field 'header': more than 128 columns" -- "$MXSIM" report "$in/r_cols.csv" -o "$out/rep"
+: > "$in/r_empty.csv"
+bad report-empty 2 "r_empty.csv: field 'header': no header row" -- "$MXSIM" report "$in/r_empty.csv" -o "$out/rep"
+bad report-directory 2 "$in: is a directory, expected a regular file" -- "$MXSIM" report "$in" -o "$out/rep"
+
 # ---- unwritable outputs: a runtime failure (1), and still nothing left behind --------------------
 : > "$in/regular"
 bad out-no-dir 1 "$out/no-such-dir/r.csv" -- "$MXSIM" run --config "$cfg" "$tr" -o "$out/no-such-dir/r.csv"

@@ -7,7 +7,8 @@
 #   --runs N           executions per target (default 10000000)
 #   --seconds S        wall-clock cap per target (default none; libFuzzer's -max_total_time)
 #   --total-seconds S  split S seconds evenly over the targets (the CI smoke: --total-seconds 30)
-#   TARGET             npy npz trace trace_gz ini scalesim_cfg scalesim_csv model (default: all)
+#   TARGET             npy npz trace trace_gz ini scalesim_cfg scalesim_csv model report
+#                      (default: every fuzz_* binary in BUILD/tests/fuzz)
 #
 # The seed corpus (tests/fuzz/corpus/TARGET) is copied to BUILD/fuzz-work/TARGET/corpus, which
 # the run grows; the source tree is never written.  A crash leaves its input in
@@ -16,7 +17,7 @@
 # executions per second, result.  Exit status 1 if any target crashed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -ge 1 ] || { sed -n '2,16p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,17p' "$0"; exit 2; }
 build=$1; shift
 runs=10000000; secs=0; total=0; targets=()
 while [ $# -gt 0 ]; do
@@ -24,18 +25,24 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift 2 ;;
     --seconds) secs=$2; shift 2 ;;
     --total-seconds) total=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(npy npz trace trace_gz ini scalesim_cfg scalesim_csv model)
+if [ ${#targets[@]} -eq 0 ]; then
+  for b in "$build"/tests/fuzz/fuzz_*; do
+    b=${b##*/fuzz_}
+    case $b in replay_*|all|'*') ;; *) [ -x "$build/tests/fuzz/fuzz_$b" ] && targets+=("$b") ;; esac
+  done
+  [ ${#targets[@]} -gt 0 ] || { echo "run-fuzz: no fuzz_* binaries in $build/tests/fuzz (configure with -DMXSIM_FUZZ=ON, build target fuzz_all)" >&2; exit 2; }
+fi
 if [ "$total" -gt 0 ]; then secs=$(( total / ${#targets[@]} )); [ "$secs" -ge 1 ] || secs=1; runs=0; fi
 
 # Longest input per format: enough for every structure the parser knows (an .npz needs five
 # members and a central directory), small enough to keep executions fast.
 max_len() {
   case $1 in
-    npz) echo 8192 ;;
+    npz|report) echo 8192 ;;
     npy|trace|trace_gz) echo 4096 ;;
     *) echo 2048 ;;
   esac

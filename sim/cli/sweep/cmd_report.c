@@ -18,14 +18,14 @@
 #include "sweep/cmd_sweep.h"
 
 #define MAX_COLS 128
-#define MAX_HDR 128
 
 typedef struct {
-    char *hdr[MAX_HDR];
-    int n_hdr;
+    char **hdr;   /* the '#' lines, without "# " */
+    int n_hdr, cap_hdr;
     char *col[MAX_COLS];
     int n_cols;
     char ***rows; /* rows[r][c] */
+    int *line;    /* line[r]: 1-based line number of row r in the file, for messages */
     int n_rows, cap_rows;
     int n_axes;   /* columns 1..n_axes */
 } table;
@@ -33,24 +33,34 @@ typedef struct {
 static void table_free(table *t)
 {
     for (int i = 0; i < t->n_hdr; i++) free(t->hdr[i]);
+    free(t->hdr);
     for (int i = 0; i < t->n_cols; i++) free(t->col[i]);
     for (int r = 0; r < t->n_rows; r++) {
         for (int c = 0; c < t->n_cols; c++) free(t->rows[r][c]);
         free(t->rows[r]);
     }
     free(t->rows);
+    free(t->line);
 }
 
-/* Splits one CSV line (RFC 4180 quoting, no embedded newlines) into fields. */
+static void free_fields(char **f, int n)
+{
+    for (int i = 0; i < n; i++) free(f[i]);
+}
+
+/* Splits one CSV line (RFC 4180 quoting, no embedded newlines) into fields; -1 (nothing left
+** allocated) when there are more than max fields or memory runs out. */
 static int split_csv(const char *line, char **out, int max)
 {
     int n = 0;
     const char *p = line;
     for (;;) {
-        if (n >= max) return -1;
         size_t cap = strlen(p) + 1, k = 0;
-        char *f = malloc(cap);
-        if (!f) return -1;
+        char *f = n < max ? malloc(cap) : NULL;
+        if (!f) {
+            free_fields(out, n);
+            return -1;
+        }
         if (*p == '"') {
             p++;
             while (*p && !(*p == '"' && p[1] != '"')) {
@@ -72,6 +82,11 @@ static int split_csv(const char *line, char **out, int max)
 static int load_csv(const char *path, table *t, char *err, size_t elen)
 {
     memset(t, 0, sizeof *t);
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) { /* a directory or FIFO would read as empty or block */
+        snprintf(err, elen, "%s: %s, expected a regular file", path, S_ISDIR(sb.st_mode) ? "is a directory" : "not a regular file");
+        return 2;
+    }
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, elen, "%s: %s", path, strerror(errno));
@@ -85,38 +100,64 @@ static int load_csv(const char *path, table *t, char *err, size_t elen)
         lineno++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
         if (line[0] == '#') {
-            if (t->n_hdr < MAX_HDR) t->hdr[t->n_hdr++] = strdup(line[1] == ' ' ? line + 2 : line + 1);
+            if (t->n_hdr == t->cap_hdr) {
+                int nc = t->cap_hdr ? 2 * t->cap_hdr : 32;
+                char **nh = realloc(t->hdr, (size_t)nc * sizeof *nh);
+                if (!nh) { rc = 1; snprintf(err, elen, "out of memory"); break; }
+                t->hdr = nh;
+                t->cap_hdr = nc;
+            }
+            if (!(t->hdr[t->n_hdr] = strdup(line[1] == ' ' ? line + 2 : line + 1))) {
+                rc = 1;
+                snprintf(err, elen, "out of memory");
+                break;
+            }
+            t->n_hdr++;
             continue;
         }
         if (len == 0) continue;
         if (t->n_cols == 0) {
+            static const char *const fixed[] = {"profile", "status", "op", "kind"};
             t->n_cols = split_csv(line, t->col, MAX_COLS);
-            if (t->n_cols < 3 || strcmp(t->col[0], "point")) {
-                snprintf(err, elen, "%s:%d: field 'header': not an mxsim sweep CSV (expected 'point,...')", path, lineno);
-                if (t->n_cols < 0) t->n_cols = 0;
+            if (t->n_cols < 0) {
+                t->n_cols = 0;
+                snprintf(err, elen, "%s:%d: field 'header': more than %d columns", path, lineno, MAX_COLS);
                 rc = 2;
                 break;
             }
             while (t->n_axes + 1 < t->n_cols && strcmp(t->col[t->n_axes + 1], "profile")) t->n_axes++;
+            int ok = !strcmp(t->col[0], "point") && t->n_axes + 5 <= t->n_cols;
+            for (int i = 0; ok && i < 4; i++) ok = !strcmp(t->col[t->n_axes + 1 + i], fixed[i]);
+            if (!ok) {
+                snprintf(err, elen, "%s:%d: field 'header': not an mxsim sweep CSV (expected "
+                                    "'point,AXES...,profile,status,op,kind,...')", path, lineno);
+                rc = 2;
+                break;
+            }
             continue;
         }
         if (t->n_rows == t->cap_rows) {
-            t->cap_rows = t->cap_rows ? 2 * t->cap_rows : 256;
-            char ***nr = realloc(t->rows, (size_t)t->cap_rows * sizeof *nr);
-            if (!nr) { rc = 1; snprintf(err, elen, "out of memory"); break; }
-            t->rows = nr;
+            int nc = t->cap_rows ? 2 * t->cap_rows : 256;
+            char ***nr = realloc(t->rows, (size_t)nc * sizeof *nr);
+            if (nr) t->rows = nr;
+            int *nl = nr ? realloc(t->line, (size_t)nc * sizeof *nl) : NULL;
+            if (!nl) { rc = 1; snprintf(err, elen, "out of memory"); break; }
+            t->line = nl;
+            t->cap_rows = nc;
         }
         char **row = calloc((size_t)t->n_cols, sizeof *row);
         char *tmp[MAX_COLS];
         int n = row ? split_csv(line, tmp, MAX_COLS) : -1;
         if (n != t->n_cols) {
-            for (int i = 0; i < n; i++) free(tmp[i]);
+            free_fields(tmp, n);
             free(row);
-            snprintf(err, elen, "%s:%d: field 'row': %d values, header has %d", path, lineno, n, t->n_cols);
+            if (n < 0) snprintf(err, elen, "%s:%d: field 'row': more than %d values (or out of memory)", path, lineno, MAX_COLS);
+            else snprintf(err, elen, "%s:%d: field 'row': %d values, header has %d", path, lineno, n, t->n_cols);
             rc = 2;
             break;
         }
         memcpy(row, tmp, (size_t)n * sizeof *row);
+        t->line[t->n_rows] = lineno;
         t->rows[t->n_rows++] = row;
     }
     free(line);
@@ -150,6 +191,7 @@ static const char *hdr_value(const table *t, const char *key)
 static const char *const k_pal[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
                                     "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939"};
 #define NPAL 12
+#define LEGEND_MAX 16 /* legend rows that fit beside the plot */
 #define W 640
 #define H 360
 #define ML 80
@@ -170,7 +212,11 @@ static scale_t mk_scale(double lo, double hi, int allow_log)
         s.lo = pow(10, floor(log10(lo)));
         s.hi = pow(10, ceil(log10(hi)));
     } else {
-        if (hi == lo) { hi = lo + 1; lo = lo - 1; }
+        if (!(hi > lo)) { /* one value: a band around it, relative so that it survives rounding at any magnitude */
+            double d = fmax(fabs(lo) * 0.05, 1e-300);
+            hi = lo + d;
+            lo = lo - d;
+        }
         double pad = 0.05 * (hi - lo);
         s.lo = lo - pad;
         s.hi = hi + pad;
@@ -207,7 +253,8 @@ static void axes_draw(cli_buf *b, const scale_t *xs, const scale_t *ys, const ch
     if (x_log2 < 0) {
         /* no x ticks (bar charts label their bars) */
     } else if (x_log2) {
-        for (double v = pow(2, ceil(log2(xs->lo))); v <= xs->hi * 1.0001; v *= 2) {
+        double octaves = log2(xs->hi) - log2(xs->lo), step = pow(2, octaves > 16 ? ceil(octaves / 16) : 1);
+        for (double v = pow(2, ceil(log2(xs->lo))); v <= xs->hi * 1.0001; v *= step) {
             double x = map(xs, v, x0, x1);
             cli_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n", x, y0 + 14, v);
         }
@@ -266,15 +313,20 @@ static void chart_lines(cli_buf *b, const table *t, const totals *tt, int xcol, 
     scale_t xs = xlog2 ? (scale_t){xlo / 1.2, xhi * 1.2, 1} : mk_scale(xlo, xhi, 0);
     scale_t ys = mk_scale(ylo, yhi, 1);
     axes_draw(b, &xs, &ys, xcol > 0 ? t->col[xcol] : "point", ylabel, xlog2);
-    /* series in order of first appearance */
-    char keys[NPAL * 2][160];
+    /* series in order of first appearance; every series is drawn, the legend lists the first
+    ** LEGEND_MAX (colours repeat after NPAL) */
+    char (*keys)[160] = malloc((size_t)tt->n * sizeof *keys);
+    if (!keys) {
+        b->oom = 1;
+        return;
+    }
     int nk = 0;
     for (int i = 0; i < tt->n; i++) {
         char k[160];
         series_key(t, tt->r[i], xcol, k, sizeof k);
         int s = 0;
         while (s < nk && strcmp(keys[s], k)) s++;
-        if (s == nk && nk < NPAL * 2) snprintf(keys[nk++], sizeof keys[0], "%s", k);
+        if (s == nk) snprintf(keys[nk++], sizeof keys[0], "%s", k);
     }
     for (int s = 0; s < nk; s++) {
         const char *c = k_pal[s % NPAL];
@@ -296,11 +348,16 @@ static void chart_lines(cli_buf *b, const table *t, const totals *tt, int xcol, 
             double x = xcol > 0 ? num(t->rows[tt->r[i]][xcol]) : i;
             cli_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", map(&xs, x, ML, W - MR), map(&ys, y, H - MB, MT), c);
         }
-        cli_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">", W - MR + 10,
-                   MT + 4 + 16 * s, c, W - MR + 24, MT + 13 + 16 * s);
-        cli_puts_html(b, keys[s]);
-        cli_printf(b, "</text>\n");
+        if (s < LEGEND_MAX) {
+            cli_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
+                       W - MR + 10, MT + 4 + 16 * s, c, W - MR + 24, MT + 13 + 16 * s);
+            cli_puts_html(b, keys[s]);
+            cli_printf(b, "</text>\n");
+        }
     }
+    if (nk > LEGEND_MAX)
+        cli_printf(b, "<text x=\"%d\" y=\"%d\">(+%d more series)</text>\n", W - MR + 10, MT + 13 + 16 * LEGEND_MAX, nk - LEGEND_MAX);
+    free(keys);
     cli_printf(b, "</svg>\n");
 }
 
@@ -364,8 +421,10 @@ static void chart_stacked(cli_buf *b, const table *t, const totals *tt, const ch
         char name[96];
         size_t L = strlen(t->col[cs[j]]);
         snprintf(name, sizeof name, "%.*s", (int)(L - lp - ls), t->col[cs[j]] + lp);
-        cli_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
-                   W - MR + 10, MT + 4 + 16 * j, k_pal[j % NPAL], W - MR + 24, MT + 13 + 16 * j, name);
+        cli_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
+                   W - MR + 10, MT + 4 + 16 * j, k_pal[j % NPAL], W - MR + 24, MT + 13 + 16 * j);
+        cli_puts_html(b, name);
+        cli_printf(b, "</text>\n");
     }
     cli_printf(b, "</svg>\n");
 }
@@ -397,8 +456,12 @@ static void chart_pareto(cli_buf *b, const table *t, const totals *tt)
     scale_t xs = mk_scale(xlo, xhi, 1), ys = mk_scale(ylo, yhi, 1);
     axes_draw(b, &xs, &ys, "latency, us", "energy, mJ", 0);
     /* front, sorted by time */
-    int front[4096], nf = 0;
-    for (int i = 0; i < tt->n && nf < 4096; i++)
+    int *front = malloc((size_t)tt->n * sizeof *front), nf = 0;
+    if (!front) {
+        b->oom = 1;
+        return;
+    }
+    for (int i = 0; i < tt->n; i++)
         if (!dominated(t, tt, i, ct, ce)) front[nf++] = i;
     for (int a = 1; a < nf; a++)
         for (int c = a; c > 0 && num(t->rows[tt->r[front[c]]][ct]) < num(t->rows[tt->r[front[c - 1]]][ct]); c--) {
@@ -421,6 +484,7 @@ static void chart_pareto(cli_buf *b, const table *t, const totals *tt)
             cli_printf(b, " (%s dB)</text>\n", cq >= 0 ? t->rows[tt->r[i]][cq] : "?");
         }
     }
+    free(front);
     cli_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"#d62728\">red: Pareto front</text>\n</svg>\n", W - MR + 10, MT + 10);
 }
 
@@ -492,14 +556,12 @@ static void para(out2 *o, const char *text)
     cli_printf(o->html, "</p>\n");
 }
 
+#define PATH_MAX_REPORT 4096
+
 static int write_file(const char *dir, const char *name, const cli_buf *b)
 {
-    char path[4096];
+    char path[PATH_MAX_REPORT];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (b->oom) {
-        fprintf(stderr, "mxsim report: out of memory\n");
-        return 1;
-    }
     if (cli_write_atomic(path, b->p ? b->p : "", b->n) != 0) {
         fprintf(stderr, "mxsim report: error: %s: %s\n", path, strerror(errno));
         return 1;
@@ -509,7 +571,7 @@ static int write_file(const char *dir, const char *name, const cli_buf *b)
 
 static int mkdir_p(const char *dir)
 {
-    char tmp[4096];
+    char tmp[PATH_MAX_REPORT];
     snprintf(tmp, sizeof tmp, "%s", dir);
     for (char *p = tmp + 1; *p; p++)
         if (*p == '/') {
@@ -521,66 +583,109 @@ static int mkdir_p(const char *dir)
     return 0;
 }
 
-int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
+/* Every metric (the columns after 'kind') of an ok row must be a whole number ("nan" and "inf"
+** included: the sweep writes them for what it did not measure); time and energy of an ok TOTAL
+** row place it on the charts, so they must be finite and >= 0. */
+#define MAX_MAGNITUDE 1e200 /* keeps every chart scale's range and padding finite */
+
+static int check_values(const table *t, const char *path, char *err, size_t elen)
 {
-    static const char *C = "report";
-    const char *in = NULL, *dir = NULL;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "-o")) {
-            if (i + 1 >= argc) return mxs_usage(C, "option needs a value:", "-o");
-            dir = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1]) return mxs_usage(C, "unknown option", argv[i]);
-        else if (!in) in = argv[i];
-        else return mxs_usage(C, "unexpected argument", argv[i]);
+    int cst = t->n_axes + 2, cop = cst + 1;
+    for (int r = 0; r < t->n_rows; r++) {
+        if (strcmp(t->rows[r][cst], "ok")) continue;
+        int total = !strcmp(t->rows[r][cop], "TOTAL");
+        for (int c = cst + 3; c < t->n_cols; c++) {
+            const char *v = t->rows[r][c];
+            char *end;
+            double x = strtod(v, &end);
+            const char *why = end == v || *end != '\0' ? "not a number" : NULL;
+            if (!why && isfinite(x) && fabs(x) > MAX_MAGNITUDE) why = "magnitude above 1e200 (no mxsim metric comes near)";
+            if (!why && total && (!strcmp(t->col[c], "time_us") || !strcmp(t->col[c], "energy_mj")) && !(isfinite(x) && x >= 0))
+                why = "expected a finite number >= 0";
+            if (why) {
+                snprintf(err, elen, "%s:%d: field '%s': %s, got '%.40s'", path, t->line[r], t->col[c], why, v);
+                return 2;
+            }
+        }
     }
-    if (!in || !dir) return mxs_usage(C, "expected RESULTS.csv -o DIR", NULL);
+    return 0;
+}
+
+/* The x axis of the line charts: mx.group_size when swept, else the last axis whose values are
+** all numbers, else none (0: points in order). */
+static int pick_xcol(const table *t, const totals *tt)
+{
+    int best = 0;
+    for (int a = 1; a <= t->n_axes; a++) {
+        int numeric = 1;
+        for (int i = 0; i < tt->n && numeric; i++) {
+            const char *v = t->rows[tt->r[i]][a];
+            char *end;
+            double x = strtod(v, &end);
+            numeric = end != v && *end == '\0' && isfinite(x) && fabs(x) <= MAX_MAGNITUDE;
+        }
+        if (!numeric) continue;
+        if (!strcmp(t->col[a], "mx.group_size")) return a;
+        best = a;
+    }
+    return best;
+}
+
+static const char *const k_report_names[MXS_REPORT_FILES] = {
+    "cycles.svg", "energy.svg", "sqnr.svg", "area_breakdown.svg", "energy_breakdown.svg",
+    "pareto.svg", "README.md", "index.html"};
+
+void mxs_report_free(mxs_report_file out[MXS_REPORT_FILES])
+{
+    for (int i = 0; i < MXS_REPORT_FILES; i++) cli_buf_free(&out[i].buf);
+}
+
+int mxs_report_build(const char *in, mxsim_ctx *ctx, mxs_report_file out[MXS_REPORT_FILES], char *err, size_t elen)
+{
+    for (int i = 0; i < MXS_REPORT_FILES; i++) out[i] = (mxs_report_file){k_report_names[i], {0}};
     table t;
-    char err[512];
-    int rc = load_csv(in, &t, err, sizeof err);
+    int rc = load_csv(in, &t, err, elen);
     if (rc) {
-        fprintf(stderr, "mxsim report: error: %s\n", err);
         table_free(&t);
         return rc;
     }
-    static const char *const need[] = {"op", "status", "time_us", "energy_mj", "sqnr_db", "area_mm2"};
+    static const char *const need[] = {"time_us", "energy_mj", "sqnr_db", "area_mm2"};
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
         if (col(&t, need[i]) < 0) {
-            fprintf(stderr, "mxsim report: error: %s: field '%s': column missing\n", in, need[i]);
+            snprintf(err, elen, "%s: field '%s': column missing", in, need[i]);
             table_free(&t);
             return 2;
         }
-    if (mkdir_p(dir) != 0) {
-        fprintf(stderr, "mxsim report: error: %s: %s\n", dir, strerror(errno));
+    if ((rc = check_values(&t, in, err, elen)) != 0) {
         table_free(&t);
-        return 1;
+        return rc;
     }
     int cop = col(&t, "op"), cst = col(&t, "status");
     totals tt = {calloc((size_t)t.n_rows + 1, sizeof(int)), 0};
+    if (!tt.r) {
+        table_free(&t);
+        snprintf(err, elen, "out of memory");
+        return 1;
+    }
     int n_bad = 0;
     for (int r = 0; r < t.n_rows; r++)
         if (!strcmp(t.rows[r][cop], "TOTAL")) {
             if (!strcmp(t.rows[r][cst], "ok")) tt.r[tt.n++] = r;
             else n_bad++;
         }
-    int xcol = 0;
-    for (int a = 1; a <= t.n_axes; a++)
-        if (!strcmp(t.col[a], "mx.group_size")) xcol = a;
-    if (!xcol && t.n_axes) xcol = t.n_axes;
+    int xcol = pick_xcol(&t, &tt);
 
-    cli_buf svg[5] = {{0}};
-    const char *svg_names[5] = {"cycles.svg", "energy.svg", "sqnr.svg", "area_breakdown.svg", "energy_breakdown.svg"};
-    chart_lines(&svg[0], &t, &tt, xcol, "cycles_total", "Cycles (whole trace)", "cycles");
-    chart_lines(&svg[1], &t, &tt, xcol, "energy_mj", "Energy (whole trace, nominal)", "energy, mJ");
-    chart_lines(&svg[2], &t, &tt, xcol, "sqnr_db", "SQNR vs float64 (overall)", "SQNR, dB");
-    chart_stacked(&svg[3], &t, &tt, "a_", "_mm2", "Area breakdown per point", "area, mm2");
-    chart_stacked(&svg[4], &t, &tt, "e_", "_mj", "Energy breakdown per point (nominal)", "energy, mJ");
-    cli_buf pareto = {0};
-    chart_pareto(&pareto, &t, &tt);
+    cli_buf *md = &out[6].buf, *html = &out[7].buf;
+    chart_lines(&out[0].buf, &t, &tt, xcol, "cycles_total", "Cycles (whole trace)", "cycles");
+    chart_lines(&out[1].buf, &t, &tt, xcol, "energy_mj", "Energy (whole trace, nominal)", "energy, mJ");
+    chart_lines(&out[2].buf, &t, &tt, xcol, "sqnr_db", "SQNR vs float64 (overall)", "SQNR, dB");
+    chart_stacked(&out[3].buf, &t, &tt, "a_", "_mm2", "Area breakdown per point", "area, mm2");
+    chart_stacked(&out[4].buf, &t, &tt, "e_", "_mj", "Energy breakdown per point (nominal)", "energy, mJ");
+    chart_pareto(&out[5].buf, &t, &tt);
 
-    cli_buf md = {0}, html = {0};
-    out2 o = {&md, &html};
-    cli_printf(&md, "# mxsim sweep report\n\n");
-    cli_printf(&html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mxsim sweep report</title>\n"
+    out2 o = {md, html};
+    cli_printf(md, "# mxsim sweep report\n\n");
+    cli_printf(html, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mxsim sweep report</title>\n"
                       "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}"
                       "table{border-collapse:collapse;font-size:12px;margin:1em 0}td,th{border:1px solid #ccc;"
                       "padding:2px 6px;text-align:right}th{background:#f0f0f0}pre{background:#f6f6f6;padding:8px;"
@@ -603,17 +708,13 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
              "and max relative error against float64 (overall: equal-weight mean of the ops' noise-to-signal ratios).");
 
     heading(&o, 2, "Charts");
-    for (int i = 0; i < 3; i++) {
-        cli_printf(&md, "![%s](%s)\n", svg_names[i], svg_names[i]);
-        cli_printf(&html, "%s", svg[i].p ? svg[i].p : "");
+    static const int order[] = {0, 1, 2, 5, 3, 4}; /* lines, Pareto, breakdowns */
+    for (int j = 0; j < 6; j++) {
+        int i = order[j];
+        cli_printf(md, "![%s](%s)\n%s", out[i].name, out[i].name, i == 5 ? "\n" : "");
+        cli_printf(html, "%s", out[i].buf.p ? out[i].buf.p : "");
     }
-    cli_printf(&md, "![pareto.svg](pareto.svg)\n\n");
-    cli_printf(&html, "%s", pareto.p ? pareto.p : "");
-    for (int i = 3; i < 5; i++) {
-        cli_printf(&md, "![%s](%s)\n", svg_names[i], svg_names[i]);
-        cli_printf(&html, "%s", svg[i].p ? svg[i].p : "");
-    }
-    cli_printf(&md, "\n");
+    cli_printf(md, "\n");
 
     /* per-op table of the point with the smallest energy-delay product */
     int best = -1;
@@ -629,13 +730,15 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
         snprintf(line, sizeof line, "Per-op results of the point with the smallest energy-delay product (%s, point %s)",
                  lab, t.rows[best][0]);
         heading(&o, 2, line);
-        int rows[4096], nr = 0;
-        for (int r = 0; r < t.n_rows && nr < 4096; r++)
+        int *rows = malloc((size_t)t.n_rows * sizeof *rows), nr = 0;
+        if (!rows) md->oom = 1;
+        for (int r = 0; rows && r < t.n_rows; r++)
             if (!strcmp(t.rows[r][0], t.rows[best][0])) rows[nr++] = r;
         static const char *const op_cols[] = {"op", "kind", "m", "n", "k", "repeat", "group_eff", "cycles_total",
                                               "time_us", "util_compute_pct", "energy_mj", "pj_per_mac", "tops_per_w",
                                               "sqnr_db", "max_rel_err", "acc_rows", "acc_cols"};
         rows_table(&o, &t, rows, nr, op_cols, (int)(sizeof op_cols / sizeof op_cols[0]), 0);
+        free(rows);
         para(&o, "acc_rows x acc_cols: the outputs on which accuracy was measured (sampled when smaller than m x n).");
     }
 
@@ -661,8 +764,8 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
         int csq = col(&t, "sqnr_db");
         for (int r = 0; r < t.n_rows; r++) {
             if (strcmp(t.rows[r][0], t.rows[gvals[0]][0])) continue;
-            cli_printf(&md, "|");
-            cli_printf(&html, "<tr>");
+            cli_printf(md, "|");
+            cli_printf(html, "<tr>");
             cell_pair(&o, t.rows[r][cop], ng == 0);
             for (int g = 0; g < ng; g++) {
                 /* the same op row in point gvals[g] */
@@ -672,7 +775,7 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
                 cell_pair(&o, v, g == ng - 1);
             }
         }
-        cli_printf(&html, "</table>\n");
+        cli_printf(html, "</table>\n");
         snprintf(line, sizeof line, "Other axes at %s's values; accuracy depends only on the op, group size, profile "
                                     "and accumulator. %s", "the first point", hdr_value(&t, "accuracy"));
         para(&o, line);
@@ -687,35 +790,67 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
     if (pn) node = atoi(pn + 8);
     if (pv) vdd = atof(pv + 6);
     mxsim_status st = mxsim_node_scaling(ctx, node, vdd, &sc);
-    mxs_constants_md(&md, st == MXSIM_OK ? &sc : NULL);
-    mxs_constants_html(&html, st == MXSIM_OK ? &sc : NULL);
+    mxs_constants_md(md, st == MXSIM_OK ? &sc : NULL);
+    mxs_constants_html(html, st == MXSIM_OK ? &sc : NULL);
     para(&o, "Energy = sum over events of count x energy/event (event counts from the timing engine) + leakage power "
              "x time. Sources: HOR14 Horowitz ISSCC'14; ALADDIN40 Shao et al. ISCA'14 via Accelergy; CACTI7-ACCELERGY "
              "Balasubramonian et al. TACO'17 (Accelergy CACTI plug-in output); ACC-CACTI-DRAM Malladi ISCA'12 / "
              "Chatterjee MICRO'17; SB17 Stillmaker & Baas, Integration 2017. Full citations: sim/doc/energy-area.md.");
 
     heading(&o, 2, "Configuration and trace");
-    cli_printf(&md, "```\n");
-    cli_printf(&html, "<pre>");
+    cli_printf(md, "```\n");
+    cli_printf(html, "<pre>");
     for (int i = 0; i < t.n_hdr; i++) {
-        cli_printf(&md, "%s\n", t.hdr[i]);
-        cli_puts_html(&html, t.hdr[i]);
-        cli_printf(&html, "\n");
+        cli_printf(md, "%s\n", t.hdr[i]);
+        cli_puts_html(html, t.hdr[i]);
+        cli_printf(html, "\n");
     }
-    cli_printf(&md, "```\n");
-    cli_printf(&html, "</pre>\n</body></html>\n");
+    cli_printf(md, "```\n");
+    cli_printf(html, "</pre>\n</body></html>\n");
 
-    rc = 0;
-    for (int i = 0; i < 5 && !rc; i++) rc = write_file(dir, svg_names[i], &svg[i]);
-    if (!rc) rc = write_file(dir, "pareto.svg", &pareto);
-    if (!rc) rc = write_file(dir, "README.md", &md);
-    if (!rc) rc = write_file(dir, "index.html", &html);
-    if (!rc) fprintf(stderr, "mxsim report: wrote %s/index.html, %s/README.md and 6 SVG charts\n", dir, dir);
-    for (int i = 0; i < 5; i++) cli_buf_free(&svg[i]);
-    cli_buf_free(&pareto);
-    cli_buf_free(&md);
-    cli_buf_free(&html);
     free(tt.r);
     table_free(&t);
+    for (int i = 0; i < MXS_REPORT_FILES; i++)
+        if (out[i].buf.oom) {
+            snprintf(err, elen, "out of memory");
+            return 1;
+        }
+    return 0;
+}
+
+int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
+{
+    static const char *C = "report";
+    const char *in = NULL, *dir = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-o")) {
+            if (i + 1 >= argc) return mxs_usage(C, "option needs a value:", "-o");
+            dir = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1]) return mxs_usage(C, "unknown option", argv[i]);
+        else if (!in) in = argv[i];
+        else return mxs_usage(C, "unexpected argument", argv[i]);
+    }
+    if (!in || !dir) return mxs_usage(C, "expected RESULTS.csv -o DIR", NULL);
+    mxs_report_file out[MXS_REPORT_FILES];
+    char err[512];
+    int rc = mxs_report_build(in, ctx, out, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "mxsim report: error: %s\n", err);
+        mxs_report_free(out);
+        return rc;
+    }
+    if (strlen(dir) + 32 >= PATH_MAX_REPORT) {
+        fprintf(stderr, "mxsim report: error: %.64s...: output directory path too long\n", dir);
+        mxs_report_free(out);
+        return 2;
+    }
+    if (mkdir_p(dir) != 0) {
+        fprintf(stderr, "mxsim report: error: %s: %s\n", dir, strerror(errno));
+        mxs_report_free(out);
+        return 1;
+    }
+    for (int i = 0; i < MXS_REPORT_FILES && !rc; i++) rc = write_file(dir, out[i].name, &out[i].buf);
+    if (!rc) fprintf(stderr, "mxsim report: wrote %s/index.html, %s/README.md and 6 SVG charts\n", dir, dir);
+    mxs_report_free(out);
     return rc;
 }
