@@ -227,30 +227,62 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
+/* Both text readers: the whole file in a buffer, and an empty trace named after it. */
+static mxsim_status open_text_trace(mxsim_ctx *ctx, const char *path, char **buf, mxsim_trace **t)
+{
+    size_t len = 0;
+    *buf = NULL;
+    *t = NULL;
+    mxsim_status st = read_all(ctx, path, buf, &len);
+    if (st == MXSIM_OK && (st = mxsim_trace_create(ctx, path, t)) != MXSIM_OK) {
+        free(*buf);
+        *buf = NULL;
+    }
+    return st;
+}
+
+/* Hands the trace out on success, frees it otherwise; the buffer goes either way. */
+static mxsim_status close_text_trace(mxsim_status st, char *buf, mxsim_trace *t, mxsim_trace **out)
+{
+    free(buf);
+    if (st != MXSIM_OK) mxsim_trace_free(t);
+    else *out = t;
+    return st;
+}
+
+/* Cuts the buffer into lines in place; next_line returns NULL after the last one (a final
+** line without '\n' counts, an empty remainder does not). */
+typedef struct {
+    char *next;
+    int line; /* 1-based number of the line last returned */
+} line_cursor;
+
+static char *next_line(line_cursor *c)
+{
+    char *ln = c->next;
+    if (ln == NULL) return NULL;
+    char *nl = strchr(ln, '\n');
+    c->next = nl ? nl + 1 : NULL;
+    if (nl) *nl = '\0';
+    else if (*ln == '\0') return NULL;
+    c->line++;
+    return ln;
+}
+
 MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_trace **out)
 {
     if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_load: NULL");
     *out = NULL;
     if (ends_with(path, ".csv")) return mxsim_trace_import_scalesim(ctx, path, 0, out);
-    char *buf = NULL;
-    size_t len = 0;
-    mxsim_status st = read_all(ctx, path, &buf, &len);
+    char *buf;
+    mxsim_trace *t;
+    mxsim_status st = open_text_trace(ctx, path, &buf, &t);
     if (st != MXSIM_OK) return st;
-    mxsim_trace *t = NULL;
-    if ((st = mxsim_trace_create(ctx, path, &t)) != MXSIM_OK) {
-        free(buf);
-        return st;
-    }
-    int line = 0, have_header = 0;
+    int have_header = 0;
     char where[600];
-    char *next;
-    for (char *ln = buf; ln != NULL && st == MXSIM_OK; ln = next) {
-        char *nl = strchr(ln, '\n');
-        next = nl ? nl + 1 : NULL;
-        if (nl) *nl = '\0';
-        if (nl == NULL && *ln == '\0') break;
-        line++;
-        snprintf(where, sizeof where, "%s:%d", path, line);
+    line_cursor cur = {buf, 0};
+    for (char *ln; st == MXSIM_OK && (ln = next_line(&cur)) != NULL;) {
+        snprintf(where, sizeof where, "%s:%d", path, cur.line);
         char *hash = strchr(ln, '#');
         if (hash) *hash = '\0';
         char *s = mx_ttrim(ln);
@@ -270,18 +302,12 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
         }
         mxsim_top op;
         if ((st = parse_op_line(ctx, where, s, &op)) != MXSIM_OK) break;
-        op.line = line;
+        op.line = cur.line;
         st = mxsim_trace_append(ctx, t, &op);
     }
     if (st == MXSIM_OK && !have_header)
-        st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: empty trace: header 'mxsim-trace 1' missing", path, line);
-    free(buf);
-    if (st != MXSIM_OK) {
-        mxsim_trace_free(t);
-        return st;
-    }
-    *out = t;
-    return MXSIM_OK;
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: empty trace: header 'mxsim-trace 1' missing", path, cur.line);
+    return close_text_trace(st, buf, t, out);
 }
 
 /* ---- SCALE-Sim topology ------------------------------------------------------------------- */
@@ -316,25 +342,15 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
 {
     if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_import: NULL");
     *out = NULL;
-    char *buf = NULL;
-    size_t len = 0;
-    mxsim_status st = read_all(ctx, path, &buf, &len);
+    char *buf;
+    mxsim_trace *t;
+    mxsim_status st = open_text_trace(ctx, path, &buf, &t);
     if (st != MXSIM_OK) return st;
-    mxsim_trace *t = NULL;
-    if ((st = mxsim_trace_create(ctx, path, &t)) != MXSIM_OK) {
-        free(buf);
-        return st;
-    }
-    int line = 0, ncols = 0;
+    int ncols = 0;
     char where[600];
-    char *next;
-    for (char *ln = buf; ln != NULL && st == MXSIM_OK; ln = next) {
-        char *nl = strchr(ln, '\n');
-        next = nl ? nl + 1 : NULL;
-        if (nl) *nl = '\0';
-        if (nl == NULL && *ln == '\0') break;
-        line++;
-        snprintf(where, sizeof where, "%s:%d", path, line);
+    line_cursor cur = {buf, 0};
+    for (char *ln; st == MXSIM_OK && (ln = next_line(&cur)) != NULL;) {
+        snprintf(where, sizeof where, "%s:%d", path, cur.line);
         char *s = mx_ttrim(ln);
         if (*s == '\0') continue;
         char *f[16];
@@ -368,7 +384,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
         op.kind = MXSIM_OP_GEMM;
         op.repeat = 1;
         op.a_fmt = op.b_fmt = op.out_fmt = -1;
-        op.line = line;
+        op.line = cur.line;
         snprintf(op.name, sizeof op.name, "%.63s", f[0]);
         for (char *p = op.name; *p; p++)
             if (isspace((unsigned char)*p) || *p == '=' || *p == '#') *p = '_';
@@ -396,14 +412,8 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
         }
         st = mxsim_trace_append(ctx, t, &op);
     }
-    if (st == MXSIM_OK && ncols == 0) st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: no header row", path, line);
-    free(buf);
-    if (st != MXSIM_OK) {
-        mxsim_trace_free(t);
-        return st;
-    }
-    *out = t;
-    return MXSIM_OK;
+    if (st == MXSIM_OK && ncols == 0) st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: no header row", path, cur.line);
+    return close_text_trace(st, buf, t, out);
 }
 
 /* ---- writing ------------------------------------------------------------------------------ */
