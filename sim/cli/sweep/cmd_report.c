@@ -520,12 +520,17 @@ static void table_head(out2 *o, const char *const *names, int n)
 
 static void rows_table(out2 *o, const table *t, const int *rows, int nr, const char *const *cols, int nc, int with_axes)
 {
-    const char *names[MAX_COLS];
+    const char **names = malloc((size_t)(t->n_axes + nc) * sizeof *names); /* axes + nc can pass MAX_COLS */
+    if (!names) {
+        o->md->oom = 1;
+        return;
+    }
     int n = 0;
     if (with_axes)
         for (int a = 1; a <= t->n_axes; a++) names[n++] = t->col[a];
     for (int i = 0; i < nc; i++) names[n++] = cols[i];
     table_head(o, names, n);
+    free(names);
     for (int r = 0; r < nr; r++) {
         cli_printf(o->md, "|");
         cli_printf(o->html, "<tr>");
@@ -746,12 +751,13 @@ int mxs_report_build(const char *in, mxsim_ctx *ctx, mxs_report_file out[MXS_REP
     if (xcol > 0 && tt.n > 0) {
         heading(&o, 2, "Accuracy per op (SQNR dB) against the swept axis");
         int first = tt.r[0];
-        int gvals[64], ng = 0;
-        for (int i = 0; i < tt.n && ng < 64; i++) {
+        int gvals[64], ng = 0, n_more = 0; /* columns: the first 64 values of the axis */
+        for (int i = 0; i < tt.n; i++) {
             int same = 1;
             for (int a = 1; a <= t.n_axes; a++)
                 if (a != xcol && strcmp(t.rows[tt.r[i]][a], t.rows[first][a])) same = 0;
-            if (same) gvals[ng++] = tt.r[i];
+            if (same && ng < 64) gvals[ng++] = tt.r[i];
+            else if (same) n_more++;
         }
         const char *names[66];
         char hn[64][48];
@@ -779,6 +785,10 @@ int mxs_report_build(const char *in, mxsim_ctx *ctx, mxs_report_file out[MXS_REP
         snprintf(line, sizeof line, "Other axes at %s's values; accuracy depends only on the op, group size, profile "
                                     "and accumulator. %s", "the first point", hdr_value(&t, "accuracy"));
         para(&o, line);
+        if (n_more) {
+            snprintf(line, sizeof line, "%d further values of %s are in the CSV, not in this table.", n_more, t.col[xcol]);
+            para(&o, line);
+        }
     }
 
     heading(&o, 2, "Area and energy constants (sources)");
@@ -787,9 +797,17 @@ int mxs_report_build(const char *in, mxsim_ctx *ctx, mxs_report_file out[MXS_REP
     double vdd = 0;
     const char *cs = hdr_value(&t, "cost");
     const char *pn = strstr(cs, "node_nm="), *pv = strstr(cs, "vdd_v=");
-    if (pn) node = atoi(pn + 8);
-    if (pv) vdd = atof(pv + 6);
+    if (pn) {
+        long v = strtol(pn + 8, NULL, 10);
+        node = v > 0 && v < 100000 ? (int)v : -1;
+    }
+    if (pv) vdd = strtod(pv + 6, NULL);
     mxsim_status st = mxsim_node_scaling(ctx, node, vdd, &sc);
+    if (st != MXSIM_OK) {
+        snprintf(line, sizeof line, "The CSV's cost line ('%.200s') names no node and Vdd that the scaling table knows (%s); "
+                                    "the constants below are unscaled.", cs, mxsim_errmsg(ctx));
+        para(&o, line);
+    }
     mxs_constants_md(md, st == MXSIM_OK ? &sc : NULL);
     mxs_constants_html(html, st == MXSIM_OK ? &sc : NULL);
     para(&o, "Energy = sum over events of count x energy/event (event counts from the timing engine) + leakage power "
