@@ -7,6 +7,8 @@
 #   --runs N           executions per target (default 10000000)
 #   --seconds S        wall-clock cap per target (default none; libFuzzer's -max_total_time)
 #   --total-seconds S  split S seconds evenly over the targets (the CI smoke: --total-seconds 30)
+#   --fork N           N worker processes sharing one corpus (libFuzzer -fork=N; needs --seconds,
+#                      executions are summed over the workers; stops at the first crash)
 #   TARGET             npy npz trace trace_gz ini scalesim_cfg scalesim_csv model report
 #                      (default: every fuzz_* binary in BUILD/tests/fuzz)
 #
@@ -17,15 +19,16 @@
 # executions per second, result.  Exit status 1 if any target crashed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -ge 1 ] || { sed -n '2,17p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,19p' "$0"; exit 2; }
 build=$1; shift
-runs=10000000; secs=0; total=0; targets=()
+runs=10000000; secs=0; total=0; fork=0; targets=()
 while [ $# -gt 0 ]; do
   case $1 in
     --runs) runs=$2; shift 2 ;;
     --seconds) secs=$2; shift 2 ;;
     --total-seconds) total=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --fork) fork=$2; shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -37,6 +40,10 @@ if [ ${#targets[@]} -eq 0 ]; then
   [ ${#targets[@]} -gt 0 ] || { echo "run-fuzz: no fuzz_* binaries in $build/tests/fuzz (configure with -DMXSIM_FUZZ=ON, build target fuzz_all)" >&2; exit 2; }
 fi
 if [ "$total" -gt 0 ]; then secs=$(( total / ${#targets[@]} )); [ "$secs" -ge 1 ] || secs=1; runs=0; fi
+if [ "$fork" -gt 0 ]; then
+  [ "$secs" -gt 0 ] || { echo "run-fuzz: --fork needs --seconds (fork mode does not count -runs)" >&2; exit 2; }
+  runs=0
+fi
 
 # Longest input per format: enough for every structure the parser knows (an .npz needs five
 # members and a central directory), small enough to keep executions fast.
@@ -61,6 +68,7 @@ for t in "${targets[@]}"; do
   lim=()
   [ "$runs" -gt 0 ] && lim+=(-runs="$runs")
   [ "$secs" -gt 0 ] && lim+=(-max_total_time="$secs")
+  [ "$fork" -gt 0 ] && lim+=(-fork="$fork")
   # The targets write each input to a file: keep those files in RAM when /dev/shm exists, in a
   # directory removed afterwards even if the target crashed (a crash skips its own clean-up).
   shm=/dev/shm; [ -d "$shm" ] && [ -w "$shm" ] || shm=$work
@@ -73,6 +81,8 @@ for t in "${targets[@]}"; do
   end=$(date +%s)
   rm -rf "$tmp"
   n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log" | tail -1)
+  # fork mode: the parent's progress lines ("#N: cov: ...") carry the total over the workers
+  [ "$fork" -gt 0 ] && n=$(sed -n 's/^#\([0-9]*\): cov.*/\1/p' "$work/log" | tail -1)
   [ -n "$n" ] || n=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$work/log" | tail -1)
   [ -n "$n" ] || n=0
   el=$(( end - start )); [ "$el" -ge 1 ] || el=1
