@@ -59,6 +59,22 @@ else echo "skip xmllint (not installed)"; fi
 grep -qi '<script' "$t/rep/index.html" && bad "HTML has a script"
 grep -o 'https\?://[^"]*' "$t/rep/index.html" | grep -v '^http://www.w3.org/2000/svg$' | grep -q . && bad "HTML references the network"
 grep -q 'HOR14' "$t/rep/README.md" && grep -q 'Pareto' "$t/rep/index.html" && ok "report content" || bad "report content"
+# Pareto front (red circles, r="4"): against an O(n^2) reference in awk on the sweep above, and
+# on a hand-made sweep whose front is known: (t, e) = (1,10) (2,5) (2,5) (3,5) (4,1) (4,2)
+# (0.5,20) (5,20); (3,5), (4,2) and (5,20) are dominated, the two equal (2,5) both stay on it.
+ref=$(awk -F, '/^#/{next} !h{for(i=1;i<=NF;i++)c[$i]=i;h=1;next}
+  $c["op"]=="TOTAL" && $c["status"]=="ok" {n++; T[n]=$c["time_us"]+0; E[n]=$c["energy_mj"]+0}
+  END{for(i=1;i<=n;i++){d=0; for(j=1;j<=n;j++) if(j!=i && T[j]<=T[i] && E[j]<=E[i] && (T[j]<T[i] || E[j]<E[i])) d=1; f+=!d} print f}' "$t/j1.csv")
+got=$(grep -c 'r="4"' "$t/rep/pareto.svg")
+[ "$got" = "$ref" ] && ok "Pareto front: $got points, as the O(n^2) reference" || bad "Pareto front: $got points, reference $ref"
+awk -F, -v OFS=, '/^#/{print; next} !h{print; for(i=1;i<=NF;i++)c[$i]=i; h=1; next}
+  $c["op"]=="TOTAL" && row=="" {row=$0}
+  END{n=split("1 10|2 5|2 5|3 5|4 1|4 2|0.5 20|5 20", P, "|")
+      for(k=1;k<=n;k++){$0=row; split(P[k], v, " "); $c["point"]=k-1; $c["mx.group_size"]=k; $c["time_us"]=v[1]; $c["energy_mj"]=v[2]; print}}' \
+  "$t/j1.csv" > "$t/hand.csv"
+"$MXSIM" report "$t/hand.csv" -o "$t/rep_hand" 2>/dev/null
+[ "$(grep -c 'r="4"' "$t/rep_hand/pareto.svg")" = 5 ] && [ "$(grep -c 'r="2"' "$t/rep_hand/pareto.svg")" = 3 ] \
+  && ok "hand-made Pareto front: 5 on, 3 dominated" || bad "hand-made Pareto front: $(grep -c 'r="4"' "$t/rep_hand/pareto.svg") on"
 
 # cost
 expect 0 "multipliers" -- "$MXSIM" cost --config "$cfg"

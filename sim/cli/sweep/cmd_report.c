@@ -429,15 +429,20 @@ static void chart_stacked(cli_buf *b, const table *t, const totals *tt, const ch
     cli_printf(b, "</svg>\n");
 }
 
-/* Pareto front of (time, energy): points no other point beats on both. */
-static int dominated(const table *t, const totals *tt, int i, int ct, int ce)
+/* Pareto front of (time, energy): points no other point beats on both.  Sorting by (time,
+** energy) makes it one pass: a point is on the front iff its energy is below every energy before
+** it (equal pairs: all of them are on it), so large sweeps stay O(n log n). */
+typedef struct {
+    double t, e;
+    int i;
+} te_point;
+
+static int te_cmp(const void *pa, const void *pb)
 {
-    double ti = num(t->rows[tt->r[i]][ct]), ei = num(t->rows[tt->r[i]][ce]);
-    for (int j = 0; j < tt->n; j++) {
-        double tj = num(t->rows[tt->r[j]][ct]), ej = num(t->rows[tt->r[j]][ce]);
-        if (j != i && tj <= ti && ej <= ei && (tj < ti || ej < ei)) return 1;
-    }
-    return 0;
+    const te_point *a = pa, *b = pb;
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    if (a->e != b->e) return a->e < b->e ? -1 : 1;
+    return a->i - b->i;
 }
 
 static void chart_pareto(cli_buf *b, const table *t, const totals *tt)
@@ -448,35 +453,39 @@ static void chart_pareto(cli_buf *b, const table *t, const totals *tt)
         cli_printf(b, "<text x=\"%d\" y=\"%d\">no data</text>\n</svg>\n", ML, H / 2);
         return;
     }
-    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
-    for (int i = 0; i < tt->n; i++) {
-        double x = num(t->rows[tt->r[i]][ct]), y = num(t->rows[tt->r[i]][ce]);
-        xlo = fmin(xlo, x); xhi = fmax(xhi, x); ylo = fmin(ylo, y); yhi = fmax(yhi, y);
-    }
-    scale_t xs = mk_scale(xlo, xhi, 1), ys = mk_scale(ylo, yhi, 1);
-    axes_draw(b, &xs, &ys, "latency, us", "energy, mJ", 0);
-    /* front, sorted by time */
-    int *front = malloc((size_t)tt->n * sizeof *front), nf = 0;
-    if (!front) {
+    te_point *p = malloc((size_t)tt->n * sizeof *p);
+    char *on = calloc((size_t)tt->n, 1);
+    if (!p || !on) {
+        free(p);
+        free(on);
         b->oom = 1;
         return;
     }
-    for (int i = 0; i < tt->n; i++)
-        if (!dominated(t, tt, i, ct, ce)) front[nf++] = i;
-    for (int a = 1; a < nf; a++)
-        for (int c = a; c > 0 && num(t->rows[tt->r[front[c]]][ct]) < num(t->rows[tt->r[front[c - 1]]][ct]); c--) {
-            int tmp = front[c]; front[c] = front[c - 1]; front[c - 1] = tmp;
-        }
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    for (int i = 0; i < tt->n; i++) {
+        /* finite and >= 0: check_values */
+        p[i] = (te_point){num(t->rows[tt->r[i]][ct]), num(t->rows[tt->r[i]][ce]), i};
+        xlo = fmin(xlo, p[i].t); xhi = fmax(xhi, p[i].t); ylo = fmin(ylo, p[i].e); yhi = fmax(yhi, p[i].e);
+    }
+    qsort(p, (size_t)tt->n, sizeof *p, te_cmp);
+    double best_e = INFINITY; /* lowest energy among strictly faster points */
+    for (int j = 0; j < tt->n;) {
+        int k = j;
+        while (k < tt->n && p[k].t == p[j].t) k++; /* points of equal time: only the lowest energy can be on it */
+        for (int q = j; q < k && p[q].e == p[j].e; q++) on[p[q].i] = p[j].e < best_e;
+        best_e = fmin(best_e, p[j].e);
+        j = k;
+    }
+    scale_t xs = mk_scale(xlo, xhi, 1), ys = mk_scale(ylo, yhi, 1);
+    axes_draw(b, &xs, &ys, "latency, us", "energy, mJ", 0);
     cli_printf(b, "<polyline fill=\"none\" stroke=\"#d62728\" stroke-width=\"1.5\" points=\"");
-    for (int f = 0; f < nf; f++)
-        cli_printf(b, "%.1f,%.1f ", map(&xs, num(t->rows[tt->r[front[f]]][ct]), ML, W - MR),
-                   map(&ys, num(t->rows[tt->r[front[f]]][ce]), H - MB, MT));
+    for (int j = 0; j < tt->n; j++)
+        if (on[p[j].i]) cli_printf(b, "%.1f,%.1f ", map(&xs, p[j].t, ML, W - MR), map(&ys, p[j].e, H - MB, MT));
     cli_printf(b, "\"/>\n");
     for (int i = 0; i < tt->n; i++) {
-        int on = !dominated(t, tt, i, ct, ce);
         double x = map(&xs, num(t->rows[tt->r[i]][ct]), ML, W - MR), y = map(&ys, num(t->rows[tt->r[i]][ce]), H - MB, MT);
-        cli_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"/>\n", x, y, on ? 4 : 2, on ? "#d62728" : "#888");
-        if (on) {
+        cli_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"/>\n", x, y, on[i] ? 4 : 2, on[i] ? "#d62728" : "#888");
+        if (on[i]) {
             char lab[96];
             point_label(t, tt->r[i], lab, sizeof lab);
             cli_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\">", x + 5, y - 4);
@@ -484,7 +493,8 @@ static void chart_pareto(cli_buf *b, const table *t, const totals *tt)
             cli_printf(b, " (%s dB)</text>\n", cq >= 0 ? t->rows[tt->r[i]][cq] : "?");
         }
     }
-    free(front);
+    free(p);
+    free(on);
     cli_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"#d62728\">red: Pareto front</text>\n</svg>\n", W - MR + 10, MT + 10);
 }
 
