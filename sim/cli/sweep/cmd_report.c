@@ -290,6 +290,74 @@ static int series_key(const table *t, int row, int xcol, char *out, size_t len)
     return 0;
 }
 
+/* The series of a line chart: points with equal values of the other axes, numbered in order of
+** first appearance.  Built by sorting the keys, so sweeps of many points stay O(n log n). */
+typedef struct {
+    char (*key)[160]; /* key[i]: the series key of point i */
+    int *pts;         /* the points grouped by series, each series in point order */
+    int *start;       /* series s is pts[start[s] .. start[s + 1]) */
+    int n;
+} series_set;
+
+typedef struct {
+    const char *key;
+    int i;
+} key_ref;
+
+static int key_ref_cmp(const void *pa, const void *pb)
+{
+    const key_ref *a = pa, *b = pb;
+    int c = strcmp(a->key, b->key);
+    return c ? c : a->i - b->i;
+}
+
+static void series_free(series_set *ss)
+{
+    free(ss->key);
+    free(ss->pts);
+    free(ss->start);
+}
+
+static int series_build(const table *t, const totals *tt, int xcol, series_set *ss)
+{
+    int n = tt->n;
+    memset(ss, 0, sizeof *ss);
+    ss->key = malloc((size_t)n * sizeof *ss->key);
+    ss->pts = malloc((size_t)n * sizeof *ss->pts);
+    ss->start = calloc((size_t)n + 1, sizeof *ss->start);
+    key_ref *refs = malloc((size_t)n * sizeof *refs);
+    int *gid = malloc((size_t)n * sizeof *gid), *rank = malloc((size_t)n * sizeof *rank);
+    int *group_of_first = malloc((size_t)n * sizeof *group_of_first);
+    int rc = -1;
+    if (!ss->key || !ss->pts || !ss->start || !refs || !gid || !rank || !group_of_first) goto out;
+    for (int i = 0; i < n; i++) {
+        series_key(t, tt->r[i], xcol, ss->key[i], sizeof ss->key[i]);
+        refs[i] = (key_ref){ss->key[i], i};
+        group_of_first[i] = -1;
+    }
+    qsort(refs, (size_t)n, sizeof *refs, key_ref_cmp);
+    int ng = 0;
+    for (int q = 0; q < n; q++) {
+        if (q == 0 || strcmp(refs[q].key, refs[q - 1].key)) group_of_first[refs[q].i] = ng++; /* lowest i of its key */
+        gid[refs[q].i] = ng - 1;
+    }
+    for (int i = 0, r = 0; i < n; i++)
+        if (group_of_first[i] >= 0) rank[group_of_first[i]] = r++;
+    for (int i = 0; i < n; i++) ss->start[rank[gid[i]] + 1]++;
+    for (int s = 0; s < ng; s++) ss->start[s + 1] += ss->start[s];
+    for (int i = 0, *fill = group_of_first; i < ng; i++) fill[i] = ss->start[i]; /* reused as cursors */
+    for (int i = 0; i < n; i++) ss->pts[group_of_first[rank[gid[i]]]++] = i;
+    ss->n = ng;
+    rc = 0;
+out:
+    free(refs);
+    free(gid);
+    free(rank);
+    free(group_of_first);
+    if (rc) series_free(ss);
+    return rc;
+}
+
 /* Line chart of metric against the x axis column, one series per value of the other axes. */
 static void chart_lines(cli_buf *b, const table *t, const totals *tt, int xcol, const char *metric, const char *title, const char *ylabel)
 {
@@ -313,51 +381,36 @@ static void chart_lines(cli_buf *b, const table *t, const totals *tt, int xcol, 
     scale_t xs = xlog2 ? (scale_t){xlo / 1.2, xhi * 1.2, 1} : mk_scale(xlo, xhi, 0);
     scale_t ys = mk_scale(ylo, yhi, 1);
     axes_draw(b, &xs, &ys, xcol > 0 ? t->col[xcol] : "point", ylabel, xlog2);
-    /* series in order of first appearance; every series is drawn, the legend lists the first
-    ** LEGEND_MAX (colours repeat after NPAL) */
-    char (*keys)[160] = malloc((size_t)tt->n * sizeof *keys);
-    if (!keys) {
+    /* every series is drawn; the legend lists the first LEGEND_MAX (colours repeat after NPAL) */
+    series_set ss;
+    if (series_build(t, tt, xcol, &ss) != 0) {
         b->oom = 1;
         return;
     }
-    int nk = 0;
-    for (int i = 0; i < tt->n; i++) {
-        char k[160];
-        series_key(t, tt->r[i], xcol, k, sizeof k);
-        int s = 0;
-        while (s < nk && strcmp(keys[s], k)) s++;
-        if (s == nk) snprintf(keys[nk++], sizeof keys[0], "%s", k);
-    }
-    for (int s = 0; s < nk; s++) {
+    for (int s = 0; s < ss.n; s++) {
         const char *c = k_pal[s % NPAL];
-        cli_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", c);
-        for (int i = 0; i < tt->n; i++) {
-            char k[160];
-            series_key(t, tt->r[i], xcol, k, sizeof k);
-            double y = num(t->rows[tt->r[i]][mc]);
-            if (strcmp(k, keys[s]) || !isfinite(y)) continue;
-            double x = xcol > 0 ? num(t->rows[tt->r[i]][xcol]) : i;
-            cli_printf(b, "%.1f,%.1f ", map(&xs, x, ML, W - MR), map(&ys, y, H - MB, MT));
-        }
-        cli_printf(b, "\"/>\n");
-        for (int i = 0; i < tt->n; i++) {
-            char k[160];
-            series_key(t, tt->r[i], xcol, k, sizeof k);
-            double y = num(t->rows[tt->r[i]][mc]);
-            if (strcmp(k, keys[s]) || !isfinite(y)) continue;
-            double x = xcol > 0 ? num(t->rows[tt->r[i]][xcol]) : i;
-            cli_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", map(&xs, x, ML, W - MR), map(&ys, y, H - MB, MT), c);
+        for (int pass = 0; pass < 2; pass++) { /* the line, then its markers */
+            if (pass == 0) cli_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", c);
+            for (int q = ss.start[s]; q < ss.start[s + 1]; q++) {
+                int i = ss.pts[q];
+                double y = num(t->rows[tt->r[i]][mc]);
+                if (!isfinite(y)) continue;
+                double x = xcol > 0 ? num(t->rows[tt->r[i]][xcol]) : i;
+                if (pass == 0) cli_printf(b, "%.1f,%.1f ", map(&xs, x, ML, W - MR), map(&ys, y, H - MB, MT));
+                else cli_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", map(&xs, x, ML, W - MR), map(&ys, y, H - MB, MT), c);
+            }
+            if (pass == 0) cli_printf(b, "\"/>\n");
         }
         if (s < LEGEND_MAX) {
             cli_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
                        W - MR + 10, MT + 4 + 16 * s, c, W - MR + 24, MT + 13 + 16 * s);
-            cli_puts_html(b, keys[s]);
+            cli_puts_html(b, ss.key[ss.pts[ss.start[s]]]);
             cli_printf(b, "</text>\n");
         }
     }
-    if (nk > LEGEND_MAX)
-        cli_printf(b, "<text x=\"%d\" y=\"%d\">(+%d more series)</text>\n", W - MR + 10, MT + 13 + 16 * LEGEND_MAX, nk - LEGEND_MAX);
-    free(keys);
+    if (ss.n > LEGEND_MAX)
+        cli_printf(b, "<text x=\"%d\" y=\"%d\">(+%d more series)</text>\n", W - MR + 10, MT + 13 + 16 * LEGEND_MAX, ss.n - LEGEND_MAX);
+    series_free(&ss);
     cli_printf(b, "</svg>\n");
 }
 
