@@ -134,6 +134,13 @@ static int load_csv(const char *path, table *t, char *err, size_t elen)
                 rc = 2;
                 break;
             }
+            for (int i = 0; i < t->n_cols && !rc; i++)
+                for (int j = 0; j < i && !rc; j++)
+                    if (!strcmp(t->col[i], t->col[j])) {
+                        snprintf(err, elen, "%s:%d: field 'header': column '%.64s' appears twice", path, lineno, t->col[i]);
+                        rc = 2;
+                    }
+            if (rc) break;
             continue;
         }
         if (t->n_rows == t->cap_rows) {
@@ -169,9 +176,10 @@ static int load_csv(const char *path, table *t, char *err, size_t elen)
     return rc;
 }
 
+/* A fixed or metric column (profile onwards): an axis may carry any name, "time_us" included. */
 static int col(const table *t, const char *name)
 {
-    for (int i = 0; i < t->n_cols; i++)
+    for (int i = t->n_axes + 1; i < t->n_cols; i++)
         if (!strcmp(t->col[i], name)) return i;
     return -1;
 }
@@ -525,6 +533,7 @@ static void chart_pareto(cli_buf *b, const table *t, const totals *tt)
     for (int j = 0; j < tt->n;) {
         int k = j;
         while (k < tt->n && p[k].t == p[j].t) k++; /* points of equal time: only the lowest energy can be on it */
+        if (k == j) k++;                             /* unreachable (times are finite), but never loop */
         for (int q = j; q < k && p[q].e == p[j].e; q++) on[p[q].i] = p[j].e < best_e;
         best_e = fmin(best_e, p[j].e);
         j = k;
