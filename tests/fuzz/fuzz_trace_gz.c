@@ -66,11 +66,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fz_check(st != MXSIM_OK);
     }
     free(z);
-    if (st != MXSIM_OK) {
-        fz_check(tr == NULL);
-        fz_check_failure(ctx, st);
-        return 0;
-    }
-    fz_check_trace(ctx, tr, 1);
+    fz_check_loaded(ctx, st, tr, 1);
     return 0;
 }

@@ -56,4 +56,16 @@ static inline void fz_check_trace(mxsim_ctx *ctx, mxsim_trace *t, int gz)
     mxsim_trace_free(t);
 }
 
+/* The end of every trace-producing target: a refusal leaves no trace and a message; a trace
+** passes fz_check_trace (and is freed). */
+static inline void fz_check_loaded(mxsim_ctx *ctx, mxsim_status st, mxsim_trace *t, int gz)
+{
+    if (st != MXSIM_OK) {
+        fz_check(t == NULL);
+        fz_check_failure(ctx, st);
+        return;
+    }
+    fz_check_trace(ctx, t, gz);
+}
+
 #endif

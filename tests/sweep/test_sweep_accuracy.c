@@ -5,20 +5,9 @@
 
 #include "mxsim.h"
 #include "mxtest.h"
+#include "test_ops.h"
 
-static mxsim_top gemm_op(const char *name, int64_t m, int64_t n, int64_t k)
-{
-    mxsim_top op;
-    memset(&op, 0, sizeof op);
-    op.kind = MXSIM_OP_GEMM;
-    snprintf(op.name, sizeof op.name, "%s", name);
-    op.m = m;
-    op.n = n;
-    op.k = k;
-    op.repeat = 1;
-    op.a_fmt = op.b_fmt = op.out_fmt = -1;
-    return op;
-}
+static mxsim_top gemm_op(const char *name, int64_t m, int64_t n, int64_t k) { return mxt_gemm_op(name, m, n, k); }
 
 static const char *tmpdir(void)
 {

@@ -13,19 +13,11 @@
 
 #include "mxsim.h"
 #include "mxtest.h"
+#include "test_ops.h"
 
 static mxsim_ctx *g_ctx;
 
-static mxsim_top gemm(int64_t m, int64_t n, int64_t k)
-{
-    mxsim_top o;
-    memset(&o, 0, sizeof o);
-    o.kind = MXSIM_OP_GEMM;
-    snprintf(o.name, sizeof o.name, "g");
-    o.m = m, o.n = n, o.k = k, o.repeat = 1;
-    o.a_fmt = o.b_fmt = o.out_fmt = -1;
-    return o;
-}
+static mxsim_top gemm(int64_t m, int64_t n, int64_t k) { return mxt_gemm_op("g", m, n, k); }
 
 /* Runs one engine; returns the status and leaves *s zeroed on failure. */
 static mxsim_status run(const mxsim_tconfig *c, const mxsim_top *o, int detail, const char *acc,

@@ -3,6 +3,7 @@
 ** and the acceptance properties (bandwidth, SRAM, G, L = G, repeat). */
 #include "mxsim.h"
 #include "mxtest.h"
+#include "test_ops.h"
 
 static mxsim_ctx *g_ctx;
 
@@ -18,16 +19,7 @@ static void peer_cfg(mxsim_tconfig *c, int R, int C, int df)
     c->dram_latency_cycles = 0;
 }
 
-static mxsim_top gemm(int64_t m, int64_t n, int64_t k)
-{
-    mxsim_top o;
-    memset(&o, 0, sizeof o);
-    o.kind = MXSIM_OP_GEMM;
-    snprintf(o.name, sizeof o.name, "g");
-    o.m = m, o.n = n, o.k = k, o.repeat = 1;
-    o.a_fmt = o.b_fmt = o.out_fmt = -1;
-    return o;
-}
+static mxsim_top gemm(int64_t m, int64_t n, int64_t k) { return mxt_gemm_op("g", m, n, k); }
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 

@@ -85,18 +85,12 @@ mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_be
     int n_shapes = 0, line = 0;
     char *p = (char *)data, *end = p + len;
     while (p < end) {
-        char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t ln = nl ? (size_t)(nl - p) : (size_t)(end - p);
         char buf[512];
         line++;
-        if (ln >= sizeof buf) {
+        if (mx_gpu_next_line(&p, end, buf, sizeof buf) != 0) {
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: line too long", path, line);
             goto fail;
         }
-        memcpy(buf, p, ln);
-        buf[ln] = '\0';
-        if (ln && buf[ln - 1] == '\r') buf[ln - 1] = '\0';
-        p += ln + (nl ? 1 : 0);
         if (!buf[0]) continue;
         char *f[12];
         int nf = split_csv(buf, f, 11);

@@ -109,17 +109,12 @@ mxsim_status mxsim_gpu_card_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_car
     char *p = (char *)data, *end = p + len;
     st = MXSIM_OK;
     while (p < end && st == MXSIM_OK) {
-        char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t ln = nl ? (size_t)(nl - p) : (size_t)(end - p);
         char buf[512];
         line++;
-        if (ln >= sizeof buf) {
+        if (mx_gpu_next_line(&p, end, buf, sizeof buf) != 0) { /* a final '\r' goes: trim() dropped it too */
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: line too long", path, line);
             break;
         }
-        memcpy(buf, p, ln);
-        buf[ln] = '\0';
-        p += ln + (nl ? 1 : 0);
         char *hash = strpbrk(buf, "#;");
         if (hash) *hash = '\0';
         char *s = trim(buf);
