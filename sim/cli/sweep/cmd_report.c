@@ -353,8 +353,9 @@ static int series_build(const table *t, const totals *tt, int xcol, series_set *
         if (group_of_first[i] >= 0) rank[group_of_first[i]] = r++;
     for (int i = 0; i < n; i++) ss->start[rank[gid[i]] + 1]++;
     for (int s = 0; s < ng; s++) ss->start[s + 1] += ss->start[s];
-    for (int i = 0, *fill = group_of_first; i < ng; i++) fill[i] = ss->start[i]; /* reused as cursors */
-    for (int i = 0; i < n; i++) ss->pts[group_of_first[rank[gid[i]]]++] = i;
+    int *fill = group_of_first; /* done with: now the next free slot of each series */
+    for (int s = 0; s < ng; s++) fill[s] = ss->start[s];
+    for (int i = 0; i < n; i++) ss->pts[fill[rank[gid[i]]]++] = i;
     ss->n = ng;
     rc = 0;
 out:
