@@ -55,6 +55,7 @@ void mxs_constants_html(cli_buf *b, const mxsim_node_scale *sc);
      "mxsim report RESULTS.csv -o DIR",                                                           \
      "Writes DIR/index.html (self-contained, inline SVG charts, no scripts) and DIR/README.md\n" \
      "(+ the SVG charts) from a sweep's CSV: totals, per-op table, accuracy, area and energy\n"        \
-     "breakdowns, the latency/energy Pareto front annotated with SQNR, and the constants table.", \
+     "breakdowns, the latency/energy Pareto front annotated with SQNR, and the constants table.\n" \
+     "A malformed CSV exits 2 naming file, line and column, and nothing is written.",            \
      mxsim_cli_report},
 #endif
