@@ -268,6 +268,83 @@ typedef struct {
 MXSIM_API mxsim_status mxsim_compare(mxsim_ctx *ctx, const mxsim_tensor *ref,
                                      const mxsim_tensor *test, mxsim_error_stats *out);
 
+/* ---------------------------------------------------------------------------------------------
+** Output: tables in four formats, and files written atomically.  Every command's tabular output
+** goes through one table: the same column names (units in the names), the same escaping, the
+** same format rule.  Formats:
+**   table  aligned text for a terminal: the columns marked MXSIM_COL_BRIEF (all if none are);
+**   csv    RFC 4180: every column, one header line, fields quoted where needed, no comments;
+**   json   RFC 8259: {"meta": {...}, "columns": [{"name", "unit", "doc"}...], "rows": [{...}...]},
+**          every column; a non-finite real is null;
+**   md     a GitHub Markdown table of the brief columns, '|' and '\' escaped. */
+typedef enum {
+    MXSIM_OUTPUT_TABLE = 0,
+    MXSIM_OUTPUT_CSV = 1,
+    MXSIM_OUTPUT_JSON = 2,
+    MXSIM_OUTPUT_MD = 3,
+    MXSIM_OUTPUT_COUNT_
+} mxsim_output_format;
+
+/* "table", "csv", "json", "md"; NULL if invalid. */
+MXSIM_API const char *mxsim_output_format_name(mxsim_output_format f);
+/* Parses a format name; unknown names are MXSIM_E_ARG listing the choices. */
+MXSIM_API mxsim_status mxsim_output_format_parse(mxsim_ctx *ctx, const char *name,
+                                                 mxsim_output_format *out);
+/* The one rule for every writer: an explicit format name (non-NULL) wins; else the extension of
+** path (.csv, .json, .md; .txt = table); else (path NULL) a table.  A path with another
+** extension and no format is MXSIM_E_ARG naming the path and the known extensions. */
+MXSIM_API mxsim_status mxsim_output_format_choose(mxsim_ctx *ctx, const char *format,
+                                                  const char *path, mxsim_output_format *out);
+
+typedef enum { MXSIM_CELL_TEXT = 0, MXSIM_CELL_INT = 1, MXSIM_CELL_REAL = 2 } mxsim_cell_type;
+#define MXSIM_COL_BRIEF 1 /* column flag: shown in the text table and Markdown forms */
+
+typedef struct mxsim_table mxsim_table;
+
+MXSIM_API mxsim_status mxsim_table_create(mxsim_ctx *ctx, mxsim_table **out);
+MXSIM_API void mxsim_table_free(mxsim_table *t); /* NULL ok */
+/* Adds a column before the first row.  name: unique, non-empty, unit in the name
+** ("cycles_total", "time_us"); unit and doc may be NULL.  decimals: digits after the point for a
+** REAL in table/md/csv form (-1: shortest exact form); JSON always carries the exact value. */
+MXSIM_API mxsim_status mxsim_table_add_column(mxsim_ctx *ctx, mxsim_table *t, const char *name,
+                                              mxsim_cell_type type, const char *unit,
+                                              const char *doc, int flags, int decimals);
+/* Metadata: key -> text, or key -> JSON-typed value (number, true/false: give the text and
+** is_number = 1 for a number).  Carried by the JSON form only (CSV stays plain data). */
+MXSIM_API mxsim_status mxsim_table_set_meta(mxsim_ctx *ctx, mxsim_table *t, const char *key,
+                                            const char *value, int is_number);
+/* Appends an empty row (every cell "" / 0 / NaN until set); its index is *row. */
+MXSIM_API mxsim_status mxsim_table_add_row(mxsim_ctx *ctx, mxsim_table *t, int64_t *row);
+/* Sets a cell of row; the column is named.  A type mismatch or unknown name is MXSIM_E_ARG. */
+MXSIM_API mxsim_status mxsim_table_set_text(mxsim_ctx *ctx, mxsim_table *t, int64_t row,
+                                            const char *col, const char *text);
+MXSIM_API mxsim_status mxsim_table_set_int(mxsim_ctx *ctx, mxsim_table *t, int64_t row,
+                                           const char *col, int64_t v);
+MXSIM_API mxsim_status mxsim_table_set_real(mxsim_ctx *ctx, mxsim_table *t, int64_t row,
+                                            const char *col, double v);
+MXSIM_API int mxsim_table_column_count(const mxsim_table *t);
+MXSIM_API int64_t mxsim_table_row_count(const mxsim_table *t);
+MXSIM_API const char *mxsim_table_column_name(const mxsim_table *t, int col); /* NULL if none */
+/* Renders the table; *text is malloc'd and NUL-terminated (free with mxsim_free), *len its
+** length without the NUL. */
+MXSIM_API mxsim_status mxsim_table_render(mxsim_ctx *ctx, const mxsim_table *t,
+                                          mxsim_output_format f, char **text, size_t *len);
+/* Renders and writes atomically (mxsim_file_write). */
+MXSIM_API mxsim_status mxsim_table_save(mxsim_ctx *ctx, const mxsim_table *t,
+                                        mxsim_output_format f, const char *path);
+/* Frees memory the library returned (rendered text). */
+MXSIM_API void mxsim_free(void *p);
+
+/* Writes len bytes to path, the one file writer of the library:
+**  - a regular file (or a new one) is replaced atomically: a temporary file in the target's
+**    directory, written, fsync'ed, renamed over the path; on any failure nothing is left behind
+**    and the old file is untouched; an existing file keeps its permission bits;
+**  - a symbolic link is followed (the file it names is replaced, the link stays);
+**  - a character device or FIFO (/dev/null, /dev/stdout, a pipe) is written in place;
+**  - a directory, a file without write permission, or a dangling link is MXSIM_E_IO. */
+MXSIM_API mxsim_status mxsim_file_write(mxsim_ctx *ctx, const char *path, const void *data,
+                                        size_t len);
+
 /* ==== timing engine (issue 3) ==== */
 /* ---------------------------------------------------------------------------------------------
 ** Timing engine: a cycle-approximate model of the accelerator (sim/doc/architecture.md).

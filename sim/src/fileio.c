@@ -13,6 +13,7 @@
 ** returning, so a reader of `path` sees either the old file or the complete new one and no
 ** partial output is ever left behind.
 */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -127,15 +128,17 @@ static int write_all(int fd, const void *data, size_t len)
 
 /* Best effort: makes the rename itself durable.  Failure here cannot undo the rename, and
 ** some file systems refuse fsync on directories, so it is not reported. */
-static void sync_dir(const char *tmpl, size_t dir_len)
+static void sync_dir(const char *path)
 {
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
     char *dir = malloc(dir_len + 2);
     if (dir == NULL) return;
     if (dir_len == 0) {
         dir[0] = '.';
         dir[1] = '\0';
     } else {
-        memcpy(dir, tmpl, dir_len);
+        memcpy(dir, path, dir_len);
         dir[dir_len] = '\0';
     }
     int fd = open(dir, O_RDONLY | O_CLOEXEC);
@@ -146,74 +149,216 @@ static void sync_dir(const char *tmpl, size_t dir_len)
     free(dir);
 }
 
-mxsim_status mx_file_write_parts(mxsim_ctx *ctx, const char *path, const mx_file_part *parts,
-                                 size_t n)
+enum { TARGET_NEW, TARGET_REGULAR, TARGET_IN_PLACE };
+
+/* What writing to `path` means: a new or regular file is replaced by rename (through any
+** symbolic link: *real is the file it names), a device or FIFO is written in place.  Anything
+** that cannot be written is refused here, before any file is created. */
+static mxsim_status resolve_target(mxsim_ctx *ctx, const char *path, char **real, int *kind)
 {
+    *real = NULL;
     if (path == NULL || path[0] == '\0') return mx_fail(ctx, MXSIM_E_ARG, "output path: empty");
-    size_t plen = strlen(path);
-    if (path[plen - 1] == '/')
+    if (path[strlen(path) - 1] == '/')
         return mx_fail(ctx, MXSIM_E_IO, "%s: output path names a directory", path);
-    /* Template "<dir>/.<base>.tmp.XXXXXX": hidden, and in the destination's directory. */
-    const char *slash = strrchr(path, '/');
-    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-    const char *base = path + dir_len;
+    struct stat lsb, sb;
+    const char *target = path;
+    if (lstat(path, &lsb) != 0) {
+        if (errno != ENOENT)
+            return mx_fail(ctx, MXSIM_E_IO, "%s: cannot write: %s", path, strerror(errno));
+        *kind = TARGET_NEW;
+    } else {
+        if (S_ISLNK(lsb.st_mode)) {
+            if (stat(path, &sb) != 0)
+                return mx_fail(ctx, MXSIM_E_IO, "%s: is a symbolic link to nothing (%s)", path,
+                               strerror(errno));
+            *real = realpath(path, NULL);
+            if (*real == NULL)
+                return mx_fail(ctx, MXSIM_E_IO, "%s: cannot resolve the link: %s", path, strerror(errno));
+            target = *real;
+        } else {
+            sb = lsb;
+        }
+        if (S_ISDIR(sb.st_mode)) {
+            free(*real);
+            *real = NULL;
+            return mx_fail(ctx, MXSIM_E_IO, "%s: is a directory", path);
+        }
+        *kind = S_ISREG(sb.st_mode) ? TARGET_REGULAR
+                : S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode) ? TARGET_IN_PLACE : -1;
+        if (*kind < 0 || access(target, W_OK) != 0) {
+            int e = errno;
+            free(*real);
+            *real = NULL;
+            if (*kind < 0) return mx_fail(ctx, MXSIM_E_IO, "%s: is %s, cannot write it", path, file_kind(sb.st_mode));
+            return mx_fail(ctx, MXSIM_E_IO, "%s: not writable: %s", path, strerror(e));
+        }
+    }
+    if (*real == NULL) {
+        *real = malloc(strlen(path) + 1);
+        if (*real == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+        strcpy(*real, path);
+    }
+    return MXSIM_OK;
+}
+
+static mxsim_status write_parts_fd(mxsim_ctx *ctx, int fd, const char *path,
+                                   const mx_file_part *parts, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (parts[i].len == 0) continue;
+        if (write_all(fd, parts[i].data, parts[i].len) != 0)
+            return mx_fail(ctx, MXSIM_E_IO, "%s: write error: %s", path, strerror(errno));
+    }
+    return MXSIM_OK;
+}
+
+/* Writes parts into a new hidden temporary file next to `real` ("<dir>/.<base>.tmp.XXXXXX"),
+** fsync'ed and closed; *tmp is its malloc'd name.  On failure nothing is left. */
+static mxsim_status write_temp(mxsim_ctx *ctx, const char *path, const char *real,
+                               const mx_file_part *parts, size_t n, char **tmp)
+{
+    const char *slash = strrchr(real, '/');
+    size_t dir_len = slash ? (size_t)(slash - real) + 1 : 0;
+    const char *base = real + dir_len;
     size_t tlen = dir_len + 1 + strlen(base) + sizeof ".tmp.XXXXXX";
     char *tmpl = malloc(tlen);
+    *tmp = NULL;
     if (tmpl == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
-    memcpy(tmpl, path, dir_len);
+    memcpy(tmpl, real, dir_len);
     snprintf(tmpl + dir_len, tlen - dir_len, ".%s.tmp.XXXXXX", base);
-
-    mxsim_status st = MXSIM_OK;
     int fd = mkstemp(tmpl);
     if (fd < 0) {
-        st = mx_fail(ctx, MXSIM_E_IO, "%s: cannot create a temporary file in its directory: %s",
-                     path, strerror(errno));
+        mxsim_status st = mx_fail(ctx, MXSIM_E_IO, "%s: cannot create a temporary file in its directory: %s",
+                                  path, strerror(errno));
         free(tmpl);
         return st;
     }
-    /* mkstemp makes the file 0600; give it ordinary permissions (or keep the old file's). */
+    /* mkstemp makes the file 0600: give it 0666 & ~umask, or keep the old file's bits */
     struct stat old;
-    mode_t mode = 0644;
-    if (stat(path, &old) == 0 && S_ISREG(old.st_mode)) mode = old.st_mode & 07777;
-    if (fchmod(fd, mode) != 0) {
-        st = mx_fail(ctx, MXSIM_E_IO, "%s: cannot set permissions of %s: %s", path, tmpl,
-                     strerror(errno));
-        goto fail;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (parts[i].len == 0) continue;
-        if (write_all(fd, parts[i].data, parts[i].len) != 0) {
-            st = mx_fail(ctx, MXSIM_E_IO, "%s: write error: %s", path, strerror(errno));
-            goto fail;
-        }
-    }
-    if (fsync(fd) != 0) {
+    mode_t um = umask(0);
+    umask(um);
+    mode_t mode = 0666 & ~um;
+    if (stat(real, &old) == 0 && S_ISREG(old.st_mode)) mode = old.st_mode & 07777;
+    mxsim_status st = MXSIM_OK;
+    if (fchmod(fd, mode) != 0)
+        st = mx_fail(ctx, MXSIM_E_IO, "%s: cannot set permissions of %s: %s", path, tmpl, strerror(errno));
+    if (st == MXSIM_OK) st = write_parts_fd(ctx, fd, path, parts, n);
+    if (st == MXSIM_OK && fsync(fd) != 0)
         st = mx_fail(ctx, MXSIM_E_IO, "%s: fsync failed: %s", path, strerror(errno));
-        goto fail;
-    }
-    /* close can report delayed write errors (NFS): they must fail the save. */
-    int rc = close(fd);
-    fd = -1;
-    if (rc != 0) {
+    /* close can report delayed write errors (NFS): they must fail the save */
+    if (close(fd) != 0 && st == MXSIM_OK)
         st = mx_fail(ctx, MXSIM_E_IO, "%s: close failed: %s", path, strerror(errno));
-        goto fail;
+    if (st != MXSIM_OK) {
+        unlink(tmpl);
+        free(tmpl);
+        return st;
     }
-    if (rename(tmpl, path) != 0) {
-        st = mx_fail(ctx, MXSIM_E_IO, "%s: cannot replace the file: %s", path, strerror(errno));
-        goto fail;
-    }
-    sync_dir(tmpl, dir_len);
-    free(tmpl);
+    *tmp = tmpl;
     return MXSIM_OK;
-fail:
-    if (fd >= 0) close(fd);
-    unlink(tmpl);
-    free(tmpl);
+}
+
+static mxsim_status write_in_place(mxsim_ctx *ctx, const char *path, const char *real,
+                                   const mx_file_part *parts, size_t n)
+{
+    int fd = open(real, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return mx_fail(ctx, MXSIM_E_IO, "%s: cannot open: %s", path, strerror(errno));
+    mxsim_status st = write_parts_fd(ctx, fd, path, parts, n);
+    if (close(fd) != 0 && st == MXSIM_OK)
+        st = mx_fail(ctx, MXSIM_E_IO, "%s: close failed: %s", path, strerror(errno));
     return st;
+}
+
+mxsim_status mx_file_write_parts(mxsim_ctx *ctx, const char *path, const mx_file_part *parts,
+                                 size_t n)
+{
+    mx_file_set f = {path, parts, n};
+    return mx_file_write_set(ctx, &f, 1);
 }
 
 mxsim_status mx_file_write(mxsim_ctx *ctx, const char *path, const void *data, size_t len)
 {
     mx_file_part part = {data, len};
     return mx_file_write_parts(ctx, path, &part, 1);
+}
+
+mxsim_status mxsim_file_write(mxsim_ctx *ctx, const char *path, const void *data, size_t len)
+{
+    mx_clear_err(ctx);
+    if (data == NULL && len > 0) return mx_fail(ctx, MXSIM_E_ARG, "%s: no data", path ? path : "output");
+    return mx_file_write(ctx, path, data, len);
+}
+
+/* All or nothing over several files: every target is checked and every temporary file written
+** before the first rename; existing targets are kept as hard-linked backups until every rename
+** has succeeded, and restored if one fails. */
+mxsim_status mx_file_write_set(mxsim_ctx *ctx, const mx_file_set *files, size_t n)
+{
+    mxsim_status st = MXSIM_OK;
+    char **real = calloc(n ? n : 1, sizeof *real), **tmp = calloc(n ? n : 1, sizeof *tmp),
+         **bak = calloc(n ? n : 1, sizeof *bak);
+    int *kind = calloc(n ? n : 1, sizeof *kind);
+    size_t renamed = 0;
+    if (!real || !tmp || !bak || !kind) {
+        st = mx_fail(ctx, MXSIM_E_NOMEM, "output: out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n && st == MXSIM_OK; i++) {
+        st = resolve_target(ctx, files[i].path, &real[i], &kind[i]);
+        for (size_t j = 0; j < i && st == MXSIM_OK; j++)
+            if (strcmp(real[i], real[j]) == 0)
+                st = mx_fail(ctx, MXSIM_E_ARG, "%s: named twice in one output", files[i].path);
+    }
+    for (size_t i = 0; i < n && st == MXSIM_OK; i++)
+        if (kind[i] != TARGET_IN_PLACE)
+            st = write_temp(ctx, files[i].path, real[i], files[i].parts, files[i].n_parts, &tmp[i]);
+    for (size_t i = 0; i < n && st == MXSIM_OK; i++) {
+        if (kind[i] != TARGET_REGULAR) continue;
+        size_t L = strlen(tmp[i]);
+        bak[i] = malloc(L + 5);
+        if (bak[i] == NULL) {
+            st = mx_fail(ctx, MXSIM_E_NOMEM, "output: out of memory");
+            break;
+        }
+        memcpy(bak[i], tmp[i], L);
+        memcpy(bak[i] + L, ".bak", 5);
+        if (link(real[i], bak[i]) != 0) { /* no hard links here: no rollback for this file */
+            free(bak[i]);
+            bak[i] = NULL;
+        }
+    }
+    for (; renamed < n && st == MXSIM_OK; renamed++) {
+        if (kind[renamed] == TARGET_IN_PLACE) continue;
+        if (rename(tmp[renamed], real[renamed]) != 0) {
+            st = mx_fail(ctx, MXSIM_E_IO, "%s: cannot replace the file: %s", files[renamed].path,
+                         strerror(errno));
+            break;
+        }
+        free(tmp[renamed]);
+        tmp[renamed] = NULL;
+    }
+    if (st != MXSIM_OK) { /* undo the renames done so far */
+        for (size_t i = 0; i < renamed && i < n; i++) {
+            if (kind[i] == TARGET_NEW) unlink(real[i]);
+            else if (bak[i]) rename(bak[i], real[i]);
+        }
+    } else {
+        for (size_t i = 0; i < n && st == MXSIM_OK; i++)
+            if (kind[i] == TARGET_IN_PLACE)
+                st = write_in_place(ctx, files[i].path, real[i], files[i].parts, files[i].n_parts);
+        for (size_t i = 0; i < n; i++)
+            if (kind[i] != TARGET_IN_PLACE) sync_dir(real[i]);
+    }
+done:
+    for (size_t i = 0; i < n; i++) {
+        if (tmp && tmp[i]) unlink(tmp[i]);
+        if (bak && bak[i]) unlink(bak[i]);
+        if (tmp) free(tmp[i]);
+        if (bak) free(bak[i]);
+        if (real) free(real[i]);
+    }
+    free(real);
+    free(tmp);
+    free(bak);
+    free(kind);
+    return st;
 }

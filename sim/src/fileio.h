@@ -26,9 +26,22 @@ MX_INTERNAL mxsim_status mx_file_read(mxsim_ctx *ctx, const char *path, uint64_t
 /* Writes the concatenation of parts[0..n-1] to `path` atomically: a temporary file made by
 ** mkstemp in the destination's directory is written, fsync'ed and renamed over `path`.  On any
 ** failure the temporary file is removed, so `path` is either untouched or complete.
-** A new file gets mode 0644; an existing destination keeps its permission bits. */
+** A new file gets mode 0666 & ~umask; an existing destination keeps its permission bits.
+** Symbolic links are followed; devices and FIFOs are written in place (mxsim_file_write). */
 MX_INTERNAL mxsim_status mx_file_write_parts(mxsim_ctx *ctx, const char *path,
                                              const mx_file_part *parts, size_t n);
+
+/* One file of an all-or-nothing output (mx_file_write_set). */
+typedef struct {
+    const char *path;
+    const mx_file_part *parts;
+    size_t n_parts;
+} mx_file_set;
+
+/* Writes several files all or nothing: every target is checked and every temporary file is
+** written before the first is renamed into place; if a rename fails the ones done are undone
+** (the old files restored).  The target rules are mxsim_file_write's (mxsim.h). */
+MX_INTERNAL mxsim_status mx_file_write_set(mxsim_ctx *ctx, const mx_file_set *files, size_t n);
 
 /* Single-buffer convenience form of mx_file_write_parts. */
 MX_INTERNAL mxsim_status mx_file_write(mxsim_ctx *ctx, const char *path, const void *data,
