@@ -216,6 +216,20 @@ MXSIM_API mxsim_status mxsim_gemm_raw(mxsim_ctx *ctx, int64_t M, int64_t N, int6
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gemm_raw: NULL array");
     if (M > (int64_t)1 << 40 || N > (int64_t)1 << 40 || K > (int64_t)1 << 40)
         return mx_fail(ctx, MXSIM_E_LIMIT, "mxsim_gemm_raw: dimension above 2^40");
+    /* Each dimension may be legal while the arrays they describe cannot exist: the element
+    ** counts are checked too, so no index computation downstream can overflow. */
+    const struct {
+        const char *name;
+        int64_t x, y;
+    } k_arrays[] = {{"M*K (A)", M, K}, {"N*K (B)", N, K}, {"M*N (C)", M, N}};
+    for (size_t i = 0; i < sizeof k_arrays / sizeof k_arrays[0]; i++) {
+        int64_t n;
+        if (k_arrays[i].x > 0 && k_arrays[i].y > 0 &&
+            (__builtin_mul_overflow(k_arrays[i].x, k_arrays[i].y, &n) || n > MX_MAX_TENSOR_BYTES))
+            return mx_fail(ctx, MXSIM_E_LIMIT,
+                           "mxsim_gemm_raw: %s = %lld x %lld elements exceeds the 2^36 limit",
+                           k_arrays[i].name, (long long)k_arrays[i].x, (long long)k_arrays[i].y);
+    }
     return gemm_core(ctx, M, N, K, G, a_m, a_e, MXSIM_PROFILE_OCP, b_m, b_e, MXSIM_PROFILE_OCP, acc,
                      c);
 }

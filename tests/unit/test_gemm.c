@@ -1292,4 +1292,26 @@ done:
     mxsim_ctx_destroy(ctx);
 }
 
+/* Dimensions each under the documented cap whose products describe arrays that cannot exist
+** (a crash before the check); the call must refuse them without touching the pointers. */
+MXTEST(gemm_raw_refuses_impossible_array_sizes)
+{
+    mxsim_ctx *ctx;
+    mxsim_ctx_create(&ctx);
+    int8_t m[1] = {0};
+    uint8_t e[1] = {127};
+    float c[1];
+    const int64_t dims[][3] = {{(int64_t)1 << 40, (int64_t)1 << 24, (int64_t)1 << 40},
+                               {1, (int64_t)1 << 37, 32},
+                               {(int64_t)1 << 20, (int64_t)1 << 20, 32},
+                               {(int64_t)1 << 31, 1, (int64_t)1 << 31}};
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+        MXT_EQ_INT(mxsim_gemm_raw(ctx, dims[i][0], dims[i][1], dims[i][2], 32, m, e, m, e,
+                                  MXSIM_ACC_FP32, c),
+                   MXSIM_E_LIMIT);
+        MXT_TRUE(strstr(mxsim_errmsg(ctx), "exceeds") != NULL);
+    }
+    mxsim_ctx_destroy(ctx);
+}
+
 MXTEST_MAIN()
