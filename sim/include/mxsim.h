@@ -91,12 +91,13 @@ typedef enum {
     MXSIM_DTYPE_U8 = 3,   /* NumPy '|u1' */
     MXSIM_DTYPE_U16 = 4,  /* NumPy '<u2' that is not declared bf16 */
     MXSIM_DTYPE_I64 = 5,  /* NumPy '<i8' (0-d metadata) */
+    MXSIM_DTYPE_I32 = 6,  /* NumPy '<i4' (0-d metadata as NumPy on Windows writes a Python int) */
     MXSIM_DTYPE_COUNT_
 } mxsim_dtype;
 
 /* Bytes per element of a dtype (0 if invalid). */
 MXSIM_API size_t mxsim_dtype_size(mxsim_dtype t);
-/* Short name: "f32", "bf16", "i8", "u8", "u16", "i64"; NULL if invalid. */
+/* Short name: "f32", "bf16", "i8", "u8", "u16", "i64", "i32"; NULL if invalid. */
 MXSIM_API const char *mxsim_dtype_name(mxsim_dtype t);
 
 /* GEMM accumulator modes (the arithmetic contract, sim/doc/numerics.md). */

@@ -141,7 +141,7 @@ static const struct {
     const char *name;
     size_t size;
 } k_dtypes[MXSIM_DTYPE_COUNT_] = {{"f32", 4}, {"bf16", 2}, {"i8", 1},
-                                  {"u8", 1},  {"u16", 2},  {"i64", 8}};
+                                  {"u8", 1},  {"u16", 2},  {"i64", 8}, {"i32", 4}};
 
 MXSIM_API size_t mxsim_dtype_size(mxsim_dtype t)
 {

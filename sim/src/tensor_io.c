@@ -98,7 +98,7 @@ static mxsim_status get_int_member(mxsim_ctx *ctx, const mx_zip *z, const char *
     st = mx_npy_parse(ctx, m.what, m.data, m.len, &h);
     if (st != MXSIM_OK) goto done;
     if (h.kind != MX_NPY_NUMERIC || h.dtype == MXSIM_DTYPE_F32) {
-        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: dtype '%s', expected a 0-d int64 array", m.what,
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: dtype '%s', expected a 0-d integer array", m.what,
                      h.descr);
         goto done;
     }
@@ -112,6 +112,12 @@ static mxsim_status get_int_member(mxsim_ctx *ctx, const mx_zip *z, const char *
     if (st != MXSIM_OK) goto done;
     switch (t->dtype) {
     case MXSIM_DTYPE_I64: memcpy(v, t->data, sizeof *v); break;
+    case MXSIM_DTYPE_I32: {
+        int32_t i;
+        memcpy(&i, t->data, sizeof i);
+        *v = i;
+        break;
+    }
     case MXSIM_DTYPE_I8: *v = *(const int8_t *)t->data; break;
     case MXSIM_DTYPE_U8: *v = *(const uint8_t *)t->data; break;
     default: {
