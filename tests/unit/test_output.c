@@ -174,6 +174,16 @@ MXTEST(file_write_targets)
     MXT_EQ_INT(mxsim_file_write(ctx, "/dev/null", "x", 1), MXSIM_OK);
     MXT_EQ_INT(lstat("/dev/null", &sb), 0);
     MXT_TRUE(S_ISCHR(sb.st_mode));
+    /* names of 244..255 bytes are valid: the temporary name must not pass NAME_MAX */
+    for (int len = 244; len <= 255; len++) {
+        char name[300];
+        memset(name, 'n', (size_t)len);
+        name[len] = '\0';
+        snprintf(p, sizeof p, "%s/%s", d, name);
+        MXT_EQ_INT(mxsim_file_write(ctx, p, "long", 4), MXSIM_OK);
+        MXT_TRUE(slurp(p) && strcmp(slurp(p), "long") == 0);
+        unlink(p);
+    }
     /* a full device fails the write */
     if (access("/dev/full", W_OK) == 0) MXT_EQ_INT(mxsim_file_write(ctx, "/dev/full", "x", 1), MXSIM_E_IO);
     mxsim_ctx_destroy(ctx);
