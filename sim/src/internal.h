@@ -65,6 +65,9 @@ MX_INTERNAL mxsim_status mx_mx_wrap(mxsim_ctx *ctx, const char *what, mxsim_tens
                                     mxsim_tensor *scale, int64_t group_size, int64_t axis,
                                     mxsim_profile p, mxsim_mx **out);
 
+/* Accuracy data directory given by the user: must exist and be a directory (MXSIM_E_INPUT). */
+MX_INTERNAL mxsim_status mx_acc_check_data_dir(mxsim_ctx *ctx, const char *dir);
+
 /* Formats a shape as "(4, 96)" into buf. */
 MX_INTERNAL const char *mx_shape_str(int ndim, const int64_t *shape, char *buf, size_t len);
 

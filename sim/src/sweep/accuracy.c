@@ -12,6 +12,7 @@
 ** tensor would.  Ignored: the error of ops' inputs produced by earlier ops (each op is measured
 ** on fresh data), the accelerator's output format (outputs are compared as float32).
 */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -240,12 +241,27 @@ done:
     return st;
 }
 
+/* A data directory that does not exist must fail, not fall back to synthetic data unnoticed
+** (an op without files is synthetic only inside an existing directory). */
+mxsim_status mx_acc_check_data_dir(mxsim_ctx *ctx, const char *dir)
+{
+    struct stat sb;
+    if (dir == NULL) return MXSIM_OK;
+    if (stat(dir, &sb) != 0)
+        return mx_fail(ctx, MXSIM_E_INPUT, "accuracy data directory '%s': %s", dir, strerror(errno));
+    if (!S_ISDIR(sb.st_mode))
+        return mx_fail(ctx, MXSIM_E_INPUT, "accuracy data directory '%s': not a directory", dir);
+    return MXSIM_OK;
+}
+
 MXSIM_API mxsim_status mxsim_accuracy_op(mxsim_ctx *ctx, const mxsim_top *op,
                                          const mxsim_accuracy_opts *o, mxsim_accuracy *out)
 {
     if (op == NULL || o == NULL || out == NULL)
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_accuracy_op: NULL argument");
     memset(out, 0, sizeof *out);
+    mxsim_status dst = mx_acc_check_data_dir(ctx, o->data_dir);
+    if (dst != MXSIM_OK) return dst;
     if (o->sample_rows < 0 || o->sample_cols < 0)
         return mx_fail(ctx, MXSIM_E_INPUT, "accuracy: sample_rows/sample_cols must be >= 0");
     const int64_t len = op->kind == MXSIM_OP_GEMM ? op->k : op->n;

@@ -292,6 +292,10 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
     free_results(sw);
     const int64_t P = sw->n_points, O = mxsim_trace_count(tr);
     if (O < 1) return mx_fail(ctx, MXSIM_E_INPUT, "%s: trace has no ops", mxsim_trace_source(tr));
+    if (o->accuracy) {
+        mxsim_status dst = mx_acc_check_data_dir(ctx, o->acc.data_dir);
+        if (dst != MXSIM_OK) return dst;
+    }
     sw->n_ops = O;
     sw->pts = mx_calloc((size_t)P, sizeof *sw->pts);
     sw->op_stats = mx_calloc((size_t)(P * O), sizeof *sw->op_stats);
