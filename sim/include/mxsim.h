@@ -456,7 +456,19 @@ typedef struct {
     const char *source;     /* key + locator: "HOR14 ISSCC'14 Fig. 1.1.9 (45 nm)" */
     const char *confidence; /* "A" primary/tool data, "B" secondary copies, "C" derived/rule */
     const char *derivation; /* how value and band were obtained */
+    const char *refs;       /* space-separated mxsim_cost_ref keys: "HOR14 ALADDIN40" */
 } mxsim_cost_const;
+
+/* One citation of the cost model (static storage): key ("HOR14"), where the references document
+** describes it ("sim/doc/references.md#hor14") and the full citation (authors, title, venue,
+** year, DOI where there is one). */
+typedef struct {
+    const char *key, *anchor, *citation;
+} mxsim_cost_ref;
+
+MXSIM_API int mxsim_cost_ref_count(void);
+MXSIM_API const mxsim_cost_ref *mxsim_cost_ref_at(int i);         /* NULL if out of range */
+MXSIM_API const mxsim_cost_ref *mxsim_cost_ref_find(const char *key); /* NULL if unknown */
 
 MXSIM_API int mxsim_cost_const_count(void);
 MXSIM_API const mxsim_cost_const *mxsim_cost_const_at(int i); /* NULL if out of range */
