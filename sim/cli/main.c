@@ -247,7 +247,8 @@ static int cmd_gemm(int argc, char **argv, mxsim_ctx *ctx)
     if (np != 2) return usage_error("expected two inputs A.npz B.npz%s", "");
     const char *out = opt_get(o, N_OF(o), "o");
     if (out == NULL) return usage_error("missing -o C.npy%s", "");
-    mxsim_gemm_opts go = {MXSIM_ACC_FP32, MXSIM_DTYPE_F32};
+    mxsim_gemm_opts go;
+    mxsim_gemm_opts_default(&go);
     const char *v;
     if ((v = opt_get(o, N_OF(o), "acc"))) {
         if (strcmp(v, "fp32") == 0) go.acc = MXSIM_ACC_FP32;

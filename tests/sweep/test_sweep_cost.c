@@ -325,4 +325,37 @@ MXTEST(every_constant_cites_known_references)
     }
 }
 
+/* A failure, then a success on the same context: the message is gone.  Cost parameters not
+** filled by mxsim_cost_params_default are refused with a message naming the function. */
+MXTEST(cost_calls_clear_the_message_and_check_struct_size)
+{
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    const mxsim_cost_const *c = NULL;
+    MXT_EQ_INT(mxsim_cost_const_find(ctx, "no.such.key", &c), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "no.such.key") != NULL);
+    MXT_EQ_INT(mxsim_cost_const_find(ctx, "mult8.energy", &c), MXSIM_OK);
+    MXT_TRUE(mxsim_errmsg(ctx)[0] == '\0');
+
+    mxsim_tconfig cfg;
+    mxsim_tconfig_default(&cfg);
+    mxsim_cost_params p;
+    memset(&p, 0, sizeof p); /* every value sensible, but not from the default function */
+    p.node_nm = 45;
+    p.overhead_factor = 1.0;
+    p.sram_bank_kib = 32;
+    mxsim_area a;
+    MXT_EQ_INT(mxsim_cost_area(ctx, &cfg, &p, &a), MXSIM_E_ARG);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "mxsim_cost_area: mxsim_cost_params.struct_size") != NULL);
+    mxsim_cost_params_default(&p);
+    MXT_EQ_INT(mxsim_cost_area(ctx, &cfg, &p, &a), MXSIM_OK);
+    MXT_TRUE(mxsim_errmsg(ctx)[0] == '\0');
+    mxsim_tstats st;
+    memset(&st, 0, sizeof st);
+    p.struct_size = 0;
+    MXT_EQ_INT(mxsim_cost_energy(ctx, &cfg, &p, &a, &st, &(mxsim_energy){0}), MXSIM_E_ARG);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "mxsim_cost_energy") != NULL);
+    mxsim_ctx_destroy(ctx);
+}
+
 MXTEST_MAIN()

@@ -278,6 +278,20 @@ MXTEST(bad_inputs_api)
     MXT_TRUE(strstr(mxsim_errmsg(g_ctx), "group") != NULL);
 }
 
+/* A failure, then a success on the same context: the message is gone. */
+MXTEST(timing_calls_clear_the_message)
+{
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    mxsim_tconfig cfg;
+    mxsim_tconfig_default(&cfg);
+    MXT_EQ_INT(mxsim_tconfig_set(ctx, &cfg, "array.rows", "-3", "--set"), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "array.rows") != NULL);
+    MXT_EQ_INT(mxsim_tconfig_set(ctx, &cfg, "array.rows", "8", "--set"), MXSIM_OK);
+    MXT_TRUE(mxsim_errmsg(ctx)[0] == '\0');
+    mxsim_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     if (mxsim_ctx_create(&g_ctx) != MXSIM_OK) return 1;

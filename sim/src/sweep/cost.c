@@ -187,6 +187,7 @@ MXSIM_API const mxsim_cost_const *mxsim_cost_const_at(int i)
 MXSIM_API mxsim_status mxsim_cost_const_find(mxsim_ctx *ctx, const char *key,
                                              const mxsim_cost_const **out)
 {
+    mx_clear_err(ctx);
     if (out) *out = NULL;
     if (key == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_cost_const_find: NULL argument");
     for (int i = 0; i < N_CONSTS; i++)
@@ -253,6 +254,7 @@ static double interp_log(double x, double x0, double y0, double x1, double y1)
 MXSIM_API mxsim_status mxsim_node_scaling(mxsim_ctx *ctx, int node_nm, double vdd_v,
                                           mxsim_node_scale *out)
 {
+    mx_clear_err(ctx);
     if (out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_node_scaling: NULL out");
     memset(out, 0, sizeof *out);
     const node_row *anchor = find_node(ANCHOR_NODE_NM);
@@ -285,14 +287,17 @@ MXSIM_API void mxsim_cost_params_default(mxsim_cost_params *p)
 {
     if (p == NULL) return;
     memset(p, 0, sizeof *p);
+    p->struct_size = sizeof *p;
     p->node_nm = ANCHOR_NODE_NM;
     p->vdd_v = 0;
     p->overhead_factor = 1.0;
     p->sram_bank_kib = 32; /* HOR14's 32 KB point: the fit is not extrapolated beyond its data */
 }
 
-static mxsim_status check_params(mxsim_ctx *ctx, const mxsim_cost_params *p)
+static mxsim_status check_params(mxsim_ctx *ctx, const char *fn, const mxsim_cost_params *p)
 {
+    mxsim_status st = mx_check_size(ctx, fn, "mxsim_cost_params", p->struct_size, sizeof *p);
+    if (st != MXSIM_OK) return st;
     if (!(p->overhead_factor >= 1.0 && p->overhead_factor <= 10.0))
         return mx_fail(ctx, MXSIM_E_INPUT, "cost: overhead_factor %g must be in 1..10", p->overhead_factor);
     if (p->sram_bank_kib < 1 || p->sram_bank_kib > 65536)
@@ -325,9 +330,10 @@ static int64_t n_exp_units(const mxsim_tconfig *cfg)
 MXSIM_API mxsim_status mxsim_cost_area(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
                                        const mxsim_cost_params *p, mxsim_area *out)
 {
+    mx_clear_err(ctx);
     if (cfg == NULL || p == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_cost_area: NULL argument");
     memset(out, 0, sizeof *out);
-    TRY(check_params(ctx, p));
+    TRY(check_params(ctx, "mxsim_cost_area", p));
     TRY(mxsim_node_scaling(ctx, p->node_nm, p->vdd_v, &out->scale));
     const double sa = out->scale.area_factor, se = out->scale.energy_factor;
     const double n_pe = (double)cfg->array_rows * (double)cfg->array_cols;
@@ -424,10 +430,11 @@ MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cf
                                          const mxsim_cost_params *p, const mxsim_area *area,
                                          const mxsim_tstats *st, mxsim_energy *out)
 {
+    mx_clear_err(ctx);
     if (cfg == NULL || p == NULL || area == NULL || st == NULL || out == NULL)
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_cost_energy: NULL argument");
     memset(out, 0, sizeof *out);
-    TRY(check_params(ctx, p));
+    TRY(check_params(ctx, "mxsim_cost_energy", p));
     mxsim_node_scale sc;
     TRY(mxsim_node_scaling(ctx, p->node_nm, p->vdd_v, &sc));
     const double se = sc.energy_factor;

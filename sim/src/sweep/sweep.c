@@ -59,6 +59,7 @@ MXSIM_API void mxsim_sweep_opts_default(mxsim_sweep_opts *o)
 {
     if (o == NULL) return;
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     o->n_threads = 0;
     o->accuracy = 1;
     mxsim_accuracy_opts_default(&o->acc);
@@ -69,6 +70,7 @@ MXSIM_API void mxsim_sweep_opts_default(mxsim_sweep_opts *o)
 
 MXSIM_API mxsim_status mxsim_sweep_create(mxsim_ctx *ctx, const mxsim_tconfig *base, mxsim_sweep **out)
 {
+    mx_clear_err(ctx);
     if (out) *out = NULL;
     if (base == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_create: NULL argument");
     mxsim_sweep *sw = mx_calloc(1, sizeof *sw);
@@ -128,6 +130,7 @@ static mxsim_status apply(mxsim_ctx *ctx, const axis *ax, const char *val, mxsim
 MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, const char *key,
                                             const char *values)
 {
+    mx_clear_err(ctx);
     if (sw == NULL || key == NULL || values == NULL)
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_add_axis: NULL argument");
     if (sw->n_axes >= MXSIM_SWEEP_MAX_AXES)
@@ -288,7 +291,13 @@ static int64_t find_or_add_job(acc_job *jobs, int64_t *n, int64_t op, int64_t g,
 MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mxsim_trace *tr,
                                        const mxsim_sweep_opts *o)
 {
+    mx_clear_err(ctx);
     if (sw == NULL || tr == NULL || o == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_run: NULL argument");
+    mxsim_status cs = mx_check_size(ctx, "mxsim_sweep_run", "mxsim_sweep_opts", o->struct_size, sizeof *o);
+    if (cs == MXSIM_OK)
+        cs = mx_check_size(ctx, "mxsim_sweep_run", "mxsim_accuracy_opts", o->acc.struct_size, sizeof o->acc);
+    if (cs == MXSIM_OK) cs = mx_check_size(ctx, "mxsim_sweep_run", "mxsim_cost_params", o->cost.struct_size, sizeof o->cost);
+    if (cs != MXSIM_OK) return cs;
     free_results(sw);
     const int64_t P = sw->n_points, O = mxsim_trace_count(tr);
     if (O < 1) return mx_fail(ctx, MXSIM_E_INPUT, "%s: trace has no ops", mxsim_trace_source(tr));
