@@ -7,6 +7,31 @@
 
 #define MSG_EMPTY(ctx) (mxsim_errmsg(ctx)[0] == '\0')
 
+/* A context, a 1x32 zero tensor and its OCP quantization: the operands of the checks below. */
+typedef struct {
+    mxsim_ctx *ctx;
+    mxsim_tensor *t;
+    mxsim_mx *q;
+} fixture;
+
+static int fixture_open(fixture *f)
+{
+    int64_t shape[2] = {1, 32};
+    memset(f, 0, sizeof *f);
+    MXT_EQ_INT(mxsim_ctx_create(&f->ctx), MXSIM_OK);
+    if (f->ctx == NULL) return 0;
+    MXT_EQ_INT(mxsim_tensor_create(f->ctx, MXSIM_DTYPE_F32, 2, shape, &f->t), MXSIM_OK);
+    if (f->t) MXT_EQ_INT(mxsim_mx_quantize(f->ctx, f->t, MXSIM_PROFILE_OCP, 32, 1, &f->q), MXSIM_OK);
+    return f->q != NULL;
+}
+
+static void fixture_close(fixture *f)
+{
+    mxsim_mx_free(f->q);
+    mxsim_tensor_free(f->t);
+    mxsim_ctx_destroy(f->ctx);
+}
+
 MXTEST(abi_version_of_header_and_library_agree)
 {
     MXT_EQ_INT(mxsim_abi_version(), MXSIM_ABI_VERSION);
@@ -29,9 +54,9 @@ MXTEST(version_of_header_library_and_build_agree)
 /* Each pair: a call that fails with a message, then a call that succeeds on the same context. */
 MXTEST(a_success_clears_the_previous_message)
 {
-    mxsim_ctx *ctx = NULL;
-    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
-    if (ctx == NULL) return;
+    fixture f;
+    if (!fixture_open(&f)) goto done;
+    mxsim_ctx *ctx = f.ctx;
     MXT_TRUE(MSG_EMPTY(ctx));
 
     MXT_EQ_INT(mxsim_ctx_set_threads(ctx, 5000), MXSIM_E_ARG);
@@ -55,7 +80,7 @@ MXTEST(a_success_clears_the_previous_message)
     MXT_EQ_INT(mxsim_mx_quantize(ctx, t, MXSIM_PROFILE_OCP, 32, 1, &q), MXSIM_OK);
     MXT_TRUE(MSG_EMPTY(ctx));
 
-    /* gemm: wrong operand shape fails, the right one succeeds */
+    /* gemm: a missing operand fails, the pair succeeds */
     mxsim_tensor *c = NULL;
     MXT_TRUE(mxsim_gemm(ctx, q, NULL, NULL, &c) != MXSIM_OK);
     MXT_TRUE(!MSG_EMPTY(ctx));
@@ -65,42 +90,35 @@ MXTEST(a_success_clears_the_previous_message)
     mxsim_tensor_free(c);
     mxsim_mx_free(q);
     mxsim_tensor_free(t);
-    mxsim_ctx_destroy(ctx);
+done:
+    fixture_close(&f);
 }
 
 MXTEST(gemm_opts_need_their_default_function)
 {
-    mxsim_ctx *ctx = NULL;
-    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
-    if (ctx == NULL) return;
-    int64_t shape[2] = {1, 32};
-    mxsim_tensor *t = NULL, *c = NULL;
-    mxsim_mx *q = NULL;
-    MXT_EQ_INT(mxsim_tensor_create(ctx, MXSIM_DTYPE_F32, 2, shape, &t), MXSIM_OK);
-    MXT_EQ_INT(mxsim_mx_quantize(ctx, t, MXSIM_PROFILE_OCP, 32, 1, &q), MXSIM_OK);
-
+    fixture f;
+    mxsim_tensor *c = NULL;
+    if (!fixture_open(&f)) goto done;
     mxsim_gemm_opts o;
     memset(&o, 0, sizeof o); /* zeroed, not filled by mxsim_gemm_opts_default */
-    MXT_EQ_INT(mxsim_gemm(ctx, q, q, &o, &c), MXSIM_E_ARG);
-    MXT_TRUE(strstr(mxsim_errmsg(ctx), "struct_size") != NULL);
-    MXT_TRUE(strstr(mxsim_errmsg(ctx), "mxsim_gemm_opts_default") != NULL);
+    MXT_EQ_INT(mxsim_gemm(f.ctx, f.q, f.q, &o, &c), MXSIM_E_ARG);
+    MXT_TRUE(strstr(mxsim_errmsg(f.ctx), "struct_size") != NULL);
+    MXT_TRUE(strstr(mxsim_errmsg(f.ctx), "mxsim_gemm_opts_default") != NULL);
     MXT_TRUE(c == NULL);
     o.struct_size = sizeof o + 8; /* as if compiled against a longer struct */
-    MXT_EQ_INT(mxsim_gemm(ctx, q, q, &o, &c), MXSIM_E_ARG);
+    MXT_EQ_INT(mxsim_gemm(f.ctx, f.q, f.q, &o, &c), MXSIM_E_ARG);
 
     mxsim_gemm_opts_default(&o);
     MXT_EQ_INT(o.struct_size, sizeof o);
     MXT_EQ_INT(o.acc, MXSIM_ACC_FP32);
     MXT_EQ_INT(o.out_dtype, MXSIM_DTYPE_F32);
     o.out_dtype = MXSIM_DTYPE_BF16;
-    MXT_EQ_INT(mxsim_gemm(ctx, q, q, &o, &c), MXSIM_OK);
-    MXT_TRUE(MSG_EMPTY(ctx));
+    MXT_EQ_INT(mxsim_gemm(f.ctx, f.q, f.q, &o, &c), MXSIM_OK);
+    MXT_TRUE(MSG_EMPTY(f.ctx));
     MXT_EQ_INT(c ? (int)mxsim_tensor_dtype(c) : -1, MXSIM_DTYPE_BF16);
-
+done:
     mxsim_tensor_free(c);
-    mxsim_mx_free(q);
-    mxsim_tensor_free(t);
-    mxsim_ctx_destroy(ctx);
+    fixture_close(&f);
 }
 
 MXTEST_MAIN()

@@ -567,6 +567,19 @@ static void md_cell(cli_buf *b, const char *s)
     for (; *s; s++) cli_printf(b, *s == '|' ? "\\|" : "%c", *s);
 }
 
+/* The full citation of every source key, as a Markdown or HTML list. */
+static void constants_refs_list(cli_buf *b, int html)
+{
+    cli_printf(b, html ? "<p>References (source keys above):</p>\n<ul>\n" : "\nReferences (source keys above):\n\n");
+    for (int i = 0; i < mxsim_cost_ref_count(); i++) {
+        const mxsim_cost_ref *r = mxsim_cost_ref_at(i);
+        cli_printf(b, html ? "<li><b>%s</b> " : "- **%s** ", r->key);
+        (html ? cli_puts_html : md_cell)(b, r->citation);
+        cli_printf(b, html ? " (<code>%s</code>)</li>\n" : " (`%s`)\n", r->anchor);
+    }
+    if (html) cli_printf(b, "</ul>\n");
+}
+
 void mxs_constants_md(cli_buf *b, const mxsim_node_scale *sc)
 {
     cli_printf(b, "| key | component | what | value | low | high | unit | node (nm) | Vdd (V) | source | conf. | derivation |\n"
@@ -581,13 +594,7 @@ void mxs_constants_md(cli_buf *b, const mxsim_node_scale *sc)
         md_cell(b, c->derivation);
         cli_printf(b, " |\n");
     }
-    cli_printf(b, "\nReferences (source keys above):\n\n");
-    for (int i = 0; i < mxsim_cost_ref_count(); i++) {
-        const mxsim_cost_ref *r = mxsim_cost_ref_at(i);
-        cli_printf(b, "- **%s** ", r->key);
-        md_cell(b, r->citation);
-        cli_printf(b, " (`%s`)\n", r->anchor);
-    }
+    constants_refs_list(b, 0);
     if (sc)
         cli_printf(b, "\nNode scaling (SB17 Stillmaker & Baas 2017, from 45 nm / 0.9 V): node %d nm, Vdd %g V: "
                       "logic area x%.4g, energy and leakage x%.4g, SRAM area x%.4g (6T bitcell ratio). "
@@ -608,14 +615,8 @@ void mxs_constants_html(cli_buf *b, const mxsim_node_scale *sc)
         cli_puts_html(b, c->source);
         cli_printf(b, "</td><td>%s</td></tr>\n", c->confidence);
     }
-    cli_printf(b, "</table>\n<p>References (source keys above):</p>\n<ul>\n");
-    for (int i = 0; i < mxsim_cost_ref_count(); i++) {
-        const mxsim_cost_ref *r = mxsim_cost_ref_at(i);
-        cli_printf(b, "<li><b>%s</b> ", r->key);
-        cli_puts_html(b, r->citation);
-        cli_printf(b, " (<code>%s</code>)</li>\n", r->anchor);
-    }
-    cli_printf(b, "</ul>\n");
+    cli_printf(b, "</table>\n");
+    constants_refs_list(b, 1);
     if (sc)
         cli_printf(b, "<p>Node scaling (SB17, from 45 nm / 0.9 V): %d nm, %g V: logic area &times;%.4g, energy and "
                       "leakage &times;%.4g, SRAM area &times;%.4g. DRAM energy is not scaled.</p>\n",

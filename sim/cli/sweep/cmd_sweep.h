@@ -1,4 +1,4 @@
-/* cmd_sweep.h - the sweep subcommands of the mxsim CLI (issue 4): sweep, cost, report.
+/* cmd_sweep.h - the sweep subcommands of the mxsim CLI: sweep, cost, report.
 ** Shared helpers of sim/cli/sweep/ are prefixed mxs_. */
 #ifndef MXSIM_CMD_SWEEP_H
 #define MXSIM_CMD_SWEEP_H

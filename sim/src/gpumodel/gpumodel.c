@@ -1,5 +1,5 @@
 /* gpumodel.c - analytical model of an NVIDIA Hopper GPU running mxsim's CUDA kernels and the
-** cuBLAS baselines (issue 7; full derivation in sim/doc/gpu-model.md).
+** cuBLAS baselines (full derivation in sim/doc/gpu-model.md).
 **
 ** What is modelled, per kernel (all times in seconds internally, microseconds at the API):
 **   - streaming kernels (dequantize, quantize, D2D copy): DRAM bytes at the card's measured copy

@@ -1,4 +1,4 @@
-/* accuracy.c - the numerical error an MXINT8 configuration causes on one op (issue 4).
+/* accuracy.c - the numerical error an MXINT8 configuration causes on one op.
 **
 ** Modelled: the bit-exact functional model (mxsim_mx_quantize, mxsim_gemm, mxsim_mx_dequantize)
 ** run on float32 data and compared with a float64 computation on the same float32 values:

@@ -1,4 +1,4 @@
-/* sweep.c - cartesian sweeps over configuration axes, run over threads (issue 4).
+/* sweep.c - cartesian sweeps over configuration axes, run over threads.
 **
 ** Modelled: point i of the product of the axes (first axis slowest) is the base configuration
 ** with each axis's value applied in axis order, then validated; every op of the trace is timed
