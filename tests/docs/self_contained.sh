@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Self-contained sources: no tracked file points at the research notes folder that lived beside
-# the repository (a clone does not have it), every link to an anchor of references.md anywhere in the tree
-# lands on an anchor of sim/doc/references.md, and every citation key of the cost model's
-# constants table has an entry there, read two ways: from the table's source (REFS("...") in
-# sim/src/sweep/cost.c) and from what the library gives the CLI (mxsim cost --references).
+# the repository (a clone does not have it); every link to an anchor of references.md, anywhere
+# in the tree, lands on an anchor of sim/doc/references.md; every citation key of the cost
+# model's constants table has an entry there, read two ways: from the table's source
+# (REFS("...") in sim/src/sweep/cost.c) and from what the library gives the CLI (mxsim cost
+# --references); and the constants table of sim/doc/energy-area.md is the one the CLI
+# generates today.
 set -u
 : "${MXSIM_SOURCE_DIR:?}"
 src=$MXSIM_SOURCE_DIR
@@ -56,6 +58,11 @@ if [ -n "${MXSIM:-}" ] && out=$("$MXSIM" cost --references 2>/dev/null); then
   done <<<"$out"
   for k in $keys; do grep -qxF "$k" <<<"$libkeys" || bad "cost.c cites $k but the library has no citation for it"; done
   ok "$(wc -l <<<"$out") citations from mxsim cost --references"
+  # energy-area.md's constants table (with its citation list) is the generated one, not a stale copy
+  want=$("$MXSIM" cost --constants --format md | sed -n '/^| key |/,$p')
+  have=$(sed -n '/^| key |/,/^Node scaling (SB17 Stillmaker/p' "$src/sim/doc/energy-area.md")
+  [ "$want" = "$have" ] && ok "energy-area.md constants table is current" ||
+    bad "sim/doc/energy-area.md section 2 differs from 'mxsim cost --constants --format md': regenerate it"
 else
   echo "skip: mxsim cost --references unavailable (built without the sweep module)"
 fi
