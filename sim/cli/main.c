@@ -255,8 +255,11 @@ static int cmd_gemm(int argc, char **argv, mxsim_ctx *ctx)
         else if (strcmp(v, "exact") == 0) go.acc = MXSIM_ACC_EXACT;
         else return usage_error("--acc '%s': expected fp32 or exact", v);
     }
-    if ((v = opt_get(o, N_OF(o), "out-dtype")) && (rc = parse_float_dtype("--out-dtype", v, &go.out_dtype)))
-        return rc;
+    if ((v = opt_get(o, N_OF(o), "out-dtype"))) {
+        mxsim_dtype od;
+        if ((rc = parse_float_dtype("--out-dtype", v, &od))) return rc;
+        go.out_dtype = od;
+    }
     long long nt = 0;
     if ((v = opt_get(o, N_OF(o), "threads")) && (rc = parse_int("--threads", v, 0, 1024, &nt))) return rc;
     mxsim_ctx_set_threads(ctx, (unsigned)nt);

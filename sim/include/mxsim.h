@@ -34,13 +34,10 @@
 **     library's static tables (mxsim_tconfig_field, mxsim_cost_const, mxsim_cost_ref,
 **     mxsim_gpu_field) may gain fields at the end without an ABI change: read them only through
 **     the returned pointers, never copy them into caller storage.
-**   - Enumerations: function parameters use the enum types.  Structs store an enumeration in a
-**     fixed-width signed integer field that names its enum in the comment: int32_t, except in
-**     mxsim_tconfig, whose integer fields are all int64_t so that one field table addresses every
-**     field the same way.  A few older option and result structs (mxsim_gemm_opts,
-**     mxsim_accuracy_opts, mxsim_sweep_opts, mxsim_sweep_point) still hold enum-typed fields; the
-**     library checks at build time that these enums have the size and alignment of int32_t, so
-**     the layout is the same, and they become int32_t at the next ABI change.
+**   - Enumerations: function parameters and return values use the enum types; struct fields
+**     never do (an enum's size is the compiler's choice).  A struct stores an enumeration in an
+**     int32_t field whose comment names the enum, except mxsim_tconfig, whose integer fields are
+**     all int64_t so that one field table addresses every field the same way.
 */
 #ifndef MXSIM_H
 #define MXSIM_H
@@ -279,8 +276,8 @@ MXSIM_API mxsim_status mxsim_mx_save(mxsim_ctx *ctx, const mxsim_mx *mx, const c
 **   rounds once to float32 at the end.  Output F32, or BF16 by RNE from the float32. */
 typedef struct {
     size_t struct_size;    /* sizeof(mxsim_gemm_opts), set by mxsim_gemm_opts_default */
-    mxsim_acc acc;         /* MXSIM_ACC_FP32 (default) or MXSIM_ACC_EXACT */
-    mxsim_dtype out_dtype; /* MXSIM_DTYPE_F32 (default) or MXSIM_DTYPE_BF16 */
+    int32_t acc;           /* mxsim_acc: MXSIM_ACC_FP32 (default) or MXSIM_ACC_EXACT */
+    int32_t out_dtype;     /* mxsim_dtype: MXSIM_DTYPE_F32 (default) or MXSIM_DTYPE_BF16 */
 } mxsim_gemm_opts;
 
 MXSIM_API void mxsim_gemm_opts_default(mxsim_gemm_opts *o);
@@ -584,8 +581,8 @@ MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cf
 ** of B picked evenly, full K); quantize/dequant ops measure sample_rows rows of all n. */
 typedef struct {
     size_t struct_size;     /* sizeof(mxsim_accuracy_opts), set by mxsim_accuracy_opts_default */
-    mxsim_profile profile;  /* default OCP */
-    mxsim_acc acc;          /* default FP32 */
+    int32_t profile;        /* mxsim_profile, default OCP */
+    int32_t acc;            /* mxsim_acc, default FP32 */
     int64_t group_size;     /* G (default 32); must divide the op's K (GEMM) or n */
     int64_t sample_rows;    /* default 64; 0 = all */
     int64_t sample_cols;    /* default 64; 0 = all */
@@ -629,19 +626,19 @@ typedef struct {
     mxsim_cost_params cost;
     int strict_group;          /* 0 (default): an op whose K (or n) G does not divide runs with the
                                   largest divisor of it below G, reported per op; 1: the point fails */
-    mxsim_profile profile;     /* numerics profile when no "numerics.profile" axis (default OCP) */
+    int32_t profile;           /* mxsim_profile when no "numerics.profile" axis (default OCP) */
     /* Called after each finished job, from worker threads, serialised by the sweep's lock. */
     void (*progress)(void *user, int64_t done, int64_t total);
     void *progress_user;
 } mxsim_sweep_opts;
 
 typedef struct {
-    mxsim_status status;   /* MXSIM_OK, or why this point failed (err) */
+    int32_t status;        /* mxsim_status: MXSIM_OK, or why this point failed (err) */
     char err[256];
     const char *values[MXSIM_SWEEP_MAX_AXES]; /* this point's value on each axis (owned by the
                                                  sweep: valid until mxsim_sweep_free) */
     mxsim_tconfig cfg;
-    mxsim_profile profile;
+    int32_t profile;       /* mxsim_profile */
     int64_t n_ops;
     const mxsim_tstats *op_stats;    /* [n_ops], in trace order */
     const mxsim_energy *op_energy;   /* [n_ops] */

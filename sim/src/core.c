@@ -28,12 +28,6 @@ MXSIM_API const char *mxsim_version(void) { return MXSIM_VERSION_STRING; }
 
 MXSIM_API int mxsim_abi_version(void) { return MXSIM_ABI_VERSION; }
 
-/* The header promises that enum-typed struct fields have int32_t's layout (its conventions). */
-_Static_assert(sizeof(mxsim_acc) == sizeof(int32_t) && _Alignof(mxsim_acc) == _Alignof(int32_t), "enum layout");
-_Static_assert(sizeof(mxsim_dtype) == sizeof(int32_t) && sizeof(mxsim_profile) == sizeof(int32_t) &&
-                   sizeof(mxsim_status) == sizeof(int32_t),
-               "enum layout");
-
 mxsim_status mx_check_size(mxsim_ctx *ctx, const char *fn, const char *type, size_t got, size_t want)
 {
     if (got == want) return MXSIM_OK;

@@ -508,7 +508,7 @@ static long run_case(const char *label, const gcase *c, int xmode, case_refs *re
                 }
                 const int64_t *sh = mxsim_tensor_shape(out);
                 if (mxsim_tensor_ndim(out) != 2 || sh[0] != M || sh[1] != N ||
-                    mxsim_tensor_dtype(out) != opts.out_dtype) {
+                    (int32_t)mxsim_tensor_dtype(out) != opts.out_dtype) {
                     MXT_FAILF("%s [%s] %s: output has ndim %d dtype %d, expected [%lld,%lld] %d",
                               label, what, p->name, mxsim_tensor_ndim(out),
                               (int)mxsim_tensor_dtype(out), (long long)M, (long long)N,

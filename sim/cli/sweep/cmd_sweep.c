@@ -484,8 +484,10 @@ int mxsim_cli_sweep(int argc, char **argv, mxsim_ctx *ctx)
     so.acc.data_dir = o.data;
     so.accuracy = !o.no_acc;
     so.strict_group = o.strict;
-    if (o.profile && mxsim_profile_parse(o.profile, &so.profile) != MXSIM_OK)
+    mxsim_profile prof = MXSIM_PROFILE_OCP;
+    if (o.profile && mxsim_profile_parse(o.profile, &prof) != MXSIM_OK)
         return mxs_usage(C, "--profile: expected ocp, mase, mase-cuda or microxcaling, got", o.profile);
+    if (o.profile) so.profile = prof;
     mxsim_status st;
     mxsim_cost_params chk = so.cost;
     mxsim_node_scale sc;

@@ -109,12 +109,14 @@ MXSIM_API void mxsim_sweep_free(mxsim_sweep *sw)
 
 /* Applies one axis value to a configuration (and profile). */
 static mxsim_status apply(mxsim_ctx *ctx, const axis *ax, const char *val, mxsim_tconfig *cfg,
-                          mxsim_profile *prof)
+                          int32_t *prof)
 {
     char where[96];
     snprintf(where, sizeof where, "--sweep %s", ax->key);
     if (ax->kind == AX_PROFILE) {
-        mxsim_status st = mxsim_profile_parse(val, prof);
+        mxsim_profile p = MXSIM_PROFILE_OCP;
+        mxsim_status st = mxsim_profile_parse(val, &p);
+        *prof = (int32_t)p;
         if (st != MXSIM_OK)
             return mx_fail(ctx, MXSIM_E_INPUT, "%s: unknown profile '%s' (ocp, mase, mase-cuda, microxcaling)",
                            where, val);
@@ -171,7 +173,7 @@ MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, con
             }
         /* check the value against the field now, so typos fail before any work */
         mxsim_tconfig tmp = sw->base;
-        mxsim_profile prof = MXSIM_PROFILE_OCP;
+        int32_t prof = MXSIM_PROFILE_OCP;
         if ((st = apply(ctx, &ax, v, &tmp, &prof)) != MXSIM_OK) goto fail;
         if (!e) break;
         p = e + 1;
