@@ -247,15 +247,19 @@ static int cmd_gemm(int argc, char **argv, mxsim_ctx *ctx)
     if (np != 2) return usage_error("expected two inputs A.npz B.npz%s", "");
     const char *out = opt_get(o, N_OF(o), "o");
     if (out == NULL) return usage_error("missing -o C.npy%s", "");
-    mxsim_gemm_opts go = {MXSIM_ACC_FP32, MXSIM_DTYPE_F32};
+    mxsim_gemm_opts go;
+    mxsim_gemm_opts_default(&go);
     const char *v;
     if ((v = opt_get(o, N_OF(o), "acc"))) {
         if (strcmp(v, "fp32") == 0) go.acc = MXSIM_ACC_FP32;
         else if (strcmp(v, "exact") == 0) go.acc = MXSIM_ACC_EXACT;
         else return usage_error("--acc '%s': expected fp32 or exact", v);
     }
-    if ((v = opt_get(o, N_OF(o), "out-dtype")) && (rc = parse_float_dtype("--out-dtype", v, &go.out_dtype)))
-        return rc;
+    if ((v = opt_get(o, N_OF(o), "out-dtype"))) {
+        mxsim_dtype od;
+        if ((rc = parse_float_dtype("--out-dtype", v, &od))) return rc;
+        go.out_dtype = od;
+    }
     long long nt = 0;
     if ((v = opt_get(o, N_OF(o), "threads")) && (rc = parse_int("--threads", v, 0, 1024, &nt))) return rc;
     mxsim_ctx_set_threads(ctx, (unsigned)nt);

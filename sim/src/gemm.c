@@ -210,6 +210,7 @@ MXSIM_API mxsim_status mxsim_gemm_raw(mxsim_ctx *ctx, int64_t M, int64_t N, int6
                                       const int8_t *a_m, const uint8_t *a_e, const int8_t *b_m,
                                       const uint8_t *b_e, mxsim_acc acc, float *c)
 {
+    mx_clear_err(ctx);
     if (ctx == NULL) return MXSIM_E_ARG;
     if ((M && (a_m == NULL || a_e == NULL)) || (N && (b_m == NULL || b_e == NULL)) ||
         (M && N && c == NULL))
@@ -248,15 +249,30 @@ static mxsim_status check_operand(mxsim_ctx *ctx, const char *name, const mxsim_
     return MXSIM_OK;
 }
 
+MXSIM_API void mxsim_gemm_opts_default(mxsim_gemm_opts *o)
+{
+    if (o == NULL) return;
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->acc = MXSIM_ACC_FP32;
+    o->out_dtype = MXSIM_DTYPE_F32;
+}
+
 MXSIM_API mxsim_status mxsim_gemm(mxsim_ctx *ctx, const mxsim_mx *a, const mxsim_mx *b,
                                   const mxsim_gemm_opts *opts, mxsim_tensor **out)
 {
+    mx_clear_err(ctx);
     mxsim_status st;
     if (ctx == NULL) return MXSIM_E_ARG;
     if (a == NULL || b == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gemm: NULL argument");
     *out = NULL;
-    mxsim_gemm_opts o = {MXSIM_ACC_FP32, MXSIM_DTYPE_F32};
-    if (opts) o = *opts;
+    mxsim_gemm_opts o;
+    mxsim_gemm_opts_default(&o);
+    if (opts) {
+        if ((st = mx_check_size(ctx, "mxsim_gemm", "mxsim_gemm_opts", opts->struct_size, sizeof *opts)) != MXSIM_OK)
+            return st;
+        o = *opts;
+    }
     if (o.out_dtype != MXSIM_DTYPE_F32 && o.out_dtype != MXSIM_DTYPE_BF16)
         return mx_fail(ctx, MXSIM_E_ARG, "gemm: output dtype %s: expected f32 or bf16",
                        mxsim_dtype_name(o.out_dtype) ? mxsim_dtype_name(o.out_dtype) : "?");

@@ -42,7 +42,14 @@ struct mxsim_mx {
 ** `return mx_fail(ctx, MXSIM_E_INPUT, "%s: ...", path)`. */
 MX_INTERNAL mxsim_status mx_fail(mxsim_ctx *ctx, mxsim_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Empties ctx's message: the first statement of every public function taking a context, so
+** that mxsim_errmsg() never reports a failure of an earlier call. */
 MX_INTERNAL void mx_clear_err(mxsim_ctx *ctx);
+/* Checks an option struct's struct_size (`got`) against the sizeof this library was built with
+** (`want`): MXSIM_E_ARG naming fn and type when they differ (a struct not filled by its
+** *_default() function, or compiled against another header). */
+MX_INTERNAL mxsim_status mx_check_size(mxsim_ctx *ctx, const char *fn, const char *type, size_t got,
+                                       size_t want);
 
 /* Checked allocation: n * size with overflow check; NULL on failure or overflow. */
 MX_INTERNAL void *mx_calloc(size_t n, size_t size);

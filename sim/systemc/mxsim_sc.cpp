@@ -397,6 +397,7 @@ void MxsimAccel::run_op(const OpDesc &d)
             Tensor bm = load(MXSIM_DTYPE_I8, N, K, d.src1), bs = load(MXSIM_DTYPE_U8, N, kg, d.src1s);
             Mx a = make_mx(am, as), b = make_mx(bm, bs);
             mxsim_gemm_opts o;
+            mxsim_gemm_opts_default(&o);
             o.acc = static_cast<mxsim_acc>(acc);
             o.out_dtype = out_fmt == MXSIM_OUT_BF16 ? MXSIM_DTYPE_BF16 : MXSIM_DTYPE_F32;
             mxsim_tensor *c = nullptr;

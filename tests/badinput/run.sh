@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/badinput/run.sh - the bad-input catalogue (issue 9): malformed inputs of every format the
+# tests/badinput/run.sh - the bad-input catalogue: malformed inputs of every format the
 # CLI reads (.npy, .npz, traces plain and .gz, INI, SCALE-Sim .cfg and topology .csv, model
 # files) and malformed flags, each run through the CLI with
 #   - its expected exit status (2: bad input or usage; 1: runtime failure such as an unwritable

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Determinism (issue 9): the same inputs give byte-identical outputs across runs, thread counts
+# Determinism: the same inputs give byte-identical outputs across runs, thread counts
 # and SIMD paths, for every file mxsim writes: .npz (stored and deflated), .npy (f32, bf16, both
 # accumulators), timing reports (csv, json, md, table), traces (text, .gz, generated from a model,
 # imported from SCALE-Sim), gzip access traces, sweep results and report directories.  Each

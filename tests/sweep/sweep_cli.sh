@@ -80,6 +80,11 @@ awk -F, -v OFS=, '/^#/{print; next} !h{print; for(i=1;i<=NF;i++)c[$i]=i; h=1; ne
 expect 0 "multipliers" -- "$MXSIM" cost --config "$cfg"
 expect 0 "HOR14" -- "$MXSIM" cost --constants
 expect 0 "| \`mult8.energy\`" -- "$MXSIM" cost --constants --format md
+# every output of cost carries the full citations, not only the keys
+expect 0 "45 nm, 0.9 V (sim/doc/references.md#hor14)" -- "$MXSIM" cost --config "$cfg"
+expect 0 "doi:10.1016/j.vlsi.2017.02.002" -- "$MXSIM" cost --constants
+expect 0 "(\`sim/doc/references.md#aladdin40\`)" -- "$MXSIM" cost --format md
+expect 0 "$(printf 'SB17\tsim/doc/references.md#sb17\tA. Stillmaker')" -- "$MXSIM" cost --references
 expect 2 "28 nm" -- "$MXSIM" cost --config "$cfg" --node 28
 
 # errors

@@ -2,7 +2,7 @@
 ** against the analytic engine (closed forms, pearray.c/engine.c): every counter equal, field by
 ** field, on random small problems over all dataflows, exponent-unit sharings, G > 1, L > 1,
 ** partial beats, multi-tile memory pipelines, forced (arbitrary) tilings and every output format.  Also: detailed mode on
-** independently derived values (SCALE-Sim v2's closed forms from issue 3 and hand-worked MX
+** independently derived values (SCALE-Sim v2's closed forms, references.md#scalesim, and hand-worked MX
 ** cases), its access trace summed record by record against its own counters, and its refusal of
 ** large problems.  The two engines share only the configuration and the chosen tiling. */
 #include <errno.h>
@@ -188,7 +188,7 @@ MXTEST(detail_equals_analytic_wide_arrays)
     MXT_TRUE(n_run >= 35);
 }
 
-/* SCALE-Sim v2's closed forms (issue 3), in detailed mode: int8 operands, L = 1, ample memory.
+/* SCALE-Sim v2's closed forms (references.md#scalesim), in detailed mode: int8 operands, L = 1, ample memory.
 ** OS ceil(M/R)ceil(N/C)(K+R+C-2), WS ceil(K/R)ceil(N/C)(2R+C+M-2), IS ceil(K/R)ceil(M/C)(2R+C+N-2). */
 MXTEST(detail_matches_scalesim_closed_forms)
 {

@@ -1,5 +1,6 @@
 /* test_timing_peer.c - the timing engine against independently derived expectations: SCALE-Sim
-** v2's closed forms (issue 3) on a grid, the issue's SCALE-Sim outputs, hand-computed MX cases,
+** v2's closed forms (sim/doc/references.md#scalesim) on a grid, SCALE-Sim v2 outputs for six
+** layers (quoted in issue 3, the engine's specification), hand-computed MX cases,
 ** and the acceptance properties (bandwidth, SRAM, G, L = G, repeat). */
 #include "mxsim.h"
 #include "mxtest.h"
@@ -23,7 +24,7 @@ static mxsim_top gemm(int64_t m, int64_t n, int64_t k) { return mxt_gemm_op("g",
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/* SCALE-Sim v2 (issue 3): OS ceil(M/R)ceil(N/C)(K+R+C-2), WS ceil(K/R)ceil(N/C)(2R+C+M-2),
+/* SCALE-Sim v2 (references.md#scalesim): OS ceil(M/R)ceil(N/C)(K+R+C-2), WS ceil(K/R)ceil(N/C)(2R+C+M-2),
 ** IS ceil(K/R)ceil(M/C)(2R+C+N-2). */
 static int64_t scalesim(int df, int64_t R, int64_t C, int64_t M, int64_t N, int64_t K)
 {
@@ -276,6 +277,20 @@ MXTEST(bad_inputs_api)
     mxsim_tstats s;
     MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t.trace", 0, NULL, &s), MXSIM_E_INPUT); /* G=32 !| 30 */
     MXT_TRUE(strstr(mxsim_errmsg(g_ctx), "group") != NULL);
+}
+
+/* A failure, then a success on the same context: the message is gone. */
+MXTEST(timing_calls_clear_the_message)
+{
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    mxsim_tconfig cfg;
+    mxsim_tconfig_default(&cfg);
+    MXT_EQ_INT(mxsim_tconfig_set(ctx, &cfg, "array.rows", "-3", "--set"), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "array.rows") != NULL);
+    MXT_EQ_INT(mxsim_tconfig_set(ctx, &cfg, "array.rows", "8", "--set"), MXSIM_OK);
+    MXT_TRUE(mxsim_errmsg(ctx)[0] == '\0');
+    mxsim_ctx_destroy(ctx);
 }
 
 int main(void)

@@ -493,7 +493,7 @@ static long run_case(const char *label, const gcase *c, int xmode, case_refs *re
             /* tensor API: f32 output, and bf16 output */
             for (int od = 0; od < 2; od++) {
                 mxsim_gemm_opts opts;
-                memset(&opts, 0, sizeof opts);
+                mxsim_gemm_opts_default(&opts);
                 opts.acc = (mxsim_acc)acc;
                 opts.out_dtype = od ? MXSIM_DTYPE_BF16 : MXSIM_DTYPE_F32;
                 mxsim_tensor *out = NULL;
@@ -508,7 +508,7 @@ static long run_case(const char *label, const gcase *c, int xmode, case_refs *re
                 }
                 const int64_t *sh = mxsim_tensor_shape(out);
                 if (mxsim_tensor_ndim(out) != 2 || sh[0] != M || sh[1] != N ||
-                    mxsim_tensor_dtype(out) != opts.out_dtype) {
+                    (int32_t)mxsim_tensor_dtype(out) != opts.out_dtype) {
                     MXT_FAILF("%s [%s] %s: output has ndim %d dtype %d, expected [%lld,%lld] %d",
                               label, what, p->name, mxsim_tensor_ndim(out),
                               (int)mxsim_tensor_dtype(out), (long long)M, (long long)N,
@@ -1207,7 +1207,7 @@ MXTEST(errors)
     mxsim_mx *Aax = mx_shape(ctx, 2, s32, 32, 0), *Bax = mx_shape(ctx, 2, s32, 32, 0);
     mxsim_mx *A1 = mx_shape(ctx, 1, s1, 32, 0), *A3 = mx_shape(ctx, 3, s3, 32, 2);
     mxsim_gemm_opts opts;
-    memset(&opts, 0, sizeof opts);
+    mxsim_gemm_opts_default(&opts);
     mxsim_tensor *out = NULL;
     if (!(A && B && Bk && Bg && Aax && Bax && A1 && A3)) goto done;
 

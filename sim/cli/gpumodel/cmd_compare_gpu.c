@@ -1,5 +1,5 @@
 /* cmd_compare_gpu.c - `mxsim compare-gpu`: the GPU model against measured times, and the
-** accelerator next to the GPU on one trace (issue 7).
+** accelerator next to the GPU on one trace.
 **
 ** Bench mode reads a card (workloads/gpus/NAME.ini) and a bench.csv, predicts every point
 ** (library: mxsim_gpu_compare, or mxsim_gpu_calibrate with --calibrate), prints the table and the

@@ -1,4 +1,4 @@
-/* cmd_gpumodel.h - the GPU-model subcommand of the mxsim CLI (issue 7): compare-gpu. */
+/* cmd_gpumodel.h - the GPU-model subcommand of the mxsim CLI: compare-gpu. */
 #ifndef MXSIM_CMD_GPUMODEL_H
 #define MXSIM_CMD_GPUMODEL_H
 #include "mxsim.h"

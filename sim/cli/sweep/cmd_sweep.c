@@ -48,7 +48,7 @@ typedef struct {
     int n_sweeps;
     const char *pos[4];
     int n_pos;
-    int quiet, no_acc, strict, constants;
+    int quiet, no_acc, strict, constants, references;
 } sopts;
 
 static int parse(const char *cmd, int argc, char **argv, sopts *o)
@@ -84,6 +84,7 @@ static int parse(const char *cmd, int argc, char **argv, sopts *o)
         else if (!strcmp(a, "--no-accuracy")) { o->no_acc = 1; continue; }
         else if (!strcmp(a, "--strict-group")) { o->strict = 1; continue; }
         else if (!strcmp(a, "--constants")) { o->constants = 1; continue; }
+        else if (!strcmp(a, "--references")) { o->references = 1; continue; }
         else if (a[0] == '-' && a[1] != '\0') return mxs_usage(cmd, "unknown option", a);
         else {
             if (o->n_pos >= 4) return mxs_usage(cmd, "unexpected argument", a);
@@ -483,8 +484,10 @@ int mxsim_cli_sweep(int argc, char **argv, mxsim_ctx *ctx)
     so.acc.data_dir = o.data;
     so.accuracy = !o.no_acc;
     so.strict_group = o.strict;
-    if (o.profile && mxsim_profile_parse(o.profile, &so.profile) != MXSIM_OK)
+    mxsim_profile prof = MXSIM_PROFILE_OCP;
+    if (o.profile && mxsim_profile_parse(o.profile, &prof) != MXSIM_OK)
         return mxs_usage(C, "--profile: expected ocp, mase, mase-cuda or microxcaling, got", o.profile);
+    if (o.profile) so.profile = prof;
     mxsim_status st;
     mxsim_cost_params chk = so.cost;
     mxsim_node_scale sc;
@@ -566,6 +569,19 @@ static void md_cell(cli_buf *b, const char *s)
     for (; *s; s++) cli_printf(b, *s == '|' ? "\\|" : "%c", *s);
 }
 
+/* The full citation of every source key, as a Markdown or HTML list. */
+static void constants_refs_list(cli_buf *b, int html)
+{
+    cli_printf(b, html ? "<p>References (source keys above):</p>\n<ul>\n" : "\nReferences (source keys above):\n\n");
+    for (int i = 0; i < mxsim_cost_ref_count(); i++) {
+        const mxsim_cost_ref *r = mxsim_cost_ref_at(i);
+        cli_printf(b, html ? "<li><b>%s</b> " : "- **%s** ", r->key);
+        (html ? cli_puts_html : md_cell)(b, r->citation);
+        cli_printf(b, html ? " (<code>%s</code>)</li>\n" : " (`%s`)\n", r->anchor);
+    }
+    if (html) cli_printf(b, "</ul>\n");
+}
+
 void mxs_constants_md(cli_buf *b, const mxsim_node_scale *sc)
 {
     cli_printf(b, "| key | component | what | value | low | high | unit | node (nm) | Vdd (V) | source | conf. | derivation |\n"
@@ -580,6 +596,7 @@ void mxs_constants_md(cli_buf *b, const mxsim_node_scale *sc)
         md_cell(b, c->derivation);
         cli_printf(b, " |\n");
     }
+    constants_refs_list(b, 0);
     if (sc)
         cli_printf(b, "\nNode scaling (SB17 Stillmaker & Baas 2017, from 45 nm / 0.9 V): node %d nm, Vdd %g V: "
                       "logic area x%.4g, energy and leakage x%.4g, SRAM area x%.4g (6T bitcell ratio). "
@@ -601,10 +618,23 @@ void mxs_constants_html(cli_buf *b, const mxsim_node_scale *sc)
         cli_printf(b, "</td><td>%s</td></tr>\n", c->confidence);
     }
     cli_printf(b, "</table>\n");
+    constants_refs_list(b, 1);
     if (sc)
         cli_printf(b, "<p>Node scaling (SB17, from 45 nm / 0.9 V): %d nm, %g V: logic area &times;%.4g, energy and "
                       "leakage &times;%.4g, SRAM area &times;%.4g. DRAM energy is not scaled.</p>\n",
                    sc->node_nm, sc->vdd_v, sc->area_factor, sc->energy_factor, sc->sram_area_factor);
+}
+
+/* One line per citation of the cost model: KEY, anchor and full citation, tab-separated for
+** --references (machine-readable), aligned otherwise. */
+static void constants_refs_text(cli_buf *b, int tsv)
+{
+    if (!tsv) cli_printf(b, "References (sim/doc/references.md):\n");
+    for (int i = 0; i < mxsim_cost_ref_count(); i++) {
+        const mxsim_cost_ref *r = mxsim_cost_ref_at(i);
+        cli_printf(b, tsv ? "%s\t%s\t%s\n" : "  %-16s %s (%s)\n", r->key, tsv ? r->anchor : r->citation,
+                   tsv ? r->citation : r->anchor);
+    }
 }
 
 int mxsim_cli_cost(int argc, char **argv, mxsim_ctx *ctx)
@@ -625,7 +655,9 @@ int mxsim_cli_cost(int argc, char **argv, mxsim_ctx *ctx)
     if ((st = mxsim_cost_area(ctx, &cfg, &cp, &ar)) != MXSIM_OK) return mxs_fail(C, ctx, st);
     cli_buf b = {0};
     int md = !strcmp(fmt, "md");
-    if (!o.constants) {
+    if (o.references) {
+        constants_refs_text(&b, 1);
+    } else if (!o.constants) {
         cli_printf(&b, md ? "## Area (%s, %d nm, %g V)\n\n" : "Area and leakage (%s, %d nm, %g V)\n\n",
                    o.config ? o.config : "defaults", ar.scale.node_nm, ar.scale.vdd_v);
         cli_printf(&b, md ? "| component | instances | area_mm2 | low_mm2 | high_mm2 | share_pct | leakage_mw |\n|---|---|---|---|---|---|---|\n"
@@ -647,25 +679,28 @@ int mxsim_cli_cost(int argc, char **argv, mxsim_ctx *ctx)
         cli_printf(&b, "SRAM instances are KiB; control_wiring is (overhead factor %g - 1) x the rest.\n\n",
                    cp.overhead_factor);
     }
-    if (md || o.constants) {
-        cli_printf(&b, md ? "## Constants\n\n" : "");
-        if (md) mxs_constants_md(&b, &ar.scale);
-        else {
-            for (int i = 0; i < mxsim_cost_const_count(); i++) {
-                const mxsim_cost_const *c = mxsim_cost_const_at(i);
-                cli_printf(&b, "%-26s %-20s %10.6g [%g, %g] %-8s %2d nm %.2g V  %-4s %s\n", c->key, c->component,
-                           c->value, c->low, c->high, c->unit, c->node_nm, c->vdd_v, c->confidence, c->source);
-            }
+    if (o.references) {
+        /* printed above */
+    } else if (md) {
+        cli_printf(&b, "## Constants\n\n");
+        mxs_constants_md(&b, &ar.scale);
+    } else if (o.constants) {
+        for (int i = 0; i < mxsim_cost_const_count(); i++) {
+            const mxsim_cost_const *c = mxsim_cost_const_at(i);
+            cli_printf(&b, "%-26s %-20s %10.6g [%g, %g] %-8s %2d nm %.2g V  %-4s %s [%s]\n", c->key, c->component,
+                       c->value, c->low, c->high, c->unit, c->node_nm, c->vdd_v, c->confidence, c->source, c->refs);
         }
+        constants_refs_text(&b, 0);
     } else {
         cli_printf(&b, "Constants (mxsim cost --constants):\n");
         for (int i = 0; i < mxsim_cost_const_count(); i++) {
             const mxsim_cost_const *c = mxsim_cost_const_at(i);
-            cli_printf(&b, "  %-26s %10.6g %-8s [%g, %g]  %s (%s)\n", c->key, c->value, c->unit, c->low, c->high,
-                       c->source, c->confidence);
+            cli_printf(&b, "  %-26s %10.6g %-8s [%g, %g]  %s (%s) [%s]\n", c->key, c->value, c->unit, c->low, c->high,
+                       c->source, c->confidence, c->refs);
         }
         cli_printf(&b, "Node scaling (SB17): logic area x%.4g, energy x%.4g, SRAM area x%.4g\n", ar.scale.area_factor,
                    ar.scale.energy_factor, ar.scale.sram_area_factor);
+        constants_refs_text(&b, 0);
     }
     if (b.oom) {
         cli_buf_free(&b);

@@ -1,4 +1,4 @@
-/* cmd_sweep.h - the sweep subcommands of the mxsim CLI (issue 4): sweep, cost, report.
+/* cmd_sweep.h - the sweep subcommands of the mxsim CLI: sweep, cost, report.
 ** Shared helpers of sim/cli/sweep/ are prefixed mxs_. */
 #ifndef MXSIM_CMD_SWEEP_H
 #define MXSIM_CMD_SWEEP_H
@@ -46,10 +46,12 @@ void mxs_constants_html(cli_buf *b, const mxsim_node_scale *sc);
      mxsim_cli_sweep},                                                                            \
     {"cost",                                                                                      \
      "mxsim cost [--config CFG] [--set k=v]... [--node NM] [--vdd V] [--overhead F]\n"            \
-     "           [--format table|md] [--constants]",                                              \
+     "           [--format table|md] [--constants | --references]",                               \
      "Prints the area and leakage breakdown of the accelerator per component (low/nominal/high)\n" \
-     "and the constants table with its sources, node, Vdd and confidence (--constants: only\n"    \
-     "the table). See sim/doc/energy-area.md.",                                                   \
+     "and the constants table with its sources, node, Vdd, confidence and citation keys, then\n"  \
+     "the full citation of every key (--constants: only the table and citations; --references:\n" \
+     "only the citations, KEY<TAB>anchor<TAB>citation). See sim/doc/energy-area.md and\n"        \
+     "sim/doc/references.md.",                                                                    \
      mxsim_cli_cost},                                                                             \
     {"report",                                                                                    \
      "mxsim report RESULTS.csv -o DIR",                                                           \

@@ -1,4 +1,4 @@
-/* cmd_timing.h - the timing subcommands of the mxsim CLI (issue 3): run, trace, config. */
+/* cmd_timing.h - the timing subcommands of the mxsim CLI: run, trace, config. */
 #ifndef MXSIM_CMD_TIMING_H
 #define MXSIM_CMD_TIMING_H
 #include "mxsim.h"

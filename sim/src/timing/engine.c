@@ -451,6 +451,7 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
                                      const char *source, int detail, const char *access_trace_path,
                                      mxsim_tstats *out)
 {
+    mx_clear_err(ctx);
     if (ctx == NULL || cfg == NULL || op == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "time_op: NULL argument");
     memset(out, 0, sizeof *out);
     mxsim_status s = mxsim_tconfig_validate(ctx, cfg);

@@ -30,6 +30,7 @@ struct mxsim_trace {
 
 MXSIM_API mxsim_status mxsim_trace_create(mxsim_ctx *ctx, const char *source, mxsim_trace **out)
 {
+    mx_clear_err(ctx);
     if (out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_create: NULL");
     *out = mx_calloc(1, sizeof **out);
     if (*out == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
@@ -57,6 +58,7 @@ static const char *const k_outfmt[] = {"fp32", "bf16", "mxint8"};
 
 MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const mxsim_top *op)
 {
+    mx_clear_err(ctx);
     if (t == NULL || op == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_append: NULL");
     char where[640];
     snprintf(where, sizeof where, "%s:%d: op '%s'", t->source, op->line, op->name);
@@ -271,6 +273,7 @@ static char *next_line(line_cursor *c)
 
 MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_trace **out)
 {
+    mx_clear_err(ctx);
     if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_load: NULL");
     *out = NULL;
     if (ends_with(path, ".csv")) return mxsim_trace_import_scalesim(ctx, path, 0, out);
@@ -340,6 +343,7 @@ static mxsim_status split_csv(mxsim_ctx *ctx, const char *where, char *s, int re
 MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *path,
                                                    int require_trailing_comma, mxsim_trace **out)
 {
+    mx_clear_err(ctx);
     if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_import: NULL");
     *out = NULL;
     char *buf;
@@ -420,6 +424,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
 
 MXSIM_API mxsim_status mxsim_trace_save(mxsim_ctx *ctx, const mxsim_trace *t, const char *path)
 {
+    mx_clear_err(ctx);
     if (t == NULL || path == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_save: NULL");
     size_t cap = 128 + (size_t)t->n * 200, n = 0;
     char *buf = malloc(cap);
