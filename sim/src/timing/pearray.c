@@ -6,10 +6,12 @@
 ** the full array (partial folds cost as much as full ones, as in SCALE-Sim).  Each mapped PE hands
 ** each group's int32 partial sum to an exponent unit (per PE, per row or per column) with
 ** initiation interval II and latency; PEs outside a partial fold's mapped region hold no data and
-** issue nothing, so a partial fold shares its units among fewer PEs.  The controller is
-** statically scheduled and spaces its steps (groups in OS, input rows in WS/IS) so that a shared
-** unit has issued one step's operations before the next step's arrive: step interval I = max(base, (n-1) * max(spacing, II) + II) for n sharing
-** PEs whose operations arrive `spacing` cycles apart.  The excess over `base` is exponent stall.
+** issue nothing, so a partial fold shares its units among fewer PEs.  Each unit is a
+** work-conserving arbiter: a FIFO of waiting operations that issues the oldest one every II cycles
+** while any waits.  The controller releases steps (groups in OS, input rows in WS/IS) at the
+** throughput of the busiest unit, I = max(base, n * II) for n operations per step on one unit; the
+** queue absorbs the arrival spread, so latency appears once, in the fold's tail, and the excess of
+** I over `base` is exponent stall.  No unit's backlog grows: n * II <= I.
 ** Ignored: bank conflicts inside the array, clock gating, operand-dependent timing.
 ** Invariant: with int8 operands (or L = load_lanes = 1, II <= t_g, latency 0), a fold costs
 ** exactly SCALE-Sim v2's K+R+C-2 (OS) or 2R+C+M-2 / 2R+C+N-2 (WS / IS).
@@ -37,10 +39,32 @@ void mx_tarch_derive(const mxsim_tconfig *cfg, mx_tarch *a)
 
 int64_t mx_tpe_beats_per_group(const mx_tarch *a, int64_t g) { return mx_t_ceil_div(g, a->w); }
 
-int64_t mx_tpe_step_interval(const mx_tarch *a, int64_t base, int64_t n_share, int64_t spacing)
+int64_t mx_tpe_step_interval(const mx_tarch *a, int64_t base, int64_t n_share)
 {
-    if (n_share <= 0) return base;
-    return mx_t_max(base, (n_share - 1) * mx_t_max(spacing, a->ii) + a->ii);
+    return mx_t_max(base, n_share * a->ii);
+}
+
+/* Last issue cycle of one unit fed, in each of S steps I cycles apart, by n operations at offsets
+** first + q * sp (q < n) from the step's start, with n * II <= I.  For a FIFO that issues one op
+** every II cycles, the last issue is max over arrivals t of t + (ops arriving at or after t - 1) * II.
+** A window of I cycles holds at most n arrivals, so moving t one step later never lowers that
+** term: the maximum is at an arrival of the last step, and counting the earlier steps' arrivals at
+** or after it suffices (at most (n - q) * sp / I + 1 earlier steps reach it). */
+static int64_t fifo_last_issue(const mx_tarch *a, int64_t S, int64_t I, int64_t n, int64_t first,
+                               int64_t sp)
+{
+    int64_t best = 0;
+    for (int64_t q = 0; q < n; q++) {
+        int64_t cnt = 0;
+        /* step S-1-d contributes its ops q' with q' * sp >= q * sp + d * I */
+        for (int64_t d = 0; d < S; d++) {
+            int64_t c = n - q - mx_t_ceil_div(d * I, sp);
+            if (c <= 0) break;
+            cnt += c;
+        }
+        best = mx_t_max(best, (S - 1) * I + first + q * sp + (cnt - 1) * a->ii);
+    }
+    return best;
 }
 
 /* Beats of a reduction chunk of tk elements. */
@@ -67,7 +91,7 @@ static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tk, int64_t mr
     /* n PEs share the busiest unit; o = skew of its first operation of the last group */
     int64_t n = a->share == MXSIM_EXP_PER_PE ? 1 : a->share == MXSIM_EXP_PER_ROW ? mc : mr;
     int64_t o = a->share == MXSIM_EXP_PER_PE ? mr + mc - 2 : a->share == MXSIM_EXP_PER_ROW ? mr - 1 : mc - 1;
-    int64_t I = mx_tpe_step_interval(a, tg, n, 1);
+    int64_t I = mx_tpe_step_interval(a, tg, n);
     int64_t last = (ng - 1) * I;
     int64_t exp_end = last + tg + o + (n - 1) * mx_t_max(1, a->ii) + a->lat;
     int64_t comp_end = last + tg + R + C - 2;
@@ -95,15 +119,10 @@ static void fold_stream(const mx_tarch *a, int mx, int64_t g, int64_t kb, int64_
             rl = r0 + (n_e - 1) * tg;
         }
     }
-    int64_t I = 1, n = 0, sp = 1;
+    int64_t I = 1, n = 0;
     if (n_e > 0) {
-        if (a->share == MXSIM_EXP_PER_PE) n = 1;
-        else if (a->share == MXSIM_EXP_PER_ROW) n = mc;
-        else {
-            n = n_e;
-            sp = tg;
-        }
-        I = mx_tpe_step_interval(a, 1, n, sp);
+        n = a->share == MXSIM_EXP_PER_PE ? 1 : a->share == MXSIM_EXP_PER_ROW ? mc : n_e;
+        I = mx_tpe_step_interval(a, 1, n);
     }
     int64_t B = R + (steps - 1) * I;
     int64_t comp_end = B + R + C - 1;
@@ -112,7 +131,8 @@ static void fold_stream(const mx_tarch *a, int mx, int64_t g, int64_t kb, int64_
         int64_t e;
         if (a->share == MXSIM_EXP_PER_PE) e = B + rl + mc - 1 + 1 + a->lat;
         else if (a->share == MXSIM_EXP_PER_ROW) e = B + rl + 1 + (mc - 1) * a->ii + a->lat;
-        else e = B + r0 + mc - 1 + 1 + (n_e - 1) * mx_t_max(tg, a->ii) + a->lat;
+        else /* column mc-1 (the latest): the fold's group-end rows, tg apart, queue across steps */
+            e = fifo_last_issue(a, steps, I, n_e, R + r0 + mc - 1, tg) + 1 + a->lat;
         end = mx_t_max(end, e);
     }
     f->cycles = end;

@@ -59,8 +59,8 @@ MX_INTERNAL void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, i
                              int64_t tk, mx_tfold *f);
 /* Beats per group, group interval / stream interval and exponent tail of the array. */
 MX_INTERNAL int64_t mx_tpe_beats_per_group(const mx_tarch *a, int64_t g);
-MX_INTERNAL int64_t mx_tpe_step_interval(const mx_tarch *a, int64_t base, int64_t n_share,
-                                         int64_t spacing);
+/* Step interval of n_share operations per step on one exponent unit: max(base, n_share * II). */
+MX_INTERNAL int64_t mx_tpe_step_interval(const mx_tarch *a, int64_t base, int64_t n_share);
 
 /* Duration of one DRAM request of `bytes` (0 bytes: no request, 0 cycles). */
 MX_INTERNAL int64_t mx_tmem_dur(const mx_tarch *a, int64_t bytes);
