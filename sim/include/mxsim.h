@@ -353,7 +353,8 @@ typedef struct mxsim_trace mxsim_trace;
 
 MXSIM_API mxsim_status mxsim_trace_create(mxsim_ctx *ctx, const char *source, mxsim_trace **out);
 MXSIM_API void mxsim_trace_free(mxsim_trace *t); /* NULL ok */
-/* Validates *op (dims 1..2^31, repeat >= 1, G dividing k when given) and appends a copy. */
+/* Validates *op (dims 1..2^31, repeat >= 1, G dividing n of a dequant/quantize when given; a
+** GEMM's k need not be a multiple of G: MXINT8 pads it) and appends a copy. */
 MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const mxsim_top *op);
 MXSIM_API int64_t mxsim_trace_count(const mxsim_trace *t);
 MXSIM_API const mxsim_top *mxsim_trace_op(const mxsim_trace *t, int64_t i); /* NULL if out of range */
@@ -394,6 +395,9 @@ typedef struct {
     /* mapping */
     int64_t tile_m, tile_n, tile_k, n_tiles, n_folds;
     double seconds, tops; /* at the configured clock; tops = 2*MACs/seconds/1e12 */
+    /* appended (issue 14) */
+    int64_t n_macs_issued; /* multiply-adds issued: n_macs plus the zeros of K padded to a
+                              multiple of G (MXINT8 GEMMs); equals n_macs when G divides K */
 } mxsim_tstats;
 
 /* Times op (times its repeat count) on cfg.  detail = 0: the analytic engine (closed forms).

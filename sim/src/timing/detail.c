@@ -178,6 +178,15 @@ static void read_beat(dsim *d, int opnd, int64_t line, int64_t b)
     }
 }
 
+/* A mapped PE multiplies a beat of el elements from k0 of the chunk: all are issued; those
+** below the trace's K are useful, the rest are the zero padding of the last group. */
+static void count_macs(dsim *d, int64_t k0, int64_t el)
+{
+    int64_t kg = d->ik * d->t->tk + k0;
+    d->st->n_macs_issued += el;
+    d->st->n_macs += mx_t_max(0, mx_t_min(el, d->op->k_useful - kg));
+}
+
 /* ---- outputs and exponent units ------------------------------------------------------------ */
 
 static mxsim_status write_out(dsim *d, int64_t out, int64_t fcyc)
@@ -447,7 +456,7 @@ static mxsim_status os_cycle(dsim *d, int64_t fcyc, int *ended)
             int64_t k0, el, grp, out = i * d->mc + j;
             int gend;
             beat_info(d, b, &k0, &el, &grp, &gend);
-            d->st->n_macs += el;
+            count_macs(d, k0, el);
             d->st->n_acc_writes++;
             mxsim_status s;
             if (gend && (s = unit_push(d, unit_of(d, i, j), fcyc, out, grp)) != MXSIM_OK) return s;
@@ -513,7 +522,7 @@ static mxsim_status stream_cycle(dsim *d, int64_t fcyc, int *ended)
             int64_t k0, el, grp;
             int gend;
             beat_info(d, d->fr + r, &k0, &el, &grp, &gend);
-            d->st->n_macs += el;
+            count_macs(d, k0, el);
             d->st->n_acc_writes++;
             if (gend && (s = unit_push(d, unit_of(d, r, j), fcyc, sr * d->mc + j, sr)) != MXSIM_OK) return s;
         }
@@ -587,9 +596,10 @@ static mxsim_status issue_store(dsim *d)
     int fmt = d->op->out_fmt;
     r.ebytes = fmt == MXSIM_OUT_FP32 ? 4 : fmt == MXSIM_OUT_BF16 ? 2 : 1;
     r.bytes = r.elems * r.ebytes;
-    if (fmt == MXSIM_OUT_MXINT8) { /* one scale byte per group of outputs along n, per row */
-        int64_t groups = 0;
-        for (int64_t c = 0; c < d->tn; c += d->op->out_g) groups++;
+    if (fmt == MXSIM_OUT_MXINT8) { /* one scale byte per group of outputs along n, per row, */
+        int64_t groups = 0;       /* stored with the tile that holds the group's last column */
+        for (int64_t c = d->in * d->t->tn; c < d->in * d->t->tn + d->tn; c++)
+            if ((c + 1) % d->op->out_g == 0 || c + 1 == d->op->n) groups++;
         r.bytes += d->tm * groups;
         r.phase = PH_RQ;
         r.rq_left = r.elems;

@@ -47,10 +47,16 @@ mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsi
     int64_t g = op->group_size > 0 ? op->group_size : cfg->group_size;
     r->out_g = g;
     int64_t along = op->kind == MXSIM_OP_GEMM ? r->k : r->n;
-    if (r->mx) {
+    r->k_useful = r->k;
+    if (r->mx && op->kind == MXSIM_OP_GEMM) {
+        /* hardware pads the reduction with zeros to whole groups: K is issued, stored and moved
+        ** as ceil(K / G) groups; n_macs stays the useful m*n*K */
+        r->g = g;
+        r->k = mx_t_ceil_div(r->k, g) * g;
+    } else if (r->mx) {
         if (along % g != 0)
-            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'group': G=%lld does not divide %s=%lld", where,
-                           (long long)g, op->kind == MXSIM_OP_GEMM ? "k" : "n", (long long)along);
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'group': G=%lld does not divide n=%lld", where,
+                           (long long)g, (long long)along);
         r->g = g;
     } else {
         r->g = r->k;
@@ -86,8 +92,12 @@ void mx_tengine_tile(const mx_top_resolved *op, const mx_ttiling *t, int64_t idx
     if (o->load_b) o->load_bytes += o->tk * o->tn + sc * (o->tk * o->tn / op->g);
     o->store_elems = ik == t->nk - 1 ? o->tm * o->tn : 0;
     o->store_bytes = o->store_elems * out_elem_bytes(op->out_fmt);
-    if (o->store_elems && op->out_fmt == MXSIM_OUT_MXINT8) /* a scale per G outputs along n */
-        o->store_bytes += o->tm * mx_t_ceil_div(o->tn, op->out_g);
+    if (o->store_elems && op->out_fmt == MXSIM_OUT_MXINT8) { /* a scale per G outputs along n */
+        /* a group's scale goes with the tile holding its last column (the row's last group may
+        ** be short), so an n tile narrower than G does not add scale bytes */
+        int64_t n0 = in * t->tn, n1 = n0 + o->tn, G = op->out_g;
+        o->store_bytes += o->tm * (n1 / G - n0 / G + (n1 == op->n && op->n % G != 0));
+    }
 }
 
 int64_t mx_tengine_store_dur(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
@@ -188,7 +198,8 @@ static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
             if (cm[i] * cn[j] == 0) continue;
             mx_ttile st = {sm[i], sn[j], 0, 0, 0, sm[i] * sn[j], 0, 0};
             st.store_bytes = st.store_elems * (op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1);
-            if (op->out_fmt == MXSIM_OUT_MXINT8) st.store_bytes += sm[i] * mx_t_ceil_div(sn[j], op->out_g);
+            /* a tile of sn columns holds at least floor(sn / G) group ends */
+            if (op->out_fmt == MXSIM_OUT_MXINT8) st.store_bytes += sm[i] * (sn[j] / op->out_g);
             stores += cm[i] * cn[j] * mx_tengine_store_dur(cfg, a, op, &st);
             for (int l = 0; l < 2; l++) {
                 if (ck[l] == 0) continue;
@@ -274,51 +285,54 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     else add_candidates(cm, &nm, gm, op->m);
     if (cfg->tile_n > 0) cn[nn++] = mx_t_min(cfg->tile_n, op->n);
     else add_candidates(cn, &nn, gn, op->n);
-    /* reduction chunks: multiples of G (of the beat for int8) */
+    /* reduction chunks: G, 2G, 4G, ... and the whole K, for int8 operands too (G of the op or
+    ** the configuration), so that the candidates depend neither on the lanes nor on the operand
+    ** format: int8 gets a chunk no larger than MXINT8's at every position of the list */
     if (cfg->tile_k > 0) {
         ck[nk++] = mx_t_min(cfg->tile_k, op->k);
         if (op->mx && ck[0] % op->g != 0)
             return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'tile.k': %lld is not a multiple of G=%lld", where,
                            (long long)ck[0], (long long)op->g);
     } else {
-        add_candidates(ck, &nk, op->mx ? op->g : a->w, op->k);
+        add_candidates(ck, &nk, op->out_g, op->k);
     }
     /* Candidates in the original order (largest first); each gets a lower bound of its cost and
-    ** is evaluated only if the bound can still beat the best so far, in bound order.  Ties keep
-    ** the earlier candidate, and a candidate of more than 2^16 tiles is evaluated only if it is
-    ** the first that fits (tiny tiles of huge ops are never the best): the choice is the one an
-    ** exhaustive search in the original order makes. */
+    ** is evaluated only if the bound can still beat the best so far, in bound order; ties keep
+    ** the earlier candidate: the choice is the one an exhaustive search in the original order
+    ** makes.  The set is every listed candidate that fits and has at most MX_T_MAX_TILES tiles,
+    ** a filter on the candidate alone, so more SRAM only adds candidates. */
     tcand *cs = malloc((size_t)nm * (size_t)nn * (size_t)nk * sizeof *cs);
     if (cs == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
     int nc = 0;
+    mx_ttiling big = {0};
     for (int i = nm - 1; i >= 0; i--)
         for (int j = nn - 1; j >= 0; j--)
             for (int l = nk - 1; l >= 0; l--) {
                 if (!fits(a, op, cm[i], cn[j], ck[l])) continue;
                 mx_ttiling t = {cm[i], cn[j], ck[l], mx_t_ceil_div(op->m, cm[i]),
                                 mx_t_ceil_div(op->n, cn[j]), mx_t_ceil_div(op->k, ck[l])};
-                if (t.nm * t.nn * t.nk > (1 << 16) && nc > 0) continue;
+                /* Resource limit: pipeline() walks every tile (~100 ns each), so a two-line
+                ** trace with m = n = k = 2^19 on small.ini (2^39 tiles) ran for days.  Such a
+                ** candidate is left out (robustness, tests/badinput); nm*nn*nk <= m*n*k < 2^58. */
+                if (t.nm * t.nn * t.nk > MX_T_MAX_TILES) {
+                    if (big.tm == 0) big = t;
+                    continue;
+                }
                 cs[nc] = (tcand){t, lower_bound(a->cfg, a, op, &t), nc};
                 nc++;
             }
+    if (nc == 0 && big.tm > 0) {
+        free(cs);
+        return mx_fail(ctx, MXSIM_E_LIMIT,
+                       "%s: needs %lld tiles of %lld x %lld x %lld on this configuration; the analytic "
+                       "engine walks every tile and accepts at most 2^26: enlarge fields 'sram.a_kib', "
+                       "'sram.b_kib', 'sram.c_kib' or split the op", where,
+                       (long long)(big.nm * big.nn * big.nk), (long long)big.tm, (long long)big.tn, (long long)big.tk);
+    }
     qsort(cs, (size_t)nc, sizeof *cs, cmp_cand);
     int64_t best_cost = -1, best_order = -1;
     for (int i = 0; i < nc; i++) {
         if (best_cost >= 0 && (cs[i].lb > best_cost || (cs[i].lb == best_cost && cs[i].order > best_order))) break;
-        /* Resource limit: pipeline() walks every tile (~100 ns each), so a two-line trace with
-        ** m = n = k = 2^19 on small.ini (2^39 tiles) ran for days.  An op whose search would walk
-        ** more than MX_T_MAX_TILES tiles is refused up front (robustness, tests/badinput).
-        ** nm * nn * nk <= m * n * k, which mx_top_resolve keeps below 2^58. */
-        int64_t n_tiles = cs[i].t.nm * cs[i].t.nn * cs[i].t.nk;
-        if (n_tiles > MX_T_MAX_TILES) {
-            mx_ttiling big = cs[i].t;
-            free(cs);
-            return mx_fail(ctx, MXSIM_E_LIMIT,
-                           "%s: needs %lld tiles of %lld x %lld x %lld on this configuration; the analytic "
-                           "engine walks every tile and accepts at most 2^26: enlarge fields 'sram.a_kib', "
-                           "'sram.b_kib', 'sram.c_kib' or split the op", where, (long long)n_tiles,
-                           (long long)big.tm, (long long)big.tn, (long long)big.tk);
-        }
         int64_t c = pipeline(a->cfg, a, op, &cs[i].t, NULL);
         if (best_cost < 0 || c < best_cost || (c == best_cost && cs[i].order < best_order)) {
             best_cost = c;
@@ -379,7 +393,8 @@ void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
     st->sram_b_rd_mant_bytes = rb;
     st->sram_a_rd_scale_bytes = rsa;
     st->sram_b_rd_scale_bytes = rsb;
-    st->n_macs = op->m * op->n * op->k;
+    st->n_macs = op->m * op->n * op->k_useful;
+    st->n_macs_issued = op->m * op->n * op->k;
     st->n_exp_ops = op->mx ? op->m * op->n * (op->k / op->g) : 0;
     /* adder-tree outputs written to the group (or int32) partial-sum register, one per beat; an
     ** int8 chunk that is not a multiple of the beat ends with a partial beat */
@@ -411,7 +426,8 @@ static void scale_counts(mxsim_tstats *st, int64_t r)
                     &st->sram_c_wr_bytes, &st->dram_a_mant_bytes, &st->dram_a_scale_bytes,
                     &st->dram_b_mant_bytes, &st->dram_b_scale_bytes, &st->dram_out_bytes, &st->n_macs,
                     &st->n_exp_ops, &st->n_acc_writes, &st->n_dequant_elems, &st->n_requant_elems,
-                    &st->n_maxabs_compares, &st->n_dram_requests, &st->n_folds, &st->n_tiles};
+                    &st->n_maxabs_compares, &st->n_dram_requests, &st->n_folds, &st->n_tiles,
+                    &st->n_macs_issued};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) *f[i] *= r;
 }
 
@@ -521,6 +537,7 @@ MXSIM_API void mxsim_tstats_add(const mxsim_tconfig *cfg, mxsim_tstats *acc, con
     for (int64_t i = 0; i < n; i++) d[i] += x[i];
     acc->n_folds += s->n_folds;
     acc->n_tiles += s->n_tiles;
+    acc->n_macs_issued += s->n_macs_issued;
     acc->util_mapping = acc->n_folds > 0 ? um / (double)acc->n_folds : 0;
     mx_tstats_finish(cfg, acc);
 }

@@ -24,7 +24,9 @@ static inline int64_t mx_t_min(int64_t a, int64_t b) { return a < b ? a : b; }
 /* The operation as the engines see it: config defaults resolved, validated. */
 typedef struct {
     int kind;
-    int64_t m, n, k, g;         /* g: group size; for int8 operands g = k (one pseudo-group) */
+    int64_t m, n, k, g;         /* g: group size; for int8 operands g = k (one pseudo-group);
+                                ** k: issued reduction, K padded to a multiple of G (MXINT8) */
+    int64_t k_useful;           /* the trace's K (useful work) */
     int mx;                     /* 1: MXINT8 operands (scale bytes, exponent unit) */
     int out_fmt;
     int64_t out_g;              /* group of an MXINT8 output along n (the op's or config's G) */
