@@ -682,8 +682,16 @@ static mxsim_status tile_start(dsim *d)
     d->a_base = d->a_half[0] * d->a->half_a_bytes;
     d->b_base = d->b_half[0] * d->a->half_b_bytes;
     d->c_base = ((d->im * d->t->nn + d->in) % 2) * d->a->half_c_bytes;
-    /* beats of the chunk: a group of g elements takes tg beats of at most w elements */
+    /* beats of the chunk: a group of g elements takes tg beats of at most w elements; an MXINT8
+    ** tile runs at the beat the plan gives its shape (the full width, or a narrower one) */
     d->g = d->op->mx ? d->op->g : d->tk;
+    d->w = d->a->w;
+    if (d->op->mx) {
+        int cls = (d->tm != d->t->tm) | (d->tn != d->t->tn) << 1 | (d->tk != d->t->tk) << 2;
+        int64_t want = d->t->tg[cls], full = 0;
+        for (int64_t e = 0; e < d->g; e += d->w) full++;
+        if (want != full) d->w = mx_t_ceil_div(d->g, want);
+    }
     d->tg = 0;
     for (int64_t e = 0; e < d->g; e += d->w) d->tg++;
     d->n_grp = d->op->mx ? d->tk / d->g : 0;

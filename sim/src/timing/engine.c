@@ -155,6 +155,9 @@ static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
             st->cycles_fill_drain += f->fill_drain;
             st->cycles_exp_stall += f->exp_stall;
             st->n_folds += f->n_folds;
+            /* adder-tree outputs written to the group (or int32) partial-sum register, one per
+            ** beat at the tile's beat width; an int8 chunk ends with a partial beat */
+            st->n_acc_writes += tl.tm * tl.tn * (op->mx ? (tl.tk / op->g) * f->tg : mx_t_ceil_div(tl.tk, a->w));
             st->util_mapping += (double)f->pe_used_sum;
             if (tl.load_a) {
                 st->dram_a_mant_bytes += tl.tm * tl.tk;
@@ -341,6 +344,15 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
         }
     }
     free(cs);
+    if (best_cost >= 0) /* the beat each tile shape runs at, for the detailed engine */
+        for (int cls = 0; cls < 8; cls++) {
+            int64_t tm = cls & 1 ? op->m - (best->nm - 1) * best->tm : best->tm;
+            int64_t tn = cls & 2 ? op->n - (best->nn - 1) * best->tn : best->tn;
+            int64_t tk = cls & 4 ? op->k - (best->nk - 1) * best->tk : best->tk;
+            mx_tfold f;
+            mx_tpe_tile(a, op->mx, op->g, tm, tn, tk, &f);
+            best->tg[cls] = f.tg;
+        }
     if (best_cost < 0)
         return mx_fail(ctx, MXSIM_E_INPUT,
                        "%s: no tiling fits: fields 'sram.a_kib', 'sram.b_kib', 'sram.c_kib' too small "
@@ -396,12 +408,6 @@ void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
     st->n_macs = op->m * op->n * op->k_useful;
     st->n_macs_issued = op->m * op->n * op->k;
     st->n_exp_ops = op->mx ? op->m * op->n * (op->k / op->g) : 0;
-    /* adder-tree outputs written to the group (or int32) partial-sum register, one per beat; an
-    ** int8 chunk that is not a multiple of the beat ends with a partial beat */
-    int64_t beats = op->mx ? (op->k / op->g) * mx_tpe_beats_per_group(a, op->g)
-                           : (t->nk - 1) * mx_t_ceil_div(t->tk, a->w) +
-                                 mx_t_ceil_div(op->k - (t->nk - 1) * t->tk, a->w);
-    st->n_acc_writes = op->m * op->n * beats;
     if (op->out_fmt == MXSIM_OUT_MXINT8) {
         st->n_requant_elems = op->m * op->n;
         st->n_maxabs_compares = op->m * op->n;

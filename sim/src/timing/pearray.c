@@ -67,19 +67,19 @@ static int64_t fifo_last_issue(const mx_tarch *a, int64_t S, int64_t I, int64_t 
     return best;
 }
 
-/* Beats of a reduction chunk of tk elements. */
-static int64_t chunk_beats(const mx_tarch *a, int mx, int64_t g, int64_t tk)
+/* Beats of a reduction chunk of tk elements (MXINT8: tg beats per group). */
+static int64_t chunk_beats(const mx_tarch *a, int mx, int64_t g, int64_t tg, int64_t tk)
 {
-    return mx ? (tk / g) * mx_tpe_beats_per_group(a, g) : mx_t_ceil_div(tk, a->w);
+    return mx ? (tk / g) * tg : mx_t_ceil_div(tk, a->w);
 }
 
 /* OS fold: K streams through time, one group every I cycles.  Only the mr x mc mapped PEs
 ** issue exponent operations; the skew and drain span the whole array. */
-static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tk, int64_t mr, int64_t mc,
+static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tg, int64_t tk, int64_t mr, int64_t mc,
                     mx_tfold *f)
 {
     const int64_t R = a->R, C = a->C;
-    int64_t kb = chunk_beats(a, mx, g, tk);
+    int64_t kb = chunk_beats(a, mx, g, tg, tk);
     f->compute = kb;
     f->fill_drain = R + C - 2;
     if (!mx) {
@@ -87,7 +87,7 @@ static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tk, int64_t mr
         f->cycles = kb + R + C - 2;
         return;
     }
-    int64_t tg = mx_tpe_beats_per_group(a, g), ng = tk / g;
+    int64_t ng = tk / g;
     /* n PEs share the busiest unit; o = skew of its first operation of the last group */
     int64_t n = a->share == MXSIM_EXP_PER_PE ? 1 : a->share == MXSIM_EXP_PER_ROW ? mc : mr;
     int64_t o = a->share == MXSIM_EXP_PER_PE ? mr + mc - 2 : a->share == MXSIM_EXP_PER_ROW ? mr - 1 : mc - 1;
@@ -101,15 +101,14 @@ static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tk, int64_t mr
 
 /* WS/IS fold: the reduction is spatial (beats on rows), `steps` rows of the other operand stream
 ** through time; mc of the C columns are mapped.  fr = first beat of this fold. */
-static void fold_stream(const mx_tarch *a, int mx, int64_t g, int64_t kb, int64_t fr, int64_t steps,
+static void fold_stream(const mx_tarch *a, int mx, int64_t tg, int64_t kb, int64_t fr, int64_t steps,
                         int64_t mc, mx_tfold *f)
 {
     const int64_t R = a->R, C = a->C;
     f->compute = steps;
     f->fill_drain = 2 * R + C - 2;
-    int64_t n_e = 0, r0 = -1, rl = -1, tg = 1;
+    int64_t n_e = 0, r0 = -1, rl = -1;
     if (mx) {
-        tg = mx_tpe_beats_per_group(a, g);
         int64_t hi = mx_t_min(fr + R, kb);
         /* first beat b >= fr with (b + 1) % tg == 0 */
         int64_t b0 = fr + ((tg - 1 - fr % tg) % tg + tg) % tg;
@@ -148,12 +147,14 @@ static void fold_add(mx_tfold *f, const mx_tfold *one, int64_t k)
     f->exp_stall += k * one->exp_stall;
 }
 
-void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, int64_t tk,
-                 mx_tfold *f)
+/* The tile with tg beats per group (MXINT8; int8 uses the full beat w). */
+static void tile_at(const mx_tarch *a, int mx, int64_t g, int64_t tg, int64_t tm, int64_t tn, int64_t tk,
+                    mx_tfold *f)
 {
     const int64_t R = a->R, C = a->C;
     mx_tfold one = {0};
     *f = (mx_tfold){0};
+    f->tg = tg;
     if (a->df == MXSIM_DF_OS) {
         /* folds differ only in mapped rows (R or the edge tm % R) and columns (C or tn % C) */
         int64_t rows[2] = {R, tm % R}, n_r[2] = {tm / R, tm % R ? 1 : 0};
@@ -161,7 +162,7 @@ void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, i
         for (int i = 0; i < 2; i++)
             for (int j = 0; j < 2; j++) {
                 if (n_r[i] * n_c[j] == 0) continue;
-                fold_os(a, mx, g, tk, rows[i], cols[j], &one);
+                fold_os(a, mx, g, tg, tk, rows[i], cols[j], &one);
                 fold_add(f, &one, n_r[i] * n_c[j]);
             }
         f->n_folds = mx_t_ceil_div(tm, R) * mx_t_ceil_div(tn, C);
@@ -171,30 +172,53 @@ void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, i
     }
     /* WS: N on columns, M streams; IS: M on columns, N streams. */
     int64_t cols = a->df == MXSIM_DF_WS ? tn : tm, steps = a->df == MXSIM_DF_WS ? tm : tn;
-    int64_t kb = chunk_beats(a, mx, g, tk);
+    int64_t kb = chunk_beats(a, mx, g, tg, tk);
     int64_t nk = mx_t_ceil_div(kb, R), nc = mx_t_ceil_div(cols, C);
     int64_t mcs[2] = {C, cols % C}, n_mc[2] = {cols / C, cols % C ? 1 : 0};
     /* A full reduction fold's cost depends on its first beat only through fr mod t_g, and
     ** fr = fk * R, so the costs of folds 0..nk-2 repeat with period p = t_g / gcd(R, t_g);
     ** the last fold (possibly partial) is timed on its own. */
-    int64_t tg = mx ? mx_tpe_beats_per_group(a, g) : 1, x = R, y = tg;
+    int64_t x = R, y = mx ? tg : 1;
     while (y) {
         int64_t r = x % y;
         x = y;
         y = r;
     }
-    int64_t p = tg / x, n_full = nk - 1;
+    int64_t p = (mx ? tg : 1) / x, n_full = nk - 1;
     for (int j = 0; j < 2; j++) {
         if (n_mc[j] == 0) continue;
         for (int64_t fk = 0; fk < mx_t_min(p, n_full); fk++) {
-            fold_stream(a, mx, g, kb, fk * R, steps, mcs[j], &one);
+            fold_stream(a, mx, tg, kb, fk * R, steps, mcs[j], &one);
             /* folds fk, fk + p, fk + 2p, ... below n_full */
             fold_add(f, &one, n_mc[j] * ((n_full - 1 - fk) / p + 1));
         }
-        fold_stream(a, mx, g, kb, n_full * R, steps, mcs[j], &one);
+        fold_stream(a, mx, tg, kb, n_full * R, steps, mcs[j], &one);
         fold_add(f, &one, n_mc[j]);
     }
     f->n_folds = nk * nc;
     f->pe_used_sum = kb * cols;
     f->kfolds = nk;
+}
+
+void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, int64_t tk, mx_tfold *f)
+{
+    int64_t tg = mx ? mx_tpe_beats_per_group(a, g) : 1;
+    tile_at(a, mx, g, tg, tm, tn, tk, f);
+    if (!mx || a->df == MXSIM_DF_OS) return; /* OS: every cost term grows with t_g */
+    /* WS/IS: the reduction folds cut the beats every R rows, so which rows end groups (and the
+    ** exponent tail of each fold) depends on t_g.  The controller may run the tile at any
+    ** narrower beat, i.e. any t_g' = ceil(G / x) for x < w: it takes the fastest, and more lanes
+    ** only add choices.  Ascending t_g' in turn; a fold costs at least 2R + C - 2 + steps and
+    ** t_g' >= t_g has at least as many folds, so the walk stops once that bound cannot win. */
+    const int64_t R = a->R, C = a->C;
+    int64_t cols = a->df == MXSIM_DF_WS ? tn : tm, steps = a->df == MXSIM_DF_WS ? tm : tn;
+    int64_t nc = mx_t_ceil_div(cols, C), w = mx_t_ceil_div(g, tg);
+    mx_tfold alt;
+    while (w > 1) {
+        tg = mx_t_ceil_div(g, w - 1); /* the next larger t_g' and the narrowest beat giving it */
+        w = mx_t_ceil_div(g, tg);
+        if (mx_t_ceil_div((tk / g) * tg, R) * nc * (2 * R + C - 2 + steps) >= f->cycles) break;
+        tile_at(a, mx, g, tg, tm, tn, tk, &alt);
+        if (alt.cycles < f->cycles) *f = alt;
+    }
 }

@@ -50,13 +50,15 @@ typedef struct {
     int64_t n_folds;
     int64_t pe_used_sum;         /* sum over folds of mapped PEs (mapping utilisation) */
     int64_t kfolds;              /* folds along the reduction (psum passes) */
+    int64_t tg;                  /* beats per group the tile runs at (MXINT8; 1 for int8) */
 } mx_tfold;
 
 MX_INTERNAL void mx_tarch_derive(const mxsim_tconfig *cfg, mx_tarch *a);
 MX_INTERNAL mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
                                         const mxsim_top *op, const char *source,
                                         mx_top_resolved *r);
-/* Closed-form time of one tile (tm, tn, tk) of an op with group g (mx: exponent unit used). */
+/* Closed-form time of one tile (tm, tn, tk) of an op with group g (mx: exponent unit used), at
+** the beat width (f->tg beats per group) the controller picks for it (pearray.c). */
 MX_INTERNAL void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn,
                              int64_t tk, mx_tfold *f);
 /* Beats per group, group interval / stream interval and exponent tail of the array. */
@@ -71,6 +73,9 @@ MX_INTERNAL int64_t mx_tmem_dur(const mx_tarch *a, int64_t bytes);
 typedef struct {
     int64_t tm, tn, tk;
     int64_t nm, nn, nk;
+    /* beats per group of each tile shape class (tm, tn, tk full or edge: bit 0 m edge, bit 1 n
+    ** edge, bit 2 k edge), the controller's choice (mx_tpe_tile); filled by mx_tengine_choose */
+    int64_t tg[8];
 } mx_ttiling;
 
 MX_INTERNAL mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a,
