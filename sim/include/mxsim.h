@@ -353,8 +353,8 @@ typedef struct mxsim_trace mxsim_trace;
 
 MXSIM_API mxsim_status mxsim_trace_create(mxsim_ctx *ctx, const char *source, mxsim_trace **out);
 MXSIM_API void mxsim_trace_free(mxsim_trace *t); /* NULL ok */
-/* Validates *op (dims 1..2^31, repeat >= 1, G dividing n of a dequant/quantize when given; a
-** GEMM's k need not be a multiple of G: MXINT8 pads it) and appends a copy. */
+/* Validates *op (dims 1..2^31, repeat >= 1, G in range) and appends a copy.  G need not divide
+** the grouped dim (k, or n of a dequant/quantize): MXINT8 tensors are padded to whole groups. */
 MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const mxsim_top *op);
 MXSIM_API int64_t mxsim_trace_count(const mxsim_trace *t);
 MXSIM_API const mxsim_top *mxsim_trace_op(const mxsim_trace *t, int64_t i); /* NULL if out of range */

@@ -273,11 +273,16 @@ MXTEST(bad_inputs_api)
     MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "dram.bw_bytes_per_cycle", "fast", "x"), MXSIM_E_INPUT);
     MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "array.dataflow", "rs", "x"), MXSIM_E_INPUT);
     mxsim_top o = gemm(4, 4, 30);
-    o.kind = MXSIM_OP_QUANTIZE; /* quantize 4 x 30: G=32 does not divide n */
-    o.n = 30;
     mxsim_tstats s;
+    o.group_size = 70000; /* above MXSIM_MAX_GROUP */
     MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t.trace", 0, NULL, &s), MXSIM_E_INPUT);
-    MXT_TRUE(strstr(mxsim_errmsg(g_ctx), "group") != NULL);
+    /* quantize 4 x 30 with G = 32: the MXINT8 output is one padded group per row, 4 x 32
+    ** mantissas and 4 scale bytes; the bf16 input is the useful 4 x 30 x 2 bytes */
+    o = gemm(4, 30, 1);
+    o.kind = MXSIM_OP_QUANTIZE;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t.trace", 0, NULL, &s), MXSIM_OK);
+    MXT_EQ_INT(s.dram_a_mant_bytes, 4 * 30 * 2);
+    MXT_EQ_INT(s.dram_out_bytes, 4 * 32 + 4);
     /* a GEMM's K is padded: 4 x 4 x 30 issues 4*4*32 MACs, 4*4*30 useful */
     o = gemm(4, 4, 30);
     MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t.trace", 0, NULL, &s), MXSIM_OK);

@@ -46,23 +46,19 @@ mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsi
     r->out_fmt = op->out_fmt < 0 ? (int)cfg->out_format : op->out_fmt;
     int64_t g = op->group_size > 0 ? op->group_size : cfg->group_size;
     r->out_g = g;
-    int64_t along = op->kind == MXSIM_OP_GEMM ? r->k : r->n;
     r->k_useful = r->k;
     if (r->mx && op->kind == MXSIM_OP_GEMM) {
-        /* hardware pads the reduction with zeros to whole groups: K is issued, stored and moved
-        ** as ceil(K / G) groups; n_macs stays the useful m*n*K */
+        /* an MXINT8 tensor is stored as whole groups: K is padded with zeros to ceil(K / G)
+        ** groups, which are issued, stored and moved; n_macs stays the useful m*n*K.  (A
+        ** dequant/quantize pads its n the same way: time_elementwise.) */
         r->g = g;
         r->k = mx_t_ceil_div(r->k, g) * g;
-    } else if (r->mx) {
-        if (along % g != 0)
-            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'group': G=%lld does not divide n=%lld", where,
-                           (long long)g, (long long)along);
-        r->g = g;
     } else {
-        r->g = r->k;
+        r->g = r->mx ? g : r->k;
     }
     /* products of dims and repeat must stay in int64 (bytes, MACs, cycles) */
-    double macs = (double)r->m * (double)r->n * (double)r->k * (double)r->repeat;
+    double n_pad = op->kind != MXSIM_OP_GEMM && r->mx ? (double)(mx_t_ceil_div(r->n, r->g) * r->g) : (double)r->n;
+    double macs = (double)r->m * n_pad * (double)r->k * (double)r->repeat;
     if (macs > 4e18 / 16)
         return mx_fail(ctx, MXSIM_E_LIMIT, "%s: m*n*k*repeat = %.3g overflows the counters", where, macs);
     return MXSIM_OK;
@@ -443,17 +439,19 @@ static void scale_counts(mxsim_tstats *st, int64_t r)
 static void time_elementwise(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
                              mxsim_tstats *st)
 {
-    int64_t e = op->m * op->n, sc = e / op->g;
+    /* the MXINT8 side is whole groups along n (zero-padded); the bf16 side is the useful m*n */
+    int64_t np = mx_t_ceil_div(op->n, op->g) * op->g, sc = op->m * (np / op->g);
+    int64_t e = op->m * op->n, ep = op->m * np;
     int deq = op->kind == MXSIM_OP_DEQUANT;
     int64_t lanes = deq ? cfg->dequant_lanes : cfg->requant_lanes;
     int64_t depth = deq ? cfg->dequant_depth_cycles : cfg->requant_depth_cycles;
-    int64_t in_b = deq ? e + sc : 2 * e, out_b = deq ? 2 * e : e + sc;
-    st->cycles_compute = mx_t_ceil_div(e, lanes);
+    int64_t in_b = deq ? ep + sc : 2 * e, out_b = deq ? 2 * e : ep + sc;
+    st->cycles_compute = mx_t_ceil_div(ep, lanes);
     st->cycles_fill_drain = depth;
     int64_t mem = mx_tmem_dur(a, in_b) + mx_tmem_dur(a, out_b);
     st->cycles_total = mx_t_max(st->cycles_compute + depth, mem);
     st->cycles_mem_stall = st->cycles_total - st->cycles_compute - depth;
-    st->dram_a_mant_bytes = deq ? e : 2 * e;
+    st->dram_a_mant_bytes = deq ? ep : 2 * e;
     st->dram_a_scale_bytes = deq ? sc : 0;
     st->dram_out_bytes = out_b;
     st->sram_a_rd_mant_bytes = st->dram_a_mant_bytes;
@@ -461,8 +459,8 @@ static void time_elementwise(const mxsim_tconfig *cfg, const mx_tarch *a, const 
     st->sram_c_wr_bytes = out_b;
     st->sram_c_rd_bytes = out_b;
     st->n_dram_requests = 2;
-    if (deq) st->n_dequant_elems = e;
-    else st->n_requant_elems = st->n_maxabs_compares = e;
+    if (deq) st->n_dequant_elems = ep;
+    else st->n_requant_elems = st->n_maxabs_compares = ep;
     st->tile_m = op->m;
     st->tile_n = op->n;
     st->tile_k = 1;
