@@ -274,7 +274,7 @@ static void add_candidates(int64_t *v, int *n, int64_t gran, int64_t dim)
 mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_resolved *op,
                                const char *where, mx_ttiling *best)
 {
-    int64_t cm[48], cn[48], ck[48];
+    int64_t cm[48], cn[48], ck[96];
     int nm = 0, nn = 0, nk = 0;
     int64_t gm = a->df == MXSIM_DF_OS ? a->R : a->df == MXSIM_DF_IS ? a->C : 8;
     int64_t gn = a->df == MXSIM_DF_IS ? 8 : a->C;
@@ -294,6 +294,17 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
                            (long long)ck[0], (long long)op->g);
     } else {
         add_candidates(ck, &nk, op->out_g, op->k);
+        if (!op->mx) { /* int8 also gets the powers of two (a superset, still lane-independent) */
+            int64_t p2[48], mg[96];
+            int n2 = 0, n = 0, i = 0, j = 0;
+            add_candidates(p2, &n2, 1, op->k);
+            while (i < nk || j < n2) { /* merge two ascending lists, dropping repeats */
+                int64_t v = j == n2 || (i < nk && ck[i] <= p2[j]) ? ck[i++] : p2[j++];
+                if (n == 0 || mg[n - 1] != v) mg[n++] = v;
+            }
+            memcpy(ck, mg, (size_t)n * sizeof *ck);
+            nk = n;
+        }
     }
     /* Candidates in the original order (largest first); each gets a lower bound of its cost and
     ** is evaluated only if the bound can still beat the best so far, in bound order; ties keep
