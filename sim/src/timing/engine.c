@@ -6,11 +6,14 @@
 ** serves requests in issue order, each costing latency + ceil(bytes / bandwidth) cycles.  Tile t+1's
 ** load is issued when tile t starts computing (its buffer half was freed by tile t-1); tile t's
 ** output store (through the re-quantizer when the output is MXINT8) is issued when it finishes.
-** The tiling is the candidate (powers of two times the array's granularity, or the full dim, or
-** the size forced by tile.m/n/k) with the fewest total cycles, found by evaluating candidates in
-** the order of a lower bound of their cost and stopping when no bound can win; a larger SRAM only
-** adds candidates, so cycles never grow with SRAM, and every transfer shrinks with bandwidth, so
-** cycles never grow with bandwidth.  With detail = 1 the GEMM is timed by detail.c instead, on
+** The tiling is the candidate (m, n: powers of two times the array's granularity, or the full
+** dim; k: G * 2^i or the full (padded) K, for int8 also every power of two; or the size forced by
+** tile.m/n/k) with the fewest total cycles, found by evaluating candidates in the order of a lower
+** bound of their cost and stopping when no bound can win.  The candidate list depends on neither
+** lanes nor the operand format, a larger SRAM only adds candidates, and for a fixed tiling every
+** cost term is monotone in each resource, so the minimum never grows with more hardware and int8
+** is never slower than MXINT8 (sim/doc/architecture.md section 6).  MXINT8 GEMMs pad K to whole
+** groups (issued work and traffic); n_macs stays the useful m*n*K.  With detail = 1 the GEMM is timed by detail.c instead, on
 ** the same tiling, after an admission check against its limits.
 ** Ignored: DRAM banks and refresh, partial-sum spills (the output tile stays in SRAM across k).
 ** Invariant: cycles_total = compute + fill_drain + exp_stall + mem_stall, per op and in total.

@@ -11,7 +11,10 @@
 ** while any waits.  The controller releases steps (groups in OS, input rows in WS/IS) at the
 ** throughput of the busiest unit, I = max(base, n * II) for n operations per step on one unit; the
 ** queue absorbs the arrival spread, so latency appears once, in the fold's tail, and the excess of
-** I over `base` is exponent stall.  No unit's backlog grows: n * II <= I.
+** I over `base` is exponent stall.  No unit's backlog grows: n * II <= I.  In WS/IS an MXINT8
+** tile runs at the beat width (t_g) with the fewest cycles among w and every narrower width.
+** Monotone by construction (architecture.md section 6): every term grows with t_g, II, latency
+** and sharing, except the WS/IS fold cut, which the beat choice covers.
 ** Ignored: bank conflicts inside the array, clock gating, operand-dependent timing.
 ** Invariant: with int8 operands (or L = load_lanes = 1, II <= t_g, latency 0), a fold costs
 ** exactly SCALE-Sim v2's K+R+C-2 (OS) or 2R+C+M-2 / 2R+C+N-2 (WS / IS).
