@@ -13,8 +13,8 @@
 ** lanes nor the operand format, a larger SRAM only adds candidates, and for a fixed tiling every
 ** cost term is monotone in each resource, so the minimum never grows with more hardware and int8
 ** is never slower than MXINT8 (sim/doc/architecture.md section 6).  MXINT8 GEMMs pad K to whole
-** groups (issued work and traffic); n_macs stays the useful m*n*K.  With detail = 1 the GEMM is timed by detail.c instead, on
-** the same tiling, after an admission check against its limits.
+** groups (issued work and traffic); n_macs stays the useful m*n*K.  With detail = 1 the GEMM is
+** timed by detail.c instead, on the same tiling, after an admission check against its limits.
 ** Ignored: DRAM banks and refresh, partial-sum spills (the output tile stays in SRAM across k).
 ** Invariant: cycles_total = compute + fill_drain + exp_stall + mem_stall, per op and in total.
 */
@@ -288,8 +288,8 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     if (cfg->tile_n > 0) cn[nn++] = mx_t_min(cfg->tile_n, op->n);
     else add_candidates(cn, &nn, gn, op->n);
     /* reduction chunks: G, 2G, 4G, ... and the whole K, for int8 operands too (G of the op or
-    ** the configuration), so that the candidates depend neither on the lanes nor on the operand
-    ** format: int8 gets a chunk no larger than MXINT8's at every position of the list */
+    ** the configuration), so that the list depends on neither the lanes nor the operand format:
+    ** each MXINT8 chunk c has the int8 chunk min(c, K) (architecture.md section 6) */
     if (cfg->tile_k > 0) {
         ck[nk++] = mx_t_min(cfg->tile_k, op->k);
         if (op->mx && ck[0] % op->g != 0)
