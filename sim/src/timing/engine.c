@@ -187,8 +187,28 @@ static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
 /* A lower bound of pipeline()'s result, in O(1) tile shapes: the array runs the tiles one after
 ** another between the first load and the last store, and the DRAM channel serves every request
 ** one after another.  Used only to skip candidates that cannot win. */
+/* Tile times already computed during one search, by tile shape (direct-mapped): candidates share
+** their full and edge tile shapes, and a WS/IS MXINT8 tile time tries several beat widths. */
+#define MX_T_MEMO 1024
+typedef struct {
+    int64_t tm, tn, tk; /* tm = 0: empty */
+    mx_tfold f;
+} tmemo;
+
+static const mx_tfold *tile_time(tmemo *memo, const mx_tarch *a, const mx_top_resolved *op, int64_t tm,
+                                 int64_t tn, int64_t tk)
+{
+    uint64_t h = ((uint64_t)tm * 0x9e3779b97f4a7c15u) ^ ((uint64_t)tn * 0xc2b2ae3d27d4eb4fu) ^ (uint64_t)tk;
+    tmemo *e = &memo[(h ^ (h >> 29)) % MX_T_MEMO];
+    if (e->tm != tm || e->tn != tn || e->tk != tk) {
+        mx_tpe_tile(a, op->mx, op->g, tm, tn, tk, &e->f);
+        e->tm = tm, e->tn = tn, e->tk = tk;
+    }
+    return &e->f;
+}
+
 static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
-                           const mx_ttiling *t)
+                           const mx_ttiling *t, tmemo *memo)
 {
     /* sizes and counts of full and edge tiles along each dim */
     int64_t sm[2] = {t->tm, op->m - (t->nm - 1) * t->tm}, cm[2] = {t->nm - 1, 1};
@@ -205,9 +225,7 @@ static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
             stores += cm[i] * cn[j] * mx_tengine_store_dur(cfg, a, op, &st);
             for (int l = 0; l < 2; l++) {
                 if (ck[l] == 0) continue;
-                mx_tfold f;
-                mx_tpe_tile(a, op->mx, op->g, sm[i], sn[j], sk[l], &f);
-                arr += cm[i] * cn[j] * ck[l] * f.cycles;
+                arr += cm[i] * cn[j] * ck[l] * tile_time(memo, a, op, sm[i], sn[j], sk[l])->cycles;
             }
         }
     /* loads: with several k chunks every tile loads A and B; else A once per m row of tiles,
@@ -315,7 +333,12 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     ** makes.  The set is every listed candidate that fits and has at most MX_T_MAX_TILES tiles,
     ** a filter on the candidate alone, so more SRAM only adds candidates. */
     tcand *cs = malloc((size_t)nm * (size_t)nn * (size_t)nk * sizeof *cs);
-    if (cs == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
+    tmemo *memo = calloc(MX_T_MEMO, sizeof *memo);
+    if (cs == NULL || memo == NULL) {
+        free(cs);
+        free(memo);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
+    }
     int nc = 0;
     mx_ttiling big = {0};
     for (int i = nm - 1; i >= 0; i--)
@@ -331,11 +354,12 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
                     if (big.tm == 0) big = t;
                     continue;
                 }
-                cs[nc] = (tcand){t, lower_bound(a->cfg, a, op, &t), nc};
+                cs[nc] = (tcand){t, lower_bound(a->cfg, a, op, &t, memo), nc};
                 nc++;
             }
     if (nc == 0 && big.tm > 0) {
         free(cs);
+        free(memo);
         return mx_fail(ctx, MXSIM_E_LIMIT,
                        "%s: needs %lld tiles of %lld x %lld x %lld on this configuration; the analytic "
                        "engine walks every tile and accepts at most 2^26: enlarge fields 'sram.a_kib', "
@@ -359,10 +383,9 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
             int64_t tm = cls & 1 ? op->m - (best->nm - 1) * best->tm : best->tm;
             int64_t tn = cls & 2 ? op->n - (best->nn - 1) * best->tn : best->tn;
             int64_t tk = cls & 4 ? op->k - (best->nk - 1) * best->tk : best->tk;
-            mx_tfold f;
-            mx_tpe_tile(a, op->mx, op->g, tm, tn, tk, &f);
-            best->tg[cls] = f.tg;
+            best->tg[cls] = tile_time(memo, a, op, tm, tn, tk)->tg;
         }
+    free(memo);
     if (best_cost < 0)
         return mx_fail(ctx, MXSIM_E_INPUT,
                        "%s: no tiling fits: fields 'sram.a_kib', 'sram.b_kib', 'sram.c_kib' too small "
