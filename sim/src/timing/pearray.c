@@ -49,7 +49,8 @@ int64_t mx_tpe_step_interval(const mx_tarch *a, int64_t base, int64_t n_share)
 
 /* Last issue cycle of one unit fed, in each of S steps I cycles apart, by n operations at offsets
 ** first + q * sp (q < n) from the step's start, with n * II <= I.  For a FIFO that issues one op
-** every II cycles, the last issue is max over arrivals t of t + (ops arriving at or after t - 1) * II.
+** every II cycles, the last issue is max over arrivals t of t + (c(t) - 1) * II, c(t) the number
+** of operations arriving at or after t.
 ** A window of I cycles holds at most n arrivals, so moving t one step later never lowers that
 ** term: the maximum is at an arrival of the last step, and counting the earlier steps' arrivals at
 ** or after it suffices (at most (n - q) * sp / I + 1 earlier steps reach it). */
