@@ -204,6 +204,25 @@ static void tile_at(const mx_tarch *a, int mx, int64_t g, int64_t tg, int64_t tm
     f->kfolds = nk;
 }
 
+/* A lower bound of tile_at's WS/IS MXINT8 cycles at t_g beats per group: each fold costs at least
+** its array drain 2R + C - 1 + (S - 1) I_f.  Per column, the groups' ends spread over the folds
+** (sum of n_f = groups), so the sum of I_f = max(1, n_f II) is at least max(folds, groups * II);
+** per row or PE, a fold with a group end has I_f = max(1, mc II) or max(1, II), and exactly
+** min(folds, groups) folds have one (t_g <= R: every fold; else one group end per fold). */
+static int64_t stream_lb(const mx_tarch *a, int64_t g, int64_t tg, int64_t tm, int64_t tn, int64_t tk)
+{
+    const int64_t R = a->R, C = a->C;
+    int64_t cols = a->df == MXSIM_DF_WS ? tn : tm, S = a->df == MXSIM_DF_WS ? tm : tn;
+    int64_t ng = tk / g, N = mx_t_ceil_div(ng * tg, R), E = mx_t_min(N, ng), lb = 0;
+    int64_t mcs[2] = {C, cols % C}, n_mc[2] = {cols / C, cols % C ? 1 : 0};
+    for (int j = 0; j < 2; j++) {
+        int64_t sum_i = a->share == MXSIM_EXP_PER_COL ? mx_t_max(N, ng * a->ii)
+                        : E * mx_t_max(1, (a->share == MXSIM_EXP_PER_ROW ? mcs[j] : 1) * a->ii) + (N - E);
+        lb += n_mc[j] * (N * (2 * R + C - 1) + (S - 1) * sum_i);
+    }
+    return lb;
+}
+
 void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, int64_t tk, mx_tfold *f)
 {
     int64_t tg = mx ? mx_tpe_beats_per_group(a, g) : 1;
@@ -212,16 +231,14 @@ void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, i
     /* WS/IS: the reduction folds cut the beats every R rows, so which rows end groups (and the
     ** exponent tail of each fold) depends on t_g.  The controller may run the tile at any
     ** narrower beat, i.e. any t_g' = ceil(G / x) for x < w: it takes the fastest, and more lanes
-    ** only add choices.  Ascending t_g' in turn; a fold costs at least 2R + C - 2 + steps and
-    ** t_g' >= t_g has at least as many folds, so the walk stops once that bound cannot win. */
-    const int64_t R = a->R, C = a->C;
-    int64_t cols = a->df == MXSIM_DF_WS ? tn : tm, steps = a->df == MXSIM_DF_WS ? tm : tn;
-    int64_t nc = mx_t_ceil_div(cols, C), w = mx_t_ceil_div(g, tg);
+    ** only add choices.  Ascending t_g' in turn, each timed only if its lower bound can win; the
+    ** bound grows with t_g' (more folds), so the walk stops at the first that cannot. */
+    int64_t w = mx_t_ceil_div(g, tg);
     mx_tfold alt;
     while (w > 1) {
         tg = mx_t_ceil_div(g, w - 1); /* the next larger t_g' and the narrowest beat giving it */
         w = mx_t_ceil_div(g, tg);
-        if (mx_t_ceil_div((tk / g) * tg, R) * nc * (2 * R + C - 2 + steps) >= f->cycles) break;
+        if (stream_lb(a, g, tg, tm, tn, tk) >= f->cycles) break;
         tile_at(a, mx, g, tg, tm, tn, tk, &alt);
         if (alt.cycles < f->cycles) *f = alt;
     }
