@@ -470,7 +470,8 @@ typedef struct mxsim_trace mxsim_trace;
 
 MXSIM_API mxsim_status mxsim_trace_create(mxsim_ctx *ctx, const char *source, mxsim_trace **out);
 MXSIM_API void mxsim_trace_free(mxsim_trace *t); /* NULL ok */
-/* Validates *op (dims 1..2^31, repeat >= 1, G dividing k when given) and appends a copy. */
+/* Validates *op (dims 1..2^31, repeat >= 1, G in range) and appends a copy.  G need not divide
+** the grouped dim (k, or n of a dequant/quantize): MXINT8 tensors are padded to whole groups. */
 MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const mxsim_top *op);
 MXSIM_API int64_t mxsim_trace_count(const mxsim_trace *t);
 /* Op i (NULL if out of range).  The pointer dies at the next mxsim_trace_append on t (the op
@@ -514,6 +515,9 @@ typedef struct {
     /* mapping */
     int64_t tile_m, tile_n, tile_k, n_tiles, n_folds;
     double seconds, tops; /* at the configured clock; tops = 2*MACs/seconds/1e12 */
+    /* appended (issue 14) */
+    int64_t n_macs_issued; /* multiply-adds issued: n_macs plus the zeros of K padded to a
+                              multiple of G (MXINT8 GEMMs); equals n_macs when G divides K */
 } mxsim_tstats;
 
 /* Times op (times its repeat count) on cfg.  detail = 0: the analytic engine (closed forms).

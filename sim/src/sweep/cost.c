@@ -441,7 +441,9 @@ MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cf
     mxsim_node_scale sc;
     TRY(mxsim_node_scaling(ctx, p->node_nm, p->vdd_v, &sc));
     const double se = sc.energy_factor;
-    const double macs = (double)st->n_macs, beats = (double)st->n_acc_writes;
+    /* multipliers see the zero padding of K too (issued MACs; stats built without the field: useful) */
+    const double macs = (double)(st->n_macs_issued > st->n_macs ? st->n_macs_issued : st->n_macs);
+    const double beats = (double)st->n_acc_writes;
     const double exps = (double)st->n_exp_ops;
     const double tree_bits = PRODUCT_BITS + (double)ceil_log2(cfg->pe_lanes);
     const int exact = cfg->acc_mode == MXSIM_ACC_EXACT;
