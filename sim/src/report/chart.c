@@ -220,11 +220,11 @@ static double map_v(const mx_axis *a, double v, double p0, double p1)
 }
 
 /* x position of a discrete axis' value i: values spread over the plot, log-spaced when the
-** axis is log; 16 px of padding either side so end markers do not sit on the frame. */
+** axis is log; 24 px of padding either side so end markers and offset error bars clear the frame. */
 static double map_disc(const mx_axis *a, const double *x, int n, int i, double p0, double p1)
 {
     if (n <= 1 || !(a->hi > a->lo)) return (p0 + p1) / 2;
-    return map_v(a, x[i], p0 + 16, p1 - 16);
+    return map_v(a, x[i], p0 + 24, p1 - 24);
 }
 
 static double max_label_w(const mx_axis *a, double fs)
@@ -650,22 +650,30 @@ void mx_chart_scatter(const mx_scatter_chart *c, mx_buf *svg, mx_buf *csv, mx_ch
         if (!c->front[i] || !(isfinite(c->x[i]) && isfinite(c->y[i]))) continue;
         double x = map_v(&ax, c->x[i], L->px0, L->px1), y = map_v(&ay, c->y[i], L->py1, L->py0);
         double w = text_w(c->label[i], fs);
-        const double cand[8][2] = {{x + 8, y - lh / 2},      {x - 8 - w, y - lh / 2}, {x - w / 2, y - 8 - lh},
-                                   {x - w / 2, y + 8},       {x + 6, y - 6 - lh},     {x + 6, y + 6},
-                                   {x - 6 - w, y - 6 - lh},  {x - 6 - w, y + 6}};
         int placed = 0;
-        for (int k = 0; k < 8 && !placed; k++) {
-            double bx = cand[k][0], by = cand[k][1];
-            if (bx < L->px0 + 2 || bx + w > L->px1 - 2 || by < L->py0 + 2 || by + lh > L->py1 - 2) continue;
-            int clash = 0;
-            for (int q = first_label; q < L->n_box && !clash; q++) clash = overlaps(&L->box[q], bx, by, w, lh);
-            for (int q = 0; q < n_fin && !clash; q++) {
-                mx_box m = {px[2 * q] - 6, px[2 * q + 1] - 6, 12, 12, MX_BOX_LABEL, ""};
-                clash = overlaps(&m, bx, by, w, lh);
+        for (int ring = 0; ring < 2 && !placed; ring++) { /* beside the marker, then farther with a leader */
+            double r = ring ? 24 : 7;
+            const double cand[8][2] = {{x + r + 1, y - lh / 2}, {x - r - 1 - w, y - lh / 2}, {x - w / 2, y - r - lh},
+                                       {x - w / 2, y + r},      {x + r, y - r - lh},        {x + r, y + r},
+                                       {x - r - w, y - r - lh}, {x - r - w, y + r}};
+            for (int k = 0; k < 8 && !placed; k++) {
+                double bx = cand[k][0], by = cand[k][1];
+                if (bx < L->px0 + 2 || bx + w > L->px1 - 2 || by < L->py0 + 2 || by + lh > L->py1 - 2) continue;
+                int clash = 0;
+                for (int q = first_label; q < L->n_box && !clash; q++) clash = overlaps(&L->box[q], bx, by, w, lh);
+                for (int q = 0; q < n_fin && !clash; q++) {
+                    mx_box m = {px[2 * q] - 6, px[2 * q + 1] - 6, 12, 12, MX_BOX_LABEL, ""};
+                    clash = overlaps(&m, bx, by, w, lh);
+                }
+                if (clash) continue;
+                if (ring) { /* leader from the marker's edge to the label's nearest point */
+                    double tx = fmin(fmax(x, bx), bx + w), ty = fmin(fmax(y, by), by + lh), d = hypot(tx - x, ty - y);
+                    mx_buf_printf(&body, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#666\" stroke-width=\"0.8\"/>\n",
+                                  x + (tx - x) * 6 / d, y + (ty - y) * 6 / d, tx, ty);
+                }
+                text_at(L, &body, MX_BOX_LABEL, bx, by + lh / 2, 's', fs, 0, c->label[i]);
+                placed = 1;
             }
-            if (clash) continue;
-            text_at(L, &body, MX_BOX_LABEL, bx, by + lh / 2, 's', fs, 0, c->label[i]);
-            placed = 1;
         }
         L->n_omitted += !placed;
     }
@@ -707,6 +715,11 @@ void mx_chart_scatter(const mx_scatter_chart *c, mx_buf *svg, mx_buf *csv, mx_ch
         lw = fmax(lw, text_w("not measured (grey)", MX_CHART_FONT_PX));
         cy = y + ROW_H;
     }
-    double yb = title_and_note(L, &body, c->title, c->note, below_axes(L->py1));
+    char note[256];
+    snprintf(note, sizeof note, "%s", c->note ? c->note : "");
+    if (L->n_omitted)
+        snprintf(note + strlen(note), sizeof note - strlen(note), "%s%d front label%s left out for room (see the CSV).",
+                 note[0] ? " " : "", L->n_omitted, L->n_omitted > 1 ? "s" : "");
+    double yb = title_and_note(L, &body, c->title, note, below_axes(L->py1));
     finish(L, svg, &body, lx + lw, fmax(yb, cy));
 }

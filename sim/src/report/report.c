@@ -548,6 +548,26 @@ fail:
     return -1;
 }
 
+/* 1 when there are several series and every one has the same value of col at each x (so a
+** chart shows only the last drawn: said in a note). */
+static int series_coincide(const input_t *in, const lines_t *l, int col)
+{
+    if (l->n_series < 2 || in->xa < 0) return 0;
+    const axis_t *ax = &in->m.ax[in->xa];
+    for (int v = 0; v < ax->n; v++) {
+        double first = NAN;
+        int seen = 0;
+        for (int i = 0; i < in->n_pt; i++) {
+            if (in->pt[i].vi[in->xa] != v) continue;
+            double y = num(in, in->pt[i].row, col);
+            if (seen++ == 0) first = y;
+            else if (!(y == first || (isnan(y) && isnan(first)))) return 0;
+        }
+        if (seen && seen != l->n_series) return 0; /* a series lacks this x */
+    }
+    return 1;
+}
+
 /* Line chart of metric col (with band columns lo/hi, or -1) over the x axis. */
 static void chart_lines(const input_t *in, const lines_t *l, mx_report_out *o, int k, const char *title,
                         const char *y_title, const char *y_col, int col, int lo, int hi, const char *note,
@@ -709,8 +729,11 @@ static void chart_pareto(const input_t *in, mx_report_out *o, int k, int **front
         pl[j] = lab[j];
         if (front[j]) (*front_rows)[(*n_front)++] = p[j].i;
     }
+    char keys[160], note[224];
+    axis_keys(in, -1, " / ", keys, sizeof keys);
+    snprintf(note, sizeof note, "Labels: %s of the points on the front.", keys[0] ? keys : "point number");
     mx_scatter_chart c = {"Pareto front: cycles vs energy, coloured by SQNR", "cycles (whole trace)", "energy (mJ)",
-                          "SQNR (dB)", "Labels: axis values of the points on the front.", n, x, x + n, x + 2 * n, front, pl,
+                          "SQNR (dB)", note, n, x, x + n, x + 2 * n, front, pl,
                           "point", "cycles_total", "energy_mj", "sqnr_db"};
     mx_chart_scatter(&c, &o->file[2 * k].buf, &o->file[2 * k + 1].buf, &o->layout[k]);
 out:
@@ -746,7 +769,7 @@ static void doc_p(doc_t *d, const char *text)
 static void doc_head(doc_t *d, const char *const *names, int n)
 {
     mx_buf_puts(d->md, "|");
-    mx_buf_puts(d->html, "<table><tr>");
+    mx_buf_puts(d->html, "<div class=\"tw\"><table><tr>");
     for (int i = 0; i < n; i++) {
         mx_buf_puts(d->md, " ");
         mx_buf_md_cell(d->md, names[i]);
@@ -783,7 +806,7 @@ static void doc_cell(doc_t *d, const char *s, int first, int last)
 static void doc_end_table(doc_t *d)
 {
     mx_buf_puts(d->md, "\n");
-    mx_buf_puts(d->html, "</table>\n");
+    mx_buf_puts(d->html, "</table></div>\n");
 }
 
 /* A table of the given CSV rows: the axis values (with_axes) then the named columns. */
@@ -892,6 +915,7 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
                         "table{border-collapse:collapse;font-size:12px;margin:1em 0}td,th{border:1px solid #ccc;"
                         "padding:2px 6px;text-align:right}th{background:#f0f0f0}figure{margin:1.5em 0}"
                         "figcaption{font-size:13px;color:#444;max-width:760px}svg{max-width:100%;height:auto}"
+                        ".tw{overflow-x:auto}"
                         "</style></head><body>\n<h1>mxsim sweep report</h1>\n");
     snprintf(line, sizeof line, "Sweep of %s (%lld ops) on %s, by mxsim %s; report by mxsim %s. %lld design points: %d ok, "
                                 "%d failed. Inputs: %s and %s.", m->trace, (long long)m->n_ops,
@@ -1086,8 +1110,14 @@ mxsim_status mx_report_render(mxsim_ctx *ctx, const char *csv_path, const char *
     chart_lines(&in, &l, out, 1, "Energy for the whole trace", "energy (mJ)", "energy_mj", col_of(&in, "energy_mj"),
                 col_of(&in, "energy_mj_low"), col_of(&in, "energy_mj_high"),
                 "Error bars: low-high band of the cost sources; series offset sideways for legibility.", 1, xlab);
+    char note[256] = "";
+    if (series_coincide(&in, &l, col_of(&in, "sqnr_db"))) {
+        char keys[160];
+        axis_keys(&in, in.xa, ", ", keys, sizeof keys);
+        snprintf(note, sizeof note, "All %d lines coincide: SQNR does not depend on %s.", l.n_series, keys);
+    }
     chart_lines(&in, &l, out, 2, "Accuracy: SQNR against float64", "SQNR (dB)", "sqnr_db", col_of(&in, "sqnr_db"), -1, -1,
-                "Series offset sideways so that coinciding ones stay visible.", 1, xlab);
+                note[0] ? note : NULL, 0, xlab);
     chart_pareto(&in, out, 3, &front, &n_front);
     static const char *const cyc_cols[4] = {"cycles_compute", "cycles_fill_drain", "cycles_exp_stall", "cycles_mem_stall"};
     static const char *const cyc_names[4] = {"compute", "fill/drain", "exponent stall", "memory stall"};
