@@ -469,4 +469,70 @@ MXTEST(report_bad_input_writes_nothing)
     mxsim_ctx_destroy(ctx);
 }
 
+/* An enum axis only (no x axis: the points in order), one point failed; then every point failed. */
+MXTEST(report_enum_axis_and_failed_points)
+{
+    mxsim_ctx *ctx;
+    mxsim_ctx_create(&ctx);
+    char dir[512], csv[600], meta[600];
+    snprintf(dir, sizeof dir, "%s/enum", tmpdir());
+    mkdir(dir, 0777);
+    snprintf(csv, sizeof csv, "%s/e.csv", dir);
+    snprintf(meta, sizeof meta, "%s/e.meta.json", dir);
+    static const char *const meta_text =
+        "{\"format\": \"mxsim-sweep\", \"version\": 2, \"mxsim_version\": \"0.1.0\", \"trace\": \"t\", \"n_ops\": 1, "
+        "\"config\": \"c.ini\", \"points\": 3, \"axes\": [{\"key\": \"numerics.profile\", \"type\": \"enum\", \"unit\": \"\", "
+        "\"values\": [\"ocp\", \"mase\", \"mase_cuda\"]}], \"base\": {}, \"cost\": {\"node_nm\": 7, \"vdd_v\": 0.7}, "
+        "\"accuracy\": null, \"group_policy\": \"strict\", \"columns\": []}";
+    put_file(meta, meta_text);
+    char text[4096] = HDR;
+    static const char *const rows[3] = {"0,ocp,ok", "1,mase,\"error: G does not divide K, \"\"fc\"\"\"", "2,mase_cuda,ok"};
+    for (int p = 0; p < 3; p++) /* HDR's array.size and mx.group_size columns hold the profile twice */
+        snprintf(text + strlen(text), sizeof text - strlen(text),
+                 "%.*s,8,8,ocp,%s,TOTAL,total,1000,700,200,50,50,1,2,1,3,0.5,35,1,1,0.2,0.3\n",
+                 (int)(strchr(rows[p], ',') - rows[p]), rows[p], strchr(strchr(rows[p], ',') + 1, ',') + 1);
+    /* the axis column: rename the header's mx.group_size to numerics.profile, values per row */
+    char *h = strstr(text, "mx.group_size");
+    memcpy(h, "numerics.prof", 13); /* same length: "numerics.prof" + "ile" below */
+    memmove(h + 16, h + 13, strlen(h + 13) + 1);
+    memcpy(h + 13, "ile", 3);
+    for (int p = 0; p < 3; p++) {
+        char key[32], *r;
+        snprintf(key, sizeof key, "\n%d,8,8,", p);
+        if ((r = strstr(text, key)) != NULL) {
+            const char *v = p == 0 ? "ocp" : p == 1 ? "mase" : "mase_cuda";
+            size_t at = (size_t)(r - text) + strlen(key) - 2; /* the second "8" */
+            memmove(text + at + strlen(v), text + at + 1, strlen(text + at + 1) + 1);
+            memcpy(text + at, v, strlen(v));
+        }
+    }
+    put_file(csv, text);
+    mx_report_out o;
+    mxsim_status st = mx_report_render(ctx, csv, NULL, &o);
+    MXT_EQ_INT(st, MXSIM_OK);
+    if (st != MXSIM_OK) {
+        fprintf(stderr, "  %s\n%s", mxsim_errmsg(ctx), text);
+        mxsim_ctx_destroy(ctx);
+        return;
+    }
+    MXT_EQ_INT(o.n_ok, 2);
+    MXT_EQ_INT(o.n_failed, 1);
+    /* no numeric axis: the line charts run over the two ok points, one series */
+    MXT_EQ_INT(o.layout[0].ax[0].n_ticks, 2);
+    MXT_TRUE(strstr(file_text(&o, "cycles.csv"), "\"all points\"") != NULL || strstr(file_text(&o, "cycles.csv"), "all points,") != NULL);
+    MXT_TRUE(strstr(file_text(&o, "README.md"), "node 7 nm") != NULL);
+    for (int k = 0; k < MX_REPORT_CHARTS; k++) check_layout(&o.layout[k], "enum", 1);
+    mx_report_out_free(&o);
+    /* every point failed: charts say there is no data, the report is still written */
+    for (char *q = text; (q = strstr(q, ",ok,")) != NULL;) memcpy(q, ",no,", 4);
+    put_file(csv, text);
+    MXT_EQ_INT(mx_report_render(ctx, csv, NULL, &o), MXSIM_OK);
+    MXT_EQ_INT(o.n_ok, 0);
+    MXT_EQ_INT(o.n_failed, 3);
+    MXT_TRUE(strstr(file_text(&o, "cycles.svg"), "no finite values to plot") != NULL);
+    for (int k = 0; k < MX_REPORT_CHARTS; k++) check_layout(&o.layout[k], "none", 0);
+    mx_report_out_free(&o);
+    mxsim_ctx_destroy(ctx);
+}
+
 MXTEST_MAIN()

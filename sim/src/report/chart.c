@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/chart.h"
+#include "report/grow.h"
 
 /* Okabe & Ito (2008), ordered for contrast on white; yellow last. */
 static const char *const k_okabe_ito[8] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
@@ -31,16 +32,12 @@ static double line_h(double fs) { return MX_CHART_LINE_H * fs; }
 
 static void add_box(mx_chart_layout *L, mx_box_kind k, double x, double y, double w, double h, const char *s)
 {
-    if (L->n_box == L->cap_box) {
-        int nc = L->cap_box ? 2 * L->cap_box : 64;
-        mx_box *nb = realloc(L->box, (size_t)nc * sizeof *nb);
-        if (nb == NULL) {
-            L->oom = 1;
-            return;
-        }
-        L->box = nb;
-        L->cap_box = nc;
+    mx_box *nb = mx_grow(L->box, &L->cap_box, L->n_box, sizeof *nb);
+    if (nb == NULL) {
+        L->oom = 1;
+        return;
     }
+    L->box = nb;
     mx_box *b = &L->box[L->n_box++];
     *b = (mx_box){x, y, w, h, k, ""};
     size_t n = strlen(s) < sizeof b->text ? strlen(s) : sizeof b->text - 1;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/csv.h"
+#include "report/grow.h"
 
 typedef struct {
     size_t *start; /* offsets into text of the current record's fields */
@@ -12,13 +13,9 @@ typedef struct {
 
 static int fields_push(fields *f, size_t off)
 {
-    if (f->n == f->cap) {
-        int nc = f->cap ? 2 * f->cap : 64;
-        size_t *np = realloc(f->start, (size_t)nc * sizeof *np);
-        if (np == NULL) return -1;
-        f->start = np;
-        f->cap = nc;
-    }
+    size_t *np = mx_grow(f->start, &f->cap, f->n, sizeof *np);
+    if (np == NULL) return -1;
+    f->start = np;
     f->start[f->n++] = off;
     return 0;
 }

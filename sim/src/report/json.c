@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/grow.h"
 #include "report/json.h"
 
 typedef struct {
@@ -32,13 +33,9 @@ static int new_node(parser *ps, mx_json_type t)
 {
     mx_json *j = ps->j;
     if (j->n >= MX_JSON_MAX_NODES) return -1;
-    if (j->n == j->cap) {
-        int nc = j->cap ? 2 * j->cap : 64;
-        mx_json_node *nn = realloc(j->node, (size_t)nc * sizeof *nn);
-        if (nn == NULL) return -2;
-        j->node = nn;
-        j->cap = nc;
-    }
+    mx_json_node *nn = mx_grow(j->node, &j->cap, j->n, sizeof *nn);
+    if (nn == NULL) return -2;
+    j->node = nn;
     j->node[j->n] = (mx_json_node){t, ps->line, 0, -1, -1, NULL, NULL, 0};
     return j->n++;
 }

@@ -281,6 +281,16 @@ static int has_affix(const char *s, const char *prefix, const char *suffix)
     return L > lp + ls && !strncmp(s, prefix, lp) && !strcmp(s + L - ls, suffix);
 }
 
+/* s for a message: at most 40 bytes, control characters as '?' (a quoted CSV field may hold
+** line breaks). */
+static const char *shown(const char *s, char buf[48])
+{
+    size_t k = 0;
+    for (; s[k] && k < 40; k++) buf[k] = (unsigned char)s[k] < 0x20 || s[k] == 0x7f ? '?' : s[k];
+    snprintf(buf + k, 48 - k, "%s", s[k] ? "..." : "");
+    return buf;
+}
+
 /* A metric cell: a number ("nan", "inf" included), at most 1e200 in magnitude. */
 static mxsim_status check_number(const input_t *in, int64_t r, int c, int finite_nonneg)
 {
@@ -291,9 +301,10 @@ static mxsim_status check_number(const input_t *in, int64_t r, int c, int finite
     const char *why = end == v || *end != '\0' ? "not a number" : NULL;
     if (!why && isfinite(x) && fabs(x) > MAX_MAGNITUDE) why = "magnitude above 1e200 (no mxsim metric comes near)";
     if (!why && finite_nonneg && !(isfinite(x) && x >= 0)) why = "expected a finite number >= 0";
+    char b1[48], b2[48];
     if (why)
-        return mx_fail(in->ctx, MXSIM_E_INPUT, "%s:%lld: field '%s': %s, got '%.40s'", in->path,
-                       (long long)in->c.line[r], mx_csv_at(&in->c, 0, c), why, v);
+        return mx_fail(in->ctx, MXSIM_E_INPUT, "%s:%lld: field '%s': %s, got '%s'", in->path,
+                       (long long)in->c.line[r], shown(mx_csv_at(&in->c, 0, c), b1), why, shown(v, b2));
     return MXSIM_OK;
 }
 
@@ -313,15 +324,15 @@ static mxsim_status check_rows(input_t *in)
     for (int i = 0; i < c->n_cols; i++)
         for (int j = 0; j < i; j++)
             if (!strcmp(mx_csv_at(c, 0, i), mx_csv_at(c, 0, j)))
-                return mx_fail(in->ctx, MXSIM_E_INPUT, "%s:1: field 'header': column '%.64s' appears twice", in->path,
-                               mx_csv_at(c, 0, i));
+                return mx_fail(in->ctx, MXSIM_E_INPUT, "%s:%lld: field 'header': column '%s' appears twice", in->path,
+                               (long long)c->line[0], shown(mx_csv_at(c, 0, i), (char[48]){0}));
     for (int i = 0; i < N_REQUIRED; i++)
         if (col_of(in, k_required[i]) < 0)
             return mx_fail(in->ctx, MXSIM_E_INPUT, "%s: field '%s': column missing", in->path, k_required[i]);
     for (int a = 0; a < m->n_axes; a++)
         if ((m->ax[a].col = col_of(in, m->ax[a].key)) < 0)
             return mx_fail(in->ctx, MXSIM_E_INPUT, "%s: field '%s': column missing (an axis of %s)", in->path,
-                           m->ax[a].key, m->path);
+                           shown(m->ax[a].key, (char[48]){0}), m->path);
     in->col_point = col_of(in, "point");
     in->col_status = col_of(in, "status");
     in->col_op = col_of(in, "op");
@@ -345,8 +356,8 @@ static mxsim_status check_rows(input_t *in)
         char *end;
         long long id = strtoll(pv, &end, 10);
         if (end == pv || *end || id < 0 || id > INT32_MAX) {
-            st = mx_fail(in->ctx, MXSIM_E_INPUT, "%s:%lld: field 'point': expected a point number, got '%.40s'",
-                         in->path, (long long)c->line[r], pv);
+            st = mx_fail(in->ctx, MXSIM_E_INPUT, "%s:%lld: field 'point': expected a point number, got '%s'",
+                         in->path, (long long)c->line[r], shown(pv, (char[48]){0}));
             break;
         }
         int ok = !strcmp(mx_csv_at(c, r, in->col_status), "ok"), total = !strcmp(mx_csv_at(c, r, in->col_op), "TOTAL");
@@ -374,8 +385,8 @@ static mxsim_status check_rows(input_t *in)
                 for (int q = 0; q < ax->n && found < 0; q++)
                     if (ax->numeric ? ax->num[q] == x : !strcmp(ax->text[q], v)) found = q;
             if (found < 0)
-                st = mx_fail(in->ctx, MXSIM_E_INPUT, "%s:%lld: field '%s': '%.40s' is not one of the axis' values in %s",
-                             in->path, (long long)c->line[r], ax->key, v, m->path);
+                st = mx_fail(in->ctx, MXSIM_E_INPUT, "%s:%lld: field '%s': '%s' is not one of the axis' values in %s",
+                             in->path, (long long)c->line[r], shown(ax->key, (char[48]){0}), shown(v, (char[48]){0}), m->path);
             p->vi[a] = found;
         }
         in->n_pt++;
@@ -477,12 +488,15 @@ static void lines_free(lines_t *l)
     free(l->label_store);
 }
 
-static const axis_t *g_sort_axis; /* only for the qsort below, within one call */
+typedef struct {
+    double v;
+    int i;
+} value_ref;
 
 static int value_cmp(const void *pa, const void *pb)
 {
-    double a = g_sort_axis->num[*(const int *)pa], b = g_sort_axis->num[*(const int *)pb];
-    return a < b ? -1 : a > b;
+    const value_ref *a = pa, *b = pb;
+    return a->v < b->v ? -1 : a->v > b->v ? 1 : a->i - b->i;
 }
 
 #define SERIES_LABEL_LEN 96
@@ -499,11 +513,12 @@ static int lines_build(const input_t *in, lines_t *l)
     l->series_of = malloc((size_t)(n ? n : 1) * sizeof *l->series_of);
     int *order = malloc((size_t)(l->n_x ? l->n_x : 1) * sizeof *order), *idx = malloc((size_t)(n ? n : 1) * sizeof *idx);
     if (!l->x || !l->x_lab || !l->x_of || !l->series_of || !order || !idx) goto fail;
-    for (int i = 0; i < l->n_x; i++) order[i] = i;
-    if (ax) { /* x in increasing order, as tick positions */
-        g_sort_axis = ax;
-        qsort(order, (size_t)l->n_x, sizeof *order, value_cmp);
-    }
+    value_ref *vr = malloc((size_t)(l->n_x ? l->n_x : 1) * sizeof *vr);
+    if (!vr) goto fail;
+    for (int i = 0; i < l->n_x; i++) vr[i] = (value_ref){ax ? ax->num[i] : i, i};
+    qsort(vr, (size_t)l->n_x, sizeof *vr, value_cmp); /* x in increasing order, as tick positions */
+    for (int i = 0; i < l->n_x; i++) order[i] = vr[i].i;
+    free(vr);
     for (int q = 0; q < l->n_x; q++) {
         l->x[q] = ax ? ax->num[order[q]] : q;
         l->x_lab[q] = ax ? ax->text[order[q]] : NULL;
@@ -600,7 +615,7 @@ static void chart_lines(const input_t *in, const lines_t *l, mx_report_out *o, i
     char x_title[160], legend_title[160], x_col[64];
     const axis_t *ax = in->xa >= 0 ? &in->m.ax[in->xa] : NULL;
     if (ax && ax->unit[0]) snprintf(x_title, sizeof x_title, "%s (%s)", ax->key, ax->unit);
-    else snprintf(x_title, sizeof x_title, "%s", ax ? ax->key : "design point");
+    else snprintf(x_title, sizeof x_title, "%s", ax ? ax->key : "design point (point number)");
     snprintf(x_col, sizeof x_col, "%s", ax ? ax->key : "point");
     axis_keys(in, in->xa, ", ", legend_title, sizeof legend_title);
     mx_line_chart c = {title, x_title, y_title, legend_title[0] ? legend_title : NULL, note, l->n_x, l->x, xl,
