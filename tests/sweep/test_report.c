@@ -264,6 +264,35 @@ MXTEST(layout_lines)
     }
 }
 
+/* More x values than ticks: every point is drawn, every k-th value is a tick. */
+MXTEST(layout_many_x)
+{
+    enum { NX = 150 };
+    double x[NX], y[NX];
+    char lab[NX][8];
+    const char *xl[NX];
+    for (int i = 0; i < NX; i++) {
+        x[i] = i;
+        y[i] = 100 + i;
+        snprintf(lab[i], sizeof lab[i], "%d", i);
+        xl[i] = lab[i];
+    }
+    mx_chart_series se = {"all points", y, NULL, NULL};
+    mx_line_chart c = {"T", "design point (point number)", "cycles (whole trace)", NULL, NULL, NX, x, xl, 1, &se,
+                       "point", "series", "cycles_total", NULL, NULL, 0};
+    mx_buf svg = {0}, csv = {0};
+    mx_chart_layout L;
+    mx_chart_lines(&c, &svg, &csv, &L);
+    check_layout(&L, "many x", 1);
+    MXT_EQ_INT(L.ax[0].n_ticks, 50); /* every 3rd of 150 */
+    int circles = 0;
+    for (const char *p = svg.p; (p = strstr(p, "<circle")) != NULL; p++) circles++;
+    MXT_EQ_INT(circles, NX + 1); /* the markers and the legend's */
+    mx_buf_free(&svg);
+    mx_buf_free(&csv);
+    mx_chart_layout_free(&L);
+}
+
 MXTEST(layout_bars_and_scatter)
 {
     enum { NB = 80, NP = 4, NPT = 300 };

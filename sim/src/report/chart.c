@@ -438,17 +438,24 @@ void mx_chart_lines(const mx_line_chart *c, mx_buf *svg, mx_buf *csv, mx_chart_l
     ax->lo = c->x[0];
     ax->hi = c->x[c->n_x - 1];
     ax->log = ax->lo > 0 && ax->hi / ax->lo >= 8;
-    ax->n_ticks = c->n_x < MX_CHART_MAX_TICKS ? c->n_x : MX_CHART_MAX_TICKS;
-    for (int i = 0; i < ax->n_ticks; i++) ax->tick[i] = c->x[i];
+    int every = 1 + (c->n_x - 1) / MX_CHART_MAX_TICKS; /* past 64 values, every k-th is a tick */
+    ax->n_ticks = (c->n_x + every - 1) / every;
+    for (int t = 0; t < ax->n_ticks; t++) ax->tick[t] = c->x[t * every];
     L->ax[1] = ay;
     L->px0 = plot_left(max_label_w(&ay, MX_CHART_FONT_PX));
     L->py0 = plot_top();
     L->px1 = L->px0 + PLOT_W;
     L->py1 = L->py0 + fmax(PLOT_H, text_w(c->y_title, MX_CHART_FONT_PX) + 40);
-    double xs[MX_CHART_MAX_TICKS];
-    for (int i = 0; i < ax->n_ticks; i++) xs[i] = map_disc(ax, c->x, c->n_x, i, L->px0, L->px1);
+    double *xs = malloc((size_t)c->n_x * sizeof *xs), txs[MX_CHART_MAX_TICKS];
+    const char *tlab[MX_CHART_MAX_TICKS];
+    if (xs == NULL) {
+        L->oom = 1;
+        return;
+    }
+    for (int i = 0; i < c->n_x; i++) xs[i] = map_disc(ax, c->x, c->n_x, i, L->px0, L->px1);
+    for (int t = 0; t < ax->n_ticks; t++) txs[t] = xs[t * every], tlab[t] = c->x_label[t * every];
     mx_buf body = {0};
-    draw_axes(L, &body, c->x_title, c->y_title, xs, c->x_label, NULL, NULL);
+    draw_axes(L, &body, c->x_title, c->y_title, txs, tlab, NULL, NULL);
     /* error bars (the band), then lines, then markers on top; with a band, series are offset
     ** sideways a few pixels so that their bars do not hide one another */
     double step = (band || c->dodge) && c->n_series > 1 ? fmin(6, 36.0 / c->n_series) : 0;
@@ -459,7 +466,7 @@ void mx_chart_lines(const mx_line_chart *c, mx_buf *svg, mx_buf *csv, mx_chart_l
             double dx = (s - (c->n_series - 1) / 2.0) * step;
             if (pass == 0 && band) {
                 mx_buf_printf(&body, "<path stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\" d=\"", col);
-                for (int i = 0; i < ax->n_ticks; i++) {
+                for (int i = 0; i < c->n_x; i++) {
                     if (!isfinite(se->lo[i]) || !isfinite(se->hi[i])) continue;
                     double x = xs[i] + dx, y0 = map_v(&ay, se->lo[i], L->py1, L->py0), y1 = map_v(&ay, se->hi[i], L->py1, L->py0);
                     mx_buf_printf(&body, "M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f", x, y0, y1, x - 3, y0, x + 3, x - 3, y1, x + 3);
@@ -467,13 +474,13 @@ void mx_chart_lines(const mx_line_chart *c, mx_buf *svg, mx_buf *csv, mx_chart_l
                 mx_buf_puts(&body, "\"/>\n");
             } else if (pass == 1) {
                 mx_buf_printf(&body, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" d=\"", col);
-                for (int i = 0; i < ax->n_ticks; i++)
+                for (int i = 0; i < c->n_x; i++)
                     if (isfinite(se->y[i]))
                         mx_buf_printf(&body, "%c%.1f %.1f", i == 0 || !isfinite(se->y[i - 1]) ? 'M' : 'L', xs[i] + dx,
                                       map_v(&ay, se->y[i], L->py1, L->py0));
                 mx_buf_puts(&body, "\"/>\n");
             } else if (pass == 2) {
-                for (int i = 0; i < ax->n_ticks; i++)
+                for (int i = 0; i < c->n_x; i++)
                     if (isfinite(se->y[i])) marker(&body, s, xs[i] + dx, map_v(&ay, se->y[i], L->py1, L->py0), 4, col, "white");
             }
         }
@@ -481,13 +488,15 @@ void mx_chart_lines(const mx_line_chart *c, mx_buf *svg, mx_buf *csv, mx_chart_l
     double last_half = 0;
     for (int i = 0; i < L->n_box; i++)
         if (L->box[i].kind == MX_BOX_TICK_X) last_half = fmax(last_half, L->box[i].x + L->box[i].w - L->px1);
-    double lx = L->px1 + fmax(20, last_half + 12), lw;
+    double lx = L->px1 + fmax(20, last_half + 12), lw = 0, ly = L->py0;
     const char **labels = malloc((size_t)(c->n_series ? c->n_series : 1) * sizeof *labels);
     if (labels == NULL) L->oom = 1;
-    for (int s = 0; labels && s < c->n_series; s++) labels[s] = c->series[s].label;
-    double ly = labels ? legend(L, &body, lx, L->py0, c->legend_title, c->n_series, labels, 0, 0, &lw) : L->py0;
-    free(labels);
-    if (!labels) lw = 0;
+    else {
+        for (int s = 0; s < c->n_series; s++) labels[s] = c->series[s].label;
+        ly = legend(L, &body, lx, L->py0, c->legend_title, c->n_series, labels, 0, 0, &lw);
+        free(labels);
+    }
+    free(xs);
     double y = title_and_note(L, &body, c->title, c->note, below_axes(L->py1));
     finish(L, svg, &body, lx + lw, fmax(y, ly));
 }

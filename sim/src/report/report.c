@@ -617,7 +617,8 @@ static void chart_lines(const input_t *in, const lines_t *l, mx_report_out *o, i
     if (ax && ax->unit[0]) snprintf(x_title, sizeof x_title, "%s (%s)", ax->key, ax->unit);
     else snprintf(x_title, sizeof x_title, "%s", ax ? ax->key : "design point (point number)");
     snprintf(x_col, sizeof x_col, "%s", ax ? ax->key : "point");
-    axis_keys(in, in->xa, ", ", legend_title, sizeof legend_title);
+    if (ax) axis_keys(in, in->xa, ", ", legend_title, sizeof legend_title);
+    else legend_title[0] = '\0'; /* one series, "all points" */
     mx_line_chart c = {title, x_title, y_title, legend_title[0] ? legend_title : NULL, note, l->n_x, l->x, xl,
                        l->n_series, se, x_col, legend_title[0] ? legend_title : "series", y_col,
                        lo >= 0 ? mx_csv_at(&in->c, 0, lo) : NULL, hi >= 0 ? mx_csv_at(&in->c, 0, hi) : NULL, dodge};
