@@ -22,6 +22,14 @@ static const char *tmpdir(void)
     return d;
 }
 
+/* TMP/name, created. */
+static const char *subdir(const char *name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/%s", tmpdir(), name);
+    mkdir(buf, 0777);
+    return buf;
+}
+
 static void put_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "wb");
@@ -392,8 +400,7 @@ MXTEST(report_end_to_end)
     mxsim_ctx *ctx;
     mxsim_ctx_create(&ctx);
     char dir[512], out[600];
-    snprintf(dir, sizeof dir, "%s/e2e", tmpdir());
-    mkdir(dir, 0777);
+    subdir("e2e", dir, sizeof dir);
     const char *csv = make_sweep(dir, NULL);
     mx_report_out o;
     MXT_EQ_INT(mx_report_render(ctx, csv, NULL, &o), MXSIM_OK);
@@ -444,8 +451,7 @@ MXTEST(report_bad_input_writes_nothing)
     mxsim_ctx *ctx;
     mxsim_ctx_create(&ctx);
     char dir[512], out[600], keep[700];
-    snprintf(dir, sizeof dir, "%s/bad", tmpdir());
-    mkdir(dir, 0777);
+    subdir("bad", dir, sizeof dir);
     snprintf(out, sizeof out, "%s/out", dir);
     static const struct {
         const char *meta, *msg;
@@ -504,8 +510,7 @@ MXTEST(report_enum_axis_and_failed_points)
     mxsim_ctx *ctx;
     mxsim_ctx_create(&ctx);
     char dir[512], csv[600], meta[600];
-    snprintf(dir, sizeof dir, "%s/enum", tmpdir());
-    mkdir(dir, 0777);
+    subdir("enum", dir, sizeof dir);
     snprintf(csv, sizeof csv, "%s/e.csv", dir);
     snprintf(meta, sizeof meta, "%s/e.meta.json", dir);
     static const char *const meta_text =
