@@ -387,6 +387,37 @@ MXSIM_API mxsim_status mxsim_file_write(mxsim_ctx *ctx, const char *path, const 
                                         size_t len);
 
 /* ---------------------------------------------------------------------------------------------
+** Report: the Markdown + HTML report of a sweep, with its charts.
+** Input: the two files `mxsim sweep -o DIR/NAME.csv` writes (sim/doc/sweeps.md):
+**   NAME.csv        RFC 4180, one header line, no comments; columns looked up by name: point, one
+**                   column per axis (named by its key), profile, status, op, kind, the metrics
+**                   (cycles_total ... sqnr_db, e_<component>_mj, a_<component>_mm2);
+**   NAME.meta.json  {"format": "mxsim-sweep", "version": 2, "mxsim_version", "trace", "n_ops",
+**                   "config" (string or null), "points", "axes": [{"key", "type" (int, real,
+**                   enum, text), "unit", "values"}...], "base", "cost", "accuracy",
+**                   "group_policy", "columns": [{"name", "type", "unit", "doc"}...]}.
+** Every value is checked: a CSV axis value must be one of its axis' values, metrics must be
+** numbers, time and energy of an ok TOTAL row finite and >= 0.  A bad input is MXSIM_E_INPUT
+** naming "FILE[:LINE]: field 'NAME': why"; nothing is written then.
+** Output, in out_dir (created with its parents when missing), all or nothing: index.html
+** (self-contained: inline SVG and CSS, no scripts, nothing fetched), README.md, and per chart
+** NAME.svg with NAME.csv, the values it plots: cycles, energy (with the low/high band of the
+** cost sources), sqnr (lines against the x axis, one series per value of the other axes),
+** cycle_breakdown, energy_breakdown, area_breakdown (stacked bars per design point) and pareto
+** (cycles vs energy, coloured by SQNR).  The x axis is the axis whose key is mx.group_size when
+** it is numeric, else the first int axis, else the first real axis, else the point number.
+** A failure leaves nothing behind: no temporary file, earlier files untouched, a directory the
+** call created removed again. */
+typedef struct {
+    const char *meta_path; /* the sidecar; NULL: csv_path with ".csv" replaced by ".meta.json" */
+} mxsim_report_opts;
+
+/* opts may be NULL (defaults). */
+MXSIM_API mxsim_status mxsim_report_build(mxsim_ctx *ctx, const char *csv_path, const char *out_dir,
+                                          const mxsim_report_opts *opts);
+
+/* ==== timing engine (issue 3) ==== */
+/* ---------------------------------------------------------------------------------------------
 ** Timing engine: a cycle-approximate model of the accelerator (sim/doc/architecture.md).
 ** A configuration (mxsim_tconfig, plain data) is filled from one field table; a trace
 ** (mxsim_trace, opaque) lists operations; mxsim_time_op() times one operation analytically or,

@@ -14,16 +14,6 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx);
 /* The text buffer, atomic output and exit codes are the CLI's shared helpers (cli_util.h). */
 int mxs_fail(const char *cmd, mxsim_ctx *ctx, mxsim_status st);
 int mxs_usage(const char *cmd, const char *msg, const char *arg);
-/* `mxsim report`, built in memory: the charts, README.md and index.html of a sweep CSV.  Returns
-** the exit code (0, 1 runtime failure, 2 bad input with file:line and field in err); nothing is
-** printed or written, so the CLI writes the files only when every one of them is whole. */
-#define MXS_REPORT_FILES 8
-typedef struct {
-    const char *name; /* file name inside the report directory */
-    cli_buf buf;
-} mxs_report_file;
-int mxs_report_build(const char *csv_path, mxsim_ctx *ctx, mxs_report_file out[MXS_REPORT_FILES], char *err, size_t elen);
-void mxs_report_free(mxs_report_file out[MXS_REPORT_FILES]);
 /* Appends the constants table (and node scaling) in Markdown. */
 void mxs_constants_md(cli_buf *b, const mxsim_node_scale *sc);
 void mxs_constants_html(cli_buf *b, const mxsim_node_scale *sc);
@@ -54,10 +44,13 @@ void mxs_constants_html(cli_buf *b, const mxsim_node_scale *sc);
      "sim/doc/references.md.",                                                                    \
      mxsim_cli_cost},                                                                             \
     {"report",                                                                                    \
-     "mxsim report RESULTS.csv -o DIR",                                                           \
+     "mxsim report RESULTS.csv -o DIR [--meta RESULTS.meta.json]",                                \
      "Writes DIR/index.html (self-contained, inline SVG charts, no scripts) and DIR/README.md\n" \
-     "(+ the SVG charts) from a sweep's CSV: totals, per-op table, accuracy, area and energy\n"        \
-     "breakdowns, the latency/energy Pareto front annotated with SQNR, and the constants table.\n" \
-     "A malformed CSV exits 2 naming file, line and column, and nothing is written.",            \
+     "from a sweep's CSV and its JSON sidecar (RESULTS.meta.json, written beside the CSV by\n"   \
+     "mxsim sweep -o; --meta names another): totals, cycles/energy (with its low-high band)/\n" \
+     "SQNR against the group size, cycle, energy and area breakdowns per design point, the\n"  \
+     "cycles/energy Pareto front coloured by SQNR, per-op and accuracy tables, the constants.\n" \
+     "Each chart is also DIR/NAME.svg with DIR/NAME.csv, the values it plots. A malformed or\n" \
+     "missing input exits 2 naming file, line and field, and nothing is written.",              \
      mxsim_cli_report},
 #endif
