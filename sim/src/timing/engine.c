@@ -465,7 +465,8 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
         char where[600];
         snprintf(where, sizeof where, "%s:%d: op '%s'", source ? source : "trace", op->line, op->name);
         mx_ttiling t;
-        if ((s = mx_tengine_choose(ctx, &a, &r, where, &t)) != MXSIM_OK) return s;
+        if (cfg->scalesim_compat) mx_tscalesim_tiling(&r, &t);
+        else if ((s = mx_tengine_choose(ctx, &a, &r, where, &t)) != MXSIM_OK) return s;
         if (detail) {
             /* Admission: the analytic estimate refuses at once what the detailed engine would
             ** stop at its limits only after stepping them (its own checks stay as a backstop).
@@ -491,10 +492,7 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
         out->tile_n = t.tn;
         out->tile_k = t.tk;
         out->n_tiles = t.nm * t.nn * t.nk;
-        if (cfg->scalesim_compat) { /* SCALE-Sim prints the index of the last cycle */
-            out->cycles_total -= 1;
-            out->cycles_fill_drain -= 1;
-        }
+        if (cfg->scalesim_compat) mx_tscalesim_finish(cfg, &a, &r, out); /* its memory model */
     }
     double um = out->util_mapping;
     if (r.repeat > 1) scale_counts(out, r.repeat);

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""make_grid.py - runs a real SCALE-Sim over the parity grid and writes grid.csv.
+
+The grid (tests/timing/scalesim/README.md): SCALE-Sim v2's shipped configs (scale.cfg,
+google.cfg, eyeriss.cfg) and small-SRAM configs, each with every dataflow (os/ws/is), in CALC
+bandwidth mode, plus USER-bandwidth configs; over our own GEMM and conv topologies (stride > 1,
+output sizes where SCALE-Sim's ceil formula differs from the floor one).  Every config actually
+run is written to configs/grid/ and every topology to topologies/, so the committed files are
+exactly SCALE-Sim's inputs; grid.csv holds SCALE-Sim's COMPUTE_REPORT.csv "Total Cycles" and
+"Stall Cycles" per layer.
+
+Usage: make_grid.py --python /work/venv-ss2/bin/python [--only NAME] [--jobs 1]
+This script is ours; it runs SCALE-Sim as a program and parses its report (no SCALE-Sim code).
+"""
+import argparse
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# name -> (rows, cols, ifmap KiB, filter KiB, ofmap KiB, bandwidth mode, bandwidth words/cycle)
+# scale/google/eyeriss: the values of SCALE-Sim v2's shipped configs/ (see configs/v2/).
+BASES = {
+    "scale":   (32, 32, 64, 64, 64, "CALC", 10),
+    "google":  (256, 256, 6144, 6144, 2048, "CALC", 10),
+    "eyeriss": (12, 14, 36, 36, 36, "CALC", 10),
+    # SRAMs far smaller than the operands
+    "small8":  (8, 8, 1, 1, 1, "CALC", 10),
+    "small16x12": (16, 12, 2, 1, 1, "CALC", 10),
+}
+# USER bandwidth mode (not part of the exact-parity set; compared within 10%)
+USER = {
+    "user32bw10": (32, 32, 64, 64, 64, "USER", 10),
+    "user16bw4":  (16, 16, 8, 8, 8, "USER", 4),
+    "user8bw2":   (8, 8, 2, 2, 2, "USER", 2),
+}
+
+GEMM = [  # name, M, N, K
+    ("g64x32x100", 64, 32, 100),
+    ("g100x70x50", 100, 70, 50),
+    ("g37x129x300", 37, 129, 300),
+    ("g256x64x512", 256, 64, 512),
+    ("g16x300x24", 16, 300, 24),
+    ("g200x200x200", 200, 200, 200),
+]
+CONV = [  # name, H, W, Fh, Fw, C, filters, stride
+    ("c28s1", 28, 28, 3, 3, 16, 32, 1),
+    ("c32f5s2", 32, 32, 5, 5, 3, 16, 2),     # (32-5) % 2 != 0: ceil 15 vs floor 14
+    ("c26f3s3", 26, 26, 3, 3, 8, 16, 3),     # 9 vs 8
+    ("c56f1s2", 56, 56, 1, 1, 32, 64, 2),    # 28 both
+    ("c33f11s4", 33, 33, 11, 11, 3, 16, 4),  # 7 vs 6
+    ("c20x14f3x5s2", 20, 14, 3, 5, 12, 20, 2),  # 9x5 both
+]
+DATAFLOWS = ["os", "ws", "is"]
+
+
+def cfg_text(name, df, p):
+    r, c, i, f, o, mode, bw = p
+    return ("[general]\nrun_name = %s_%s\n\n[architecture_presets]\nArrayHeight:    %d\nArrayWidth:     %d\n"
+            "IfmapSramSzkB:    %d\nFilterSramSzkB:   %d\nOfmapSramSzkB:    %d\nIfmapOffset:    0\n"
+            "FilterOffset:   10000000\nOfmapOffset:    20000000\nDataflow : %s\nBandwidth : %d\n"
+            "MemoryBanks: 1\n\n[run_presets]\nInterfaceBandwidth: %s\n" % (name, df, r, c, i, f, o, df, bw, mode))
+
+
+def write_topologies(gemm_layers, conv_layers):
+    tdir = os.path.join(HERE, "topologies")
+    os.makedirs(tdir, exist_ok=True)
+    with open(os.path.join(tdir, "grid_gemm.csv"), "w") as fh:
+        fh.write("Layer, M, N, K,\n")
+        for l in gemm_layers:
+            fh.write("%s, %d, %d, %d,\n" % l)
+    with open(os.path.join(tdir, "grid_conv.csv"), "w") as fh:
+        fh.write("Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\n")
+        for l in conv_layers:
+            fh.write("%s, %d, %d, %d, %d, %d, %d, %d,\n" % l)
+
+
+def run_one(py, cfg_path, topo, kind):
+    tmp = tempfile.mkdtemp(prefix="ssgrid")
+    try:
+        cmd = [py, "-m", "scalesim.scale", "-c", cfg_path, "-t", topo, "-p", tmp, "-i", kind]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=tmp)
+        runs = os.listdir(tmp)
+        assert len(runs) == 1, runs
+        with open(os.path.join(tmp, runs[0], "COMPUTE_REPORT.csv")) as fh:
+            rows = list(csv.reader(fh))
+        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows[1:] if r]
+    finally:
+        shutil.rmtree(tmp)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--python", required=True, help="python of the venv holding scalesim")
+    ap.add_argument("--out", default=os.path.join(HERE, "grid.csv"))
+    ap.add_argument("--set", choices=["calc", "user", "all"], default="all")
+    args = ap.parse_args()
+    write_topologies(GEMM, CONV)
+    gdir = os.path.join(HERE, "configs", "grid")
+    os.makedirs(gdir, exist_ok=True)
+    bases = {}
+    if args.set in ("calc", "all"):
+        bases.update(BASES)
+    if args.set in ("user", "all"):
+        bases.update(USER)
+    ver = subprocess.run([args.python, "-c", "import importlib.metadata as m; print(m.version('scalesim'))"],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    out_rows = []
+    for name, p in bases.items():
+        for df in DATAFLOWS:
+            cname = "%s_%s.cfg" % (name, df)
+            cpath = os.path.join(gdir, cname)
+            with open(cpath, "w") as fh:
+                fh.write(cfg_text(name, df, p))
+            for kind, topo, layers in (("gemm", "grid_gemm.csv", GEMM), ("conv", "grid_conv.csv", CONV)):
+                res = run_one(args.python, cpath, os.path.join(HERE, "topologies", topo), kind)
+                assert len(res) == len(layers), (cname, topo, res)
+                for (lid, tot, stall), l in zip(res, layers):
+                    out_rows.append((cname, topo, lid, l[0], p[5], tot, stall))
+                print("%s %s: %s" % (cname, topo, " ".join(str(r[1]) for r in res)), flush=True)
+    with open(args.out, "w") as fh:
+        fh.write("# SCALE-Sim %s COMPUTE_REPORT.csv per layer; written by make_grid.py\n" % ver)
+        fh.write("config,topology,layer_id,layer,bw_mode,total_cycles,stall_cycles\n")
+        for r in out_rows:
+            fh.write("%s,%s,%d,%s,%s,%d,%d\n" % r)
+    print("%d rows -> %s" % (len(out_rows), args.out))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
