@@ -5,7 +5,8 @@
 #     analytic engine, and the detailed engine where it admits the op;
 #  2. every .cfg shipped with SCALE-Sim v2 and v3 loads; v3's scale.cfg and eyeriss.cfg give the
 #     same totals as the v2 grid configs of the same machine; unknown keys stay errors;
-#  3. USER rows: reports mxsim vs SCALE-Sim and requires >= 10 rows within 10%;
+#  3. USER rows (an estimate, architecture.md section 6 rule 6): reports mxsim vs SCALE-Sim per
+#     row and requires >= 10 rows where SCALE-Sim stalls to be within 10%;
 #  4. the worked examples of sim/doc/architecture.md section 6.
 set -u
 : "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
@@ -21,12 +22,12 @@ totals() { # cfg topo [extra args]
 
 # 1. CALC grid, analytic and detailed
 grep -v '^#' "$d/grid.csv" | awk -F, 'NR>1{print $1, $2}' | sort -u > "$t/pairs"
-rows=0; bad=0; drows=0; dbad=0; urows=0; uok=0
+rows=0; bad=0; drows=0; dbad=0; urows=0; uok=0; srows=0; sok=0
 while read -r c tp; do
   totals "$d/configs/grid/$c" "$d/topologies/$tp" > "$t/mx" || { fail "mxsim run $c $tp"; continue; }
-  grep -v '^#' "$d/grid.csv" | awk -F, -v c="$c" -v tp="$tp" '$1==c && $2==tp{print $4, $5, $6}' > "$t/ss"
+  grep -v '^#' "$d/grid.csv" | awk -F, -v c="$c" -v tp="$tp" '$1==c && $2==tp{print $4, $5, $6, $7}' > "$t/ss"
   [ "$(wc -l < "$t/mx")" = "$(wc -l < "$t/ss")" ] || { fail "$c $tp: layer counts differ"; continue; }
-  while read -r l mode ss_tot <&3 && read -r ml mx_tot <&4; do
+  while read -r l mode ss_tot ss_stall <&3 && read -r ml mx_tot <&4; do
     [ "$l" = "$ml" ] || { fail "$c $tp: layer order $l vs $ml"; continue; }
     if [ "$mode" = CALC ]; then
       rows=$((rows+1))
@@ -34,8 +35,9 @@ while read -r c tp; do
     else
       urows=$((urows+1))
       r=$(awk -v a="$mx_tot" -v b="$ss_tot" 'BEGIN{e=(a-b)/b*100; printf "%+.1f", e}')
-      awk -v e="$r" 'BEGIN{exit !(e<=10 && e>=-10)}' && uok=$((uok+1))
-      echo "user $c $tp $l: mxsim $mx_tot, SCALE-Sim $ss_tot ($r%)"
+      ok=0; awk -v e="$r" 'BEGIN{exit !(e<=10 && e>=-10)}' && ok=1
+      uok=$((uok+ok)); [ "$ss_stall" = 0 ] || { srows=$((srows+1)); sok=$((sok+ok)); }
+      echo "user $c $tp $l: mxsim $mx_tot, SCALE-Sim $ss_tot (stall $ss_stall): $r%"
     fi
   done 3< "$t/ss" 4< "$t/mx"
   # detailed engine, compat mode: small arrays only (its limit is 2^26 PE-cycles per op)
@@ -50,8 +52,8 @@ echo "CALC grid: $rows rows, $bad differences; detailed engine: $drows rows, $db
 [ "$rows" -ge 150 ] || fail "grid has $rows CALC rows (< 150)"
 [ "$bad" = 0 ] || fail "$bad CALC rows differ from SCALE-Sim"
 [ "$dbad" = 0 ] || fail "$dbad detailed-engine rows differ"
-echo "USER: $uok of $urows rows within 10% of SCALE-Sim"
-[ "$urows" = 0 ] || [ "$uok" -ge 10 ] || fail "USER: only $uok rows within 10%"
+echo "USER: $uok of $urows rows within 10% of SCALE-Sim; of the $srows where SCALE-Sim stalls, $sok"
+[ "$urows" = 0 ] || [ "$sok" -ge 10 ] || fail "USER: only $sok stalling rows within 10%"
 
 # 2. shipped configs load; v3 == v2 on the same machine; unknown keys stay errors
 for f in "$d"/configs/v2/*.cfg "$d"/configs/v3/*.cfg; do
@@ -81,8 +83,14 @@ ex() { # expected cfg topo-text args...
 G='Layer, M, N, K,\nl, 512, 512, 512,\n'
 ex 155135 "$d/configs/grid/scale_is.cfg" "$G"
 ex 155135 "$d/configs/grid/small8_os.cfg" "$G" --array 32x32 --dataflow is
-ex 121124 "$d/configs/v2/scale.cfg" 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nConv1, 224, 224, 11, 11, 3, 96, 4,\n'
+ex 179202 "$d/configs/grid/scale_is.cfg" "$G" --set report.scalesim_compat=0
+A='Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nConv1, 224, 224, 11, 11, 3, 96, 4,\n'
+ex 121124 "$d/configs/v2/scale.cfg" "$A"
+ex 117302 "$d/configs/v2/scale.cfg" "$A" --set report.scalesim_compat=0
 printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nc, 32, 32, 5, 5, 3, 16, 2,\n' > "$t/c.csv"
 "$MXSIM" trace cat --scalesim-compat "$t/c.csv" | grep -q "m=225 n=16 k=75" && echo "ok   ceil output size" || fail "compat conv size"
 "$MXSIM" trace cat "$t/c.csv" | grep -q "m=196 n=16 k=75" && echo "ok   floor output size (native)" || fail "native conv size"
+# depthwise: SCALE-Sim 2.0.2 runs Conv2_DP as 8 layers of 496 cycles (README.md)
+got=$("$MXSIM" run --config "$d/configs/v2/scale.cfg" --format csv "$MXSIM_SOURCE_DIR/tests/fuzz/corpus/scalesim_csv/depthwise_stride.csv" | awk -F, '$1=="Conv2_DP"{print $5, $6, $7}')
+[ "$got" = "9 8 3968" ] && echo "ok   depthwise 8 x 496" || fail "depthwise: got '$got'"
 [ "$fails" = 0 ] && echo "ALL OK" || { echo "$fails failure(s)"; exit 1; }
