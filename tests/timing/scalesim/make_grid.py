@@ -36,7 +36,6 @@ BASES = {
 USER = {
     "user32bw10": (32, 32, 64, 64, 64, "USER", 10),
     "user16bw4":  (16, 16, 8, 8, 8, "USER", 4),
-    "user8bw2":   (8, 8, 2, 2, 2, "USER", 2),
 }
 
 GEMM = [  # name, M, N, K
