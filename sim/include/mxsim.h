@@ -353,6 +353,9 @@ typedef struct {
     int32_t a_fmt, b_fmt;  /* mxsim_operand_fmt, or -1: the configuration's */
     int32_t out_fmt;       /* mxsim_out_fmt, or -1: the configuration's */
     int32_t line;          /* source line in the trace file (0 if built in memory) */
+    int64_t conv_h, conv_w, conv_fh, conv_fw, conv_c, conv_s; /* a SCALE-Sim topology's conv layer
+                           ** (input H, W, filter H, W, channels, stride), set by its import for
+                           ** the compat USER model's addresses; 0: none (not in the text format) */
 } mxsim_top;
 
 typedef struct mxsim_trace mxsim_trace;

@@ -34,6 +34,7 @@ mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsi
     r->n = op->n;
     r->k = op->kind == MXSIM_OP_GEMM ? op->k : 1;
     r->repeat = op->repeat;
+    r->src = op;
     if (op->kind < 0 || op->kind > MXSIM_OP_QUANTIZE) return mx_fail(ctx, MXSIM_E_INPUT, "%s: unknown op kind %d", where, op->kind);
     if (r->m < 1 || r->n < 1 || r->k < 1 || r->m > MX_T_MAX_DIM || r->n > MX_T_MAX_DIM || r->k > MX_T_MAX_DIM)
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: dims must be 1..2^31", where);

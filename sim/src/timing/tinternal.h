@@ -29,6 +29,7 @@ typedef struct {
     int out_fmt;
     int64_t out_g;              /* group of an MXINT8 output along n (the op's or config's G) */
     int64_t repeat;
+    const mxsim_top *src;       /* the op as given (SCALE-Sim conv geometry for compat mode) */
 } mx_top_resolved;
 
 /* Derived array parameters of one configuration. */

@@ -418,6 +418,8 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
             ** reproduced under UBSan: tests/fuzz/crashes/scalesim_csv): check Fh * Fw (<= 2^62)
             ** against the bound first. */
             op.k = v[3] * v[4] > MX_T_MAX_DIM / v[5] ? MX_T_MAX_DIM + 1 : v[3] * v[4] * v[5];
+            op.conv_h = v[1], op.conv_w = v[2], op.conv_fh = v[3], op.conv_fw = v[4];
+            op.conv_c = v[5], op.conv_s = v[7];
             op.n = v[6];               /* filters */
             if (op.m > MX_T_MAX_DIM || op.k > MX_T_MAX_DIM) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: im2col dims overflow 2^31", where);
