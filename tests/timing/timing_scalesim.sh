@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SCALE-Sim parity (issue 14): mxsim's compat model against real SCALE-Sim v2 outputs
 # (tests/timing/scalesim/grid.csv, written by make_grid.py; README.md there has the commands).
-#  1. every row of the grid (CALC and USER bandwidth): mxsim's total cycles == SCALE-Sim's
-#     "Total Cycles" (0 differences), analytic engine, and the detailed engine where it admits
-#     the ops;
+#  1. every row of the grid (our configs and layers in CALC and USER bandwidth; v2's shipped
+#     configs on its shipped topologies; SCALE-Sim v3 on its scale.cfg): mxsim's total cycles ==
+#     SCALE-Sim's "Total Cycles" (0 differences), analytic engine, and the detailed engine where
+#     it admits the ops;
 #  2. every .cfg shipped with SCALE-Sim v2 and v3 loads; v3's scale.cfg and eyeriss.cfg give the
 #     same totals as the v2 grid configs of the same machine; unknown keys stay errors;
 #  4. the worked examples of sim/doc/architecture.md section 6.
@@ -23,7 +24,8 @@ totals() { # cfg topo [extra args]
 grep -v '^#' "$d/grid.csv" | awk -F, 'NR>1{print $1, $2}' | sort -u > "$t/pairs"
 rows=0; bad=0; drows=0; dbad=0; urows=0; srows=0
 while read -r c tp; do
-  totals "$d/configs/grid/$c" "$d/topologies/$tp" > "$t/mx" || { fail "mxsim run $c $tp"; continue; }
+  case $c in */*) cf=$d/configs/$c;; *) cf=$d/configs/grid/$c;; esac  # v2/scale.cfg: shipped, verbatim
+  totals "$cf" "$d/topologies/$tp" > "$t/mx" || { fail "mxsim run $c $tp"; continue; }
   grep -v '^#' "$d/grid.csv" | awk -F, -v c="$c" -v tp="$tp" '$1==c && $2==tp{print $4, $5, $6, $7}' > "$t/ss"
   [ "$(wc -l < "$t/mx")" = "$(wc -l < "$t/ss")" ] || { fail "$c $tp: layer counts differ"; continue; }
   while read -r l mode ss_tot ss_stall <&3 && read -r ml mx_tot <&4; do
@@ -33,8 +35,8 @@ while read -r c tp; do
     [ "$mx_tot" = "$ss_tot" ] || { bad=$((bad+1)); echo "MISMATCH $c $tp $l ($mode): mxsim $mx_tot, SCALE-Sim $ss_tot"; }
   done 3< "$t/ss" 4< "$t/mx"
   # detailed engine, compat mode: small arrays only (its limit is 2^26 PE-cycles per op)
-  case $c in google*) continue;; esac
-  "$MXSIM" run --config "$d/configs/grid/$c" --format csv --detail "$d/topologies/$tp" > "$t/det" 2>/dev/null || continue
+  case $c in *google*) continue;; esac
+  "$MXSIM" run --config "$cf" --format csv --detail "$d/topologies/$tp" > "$t/det" 2>/dev/null || continue
   awk -F, 'NR>1 && $1!="TOTAL"{print $1, $7}' "$t/det" > "$t/mxd"
   while read -r l mx_tot <&3 && read -r dl d_tot <&4; do
     drows=$((drows+1)); [ "$mx_tot" = "$d_tot" ] || { dbad=$((dbad+1)); echo "DETAIL $c $tp $l: $d_tot vs $mx_tot"; }

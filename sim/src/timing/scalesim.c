@@ -268,15 +268,17 @@ static int64_t ss_write(const ss_dims *d, ss_wbuf *b, int64_t fr, int64_t fc, in
 /* SCALE-Sim's USER-mode total minus the array's last-cycle index, stepped over every demand row:
 ** the stalls of all rows but the last plus the last row's write delay (its total is the cycle
 ** at which the last output row is written).  -1 when the op is too large to step (more than
-** 2^27 buffer-column visits, or operands of more than 2^26 elements) or memory runs out. */
+** 2^27 buffer-column visits, or operands and input addresses of more than 2^26 elements) or
+** memory runs out. */
 static int64_t ss_user_sim(const ss_dims *d, int64_t sa, int64_t sb, int64_t so, int64_t bw)
 {
     int64_t rf = mx_t_ceil_div(d->df == MXSIM_DF_OS ? d->M : d->K, d->R);
     int64_t cf = mx_t_ceil_div(d->df == MXSIM_DF_IS ? d->M : d->N, d->C);
     int64_t fl = d->df == MXSIM_DF_OS ? d->K + d->R + d->C - 2
                                       : 2 * d->R + d->C + (d->df == MXSIM_DF_WS ? d->M : d->N) - 2;
+    double addrs = d->H ? (double)d->H * (double)d->W * (double)d->Ch : 0;
     if ((double)rf * (double)cf * (double)fl * (double)(d->R + 2 * d->C) > (double)(1 << 27) ||
-        (double)d->M * d->K + (double)d->K * d->N > (double)(1 << 26))
+        (double)d->M * d->K + (double)d->K * d->N + addrs > (double)(1 << 26))
         return -1;
     ss_rbuf a = {0}, b = {0};
     ss_wbuf o = {so, so - (so + 1) / 2, bw, so, 0, 0, 0, 0, 0, NULL};

@@ -7,9 +7,13 @@ bandwidth mode, plus USER-bandwidth configs; over our own GEMM and conv topologi
 output sizes where SCALE-Sim's ceil formula differs from the floor one).  Every config actually
 run is written to configs/grid/ and every topology to topologies/, so the committed files are
 exactly SCALE-Sim's inputs; grid.csv holds SCALE-Sim's COMPUTE_REPORT.csv "Total Cycles" and
-"Stall Cycles" per layer.
+"Stall Cycles" per layer.  --set shipped runs v2's shipped configs on v2's shipped topologies
+(copied verbatim to topologies/shipped/), --set v3 SCALE-Sim v3 on its scale.cfg; grid.csv is
+the concatenation of the sets (README.md).
 
-Usage: make_grid.py --python /work/venv-ss2/bin/python [--only NAME] [--jobs 1]
+Usage: make_grid.py --python /work/venv-ss2/bin/python [--set calc|user|shipped|all] [--out CSV]
+                    [--repo SCALE-SIM-V2-CHECKOUT]   (--set shipped)
+       make_grid.py --python /work/venv-ss3/bin/python --set v3 --repo SCALE-SIM-V3-CHECKOUT
 This script is ours; it runs SCALE-Sim as a program and parses its report (no SCALE-Sim code).
 """
 import argparse
@@ -32,7 +36,7 @@ BASES = {
     "small8":  (8, 8, 1, 1, 1, "CALC", 10),
     "small16x12": (16, 12, 2, 1, 1, "CALC", 10),
 }
-# USER bandwidth mode (not part of the exact-parity set; compared within 10%)
+# USER bandwidth mode: SCALE-Sim's stalls (exact parity as well)
 USER = {
     "user32bw10": (32, 32, 64, 64, 64, "USER", 10),
     "user16bw4":  (16, 16, 8, 8, 8, "USER", 4),
@@ -55,6 +59,84 @@ CONV = [  # name, H, W, Fh, Fw, C, filters, stride
     ("c20x14f3x5s2", 20, 14, 3, 5, 12, 20, 2),  # 9x5 both
 ]
 DATAFLOWS = ["os", "ws", "is"]
+
+# SCALE-Sim v2's shipped configs on its shipped topologies, both verbatim (--set shipped; the
+# topologies are copied from a scale-sim-v2 checkout given by --repo into topologies/shipped/).
+# SCALE-Sim steps about 5,000 cycles per second here, so the pairs are those of at most about a
+# million cycles (mxsim's totals: e.g. Resnet18 on eyeriss.cfg would be 12 M).
+SHIPPED = {
+    "v2/google.cfg": ["conv_nets/test.csv", "GEMM_mnk/test_mnk_input.csv", "GEMM_mnk/NCF.csv",
+                      "GEMM_mnk/transformer_partial.csv", "conv_nets/alexnet.csv", "conv_nets/Resnet18.csv"],
+    "v2/eyeriss.cfg": ["conv_nets/test.csv", "GEMM_mnk/test_mnk_input.csv"],
+    "v2/scale.cfg": ["conv_nets/test.csv", "GEMM_mnk/test_mnk_input.csv", "conv_nets/alexnet.csv"],
+}
+
+
+# SCALE-Sim v3 (--set v3, --python of a venv with scalesim 3.0.0) on its own shipped scale.cfg
+# (32x32 WS, 64 KiB, CALC): its "Total Cycles" column.  v3 requires a layout file per topology
+# even without a custom layout; the shipped ones are copied from a scale-sim-v3 checkout (--repo).
+V3 = {"v3/scale.cfg": ["conv_nets/test.csv", "conv_nets/alexnet.csv"]}
+
+
+def run_v3(py, repo):
+    rows = []
+    sdir = os.path.join(HERE, "topologies", "shipped")
+    os.makedirs(os.path.join(sdir, "v3layouts"), exist_ok=True)
+    for cfg, topos in V3.items():
+        for t in topos:
+            name = os.path.basename(t)
+            topo = os.path.join(sdir, name)
+            shutil.copyfile(os.path.join(repo, "topologies", t), topo)
+            lay = os.path.join(sdir, "v3layouts", name)
+            shutil.copyfile(os.path.join(repo, "layouts", t), lay)
+            tmp = tempfile.mkdtemp(prefix="ssgrid3")
+            try:
+                subprocess.run([py, "-m", "scalesim.scale", "-c", os.path.join(HERE, "configs", cfg), "-t", topo,
+                                "-l", lay, "-p", tmp, "-s", "N"], check=True, stdout=subprocess.DEVNULL, cwd=tmp)
+                runs = os.listdir(tmp)
+                with open(os.path.join(tmp, runs[0], "COMPUTE_REPORT.csv")) as fh:
+                    rep = list(csv.reader(fh))
+            finally:
+                shutil.rmtree(tmp)
+            col = [c.strip() for c in rep[0]].index("Total Cycles")
+            stall = [c.strip() for c in rep[0]].index("Stall Cycles")
+            for r, l in zip([r for r in rep[1:] if r], layer_names(topo)):
+                rows.append((cfg, "shipped/" + name, int(r[0]), l, "CALC", int(r[col]), int(r[stall])))
+            print("%s %s: %s" % (cfg, name, " ".join(str(r[5]) for r in rows[-len(layer_names(topo)):])), flush=True)
+    return rows
+
+
+def layer_names(path):
+    """First column of every data row, as SCALE-Sim reads it (header skipped, blank rows too),
+    blanks turned into '_' as mxsim names its ops."""
+    with open(path) as fh:
+        rows = [r.strip() for r in fh][1:]
+    return ["_".join(r.split(",")[0].split()) for r in rows if r]
+
+
+def run_shipped(py, repo, out):
+    """Writes each topology's rows to `out` as soon as SCALE-Sim has run it."""
+    rows = []
+    with open(out, "w") as fh:
+        fh.write("config,topology,layer_id,layer,bw_mode,total_cycles,stall_cycles\n")
+    sdir = os.path.join(HERE, "topologies", "shipped")
+    os.makedirs(sdir, exist_ok=True)
+    for cfg, topos in SHIPPED.items():
+        for t in topos:
+            name = os.path.basename(t)
+            dst = os.path.join(sdir, name)
+            shutil.copyfile(os.path.join(repo, "topologies", t), dst)
+            kind = "gemm" if t.startswith("GEMM") else "conv"
+            names = layer_names(dst)
+            res = run_one(py, os.path.join(HERE, "configs", cfg), dst, kind)
+            assert len(res) == len(names), (cfg, t, res)
+            for (lid, tot, stall), l in zip(res, names):
+                rows.append((cfg, "shipped/" + name, lid, l, "CALC", tot, stall))
+            with open(out, "a") as fh:
+                for r in rows[-len(res):]:
+                    fh.write("%s,%s,%d,%s,%s,%d,%d\n" % r)
+            print("%s %s: %s" % (cfg, name, " ".join(str(r[1]) for r in res)), flush=True)
+    return rows
 
 
 def cfg_text(name, df, p):
@@ -96,8 +178,20 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--python", required=True, help="python of the venv holding scalesim")
     ap.add_argument("--out", default=os.path.join(HERE, "grid.csv"))
-    ap.add_argument("--set", choices=["calc", "user", "all"], default="all")
+    ap.add_argument("--set", choices=["calc", "user", "shipped", "v3", "all"], default="all")
+    ap.add_argument("--repo", help="scale-sim-v2 (--set shipped) or -v3 (--set v3) checkout")
     args = ap.parse_args()
+    if args.set == "shipped":
+        print("%d rows -> %s" % (len(run_shipped(args.python, args.repo, args.out)), args.out))
+        return 0
+    if args.set == "v3":
+        out_rows = run_v3(args.python, args.repo)
+        with open(args.out, "w") as fh:
+            fh.write("config,topology,layer_id,layer,bw_mode,total_cycles,stall_cycles\n")
+            for r in out_rows:
+                fh.write("%s,%s,%d,%s,%s,%d,%d\n" % r)
+        print("%d rows -> %s" % (len(out_rows), args.out))
+        return 0
     write_topologies(GEMM, CONV)
     gdir = os.path.join(HERE, "configs", "grid")
     os.makedirs(gdir, exist_ok=True)
