@@ -11,7 +11,7 @@ exactly SCALE-Sim's inputs; grid.csv holds SCALE-Sim's COMPUTE_REPORT.csv "Total
 (copied verbatim to topologies/shipped/), --set v3 SCALE-Sim v3 on its scale.cfg; grid.csv is
 the concatenation of the sets (README.md).
 
-Usage: make_grid.py --python /work/venv-ss2/bin/python [--set calc|user|shipped|all] [--out CSV]
+Usage: make_grid.py --python /work/venv-ss2/bin/python [--set calc|user|extra|shipped|all] [--out CSV]
                     [--repo SCALE-SIM-V2-CHECKOUT]   (--set shipped)
        make_grid.py --python /work/venv-ss3/bin/python --set v3 --repo SCALE-SIM-V3-CHECKOUT
 This script is ours; it runs SCALE-Sim as a program and parses its report (no SCALE-Sim code).
@@ -41,6 +41,20 @@ USER = {
     "user32bw10": (32, 32, 64, 64, 64, "USER", 10),
     "user16bw4":  (16, 16, 8, 8, 8, "USER", 4),
 }
+
+# --set extra: non-square arrays, odd SRAM sizes and bandwidths, both modes, on a second set of
+# layers (grid2_*.csv)
+EXTRA = {
+    "x12x20u3": (12, 20, 6, 4, 3, "USER", 3),
+    "x24x8u7":  (24, 8, 4, 8, 2, "USER", 7),
+    "x20x20c":  (20, 20, 2, 3, 1, "CALC", 10),
+}
+GEMM2 = [("h70x45x130", 70, 45, 130), ("h33x90x61", 33, 90, 61), ("h128x20x200", 128, 20, 200),
+         ("h9x150x40", 9, 150, 40)]
+CONV2 = [("d19f3s2", 19, 19, 3, 3, 8, 12, 2),       # 9 both ways
+         ("d23x17f5x3s3", 23, 17, 5, 3, 6, 10, 3),  # 7 x 6 (SCALE-Sim) vs 7 x 5
+         ("d14f1s1", 14, 14, 1, 1, 40, 24, 1),
+         ("d30f7s4", 30, 30, 7, 7, 3, 8, 4)]        # 7 vs 6
 
 GEMM = [  # name, M, N, K
     ("g64x32x100", 64, 32, 100),
@@ -147,14 +161,14 @@ def cfg_text(name, df, p):
             "MemoryBanks: 1\n\n[run_presets]\nInterfaceBandwidth: %s\n" % (name, df, r, c, i, f, o, df, bw, mode))
 
 
-def write_topologies(gemm_layers, conv_layers):
+def write_topologies(gemm_layers, conv_layers, prefix="grid"):
     tdir = os.path.join(HERE, "topologies")
     os.makedirs(tdir, exist_ok=True)
-    with open(os.path.join(tdir, "grid_gemm.csv"), "w") as fh:
+    with open(os.path.join(tdir, prefix + "_gemm.csv"), "w") as fh:
         fh.write("Layer, M, N, K,\n")
         for l in gemm_layers:
             fh.write("%s, %d, %d, %d,\n" % l)
-    with open(os.path.join(tdir, "grid_conv.csv"), "w") as fh:
+    with open(os.path.join(tdir, prefix + "_conv.csv"), "w") as fh:
         fh.write("Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\n")
         for l in conv_layers:
             fh.write("%s, %d, %d, %d, %d, %d, %d, %d,\n" % l)
@@ -178,7 +192,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--python", required=True, help="python of the venv holding scalesim")
     ap.add_argument("--out", default=os.path.join(HERE, "grid.csv"))
-    ap.add_argument("--set", choices=["calc", "user", "shipped", "v3", "all"], default="all")
+    ap.add_argument("--set", choices=["calc", "user", "extra", "shipped", "v3", "all"], default="all")
     ap.add_argument("--repo", help="scale-sim-v2 (--set shipped) or -v3 (--set v3) checkout")
     args = ap.parse_args()
     if args.set == "shipped":
@@ -193,6 +207,7 @@ def main():
         print("%d rows -> %s" % (len(out_rows), args.out))
         return 0
     write_topologies(GEMM, CONV)
+    write_topologies(GEMM2, CONV2, "grid2")
     gdir = os.path.join(HERE, "configs", "grid")
     os.makedirs(gdir, exist_ok=True)
     bases = {}
@@ -200,6 +215,8 @@ def main():
         bases.update(BASES)
     if args.set in ("user", "all"):
         bases.update(USER)
+    if args.set in ("extra", "all"):
+        bases.update(EXTRA)
     ver = subprocess.run([args.python, "-c", "import importlib.metadata as m; print(m.version('scalesim'))"],
                          check=True, capture_output=True, text=True).stdout.strip()
     out_rows = []
@@ -209,7 +226,8 @@ def main():
             cpath = os.path.join(gdir, cname)
             with open(cpath, "w") as fh:
                 fh.write(cfg_text(name, df, p))
-            for kind, topo, layers in (("gemm", "grid_gemm.csv", GEMM), ("conv", "grid_conv.csv", CONV)):
+            pre, g, c = ("grid2", GEMM2, CONV2) if name in EXTRA else ("grid", GEMM, CONV)
+            for kind, topo, layers in (("gemm", pre + "_gemm.csv", g), ("conv", pre + "_conv.csv", c)):
                 res = run_one(args.python, cpath, os.path.join(HERE, "topologies", topo), kind)
                 assert len(res) == len(layers), (cname, topo, res)
                 for (lid, tot, stall), l in zip(res, layers):
