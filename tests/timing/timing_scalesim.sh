@@ -65,6 +65,9 @@ out=$("$MXSIM" config --config "$t/typo.cfg" --dump 2>&1); rc=$?
 printf '[architecture_presets]\nBandwidth: 10,20,30\n' > "$t/bwl.cfg"
 out=$("$MXSIM" config --config "$t/bwl.cfg" --dump 2>&1 | awk '$1=="dram.bw_bytes_per_cycle"{print $3}')
 [ "$out" = 10 ] && echo "ok   bandwidth list: first" || fail "bandwidth list gave '$out'"
+printf '[architecture_presets]\nBandwidth: 10, x\n' > "$t/bwx.cfg"
+out=$("$MXSIM" config --config "$t/bwx.cfg" --dump 2>&1); rc=$?
+[ $rc = 2 ] && grep -qF "bwx.cfg:2: field 'Bandwidth': list entry 'x' is not a number" <<<"$out" && echo "ok   bad bandwidth list" || fail "bad bandwidth list: rc $rc: $out"
 
 # 4. worked examples (architecture.md section 6; SCALE-Sim v2 values in README.md)
 ex() { # expected cfg topo-text args...

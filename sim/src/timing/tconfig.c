@@ -308,9 +308,20 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
     }
     if (key_is(key, "Bandwidth")) {
         /* SCALE-Sim words are one byte: words/cycle = bytes/cycle.  A comma list gives one
-        ** bandwidth per operand; SCALE-Sim v2 and v3 time every buffer with the first. */
+        ** bandwidth per operand; SCALE-Sim v2 and v3 time every buffer with the first (each
+        ** entry must still be a number). */
         char *comma = strchr(val, ',');
-        if (comma) *comma = '\0';
+        if (comma) {
+            *comma = '\0';
+            for (char *p = comma + 1, *q; p != NULL; p = q) {
+                q = strchr(p, ',');
+                if (q) *q++ = '\0';
+                double x;
+                if (mx_tparse_f64(mx_ttrim(p), &x) != 0)
+                    return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': list entry '%s' is not a number",
+                                   where, mx_ttrim(p));
+            }
+        }
         val = mx_ttrim(val);
         /* Below the 1/1024 byte/cycle resolution the value would leave dram.bw_bytes_per_cycle
         ** outside its bounds after loading (found by the fuzz target's bounds check;
