@@ -448,10 +448,15 @@ typedef struct {
     int64_t out_format;                     /* mxsim_out_fmt */
     int64_t dequant_lanes, dequant_depth_cycles;
     int64_t requant_lanes, requant_depth_cycles;
-    int64_t scalesim_compat;                /* 1: report cycles as SCALE-Sim v2 (one less per GEMM) */
+    int64_t scalesim_compat;                /* 1: SCALE-Sim v2's model (architecture.md section 6) */
     int64_t tile_m, tile_n, tile_k;         /* GEMM tile, elements; 0: the engine chooses (a value
                                             ** above the op's dim means the whole dim) */
+    int64_t scalesim_bw;                    /* mxsim_scalesim_bw: compat-mode interface bandwidth */
 } mxsim_tconfig;
+
+/* SCALE-Sim's InterfaceBandwidth in compat mode: USER stalls at dram.bw_bytes_per_cycle, CALC
+** sizes the interface so that it never stalls. */
+typedef enum { MXSIM_SCALESIM_BW_USER = 0, MXSIM_SCALESIM_BW_CALC = 1 } mxsim_scalesim_bw;
 
 /* Description of one configuration field (static storage; never freed). */
 typedef struct {
@@ -476,7 +481,8 @@ MXSIM_API mxsim_status mxsim_tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, con
 /* Applies "key=value" (the CLI's --set). */
 MXSIM_API mxsim_status mxsim_tconfig_set_kv(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *kv);
 /* Reads an INI file (`key = value`, `[section]` prefixes keys, `#`/`;` comments) or, for a
-** path ending in .cfg, a SCALE-Sim configuration, on top of *cfg.  Errors name file:line. */
+** path ending in .cfg, a SCALE-Sim v2 or v3 configuration (which also turns on
+** report.scalesim_compat), on top of *cfg.  Errors name file:line. */
 MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *path);
 /* Cross-field checks (e.g. exp_ii_cycles vs sharing).  MXSIM_E_INPUT names the field. */
 MXSIM_API mxsim_status mxsim_tconfig_validate(mxsim_ctx *ctx, const mxsim_tconfig *cfg);
@@ -495,6 +501,9 @@ typedef struct {
     int32_t a_fmt, b_fmt;  /* mxsim_operand_fmt, or -1: the configuration's */
     int32_t out_fmt;       /* mxsim_out_fmt, or -1: the configuration's */
     int32_t line;          /* source line in the trace file (0 if built in memory) */
+    int64_t conv_h, conv_w, conv_fh, conv_fw, conv_c, conv_s; /* a SCALE-Sim topology's conv layer
+                           ** (input H, W, filter H, W, channels, stride), set by its import for
+                           ** the compat USER model's addresses; 0: none (not in the text format) */
 } mxsim_top;
 
 typedef struct mxsim_trace mxsim_trace;
@@ -514,10 +523,15 @@ MXSIM_API const char *mxsim_trace_source(const mxsim_trace *t);
 ** MXSIM_E_FORMAT) or, for a path ending in .csv, a SCALE-Sim topology (see below). */
 MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_trace **out);
 /* SCALE-Sim topology CSV: GEMM rows `Layer,M,N,K,` or conv rows `Layer,IFMAP H,IFMAP W,Filter H,
-** Filter W,Channels,Num Filter,Strides,` (im2col).  require_trailing_comma = 1 rejects rows
-** without the trailing comma; 0 accepts both forms.  Extra or missing values are errors. */
-MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *path,
-                                                   int require_trailing_comma, mxsim_trace **out);
+** Filter W,Channels,Num Filter,Strides,` (im2col).  flags: MXSIM_IMPORT_REQUIRE_COMMA rejects rows
+** without the trailing comma (else both forms are accepted); MXSIM_IMPORT_SCALESIM_MODEL applies
+** SCALE-Sim's rules (output size ceil((H-Fh+s)/s) instead of floor((H-Fh)/s)+1; a layer whose
+** name contains "DP" is depthwise: one 1-channel layer per channel, as `repeat`).  Extra or
+** missing values are errors. */
+#define MXSIM_IMPORT_REQUIRE_COMMA 1
+#define MXSIM_IMPORT_SCALESIM_MODEL 2
+MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *path, int flags,
+                                                   mxsim_trace **out);
 /* Writes the text format atomically; gzip-compressed when the path ends in .gz. */
 MXSIM_API mxsim_status mxsim_trace_save(mxsim_ctx *ctx, const mxsim_trace *t, const char *path);
 /* Builds a trace from a model definition (workloads/models/NAME.model). */

@@ -228,7 +228,12 @@ int mxsim_cli_run(int argc, char **argv, mxsim_ctx *ctx)
     mxsim_status st = build_config(ctx, &o, &cfg);
     if (st != MXSIM_OK) return t_fail("run", ctx, st);
     mxsim_trace *tr = NULL;
-    if ((st = mxsim_trace_load(ctx, o.pos[0], &tr)) != MXSIM_OK) return t_fail("run", ctx, st);
+    /* a SCALE-Sim topology under SCALE-Sim's model (a .cfg or --scalesim-compat) takes its rules */
+    size_t plen = strlen(o.pos[0]);
+    if (cfg.scalesim_compat && plen > 4 && !strcmp(o.pos[0] + plen - 4, ".csv"))
+        st = mxsim_trace_import_scalesim(ctx, o.pos[0], o.require_comma | MXSIM_IMPORT_SCALESIM_MODEL, &tr);
+    else st = mxsim_trace_load(ctx, o.pos[0], &tr);
+    if (st != MXSIM_OK) return t_fail("run", ctx, st);
     cli_buf b = {0};
     mxsim_tstats tot;
     memset(&tot, 0, sizeof tot);
@@ -364,14 +369,14 @@ int mxsim_cli_trace(int argc, char **argv, mxsim_ctx *ctx)
     } else if (!strcmp(sub, "check") || !strcmp(sub, "cat")) {
         if (o.n_pos != 2) return t_usage("trace", "expected one FILE", NULL);
         size_t L = strlen(o.pos[1]);
-        if (L > 4 && !strcmp(o.pos[1] + L - 4, ".csv")) st = mxsim_trace_import_scalesim(ctx, o.pos[1], o.require_comma, &t);
+        if (L > 4 && !strcmp(o.pos[1] + L - 4, ".csv")) st = mxsim_trace_import_scalesim(ctx, o.pos[1], o.require_comma | (o.compat ? MXSIM_IMPORT_SCALESIM_MODEL : 0), &t);
         else st = mxsim_trace_load(ctx, o.pos[1], &t);
         if (st == MXSIM_OK && !strcmp(sub, "check")) printf("%s: ok, %lld ops\n", o.pos[1], (long long)mxsim_trace_count(t));
         if (st == MXSIM_OK && !strcmp(sub, "cat")) print_trace(t);
     } else if (!strcmp(sub, "convert")) {
         if (o.n_pos != 3) return t_usage("trace", "convert: expected IN OUT", NULL);
         size_t L = strlen(o.pos[1]);
-        if (L > 4 && !strcmp(o.pos[1] + L - 4, ".csv")) st = mxsim_trace_import_scalesim(ctx, o.pos[1], o.require_comma, &t);
+        if (L > 4 && !strcmp(o.pos[1] + L - 4, ".csv")) st = mxsim_trace_import_scalesim(ctx, o.pos[1], o.require_comma | (o.compat ? MXSIM_IMPORT_SCALESIM_MODEL : 0), &t);
         else st = mxsim_trace_load(ctx, o.pos[1], &t);
         if (st == MXSIM_OK) st = mxsim_trace_save(ctx, t, o.pos[2]);
     } else {

@@ -16,12 +16,15 @@ int mxsim_cli_config(int argc, char **argv, mxsim_ctx *ctx);
      "--detail times GEMMs with the cycle-by-cycle engine instead of the analytic one (small\n"  \
      "problems: at most 2^26 PE-cycles and 2^26 cycles per op, else exit 2); --access-trace F.gz\n" \
      "writes its gzip SRAM access trace (F.<i>.gz for op i of a trace of several ops;\n"         \
-     "format in traces/FORMAT.md).",                                                              \
+     "format in traces/FORMAT.md).  --scalesim-compat (implied by a .cfg) times with SCALE-Sim\n" \
+     "v2's model and reads a .csv with its conv output size (sim/doc/architecture.md section 6).", \
      mxsim_cli_run},                                                                              \
     {"trace",                                                                                     \
-     "mxsim trace check|cat FILE | convert IN OUT | gen MODEL.model -o OUT [--require-comma]",      \
+     "mxsim trace check|cat FILE | convert IN OUT | gen MODEL.model -o OUT [--require-comma]\n"    \
+     "          [--scalesim-compat]",                                                             \
      "check validates a trace, cat prints it in the text format, convert rewrites it (text, .gz by\n" \
-     "the output name; a .csv input is a SCALE-Sim topology), gen builds one from a model file.",  \
+     "the output name; a .csv input is a SCALE-Sim topology, read with SCALE-Sim's conv output\n" \
+     "size and depthwise rule under --scalesim-compat), gen builds one from a model file.",      \
      mxsim_cli_trace},                                                                            \
     {"config",                                                                                    \
      "mxsim config [--config CFG] [--set k=v]... --dump",                                         \

@@ -37,6 +37,7 @@ mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsi
     r->n = op->n;
     r->k = op->kind == MXSIM_OP_GEMM ? op->k : 1;
     r->repeat = op->repeat;
+    r->src = op;
     if (op->kind < 0 || op->kind > MXSIM_OP_QUANTIZE) return mx_fail(ctx, MXSIM_E_INPUT, "%s: unknown op kind %d", where, op->kind);
     if (r->m < 1 || r->n < 1 || r->k < 1 || r->m > MX_T_MAX_DIM || r->n > MX_T_MAX_DIM || r->k > MX_T_MAX_DIM)
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: dims must be 1..2^31", where);
@@ -523,7 +524,8 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
         char where[600];
         snprintf(where, sizeof where, "%s:%d: op '%s'", source ? source : "trace", op->line, op->name);
         mx_ttiling t;
-        if ((s = mx_tengine_choose(ctx, &a, &r, where, &t)) != MXSIM_OK) return s;
+        if (cfg->scalesim_compat) mx_tscalesim_tiling(&a, &r, &t);
+        else if ((s = mx_tengine_choose(ctx, &a, &r, where, &t)) != MXSIM_OK) return s;
         if (detail) {
             /* Admission: the analytic estimate refuses at once what the detailed engine would
             ** stop at its limits only after stepping them (its own checks stay as a backstop).
@@ -549,10 +551,7 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
         out->tile_n = t.tn;
         out->tile_k = t.tk;
         out->n_tiles = t.nm * t.nn * t.nk;
-        if (cfg->scalesim_compat) { /* SCALE-Sim prints the index of the last cycle */
-            out->cycles_total -= 1;
-            out->cycles_fill_drain -= 1;
-        }
+        if (cfg->scalesim_compat) mx_tscalesim_finish(cfg, &a, &r, out); /* its memory model */
     }
     double um = out->util_mapping;
     if (r.repeat > 1) scale_counts(out, r.repeat);

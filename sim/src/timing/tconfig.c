@@ -63,7 +63,9 @@ static const field k_fields[] = {
     FI("requant.depth_cycles", requant_depth_cycles, 0, 1024, 6, "cycles",
        "re-quantizer depth (max-abs tree, exponent, rounding)"),
     FB("report.scalesim_compat", scalesim_compat, 0,
-       "report GEMM cycles as SCALE-Sim v2 does (index of the last cycle: one less)"),
+       "SCALE-Sim v2's model: SRAM-independent compute, its stall rule, last-cycle index (1 less)"),
+    FE("report.scalesim_bw", scalesim_bw, "user|calc", 2, 0,
+       "compat mode interface: user (stalls at dram.bw_bytes_per_cycle) or calc (never stalls)"),
     FI("tile.m", tile_m, 0, 2147483648.0, 0, "elements", "GEMM tile rows of A (0: chosen for fewest cycles)"),
     FI("tile.n", tile_n, 0, 2147483648.0, 0, "elements", "GEMM tile columns of B (0: chosen for fewest cycles)"),
     FI("tile.k", tile_k, 0, 2147483648.0, 0, "elements",
@@ -248,12 +250,50 @@ MXSIM_API mxsim_status mxsim_tconfig_validate(mxsim_ctx *ctx, const mxsim_tconfi
 
 /* ---- files ------------------------------------------------------------------------------ */
 
-/* SCALE-Sim v2 .cfg keys (configparser, ':' or '=') mapped onto ours.  Keys SCALE-Sim has but
-** that do not affect its compute-cycle count are accepted and listed here explicitly. */
-static const char *const k_scalesim_ignored[] = {
-    "run_name", "IfmapOffset", "FilterOffset", "OfmapOffset", "MemoryBanks", "ReadRequestBuffer",
-    "WriteRequestBuffer", "UseRamulatorTrace", "SparsitySupport", "SparseRep", "OptimizedMapping",
-    "BlockSize", "RandomNumberGeneratorSeed", "save_disk_space"};
+/* SCALE-Sim .cfg keys (Python configparser: ':' or '=', keys case-insensitive), v2 and v3.
+** Mapped: the array, the three SRAM sizes, the dataflow and the interface bandwidth.  Accepted and
+** ignored, each for the reason given (sim/doc/architecture.md section 8 lists them too); any
+** other key is an error naming file, line and key. */
+static const struct {
+    const char *key, *why;
+} k_scalesim_ignored[] = {
+    {"run_name", "names SCALE-Sim's output folder"},
+    {"IfmapOffset", "DRAM base address of the trace: no timing effect"},
+    {"FilterOffset", "DRAM base address of the trace: no timing effect"},
+    {"OfmapOffset", "DRAM base address of the trace: no timing effect"},
+    {"MemoryBanks", "v2: read by no SCALE-Sim v2 code"},
+    {"OnChipMemoryBanks", "v3: SRAM banking of the layout model, not modelled (v2 timing)"},
+    {"OnChipMemoryBankPorts", "v3: SRAM banking of the layout model, not modelled (v2 timing)"},
+    {"ReadRequestBuffer", "v3: Ramulator request queue, only with UseRamulatorTrace"},
+    {"WriteRequestBuffer", "v3: Ramulator request queue, only with UseRamulatorTrace"},
+    {"UseRamulatorTrace", "v3: DRAM timing from Ramulator traces, not modelled (v2 timing)"},
+    {"SparsitySupport", "v3: sparse operands, not modelled (dense, v2 timing)"},
+    {"SparseRep", "v3: sparse format, only with SparsitySupport"},
+    {"OptimizedMapping", "v3: sparse mapping, only with SparsitySupport"},
+    {"BlockSize", "v3: sparse block, only with SparsitySupport"},
+    {"RandomNumberGeneratorSeed", "v3: sparse pattern seed, only with SparsitySupport"},
+    {"IfmapCustomLayout", "v3 [layout]: SRAM bank-conflict model, not modelled (v2 timing)"},
+    {"FilterCustomLayout", "v3 [layout]: SRAM bank-conflict model, not modelled (v2 timing)"},
+    {"IfmapSRAMBankBandwidth", "v3 [layout]: SRAM bank-conflict model, not modelled"},
+    {"IfmapSRAMBankNum", "v3 [layout]: SRAM bank-conflict model, not modelled"},
+    {"IfmapSRAMBankPort", "v3 [layout]: SRAM bank-conflict model, not modelled"},
+    {"FilterSRAMBankBandwidth", "v3 [layout]: SRAM bank-conflict model, not modelled"},
+    {"FilterSRAMBankNum", "v3 [layout]: SRAM bank-conflict model, not modelled"},
+    {"FilterSRAMBankPort", "v3 [layout]: SRAM bank-conflict model, not modelled"},
+    {"SRAM_row_size", "v3 Accelergy: energy action counts only"},
+    {"SRAM_bank_size", "v3 Accelergy: energy action counts only"},
+    {"DRAM_row_size", "v3 Accelergy: energy action counts only"},
+    {"DRAM_bank_size", "v3 Accelergy: energy action counts only"},
+    {"TopologyCsvLoc", "[network_presets]: the topology is given on the command line"},
+    {"save_disk_space", "SCALE-Sim trace-file option"},
+};
+
+static int key_is(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
+    return *a == *b;
+}
 
 static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *key, char *val,
                                  const char *where, int *user_bw, double *bw)
@@ -264,13 +304,28 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
                {"IfmapSramSzkB", "sram.a_kib"}, {"FilterSramSzkB", "sram.b_kib"},
                {"OfmapSramSzkB", "sram.c_kib"}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strcmp(key, map[i].ss) == 0) return mxsim_tconfig_set(ctx, cfg, map[i].ours, val, where);
-    if (strcmp(key, "Dataflow") == 0) {
+        if (key_is(key, map[i].ss)) return mxsim_tconfig_set(ctx, cfg, map[i].ours, val, where);
+    if (key_is(key, "Dataflow")) {
         for (char *p = val; *p; p++) *p = (char)tolower((unsigned char)*p);
         return mxsim_tconfig_set(ctx, cfg, "array.dataflow", val, where);
     }
-    if (strcmp(key, "Bandwidth") == 0) {
-        /* SCALE-Sim words are one byte: words/cycle = bytes/cycle. */
+    if (key_is(key, "Bandwidth")) {
+        /* SCALE-Sim words are one byte: words/cycle = bytes/cycle.  A comma list gives one
+        ** bandwidth per operand; SCALE-Sim v2 and v3 time every buffer with the first (each
+        ** entry must still be a number). */
+        char *comma = strchr(val, ',');
+        if (comma) {
+            *comma = '\0';
+            for (char *p = comma + 1, *q; p != NULL; p = q) {
+                q = strchr(p, ',');
+                if (q) *q++ = '\0';
+                double x;
+                if (mx_tparse_f64(mx_ttrim(p), &x) != 0)
+                    return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': list entry '%s' is not a number",
+                                   where, mx_ttrim(p));
+            }
+        }
+        val = mx_ttrim(val);
         /* Below the 1/1024 byte/cycle resolution the value would leave dram.bw_bytes_per_cycle
         ** outside its bounds after loading (found by the fuzz target's bounds check;
         ** tests/fuzz/crashes/scalesim_cfg). */
@@ -279,14 +334,14 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
                            where, val);
         return MXSIM_OK;
     }
-    if (strcmp(key, "InterfaceBandwidth") == 0) {
+    if (key_is(key, "InterfaceBandwidth")) {
         if (strcmp(val, "USER") == 0) *user_bw = 1;
         else if (strcmp(val, "CALC") == 0) *user_bw = 0;
         else return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'InterfaceBandwidth': '%s' is not CALC or USER", where, val);
         return MXSIM_OK;
     }
     for (size_t i = 0; i < sizeof k_scalesim_ignored / sizeof k_scalesim_ignored[0]; i++)
-        if (strcmp(key, k_scalesim_ignored[i]) == 0) return MXSIM_OK;
+        if (key_is(key, k_scalesim_ignored[i].key)) return MXSIM_OK;
     return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown SCALE-Sim key", where, key);
 }
 
@@ -318,9 +373,11 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: contains a NUL byte: not a text configuration", path);
     }
     if (scalesim) {
-        /* A SCALE-Sim configuration describes a plain int8 scalar-MAC array. */
+        /* A SCALE-Sim configuration describes a plain int8 scalar-MAC array, timed by
+        ** SCALE-Sim's model. */
         cfg->operand_format = MXSIM_FMT_INT8;
         cfg->pe_lanes = cfg->load_lanes = 1;
+        cfg->scalesim_compat = 1;
     }
     int line = 0;
     char *save = NULL;
@@ -372,6 +429,7 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
     free(buf);
     if (st != MXSIM_OK) return st;
     if (scalesim) {
+        cfg->scalesim_bw = user_bw ? MXSIM_SCALESIM_BW_USER : MXSIM_SCALESIM_BW_CALC;
         if (user_bw && bw > 0) cfg->dram_bw_bytes_per_cycle = bw > 65536 ? 65536 : bw;
         else if (!user_bw) {
             /* CALC: SCALE-Sim sizes the interface so that it never stalls. */

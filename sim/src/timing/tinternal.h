@@ -31,6 +31,7 @@ typedef struct {
     int out_fmt;
     int64_t out_g;              /* group of an MXINT8 output along n (the op's or config's G) */
     int64_t repeat;
+    const mxsim_top *src;       /* the op as given (SCALE-Sim conv geometry for compat mode) */
 } mx_top_resolved;
 
 /* Derived array parameters of one configuration. */
@@ -114,6 +115,14 @@ MX_INTERNAL mxsim_status mx_tacc_open(mxsim_ctx *ctx, const char *path, mx_tacc 
 MX_INTERNAL void mx_tacc_rec(mx_tacc *w, int64_t cyc, const char *operand, char rw, int64_t addr,
                              int64_t bytes);
 MX_INTERNAL mxsim_status mx_tacc_close(mxsim_ctx *ctx, mx_tacc *w, int commit);
+/* SCALE-Sim compatibility mode (scalesim.c): the one tile of a GEMM (SRAM size never changes
+** SCALE-Sim's compute cycles), SCALE-Sim's stall cycles for tc array cycles (0 with CALC), and
+** the compat totals of a timed GEMM (stall added, last-cycle index reported). */
+MX_INTERNAL void mx_tscalesim_tiling(const mx_tarch *a, const mx_top_resolved *op, mx_ttiling *t);
+MX_INTERNAL int64_t mx_tscalesim_stall(const mxsim_tconfig *cfg, const mx_tarch *a,
+                                       const mx_top_resolved *op, int64_t tc);
+MX_INTERNAL void mx_tscalesim_finish(const mxsim_tconfig *cfg, const mx_tarch *a,
+                                     const mx_top_resolved *op, mxsim_tstats *st);
 /* Fills the data-volume counters (SRAM, DRAM, events) that both engines share. */
 MX_INTERNAL void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a,
                                     const mx_top_resolved *op, const mx_ttiling *t,

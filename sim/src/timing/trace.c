@@ -336,9 +336,19 @@ static mxsim_status split_csv(mxsim_ctx *ctx, const char *where, char *s, int re
     return MXSIM_OK;
 }
 
-MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *path,
-                                                   int require_trailing_comma, mxsim_trace **out)
+/* Output size of a convolution along one dim.  SCALE-Sim (scalesim/topology_utils.py, v2 and v3)
+** uses ceil((H - F + s) / s), which exceeds the usual floor((H - F) / s) + 1 by one when s does
+** not divide H - F: SCALE-Sim then counts a last window that overhangs the input. */
+static int64_t conv_out(int64_t h, int64_t f, int64_t s, int scalesim)
 {
+    return scalesim ? (h - f + s + s - 1) / s : (h - f) / s + 1;
+}
+
+MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *path, int flags,
+                                                   mxsim_trace **out)
+{
+    int require_trailing_comma = (flags & MXSIM_IMPORT_REQUIRE_COMMA) != 0;
+    int ss = (flags & MXSIM_IMPORT_SCALESIM_MODEL) != 0;
     mx_clear_err(ctx);
     if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_import: NULL");
     *out = NULL;
@@ -398,12 +408,18 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
                              v[3] > v[1] ? "Filter Height" : "Filter Width");
                 break;
             }
-            int64_t ho = (v[1] - v[3]) / v[7] + 1, wo = (v[2] - v[4]) / v[7] + 1;
+            int64_t ho = conv_out(v[1], v[3], v[7], ss), wo = conv_out(v[2], v[4], v[7], ss);
             op.m = ho * wo;            /* im2col: one row per output pixel (<= 2^62: no overflow) */
+            if (ss && strstr(f[0], "DP") != NULL) { /* SCALE-Sim: depthwise, a layer per channel */
+                op.repeat = v[5];
+                v[5] = 1;
+            }
             /* Fh * Fw * C_in: each <= 2^31, so the product could overflow int64 (found in review,
             ** reproduced under UBSan: tests/fuzz/crashes/scalesim_csv): check Fh * Fw (<= 2^62)
             ** against the bound first. */
             op.k = v[3] * v[4] > MX_T_MAX_DIM / v[5] ? MX_T_MAX_DIM + 1 : v[3] * v[4] * v[5];
+            op.conv_h = v[1], op.conv_w = v[2], op.conv_fh = v[3], op.conv_fw = v[4];
+            op.conv_c = v[5], op.conv_s = v[7];
             op.n = v[6];               /* filters */
             if (op.m > MX_T_MAX_DIM || op.k > MX_T_MAX_DIM) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: im2col dims overflow 2^31", where);

@@ -1,0 +1,360 @@
+/* scalesim.c - SCALE-Sim compatibility mode (report.scalesim_compat; implied by a .cfg).
+**
+** Modelled (sim/doc/architecture.md section 8): SCALE-Sim v2's timing of one layer (Samajdar et
+** al., "A Systematic Methodology for Characterizing Scalability of DNN Accelerators using
+** SCALE-Sim", ISPASS 2020; github.com/scalesim-project/scale-sim-v2, PyPI scalesim 2.0.2):
+**   - the array time does not depend on the SRAM sizes: the whole GEMM is one tile (no K split);
+**   - CALC interface bandwidth never stalls and the first fill of the SRAMs is free;
+**   - USER bandwidth: SCALE-Sim's double-buffered read buffers (residency tracked in sets of
+**     1/100 of the buffer, refills of half a buffer back to back at the bandwidth) and its output
+**     buffer (drained in lines of `bandwidth` words) are stepped demand row by demand row, in the
+**     operand layouts of its compute/systolic_compute_*.py (written from their description, no
+**     code copied); ops too large to step get an estimate (stream_stall);
+**   - the reported total is the index of the last cycle: one less than the cycle count.
+** Ignored: nothing of SCALE-Sim v2's total, within the stepping limit; v3's layout, sparsity and
+** Ramulator models (tconfig.c).
+** Invariant: total = array cycles - 1 + the stall above; tests/timing/scalesim: 0 differences
+** from SCALE-Sim on 265 CALC and 120 USER layer runs.
+*/
+#include <stdlib.h>
+
+#include "tinternal.h"
+
+void mx_tscalesim_tiling(const mx_tarch *a, const mx_top_resolved *op, mx_ttiling *t)
+{
+    *t = (mx_ttiling){op->m, op->n, op->k, 1, 1, 1};
+    /* one tile: every tile class is that tile, run at the beat the controller picks for it */
+    mx_tfold f;
+    mx_tpe_tile(a, op->mx, op->g, op->m, op->n, op->k, &f);
+    for (int cls = 0; cls < 8; cls++) t->tg[cls] = f.tg;
+}
+
+/* Latest stall of one operand's refill stream: U elements demanded `passes` times in order over
+** the tc array cycles, an SRAM of s bytes (half active, half being refilled), bw bytes/cycle.  The
+** first half is loaded before cycle 0; refill j (j >= 1) brings elements [h + (j-1) p, h + j p)
+** of the demand stream and is complete at cycle j (ceil(p / bw) + 1) - 1, one request line per
+** cycle plus the port's cycle of latency.  Demand is taken as uniform over the array time, so the
+** lateness of refill j is linear in j: its maximum is at the first or the last refill. */
+static int64_t stream_stall(int64_t u, int64_t passes, int64_t s, int64_t bw_q, int64_t tc)
+{
+    int64_t h = (s + 1) / 2, p = s - h, total = u * passes;
+    if (u <= h || p <= 0 || tc <= 0) return 0;
+    int64_t n = mx_t_ceil_div(total - h, p);
+    int64_t lc = mx_t_ceil_div(p * MX_T_BW_FRAC, bw_q) + 1;
+    int64_t worst = 0;
+    int64_t js[2] = {1, n};
+    for (int i = 0; i < 2; i++) {
+        int64_t j = js[i];
+        int64_t ready = j * lc - 1;
+        int64_t need = (int64_t)((double)(h + (j - 1) * p) / (double)total * (double)tc);
+        worst = mx_t_max(worst, ready - need - 1);
+    }
+    return worst;
+}
+
+/* ---- USER bandwidth, simulated: SCALE-Sim's read and write buffers, line by line -------- */
+
+/* The operands as SCALE-Sim lays them out (its compute/systolic_compute_*.py, read, not copied):
+** per fold (column folds outer, row folds inner) each operand has a block of `h` rows of `w`
+** columns, after `pre` empty rows, optionally flipped (last row first) and skewed (column c one
+** row later than column c-1); one row of the skewed or plain block is one cycle.  The same
+** operand's prefetch order is its fold blocks stacked, read row by row or (`roll`) along
+** anti-diagonals.  Element ids: A(m,k) = m K + k, B(k,n) = k N + n, O(m,n) = m N + n; -1: none. */
+typedef struct {
+    int64_t M, N, K, R, C, df;
+    int64_t H, W, Fw, Ch, S, Ew; /* conv layer (H = 0: a GEMM, A's addresses are its ids) */
+} ss_dims;
+
+/* SCALE-Sim's address of A(m, k) of a conv layer (its compute/operand_matrix.py): output pixel
+** m, window element k; -1 where the window overhangs the input (rule 4). */
+static int64_t ss_conv_addr(const ss_dims *d, int64_t m, int64_t k)
+{
+    int64_t ir = m / d->Ew * d->S, ic = m % d->Ew * d->S;
+    int64_t cr = k / (d->Fw * d->Ch), cc = k % (d->Fw * d->Ch) / d->Ch, ch = k % d->Ch;
+    if (cr + ir >= d->H || cc + ic >= d->W) return -1;
+    return ((cr + ir) * d->W + cc + ic) * d->Ch + ch;
+}
+
+enum { SS_A, SS_B, SS_O };
+
+/* Element of operand `op` at row r, column c of the fold (fr, fc) demand block (r unflipped). */
+static int64_t ss_elem(const ss_dims *d, int op, int64_t fr, int64_t fc, int64_t r, int64_t c)
+{
+    int64_t m = -1, n = -1, k = -1;
+    if (d->df == MXSIM_DF_OS) {
+        if (op == SS_A) m = fr * d->R + c, k = r;
+        else if (op == SS_B) k = r, n = fc * d->C + c;
+        else m = fr * d->R + r, n = fc * d->C + c;
+    } else if (d->df == MXSIM_DF_WS) {
+        if (op == SS_A) m = r, k = fr * d->R + c;
+        else if (op == SS_B) k = fr * d->R + r, n = fc * d->C + c;
+        else m = r, n = fc * d->C + c;
+    } else {
+        if (op == SS_A) m = fc * d->C + c, k = fr * d->R + r;
+        else if (op == SS_B) k = fr * d->R + c, n = r;
+        else m = fc * d->C + c, n = r;
+    }
+    if (op == SS_A) return m >= d->M || k >= d->K ? -1 : d->H ? ss_conv_addr(d, m, k) : m * d->K + k;
+    if (op == SS_B) return k < d->K && n < d->N ? k * d->N + n : -1;
+    return m < d->M && n < d->N ? m * d->N + n : -1;
+}
+
+/* Demand block shape of operand op: rows before the data, data rows, width, flip, skew. */
+static void ss_block(const ss_dims *d, int op, int64_t *pre, int64_t *h, int64_t *w, int *flip, int *skew)
+{
+    const int64_t R = d->R, C = d->C;
+    static const int fl[3][3] = {{0, 0, 1}, {0, 1, 0}, {1, 0, 0}}; /* [df][op] */
+    *flip = fl[d->df][op];
+    *skew = !*flip || (d->df == MXSIM_DF_OS && op == SS_O);
+    *w = (op == SS_A && d->df != MXSIM_DF_IS) || (op == SS_B && d->df == MXSIM_DF_IS) ? R : C;
+    if (d->df == MXSIM_DF_OS) *pre = op == SS_O ? d->K - 1 : 0, *h = op == SS_O ? R : d->K;
+    else if (d->df == MXSIM_DF_WS) *pre = op == SS_A ? R : op == SS_O ? 2 * R - 1 : 0, *h = op == SS_B ? R : d->M;
+    else *pre = op == SS_B ? R : op == SS_O ? 2 * R - 1 : 0, *h = op == SS_A ? R : d->N;
+}
+
+/* One read buffer: for every address the sets (1/100 of the buffer each, in prefetch order)
+** that hold it, and the resident window of sets [a0, a1) (circular). */
+typedef struct {
+    int64_t *first;  /* sets of address x: set[first[x] .. first[x + 1]) , ascending */
+    int32_t *set;
+    int64_t n_sets, n_act, n_pre, a0, a1, last, lc;
+} ss_rbuf;
+
+/* Address at position (y, c) of operand op's prefetch matrix: its fold blocks stacked. */
+static int64_t ss_prefetch_at(const ss_dims *d, int op, int64_t bh, int64_t y, int64_t c)
+{
+    int64_t f = y / bh, t = y % bh;
+    if (d->df == MXSIM_DF_OS) return op == SS_A ? ss_elem(d, op, f, 0, t, c) : ss_elem(d, op, 0, f, t, c);
+    if (d->df == MXSIM_DF_WS) return op == SS_A ? ss_elem(d, op, f, 0, t, c) : ss_elem(d, op, t / d->R, f, t % d->R, c);
+    return op == SS_A ? ss_elem(d, op, t / d->R, f, t % d->R, c) : ss_elem(d, op, f, 0, t, c);
+}
+
+static int ss_rbuf_init(const ss_dims *d, int op, int64_t size, int64_t bw, ss_rbuf *b)
+{
+    /* prefetch blocks: OS A per row fold (K x R), B per column fold (K x C); WS A per row fold
+    ** (M x R), B per column fold (K x C); IS A per column fold (K x C), B per row fold (N x R);
+    ** read along anti-diagonals except WS's B and IS's A */
+    int by_row = (d->df != MXSIM_DF_IS && op == SS_A) || (d->df == MXSIM_DF_IS && op == SS_B);
+    int roll = !((d->df == MXSIM_DF_WS && op == SS_B) || (d->df == MXSIM_DF_IS && op == SS_A));
+    int64_t nf = d->df == MXSIM_DF_OS && op == SS_A ? mx_t_ceil_div(d->M, d->R)
+                 : by_row ? mx_t_ceil_div(d->K, d->R)
+                 : mx_t_ceil_div(d->df == MXSIM_DF_IS ? d->M : d->N, d->C);
+    int64_t bh = d->df == MXSIM_DF_WS && op == SS_A ? d->M : d->df == MXSIM_DF_IS && op == SS_B ? d->N : d->K;
+    int64_t bw_ = by_row ? d->R : d->C, rows = nf * bh;
+    int64_t n_addr = op == SS_B ? d->K * d->N : d->H ? d->H * d->W * d->Ch : d->M * d->K;
+    int64_t eps = mx_t_ceil_div(size, 100);
+    b->first = calloc((size_t)n_addr + 1, sizeof *b->first);
+    if (b->first == NULL) return -1;
+    /* two passes over the prefetch order: count the positions of each address, then place
+    ** their set indices (ascending, as positions come in prefetch order) */
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t rank = 0;
+        for (int64_t dg = 0; dg < (roll ? rows + bw_ - 1 : rows); dg++) {
+            int64_t hi = roll ? mx_t_min(dg, rows - 1) : dg, lo = roll ? mx_t_max(0, dg - bw_ + 1) : dg;
+            for (int64_t y = hi; y >= lo; y--)
+                for (int64_t c = roll ? dg - y : 0; c < (roll ? dg - y + 1 : bw_); c++) {
+                    int64_t e = ss_prefetch_at(d, op, bh, y, c);
+                    if (e < 0) continue;
+                    int32_t st = (int32_t)(rank++ / eps);
+                    if (pass == 0) b->first[e + 1]++;
+                    else b->set[b->first[e + 1]++] = st; /* first[e + 1]: e's fill cursor */
+                }
+        }
+        if (pass == 0) {
+            for (int64_t x = 0; x < n_addr; x++) b->first[x + 1] += b->first[x];
+            b->set = malloc((size_t)mx_t_max(1, b->first[n_addr]) * sizeof *b->set);
+            if (b->set == NULL) return -1;
+            /* shift: first[x + 1] becomes x's cursor, starting at x's first slot */
+            for (int64_t x = n_addr; x > 0; x--) b->first[x] = b->first[x - 1];
+            b->first[0] = 0;
+        } else {
+            int64_t act = (size + 1) / 2, pf = size - act;
+            b->n_sets = rank / eps + 1;
+            b->n_act = mx_t_min(mx_t_ceil_div(act, eps), b->n_sets);
+            b->n_pre = mx_t_min(mx_t_ceil_div(pf, eps), b->n_sets - b->n_act);
+            b->lc = mx_t_ceil_div(pf, bw) + 1; /* one refill: a request line per cycle, +1 latency */
+        }
+    }
+    b->a0 = 0, b->a1 = b->n_act;
+    b->last = -1; /* the first active half arrives before cycle 0 */
+    return 0;
+}
+
+/* Is one of the sets of address e resident?  After init, e's sets are set[first[e] ..
+** first[e + 1]): each cursor stopped where the next address's slots begin. */
+static int ss_hit(const ss_rbuf *b, int64_t e)
+{
+    const int32_t *lo = b->set + b->first[e], *hi = b->set + b->first[e + 1];
+    if (lo == hi) return 1; /* never prefetched (cannot happen): no stall */
+    /* the first set >= a0 */
+    const int32_t *p = lo, *q = hi;
+    while (p < q) {
+        const int32_t *mid = p + (q - p) / 2;
+        if (*mid < b->a0) p = mid + 1;
+        else q = mid;
+    }
+    if (b->a0 < b->a1) return p < hi && *p < b->a1;
+    return p < hi || *lo < b->a1;
+}
+
+/* Services one demand row of a read buffer at `cycle`; returns its stall (may be negative). */
+static int64_t ss_read(const ss_dims *d, ss_rbuf *b, int op, int64_t fr, int64_t fc, int64_t j, int64_t cycle)
+{
+    int64_t pre, h, w, off = 1;
+    int flip, skew;
+    ss_block(d, op, &pre, &h, &w, &flip, &skew);
+    for (int64_t c = 0; c < w; c++) {
+        int64_t r = j - pre - (skew ? c : 0);
+        if (r < 0 || r >= h) continue;
+        int64_t e = ss_elem(d, op, fr, fc, flip ? h - 1 - r : r, c);
+        if (e < 0) continue;
+        while (!ss_hit(b, e)) {
+            if (b->n_pre == 0) break; /* cannot happen: every set is resident */
+            b->a0 = (b->a0 + b->n_pre) % b->n_sets;
+            b->a1 = (b->a0 + b->n_act) % b->n_sets;
+            b->last += b->lc;
+            off = b->last - cycle;
+        }
+    }
+    return off - 1;
+}
+
+/* The output buffer: elements are written into lines of bw; when more than the drain half is
+** held and no drain is running, the held lines (the last one partial) are drained, one line per
+** cycle, and their space is free at once; with the buffer full, writes wait for the drain. */
+typedef struct {
+    int64_t size, drain, bw, free, line, start, n, cap, end;
+    int32_t *cnt;
+} ss_wbuf;
+
+static int ss_wpush(ss_wbuf *b, int64_t cnt)
+{
+    if (b->n == b->cap) {
+        int64_t cap = b->cap ? 2 * b->cap : 1024;
+        int32_t *p = realloc(b->cnt, (size_t)cap * sizeof *p);
+        if (p == NULL) return -1;
+        b->cnt = p, b->cap = cap;
+    }
+    b->cnt[b->n++] = (int32_t)cnt;
+    return 0;
+}
+
+static int64_t ss_write(const ss_dims *d, ss_wbuf *b, int64_t fr, int64_t fc, int64_t j, int64_t cycle, int *oom)
+{
+    int64_t pre, h, w, cur = cycle;
+    int flip, skew;
+    ss_block(d, SS_O, &pre, &h, &w, &flip, &skew);
+    for (int64_t c = 0; c < w; c++) {
+        int64_t r = j - pre - (skew ? c : 0);
+        if (r < 0 || r >= h || ss_elem(d, SS_O, fr, fc, flip ? h - 1 - r : r, c) < 0) continue;
+        b->free--;
+        if (++b->line == b->bw) {
+            if (ss_wpush(b, b->bw)) *oom = 1;
+            b->line = 0;
+        }
+        if (cur < b->end) {
+            if (b->free <= 0) cur = b->end;
+        } else if (b->free < b->size - b->drain) {
+            if (b->line > 0 && ss_wpush(b, b->line)) *oom = 1;
+            b->line = 0;
+            int64_t stop = mx_t_min(b->start + mx_t_ceil_div(b->drain, b->bw), b->n);
+            int64_t lines = stop - b->start;
+            if (lines > 0) {
+                b->free += lines * b->bw - (b->bw - b->cnt[stop - 1]);
+                b->end = cur + lines - 1;
+            }
+            b->start = stop;
+        }
+    }
+    return cur - cycle - 1;
+}
+
+/* SCALE-Sim's USER-mode total minus the array's last-cycle index, stepped over every demand row:
+** the stalls of all rows but the last plus the last row's write delay (its total is the cycle
+** at which the last output row is written).  -1 when the op is too large to step (more than
+** 2^27 buffer-column visits, or operands and input addresses of more than 2^26 elements) or
+** memory runs out. */
+static int64_t ss_user_sim(const ss_dims *d, int64_t sa, int64_t sb, int64_t so, int64_t bw)
+{
+    int64_t rf = mx_t_ceil_div(d->df == MXSIM_DF_OS ? d->M : d->K, d->R);
+    int64_t cf = mx_t_ceil_div(d->df == MXSIM_DF_IS ? d->M : d->N, d->C);
+    int64_t fl = d->df == MXSIM_DF_OS ? d->K + d->R + d->C - 2
+                                      : 2 * d->R + d->C + (d->df == MXSIM_DF_WS ? d->M : d->N) - 2;
+    double addrs = d->H ? (double)d->H * (double)d->W * (double)d->Ch : 0;
+    if ((double)rf * (double)cf * (double)fl * (double)(d->R + 2 * d->C) > (double)(1 << 27) ||
+        (double)d->M * d->K + (double)d->K * d->N + addrs > (double)(1 << 26))
+        return -1;
+    ss_rbuf a = {0}, b = {0};
+    ss_wbuf o = {so, so - (so + 1) / 2, bw, so, 0, 0, 0, 0, 0, NULL};
+    int oom = ss_rbuf_init(d, SS_A, sa, bw, &a) || ss_rbuf_init(d, SS_B, sb, bw, &b);
+    int64_t stall = 0, i = 0, n = rf * cf * fl, extra = 0;
+    for (int64_t fc = 0; fc < cf && !oom; fc++)
+        for (int64_t fr = 0; fr < rf && !oom; fr++)
+            for (int64_t j = 0; j < fl; j++, i++) {
+                int64_t cyc = i + stall;
+                int64_t s = ss_read(d, &a, SS_A, fr, fc, j, cyc);
+                s = mx_t_max(s, ss_read(d, &b, SS_B, fr, fc, j, cyc));
+                int64_t ws = ss_write(d, &o, fr, fc, j, cyc, &oom);
+                if (i == n - 1) extra = stall + ws + 1;
+                stall += mx_t_max(s, ws);
+            }
+    free(a.first);
+    free(a.set);
+    free(b.first);
+    free(b.set);
+    free(o.cnt);
+    return oom ? -1 : extra;
+}
+
+/* The estimate of the USER stall when the op is too large to step (see stream_stall). */
+static int64_t ss_user_estimate(const mx_tarch *a, const mx_top_resolved *op, int64_t tc)
+{
+    const int64_t R = a->R, C = a->C, M = op->m, N = op->n, K = op->k;
+    int64_t pa = 1, pb = 1, writes = M * N;
+    int64_t sa = a->half_a_bytes * 2, sb = a->half_b_bytes * 2, so = a->half_c_bytes * 2;
+    if (a->df == MXSIM_DF_OS) {
+        /* column folds outer, row folds inner: A is streamed once per column fold; a B column
+        ** fold is reused by the row folds when it fits the active half */
+        pa = mx_t_ceil_div(N, C);
+        pb = K * mx_t_min(C, N) <= (sb + 1) / 2 ? 1 : mx_t_ceil_div(M, R);
+    } else if (a->df == MXSIM_DF_WS) {
+        pa = mx_t_ceil_div(N, C);                 /* A once per column fold of B */
+        writes = M * N * mx_t_ceil_div(K, R);     /* a partial sum per reduction fold */
+    } else {
+        pb = mx_t_ceil_div(M, C);                 /* B once per column fold of A */
+        writes = M * N * mx_t_ceil_div(K, R);
+    }
+    int64_t st = mx_t_max(stream_stall(M * K, pa, sa, a->bw_q, tc), stream_stall(K * N, pb, sb, a->bw_q, tc));
+    /* the output SRAM absorbs so bytes; the rest drains at the interface bandwidth */
+    if (writes > so) st = mx_t_max(st, mx_t_ceil_div((writes - so) * MX_T_BW_FRAC, a->bw_q) - tc);
+    return st;
+}
+
+int64_t mx_tscalesim_stall(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                           int64_t tc)
+{
+    if (cfg->scalesim_bw == MXSIM_SCALESIM_BW_CALC) return 0;
+    ss_dims d = {op->m, op->n, op->k, a->R, a->C, a->df, 0, 0, 0, 0, 0, 0};
+    const mxsim_top *o = op->src;
+    if (o != NULL && o->conv_h > 0 && o->conv_s > 0) {
+        /* a conv layer imported under SCALE-Sim's rules: its im2col rows are A's rows */
+        int64_t ho = (o->conv_h - o->conv_fh + 2 * o->conv_s - 1) / o->conv_s;
+        int64_t wo = (o->conv_w - o->conv_fw + 2 * o->conv_s - 1) / o->conv_s;
+        if (ho * wo == op->m && o->conv_fh * o->conv_fw * o->conv_c == op->k)
+            d.H = o->conv_h, d.W = o->conv_w, d.Fw = o->conv_fw, d.Ch = o->conv_c, d.S = o->conv_s, d.Ew = wo;
+    }
+    /* SCALE-Sim's bandwidth is whole words per cycle */
+    int64_t bw = mx_t_max(1, a->bw_q / MX_T_BW_FRAC);
+    int64_t st = ss_user_sim(&d, a->half_a_bytes * 2, a->half_b_bytes * 2, a->half_c_bytes * 2, bw);
+    return st >= 0 ? st : ss_user_estimate(a, op, tc);
+}
+
+void mx_tscalesim_finish(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                         mxsim_tstats *st)
+{
+    int64_t array = st->cycles_compute + st->cycles_fill_drain + st->cycles_exp_stall;
+    st->cycles_mem_stall = mx_tscalesim_stall(cfg, a, op, array);
+    /* SCALE-Sim prints the index of the last cycle */
+    st->cycles_fill_drain -= 1;
+    st->cycles_total = array - 1 + st->cycles_mem_stall;
+}
