@@ -121,6 +121,10 @@ static void random_cfg(mxt_rng *r, mxsim_tconfig *c, int small)
     c->out_format = pick(r, 0, 2);
     c->requant_lanes = pick(r, 1, 64);
     c->scalesim_compat = pick(r, 0, 15) == 0;
+    /* Compat mode with USER bandwidth reproduces SCALE-Sim's buffer stalls, which are SCALE-Sim's
+    ** behaviour, not a physical machine's: checked against SCALE-Sim's own outputs
+    ** (tests/timing/scalesim), not for monotonicity.  CALC compat is checked here. */
+    c->scalesim_bw = MXSIM_SCALESIM_BW_CALC;
 }
 
 static mxsim_top random_gemm(mxt_rng *r, int small)
