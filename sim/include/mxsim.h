@@ -357,6 +357,16 @@ typedef enum { MXSIM_EXP_PER_PE = 0, MXSIM_EXP_PER_ROW = 1, MXSIM_EXP_PER_COL = 
 typedef enum { MXSIM_FMT_MXINT8 = 0, MXSIM_FMT_INT8 = 1 } mxsim_operand_fmt;
 typedef enum { MXSIM_OUT_FP32 = 0, MXSIM_OUT_BF16 = 1, MXSIM_OUT_MXINT8 = 2 } mxsim_out_fmt;
 
+/* The one spelling of each enumeration (traces, configuration, tables, SystemC): canonical
+** lower-case name, NULL if invalid; parse is the inverse (MXSIM_E_ARG listing the choices). */
+MXSIM_API const char *mxsim_dataflow_name(mxsim_dataflow d);        /* "os", "ws", "is" */
+MXSIM_API const char *mxsim_operand_fmt_name(mxsim_operand_fmt f);  /* "mxint8", "int8" */
+MXSIM_API const char *mxsim_out_fmt_name(mxsim_out_fmt f);          /* "fp32", "bf16", "mxint8" */
+MXSIM_API mxsim_status mxsim_dataflow_parse(mxsim_ctx *ctx, const char *name, mxsim_dataflow *out);
+MXSIM_API mxsim_status mxsim_operand_fmt_parse(mxsim_ctx *ctx, const char *name,
+                                               mxsim_operand_fmt *out);
+MXSIM_API mxsim_status mxsim_out_fmt_parse(mxsim_ctx *ctx, const char *name, mxsim_out_fmt *out);
+
 /* The resolved accelerator configuration.  Every field is in the field table (mxsim_tconfig_
 ** field); enumerations are stored as their integer values. */
 typedef struct {
@@ -414,6 +424,9 @@ MXSIM_API const char *mxsim_tconfig_format(const mxsim_tconfig *cfg, int i, char
 
 /* ---- traces (format: traces/FORMAT.md) ---- */
 typedef enum { MXSIM_OP_GEMM = 0, MXSIM_OP_DEQUANT = 1, MXSIM_OP_QUANTIZE = 2 } mxsim_op_kind;
+/* "gemm", "dequant", "quantize"; NULL if invalid.  Parse: MXSIM_E_ARG if unknown. */
+MXSIM_API const char *mxsim_op_kind_name(mxsim_op_kind k);
+MXSIM_API mxsim_status mxsim_op_kind_parse(mxsim_ctx *ctx, const char *name, mxsim_op_kind *out);
 
 typedef struct {
     int32_t kind;          /* mxsim_op_kind */
@@ -443,35 +456,136 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
 ** without the trailing comma; 0 accepts both forms.  Extra or missing values are errors. */
 MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *path,
                                                    int require_trailing_comma, mxsim_trace **out);
-/* Writes the text format atomically; gzip-compressed when the path ends in .gz. */
+/* The text format of t (what mxsim_trace_save writes uncompressed); *text is malloc'd, free it
+** with mxsim_free. */
+MXSIM_API mxsim_status mxsim_trace_format(mxsim_ctx *ctx, const mxsim_trace *t, char **text,
+                                          size_t *len);
+/* Writes the text format atomically; gzip-compressed when the path ends in .gz.  A path ending in
+** .csv is MXSIM_E_ARG (a .csv trace is read as a SCALE-Sim topology). */
 MXSIM_API mxsim_status mxsim_trace_save(mxsim_ctx *ctx, const mxsim_trace *t, const char *path);
 /* Builds a trace from a model definition (workloads/models/NAME.model). */
 MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *model_path, mxsim_trace **out);
 
 /* ---- timing ---- */
+/* Kinds of op that produce a statistic (bit mask over mxsim_op_kind). */
+#define MXSIM_KINDS_GEMM 1
+#define MXSIM_KINDS_DEQUANT 2
+#define MXSIM_KINDS_QUANTIZE 4
+#define MXSIM_KINDS_ALL 7
+/* How the TOTAL of several ops (mxsim_tstats_add) aggregates a statistic. */
+typedef enum {
+    MXSIM_AGG_SUM = 0,       /* summed (and multiplied by an op's repeat count) */
+    MXSIM_AGG_FOLD_MEAN = 1, /* mean weighted by n_folds */
+    MXSIM_AGG_RECOMPUTE = 2, /* derived again from the summed counts and the configuration */
+    MXSIM_AGG_PER_OP = 3     /* a property of one op; 0 in a TOTAL */
+} mxsim_agg;
+
+/* The one list of timing statistics.  X(ctype, member, column, unit, scale, kinds, agg, brief,
+** decimals, doc): the struct member (C type int64_t or double), its column name in every table
+** (unit in the name; the value shown is member x scale), the op kinds that produce it, how a
+** TOTAL aggregates it, whether the terminal table shows it, digits after the point (-1: exact)
+** and a one-line doc.  The struct, mxsim_tstats_add, every table/CSV/JSON/MD column of `run`
+** and `sweep`, and the docs' column list come from it: appending a line here (at the end, the
+** struct layout is ABI) is the only change a new statistic needs. */
+#define MXSIM_TSTATS_FIELDS(X)                                                                     \
+    X(int64_t, cycles_total, "cycles_total", "cycles", 1, MXSIM_KINDS_ALL, SUM, 1, -1,             \
+      "all cycles: compute + fill_drain + exp_stall + mem_stall")                                  \
+    X(int64_t, cycles_array, "cycles_array", "cycles", 1, MXSIM_KINDS_ALL, RECOMPUTE, 0, -1,       \
+      "cycles the array is busy: total - mem_stall")                                               \
+    X(int64_t, cycles_compute, "cycles_compute", "cycles", 1, MXSIM_KINDS_ALL, SUM, 1, -1,         \
+      "cycles issuing MACs (GEMM) or elements (dequant/quantize)")                                 \
+    X(int64_t, cycles_fill_drain, "cycles_fill_drain", "cycles", 1, MXSIM_KINDS_ALL, SUM, 1, -1,   \
+      "pipeline fill and drain cycles")                                                            \
+    X(int64_t, cycles_exp_stall, "cycles_exp_stall", "cycles", 1, MXSIM_KINDS_GEMM, SUM, 1, -1,    \
+      "cycles waiting for a shared exponent unit")                                                 \
+    X(int64_t, cycles_mem_stall, "cycles_mem_stall", "cycles", 1, MXSIM_KINDS_ALL, SUM, 1, -1,     \
+      "cycles waiting for DRAM")                                                                   \
+    X(double, util_mapping, "util_mapping_pct", "%", 100, MXSIM_KINDS_GEMM, FOLD_MEAN, 1, 2,       \
+      "mean share of PEs mapped over folds")                                                       \
+    X(double, util_compute, "util_compute_pct", "%", 100, MXSIM_KINDS_ALL, RECOMPUTE, 1, 2,        \
+      "MACs / (R*C*L*cycles_total)")                                                               \
+    X(int64_t, sram_a_rd_mant_bytes, "sram_a_rd_mant_bytes", "bytes", 1, MXSIM_KINDS_ALL, SUM, 0,  \
+      -1, "SRAM A mantissa reads")                                                                 \
+    X(int64_t, sram_a_rd_scale_bytes, "sram_a_rd_scale_bytes", "bytes", 1,                         \
+      MXSIM_KINDS_GEMM | MXSIM_KINDS_DEQUANT, SUM, 0, -1, "SRAM A scale reads")                    \
+    X(int64_t, sram_b_rd_mant_bytes, "sram_b_rd_mant_bytes", "bytes", 1, MXSIM_KINDS_GEMM, SUM, 0, \
+      -1, "SRAM B mantissa reads")                                                                 \
+    X(int64_t, sram_b_rd_scale_bytes, "sram_b_rd_scale_bytes", "bytes", 1, MXSIM_KINDS_GEMM, SUM,  \
+      0, -1, "SRAM B scale reads")                                                                 \
+    X(int64_t, sram_c_rd_bytes, "sram_c_rd_bytes", "bytes", 1, MXSIM_KINDS_ALL, SUM, 0, -1,        \
+      "SRAM C (output buffer) reads")                                                              \
+    X(int64_t, sram_c_wr_bytes, "sram_c_wr_bytes", "bytes", 1, MXSIM_KINDS_ALL, SUM, 0, -1,        \
+      "SRAM C (output buffer) writes")                                                             \
+    X(int64_t, dram_a_mant_bytes, "dram_a_mant_bytes", "bytes", 1, MXSIM_KINDS_ALL, SUM, 1, -1,    \
+      "DRAM reads of A mantissas (elementwise ops: their input)")                                  \
+    X(int64_t, dram_a_scale_bytes, "dram_a_scale_bytes", "bytes", 1,                               \
+      MXSIM_KINDS_GEMM | MXSIM_KINDS_DEQUANT, SUM, 1, -1, "DRAM reads of A scales")                \
+    X(int64_t, dram_b_mant_bytes, "dram_b_mant_bytes", "bytes", 1, MXSIM_KINDS_GEMM, SUM, 1, -1,   \
+      "DRAM reads of B mantissas")                                                                 \
+    X(int64_t, dram_b_scale_bytes, "dram_b_scale_bytes", "bytes", 1, MXSIM_KINDS_GEMM, SUM, 1, -1, \
+      "DRAM reads of B scales")                                                                    \
+    X(int64_t, dram_out_bytes, "dram_out_bytes", "bytes", 1, MXSIM_KINDS_ALL, SUM, 1, -1,          \
+      "DRAM writes of the output")                                                                 \
+    X(int64_t, n_macs, "n_macs", "MACs", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,                          \
+      "useful int8 x int8 multiply-adds")                                                          \
+    X(int64_t, n_lane_slots, "n_lane_slots", "slots", 1, MXSIM_KINDS_ALL, RECOMPUTE, 0, -1,        \
+      "multiplier slots offered: R*C*L*cycles_array")                                              \
+    X(int64_t, n_exp_ops, "n_exp_ops", "ops", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,                     \
+      "group accumulates: exponent add + align shift + accumulate")                                \
+    X(int64_t, n_acc_writes, "n_acc_writes", "writes", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,            \
+      "accumulator register writes (int32 or fp32/wide, acc_mode)")                                \
+    X(int64_t, n_dequant_elems, "n_dequant_elems", "elements", 1, MXSIM_KINDS_DEQUANT, SUM, 0, -1, \
+      "elements through the dequant unit")                                                         \
+    X(int64_t, n_requant_elems, "n_requant_elems", "elements", 1,                                  \
+      MXSIM_KINDS_GEMM | MXSIM_KINDS_QUANTIZE, SUM, 0, -1, "elements through the requantizer")    \
+    X(int64_t, n_maxabs_compares, "n_maxabs_compares", "compares", 1,                              \
+      MXSIM_KINDS_GEMM | MXSIM_KINDS_QUANTIZE, SUM, 0, -1, "max-abs comparisons for group scales")  \
+    X(int64_t, n_dram_requests, "n_dram_requests", "requests", 1, MXSIM_KINDS_ALL, SUM, 0, -1,     \
+      "DRAM requests (each pays dram.latency_cycles)")                                             \
+    X(int64_t, tile_m, "tile_m", "elements", 1, MXSIM_KINDS_ALL, PER_OP, 0, -1,                    \
+      "tile rows of the op (0 in a TOTAL)")                                                        \
+    X(int64_t, tile_n, "tile_n", "elements", 1, MXSIM_KINDS_ALL, PER_OP, 0, -1,                    \
+      "tile columns of the op (0 in a TOTAL)")                                                     \
+    X(int64_t, tile_k, "tile_k", "elements", 1, MXSIM_KINDS_ALL, PER_OP, 0, -1,                    \
+      "tile depth of the op (0 in a TOTAL)")                                                       \
+    X(int64_t, n_tiles, "n_tiles", "tiles", 1, MXSIM_KINDS_ALL, SUM, 0, -1, "tiles executed")      \
+    X(int64_t, n_folds, "n_folds", "folds", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,                       \
+      "array folds (mappings of a tile onto the PEs)")                                             \
+    X(double, seconds, "time_us", "us", 1e6, MXSIM_KINDS_ALL, RECOMPUTE, 1, 3,                     \
+      "time at the configured clock")                                                              \
+    X(double, tops, "tops", "TOPS", 1, MXSIM_KINDS_ALL, RECOMPUTE, 1, 4,                           \
+      "2 * MACs / time / 1e12")
+
+/* Timing statistics of one op or a TOTAL; every member is described by MXSIM_TSTATS_FIELDS
+** (invariant: cycles_total = compute + fill_drain + exp_stall + mem_stall). */
 typedef struct {
-    /* cycles; total = compute + fill_drain + exp_stall + mem_stall; array = total - mem_stall */
-    int64_t cycles_total, cycles_array;
-    int64_t cycles_compute, cycles_fill_drain, cycles_exp_stall, cycles_mem_stall;
-    double util_mapping;  /* mean fraction of PEs mapped over folds */
-    double util_compute;  /* MACs / (R*C*L*cycles_total) */
-    /* SRAM traffic, bytes (mantissas and scales apart) */
-    int64_t sram_a_rd_mant_bytes, sram_a_rd_scale_bytes, sram_b_rd_mant_bytes, sram_b_rd_scale_bytes;
-    int64_t sram_c_rd_bytes, sram_c_wr_bytes;
-    /* DRAM traffic, bytes */
-    int64_t dram_a_mant_bytes, dram_a_scale_bytes, dram_b_mant_bytes, dram_b_scale_bytes;
-    int64_t dram_out_bytes;
-    /* events for the energy model */
-    int64_t n_macs;        /* useful int8 x int8 multiply-adds */
-    int64_t n_lane_slots;  /* R*C*L*cycles_array: multiplier slots offered */
-    int64_t n_exp_ops;     /* group accumulates: exponent add + align shift + accumulate */
-    int64_t n_acc_writes;  /* accumulator register writes (int32 or fp32/wide, acc_mode) */
-    int64_t n_dequant_elems, n_requant_elems, n_maxabs_compares;
-    int64_t n_dram_requests;
-    /* mapping */
-    int64_t tile_m, tile_n, tile_k, n_tiles, n_folds;
-    double seconds, tops; /* at the configured clock; tops = 2*MACs/seconds/1e12 */
+#define MXSIM_TSTATS_MEMBER_(ctype, mem, col, unit, scale, kinds, agg, brief, dec, doc) ctype mem;
+    MXSIM_TSTATS_FIELDS(MXSIM_TSTATS_MEMBER_)
+#undef MXSIM_TSTATS_MEMBER_
 } mxsim_tstats;
+
+/* Description of statistic i (static storage). */
+typedef struct {
+    const char *name;   /* column name, unit in it: "cycles_total", "time_us" */
+    const char *member; /* struct member: "seconds" */
+    const char *type;   /* "int" or "real" */
+    const char *unit;   /* "cycles", "bytes", "us", "%" */
+    double scale;       /* column value = member x scale */
+    int kinds;          /* MXSIM_KINDS_* mask of the op kinds that produce it */
+    mxsim_agg agg;
+    int brief;          /* 1: in the terminal table */
+    int decimals;       /* digits after the point in text forms (-1: exact) */
+    const char *doc;
+} mxsim_tstats_field;
+
+MXSIM_API int mxsim_tstats_field_count(void);
+MXSIM_API const mxsim_tstats_field *mxsim_tstats_field_at(int i); /* NULL if out of range */
+/* Column value of statistic i (member x scale); an int field is exact below 2^53. */
+MXSIM_API double mxsim_tstats_value(const mxsim_tstats *s, int i);
+/* Integer statistic i exactly (a real one: 0). */
+MXSIM_API int64_t mxsim_tstats_int(const mxsim_tstats *s, int i);
+/* "sum", "fold_mean", "recompute", "per_op"; NULL if invalid. */
+MXSIM_API const char *mxsim_agg_name(mxsim_agg a);
 
 /* Times op (times its repeat count) on cfg.  detail = 0: the analytic engine (closed forms).
 ** detail = 1: a GEMM is simulated cycle by cycle by an independent engine that gives the same

@@ -112,6 +112,8 @@ MX_INTERNAL void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a,
                                     const mx_top_resolved *op, const mx_ttiling *t,
                                     mxsim_tstats *st);
 MX_INTERNAL void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st);
+/* Multiplies every summed statistic (MXSIM_AGG_SUM) by r: an op repeated r times. */
+MX_INTERNAL void mx_tstats_scale(mxsim_tstats *st, int64_t r);
 
 /* Number parsing shared by the config and trace readers: whole string, base 10. */
 MX_INTERNAL int mx_tparse_i64(const char *s, int64_t *out);
