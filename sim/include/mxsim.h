@@ -322,6 +322,12 @@ MXSIM_API mxsim_status mxsim_table_set_int(mxsim_ctx *ctx, mxsim_table *t, int64
                                            const char *col, int64_t v);
 MXSIM_API mxsim_status mxsim_table_set_real(mxsim_ctx *ctx, mxsim_table *t, int64_t row,
                                             const char *col, double v);
+/* Marks a cell as having no value: empty in text, CSV and Markdown, null in JSON. */
+MXSIM_API mxsim_status mxsim_table_set_null(mxsim_ctx *ctx, mxsim_table *t, int64_t row,
+                                            const char *col);
+/* Type, unit and doc of column col (pointers valid while t lives); MXSIM_E_ARG if out of range. */
+MXSIM_API mxsim_status mxsim_table_column_info(const mxsim_table *t, int col, mxsim_cell_type *type,
+                                               const char **unit, const char **doc);
 MXSIM_API int mxsim_table_column_count(const mxsim_table *t);
 MXSIM_API int64_t mxsim_table_row_count(const mxsim_table *t);
 MXSIM_API const char *mxsim_table_column_name(const mxsim_table *t, int col); /* NULL if none */
@@ -598,6 +604,13 @@ MXSIM_API const char *mxsim_agg_name(mxsim_agg a);
 MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_top *op,
                                      const char *source, int detail, const char *access_trace_path,
                                      mxsim_tstats *out);
+/* The table of a run: one row per op of tr (op, kind, m, n, k, repeat, then every statistic of
+** MXSIM_TSTATS_FIELDS, its brief flag kept) and a TOTAL row (per-op fields empty); JSON metadata:
+** mxsim_version, trace (its source) and every configuration field, typed.  op_stats[i] belongs to
+** op i.  Free with mxsim_table_free. */
+MXSIM_API mxsim_status mxsim_run_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_trace *tr,
+                                       const mxsim_tstats *op_stats, const mxsim_tstats *total,
+                                       mxsim_table **out);
 /* acc += s (sums every count; recomputes utilisations, seconds and TOPS for cfg). */
 MXSIM_API void mxsim_tstats_add(const mxsim_tconfig *cfg, mxsim_tstats *acc, const mxsim_tstats *s);
 
