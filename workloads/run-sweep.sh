@@ -3,7 +3,7 @@
 # accelerator (workloads/configs/medium.ini), group sizes 8..128 x array widths 8..128 (W x W
 # arrays): cycles, utilisation, area, energy (with the low/high band of the sources) and the
 # MXINT8 error against float64 for each of the 25 points.  Prints the table of totals and writes
-# OUT_DIR/results.csv and the report OUT_DIR/index.html + OUT_DIR/README.md (+ SVG charts).
+# OUT_DIR/results.csv (+ its settings, results.meta.json) and the report OUT_DIR/index.html + OUT_DIR/README.md (+ SVG charts).
 # usage: workloads/run-sweep.sh [BUILD_DIR] [OUT_DIR]      (defaults: build, reports/example)
 # The output is deterministic, so rerunning it over the committed reports/example/ changes nothing
 # unless the model changed.
@@ -31,7 +31,7 @@ config=workloads/configs/medium.ini
 "$mxsim" report "$out/results.csv" -o "$out"
 echo
 echo "BERT-base on $config, W x W arrays (array.size) x group sizes (mx.group_size); energy in mJ,"
-echo "area in mm2, SQNR in dB vs float64 (accuracy sampled: see $out/results.csv header)."
+echo "area in mm2, SQNR in dB vs float64 (accuracy sampled: see $out/results.meta.json)."
 echo
 # The same totals as a table on stdout (re-read from the CSV: no second simulation).
 awk -F, '

@@ -66,6 +66,10 @@ MXSIM_API const char *mxsim_strerror(mxsim_status s);
 /* Library version string, e.g. "0.1.0". */
 MXSIM_API const char *mxsim_version(void);
 
+/* The closest of names[0..n-1] to s (edit distance at most 2, or a third of s's length), or NULL:
+** the "did you mean" of every unknown name (configuration keys, commands, options). */
+MXSIM_API const char *mxsim_closest_name(const char *s, const char *const *names, int n);
+
 /* ---------------------------------------------------------------------------------------------
 ** Enumerations. */
 
@@ -425,6 +429,8 @@ MXSIM_API mxsim_status mxsim_tconfig_set_kv(mxsim_ctx *ctx, mxsim_tconfig *cfg, 
 MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *path);
 /* Cross-field checks (e.g. exp_ii_cycles vs sharing).  MXSIM_E_INPUT names the field. */
 MXSIM_API mxsim_status mxsim_tconfig_validate(mxsim_ctx *ctx, const mxsim_tconfig *cfg);
+/* The resolved configuration as a table: key, value, type, unit, min, max, default, doc. */
+MXSIM_API mxsim_status mxsim_tconfig_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg, mxsim_table **out);
 /* Formats field i's value of *cfg into buf ("32", "os", "12.5"); returns buf. */
 MXSIM_API const char *mxsim_tconfig_format(const mxsim_tconfig *cfg, int i, char *buf, size_t len);
 
@@ -716,6 +722,14 @@ typedef struct {
     double tops_per_mm2[MXSIM_N_BANDS];           /* st->tops / area (same band) */
 } mxsim_energy;
 
+/* The area breakdown as a table: one row per component and a total (instances, area_mm2 with its
+** low/high band, share_pct, leakage_mw); JSON metadata node_nm, vdd_v, overhead_factor. */
+MXSIM_API mxsim_status mxsim_cost_area_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
+                                             const mxsim_cost_params *p, mxsim_table **out);
+/* The constants table (key, component, what, unit, value, low, high, vdd_v, node_nm, source,
+** confidence, derivation). */
+MXSIM_API mxsim_status mxsim_cost_const_table(mxsim_ctx *ctx, mxsim_table **out);
+
 /* Energy of the work counted in *st on cfg (area from mxsim_cost_area, for leakage and
 ** TOPS/mm2).  Counts may be an op's or a sum (mxsim_tstats_add). */
 MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
@@ -809,13 +823,51 @@ MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, con
                                             const char *values);
 MXSIM_API int mxsim_sweep_axis_count(const mxsim_sweep *sw);
 MXSIM_API const char *mxsim_sweep_axis_key(const mxsim_sweep *sw, int axis);
+/* Axis a's value type ("int", "real", "enum" or "text"; a bool field is "int"), its unit ("" if
+** none), and its values in canonical spelling (as mxsim_tconfig_format writes them); NULL or 0
+** if out of range. */
+MXSIM_API const char *mxsim_sweep_axis_type(const mxsim_sweep *sw, int axis);
+MXSIM_API const char *mxsim_sweep_axis_unit(const mxsim_sweep *sw, int axis);
+MXSIM_API int mxsim_sweep_axis_value_count(const mxsim_sweep *sw, int axis);
+MXSIM_API const char *mxsim_sweep_axis_value(const mxsim_sweep *sw, int axis, int v);
 MXSIM_API int64_t mxsim_sweep_point_count(const mxsim_sweep *sw);
+/* The configuration every point starts from (NULL if sw is NULL). */
+MXSIM_API const mxsim_tconfig *mxsim_sweep_base(const mxsim_sweep *sw);
 /* Runs every point on trace tr.  Fails only on a global fault (memory, bad arguments); a point
 ** whose configuration is invalid records its own status and message. */
 MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mxsim_trace *tr,
                                        const mxsim_sweep_opts *o);
 /* Point i after a run (NULL if out of range or not run). */
 MXSIM_API const mxsim_sweep_point *mxsim_sweep_point_at(const mxsim_sweep *sw, int64_t i);
+
+/* What produced a sweep's results, for its outputs. */
+typedef struct {
+    const char *trace_path;        /* as the user named it (NULL: the trace's source) */
+    const char *config_path;       /* NULL: the defaults */
+    const mxsim_sweep_opts *opts;  /* the options the sweep ran with */
+} mxsim_sweep_info;
+
+/* The results as one table: per point (in order) one row per op and a TOTAL row, or only the
+** TOTAL rows (totals_only = 1, the terminal form).  Columns: point, one per axis named by its key
+** (typed: int, real or text), profile, status, op, kind, m, n, k, repeat, group_eff, every
+** statistic of MXSIM_TSTATS_FIELDS, area/energy/accuracy, then e_<component>_mj and
+** a_<component>_mm2.  A failed point's numbers are empty (status says why); an ok row has a number
+** in every numeric column (0 where a dimension does not apply, NaN for accuracy when it is off).
+** JSON metadata: format, version, trace, n_ops, config, points. */
+MXSIM_API mxsim_status mxsim_sweep_table(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
+                                         const mxsim_sweep_info *info, int totals_only, mxsim_table **out);
+/* The sidecar of a sweep CSV (sim/doc/sweeps.md): {"format": "mxsim-sweep", "version": 2,
+** "mxsim_version", "trace", "n_ops", "config", "points", "axes": [{"key", "type", "unit",
+** "values"}], "base": {every configuration field, typed}, "cost": {...}, "accuracy": {...},
+** "group_policy", "columns": [{"name", "type", "unit", "doc"}]} describing table t.  *text is
+** malloc'd (mxsim_free). */
+MXSIM_API mxsim_status mxsim_sweep_meta_json(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
+                                             const mxsim_sweep_info *info, const mxsim_table *t,
+                                             char **text, size_t *len);
+/* Writes the results to path in format f (table and md: the totals).  CSV to a file also writes
+** the sidecar DIR/NAME.meta.json for DIR/NAME.csv; both or neither (all or nothing). */
+MXSIM_API mxsim_status mxsim_sweep_save(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
+                                        const mxsim_sweep_info *info, mxsim_output_format f, const char *path);
 
 /* ==== GPU model (issue 7) ==== */
 /* ---------------------------------------------------------------------------------------------

@@ -168,7 +168,7 @@ bad flag-group-size 2 "field 'mx.group_size': 0 out of range" -- "$MXSIM" run --
 bad flag-threads 2 "--threads 5000: must be in 0..1024" -- "$MXSIM" gemm --threads 5000 "$F/ok.npz" "$F/ok.npz" -o "$out/c.npy"
 bad flag-group-overflow 2 "--group-size '99999999999999999999': not an integer" -- "$MXSIM" quantize --group-size 99999999999999999999 "$F/fortran.npy" -o "$out/x.npz"
 bad flag-sweep-axis 2 "field 'mx.group_size': 0 out of range" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 0 --quiet -o "$out/s.csv"
-bad flag-cost-node 2 "--node: 3 nm is not in the Stillmaker & Baas table" -- "$MXSIM" cost --config "$cfg" --node 3
+bad flag-cost-node 2 "field 'node_nm': 3 nm is not in the Stillmaker & Baas table" -- "$MXSIM" cost --config "$cfg" --node 3
 bad flag-report-input 2 "not an mxsim sweep CSV" -- "$MXSIM" report "$F/garbage.npy" -o "$out/rep"
 bad flag-unknown 2 "unknown option" -- "$MXSIM" run --config "$cfg" --frobnicate "$tr" -o "$out/r.csv"
 

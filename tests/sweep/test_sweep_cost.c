@@ -64,7 +64,7 @@ MXTEST(node_scaling_rejects_unknown_nodes_and_vdd)
     MXT_EQ_INT(mxsim_node_scaling(ctx, 28, 0, &s), MXSIM_E_INPUT);
     MXT_TRUE(strstr(mxsim_errmsg(ctx), "28 nm") != NULL);
     MXT_EQ_INT(mxsim_node_scaling(ctx, 45, 2.0, &s), MXSIM_E_INPUT);
-    MXT_TRUE(strstr(mxsim_errmsg(ctx), "--vdd") != NULL);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "field 'vdd_v'") != NULL);
     /* 22 nm is interpolated between 32 and 20: strictly between them */
     mxsim_node_scale a, b, c;
     MXT_EQ_INT(mxsim_node_scaling(ctx, 22, 0.9, &b), MXSIM_OK);

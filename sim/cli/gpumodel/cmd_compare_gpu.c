@@ -55,34 +55,6 @@ typedef struct {
     int calibrate, swap, quiet;
 } opts;
 
-static int parse(int argc, char **argv, opts *o)
-{
-    memset(o, 0, sizeof *o);
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char **dst = NULL;
-        if (!strcmp(a, "--card")) dst = &o->card;
-        else if (!strcmp(a, "--measured")) dst = &o->measured;
-        else if (!strcmp(a, "-o") || !strcmp(a, "--out")) dst = &o->out;
-        else if (!strcmp(a, "--trace")) dst = &o->trace;
-        else if (!strcmp(a, "--config")) dst = &o->config;
-        else if (!strcmp(a, "--max-mape")) dst = &o->max_mape;
-        else if (!strcmp(a, "--group-size")) dst = &o->group_size;
-        else if (!strcmp(a, "--calibrate")) o->calibrate = 1;
-        else if (!strcmp(a, "--swap-split")) o->swap = 1;
-        else if (!strcmp(a, "--quiet")) o->quiet = 1;
-        else return usage("unknown argument '%s'", a);
-        if (dst) {
-            if (i + 1 >= argc) return usage("option %s needs a value", a);
-            *dst = argv[++i];
-        }
-    }
-    if (!o->card) return usage("%s", "--card is required");
-    if (!o->trace && !o->measured) return usage("%s", "--measured BENCH.csv (or --trace) is required");
-    if (o->trace && !o->config) return usage("%s", "--trace needs --config CFG");
-    return 0;
-}
-
 static const char *card_path(const char *card, char *buf, size_t n)
 {
     if (strchr(card, '/') || strstr(card, ".ini")) return card;
@@ -464,11 +436,14 @@ fail:
 }
 #endif
 
-int mxsim_cli_compare_gpu(int argc, char **argv, mxsim_ctx *ctx)
+static int cmd_compare_gpu(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
 {
-    opts o;
-    int r = parse(argc, argv, &o);
-    if (r) return r;
+    opts o = {cli_get(c, a, "card"), cli_get(c, a, "measured"), cli_get(c, a, "out"), cli_get(c, a, "trace"),
+              cli_get(c, a, "config"), cli_get(c, a, "max-mape"), cli_get(c, a, "group-size"),
+              cli_get(c, a, "calibrate") != NULL, cli_get(c, a, "swap-split") != NULL, cli_get(c, a, "quiet") != NULL};
+    if (!o.card) return usage("%s", "--card is required");
+    if (!o.trace && !o.measured) return usage("%s", "--measured BENCH.csv (or --trace) is required");
+    if (o.trace && !o.config) return usage("%s", "--trace needs --config CFG");
     char buf[512];
     const char *cpath = card_path(o.card, buf, sizeof buf);
     mxsim_gpu_card card;
@@ -483,3 +458,26 @@ int mxsim_cli_compare_gpu(int argc, char **argv, mxsim_ctx *ctx)
     }
     return run_bench(&o, ctx, &card, cpath);
 }
+
+static const cli_opt k_opts[] = {
+    {"card", 0, 1, 0, "h200|CARD.ini", "GPU card (workloads/gpus/NAME.ini)"},
+    {"measured", 0, 1, 0, "BENCH.csv", "measured times"},
+    {"out", 'o', 1, 0, "DIR", "write comparison.csv, comparison.md, scatter.svg (or accel_vs_gpu.csv)"},
+    {"trace", 0, 1, 0, "TRACE", "compare the accelerator and the GPU model on every op of TRACE"},
+    {"config", 0, 1, 0, "CFG", "accelerator configuration (with --trace)"},
+    {"group-size", 0, 1, 0, "G", "group size of the trace's ops"},
+    {"calibrate", 0, 0, 0, "", "fit the calibrated fields on the training half first"},
+    {"swap-split", 0, 0, 0, "", "swap the training and held-out halves"},
+    {"max-mape", 0, 1, 0, "PCT", "exit 1 if the held-out or overall MAPE is above PCT"},
+    {"quiet", 0, 0, 0, "", "print the summary only"},
+    {0}};
+
+const cli_command mxsim_cmd_compare_gpu = {
+    "compare-gpu", "",
+    "Predicts the GPU time of mxsim's CUDA kernels and the cuBLAS baselines with the analytical\n"
+    "model of sim/doc/gpu-model.md, against measured times: per (kernel, shape, G) predicted and\n"
+    "measured time, error, bound, MAPE and Pearson r (log) on the training half, the held-out half\n"
+    "and both, the worst outliers. --calibrate writes DIR/card.ini. With --trace: every op of\n"
+    "TRACE on the accelerator (CFG; time, TOPS, energy, TOPS/W, TOPS/mm2) next to the GPU model\n"
+    "and, where BENCH.csv has the same op, the measured GPU time.",
+    k_opts, 0, 0, cmd_compare_gpu, NULL};

@@ -203,11 +203,11 @@ MXSIM_API mxsim_status mxsim_node_scaling(mxsim_ctx *ctx, int node_nm, double vd
     const node_row *r = find_node(node_nm);
     double e_anchor = poly_e(anchor, ANCHOR_VDD_V);
     if (r == NULL && node_nm != 22)
-        return mx_fail(ctx, MXSIM_E_INPUT, "--node: %d nm is not in the Stillmaker & Baas table "
+        return mx_fail(ctx, MXSIM_E_INPUT, "field 'node_nm': %d nm is not in the Stillmaker & Baas table "
                        "(supported: 65, 45, 32, 22, 20, 16, 14, 7)", node_nm);
     double v = vdd_v > 0 ? vdd_v : (r ? r->vdd_default_v : 0.9);
     if (!(v >= 0.5 && v <= 1.2))
-        return mx_fail(ctx, MXSIM_E_INPUT, "--vdd: %g V is outside 0.5..1.2 V", v);
+        return mx_fail(ctx, MXSIM_E_INPUT, "field 'vdd_v': %g V is outside 0.5..1.2 V", v);
     out->node_nm = node_nm;
     out->vdd_v = v;
     if (r) {

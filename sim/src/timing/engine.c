@@ -464,7 +464,7 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
                 return mx_fail(ctx, MXSIM_E_LIMIT,
                                "%s: detailed mode steps at most 2^26 PE-cycles (R*C*array cycles) and 2^26 "
                                "cycles per op; this op takes about %.3g PE-cycles and %.3g cycles: use the "
-                               "analytic engine (no --detail)", where, (double)arr * (double)(a.R * a.C), (double)tot);
+                               "analytic engine (detail off)", where, (double)arr * (double)(a.R * a.C), (double)tot);
             if ((s = mx_tdetail_run(ctx, cfg, &a, &r, &t, where, access_trace_path, out)) != MXSIM_OK) return s;
         } else {
             mx_tengine_volumes(cfg, &a, &r, &t, out);

@@ -87,3 +87,36 @@ MXSIM_API mxsim_status mxsim_run_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
     *out = t;
     return MXSIM_OK;
 }
+
+MXSIM_API mxsim_status mxsim_tconfig_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg, mxsim_table **out)
+{
+    mx_clear_err(ctx);
+    if (out) *out = NULL;
+    if (cfg == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_table: NULL argument");
+    mxsim_table *t = NULL;
+    mxsim_status st = mxsim_table_create(ctx, &t);
+    static const char *const tcols[] = {"key", "value", "type", "unit"};
+    static const char *const rcols[] = {"min", "max", "default"};
+    for (int i = 0; st == MXSIM_OK && i < 4; i++) st = mxsim_table_add_column(ctx, t, tcols[i], MXSIM_CELL_TEXT, "", NULL, MXSIM_COL_BRIEF, -1);
+    for (int i = 0; st == MXSIM_OK && i < 3; i++)
+        st = mxsim_table_add_column(ctx, t, rcols[i], MXSIM_CELL_REAL, "", "bound or default in the field's unit (enum: index)", MXSIM_COL_BRIEF, -1);
+    if (st == MXSIM_OK) st = mxsim_table_add_column(ctx, t, "doc", MXSIM_CELL_TEXT, "", "choices of an enum, then the doc", MXSIM_COL_BRIEF, -1);
+    char val[64], doc[512];
+    for (int i = 0; st == MXSIM_OK && i < mxsim_tconfig_field_count(); i++) {
+        const mxsim_tconfig_field *f = mxsim_tconfig_field_at(i);
+        int64_t r = 0;
+        if ((st = mxsim_table_add_row(ctx, t, &r)) != MXSIM_OK) break;
+        const char *tv[] = {f->name, mxsim_tconfig_format(cfg, i, val, sizeof val), f->type, f->unit};
+        for (int k = 0; st == MXSIM_OK && k < 4; k++) st = mxsim_table_set_text(ctx, t, r, tcols[k], tv[k]);
+        const double rv[] = {f->lo, f->hi, f->def};
+        for (int k = 0; st == MXSIM_OK && k < 3; k++) st = mxsim_table_set_real(ctx, t, r, rcols[k], rv[k]);
+        snprintf(doc, sizeof doc, "%s%s%s%s", f->choices ? "[" : "", f->choices ? f->choices : "", f->choices ? "] " : "", f->doc);
+        if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, t, r, "doc", doc);
+    }
+    if (st != MXSIM_OK) {
+        mxsim_table_free(t);
+        return st;
+    }
+    *out = t;
+    return MXSIM_OK;
+}

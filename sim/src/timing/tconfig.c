@@ -147,9 +147,14 @@ MXSIM_API mxsim_status mxsim_tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, con
     if (cfg == NULL || key == NULL || value == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_set: NULL argument");
     if (where == NULL) where = "config";
     const field *f = find_field(key);
-    if (f == NULL)
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown key (see 'mxsim config --dump')",
-                       where, key);
+    if (f == NULL) {
+        const char *names[128];
+        int n = 0;
+        for (int i = 0; i < mxsim_tconfig_field_count() && n < 128; i++) names[n++] = mxsim_tconfig_field_at(i)->name;
+        const char *s = mxsim_closest_name(key, names, n);
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown key%s%s%s", where, key,
+                       s ? "; did you mean '" : " (not in the configuration field table)", s ? s : "", s ? "'?" : "");
+    }
     const mxsim_tconfig_field *p = &f->pub;
     if (f->type == F_ENUM) {
         int idx = choice_index(p->choices, value);
@@ -190,13 +195,13 @@ MXSIM_API mxsim_status mxsim_tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, con
 MXSIM_API mxsim_status mxsim_tconfig_set_kv(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *kv)
 {
     char buf[256];
-    if (kv == NULL) return mx_fail(ctx, MXSIM_E_ARG, "--set: NULL");
+    if (kv == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_set_kv: NULL");
     const char *eq = strchr(kv, '=');
     if (eq == NULL || strlen(kv) >= sizeof buf)
-        return mx_fail(ctx, MXSIM_E_INPUT, "--set '%s': expected key=value", kv);
+        return mx_fail(ctx, MXSIM_E_INPUT, "setting '%s': expected key=value", kv);
     memcpy(buf, kv, strlen(kv) + 1);
     buf[eq - kv] = '\0';
-    return mxsim_tconfig_set(ctx, cfg, mx_ttrim(buf), mx_ttrim(buf + (eq - kv) + 1), "--set");
+    return mxsim_tconfig_set(ctx, cfg, mx_ttrim(buf), mx_ttrim(buf + (eq - kv) + 1), "setting");
 }
 
 MXSIM_API const char *mxsim_tconfig_format(const mxsim_tconfig *cfg, int i, char *buf, size_t len)
