@@ -976,6 +976,15 @@ MXSIM_API mxsim_status mxsim_gpu_compare(mxsim_ctx *ctx, const mxsim_gpu_card *c
 MXSIM_API mxsim_status mxsim_gpu_calibrate(mxsim_ctx *ctx, mxsim_gpu_card *card, mxsim_gpu_bench *b,
                                            mxsim_gpu_summary *out);
 
+/* The accelerator of cfg next to the GPU model on every op of tr (needs the timing engine and the
+** cost model): op, kind, m, n, k, group_size, repeat, accel_us, accel_tops, accel_energy_uj,
+** accel_tops_per_w, accel_tops_per_mm2, gpu_kernel, gpu_cfg, gpu_model_us, gpu_model_tops,
+** gpu_bound, gpu_measured_us (from bench b when it has the same op; b may be NULL),
+** cublas_bf16_model_us, cublas_bf16_measured_us, gpu_tops_per_w_at_tdp, gpu_tops_per_mm2,
+** speedup_accel_vs_gpu_model; a TOTAL row. */
+MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_card *card, const mxsim_tconfig *cfg,
+                                             const mxsim_trace *tr, const mxsim_gpu_bench *b, mxsim_table **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -324,115 +324,32 @@ static int run_bench(const opts *o, mxsim_ctx *ctx, mxsim_gpu_card *card, const 
 
 /* ---- trace mode --------------------------------------------------------------------------- */
 
-#if defined(MXSIM_WITH_TIMING)
-static double lookup_measured(const mxsim_gpu_bench *bn, int kernel, int64_t m, int64_t n, int64_t k, int64_t g)
-{
-    for (int64_t i = 0; bn && i < mxsim_gpu_bench_count(bn); i++) {
-        const mxsim_gpu_point *p = mxsim_gpu_bench_point(bn, i);
-        if (p->op.kernel == kernel && p->op.cfg == 0 && p->op.m == m && p->op.n == n && p->op.k == k &&
-            (kernel == MXSIM_GK_CUBLAS_BF16 || p->op.g == g))
-            return p->measured_us;
-    }
-    return 0.0;
-}
-
+#if defined(MXSIM_WITH_TIMING) && defined(MXSIM_WITH_SWEEP)
+/* Trace mode: the library's table; -o DIR also writes it as DIR/accel_vs_gpu.csv. */
 static int run_trace(const opts *o, mxsim_ctx *ctx, const mxsim_gpu_card *card)
 {
     mxsim_tconfig cfg;
     mxsim_tconfig_default(&cfg);
     mxsim_status st = mxsim_tconfig_load(ctx, &cfg, o->config);
-    if (st == MXSIM_OK && o->group_size) {
-        char kv[64];
-        snprintf(kv, sizeof kv, "mx.group_size=%s", o->group_size);
-        st = mxsim_tconfig_set_kv(ctx, &cfg, kv);
-    }
+    if (st == MXSIM_OK && o->group_size) st = mxsim_tconfig_set(ctx, &cfg, "mx.group_size", o->group_size, "--group-size");
     if (st == MXSIM_OK) st = mxsim_tconfig_validate(ctx, &cfg);
-    if (st != MXSIM_OK) return lib_fail(ctx, st);
     mxsim_trace *tr = NULL;
     mxsim_gpu_bench *bn = NULL;
-    cli_buf t = {0};
-    if ((st = mxsim_trace_load(ctx, o->trace, &tr)) != MXSIM_OK) return lib_fail(ctx, st);
-    if (o->measured && (st = mxsim_gpu_bench_load(ctx, o->measured, &bn)) != MXSIM_OK) {
-        mxsim_trace_free(tr);
-        return lib_fail(ctx, st);
+    mxsim_table *t = NULL;
+    if (st == MXSIM_OK) st = mxsim_trace_load(ctx, o->trace, &tr);
+    if (st == MXSIM_OK && o->measured) st = mxsim_gpu_bench_load(ctx, o->measured, &bn);
+    if (st == MXSIM_OK) st = mxsim_gpu_accel_table(ctx, card, &cfg, tr, bn, &t);
+    int rc = st == MXSIM_OK ? 0 : lib_fail(ctx, st);
+    if (!rc && o->out && !(rc = make_dir(o->out))) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/accel_vs_gpu.csv", o->out);
+        if ((st = mxsim_table_save(ctx, t, MXSIM_OUTPUT_CSV, path)) != MXSIM_OK) rc = lib_fail(ctx, st);
     }
-#if defined(MXSIM_WITH_SWEEP)
-    mxsim_cost_params cp;
-    mxsim_cost_params_default(&cp);
-    mxsim_area area;
-    if ((st = mxsim_cost_area(ctx, &cfg, &cp, &area)) != MXSIM_OK) goto fail;
-#endif
-    cli_printf(&t, "op,kind,M,N,K,G,repeat,accel_us,accel_tops,accel_energy_uj,accel_tops_per_w,accel_tops_per_mm2,"
-                "gpu_kernel,gpu_cfg,gpu_model_us,gpu_model_tops,gpu_bound,gpu_measured_us,cublas_bf16_model_us,"
-                "cublas_bf16_measured_us,gpu_tops_per_w_at_tdp,gpu_tops_per_mm2,speedup_accel_vs_gpu_model\n");
-    double tot_acc = 0, tot_gpu = 0, tot_cub = 0, tot_e = 0, tot_ops = 0;
-    for (int64_t i = 0; i < mxsim_trace_count(tr); i++) {
-        const mxsim_top *op = mxsim_trace_op(tr, i);
-        mxsim_tstats ts;
-        if ((st = mxsim_time_op(ctx, &cfg, op, mxsim_trace_source(tr), 0, NULL, &ts)) != MXSIM_OK) goto fail;
-        double e_uj = 0, tpw = 0, tpmm = 0;
-#if defined(MXSIM_WITH_SWEEP)
-        mxsim_energy en;
-        if ((st = mxsim_cost_energy(ctx, &cfg, &cp, &area, &ts, &en)) != MXSIM_OK) goto fail;
-        e_uj = en.total_pj[MXSIM_BAND_NOM] * 1e-6;
-        tpw = en.tops_per_w[MXSIM_BAND_NOM];
-        tpmm = en.tops_per_mm2[MXSIM_BAND_NOM];
-#endif
-        int64_t g = op->group_size ? op->group_size : cfg.group_size, rep = op->repeat;
-        mxsim_gpu_op go = {0, 0, op->m, op->n, op->k, g};
-        const char *kname = "mxk-gemm-mxint8";
-        if (op->kind == MXSIM_OP_GEMM) go.kernel = MXSIM_GK_MXK_GEMM;
-        else if (op->kind == MXSIM_OP_DEQUANT) go.kernel = MXSIM_GK_DEQUANT_OCP, go.m = op->m * op->n, kname = "mxk-dequant-ocp";
-        else go.kernel = MXSIM_GK_QUANTIZE_BF16, go.m = op->m * op->n, kname = "mxk-quantize-ocp-bf16";
-        mxsim_gpu_pred gp, cb;
-        memset(&cb, 0, sizeof cb);
-        if ((st = mxsim_gpu_predict(ctx, card, &go, &gp)) != MXSIM_OK) goto fail;
-        double meas = 0, cmeas = 0, ops = 2.0 * (double)op->m * op->n * op->k * rep;
-        if (op->kind == MXSIM_OP_GEMM) {
-            mxsim_gpu_op co = go;
-            co.kernel = MXSIM_GK_CUBLAS_BF16;
-            if ((st = mxsim_gpu_predict(ctx, card, &co, &cb)) != MXSIM_OK) goto fail;
-            meas = lookup_measured(bn, MXSIM_GK_MXK_GEMM, go.m, go.n, go.k, g);
-            cmeas = lookup_measured(bn, MXSIM_GK_CUBLAS_BF16, go.m, go.n, go.k, 0);
-        } else {
-            ops = 0;
-        }
-        double acc_us = ts.seconds * 1e6, gpu_us = gp.time_us * rep, cub_us = cb.time_us * rep;
-        double gpu_tops = ops > 0 ? ops / (gpu_us * 1e-6) / 1e12 : 0;
-        tot_acc += acc_us, tot_gpu += gpu_us, tot_cub += cub_us, tot_e += e_uj, tot_ops += ops;
-        cli_printf(&t, "%s,%s,%lld,%lld,%lld,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.4f,%s,%d,%.3f,%.3f,%s,", op->name,
-                op->kind == MXSIM_OP_GEMM ? "gemm" : op->kind == MXSIM_OP_DEQUANT ? "dequant" : "quantize",
-                (long long)op->m, (long long)op->n, (long long)op->k, (long long)g, (long long)rep, acc_us, ts.tops,
-                e_uj, tpw, tpmm, kname, (int)gp.cfg_used, gpu_us, gpu_tops, gp.bound);
-        if (meas > 0) cli_printf(&t, "%.3f,", meas * rep);
-        else cli_printf(&t, ",");
-        cli_printf(&t, op->kind == MXSIM_OP_GEMM ? "%.3f," : ",", cub_us);
-        if (cmeas > 0) cli_printf(&t, "%.3f,", cmeas * rep);
-        else cli_printf(&t, ",");
-        cli_printf(&t, "%.4f,%.5f,%.3f\n", gpu_tops / card->tdp_w, gpu_tops / card->die_mm2, acc_us > 0 ? gpu_us / acc_us : 0);
-    }
-    {
-        double at = tot_acc > 0 ? tot_ops / (tot_acc * 1e-6) / 1e12 : 0;
-        double gt = tot_gpu > 0 ? tot_ops / (tot_gpu * 1e-6) / 1e12 : 0;
-        cli_printf(&t, "TOTAL,,,,,,,%.3f,%.3f,%.3f,%.3f,,%s,,%.3f,%.3f,,,%.3f,,%.4f,%.5f,%.3f\n", tot_acc, at, tot_e,
-                tot_e > 0 ? tot_ops / (tot_e * 1e-6) / 1e12 : 0, "mxk", tot_gpu, gt, tot_cub, gt / card->tdp_w,
-                gt / card->die_mm2, tot_acc > 0 ? tot_gpu / tot_acc : 0);
-    }
-    int rc = 0;
-    if (o->out) {
-        rc = make_dir(o->out);
-        if (!rc) rc = write_file(o->out, "accel_vs_gpu.csv", &t);
-    }
-    if (!rc) fwrite(t.p ? t.p : "", 1, t.n, stdout);
-    free(t.p);
+    if (!rc) rc = cli_emit_table(ctx, t, "csv", NULL);
+    mxsim_table_free(t);
     mxsim_trace_free(tr);
     mxsim_gpu_bench_free(bn);
     return rc;
-fail:
-    free(t.p);
-    mxsim_trace_free(tr);
-    mxsim_gpu_bench_free(bn);
-    return lib_fail(ctx, st);
 }
 #endif
 
@@ -450,10 +367,10 @@ static int cmd_compare_gpu(const cli_command *c, const cli_args *a, mxsim_ctx *c
     mxsim_status st = mxsim_gpu_card_load(ctx, cpath, &card);
     if (st != MXSIM_OK) return lib_fail(ctx, st);
     if (o.trace) {
-#if defined(MXSIM_WITH_TIMING)
+#if defined(MXSIM_WITH_TIMING) && defined(MXSIM_WITH_SWEEP)
         return run_trace(&o, ctx, &card);
 #else
-        return usage("%s", "--trace needs the timing engine (MXSIM_WITH_TIMING)");
+        return usage("%s", "--trace needs the timing engine and the cost model (MXSIM_WITH_TIMING, MXSIM_WITH_SWEEP)");
 #endif
     }
     return run_bench(&o, ctx, &card, cpath);
