@@ -20,6 +20,14 @@ typedef struct {
     const char *help; /* one line */
 } cli_opt;
 
+/* Options several commands share. */
+#define CLI_CONFIG_OPTS                                                                              \
+    {"config", 0, 1, 0, "CFG", "accelerator configuration (.ini, or SCALE-Sim .cfg)"},              \
+    {"set", 0, 1, 1, "KEY=VALUE", "set one configuration field"}
+#define CLI_TABLE_OPTS                                                                               \
+    {"format", 0, 1, 0, "table|csv|json|md", "output format (default: from -o's extension, else table)"}, \
+    {"out", 'o', 1, 0, "FILE", "write to FILE instead of stdout"}
+
 #define CLI_MAX_OPTS 32
 #define CLI_MAX_REPEAT 64
 #define CLI_MAX_POS 4

@@ -258,10 +258,7 @@ static const cli_opt k_gemm_opts[] = {
     {"simd", 0, 1, 0, "auto|scalar|avx2", "SIMD path"},
     {"out", 'o', 1, 0, "C.npy", "output file (required)"},
     {0}};
-static const cli_opt k_table_opts[] = {
-    {"format", 0, 1, 0, "table|csv|json|md", "output format (default: from -o's extension, else table)"},
-    {"out", 'o', 1, 0, "FILE", "write to FILE instead of stdout"},
-    {0}};
+static const cli_opt k_table_opts[] = {CLI_TABLE_OPTS, {0}};
 static const cli_opt k_no_opts[] = {{0}};
 
 static int cmd_help(const cli_command *c, const cli_args *a, mxsim_ctx *ctx);

@@ -150,20 +150,14 @@ static int cmd_cost(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     return rc;
 }
 
-#define CONFIG_OPTS                                                                                  \
-    {"config", 0, 1, 0, "CFG", "accelerator configuration (.ini, or SCALE-Sim .cfg)"},              \
-    {"set", 0, 1, 1, "KEY=VALUE", "set one configuration field"}
 #define COST_OPTS                                                                                    \
     {"node", 0, 1, 0, "NM", "technology node: 45 (default), 32, 22, 20, 16, 14, 7"},                \
     {"vdd", 0, 1, 0, "V", "supply voltage (default: the node's)"},                                  \
     {"overhead", 0, 1, 0, "F", "control/wiring factor on area and energy (1..10)"},                 \
     {"sram-bank-kib", 0, 1, 0, "KIB", "SRAM macro size for energy per access"}
-#define TABLE_OPTS                                                                                   \
-    {"format", 0, 1, 0, "table|csv|json|md", "output format (default: from -o's extension, else table)"}, \
-    {"out", 'o', 1, 0, "FILE", "write to FILE instead of stdout"}
 
 static const cli_opt k_sweep_opts[] = {
-    CONFIG_OPTS,
+    CLI_CONFIG_OPTS,
     {"group-size", 0, 1, 0, "G1,G2,...", "axis mx.group_size"},
     {"array-width", 0, 1, 0, "W1,W2,...", "axis array.size (a W x W array)"},
     {"sweep", 0, 1, 1, "KEY=V1,V2,...", "axis: any configuration key, array.size or numerics.profile"},
@@ -177,10 +171,10 @@ static const cli_opt k_sweep_opts[] = {
     {"data", 0, 1, 0, "DIR", "accuracy: DIR/NAME.a.npy, NAME.b.npy instead of synthetic data"},
     {"strict-group", 0, 0, 0, "", "a point fails when G does not divide an op's K"},
     {"quiet", 'q', 0, 0, "", "no progress on stderr"},
-    TABLE_OPTS,
+    CLI_TABLE_OPTS,
     {0}};
 static const cli_opt k_cost_opts[] = {
-    CONFIG_OPTS, COST_OPTS, {"constants", 0, 0, 0, "", "print the constants table instead of the area"}, TABLE_OPTS, {0}};
+    CLI_CONFIG_OPTS, COST_OPTS, {"constants", 0, 0, 0, "", "print the constants table instead of the area"}, CLI_TABLE_OPTS, {0}};
 
 const cli_command mxsim_cmd_sweep = {
     "sweep", "TRACE",

@@ -145,28 +145,22 @@ static int cmd_trace(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     return st == MXSIM_OK ? rc : cli_fail(ctx, st);
 }
 
-#define CONFIG_OPTS                                                                                  \
-    {"config", 0, 1, 0, "CFG", "accelerator configuration (.ini, or SCALE-Sim .cfg)"},              \
-    {"set", 0, 1, 1, "KEY=VALUE", "set one configuration field"}
-#define TABLE_OPTS                                                                                   \
-    {"format", 0, 1, 0, "table|csv|json|md", "output format (default: from -o's extension, else table)"}, \
-    {"out", 'o', 1, 0, "FILE", "write to FILE instead of stdout"}
 
 static const cli_opt k_run_opts[] = {
-    CONFIG_OPTS,
+    CLI_CONFIG_OPTS,
     {"dataflow", 0, 1, 0, "os|ws|is", "shorthand for --set array.dataflow=..."},
     {"array", 0, 1, 0, "RxC", "shorthand for array.rows and array.cols"},
     {"group-size", 0, 1, 0, "G", "shorthand for --set mx.group_size=G"},
     {"scalesim-compat", 0, 0, 0, "", "report cycles as SCALE-Sim v2"},
     {"detail", 0, 0, 0, "", "time GEMMs with the cycle-by-cycle engine"},
     {"access-trace", 0, 1, 0, "F.gz", "with --detail: write the SRAM access trace"},
-    TABLE_OPTS,
+    CLI_TABLE_OPTS,
     {0}};
 static const cli_opt k_trace_opts[] = {
     {"require-comma", 0, 0, 0, "", "SCALE-Sim .csv rows must end with a comma"},
     {"out", 'o', 1, 0, "OUT", "gen: output trace; cat: write there instead of stdout"},
     {0}};
-static const cli_opt k_config_opts[] = {CONFIG_OPTS, {"dump", 0, 0, 0, "", "print the resolved configuration"}, TABLE_OPTS, {0}};
+static const cli_opt k_config_opts[] = {CLI_CONFIG_OPTS, {"dump", 0, 0, 0, "", "print the resolved configuration"}, CLI_TABLE_OPTS, {0}};
 
 const cli_command mxsim_cmd_run = {
     "run", "TRACE",

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "lines.h"
 #include "tinternal.h"
 
 typedef enum { F_INT, F_REAL, F_ENUM, F_BOOL } ftype;
@@ -323,15 +324,11 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
         cfg->operand_format = MXSIM_FMT_INT8;
         cfg->pe_lanes = cfg->load_lanes = 1;
     }
-    int line = 0;
-    char *save = NULL;
+    mx_lines cur;
+    mx_lines_init(&cur, buf);
     st = MXSIM_OK;
-    for (char *ln = buf; ln != NULL && st == MXSIM_OK; ln = save) {
-        char *nl = strchr(ln, '\n');
-        save = nl ? nl + 1 : NULL;
-        if (nl) *nl = '\0';
-        line++;
-        snprintf(where, sizeof where, "%s:%d", path, line);
+    for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
+        snprintf(where, sizeof where, "%s:%d", path, cur.line);
         char *hash = strpbrk(ln, "#;");
         if (hash) *hash = '\0';
         char *s = mx_ttrim(ln);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "lines.h"
 #include "tinternal.h"
 
 /* Layer numbers are any int64 and transformer keys up to 2^31, so their products and sums could
@@ -81,12 +82,10 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
     v[BATCH] = 1;
     int have[NKEYS] = {0}, mode = 0, transformer = 0, line = 0;
     char where[600], name[64] = "model";
-    char *next;
-    for (char *ln = buf; ln && st == MXSIM_OK; ln = next) {
-        char *nl = strchr(ln, '\n');
-        next = nl ? nl + 1 : NULL;
-        if (nl) *nl = '\0';
-        line++;
+    mx_lines cur;
+    mx_lines_init(&cur, buf);
+    for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
+        line = cur.line;
         snprintf(where, sizeof where, "%s:%d", path, line);
         char *h = strchr(ln, '#');
         if (h) *h = '\0';

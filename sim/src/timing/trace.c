@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include "fileio.h"
+#include "lines.h"
 #include "tinternal.h"
 
 struct mxsim_trace {
@@ -250,25 +251,6 @@ static mxsim_status close_text_trace(mxsim_status st, char *buf, mxsim_trace *t,
     return st;
 }
 
-/* Cuts the buffer into lines in place; next_line returns NULL after the last one (a final
-** line without '\n' counts, an empty remainder does not). */
-typedef struct {
-    char *next;
-    int line; /* 1-based number of the line last returned */
-} line_cursor;
-
-static char *next_line(line_cursor *c)
-{
-    char *ln = c->next;
-    if (ln == NULL) return NULL;
-    char *nl = strchr(ln, '\n');
-    c->next = nl ? nl + 1 : NULL;
-    if (nl) *nl = '\0';
-    else if (*ln == '\0') return NULL;
-    c->line++;
-    return ln;
-}
-
 MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_trace **out)
 {
     if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_load: NULL");
@@ -280,8 +262,8 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
     if (st != MXSIM_OK) return st;
     int have_header = 0;
     char where[600];
-    line_cursor cur = {buf, 0};
-    for (char *ln; st == MXSIM_OK && (ln = next_line(&cur)) != NULL;) {
+    mx_lines cur = {buf, 0};
+    for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
         snprintf(where, sizeof where, "%s:%d", path, cur.line);
         char *hash = strchr(ln, '#');
         if (hash) *hash = '\0';
@@ -323,15 +305,9 @@ static mxsim_status split_csv(mxsim_ctx *ctx, const char *where, char *s, int re
     if (!trailing && require_comma)
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: missing trailing comma (SCALE-Sim rows end with ',')", where);
     if (trailing) s[len - 1] = '\0';
-    char *p = s;
-    for (;;) {
-        char *c = strchr(p, ',');
-        if (c) *c = '\0';
-        if (*nf >= maxf) return mx_fail(ctx, MXSIM_E_INPUT, "%s: too many values (at most %d)", where, maxf);
-        f[(*nf)++] = mx_ttrim(p);
-        if (!c) break;
-        p = c + 1;
-    }
+    *nf = mx_csv_split(s, f, maxf);
+    if (*nf > maxf) return mx_fail(ctx, MXSIM_E_INPUT, "%s: too many values (at most %d)", where, maxf);
+    for (int i = 0; i < *nf; i++) f[i] = mx_ttrim(f[i]);
     for (int i = 0; i < *nf; i++)
         if (f[i][0] == '\0') return mx_fail(ctx, MXSIM_E_INPUT, "%s: value %d is empty", where, i + 1);
     return MXSIM_OK;
@@ -348,8 +324,8 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
     if (st != MXSIM_OK) return st;
     int ncols = 0;
     char where[600];
-    line_cursor cur = {buf, 0};
-    for (char *ln; st == MXSIM_OK && (ln = next_line(&cur)) != NULL;) {
+    mx_lines cur = {buf, 0};
+    for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
         snprintf(where, sizeof where, "%s:%d", path, cur.line);
         char *s = mx_ttrim(ln);
         if (*s == '\0') continue;

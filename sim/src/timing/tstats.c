@@ -48,34 +48,18 @@ static mxsim_status parse_name(mxsim_ctx *ctx, const char *what, const char *con
     return mx_fail(ctx, MXSIM_E_ARG, "%s '%s': expected %s", what, name ? name : "(null)", list);
 }
 
-MXSIM_API mxsim_status mxsim_op_kind_parse(mxsim_ctx *ctx, const char *name, mxsim_op_kind *out)
-{
-    int v = 0;
-    mxsim_status st = parse_name(ctx, "op kind", k_kind_names, N_OF(k_kind_names), name, &v);
-    if (st == MXSIM_OK) *out = (mxsim_op_kind)v;
-    return st;
-}
-MXSIM_API mxsim_status mxsim_dataflow_parse(mxsim_ctx *ctx, const char *name, mxsim_dataflow *out)
-{
-    int v = 0;
-    mxsim_status st = parse_name(ctx, "dataflow", k_df_names, N_OF(k_df_names), name, &v);
-    if (st == MXSIM_OK) *out = (mxsim_dataflow)v;
-    return st;
-}
-MXSIM_API mxsim_status mxsim_operand_fmt_parse(mxsim_ctx *ctx, const char *name, mxsim_operand_fmt *out)
-{
-    int v = 0;
-    mxsim_status st = parse_name(ctx, "operand format", k_ofmt_names, N_OF(k_ofmt_names), name, &v);
-    if (st == MXSIM_OK) *out = (mxsim_operand_fmt)v;
-    return st;
-}
-MXSIM_API mxsim_status mxsim_out_fmt_parse(mxsim_ctx *ctx, const char *name, mxsim_out_fmt *out)
-{
-    int v = 0;
-    mxsim_status st = parse_name(ctx, "output format", k_outfmt_names, N_OF(k_outfmt_names), name, &v);
-    if (st == MXSIM_OK) *out = (mxsim_out_fmt)v;
-    return st;
-}
+#define PARSE_FN_(fn, type, what, names)                                              \
+    MXSIM_API mxsim_status fn(mxsim_ctx *ctx, const char *name, type *out)             \
+    {                                                                                  \
+        int v = 0;                                                                     \
+        mxsim_status st = parse_name(ctx, what, names, N_OF(names), name, &v);         \
+        if (st == MXSIM_OK) *out = (type)v;                                            \
+        return st;                                                                     \
+    }
+PARSE_FN_(mxsim_op_kind_parse, mxsim_op_kind, "op kind", k_kind_names)
+PARSE_FN_(mxsim_dataflow_parse, mxsim_dataflow, "dataflow", k_df_names)
+PARSE_FN_(mxsim_operand_fmt_parse, mxsim_operand_fmt, "operand format", k_ofmt_names)
+PARSE_FN_(mxsim_out_fmt_parse, mxsim_out_fmt, "output format", k_outfmt_names)
 
 /* ---- statistics table --------------------------------------------------------------------- */
 
