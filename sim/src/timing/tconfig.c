@@ -306,15 +306,7 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
     double bw = -1;
     char section[64] = "";
     char where[512];
-    char *text = (char *)data; /* mx_file_read NUL-terminates? make sure below */
-    char *buf = malloc(len + 1);
-    if (buf == NULL) {
-        free(data);
-        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
-    }
-    memcpy(buf, text, len);
-    buf[len] = '\0';
-    free(data);
+    char *buf = (char *)data; /* mx_file_read NUL-terminates */
     if (memchr(buf, '\0', len) != NULL) {
         free(buf);
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: contains a NUL byte: not a text configuration", path);
