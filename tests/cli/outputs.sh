@@ -171,6 +171,13 @@ assert r["elements"] == str(64 * 768) and r["bit_mismatches"] == "0" and r["sqnr
 PY
 "$MXSIM" dequantize "$t/w.npz" -o "$t/w.npz.bad" 2>/dev/null; [ $? -eq 2 ] && ok "[2] dequantize -o without .npy refused" || bad "dequantize -o ext"
 
+# ---- the docs list every statistic column (they come from the one field table) ------------------
+"$MXSIM" run --config "$cfg" --format json "$t/h.trace" | python3 -c '
+import json, sys
+doc = open(sys.argv[1]).read()
+missing = [c["name"] for c in json.load(sys.stdin)["columns"] if "`%s`" % c["name"] not in doc]
+assert not missing, missing' "$src/sim/doc/architecture.md" && ok "architecture.md lists every run column" || bad "architecture.md misses columns"
+
 # ---- did you mean ------------------------------------------------------------------------------
 out=$("$MXSIM" rn 2>&1); [ $? -eq 2 ] && grep -q "did you mean 'run'" <<<"$out" && ok "[2] unknown command suggests run" || bad "command suggestion: $out"
 out=$("$MXSIM" run --config "$cfg" --formt json "$t/h.trace" 2>&1); [ $? -eq 2 ] && grep -q "did you mean '--format'" <<<"$out" \
