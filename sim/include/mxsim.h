@@ -976,6 +976,18 @@ MXSIM_API mxsim_status mxsim_gpu_compare(mxsim_ctx *ctx, const mxsim_gpu_card *c
 MXSIM_API mxsim_status mxsim_gpu_calibrate(mxsim_ctx *ctx, mxsim_gpu_card *card, mxsim_gpu_bench *b,
                                            mxsim_gpu_summary *out);
 
+/* The points of b after mxsim_gpu_compare as a table: kernel, shape, M, N, K, G, cfg_used, split,
+** measured_us, predicted_us, err_pct, bound, waves, launch_us, mem_us, issue_us, scale_us, tc_us,
+** dram_bytes, instr_per_warp (its CSV form is compare-gpu's comparison.csv). */
+MXSIM_API mxsim_status mxsim_gpu_bench_table(mxsim_ctx *ctx, const mxsim_gpu_bench *b, mxsim_table **out);
+/* Writes DIR/comparison.csv, comparison.md (summary, worst outliers, every point), scatter.svg
+** (predicted vs measured, log axes) and, with_card = 1, card.ini (the card's fields, e.g. after
+** mxsim_gpu_calibrate) all or nothing; DIR must exist.  card_file and bench_file are named in the
+** Markdown. */
+MXSIM_API mxsim_status mxsim_gpu_report_save(mxsim_ctx *ctx, const mxsim_gpu_card *card, const mxsim_gpu_bench *b,
+                                             const mxsim_gpu_summary *s, const char *card_file,
+                                             const char *bench_file, int with_card, const char *dir);
+
 /* The accelerator of cfg next to the GPU model on every op of tr (needs the timing engine and the
 ** cost model): op, kind, m, n, k, group_size, repeat, accel_us, accel_tops, accel_energy_uj,
 ** accel_tops_per_w, accel_tops_per_mm2, gpu_kernel, gpu_cfg, gpu_model_us, gpu_model_tops,
