@@ -160,7 +160,7 @@ void cli_help(const cli_command *c, FILE *f)
         int k = 0;
         if (o->short_opt) k = snprintf(head, sizeof head, "-%c, ", o->short_opt);
         snprintf(head + k, sizeof head - (size_t)k, "--%s%s%s", o->name, o->has_arg ? " " : "", o->has_arg ? o->meta : "");
-        fprintf(f, "  %-26s %s%s\n", head, o->help, o->repeat ? " (repeatable)" : "");
+        fprintf(f, "  %-28s %s%s\n", head, o->help, o->repeat ? " (repeatable)" : "");
     }
 }
 

@@ -302,7 +302,10 @@ static void print_overview(FILE *f)
 {
     fprintf(f, "mxsim %s - simulator of an MXINT8 matrix-multiply accelerator\n\n"
                "usage: mxsim COMMAND [OPTIONS]   (mxsim COMMAND --help for details)\n\ncommands:\n", mxsim_version());
-    for (int i = 0; i < N_OF(k_commands); i++) fprintf(f, "  mxsim %s %s\n", k_commands[i]->name, k_commands[i]->args);
+    for (int i = 0; i < N_OF(k_commands); i++) {
+        const cli_command *c = k_commands[i];
+        fprintf(f, "  mxsim %s%s%s%s\n", c->name, c->opts && c->opts[0].name ? " [OPTIONS]" : "", c->args[0] ? " " : "", c->args);
+    }
     fprintf(f, "\n  mxsim --version\n\nExit status: 0 success, 1 runtime failure, 2 usage error or bad input.\n");
 }
 
