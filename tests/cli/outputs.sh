@@ -69,6 +69,12 @@ for f in json csv md; do
   "$MXSIM" cost --constants --format $f > "$t/const.$f" && r=$(v $f "$t/const.$f" "mult8.energy") \
     && ok "cost --constants --format $f valid" || bad "cost --constants --format $f: $r"
 done
+# compare-gpu --trace: the accelerator-vs-GPU table is CSV on stdout and in DIR/accel_vs_gpu.csv
+if "$MXSIM" help compare-gpu >/dev/null 2>&1 && [ -f "$src/workloads/gpus/h200.ini" ]; then
+  "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --trace "$t/h.trace" --config "$cfg" -o "$t/gpu" > "$t/gpu.csv" \
+    && r=$(v csv "$t/gpu.csv" "$hn") && cmp -s "$t/gpu.csv" "$t/gpu/accel_vs_gpu.csv" \
+    && ok "compare-gpu --trace: CSV valid, name intact, file = stdout" || bad "compare-gpu --trace: $r"
+fi
 # sweep rows carry the hostile op name intact, every row (json and csv)
 r=$(v csv "$t/sw.csv" "$hn") && ok "sweep csv keeps the op name" || bad "sweep csv name: $r"
 "$MXSIM" sweep --config "$cfg" --group-size 16,32 --no-accuracy --quiet -o "$t/swr.json" "$t/h.trace" \
