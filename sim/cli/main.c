@@ -208,7 +208,7 @@ static int cmd_compare(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     if (rc) return rc;
     mxsim_tensor *r = NULL, *t = NULL;
     mxsim_table *tb = NULL;
-    mxsim_error_stats es;
+    mxsim_error_stats es = {0};
     mxsim_status st = load_float(ctx, a->pos[0], &r);
     if (st == MXSIM_OK) st = load_float(ctx, a->pos[1], &t);
     if (st == MXSIM_OK) st = mxsim_compare(ctx, r, t, &es);

@@ -596,6 +596,9 @@ MXSIM_API const mxsim_tstats_field *mxsim_tstats_field_at(int i); /* NULL if out
 MXSIM_API double mxsim_tstats_value(const mxsim_tstats *s, int i);
 /* Integer statistic i exactly (a real one: 0). */
 MXSIM_API int64_t mxsim_tstats_int(const mxsim_tstats *s, int i);
+/* The statistics themselves as a table (column, unit, type, kinds, total, doc): the list the docs
+** carry (`mxsim run --columns --format md`). */
+MXSIM_API mxsim_status mxsim_tstats_table(mxsim_ctx *ctx, mxsim_table **out);
 /* "sum", "fold_mean", "recompute", "per_op"; NULL if invalid. */
 MXSIM_API const char *mxsim_agg_name(mxsim_agg a);
 

@@ -54,6 +54,14 @@ static char *acc_path(const char *path, int64_t i, int64_t n_ops)
 
 static int cmd_run(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
 {
+    if (OPT("columns")) { /* the statistics, from the one field table */
+        mxsim_table *t = NULL;
+        mxsim_status st = mxsim_tstats_table(ctx, &t);
+        int rc = st == MXSIM_OK ? cli_emit_table(ctx, t, OPT("format"), OPT("out")) : cli_fail(ctx, st);
+        mxsim_table_free(t);
+        return rc;
+    }
+    if (a->n_pos != 1) return cli_usage("expected one TRACE");
     if (!OPT("config")) return cli_usage("missing --config CFG");
     if (OPT("access-trace") && !OPT("detail")) return cli_usage("--access-trace needs --detail");
     mxsim_output_format f;
@@ -154,6 +162,7 @@ static const cli_opt k_run_opts[] = {
     {"scalesim-compat", 0, 0, 0, "", "report cycles as SCALE-Sim v2"},
     {"detail", 0, 0, 0, "", "time GEMMs with the cycle-by-cycle engine"},
     {"access-trace", 0, 1, 0, "F.gz", "with --detail: write the SRAM access trace"},
+    {"columns", 0, 0, 0, "", "list the statistic columns (name, unit, kinds, TOTAL rule, doc) instead"},
     CLI_TABLE_OPTS,
     {0}};
 static const cli_opt k_trace_opts[] = {
@@ -170,7 +179,7 @@ const cli_command mxsim_cmd_run = {
     "(json: {\"meta\": trace and configuration, \"columns\", \"rows\"}). --detail times GEMMs with the\n"
     "cycle-by-cycle engine (small problems: at most 2^26 PE-cycles and 2^26 cycles per op, else\n"
     "exit 2); --access-trace F.gz writes F.<i>.gz for op i of a trace of several ops.",
-    k_run_opts, 1, 1, cmd_run, NULL};
+    k_run_opts, 0, 1, cmd_run, NULL};
 const cli_command mxsim_cmd_trace = {
     "trace", "check|cat FILE | convert IN OUT | gen MODEL.model -o OUT",
     "check validates a trace, cat prints it in the text format, convert rewrites it (text, or gzip\n"

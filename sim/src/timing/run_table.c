@@ -120,3 +120,31 @@ MXSIM_API mxsim_status mxsim_tconfig_table(mxsim_ctx *ctx, const mxsim_tconfig *
     *out = t;
     return MXSIM_OK;
 }
+
+MXSIM_API mxsim_status mxsim_tstats_table(mxsim_ctx *ctx, mxsim_table **out)
+{
+    mx_clear_err(ctx);
+    if (out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tstats_table: NULL argument");
+    *out = NULL;
+    mxsim_table *t = NULL;
+    mxsim_status st = mxsim_table_create(ctx, &t);
+    static const char *const cols[] = {"column", "unit", "type", "kinds", "total", "doc"};
+    for (int c = 0; st == MXSIM_OK && c < 6; c++) st = mxsim_table_add_column(ctx, t, cols[c], MXSIM_CELL_TEXT, "", NULL, 0, -1);
+    for (int i = 0; st == MXSIM_OK && i < mxsim_tstats_field_count(); i++) {
+        const mxsim_tstats_field *f = mxsim_tstats_field_at(i);
+        char kinds[32] = "";
+        for (int k = 0; k < 3; k++)
+            if (f->kinds & (1 << k)) snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", kinds[0] ? " " : "",
+                                              mxsim_op_kind_name((mxsim_op_kind)k));
+        const char *v[] = {f->name, f->unit, f->type, f->kinds == MXSIM_KINDS_ALL ? "all" : kinds, mxsim_agg_name(f->agg), f->doc};
+        int64_t r = 0;
+        st = mxsim_table_add_row(ctx, t, &r);
+        for (int c = 0; st == MXSIM_OK && c < 6; c++) st = mxsim_table_set_text(ctx, t, r, cols[c], v[c]);
+    }
+    if (st != MXSIM_OK) {
+        mxsim_table_free(t);
+        return st;
+    }
+    *out = t;
+    return MXSIM_OK;
+}
