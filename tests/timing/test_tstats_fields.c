@@ -6,6 +6,10 @@
 #include "mxsim.h"
 #include "mxtest.h"
 
+static const char *df_name(int v) { return mxsim_dataflow_name((mxsim_dataflow)v); }
+static const char *ofmt_name(int v) { return mxsim_operand_fmt_name((mxsim_operand_fmt)v); }
+static const char *outfmt_name(int v) { return mxsim_out_fmt_name((mxsim_out_fmt)v); }
+
 MXTEST(tstats_table)
 {
     int n = mxsim_tstats_field_count();
@@ -21,6 +25,21 @@ MXTEST(tstats_table)
     MXT_TRUE(strcmp(mxsim_op_kind_name(MXSIM_OP_DEQUANT), "dequant") == 0 && mxsim_op_kind_name((mxsim_op_kind)3) == NULL);
     MXT_TRUE(strcmp(mxsim_dataflow_name(MXSIM_DF_IS), "is") == 0);
     MXT_TRUE(strcmp(mxsim_out_fmt_name(MXSIM_OUT_BF16), "bf16") == 0);
+    /* the configuration's enum choices are spelled as the name functions spell them */
+    static const struct {
+        const char *key;
+        const char *(*name)(int);
+        int n;
+    } k_enums[] = {{"array.dataflow", df_name, 3}, {"mx.operand_format", ofmt_name, 2}, {"out.format", outfmt_name, 3}};
+    for (size_t e = 0; e < sizeof k_enums / sizeof k_enums[0]; e++) {
+        char want[64] = "";
+        for (int v = 0; v < k_enums[e].n; v++) {
+            strcat(want, v ? "|" : "");
+            strcat(want, k_enums[e].name(v));
+        }
+        for (int i = 0; i < mxsim_tconfig_field_count(); i++)
+            if (!strcmp(mxsim_tconfig_field_at(i)->name, k_enums[e].key)) MXT_TRUE(!strcmp(mxsim_tconfig_field_at(i)->choices, want));
+    }
     mxsim_out_fmt of;
     MXT_TRUE(mxsim_out_fmt_parse(NULL, "mxint8", &of) == MXSIM_OK && of == MXSIM_OUT_MXINT8);
     MXT_TRUE(mxsim_out_fmt_parse(NULL, "int4", &of) == MXSIM_E_ARG);
