@@ -4,9 +4,9 @@
 # Not a CTest test (the OSU liberty is not installed by .ci/install-deps); run by hand:
 #   apt-get install opensta; apt-get download qflow-tech-osu018; dpkg -x qflow-tech-osu018_*.deb x
 #   rtl/scripts/sta_osu018.sh x/usr/share/qflow/tech/osu018/osu018_stdcells.lib rtl/src /tmp/sta [LANES PROFILE DEPTH GB]
-# Prints the OSU chip area (um2; / 24 = NAND2 equivalents, energy-area.md 2.4) and the worst
+# Prints the OSU chip area (um2; / 24 = NAND2 equivalents, sim/doc/references.md#osu018) and the worst
 # register-to-register / input-to-register path at a 10 ns clock.  OSU018 is a 1.8 V, lambda-rule
-# library: use the delay for relative comparisons (energy-area.md 3.3), not as a 45 nm figure.
+# library: use the delay for relative comparisons (sim/doc/references.md#osu018), not as a 45 nm figure.
 set -eu
 LIB=$1 SRC=$2 WORK=$3 L=${4:-1} P=${5:-2} D=${6:-4} GB=${7:-32}
 command -v sta >/dev/null || { echo "sta_osu018: OpenSTA (sta) not found: skipped"; exit 77; }

@@ -7,7 +7,7 @@
 # (GROUP_BEATS = 32 / LANES), at the simulator's default pipeline depth (4), and for LANES = 32 also
 # with no pipeline (depth 0: the decode logic alone, per lane), two flows run on the flattened unit:
 #   ge:  synth; dfflegalize to plain DFFs; map to rtl/scripts/ge.lib (NAND2-equivalent areas,
-#        energy-area.md 3.2) -> "Chip area" = GE.  This is the figure the area check uses.
+#        sim/doc/references.md#osu018) -> "Chip area" = GE.  This is the figure the area check uses.
 #   gen: synth; dfflegalize; abc -g AND,NAND,OR,NOR,XOR,XNOR,MUX; stat -tech cmos -> generic gate
 #        count and transistors (NOT 2, NAND/NOR 4, AND/OR 6, XOR/XNOR/MUX 12, DFF 16); transistors
 #        / 4 is a second NAND2-equivalent estimate, reported beside the first.
@@ -20,7 +20,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 LIB=$HERE/ge.lib
 mkdir -p "$WORK" "$(dirname "$OUT")"
 FILES="$SRC/mx_dequant.v $SRC/mx_dequant_lane.v $SRC/mx_bf16_norm.v"
-NM2=0.798   # NanGate45 NAND2_X1 area, um2 (energy-area.md 2.4)
+NM2=0.798   # NanGate45 NAND2_X1 area, um2 (sim/doc/references.md#nangate45)
 
 run_one() { # profile_name profile_id lanes depth
     local pn=$1 pid=$2 l=$3 d=$4 gb=$((32 / $3)) tag="$1_L$3_D$4"

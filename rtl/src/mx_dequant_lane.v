@@ -1,7 +1,7 @@
 // mx_dequant_lane.v - one lane of the MXINT8 -> bf16 dequantization unit (combinational).
 //
 // The bit-exact C model is mxsim_decode_bf16() (sim/include/mxsim.h); the rules are
-// sim/doc/numerics.md section 2 and ../shared/reference/mxint8-semantics.md sections 1.4, 3.2, 3.3.
+// sim/doc/numerics.md sections 2 and 5.1 (sources: sim/doc/references.md section 3).
 //
 // PROFILE 0 (ocp; also microxcaling's decode): value = m * 2^(E-133), exact in bf16 except
 //   (E=254, m=-128), which overflows to -Inf; E = 255 is NaN (0x7FC0 here; NaNs compare by class).

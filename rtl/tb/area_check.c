@@ -7,7 +7,7 @@
 ** simulator's default dequant depth (dequant.depth_cycles, 4), sets dequant.lanes = LANES and
 ** dequant.depth_cycles = depth on the default configuration and asks mxsim_cost_area for the
 ** dequant unit's area (nominal band, 45 nm).  The check: |model / (GE x 0.798 um2) - 1| <= 25 %,
-** 0.798 um2 being NanGate45's NAND2_X1 (../shared/reference/energy-area.md 2.4).  Rows at other
+** 0.798 um2 being NanGate45's NAND2_X1 (sim/doc/references.md#nangate45).  Rows at other
 ** depths are printed, not checked: the model's dequant area has no depth term.
 ** Exit 0 all checked rows pass, 1 a row fails, 2 unreadable input or no row to check. */
 #include <math.h>
@@ -17,7 +17,7 @@
 
 #include "mxsim.h"
 
-#define NAND2_UM2 0.798 /* NanGate45 NAND2_X1, energy-area.md 2.4 */
+#define NAND2_UM2 0.798 /* NanGate45 NAND2_X1, references.md#nangate45 */
 #define TOLERANCE 0.25
 
 int main(int argc, char **argv)

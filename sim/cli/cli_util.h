@@ -81,16 +81,4 @@ int cli_emit_table(mxsim_ctx *ctx, const mxsim_table *t, const char *format, con
 ** extension or format name). */
 int cli_format(mxsim_ctx *ctx, const char *format, const char *path, mxsim_output_format *f);
 
-/* ---- kept for sim/cli/sweep/cmd_report.c only, until `report` moves into the library ---- */
-typedef struct {
-    char *p;
-    size_t n, cap;
-    int oom;
-} cli_buf;
-void cli_printf(cli_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void cli_puts_html(cli_buf *b, const char *s);
-void cli_buf_free(cli_buf *b);
-/* mxsim_file_write; 0, or -1 with errno set. */
-int cli_write_atomic(const char *path, const char *data, size_t n);
-
 #endif

@@ -124,13 +124,18 @@ static int cmd_gemm(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     int rc;
     if (out == NULL) return cli_usage("missing -o C.npy");
     if ((rc = need_ext(out, ".npy", "a .npy array"))) return rc;
-    mxsim_gemm_opts go = {MXSIM_ACC_FP32, MXSIM_DTYPE_F32};
+    mxsim_gemm_opts go;
+    mxsim_gemm_opts_default(&go);
     if ((v = OPT(acc))) {
         if (strcmp(v, "fp32") == 0) go.acc = MXSIM_ACC_FP32;
         else if (strcmp(v, "exact") == 0) go.acc = MXSIM_ACC_EXACT;
         else return cli_usage("--acc '%s': expected fp32 or exact", v);
     }
-    if ((v = cli_get(c, a, "out-dtype")) && (rc = parse_float_dtype("--out-dtype", v, &go.out_dtype))) return rc;
+    if ((v = cli_get(c, a, "out-dtype"))) {
+        mxsim_dtype od = MXSIM_DTYPE_F32;
+        if ((rc = parse_float_dtype("--out-dtype", v, &od))) return rc;
+        go.out_dtype = od; /* the struct stores enums as int32_t */
+    }
     long long nt = 0;
     if ((v = OPT(threads)) && (rc = cli_int("--threads", v, 0, 1024, &nt))) return rc;
     mxsim_ctx_set_threads(ctx, (unsigned)nt);

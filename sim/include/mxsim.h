@@ -16,6 +16,28 @@
 **
 ** Thread safety: a context may be used by one thread at a time; different contexts are
 ** independent.  Tensors are plain data and may be read concurrently.
+**
+** Conventions of this header:
+**   - Errors: every function taking a non-const context empties its message on entry, so after
+**     a success mxsim_errmsg() is "" and after a failure it describes that failure only.
+**   - Returned pointers: static strings and table rows (mxsim_strerror, mxsim_version, the
+**     *_name functions, mxsim_tconfig_field_at, mxsim_cost_const_at, mxsim_cost_ref_at,
+**     mxsim_gpu_field_at) live as long as the program.  Every other returned pointer points into
+**     the object it was read from and dies with it; the declarations say when else it dies.
+**   - Struct growth: structs only grow by appending fields, and a change that alters the size or
+**     layout of a struct the caller allocates bumps MXSIM_ABI_VERSION.  Option structs passed in
+**     (mxsim_gemm_opts, mxsim_cost_params, mxsim_accuracy_opts, mxsim_sweep_opts) start with
+**     `struct_size`: fill them with their *_default() function, then set fields; the library
+**     refuses (MXSIM_E_ARG) a struct_size other than the sizeof it was built with, so a struct
+**     filled by hand or by an older header fails loudly instead of being misread.  Configuration
+**     (mxsim_tconfig) is filled by mxsim_tconfig_default() and its field table.  Rows of the
+**     library's static tables (mxsim_tconfig_field, mxsim_cost_const, mxsim_cost_ref,
+**     mxsim_gpu_field) may gain fields at the end without an ABI change: read them only through
+**     the returned pointers, never copy them into caller storage.
+**   - Enumerations: function parameters and return values use the enum types; struct fields
+**     never do (an enum's size is the compiler's choice).  A struct stores an enumeration in an
+**     int32_t field whose comment names the enum, except mxsim_tconfig, whose integer fields are
+**     all int64_t so that one field table addresses every field the same way.
 */
 #ifndef MXSIM_H
 #define MXSIM_H
@@ -33,10 +55,16 @@ extern "C" {
 #define MXSIM_API __attribute__((visibility("default")))
 #endif
 
+/* The project version; CMake refuses to configure when project(VERSION) differs from it. */
 #define MXSIM_VERSION_MAJOR 0
 #define MXSIM_VERSION_MINOR 1
 #define MXSIM_VERSION_PATCH 0
 #define MXSIM_VERSION_STRING "0.1.0"
+
+/* ABI version: incremented by every change that breaks programs compiled against an earlier
+** header (a caller-allocated struct changes size or layout, a signature or an enumerator value
+** changes).  Appending functions, or fields to the library's static table rows, does not. */
+#define MXSIM_ABI_VERSION 1
 
 /* ---------------------------------------------------------------------------------------------
 ** Status codes.  (symbol, text); the order is ABI: append only.
@@ -63,8 +91,11 @@ typedef enum {
 /* Static text for a status; never NULL (unknown codes give "unknown status"). */
 MXSIM_API const char *mxsim_strerror(mxsim_status s);
 
-/* Library version string, e.g. "0.1.0". */
+/* Library version string, e.g. "0.1.0" (static storage). */
 MXSIM_API const char *mxsim_version(void);
+/* The MXSIM_ABI_VERSION the library was built with: a program compiled with another value
+** should not use this library. */
+MXSIM_API int mxsim_abi_version(void);
 
 /* The closest of names[0..n-1] to s (edit distance at most 2, or a third of s's length), or NULL:
 ** the "did you mean" of every unknown name (configuration keys, commands, options). */
@@ -95,12 +126,13 @@ typedef enum {
     MXSIM_DTYPE_U8 = 3,   /* NumPy '|u1' */
     MXSIM_DTYPE_U16 = 4,  /* NumPy '<u2' that is not declared bf16 */
     MXSIM_DTYPE_I64 = 5,  /* NumPy '<i8' (0-d metadata) */
+    MXSIM_DTYPE_I32 = 6,  /* NumPy '<i4' (0-d metadata as NumPy on Windows writes a Python int) */
     MXSIM_DTYPE_COUNT_
 } mxsim_dtype;
 
 /* Bytes per element of a dtype (0 if invalid). */
 MXSIM_API size_t mxsim_dtype_size(mxsim_dtype t);
-/* Short name: "f32", "bf16", "i8", "u8", "u16", "i64"; NULL if invalid. */
+/* Short name: "f32", "bf16", "i8", "u8", "u16", "i64", "i32"; NULL if invalid. */
 MXSIM_API const char *mxsim_dtype_name(mxsim_dtype t);
 
 /* GEMM accumulator modes (the arithmetic contract, sim/doc/numerics.md). */
@@ -129,7 +161,8 @@ typedef struct mxsim_ctx mxsim_ctx;
 MXSIM_API mxsim_status mxsim_ctx_create(mxsim_ctx **out);
 /* Destroys a context; NULL is a no-op. */
 MXSIM_API void mxsim_ctx_destroy(mxsim_ctx *ctx);
-/* Detail of the last failure on this context ("" if none).  Valid until the next call. */
+/* Detail of the last failure on this context ("" after a successful call).  The string belongs
+** to ctx: it is overwritten by the next call taking ctx and freed by mxsim_ctx_destroy. */
 MXSIM_API const char *mxsim_errmsg(const mxsim_ctx *ctx);
 /* Worker threads for compute kernels: 0 = all online CPUs (default), else 1..1024. */
 MXSIM_API mxsim_status mxsim_ctx_set_threads(mxsim_ctx *ctx, unsigned n_threads);
@@ -173,7 +206,9 @@ MXSIM_API mxsim_status mxsim_fake_quant_block(mxsim_profile p, mxsim_dtype dtype
 MXSIM_API void mxsim_scale_to_ocp(mxsim_profile p, uint8_t scale, int *e_ocp, int *is_nan);
 
 /* ---------------------------------------------------------------------------------------------
-** Dense tensors (C order).  Owned by the caller; free with mxsim_tensor_free. */
+** Dense tensors (C order).  Owned by the caller; free with mxsim_tensor_free.  The shape and
+** data pointers a tensor returns stay valid, and at the same address, until it is freed: no call
+** reallocates a tensor's storage. */
 typedef struct mxsim_tensor mxsim_tensor;
 
 /* Creates a zero-filled tensor.  ndim 0..MXSIM_MAX_DIMS; shape may be NULL when ndim is 0. */
@@ -221,6 +256,8 @@ MXSIM_API mxsim_status mxsim_mx_create(mxsim_ctx *ctx, const mxsim_tensor *manti
 MXSIM_API mxsim_status mxsim_mx_convert(mxsim_ctx *ctx, const mxsim_mx *mx, mxsim_profile to,
                                         mxsim_mx **out);
 MXSIM_API void mxsim_mx_free(mxsim_mx *mx); /* NULL ok */
+/* The mantissa and scale tensors belong to mx: valid until mxsim_mx_free(mx), never freed by the
+** caller. */
 MXSIM_API const mxsim_tensor *mxsim_mx_mantissa(const mxsim_mx *mx);
 MXSIM_API const mxsim_tensor *mxsim_mx_scale(const mxsim_mx *mx);
 MXSIM_API int64_t mxsim_mx_group_size(const mxsim_mx *mx);
@@ -243,11 +280,15 @@ MXSIM_API mxsim_status mxsim_mx_save(mxsim_ctx *ctx, const mxsim_mx *mx, const c
 **   E are OCP exponents (mxsim_scale_to_ocp).  EXACT mode sums every d * 2^(...) exactly and
 **   rounds once to float32 at the end.  Output F32, or BF16 by RNE from the float32. */
 typedef struct {
-    mxsim_acc acc;         /* MXSIM_ACC_FP32 (default) or MXSIM_ACC_EXACT */
-    mxsim_dtype out_dtype; /* MXSIM_DTYPE_F32 (default) or MXSIM_DTYPE_BF16 */
+    size_t struct_size;    /* sizeof(mxsim_gemm_opts), set by mxsim_gemm_opts_default */
+    int32_t acc;           /* mxsim_acc: MXSIM_ACC_FP32 (default) or MXSIM_ACC_EXACT */
+    int32_t out_dtype;     /* mxsim_dtype: MXSIM_DTYPE_F32 (default) or MXSIM_DTYPE_BF16 */
 } mxsim_gemm_opts;
 
-/* A: 2-D [M,K] grouped along axis 1; B: 2-D [N,K] grouped along axis 1; same K and G. */
+MXSIM_API void mxsim_gemm_opts_default(mxsim_gemm_opts *o);
+
+/* A: 2-D [M,K] grouped along axis 1; B: 2-D [N,K] grouped along axis 1; same K and G.
+** opts NULL means the defaults. */
 MXSIM_API mxsim_status mxsim_gemm(mxsim_ctx *ctx, const mxsim_mx *a, const mxsim_mx *b,
                                   const mxsim_gemm_opts *opts, mxsim_tensor **out);
 
@@ -309,7 +350,8 @@ MXSIM_API mxsim_status mxsim_table_create(mxsim_ctx *ctx, mxsim_table **out);
 MXSIM_API void mxsim_table_free(mxsim_table *t); /* NULL ok */
 /* Adds a column before the first row.  name: unique, non-empty, unit in the name
 ** ("cycles_total", "time_us"); unit and doc may be NULL.  decimals: digits after the point for a
-** REAL in table/md/csv form (-1: shortest exact form); JSON always carries the exact value. */
+** REAL in table/md/csv form (-1: shortest exact form; -2..-17: that many significant digits, as
+** printf's %.Ng); JSON always carries the exact value. */
 MXSIM_API mxsim_status mxsim_table_add_column(mxsim_ctx *ctx, mxsim_table *t, const char *name,
                                               mxsim_cell_type type, const char *unit,
                                               const char *doc, int flags, int decimals);
@@ -354,6 +396,36 @@ MXSIM_API void mxsim_free(void *p);
 **  - a directory, a file without write permission, or a dangling link is MXSIM_E_IO. */
 MXSIM_API mxsim_status mxsim_file_write(mxsim_ctx *ctx, const char *path, const void *data,
                                         size_t len);
+
+/* ---------------------------------------------------------------------------------------------
+** Report: the Markdown + HTML report of a sweep, with its charts.
+** Input: the two files `mxsim sweep -o DIR/NAME.csv` writes (sim/doc/sweeps.md):
+**   NAME.csv        RFC 4180, one header line, no comments; columns looked up by name: point, one
+**                   column per axis (named by its key), profile, status, op, kind, the metrics
+**                   (cycles_total ... sqnr_db, e_<component>_mj, a_<component>_mm2);
+**   NAME.meta.json  {"format": "mxsim-sweep", "version": 2, "mxsim_version", "trace", "n_ops",
+**                   "config" (string or null), "points", "axes": [{"key", "type" (int, real,
+**                   enum, text), "unit", "values"}...], "base", "cost", "accuracy",
+**                   "group_policy", "columns": [{"name", "type", "unit", "doc"}...]}.
+** Every value is checked: a CSV axis value must be one of its axis' values, metrics must be
+** numbers, time and energy of an ok TOTAL row finite and >= 0.  A bad input is MXSIM_E_INPUT
+** naming "FILE[:LINE]: field 'NAME': why"; nothing is written then.
+** Output, in out_dir (created with its parents when missing), all or nothing: index.html
+** (self-contained: inline SVG and CSS, no scripts, nothing fetched), README.md, and per chart
+** NAME.svg with NAME.csv, the values it plots: cycles, energy (with the low/high band of the
+** cost sources), sqnr (lines against the x axis, one series per value of the other axes),
+** cycle_breakdown, energy_breakdown, area_breakdown (stacked bars per design point) and pareto
+** (cycles vs energy, coloured by SQNR).  The x axis is the axis whose key is mx.group_size when
+** it is numeric, else the first int axis, else the first real axis, else the point number.
+** A failure leaves nothing behind: no temporary file, earlier files untouched, a directory the
+** call created removed again. */
+typedef struct {
+    const char *meta_path; /* the sidecar; NULL: csv_path with ".csv" replaced by ".meta.json" */
+} mxsim_report_opts;
+
+/* opts may be NULL (defaults). */
+MXSIM_API mxsim_status mxsim_report_build(mxsim_ctx *ctx, const char *csv_path, const char *out_dir,
+                                          const mxsim_report_opts *opts);
 
 /* ==== timing engine (issue 3) ==== */
 /* ---------------------------------------------------------------------------------------------
@@ -455,11 +527,15 @@ typedef struct mxsim_trace mxsim_trace;
 
 MXSIM_API mxsim_status mxsim_trace_create(mxsim_ctx *ctx, const char *source, mxsim_trace **out);
 MXSIM_API void mxsim_trace_free(mxsim_trace *t); /* NULL ok */
-/* Validates *op (dims 1..2^31, repeat >= 1, G dividing k when given) and appends a copy. */
+/* Validates *op (dims 1..2^31, repeat >= 1, G in range) and appends a copy.  G need not divide
+** the grouped dim (k, or n of a dequant/quantize): MXINT8 tensors are padded to whole groups. */
 MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const mxsim_top *op);
 MXSIM_API int64_t mxsim_trace_count(const mxsim_trace *t);
-MXSIM_API const mxsim_top *mxsim_trace_op(const mxsim_trace *t, int64_t i); /* NULL if out of range */
-MXSIM_API const char *mxsim_trace_source(const mxsim_trace *t); /* file name for messages */
+/* Op i (NULL if out of range).  The pointer dies at the next mxsim_trace_append on t (the op
+** array may move) and at mxsim_trace_free(t); copy the op to keep it. */
+MXSIM_API const mxsim_top *mxsim_trace_op(const mxsim_trace *t, int64_t i);
+/* File name for messages; valid until mxsim_trace_free(t). */
+MXSIM_API const char *mxsim_trace_source(const mxsim_trace *t);
 /* Reads a trace: mxsim text format (plain or .gz, detected by the gzip magic; a truncated .gz is
 ** MXSIM_E_FORMAT) or, for a path ending in .csv, a SCALE-Sim topology (see below). */
 MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_trace **out);
@@ -566,7 +642,9 @@ typedef enum {
     X(double, seconds, "time_us", "us", 1e6, MXSIM_KINDS_ALL, RECOMPUTE, 1, 3,                     \
       "time at the configured clock")                                                              \
     X(double, tops, "tops", "TOPS", 1, MXSIM_KINDS_ALL, RECOMPUTE, 1, 4,                           \
-      "2 * MACs / time / 1e12")
+      "2 * MACs / time / 1e12")                                                                    \
+    X(int64_t, n_macs_issued, "n_macs_issued", "MACs", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,            \
+      "multiply-adds issued: n_macs plus the zeros of K padded to a multiple of G (MXINT8 GEMMs)")
 
 /* Timing statistics of one op or a TOTAL; every member is described by MXSIM_TSTATS_FIELDS
 ** (invariant: cycles_total = compute + fill_drain + exp_stall + mem_stall). */
@@ -623,7 +701,6 @@ MXSIM_API mxsim_status mxsim_run_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
 /* acc += s (sums every count; recomputes utilisations, seconds and TOPS for cfg). */
 MXSIM_API void mxsim_tstats_add(const mxsim_tconfig *cfg, mxsim_tstats *acc, const mxsim_tstats *s);
 
-/* ==== sweeps, accuracy, area/energy (issue 4) ==== */
 /* ---------------------------------------------------------------------------------------------
 ** Area and energy model (sim/doc/energy-area.md).  Every constant lives in one table (value,
 ** band, unit, node, Vdd, source, confidence); costs are computed three times: with the nominal
@@ -669,7 +746,19 @@ typedef struct {
     const char *source;     /* key + locator: "HOR14 ISSCC'14 Fig. 1.1.9 (45 nm)" */
     const char *confidence; /* "A" primary/tool data, "B" secondary copies, "C" derived/rule */
     const char *derivation; /* how value and band were obtained */
+    const char *refs;       /* space-separated mxsim_cost_ref keys: "HOR14 ALADDIN40" */
 } mxsim_cost_const;
+
+/* One citation of the cost model (static storage): key ("HOR14"), where the references document
+** describes it ("sim/doc/references.md#hor14") and the full citation (authors, title, venue,
+** year, DOI where there is one). */
+typedef struct {
+    const char *key, *anchor, *citation;
+} mxsim_cost_ref;
+
+MXSIM_API int mxsim_cost_ref_count(void);
+MXSIM_API const mxsim_cost_ref *mxsim_cost_ref_at(int i);         /* NULL if out of range */
+MXSIM_API const mxsim_cost_ref *mxsim_cost_ref_find(const char *key); /* NULL if unknown */
 
 MXSIM_API int mxsim_cost_const_count(void);
 MXSIM_API const mxsim_cost_const *mxsim_cost_const_at(int i); /* NULL if out of range */
@@ -679,6 +768,7 @@ MXSIM_API mxsim_status mxsim_cost_const_find(mxsim_ctx *ctx, const char *key,
 
 /* Cost-model parameters (not accelerator configuration: they describe the technology). */
 typedef struct {
+    size_t struct_size;     /* sizeof(mxsim_cost_params), set by mxsim_cost_params_default */
     int node_nm;            /* 45 (default), 32, 22 (interpolated), 20, 16, 14, 7 */
     double vdd_v;           /* 0: the node's default (45/32/22/20: 0.9 V, 16/14: 0.8 V, 7: 0.7 V) */
     double overhead_factor; /* control, wiring, clock: on-chip area and energy x factor; 1.0
@@ -730,8 +820,13 @@ typedef struct {
 MXSIM_API mxsim_status mxsim_cost_area_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
                                              const mxsim_cost_params *p, mxsim_table **out);
 /* The constants table (key, component, what, unit, value, low, high, vdd_v, node_nm, source,
-** confidence, derivation). */
+** confidence, refs, derivation). */
 MXSIM_API mxsim_status mxsim_cost_const_table(mxsim_ctx *ctx, mxsim_table **out);
+/* The citations of the cost model (key, anchor, citation). */
+MXSIM_API mxsim_status mxsim_cost_ref_table(mxsim_ctx *ctx, mxsim_table **out);
+/* The constants as the Markdown document sim/doc/energy-area.md embeds: the table, the citation
+** list and, sc non-NULL, the node-scaling line.  *text is malloc'd (mxsim_free). */
+MXSIM_API mxsim_status mxsim_cost_constants_md(mxsim_ctx *ctx, const mxsim_node_scale *sc, char **text, size_t *len);
 
 /* Energy of the work counted in *st on cfg (area from mxsim_cost_area, for leakage and
 ** TOPS/mm2).  Counts may be an op's or a sum (mxsim_tstats_add). */
@@ -747,8 +842,9 @@ MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cf
 ** (seed, op name, row).  A GEMM measures at most sample_rows x sample_cols outputs (rows of A and
 ** of B picked evenly, full K); quantize/dequant ops measure sample_rows rows of all n. */
 typedef struct {
-    mxsim_profile profile;  /* default OCP */
-    mxsim_acc acc;          /* default FP32 */
+    size_t struct_size;     /* sizeof(mxsim_accuracy_opts), set by mxsim_accuracy_opts_default */
+    int32_t profile;        /* mxsim_profile, default OCP */
+    int32_t acc;            /* mxsim_acc, default FP32 */
     int64_t group_size;     /* G (default 32); must divide the op's K (GEMM) or n */
     int64_t sample_rows;    /* default 64; 0 = all */
     int64_t sample_cols;    /* default 64; 0 = all */
@@ -785,24 +881,26 @@ MXSIM_API void mxsim_accuracy_add(mxsim_accuracy *acc, const mxsim_accuracy *s);
 typedef struct mxsim_sweep mxsim_sweep;
 
 typedef struct {
+    size_t struct_size;        /* sizeof(mxsim_sweep_opts), set by mxsim_sweep_opts_default */
     unsigned n_threads;        /* 0 = all online CPUs */
     int accuracy;              /* 1 (default): measure accuracy per distinct numerics */
     mxsim_accuracy_opts acc;   /* sampling, seed, data_dir (profile, G, acc come per point) */
     mxsim_cost_params cost;
     int strict_group;          /* 0 (default): an op whose K (or n) G does not divide runs with the
                                   largest divisor of it below G, reported per op; 1: the point fails */
-    mxsim_profile profile;     /* numerics profile when no "numerics.profile" axis (default OCP) */
+    int32_t profile;           /* mxsim_profile when no "numerics.profile" axis (default OCP) */
     /* Called after each finished job, from worker threads, serialised by the sweep's lock. */
     void (*progress)(void *user, int64_t done, int64_t total);
     void *progress_user;
 } mxsim_sweep_opts;
 
 typedef struct {
-    mxsim_status status;   /* MXSIM_OK, or why this point failed (err) */
+    int32_t status;        /* mxsim_status: MXSIM_OK, or why this point failed (err) */
     char err[256];
-    const char *values[MXSIM_SWEEP_MAX_AXES]; /* this point's value on each axis */
+    const char *values[MXSIM_SWEEP_MAX_AXES]; /* this point's value on each axis (owned by the
+                                                 sweep: valid until mxsim_sweep_free) */
     mxsim_tconfig cfg;
-    mxsim_profile profile;
+    int32_t profile;       /* mxsim_profile */
     int64_t n_ops;
     const mxsim_tstats *op_stats;    /* [n_ops], in trace order */
     const mxsim_energy *op_energy;   /* [n_ops] */
@@ -814,6 +912,7 @@ typedef struct {
     mxsim_accuracy acc;              /* overall */
 } mxsim_sweep_point;
 
+/* Also fills o->acc and o->cost with their defaults. */
 MXSIM_API void mxsim_sweep_opts_default(mxsim_sweep_opts *o);
 /* Copies *base (the configuration every point starts from). */
 MXSIM_API mxsim_status mxsim_sweep_create(mxsim_ctx *ctx, const mxsim_tconfig *base,
@@ -825,6 +924,7 @@ MXSIM_API void mxsim_sweep_free(mxsim_sweep *sw); /* NULL ok */
 MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, const char *key,
                                             const char *values);
 MXSIM_API int mxsim_sweep_axis_count(const mxsim_sweep *sw);
+/* Key of an axis (NULL if out of range); valid until mxsim_sweep_free(sw). */
 MXSIM_API const char *mxsim_sweep_axis_key(const mxsim_sweep *sw, int axis);
 /* Axis a's value type ("int", "real", "enum" or "text"; a bool field is "int"), its unit ("" if
 ** none), and its values in canonical spelling (as mxsim_tconfig_format writes them); NULL or 0
@@ -840,7 +940,8 @@ MXSIM_API const mxsim_tconfig *mxsim_sweep_base(const mxsim_sweep *sw);
 ** whose configuration is invalid records its own status and message. */
 MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mxsim_trace *tr,
                                        const mxsim_sweep_opts *o);
-/* Point i after a run (NULL if out of range or not run). */
+/* Point i after a run (NULL if out of range or not run).  The point and the op_* arrays it
+** points to are valid until the next mxsim_sweep_run on sw or mxsim_sweep_free(sw). */
 MXSIM_API const mxsim_sweep_point *mxsim_sweep_point_at(const mxsim_sweep *sw, int64_t i);
 
 /* What produced a sweep's results, for its outputs. */
@@ -872,7 +973,6 @@ MXSIM_API mxsim_status mxsim_sweep_meta_json(mxsim_ctx *ctx, const mxsim_sweep *
 MXSIM_API mxsim_status mxsim_sweep_save(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
                                         const mxsim_sweep_info *info, mxsim_output_format f, const char *path);
 
-/* ==== GPU model (issue 7) ==== */
 /* ---------------------------------------------------------------------------------------------
 ** An analytical model of an NVIDIA Hopper GPU running mxsim's CUDA kernels (kernels/src) and
 ** the cuBLAS baselines, checked against measured times (reports/gpu/<card>/bench.csv); built
@@ -948,20 +1048,20 @@ typedef struct {
     char shape[32], method[48];
     mxsim_gpu_op op;
     double measured_us, predicted_us, err_pct; /* err = (pred - meas) / meas */
-    int32_t split;     /* 0 training half, 1 held-out half, 2 reference (defines a measured
-                       ** card value: the D2D copy and the cuBLAS peaks; not scored) */
+    int32_t split;     /* 0 training, 1 held-out, 2 reference (defines a measured card value;
+                       ** not scored).  The rule is in sim/doc/gpu-model.md */
     mxsim_gpu_pred pred;
 } mxsim_gpu_point;
 typedef struct mxsim_gpu_bench mxsim_gpu_bench;
-/* Loads bench.csv (header card,shape,M,N,K,G,method,median_us,...).  Split: the D2D copy and the
-** cuBLAS rows of the largest shape are references; dequant rows are training for ocp and
-** held-out for mase-cuda; GEMM rows are training when their (M,N,K), numbered in order of first
-** appearance, is even, else held-out. */
+/* Loads bench.csv (header card,shape,M,N,K,G,method,median_us,...) and assigns each point its
+** split (training, held-out or reference) by the rule documented in sim/doc/gpu-model.md. */
 MXSIM_API mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_bench **out);
 MXSIM_API void mxsim_gpu_bench_free(mxsim_gpu_bench *b); /* NULL ok */
 MXSIM_API int64_t mxsim_gpu_bench_count(const mxsim_gpu_bench *b);
+/* Point i (NULL if out of range) and the card name ("NVIDIA H200"): both valid until
+** mxsim_gpu_bench_free(b); mxsim_gpu_compare/calibrate/swap_split update points in place. */
 MXSIM_API const mxsim_gpu_point *mxsim_gpu_bench_point(const mxsim_gpu_bench *b, int64_t i);
-MXSIM_API const char *mxsim_gpu_bench_card(const mxsim_gpu_bench *b); /* "NVIDIA H200" */
+MXSIM_API const char *mxsim_gpu_bench_card(const mxsim_gpu_bench *b);
 /* Swaps the training and held-out halves (to check the model the other way round). */
 MXSIM_API void mxsim_gpu_bench_swap_split(mxsim_gpu_bench *b);
 

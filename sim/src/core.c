@@ -55,6 +55,15 @@ MXSIM_API const char *mxsim_closest_name(const char *s, const char *const *names
     return bd <= lim ? best : NULL;
 }
 
+MXSIM_API int mxsim_abi_version(void) { return MXSIM_ABI_VERSION; }
+
+mxsim_status mx_check_size(mxsim_ctx *ctx, const char *fn, const char *type, size_t got, size_t want)
+{
+    if (got == want) return MXSIM_OK;
+    return mx_fail(ctx, MXSIM_E_ARG, "%s: %s.struct_size is %zu, this library expects %zu: fill the struct with "
+                   "%s_default() (or rebuild against this mxsim.h)", fn, type, got, want, type);
+}
+
 mxsim_status mx_fail(mxsim_ctx *ctx, mxsim_status st, const char *fmt, ...)
 {
     if (ctx != NULL) {
@@ -123,6 +132,7 @@ MXSIM_API const char *mxsim_errmsg(const mxsim_ctx *ctx) { return ctx ? ctx->err
 
 MXSIM_API mxsim_status mxsim_ctx_set_threads(mxsim_ctx *ctx, unsigned n_threads)
 {
+    mx_clear_err(ctx);
     if (ctx == NULL) return MXSIM_E_ARG;
     if (n_threads > 1024)
         return mx_fail(ctx, MXSIM_E_ARG, "threads=%u: must be 0 (all CPUs) or 1..1024", n_threads);
@@ -132,6 +142,7 @@ MXSIM_API mxsim_status mxsim_ctx_set_threads(mxsim_ctx *ctx, unsigned n_threads)
 
 MXSIM_API mxsim_status mxsim_ctx_set_simd(mxsim_ctx *ctx, mxsim_simd simd)
 {
+    mx_clear_err(ctx);
     if (ctx == NULL) return MXSIM_E_ARG;
     if (simd != MXSIM_SIMD_AUTO && simd != MXSIM_SIMD_SCALAR && simd != MXSIM_SIMD_AVX2)
         return mx_fail(ctx, MXSIM_E_ARG, "simd=%d: unknown SIMD selection", (int)simd);
@@ -170,7 +181,7 @@ static const struct {
     const char *name;
     size_t size;
 } k_dtypes[MXSIM_DTYPE_COUNT_] = {{"f32", 4}, {"bf16", 2}, {"i8", 1},
-                                  {"u8", 1},  {"u16", 2},  {"i64", 8}};
+                                  {"u8", 1},  {"u16", 2},  {"i64", 8}, {"i32", 4}};
 
 MXSIM_API size_t mxsim_dtype_size(mxsim_dtype t)
 {
@@ -221,6 +232,7 @@ mxsim_status mx_tensor_new(mxsim_ctx *ctx, mxsim_dtype dtype, int ndim, const in
 MXSIM_API mxsim_status mxsim_tensor_create(mxsim_ctx *ctx, mxsim_dtype dtype, int ndim,
                                            const int64_t *shape, mxsim_tensor **out)
 {
+    mx_clear_err(ctx);
     if (out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "out: NULL");
     return mx_tensor_new(ctx, dtype, ndim, shape, out);
 }
@@ -241,6 +253,7 @@ MXSIM_API const void *mxsim_tensor_cdata(const mxsim_tensor *t) { return t->data
 
 MXSIM_API mxsim_status mxsim_tensor_set_dtype(mxsim_ctx *ctx, mxsim_tensor *t, mxsim_dtype dtype)
 {
+    mx_clear_err(ctx);
     if (t == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tensor: NULL");
     int ok = (t->dtype == dtype) ||
              ((t->dtype == MXSIM_DTYPE_U16 || t->dtype == MXSIM_DTYPE_BF16) &&
@@ -340,6 +353,7 @@ MXSIM_API mxsim_status mxsim_mx_create(mxsim_ctx *ctx, const mxsim_tensor *manti
                                        const mxsim_tensor *scale, int64_t group_size, int axis,
                                        mxsim_profile p, mxsim_mx **out)
 {
+    mx_clear_err(ctx);
     mxsim_tensor *m = NULL, *s = NULL;
     mxsim_status st;
     if (out == NULL || mantissa == NULL || scale == NULL)

@@ -221,12 +221,15 @@ static mxsim_status write_temp(mxsim_ctx *ctx, const char *path, const char *rea
     const char *slash = strrchr(real, '/');
     size_t dir_len = slash ? (size_t)(slash - real) + 1 : 0;
     const char *base = real + dir_len;
-    size_t tlen = dir_len + 1 + strlen(base) + sizeof ".tmp.XXXXXX";
+    /* A valid name of up to NAME_MAX (255) bytes must still get a valid temporary name: the
+    ** base is cut so that "." + base + ".tmp.XXXXXX" stays within 255 bytes. */
+    int base_len = (int)(strlen(base) < 200 ? strlen(base) : 200);
+    size_t tlen = dir_len + 1 + (size_t)base_len + sizeof ".tmp.XXXXXX";
     char *tmpl = malloc(tlen);
     *tmp = NULL;
     if (tmpl == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
     memcpy(tmpl, real, dir_len);
-    snprintf(tmpl + dir_len, tlen - dir_len, ".%s.tmp.XXXXXX", base);
+    snprintf(tmpl + dir_len, tlen - dir_len, ".%.*s.tmp.XXXXXX", base_len, base);
     int fd = mkstemp(tmpl);
     if (fd < 0) {
         mxsim_status st = mx_fail(ctx, MXSIM_E_IO, "%s: cannot create a temporary file in its directory: %s",

@@ -210,12 +210,27 @@ MXSIM_API mxsim_status mxsim_gemm_raw(mxsim_ctx *ctx, int64_t M, int64_t N, int6
                                       const int8_t *a_m, const uint8_t *a_e, const int8_t *b_m,
                                       const uint8_t *b_e, mxsim_acc acc, float *c)
 {
+    mx_clear_err(ctx);
     if (ctx == NULL) return MXSIM_E_ARG;
     if ((M && (a_m == NULL || a_e == NULL)) || (N && (b_m == NULL || b_e == NULL)) ||
         (M && N && c == NULL))
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gemm_raw: NULL array");
     if (M > (int64_t)1 << 40 || N > (int64_t)1 << 40 || K > (int64_t)1 << 40)
         return mx_fail(ctx, MXSIM_E_LIMIT, "mxsim_gemm_raw: dimension above 2^40");
+    /* Each dimension may be legal while the arrays they describe cannot exist: the element
+    ** counts are checked too, so no index computation downstream can overflow. */
+    const struct {
+        const char *name;
+        int64_t x, y;
+    } k_arrays[] = {{"M*K (A)", M, K}, {"N*K (B)", N, K}, {"M*N (C)", M, N}};
+    for (size_t i = 0; i < sizeof k_arrays / sizeof k_arrays[0]; i++) {
+        int64_t n;
+        if (k_arrays[i].x > 0 && k_arrays[i].y > 0 &&
+            (__builtin_mul_overflow(k_arrays[i].x, k_arrays[i].y, &n) || n > MX_MAX_TENSOR_BYTES))
+            return mx_fail(ctx, MXSIM_E_LIMIT,
+                           "mxsim_gemm_raw: %s = %lld x %lld elements exceeds the 2^36 limit",
+                           k_arrays[i].name, (long long)k_arrays[i].x, (long long)k_arrays[i].y);
+    }
     return gemm_core(ctx, M, N, K, G, a_m, a_e, MXSIM_PROFILE_OCP, b_m, b_e, MXSIM_PROFILE_OCP, acc,
                      c);
 }
@@ -234,15 +249,30 @@ static mxsim_status check_operand(mxsim_ctx *ctx, const char *name, const mxsim_
     return MXSIM_OK;
 }
 
+MXSIM_API void mxsim_gemm_opts_default(mxsim_gemm_opts *o)
+{
+    if (o == NULL) return;
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->acc = MXSIM_ACC_FP32;
+    o->out_dtype = MXSIM_DTYPE_F32;
+}
+
 MXSIM_API mxsim_status mxsim_gemm(mxsim_ctx *ctx, const mxsim_mx *a, const mxsim_mx *b,
                                   const mxsim_gemm_opts *opts, mxsim_tensor **out)
 {
+    mx_clear_err(ctx);
     mxsim_status st;
     if (ctx == NULL) return MXSIM_E_ARG;
     if (a == NULL || b == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gemm: NULL argument");
     *out = NULL;
-    mxsim_gemm_opts o = {MXSIM_ACC_FP32, MXSIM_DTYPE_F32};
-    if (opts) o = *opts;
+    mxsim_gemm_opts o;
+    mxsim_gemm_opts_default(&o);
+    if (opts) {
+        if ((st = mx_check_size(ctx, "mxsim_gemm", "mxsim_gemm_opts", opts->struct_size, sizeof *opts)) != MXSIM_OK)
+            return st;
+        o = *opts;
+    }
     if (o.out_dtype != MXSIM_DTYPE_F32 && o.out_dtype != MXSIM_DTYPE_BF16)
         return mx_fail(ctx, MXSIM_E_ARG, "gemm: output dtype %s: expected f32 or bf16",
                        mxsim_dtype_name(o.out_dtype) ? mxsim_dtype_name(o.out_dtype) : "?");

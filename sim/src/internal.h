@@ -42,7 +42,14 @@ struct mxsim_mx {
 ** `return mx_fail(ctx, MXSIM_E_INPUT, "%s: ...", path)`. */
 MX_INTERNAL mxsim_status mx_fail(mxsim_ctx *ctx, mxsim_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Empties ctx's message: the first statement of every public function taking a context, so
+** that mxsim_errmsg() never reports a failure of an earlier call. */
 MX_INTERNAL void mx_clear_err(mxsim_ctx *ctx);
+/* Checks an option struct's struct_size (`got`) against the sizeof this library was built with
+** (`want`): MXSIM_E_ARG naming fn and type when they differ (a struct not filled by its
+** *_default() function, or compiled against another header). */
+MX_INTERNAL mxsim_status mx_check_size(mxsim_ctx *ctx, const char *fn, const char *type, size_t got,
+                                       size_t want);
 
 /* Checked allocation: n * size with overflow check; NULL on failure or overflow. */
 MX_INTERNAL void *mx_calloc(size_t n, size_t size);
@@ -64,6 +71,9 @@ MX_INTERNAL mxsim_status mx_tensor_new(mxsim_ctx *ctx, mxsim_dtype dtype, int nd
 MX_INTERNAL mxsim_status mx_mx_wrap(mxsim_ctx *ctx, const char *what, mxsim_tensor *mant,
                                     mxsim_tensor *scale, int64_t group_size, int64_t axis,
                                     mxsim_profile p, mxsim_mx **out);
+
+/* Accuracy data directory given by the user: must exist and be a directory (MXSIM_E_INPUT). */
+MX_INTERNAL mxsim_status mx_acc_check_data_dir(mxsim_ctx *ctx, const char *dir);
 
 /* Formats a shape as "(4, 96)" into buf. */
 MX_INTERNAL const char *mx_shape_str(int ndim, const int64_t *shape, char *buf, size_t len);

@@ -14,6 +14,7 @@ static double elem(const mxsim_tensor *t, int64_t i)
 MXSIM_API mxsim_status mxsim_compare(mxsim_ctx *ctx, const mxsim_tensor *ref,
                                      const mxsim_tensor *test, mxsim_error_stats *out)
 {
+    mx_clear_err(ctx);
     char s1[160], s2[160];
     if (ref == NULL || test == NULL || out == NULL)
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_compare: NULL argument");

@@ -43,6 +43,7 @@ static mxsim_status check_group(mxsim_ctx *ctx, const mxsim_tensor *in, int64_t 
 MXSIM_API mxsim_status mxsim_mx_quantize(mxsim_ctx *ctx, const mxsim_tensor *in, mxsim_profile p,
                                          int64_t group_size, int axis, mxsim_mx **out)
 {
+    mx_clear_err(ctx);
     mxsim_tensor *mant = NULL, *scale = NULL;
     float *buf = NULL;
     int8_t *mbuf = NULL;
@@ -98,6 +99,7 @@ fail:
 MXSIM_API mxsim_status mxsim_mx_dequantize(mxsim_ctx *ctx, const mxsim_mx *mx, mxsim_dtype out_dtype,
                                            mxsim_tensor **out)
 {
+    mx_clear_err(ctx);
     mxsim_status st;
     if (out == NULL || mx == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_mx_dequantize: NULL argument");
     *out = NULL;
@@ -131,6 +133,7 @@ static int is_mase(mxsim_profile p) { return p == MXSIM_PROFILE_MASE; }
 MXSIM_API mxsim_status mxsim_mx_convert(mxsim_ctx *ctx, const mxsim_mx *mx, mxsim_profile to,
                                         mxsim_mx **out)
 {
+    mx_clear_err(ctx);
     if (out == NULL || mx == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_mx_convert: NULL argument");
     *out = NULL;
     if ((int)to < 0 || to >= MXSIM_PROFILE_COUNT_)

@@ -214,6 +214,7 @@ static mxsim_status map_descr(mxsim_ctx *ctx, const char *what, mx_npy_header *h
         {"<i1", MXSIM_DTYPE_I8, 0},  {">i1", MXSIM_DTYPE_I8, 0},  {"|u1", MXSIM_DTYPE_U8, 0},
         {"<u1", MXSIM_DTYPE_U8, 0},  {">u1", MXSIM_DTYPE_U8, 0},  {"<u2", MXSIM_DTYPE_U16, 0},
         {">u2", MXSIM_DTYPE_U16, 1}, {"<i8", MXSIM_DTYPE_I64, 0}, {">i8", MXSIM_DTYPE_I64, 1},
+        {"<i4", MXSIM_DTYPE_I32, 0}, {">i4", MXSIM_DTYPE_I32, 1},
     };
     const char *d = h->descr;
     for (size_t i = 0; i < sizeof k_map / sizeof k_map[0]; i++)
@@ -543,6 +544,7 @@ static const char *dtype_descr(mxsim_dtype t)
     case MXSIM_DTYPE_U8: return "|u1";
     case MXSIM_DTYPE_U16: return "<u2";
     case MXSIM_DTYPE_I64: return "<i8";
+    case MXSIM_DTYPE_I32: return "<i4";
     default: return NULL;
     }
 }

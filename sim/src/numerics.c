@@ -1,7 +1,7 @@
 /* numerics.c - the four MXINT8 numerics profiles: decode, quantize and fake-quantize one block.
 **
-** Each profile reproduces one reference implementation bit for bit (sim/doc/numerics.md, which
-** cites ../shared/reference/mxint8-semantics.md): OCP MX v1.0 as gfloat implements it, MASE's
+** Each profile reproduces one reference implementation bit for bit (sim/doc/numerics.md; sources
+** in sim/doc/references.md section 3): OCP MX v1.0 as gfloat implements it, MASE's
 ** software quantizer, mase-cuda (torch quantizer + CUDA dequantize kernel) and microxcaling's
 ** default Python path.  The quirks are deliberate: MASE's and microxcaling's log2 is evaluated in
 ** the input dtype and rounded, mase-cuda double-rounds through bf16, and so on.
@@ -67,7 +67,7 @@ static float log2_f32(double amax) { return (float)log2(amax); }
 
 /* ---- decode ----------------------------------------------------------------------------- */
 
-/* mase-cuda's CUDA dequantize kernel (§3.2): build bf16 bits from the code, then subtract the
+/* mase-cuda's CUDA dequantize kernel (numerics.md section 2): build bf16 bits from the code, then subtract the
 ** implicit leading one in bf16 arithmetic unless bit 6 of the magnitude supplies it. */
 static uint16_t mase_cuda_decode_bf16(uint8_t e, int8_t m)
 {
@@ -136,7 +136,7 @@ static double block_amax(const float *x, size_t n)
     return amax;
 }
 
-/* OCP / gfloat (§1.3): exact floor(log2 amax), clipped to [-127, 127]; RNE; saturate to
+/* OCP / gfloat (numerics.md section 3): exact floor(log2 amax), clipped to [-127, 127]; RNE; saturate to
 ** [-128, 127].  An all-zero block gets 2^-127 (byte 0). */
 static void quant_ocp(const float *x, size_t n, uint8_t *scale, int8_t *m, int *zero_neg)
 {
@@ -152,7 +152,7 @@ static void quant_ocp(const float *x, size_t n, uint8_t *scale, int8_t *m, int *
     }
 }
 
-/* MASE (§2.2-2.4): S = ceil(log2 amax) evaluated in the input dtype; byte = S + 127 (its own
+/* MASE (numerics.md sections 3 and 5.3): S = ceil(log2 amax) evaluated in the input dtype; byte = S + 127 (its own
 ** bias); mantissas on the 2^(S-7) grid, RNE, clamp [-128, 127].  S = 128 divides by +Inf. */
 static void quant_mase(const float *x, size_t n, int is_bf16, uint8_t *scale, int8_t *m,
                        int *zero_neg)
@@ -172,7 +172,7 @@ static void quant_mase(const float *x, size_t n, int is_bf16, uint8_t *scale, in
     }
 }
 
-/* mase-cuda's torch quantizer (§3.4): round to bf16, flush |w| < 2^-126, E = largest exponent
+/* mase-cuda's torch quantizer (numerics.md section 3): round to bf16, flush |w| < 2^-126, E = largest exponent
 ** field, symmetric RNE magnitudes in [0, 127]. */
 static void quant_mase_cuda(const float *x, size_t n, uint8_t *scale, int8_t *m, int *zero_neg)
 {
@@ -200,7 +200,7 @@ static void quant_mase_cuda(const float *x, size_t n, uint8_t *scale, int8_t *m,
     }
 }
 
-/* microxcaling Python path (§4): floor(log2 amax) in the input dtype; the add of round-half-away
+/* microxcaling Python path (numerics.md sections 3 and 5.3): floor(log2 amax) in the input dtype; the add of round-half-away
 ** rounds in the dtype too; symmetric clamp +-127. */
 static void quant_mx(const float *x, size_t n, int is_bf16, uint8_t *scale, int8_t *m,
                      int *zero_neg)

@@ -31,6 +31,7 @@ static const char *const k_members[N_MEMBERS] = {"mantissa", "scale", "group_siz
 
 MXSIM_API mxsim_status mxsim_tensor_load_npy(mxsim_ctx *ctx, const char *path, mxsim_tensor **out)
 {
+    mx_clear_err(ctx);
     uint8_t *buf;
     size_t len;
     if (out == NULL || path == NULL)
@@ -46,6 +47,7 @@ MXSIM_API mxsim_status mxsim_tensor_load_npy(mxsim_ctx *ctx, const char *path, m
 MXSIM_API mxsim_status mxsim_tensor_save_npy(mxsim_ctx *ctx, const mxsim_tensor *t,
                                              const char *path)
 {
+    mx_clear_err(ctx);
     uint8_t hdr[MX_NPY_HEADER_MAX];
     size_t hl;
     if (t == NULL || path == NULL)
@@ -98,12 +100,12 @@ static mxsim_status get_int_member(mxsim_ctx *ctx, const mx_zip *z, const char *
     st = mx_npy_parse(ctx, m.what, m.data, m.len, &h);
     if (st != MXSIM_OK) goto done;
     if (h.kind != MX_NPY_NUMERIC || h.dtype == MXSIM_DTYPE_F32) {
-        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: dtype '%s', expected a 0-d int64 array", m.what,
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: dtype '%s', expected a 0-d integer array", m.what,
                      h.descr);
         goto done;
     }
     if (h.numel != 1) {
-        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: shape %s, expected a 0-d int64 array (one value)",
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: shape %s, expected a 0-d integer array (one value)",
                      m.what, mx_shape_str(h.ndim, h.shape, sb, sizeof sb));
         goto done;
     }
@@ -112,6 +114,12 @@ static mxsim_status get_int_member(mxsim_ctx *ctx, const mx_zip *z, const char *
     if (st != MXSIM_OK) goto done;
     switch (t->dtype) {
     case MXSIM_DTYPE_I64: memcpy(v, t->data, sizeof *v); break;
+    case MXSIM_DTYPE_I32: {
+        int32_t i;
+        memcpy(&i, t->data, sizeof i);
+        *v = i;
+        break;
+    }
     case MXSIM_DTYPE_I8: *v = *(const int8_t *)t->data; break;
     case MXSIM_DTYPE_U8: *v = *(const uint8_t *)t->data; break;
     default: {
@@ -155,6 +163,7 @@ static mxsim_status get_profile_member(mxsim_ctx *ctx, const mx_zip *z, mxsim_pr
 
 MXSIM_API mxsim_status mxsim_mx_load(mxsim_ctx *ctx, const char *path, mxsim_mx **out)
 {
+    mx_clear_err(ctx);
     uint8_t *buf = NULL;
     size_t len;
     mx_zip z;
@@ -223,6 +232,7 @@ static mxsim_status encode_i64(mxsim_ctx *ctx, const char *what, int64_t v, uint
 MXSIM_API mxsim_status mxsim_mx_save(mxsim_ctx *ctx, const mxsim_mx *mx, const char *path,
                                      int compress)
 {
+    mx_clear_err(ctx);
     uint8_t *img[N_MEMBERS] = {NULL};
     size_t len[N_MEMBERS] = {0};
     char what[MX_ERRMSG_LEN];

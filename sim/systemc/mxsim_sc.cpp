@@ -363,9 +363,14 @@ void MxsimAccel::run_op(const OpDesc &d)
         if (gemm && cfg_.operand_format != MXSIM_FMT_MXINT8)
             fail(MXSIM_E_UNSUPPORTED, "operand_format int8: the functional model computes MXINT8 operands only");
 
-        // -- operands (time_op checked dims 1..2^31 and that G divides k, or n)
+        // -- operands (time_op checked dims 1..2^31; it pads a K, or n, that G does not divide,
+        // but the functional model computes whole groups only)
         const int64_t G = d.group_size ? d.group_size : cfg_.group_size;
         const int64_t M = d.m, N = d.n, K = d.k;
+        if ((gemm ? K : N) % G != 0)
+            fail(MXSIM_E_INPUT, std::string("field 'group': G=") + std::to_string(G) + " does not divide " +
+                                    (gemm ? "k=" : "n=") + std::to_string(gemm ? K : N) +
+                                    " (the functional model does not pad)");
         auto tensor = [&](mxsim_dtype t, int64_t rows, int64_t cols) {
             const u128 bytes = static_cast<u128>(rows) * cols * mxsim_dtype_size(t);
             if (bytes > max_tensor_bytes_)
@@ -398,6 +403,7 @@ void MxsimAccel::run_op(const OpDesc &d)
             Tensor bm = load(MXSIM_DTYPE_I8, N, K, d.src1), bs = load(MXSIM_DTYPE_U8, N, kg, d.src1s);
             Mx a = make_mx(am, as), b = make_mx(bm, bs);
             mxsim_gemm_opts o;
+            mxsim_gemm_opts_default(&o);
             o.acc = static_cast<mxsim_acc>(acc);
             o.out_dtype = out_fmt == MXSIM_OUT_BF16 ? MXSIM_DTYPE_BF16 : MXSIM_DTYPE_F32;
             mxsim_tensor *c = nullptr;

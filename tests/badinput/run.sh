@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/badinput/run.sh - the bad-input catalogue (issue 9): malformed inputs of every format the
+# tests/badinput/run.sh - the bad-input catalogue: malformed inputs of every format the
 # CLI reads (.npy, .npz, traces plain and .gz, INI, SCALE-Sim .cfg and topology .csv, model
 # files) and malformed flags, each run through the CLI with
 #   - its expected exit status (2: bad input or usage; 1: runtime failure such as an unwritable
@@ -168,34 +168,52 @@ bad flag-group-size 2 "field 'mx.group_size': 0 out of range" -- "$MXSIM" run --
 bad flag-threads 2 "--threads 5000: must be in 0..1024" -- "$MXSIM" gemm --threads 5000 "$F/ok.npz" "$F/ok.npz" -o "$out/c.npy"
 bad flag-group-overflow 2 "--group-size '99999999999999999999': not an integer" -- "$MXSIM" quantize --group-size 99999999999999999999 "$F/fortran.npy" -o "$out/x.npz"
 bad flag-sweep-axis 2 "field 'mx.group_size': 0 out of range" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 0 --quiet -o "$out/s.csv"
-bad flag-cost-node 2 "field 'node_nm': 3 nm is not in the Stillmaker & Baas table" -- "$MXSIM" cost --config "$cfg" --node 3
-bad flag-report-input 2 "not an mxsim sweep CSV" -- "$MXSIM" report "$F/garbage.npy" -o "$out/rep"
+bad flag-sweep-data-missing 2 "accuracy data directory '/no/such/dir': No such file or directory" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 --data /no/such/dir --quiet -o "$out/s.csv"
+bad flag-cost-node 2 "node_nm: 3 nm is not in the Stillmaker & Baas table" -- "$MXSIM" cost --config "$cfg" --node 3
+bad flag-report-input 2 "garbage.npy:2: field 'column 1': a bare carriage return" -- "$MXSIM" report "$F/garbage.npy" -o "$out/rep"
 bad flag-unknown 2 "unknown option" -- "$MXSIM" run --config "$cfg" --frobnicate "$tr" -o "$out/r.csv"
 
-# ---- sweep results CSV (mxsim report reads it) --------------------------------------------------
-# Each case edits one field of the committed example sweep (line 45: the first TOTAL row; column
-# 18: time_us, 27: energy_mj; line 36: the header).
+# ---- sweep results: CSV + JSON sidecar (mxsim report reads them) ------------------------------
+# Each case edits one field of the committed example sweep (line 1: the header; line 10: the first
+# TOTAL row; column 2: array.size, 18: time_us, 27: energy_mj) and takes its sidecar along, or
+# edits the sidecar.
 ex=$src/reports/example/results.csv
+exm=$src/reports/example/results.meta.json
 edit() { awk -F, -v OFS=, -v L="$1" -v C="$2" -v V="$3" 'NR == L { $C = V } { print }' "$ex"; }
-edit 45 27 12x > "$in/r_nan.csv"
-bad report-not-number 2 "r_nan.csv:45: field 'energy_mj': not a number, got '12x'" -- "$MXSIM" report "$in/r_nan.csv" -o "$out/rep"
-edit 45 18 -3 > "$in/r_neg.csv"
-bad report-negative-time 2 "r_neg.csv:45: field 'time_us': expected a finite number >= 0, got '-3'" -- "$MXSIM" report "$in/r_neg.csv" -o "$out/rep"
-edit 45 27 inf > "$in/r_inf.csv"
-bad report-inf-energy 2 "r_inf.csv:45: field 'energy_mj': expected a finite number >= 0, got 'inf'" -- "$MXSIM" report "$in/r_inf.csv" -o "$out/rep"
-edit 46 5 ok,extra > "$in/r_wide.csv"
-bad report-row-width 2 "r_wide.csv:46: field 'row': 65 values, header has 64" -- "$MXSIM" report "$in/r_wide.csv" -o "$out/rep"
-edit 36 38 sqnr > "$in/r_nosqnr.csv"
+case_csv() { edit "$2" "$3" "$4" > "$in/$1.csv"; cp "$exm" "$in/$1.meta.json"; }
+case_csv r_nan 10 27 12x
+bad report-not-number 2 "r_nan.csv:10: field 'energy_mj': not a number, got '12x'" -- "$MXSIM" report "$in/r_nan.csv" -o "$out/rep"
+case_csv r_neg 10 18 -3
+bad report-negative-time 2 "r_neg.csv:10: field 'time_us': expected a finite number >= 0, got '-3'" -- "$MXSIM" report "$in/r_neg.csv" -o "$out/rep"
+case_csv r_inf 10 27 inf
+bad report-inf-energy 2 "r_inf.csv:10: field 'energy_mj': expected a finite number >= 0, got 'inf'" -- "$MXSIM" report "$in/r_inf.csv" -o "$out/rep"
+case_csv r_wide 11 5 ok,extra
+bad report-row-width 2 "r_wide.csv:11: field 'row': 65 values, header has 64" -- "$MXSIM" report "$in/r_wide.csv" -o "$out/rep"
+case_csv r_nosqnr 1 38 sqnr
 bad report-missing-column 2 "r_nosqnr.csv: field 'sqnr_db': column missing" -- "$MXSIM" report "$in/r_nosqnr.csv" -o "$out/rep"
-edit 36 4 prof > "$in/r_noprofile.csv"
-bad report-header-order 2 "r_noprofile.csv:36: field 'header': not an mxsim sweep CSV" -- "$MXSIM" report "$in/r_noprofile.csv" -o "$out/rep"
-edit 36 2 time_us > "$in/r_dup.csv"
-bad report-duplicate-column 2 "r_dup.csv:36: field 'header': column 'time_us' appears twice" -- "$MXSIM" report "$in/r_dup.csv" -o "$out/rep"
-{ printf 'point'; for i in $(seq 200); do printf ',c%d' "$i"; done; echo; } > "$in/r_cols.csv"
-bad report-too-many-columns 2 "r_cols.csv:1: field 'header': more than 128 columns" -- "$MXSIM" report "$in/r_cols.csv" -o "$out/rep"
+case_csv r_axis 10 2 7
+bad report-axis-value 2 "r_axis.csv:10: field 'array.size': '7' is not one of the axis' values in" -- "$MXSIM" report "$in/r_axis.csv" -o "$out/rep"
+case_csv r_dup 1 2 time_us
+bad report-duplicate-column 2 "r_dup.csv:1: field 'header': column 'time_us' appears twice" -- "$MXSIM" report "$in/r_dup.csv" -o "$out/rep"
+case_csv r_quote 10 6 'TO"TAL'
+bad report-stray-quote 2 "r_quote.csv:10: field 'op': a quote inside an unquoted field" -- "$MXSIM" report "$in/r_quote.csv" -o "$out/rep"
+{ printf 'point'; for i in $(seq 2000); do printf ',c%d' "$i"; done; echo; } > "$in/r_cols.csv"
+bad report-too-many-columns 2 "r_cols.csv:1: field 'header': more than 1024 columns" -- "$MXSIM" report "$in/r_cols.csv" -o "$out/rep"
 : > "$in/r_empty.csv"
 bad report-empty 2 "r_empty.csv: field 'header': no header row" -- "$MXSIM" report "$in/r_empty.csv" -o "$out/rep"
 bad report-directory 2 "$in: is a directory, expected a regular file" -- "$MXSIM" report "$in" -o "$out/rep"
+cp "$ex" "$in/r_nometa.csv"
+bad report-no-sidecar 2 "r_nometa.meta.json: field 'sidecar': missing" -- "$MXSIM" report "$in/r_nometa.csv" -o "$out/rep"
+cp "$ex" "$in/r_v1.csv"; sed 's/"version": 2/"version": 1/' "$exm" > "$in/r_v1.meta.json"
+bad report-sidecar-version 2 "r_v1.meta.json:3: field 'version': this mxsim reads version 2" -- "$MXSIM" report "$in/r_v1.csv" -o "$out/rep"
+cp "$ex" "$in/r_pts.csv"; sed 's/"points": 25/"points": 24/' "$exm" > "$in/r_pts.meta.json"
+bad report-sidecar-points 2 "r_pts.csv:226: field 'point': more TOTAL rows than the 24 points" -- "$MXSIM" report "$in/r_pts.csv" -o "$out/rep"
+cp "$ex" "$in/r_deep.csv"; { printf '{"a": '; for i in $(seq 40); do printf '['; done; for i in $(seq 40); do printf ']'; done; echo '}'; } > "$in/r_deep.meta.json"
+bad report-sidecar-deep 2 "r_deep.meta.json:1: field 'json': nested deeper than 32 levels" -- "$MXSIM" report "$in/r_deep.csv" -o "$out/rep"
+cp "$ex" "$in/r_trunc.csv"; head -c 300 "$exm" > "$in/r_trunc.meta.json"
+bad report-sidecar-truncated 2 "r_trunc.meta.json:" -- "$MXSIM" report "$in/r_trunc.csv" -o "$out/rep"
+cp "$ex" "$in/r_unit.csv"; python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); m["axes"][0]["unit"]=8; json.dump(m, open(sys.argv[2], "w"), indent=1)' "$exm" "$in/r_unit.meta.json"
+bad report-sidecar-type 2 "r_unit.meta.json:13: field 'axes[0].unit': expected a string, got a number" -- "$MXSIM" report "$in/r_unit.csv" -o "$out/rep"
 
 # ---- unwritable outputs: a runtime failure (1), and still nothing left behind --------------------
 : > "$in/regular"
@@ -207,6 +225,7 @@ mkdir -p "$in/dir.trace"
 bad out-dir-name 1 "$in/dir.trace" -- "$MXSIM" trace convert "$tr" "$in/dir.trace"
 [ -z "$(ls -A "$in/dir.trace")" ] && [ ! -s "$in/regular" ] || { echo "FAIL: files left in $in"; fails=$((fails + 1)); }
 bad out-npy-no-dir 1 "$out/none/c.npy" -- "$MXSIM" dequantize "$F/ok.npz" -o "$out/none/c.npy"
+bad out-report-under-file 1 "$in/regular: exists and is not a directory" -- "$MXSIM" report "$ex" -o "$in/regular/rep"
 
 echo "$n cases, $fails failures"
 [ "$fails" -eq 0 ]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Determinism (issue 9): the same inputs give byte-identical outputs across runs, thread counts
+# Determinism: the same inputs give byte-identical outputs across runs, thread counts
 # and SIMD paths, for every file mxsim writes: .npz (stored and deflated), .npy (f32, bf16, both
 # accumulators), timing reports (csv, json, md, table), traces (text, .gz, generated from a model,
 # imported from SCALE-Sim), gzip access traces, sweep results and report directories.  Each
@@ -75,9 +75,14 @@ args=(sweep --config "$cfg" "$src/traces/bert-base.trace" --group-size 16,32 --a
 for j in 1 2 4; do run "$MXSIM" "${args[@]}" -j $j -o "$t/sw$j.csv"; done
 same "$t/sw1.csv" "$t/sw2.csv" "sweep -j 2 == -j 1"
 same "$t/sw1.csv" "$t/sw4.csv" "sweep -j 4 == -j 1"
-# the report names its input file: give both the same path
-cp "$t/sw1.csv" "$t/sw.csv" && run "$MXSIM" report "$t/sw.csv" -o "$t/rep1"
-cp "$t/sw4.csv" "$t/sw.csv" && run "$MXSIM" report "$t/sw.csv" -o "$t/rep2"
+# the report names its input files: give both the same paths.  It reads the CSV with its sidecar
+# NAME.meta.json; a sweep that does not write the sidecar yet is converted (to_contract.py).
+pair() {
+  if [ -f "${1%.csv}.meta.json" ]; then cp "$1" "$2" && cp "${1%.csv}.meta.json" "${2%.csv}.meta.json"
+  else python3 "$src/tests/sweep/to_contract.py" "$1" "$2"; fi
+}
+pair "$t/sw1.csv" "$t/sw.csv" && run "$MXSIM" report "$t/sw.csv" -o "$t/rep1"
+pair "$t/sw4.csv" "$t/sw.csv" && run "$MXSIM" report "$t/sw.csv" -o "$t/rep2"
 same "$t/rep1" "$t/rep2" "report directory from -j 1 and -j 4 sweeps"
 
 echo "$checks checks, $fails failures"

@@ -31,6 +31,11 @@ out=$("$MXSIM" compare-gpu --card h200 --measured $bench --calibrate --swap-spli
 if "$MXSIM" help run >/dev/null 2>&1; then
   "$MXSIM" compare-gpu --card h200 --trace traces/llama2-7b-decode-b16.trace --config workloads/configs/large.ini \
      --measured $bench -o "$t/tr" > "$t/tr.out" 2>&1 && grep -q '^TOTAL' "$t/tr.out" && ok "trace mode" || { bad "trace mode"; head -5 "$t/tr.out"; }
+  # K not a multiple of G (ResNet conv1 K = 147, ViT attention over 197 keys): both sides pad
+  for tr in resnet50 vit-b16; do
+    "$MXSIM" compare-gpu --card h200 --trace traces/$tr.trace --config workloads/configs/medium.ini \
+       -o "$t/$tr" > "$t/$tr.out" 2>&1 && grep -q '^TOTAL' "$t/$tr.out" && ok "trace mode $tr" || { bad "trace mode $tr"; tail -2 "$t/$tr.out"; }
+  done
 fi
 # bad input
 printf 'name = x\nsm.count = 0\n' > "$t/bad.ini"

@@ -186,6 +186,19 @@ MXTEST(calibration_ignores_held_out_points)
     mxsim_ctx_destroy(ctx);
 }
 
+/* A failure, then a success on the same context: the message is gone. */
+MXTEST(gpu_calls_clear_the_message)
+{
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    mxsim_gpu_op op;
+    MXT_EQ_INT(mxsim_gpu_method_parse(ctx, "no-such-kernel", &op), MXSIM_E_INPUT);
+    MXT_TRUE(mxsim_errmsg(ctx)[0] != '\0');
+    MXT_EQ_INT(mxsim_gpu_method_parse(ctx, "mxk-gemm-mxint8-cfg5", &op), MXSIM_OK);
+    MXT_TRUE(mxsim_errmsg(ctx)[0] == '\0');
+    mxsim_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     find_src();

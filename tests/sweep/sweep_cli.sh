@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sweep CLI: byte-identical results with -j 1 and -j 2 (CSV, JSON, Markdown); progress on stderr
 # (plain lines when not a terminal, none with --quiet); the report's files exist, the SVGs are
-# well-formed (xmllint, when installed) and the HTML has no scripts or remote resources; cost
+# well-formed (xmllint, when installed), the HTML has no scripts or remote resources, the Pareto
+# front matches an O(n^2) reference; cost
 # prints sourced constants; bad input exits 2 naming the field.
 set -u
 : "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
@@ -37,7 +38,7 @@ python3 - "$t/j1.meta.json" "$t/j1.csv" <<'PY' && ok "sidecar: sampling, typed a
 import csv, json, sys
 m = json.load(open(sys.argv[1]))
 assert m["format"] == "mxsim-sweep" and m["version"] == 2 and m["points"] == 12 and m["n_ops"] == 8
-assert m["accuracy"] == {"enabled": True, "data": "synthetic", "seed": 1, "sample_rows": 64, "sample_cols": 64, "reference": "float64"}
+assert m["accuracy"] == {"data": "synthetic", "seed": 1, "sample_rows": 64, "sample_cols": 64, "reference": "float64"}
 ax = {a["key"]: a for a in m["axes"]}
 assert ax["mx.group_size"]["values"] == [8, 32, 128] and ax["mx.group_size"]["type"] == "int"
 assert ax["array.size"]["values"] == [16, 64] and ax["exp.acc_mode"]["values"] == ["fp32", "exact"]
@@ -63,10 +64,16 @@ grep -q '^sweep: .* jobs (100%)' "$t/err" && ok "plain progress lines" || bad "n
 [ ! -s "$t/err2" ] && ok "--quiet is quiet" || bad "--quiet printed: $(head -1 "$t/err2")"
 expect 0 "array.size" -- "$MXSIM" "${args[@]}" --quiet
 
-# report
-expect 0 "index.html" -- "$MXSIM" report "$t/j1.csv" -o "$t/rep"
-for f in index.html README.md cycles.svg energy.svg sqnr.svg pareto.svg area_breakdown.svg energy_breakdown.svg; do
-  [ -s "$t/rep/$f" ] || bad "report lacks $f"
+# report: it reads the CSV and its sidecar NAME.meta.json; until `mxsim sweep -o` writes the
+# sidecar itself, to_contract.py turns the commented CSV into the pair.
+rep_in=$t/j1.csv
+if [ ! -f "$t/j1.meta.json" ]; then
+  python3 "$src/tests/sweep/to_contract.py" "$t/j1.csv" "$t/r1.csv" && rep_in=$t/r1.csv || bad "to_contract.py"
+fi
+expect 0 "index.html" -- "$MXSIM" report "$rep_in" -o "$t/rep"
+for f in index.html README.md; do [ -s "$t/rep/$f" ] || bad "report lacks $f"; done
+for c in cycles energy sqnr pareto cycle_breakdown energy_breakdown area_breakdown; do
+  [ -s "$t/rep/$c.svg" ] && [ -s "$t/rep/$c.csv" ] || bad "report lacks $c.svg or $c.csv"
 done
 if command -v xmllint >/dev/null; then
   xmllint --noout "$t"/rep/*.svg && ok "SVGs well-formed" || bad "xmllint"
@@ -74,27 +81,48 @@ else echo "skip xmllint (not installed)"; fi
 grep -qi '<script' "$t/rep/index.html" && bad "HTML has a script"
 grep -o 'https\?://[^"]*' "$t/rep/index.html" | grep -v '^http://www.w3.org/2000/svg$' | grep -q . && bad "HTML references the network"
 grep -q 'HOR14' "$t/rep/README.md" && grep -q 'Pareto' "$t/rep/index.html" && ok "report content" || bad "report content"
-# Pareto front (red circles, r="4"): against an O(n^2) reference in awk on the sweep above, and
-# on a hand-made sweep whose front is known: (t, e) = (1,10) (2,5) (2,5) (3,5) (4,1) (4,2)
-# (0.5,20) (5,20); (3,5), (4,2) and (5,20) are dominated, the two equal (2,5) both stay on it.
-ref=$(awk -F, '/^#/{next} !h{for(i=1;i<=NF;i++)c[$i]=i;h=1;next}
-  $c["op"]=="TOTAL" && $c["status"]=="ok" {n++; T[n]=$c["time_us"]+0; E[n]=$c["energy_mj"]+0}
-  END{for(i=1;i<=n;i++){d=0; for(j=1;j<=n;j++) if(j!=i && T[j]<=T[i] && E[j]<=E[i] && (T[j]<T[i] || E[j]<E[i])) d=1; f+=!d} print f}' "$t/j1.csv")
-got=$(grep -c 'r="4"' "$t/rep/pareto.svg")
+# enum axis exp.acc_mode: one series per (array.size, exp.acc_mode), 4 of them, in the cycles chart's CSV
+n=$(tail -n +2 "$t/rep/cycles.csv" | sed 's/^"\([^"]*\)",.*/\1/' | sort -u | wc -l) # the label is quoted: "16, fp32"
+[ "$n" = 4 ] && ok "4 series (array.size x exp.acc_mode)" || bad "cycles.csv has $n series"
+# Pareto front (pareto_front = 1 in pareto.csv): against an O(n^2) reference in awk on the sweep
+# above, and on a hand-made sweep whose front is known: (cycles, e) = (1,10) (2,5) (2,5) (3,5)
+# (4,1) (4,2) (0.5,20) (5,20); (3,5), (4,2) and (5,20) are dominated, the equal (2,5) both stay on.
+ref=$(awk -F, '!h{for(i=1;i<=NF;i++)c[$i]=i;h=1;next}
+  $c["op"]=="TOTAL" && $c["status"]=="ok" {n++; T[n]=$c["cycles_total"]+0; E[n]=$c["energy_mj"]+0}
+  END{for(i=1;i<=n;i++){d=0; for(j=1;j<=n;j++) if(j!=i && T[j]<=T[i] && E[j]<=E[i] && (T[j]<T[i] || E[j]<E[i])) d=1; f+=!d} print f}' "$rep_in")
+got=$(grep -c ',1.$' "$t/rep/pareto.csv")
 [ "$got" = "$ref" ] && ok "Pareto front: $got points, as the O(n^2) reference" || bad "Pareto front: $got points, reference $ref"
-awk -F, -v OFS=, '/^#/{print; next} !h{print; for(i=1;i<=NF;i++)c[$i]=i; h=1; next}
+awk -F, -v OFS=, '!h{print; for(i=1;i<=NF;i++)c[$i]=i; h=1; next}
   $c["op"]=="TOTAL" && row=="" {row=$0}
   END{n=split("1 10|2 5|2 5|3 5|4 1|4 2|0.5 20|5 20", P, "|")
-      for(k=1;k<=n;k++){$0=row; split(P[k], v, " "); $c["point"]=k-1; $c["mx.group_size"]=k; $c["time_us"]=v[1]; $c["energy_mj"]=v[2]; print}}' \
-  "$t/j1.csv" > "$t/hand.csv"
+      for(k=1;k<=n;k++){$0=row; split(P[k], v, " "); $c["point"]=k-1; $c["mx.group_size"]=k; $c["cycles_total"]=v[1]; $c["energy_mj"]=v[2]; print}}' \
+  "$rep_in" > "$t/hand.csv"
+python3 - "${rep_in%.csv}.meta.json" "$t/hand.meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["points"] = 8
+for a in m["axes"]:
+    if a["key"] == "mx.group_size":
+        a["values"] = list(range(1, 9))
+json.dump(m, open(sys.argv[2], "w"))
+PY
 "$MXSIM" report "$t/hand.csv" -o "$t/rep_hand" 2>/dev/null
-[ "$(grep -c 'r="4"' "$t/rep_hand/pareto.svg")" = 5 ] && [ "$(grep -c 'r="2"' "$t/rep_hand/pareto.svg")" = 3 ] \
-  && ok "hand-made Pareto front: 5 on, 3 dominated" || bad "hand-made Pareto front: $(grep -c 'r="4"' "$t/rep_hand/pareto.svg") on"
+[ "$(grep -c ',1.$' "$t/rep_hand/pareto.csv")" = 5 ] && [ "$(grep -c ',0.$' "$t/rep_hand/pareto.csv")" = 3 ] \
+  && ok "hand-made Pareto front: 5 on, 3 dominated" || bad "hand-made Pareto front: $(grep -c ',1.$' "$t/rep_hand/pareto.csv") on"
+# no sidecar: exit 2 naming it, nothing written
+cp "$rep_in" "$t/alone.csv"
+expect 2 "alone.meta.json: field 'sidecar': missing" -- "$MXSIM" report "$t/alone.csv" -o "$t/rep_alone"
+[ ! -e "$t/rep_alone" ] && ok "nothing written without a sidecar" || bad "rep_alone exists"
 
 # cost
 expect 0 "multipliers" -- "$MXSIM" cost --config "$cfg"
 expect 0 "HOR14" -- "$MXSIM" cost --constants
-expect 0 "| mult8.energy |" -- "$MXSIM" cost --constants --format md
+expect 0 "| \`mult8.energy\`" -- "$MXSIM" cost --constants --format md
+# the human forms of cost (table, md) carry the full citations after the table, not only the keys
+expect 0 "sim/doc/references.md#hor14" -- "$MXSIM" cost --config "$cfg"
+expect 0 "doi:10.1016/j.vlsi.2017.02.002" -- "$MXSIM" cost --constants
+expect 0 "| sim/doc/references.md#aladdin40 |" -- "$MXSIM" cost --format md
+expect 0 "SB17,sim/doc/references.md#sb17," -- "$MXSIM" cost --references --format csv
 expect 2 "28 nm" -- "$MXSIM" cost --config "$cfg" --node 28
 
 # errors
@@ -103,7 +131,7 @@ expect 2 "repeated" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 8,8
 expect 2 "missing --config" -- "$MXSIM" sweep "$tr"
 expect 2 "-j" -- "$MXSIM" sweep --config "$cfg" "$tr" -j 0
 expect 2 "'group'" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 128 --strict-group --quiet
-expect 2 "not an mxsim sweep CSV" -- "$MXSIM" report "$tr" -o "$t/rep2"
+expect 2 "field 'sidecar': missing" -- "$MXSIM" report "$tr" -o "$t/rep2"
 expect 0 "usage: mxsim sweep" -- "$MXSIM" sweep --help
 mkdir -p "$t/data" && printf 'x' > "$t/data/qkv_proj.a.npy"
 expect 2 "qkv_proj" -- "$MXSIM" sweep --config "$cfg" "$tr" --data "$t/data" --quiet

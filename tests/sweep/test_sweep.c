@@ -170,4 +170,34 @@ MXTEST(axes_are_validated_up_front)
     mxsim_ctx_destroy(ctx);
 }
 
+/* Options not filled by mxsim_sweep_opts_default (or holding a hand-zeroed nested struct) are
+** refused with a message; then a good run leaves the context's message empty. */
+MXTEST(sweep_opts_need_their_default_function)
+{
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    mxsim_trace *tr = small_trace(ctx);
+    mxsim_sweep *sw = make(ctx);
+    mxsim_sweep_opts o;
+    memset(&o, 0, sizeof o);
+    MXT_EQ_INT(mxsim_sweep_run(ctx, sw, tr, &o), MXSIM_E_ARG);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "mxsim_sweep_opts.struct_size") != NULL);
+    mxsim_sweep_opts_default(&o);
+    memset(&o.cost, 0, sizeof o.cost);
+    MXT_EQ_INT(mxsim_sweep_run(ctx, sw, tr, &o), MXSIM_E_ARG);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "mxsim_cost_params.struct_size") != NULL);
+    mxsim_sweep_opts_default(&o);
+    o.acc.struct_size = 1;
+    MXT_EQ_INT(mxsim_sweep_run(ctx, sw, tr, &o), MXSIM_E_ARG);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "mxsim_accuracy_opts.struct_size") != NULL);
+    mxsim_sweep_opts_default(&o);
+    o.accuracy = 0;
+    o.n_threads = 1;
+    MXT_EQ_INT(mxsim_sweep_run(ctx, sw, tr, &o), MXSIM_OK);
+    MXT_TRUE(mxsim_errmsg(ctx)[0] == '\0');
+    mxsim_sweep_free(sw);
+    mxsim_trace_free(tr);
+    mxsim_ctx_destroy(ctx);
+}
+
 MXTEST_MAIN()

@@ -1,6 +1,10 @@
 /* test_cost.c - the area/energy model: node scaling against the reference table, a hand-computed
-** tiny configuration and GEMM, error paths.  Expected values are written out from the constants
-** of ../shared/reference/energy-area.md (not read back from the library's table). */
+** tiny configuration and GEMM, error paths.  Expected values are written out from the sources
+** (sim/doc/references.md, energy-area.md section 3), not read back from the library's table. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "mxsim.h"
 #include "mxtest.h"
 
@@ -29,7 +33,7 @@ MXTEST(node_scaling_is_identity_at_the_anchor)
     MXT_CLOSE(s.sram_area_factor, 1.0, 0);
 }
 
-/* energy-area.md 2.5: "E factor vs HP45 @1.0 V (computed here)" column, 2 significant digits,
+/* energy-area.md section 3: the "energy vs HP45 @1.0 V" column, 2 significant digits,
 ** and the area factors from 45 nm. */
 MXTEST(node_scaling_matches_the_reference_table)
 {
@@ -64,7 +68,10 @@ MXTEST(node_scaling_rejects_unknown_nodes_and_vdd)
     MXT_EQ_INT(mxsim_node_scaling(ctx, 28, 0, &s), MXSIM_E_INPUT);
     MXT_TRUE(strstr(mxsim_errmsg(ctx), "28 nm") != NULL);
     MXT_EQ_INT(mxsim_node_scaling(ctx, 45, 2.0, &s), MXSIM_E_INPUT);
-    MXT_TRUE(strstr(mxsim_errmsg(ctx), "field 'vdd_v'") != NULL);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "vdd_v") != NULL && strstr(mxsim_errmsg(ctx), "--") == NULL);
+    /* NaN and negative voltages are errors, not "use the default" */
+    MXT_EQ_INT(mxsim_node_scaling(ctx, 45, NAN, &s), MXSIM_E_INPUT);
+    MXT_EQ_INT(mxsim_node_scaling(ctx, 45, -0.9, &s), MXSIM_E_INPUT);
     /* 22 nm is interpolated between 32 and 20: strictly between them */
     mxsim_node_scale a, b, c;
     MXT_EQ_INT(mxsim_node_scaling(ctx, 22, 0.9, &b), MXSIM_OK);
@@ -277,6 +284,80 @@ MXTEST(energy_grows_with_sram_capacity_and_exact_accumulation)
     MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
     MXT_EQ_INT(mxsim_cost_area(ctx, &cfg, &p, &a), MXSIM_E_INPUT);
     MXT_TRUE(strstr(mxsim_errmsg(ctx), "overhead_factor") != NULL);
+    mxsim_ctx_destroy(ctx);
+}
+
+/* Every constant names at least one citation, every key it names is in the citation table with an
+** anchor in the references document, and every citation is used by a constant or by the node
+** scaling (SB17 and the two bitcell sources). */
+MXTEST(every_constant_cites_known_references)
+{
+    static const char *const scaling_refs[] = {"SB17", "WIKICHIP-SRAM", "INTEL-SRAM"};
+    int used[64] = {0};
+    MXT_TRUE(mxsim_cost_ref_count() > 0 && mxsim_cost_ref_count() <= 64);
+    MXT_TRUE(mxsim_cost_ref_at(-1) == NULL && mxsim_cost_ref_at(mxsim_cost_ref_count()) == NULL);
+    MXT_TRUE(mxsim_cost_ref_find("NOPE99") == NULL && mxsim_cost_ref_find(NULL) == NULL);
+    for (int i = 0; i < mxsim_cost_const_count(); i++) {
+        const mxsim_cost_const *c = mxsim_cost_const_at(i);
+        char keys[256];
+        MXT_TRUE(c->refs != NULL && c->refs[0] != '\0' && strlen(c->refs) < sizeof keys);
+        snprintf(keys, sizeof keys, "%s", c->refs);
+        for (char *k = strtok(keys, " "); k; k = strtok(NULL, " ")) {
+            const mxsim_cost_ref *r = mxsim_cost_ref_find(k);
+            if (r == NULL) {
+                MXT_FAILF("%s cites unknown key %s", c->key, k);
+                continue;
+            }
+            used[r - mxsim_cost_ref_at(0)] = 1;
+        }
+    }
+    for (size_t i = 0; i < sizeof scaling_refs / sizeof scaling_refs[0]; i++) {
+        const mxsim_cost_ref *r = mxsim_cost_ref_find(scaling_refs[i]);
+        MXT_TRUE(r != NULL);
+        if (r) used[r - mxsim_cost_ref_at(0)] = 1;
+    }
+    for (int i = 0; i < mxsim_cost_ref_count(); i++) {
+        const mxsim_cost_ref *r = mxsim_cost_ref_at(i);
+        char want[64];
+        int n = snprintf(want, sizeof want, "sim/doc/references.md#");
+        for (size_t j = 0; r->key[j] && n + 1 < (int)sizeof want; j++) want[n++] = (char)tolower((unsigned char)r->key[j]);
+        want[n] = '\0';
+        if (strcmp(r->anchor, want) != 0) MXT_FAILF("%s: anchor %s, expected %s", r->key, r->anchor, want);
+        if (!used[i]) MXT_FAILF("%s is cited by nothing", r->key);
+        MXT_TRUE(strlen(r->citation) > 20);
+    }
+}
+
+/* A failure, then a success on the same context: the message is gone.  Cost parameters not
+** filled by mxsim_cost_params_default are refused with a message naming the function. */
+MXTEST(cost_calls_clear_the_message_and_check_struct_size)
+{
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    const mxsim_cost_const *c = NULL;
+    MXT_EQ_INT(mxsim_cost_const_find(ctx, "no.such.key", &c), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "no.such.key") != NULL);
+    MXT_EQ_INT(mxsim_cost_const_find(ctx, "mult8.energy", &c), MXSIM_OK);
+    MXT_TRUE(mxsim_errmsg(ctx)[0] == '\0');
+
+    mxsim_tconfig cfg;
+    mxsim_tconfig_default(&cfg);
+    mxsim_cost_params p;
+    memset(&p, 0, sizeof p); /* every value sensible, but not from the default function */
+    p.node_nm = 45;
+    p.overhead_factor = 1.0;
+    p.sram_bank_kib = 32;
+    mxsim_area a;
+    MXT_EQ_INT(mxsim_cost_area(ctx, &cfg, &p, &a), MXSIM_E_ARG);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "mxsim_cost_area: mxsim_cost_params.struct_size") != NULL);
+    mxsim_cost_params_default(&p);
+    MXT_EQ_INT(mxsim_cost_area(ctx, &cfg, &p, &a), MXSIM_OK);
+    MXT_TRUE(mxsim_errmsg(ctx)[0] == '\0');
+    mxsim_tstats st;
+    memset(&st, 0, sizeof st);
+    p.struct_size = 0;
+    MXT_EQ_INT(mxsim_cost_energy(ctx, &cfg, &p, &a, &st, &(mxsim_energy){0}), MXSIM_E_ARG);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "mxsim_cost_energy") != NULL);
     mxsim_ctx_destroy(ctx);
 }
 

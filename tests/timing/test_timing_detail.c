@@ -2,7 +2,7 @@
 ** against the analytic engine (closed forms, pearray.c/engine.c): every counter equal, field by
 ** field, on random small problems over all dataflows, exponent-unit sharings, G > 1, L > 1,
 ** partial beats, multi-tile memory pipelines, forced (arbitrary) tilings and every output format.  Also: detailed mode on
-** independently derived values (SCALE-Sim v2's closed forms from issue 3 and hand-worked MX
+** independently derived values (SCALE-Sim v2's closed forms, references.md#scalesim, and hand-worked MX
 ** cases), its access trace summed record by record against its own counters, and its refusal of
 ** large problems.  The two engines share only the configuration and the chosen tiling. */
 #include <errno.h>
@@ -91,7 +91,7 @@ MXTEST(detail_equals_analytic_random)
     mxt_rng r = {20240603};
     static const int64_t groups[] = {1, 2, 3, 4, 5, 8, 12, 16, 32};
     int n_run = 0, by_df_share[3][3] = {{0}}, n_g_l = 0, n_partial_beat = 0, n_exp_stall = 0, n_mem_stall = 0;
-    int n_tiles = 0, n_kchunks = 0, n_int8 = 0, n_mxout = 0, n_partial_fold = 0, n_forced = 0;
+    int n_tiles = 0, n_kchunks = 0, n_int8 = 0, n_mxout = 0, n_partial_fold = 0, n_forced = 0, n_padded = 0, n_narrow = 0;
     for (int it = 0; it < 420; it++) {
         mxsim_tconfig c;
         mxsim_tconfig_default(&c);
@@ -113,12 +113,15 @@ MXTEST(detail_equals_analytic_random)
         c.dram_latency_cycles = pick(&r, 0, 60);
         c.scalesim_compat = pick(&r, 0, 9) == 0;
         mxsim_top o = gemm(pick(&r, 1, 40), pick(&r, 1, 40), c.group_size * pick(&r, 1, 96 / c.group_size + 1));
+        int padded = pick(&r, 0, 3) == 0 && c.group_size > 1; /* K not a multiple of G */
+        if (padded) o.k -= pick(&r, 1, c.group_size - 1);
         if (pick(&r, 0, 9) == 0) o.repeat = pick(&r, 2, 4);
         int forced = pick(&r, 0, 3) == 0;
         if (forced) { /* any tiling, not only the search's powers of two (int8: any k chunk) */
             c.tile_m = pick(&r, 1, o.m);
             c.tile_n = pick(&r, 1, o.n);
-            c.tile_k = c.operand_format == MXSIM_FMT_INT8 ? pick(&r, 1, o.k) : c.group_size * pick(&r, 1, o.k / c.group_size);
+            c.tile_k = c.operand_format == MXSIM_FMT_INT8 ? pick(&r, 1, o.k)
+                                                          : c.group_size * pick(&r, 1, (o.k + c.group_size - 1) / c.group_size);
             c.sram_a_kib = c.sram_b_kib = c.sram_c_kib = 64;
         }
         mxsim_tstats s;
@@ -127,6 +130,13 @@ MXTEST(detail_equals_analytic_random)
         n_forced += forced;
         int mx = c.operand_format == MXSIM_FMT_MXINT8;
         int64_t w = c.pe_lanes < c.load_lanes ? c.pe_lanes : c.load_lanes;
+        n_padded += mx && padded;
+        /* useful MACs are the trace's m*n*k; issued ones cover K rounded up to whole groups */
+        int64_t kp = mx ? (o.k + c.group_size - 1) / c.group_size * c.group_size : o.k;
+        MXT_EQ_INT(s.n_macs, o.m * o.n * o.k * o.repeat);
+        MXT_EQ_INT(s.n_macs_issued, o.m * o.n * kp * o.repeat);
+        /* more accumulator writes than ceil(G / w) beats per group: a tile ran at a narrower beat */
+        n_narrow += mx && s.n_acc_writes > o.m * o.n * (kp / c.group_size) * ((c.group_size + w - 1) / w) * o.repeat;
         by_df_share[c.dataflow][c.exp_share] += mx;
         n_g_l += mx && c.group_size > 1 && c.pe_lanes > 1;
         n_partial_beat += mx && c.group_size % w != 0;
@@ -139,15 +149,45 @@ MXTEST(detail_equals_analytic_random)
         n_partial_fold += s.util_mapping < 1.0;
     }
     printf("  %d cases compared; exp stall in %d, memory stall in %d, several tiles in %d, k split in %d, "
-           "partial folds in %d, G>1 and L>1 in %d, partial beats in %d, int8 %d, mxint8 out %d, forced tiling %d\n",
+           "partial folds in %d, G>1 and L>1 in %d, partial beats in %d, int8 %d, mxint8 out %d, forced tiling %d, "
+           "padded K %d, narrower beat %d\n",
            n_run, n_exp_stall, n_mem_stall, n_tiles, n_kchunks, n_partial_fold, n_g_l, n_partial_beat, n_int8, n_mxout,
-           n_forced);
+           n_forced, n_padded, n_narrow);
     MXT_TRUE(n_run >= 200);
     for (int df = 0; df < 3; df++)
         for (int sh = 0; sh < 3; sh++) MXT_TRUE(by_df_share[df][sh] >= 12);
     MXT_TRUE(n_exp_stall >= 60 && n_mem_stall >= 60 && n_tiles >= 60 && n_kchunks >= 30);
     MXT_TRUE(n_partial_fold >= 60 && n_g_l >= 60 && n_partial_beat >= 30 && n_int8 >= 20 && n_mxout >= 40);
-    MXT_TRUE(n_forced >= 60);
+    MXT_TRUE(n_forced >= 60 && n_padded >= 40);
+}
+
+/* WS/IS tiles that the controller runs at a narrower beat than the lanes allow (pearray.c: the
+** fold cut then ends groups on better rows): found by their extra accumulator writes. */
+MXTEST(detail_equals_analytic_narrow_beats)
+{
+    mxt_rng r = {914};
+    int n_narrow = 0, n_run = 0;
+    for (int it = 0; it < 12000 && n_narrow < 40; it++) {
+        mxsim_tconfig c;
+        mxsim_tconfig_default(&c);
+        c.array_rows = pick(&r, 2, 12);
+        c.array_cols = pick(&r, 1, 8);
+        c.dataflow = pick(&r, 1, 2);
+        c.pe_lanes = c.load_lanes = pick(&r, 2, 12);
+        c.exp_share = pick(&r, 0, 2);
+        c.exp_ii_cycles = pick(&r, 1, 3);
+        c.exp_latency_cycles = pick(&r, 4, 30);
+        c.group_size = (int64_t[]){5, 6, 7, 12, 24, 40}[pick(&r, 0, 5)];
+        c.sram_a_kib = c.sram_b_kib = c.sram_c_kib = 64;
+        mxsim_top o = gemm(pick(&r, 1, 12), pick(&r, 1, 12), pick(&r, 1, 160));
+        mxsim_tstats s;
+        if (!compare(&c, &o, &s)) continue;
+        n_run++;
+        int64_t w = c.pe_lanes, kp = (o.k + c.group_size - 1) / c.group_size * c.group_size;
+        n_narrow += s.n_acc_writes > o.m * o.n * (kp / c.group_size) * ((c.group_size + w - 1) / w);
+    }
+    printf("  %d cases compared, %d with a narrower beat\n", n_run, n_narrow);
+    MXT_TRUE(n_narrow >= 20);
 }
 
 /* Larger arrays and deep exponent pipelines, fewer cases (each costs more PE-cycles). */
@@ -178,7 +218,7 @@ MXTEST(detail_equals_analytic_wide_arrays)
     MXT_TRUE(n_run >= 35);
 }
 
-/* SCALE-Sim v2's closed forms (issue 3), in detailed mode: int8 operands, L = 1, ample memory.
+/* SCALE-Sim v2's closed forms (references.md#scalesim), in detailed mode: int8 operands, L = 1, ample memory.
 ** OS ceil(M/R)ceil(N/C)(K+R+C-2), WS ceil(K/R)ceil(N/C)(2R+C+M-2), IS ceil(K/R)ceil(M/C)(2R+C+N-2). */
 MXTEST(detail_matches_scalesim_closed_forms)
 {

@@ -1,5 +1,6 @@
 /* test_timing_peer.c - the timing engine against independently derived expectations: SCALE-Sim
-** v2's closed forms (issue 3) on a grid, the issue's SCALE-Sim outputs, hand-computed MX cases,
+** v2's closed forms (sim/doc/references.md#scalesim) on a grid, SCALE-Sim v2 outputs for six
+** layers (quoted in issue 3, the engine's specification), hand-computed MX cases,
 ** and the acceptance properties (bandwidth, SRAM, G, L = G, repeat). */
 #include "mxsim.h"
 #include "mxtest.h"
@@ -23,7 +24,7 @@ static mxsim_top gemm(int64_t m, int64_t n, int64_t k) { return mxt_gemm_op("g",
 
 static int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/* SCALE-Sim v2 (issue 3): OS ceil(M/R)ceil(N/C)(K+R+C-2), WS ceil(K/R)ceil(N/C)(2R+C+M-2),
+/* SCALE-Sim v2 (references.md#scalesim): OS ceil(M/R)ceil(N/C)(K+R+C-2), WS ceil(K/R)ceil(N/C)(2R+C+M-2),
 ** IS ceil(K/R)ceil(M/C)(2R+C+N-2). */
 static int64_t scalesim(int df, int64_t R, int64_t C, int64_t M, int64_t N, int64_t K)
 {
@@ -274,8 +275,86 @@ MXTEST(bad_inputs_api)
     MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "array.dataflow", "rs", "x"), MXSIM_E_INPUT);
     mxsim_top o = gemm(4, 4, 30);
     mxsim_tstats s;
-    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t.trace", 0, NULL, &s), MXSIM_E_INPUT); /* G=32 !| 30 */
-    MXT_TRUE(strstr(mxsim_errmsg(g_ctx), "group") != NULL);
+    o.group_size = 70000; /* above MXSIM_MAX_GROUP */
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t.trace", 0, NULL, &s), MXSIM_E_INPUT);
+    /* quantize 4 x 30 with G = 32: the MXINT8 output is one padded group per row, 4 x 32
+    ** mantissas and 4 scale bytes; the bf16 input is the useful 4 x 30 x 2 bytes */
+    o = gemm(4, 30, 1);
+    o.kind = MXSIM_OP_QUANTIZE;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t.trace", 0, NULL, &s), MXSIM_OK);
+    MXT_EQ_INT(s.dram_a_mant_bytes, 4 * 30 * 2);
+    MXT_EQ_INT(s.dram_out_bytes, 4 * 32 + 4);
+    /* a GEMM's K is padded: 4 x 4 x 30 issues 4*4*32 MACs, 4*4*30 useful */
+    o = gemm(4, 4, 30);
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t.trace", 0, NULL, &s), MXSIM_OK);
+    MXT_EQ_INT(s.n_macs, 480);
+    MXT_EQ_INT(s.n_macs_issued, 512);
+}
+
+/* Worked examples of sim/doc/architecture.md (issue 14), derived by hand there; both engines. */
+MXTEST(issue14_worked_examples)
+{
+    for (int detail = 0; detail < 2; detail++) {
+        mxsim_tconfig c;
+        mxsim_tstats s;
+        /* 2.1 arbiter: 4x1 WS, per-column unit, G = 2 at one lane (t_g = 2), II = 1, latency 0;
+        ** m = 3, n = 1, k = 8: two folds of 4 beats, group ends on rows 1 and 3, so n = 2
+        ** operations per step and I = max(1, 2 * 1) = 2; fold = max(B + R + C - 1, tail) with
+        ** B = R + (S-1) I = 8: 12 = max(12, 11 + 1): 24 array cycles (6 compute, 14 fill/drain) */
+        peer_cfg(&c, 4, 1, MXSIM_DF_WS);
+        c.exp_share = MXSIM_EXP_PER_COL, c.group_size = 2, c.exp_ii_cycles = 1, c.exp_latency_cycles = 0;
+        mxsim_top o = gemm(3, 1, 8);
+        MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", detail, NULL, &s), MXSIM_OK);
+        MXT_EQ_INT(s.cycles_array, 24);
+        MXT_EQ_INT(s.cycles_compute, 6);
+        MXT_EQ_INT(s.cycles_fill_drain, 14);
+        MXT_EQ_INT(s.cycles_exp_stall, 4);
+        /* 2.2 beat choice: 12x4 WS, per-PE units, 7 lanes, G = 40, II = 1, latency 15; m = 7,
+        ** n = 1, k = 107 (120 padded, 3 groups).  I = 1, B = 12 + 6 = 18, array drain
+        ** B + R + C - 1 = 33; a fold ends at max(33, B + last group-end row + 1 + 15).  Full
+        ** beat (t_g = 6, 18 beats): rows 11 | 5 -> 45 + 39 = 84.  t_g = 7 (6 elements a beat,
+        ** 21 beats): rows 6 | 8 -> 40 + 42 = 82.  t_g = 8: 41 + 45 = 86; t_g >= 10 needs 3 folds
+        ** (>= 99).  The controller picks t_g = 7: 82 cycles, 7 x 3 x 7 = 147 accumulator writes */
+        peer_cfg(&c, 12, 4, MXSIM_DF_WS);
+        c.exp_share = MXSIM_EXP_PER_PE, c.pe_lanes = c.load_lanes = 7, c.group_size = 40;
+        c.exp_ii_cycles = 1, c.exp_latency_cycles = 15;
+        o = gemm(7, 1, 107);
+        MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", detail, NULL, &s), MXSIM_OK);
+        MXT_EQ_INT(s.cycles_array, 82);
+        MXT_EQ_INT(s.n_acc_writes, 147);
+        /* 3.1 padding: 4 x 4 x 30 at G = 32 moves whole groups: A and B 4 x 32 mantissas and
+        ** 4 scale bytes each; 480 useful MACs, 512 issued, 16 exponent operations */
+        peer_cfg(&c, 4, 4, MXSIM_DF_OS);
+        o = gemm(4, 4, 30);
+        MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", detail, NULL, &s), MXSIM_OK);
+        MXT_EQ_INT(s.dram_a_mant_bytes, 128);
+        MXT_EQ_INT(s.dram_a_scale_bytes, 4);
+        MXT_EQ_INT(s.dram_b_mant_bytes, 128);
+        MXT_EQ_INT(s.dram_b_scale_bytes, 4);
+        MXT_EQ_INT(s.n_macs, 480);
+        MXT_EQ_INT(s.n_macs_issued, 512);
+        MXT_EQ_INT(s.n_exp_ops, 16);
+        /* 3.2 output scales: 2 x 64 MXINT8 outputs at G = 32 in n tiles of 16: 128 mantissa
+        ** bytes and one scale per row per group, 2 x 2 = 4 (not one per tile: 8) */
+        c.out_format = MXSIM_OUT_MXINT8, c.tile_n = 16;
+        o = gemm(2, 64, 32);
+        MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", detail, NULL, &s), MXSIM_OK);
+        MXT_EQ_INT(s.dram_out_bytes, 128 + 4);
+    }
+}
+
+/* A failure, then a success on the same context: the message is gone. */
+MXTEST(timing_calls_clear_the_message)
+{
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    mxsim_tconfig cfg;
+    mxsim_tconfig_default(&cfg);
+    MXT_EQ_INT(mxsim_tconfig_set(ctx, &cfg, "array.rows", "-3", "--set"), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "array.rows") != NULL);
+    MXT_EQ_INT(mxsim_tconfig_set(ctx, &cfg, "array.rows", "8", "--set"), MXSIM_OK);
+    MXT_TRUE(mxsim_errmsg(ctx)[0] == '\0');
+    mxsim_ctx_destroy(ctx);
 }
 
 int main(void)

@@ -41,8 +41,12 @@ bad() { printf "mxsim-trace 1\n$1\n" > "$t/bad.trace"; expect 2 "$2" -- "$MXSIM"
 bad 'conv name=x m=1 n=1 k=32' "bad.trace:2: unknown op 'conv'"
 bad 'gemm name=x m=0 n=1 k=32' "bad.trace:2"
 bad 'gemm name=x m=-4 n=1 k=32' "field 'm'"
-bad 'gemm name=x m=4 n=1 k=30 group=32' "field 'group'"
-bad 'gemm name=x m=4 n=1 k=30' "field 'group'"
+bad 'quantize name=x m=4 n=32 group=70000' "field 'group'"
+bad 'gemm name=x m=4 n=1 k=32 group=-3' "field 'group'"
+# an MXINT8 GEMM's K is padded to whole groups: k=30, G=32 runs; n_macs = 4*1*30 = 120 (useful)
+printf 'mxsim-trace 1\ngemm name=x m=4 n=1 k=30\n' > "$t/pad.trace"
+out=$("$MXSIM" run --config "$cfg" --format csv "$t/pad.trace" | awk -F, 'NR==1{for(i=1;i<=NF;i++)if($i=="n_macs")c=i} $1=="x"{print $c}')
+[ "$out" = 120 ] && echo "ok   padded k=30: n_macs 120" || { echo "FAIL: padded k=30: n_macs $out"; fails=$((fails+1)); }
 bad 'gemm name=x m=99999999999 n=1 k=32' "field 'm'"
 bad 'gemm name=x m=99999999999999999999999 n=1 k=32' "overflows"
 bad 'gemm name=x m=4x n=1 k=32' "field 'm': '4x' is not an integer"

@@ -51,6 +51,8 @@ NPZ_CASES = [
     ("A_stored", 4, 64, 32, 1, "mase-cuda", False),
     ("A_deflate", 4, 64, 32, 1, "mase-cuda", True),
     ("B_axis0", 64, 3, 16, 0, "microxcaling", True),
+    # group_size and axis as int32, as NumPy on Windows stores a Python int
+    ("C_i4meta", 4, 64, 16, 1, "ocp", False),
 ]
 
 
@@ -71,6 +73,8 @@ def gen(d):
         mant, scale = mx_values(rows, cols, g, axis)
         save = np.savez_compressed if comp else np.savez
         # Plain Python int and str, as a user would pass them.
+        if stem.endswith("_i4meta"):
+            g, axis = np.int32(g), np.int32(axis)
         save(j(stem + ".npz"), mantissa=mant, scale=scale, group_size=g, axis=axis, profile=prof)
 
 

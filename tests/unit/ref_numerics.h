@@ -1,7 +1,7 @@
 /* ref_numerics.h - independent reference model of the MXINT8 numerics, for the unit tests only.
 **
-** Written from sim/doc/numerics.md (sections 1-3) and shared/reference/mxint8-semantics.md
-** (sections 1, 2.2-2.4, 3.2-3.4, 4, 6), without looking at the library's implementation.  It is
+** Written from sim/doc/numerics.md (sections 1-3 and the edge cases of section 5), without
+** looking at the library's implementation.  It is
 ** deliberately "straightforward" rather than fast:
 **   - values are built exactly in double (ldexp) or as (sign, integer, power of two);
 **   - rounding to binary32 / bfloat16 is done by integer arithmetic on an exact (M, k) form
@@ -130,7 +130,7 @@ static inline float ref_bf16_value_f32(uint16_t b)
 
 /* ---- decode ------------------------------------------------------------------------------ */
 
-/* mase-cuda's CUDA kernel recipe (reference section 3.2 / 3.3), bit by bit. */
+/* mase-cuda's CUDA kernel recipe (numerics.md section 2), bit by bit. */
 static inline uint16_t ref_decode_mase_cuda(uint8_t E, int8_t m)
 {
     const unsigned s = m < 0 ? 0x8000u : 0u;

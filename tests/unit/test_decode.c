@@ -3,9 +3,9 @@
 ** Expected values come from two places, kept apart on purpose:
 **   - the exhaustive tests compare the library with the independent reference in ref_numerics.h
 **     (values built exactly with ldexp in double, rounded to bf16/f32 by integer arithmetic;
-**     mase-cuda by its documented bit recipe, mxint8-semantics.md section 3.2/3.3);
+**     mase-cuda by its documented bit recipe, numerics.md section 2);
 **   - the decode_table_* tests hold literal values copied from the decode tables (numerics.md
-**     section 2 and mxint8-semantics.md section 6.1); they do not use the reference at all.
+**     sections 2 and 5.1); they do not use the reference at all.
 ** NaN results are compared by class (MXT_EQ_BF16 / MXT_EQ_F32), as numerics.md section 2 says.
 */
 #include <float.h>
@@ -69,7 +69,7 @@ MXTEST(decode_f32_and_bf16_agree)
     }
 }
 
-/* ---- decode table rows: literal values from numerics.md section 2 and reference section 6.1 ----
+/* ---- decode table rows: literal values from numerics.md sections 2 and 5.1 ----
 ** Columns: OCP v1.0, mase-cuda dequant (bf16 hex as evaluated on an H200), MASE compose (the byte
 ** is MASE's own: value = m/128 * 2^(byte-127)), microxcaling (= OCP, numerics.md section 2; the
 ** m = -128 rows are "never emitted" by its quantizer but decode as OCP).  Each row checks the bf16
@@ -84,7 +84,7 @@ MXTEST(decode_f32_and_bf16_agree)
                    (float)(f32_val));                                                \
     }
 
-/* OCP column (section 6.1; (254,-128) -> -Inf from numerics.md section 2). */
+/* OCP column (numerics.md section 5.1; (254,-128) -> -Inf from numerics.md section 2). */
 DROW(ocp_e127_m0_is_0x0000, OCP, 127, 0, 0x0000, 0.0f)
 DROW(ocp_e127_m1_is_0x3c80, OCP, 127, 1, 0x3C80, 0x1p-6f)
 DROW(ocp_e127_m64_is_0x3f80, OCP, 127, 64, 0x3F80, 1.0f)
@@ -106,7 +106,7 @@ DROW(ocp_e255_mneg64_is_nan, OCP, 255, -64, 0x7FC0, NAN)
 DROW(ocp_e255_m65_is_nan, OCP, 255, 65, 0x7FC0, NAN)
 DROW(ocp_e255_mneg1_is_nan, OCP, 255, -1, 0x7FC0, NAN)
 
-/* microxcaling column: "as ocp" (numerics.md section 2, reference section 6.1). */
+/* microxcaling column: "as ocp" (numerics.md sections 2 and 5.1). */
 DROW(microxcaling_e127_m0_is_0x0000, MICROXCALING, 127, 0, 0x0000, 0.0f)
 DROW(microxcaling_e127_m1_is_0x3c80, MICROXCALING, 127, 1, 0x3C80, 0x1p-6f)
 DROW(microxcaling_e127_m64_is_0x3f80, MICROXCALING, 127, 64, 0x3F80, 1.0f)
@@ -179,7 +179,7 @@ DROW(mase_e255_m65_is_pos_inf, MASE, 255, 65, 0x7F80, INFINITY)
 DROW(mase_e255_mneg1_is_neg_inf, MASE, 255, -1, 0xFF80, -INFINITY)
 DROW(mase_e255_mneg128_is_neg_inf, MASE, 255, -128, 0xFF80, -INFINITY)
 
-/* mase-cuda closed form (reference section 3.3), one check per clause over all E. */
+/* mase-cuda closed form (numerics.md section 2), one check per clause over all E. */
 MXTEST(decode_mase_cuda_closed_form)
 {
     for (int E = 1; E <= 254; E++) {

@@ -493,7 +493,7 @@ static long run_case(const char *label, const gcase *c, int xmode, case_refs *re
             /* tensor API: f32 output, and bf16 output */
             for (int od = 0; od < 2; od++) {
                 mxsim_gemm_opts opts;
-                memset(&opts, 0, sizeof opts);
+                mxsim_gemm_opts_default(&opts);
                 opts.acc = (mxsim_acc)acc;
                 opts.out_dtype = od ? MXSIM_DTYPE_BF16 : MXSIM_DTYPE_F32;
                 mxsim_tensor *out = NULL;
@@ -508,7 +508,7 @@ static long run_case(const char *label, const gcase *c, int xmode, case_refs *re
                 }
                 const int64_t *sh = mxsim_tensor_shape(out);
                 if (mxsim_tensor_ndim(out) != 2 || sh[0] != M || sh[1] != N ||
-                    mxsim_tensor_dtype(out) != opts.out_dtype) {
+                    (int32_t)mxsim_tensor_dtype(out) != opts.out_dtype) {
                     MXT_FAILF("%s [%s] %s: output has ndim %d dtype %d, expected [%lld,%lld] %d",
                               label, what, p->name, mxsim_tensor_ndim(out),
                               (int)mxsim_tensor_dtype(out), (long long)M, (long long)N,
@@ -1207,7 +1207,7 @@ MXTEST(errors)
     mxsim_mx *Aax = mx_shape(ctx, 2, s32, 32, 0), *Bax = mx_shape(ctx, 2, s32, 32, 0);
     mxsim_mx *A1 = mx_shape(ctx, 1, s1, 32, 0), *A3 = mx_shape(ctx, 3, s3, 32, 2);
     mxsim_gemm_opts opts;
-    memset(&opts, 0, sizeof opts);
+    mxsim_gemm_opts_default(&opts);
     mxsim_tensor *out = NULL;
     if (!(A && B && Bk && Bg && Aax && Bax && A1 && A3)) goto done;
 
@@ -1289,6 +1289,28 @@ MXTEST(errors)
 done:
     mxsim_mx_free(A), mxsim_mx_free(B), mxsim_mx_free(Bk), mxsim_mx_free(Bg);
     mxsim_mx_free(Aax), mxsim_mx_free(Bax), mxsim_mx_free(A1), mxsim_mx_free(A3);
+    mxsim_ctx_destroy(ctx);
+}
+
+/* Dimensions each under the documented cap whose products describe arrays that cannot exist
+** (a crash before the check); the call must refuse them without touching the pointers. */
+MXTEST(gemm_raw_refuses_impossible_array_sizes)
+{
+    mxsim_ctx *ctx;
+    mxsim_ctx_create(&ctx);
+    int8_t m[1] = {0};
+    uint8_t e[1] = {127};
+    float c[1];
+    const int64_t dims[][3] = {{(int64_t)1 << 40, (int64_t)1 << 24, (int64_t)1 << 40},
+                               {1, (int64_t)1 << 37, 32},
+                               {(int64_t)1 << 20, (int64_t)1 << 20, 32},
+                               {(int64_t)1 << 31, 1, (int64_t)1 << 31}};
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+        MXT_EQ_INT(mxsim_gemm_raw(ctx, dims[i][0], dims[i][1], dims[i][2], 32, m, e, m, e,
+                                  MXSIM_ACC_FP32, c),
+                   MXSIM_E_LIMIT);
+        MXT_TRUE(strstr(mxsim_errmsg(ctx), "exceeds") != NULL);
+    }
     mxsim_ctx_destroy(ctx);
 }
 

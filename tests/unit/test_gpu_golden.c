@@ -80,7 +80,8 @@ static void check_gemm(mxsim_ctx *ctx, const char *name)
     MXT_EQ_INT(mxsim_mx_load(ctx, path_of(p2, sizeof p2, name, ".b.npz"), &b), MXSIM_OK);
     MXT_EQ_INT(mxsim_tensor_load_npy(ctx, path_of(p3, sizeof p3, name, ".gpu.npy"), &gpu), MXSIM_OK);
     if (!a || !b || !gpu) goto out;
-    mxsim_gemm_opts o = {MXSIM_ACC_FP32, MXSIM_DTYPE_F32};
+    mxsim_gemm_opts o;
+    mxsim_gemm_opts_default(&o);
     MXT_EQ_INT(mxsim_gemm(ctx, a, b, &o, &ref), MXSIM_OK);
     if (!ref) goto out;
     MXT_EQ_INT(mxsim_tensor_numel(ref), mxsim_tensor_numel(gpu));

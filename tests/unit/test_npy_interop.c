@@ -110,6 +110,7 @@ static const struct {
     {"A_stored", 4, 64, 32, 1, MXSIM_PROFILE_MASE_CUDA, 0},
     {"A_deflate", 4, 64, 32, 1, MXSIM_PROFILE_MASE_CUDA, 1},
     {"B_axis0", 64, 3, 16, 0, MXSIM_PROFILE_MICROXCALING, 1},
+    {"C_i4meta", 4, 64, 16, 1, MXSIM_PROFILE_OCP, 0},
 };
 
 #define CHECK_OK(ctx, expr)                                                                      \

@@ -1,9 +1,9 @@
 /* test_quantize.c - acceptance tests of mxsim_quantize_block and mxsim_fake_quant_block.
 **
 ** Three kinds of tests, kept apart on purpose:
-**   - encode_table_* : one test per row of the encode table (mxint8-semantics.md section 6.2) and
+**   - encode_table_* : one test per row of the encode table (numerics.md section 5.2) and
 **     per profile, plus the thresholds and consequences numerics.md section 3 and the reference
-**     (sections 2.3, 2.4, 3.4, 4) state.  Expected bytes, codes and outputs are literals taken
+**     (numerics.md section 5.3) state.  Expected bytes, codes and outputs are literals taken
 **     from the table text (or worked out by hand from the rule where the table says "exact"; the
 **     derivation is in the comment).  They do not use the reference model.
 **   - random_*       : random blocks of many kinds and sizes, compared element by element with the
@@ -248,7 +248,7 @@ MXTEST(encode_table_bf16_microxcaling_0x3b81_ties_away)
 {
     enc_bf16(P_MX, B(0x3B81), 1, 119, M(65), B(0x3B82));
 }
-/* Reference section 2.3: "The same data in fp32 gives byte 120, mant 64 and dq 0.00390625." */
+/* numerics.md section 5.3: "the same data in f32 gives byte 120, mantissa 64, 0.00390625" */
 MXTEST(encode_table_mase_f32_same_data_as_0x3b81)
 {
     enc_f32(P_MASE, F(0x1.02p-8f), 1, 120, M(64), F(0.00390625f));
@@ -325,7 +325,7 @@ MXTEST(encode_nan_block_only_nan_element)
 /* ---- further consequences stated by numerics.md section 3 and the reference ------------------ */
 
 /* Signed zero inputs: MASE returns -0.0 for an input of -0.0 (numerics.md section 3); microxcaling
-** gives +0.0 for -0.0 (reference section 4); OCP and mase-cuda give +0 (codes).  The block is
+** gives +0.0 for -0.0 (numerics.md section 3, fake quantization); OCP and mase-cuda give +0 (codes).  The block is
 ** all-zero, so the bytes are the zero-block bytes. */
 MXTEST(encode_neg_zero_inputs)
 {
@@ -350,7 +350,7 @@ MXTEST(encode_microxcaling_neg_zero_needs_nonzero_quotient)
     enc_bf16(P_MX, B(0x7F00, 0x8001), 2, 254, M(64, 0), B(0x7F00, 0x0000));
 }
 
-/* MASE S = 128 thresholds (reference section 2.4): bf16 amax >= 0x7F19 -> byte 255, m 0, NaN;
+/* MASE S = 128 thresholds (numerics.md section 5.3): bf16 amax >= 0x7F19 -> byte 255, m 0, NaN;
 ** 0x7F18 -> byte 254 with saturation (q = 1.1875 * 128 = 152 -> 127; dq 127 * 2^120 = 0x7EFE).
 ** fp32: amax a few ulps above 2^127 have log2 rounding to exactly 127 -> byte 254, saturated;
 ** FLT_MAX -> S = 128 -> NaN. */
@@ -366,7 +366,7 @@ MXTEST(encode_mase_top_of_range)
     enc_f32(P_MASE, F(-0x1p127f), 1, 254, M(-128), F(-0x1p127f));
 }
 
-/* microxcaling se > 127 -> NaN block (reference section 4): fp32 FLT_MAX; bf16 amax >= 0x7F58.
+/* microxcaling se > 127 -> NaN block (numerics.md section 5.3): fp32 FLT_MAX; bf16 amax >= 0x7F58.
 ** bf16 0x7F57 = 1.6796875 * 2^127: se = 127, q = 107.5, q + 0.5 = 108 -> m 108 -> 0x7F58. */
 MXTEST(encode_microxcaling_top_of_range)
 {
@@ -803,7 +803,7 @@ MXTEST(property_mase_cuda) { property_random(P_MCQ, 0x3003); }
 MXTEST(property_microxcaling) { property_random(P_MX, 0x3004); }
 
 /* mase-cuda against the original f32 input: error <= half step + the bf16 rounding error, except
-** saturated and flushed elements (reference section 3.4: "double-rounded"). */
+** saturated and flushed elements (numerics.md section 3: f32 input is rounded to bf16 first). */
 MXTEST(property_mase_cuda_f32_double_rounding_bound)
 {
     mxt_rng r = {0x3005};

@@ -80,8 +80,10 @@ static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     so.acc.data_dir = OPT("data");
     so.accuracy = !OPT("no-accuracy");
     so.strict_group = OPT("strict-group") != NULL;
-    if ((s = OPT("profile")) && mxsim_profile_parse(s, &so.profile) != MXSIM_OK)
+    mxsim_profile prof = MXSIM_PROFILE_OCP;
+    if ((s = OPT("profile")) && mxsim_profile_parse(s, &prof) != MXSIM_OK)
         return cli_usage("--profile '%s': expected ocp, mase, mase-cuda or microxcaling", s);
+    if (s) so.profile = prof; /* the struct stores enums as int32_t */
     mxsim_node_scale sc;
     mxsim_status st = mxsim_node_scaling(ctx, so.cost.node_nm, so.cost.vdd_v, &sc);
     if (st != MXSIM_OK) return cli_fail(ctx, st);
@@ -144,8 +146,43 @@ static int cmd_cost(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     int rc = cost_params(c, a, &cp);
     if (rc || (rc = mxsim_cli_build_config(c, a, ctx, &cfg))) return rc;
     mxsim_table *t = NULL;
-    mxsim_status st = OPT("constants") ? mxsim_cost_const_table(ctx, &t) : mxsim_cost_area_table(ctx, &cfg, &cp, &t);
-    rc = st == MXSIM_OK ? cli_emit_table(ctx, t, OPT("format"), OPT("out")) : cli_fail(ctx, st);
+    mxsim_output_format f;
+    if ((rc = cli_format(ctx, OPT("format"), OPT("out"), &f))) return rc;
+    mxsim_status st;
+    if (OPT("constants") && f == MXSIM_OUTPUT_MD) { /* the document sim/doc/energy-area.md embeds */
+        mxsim_node_scale sc;
+        char *text = NULL;
+        size_t len = 0;
+        if ((st = mxsim_node_scaling(ctx, cp.node_nm, cp.vdd_v, &sc)) == MXSIM_OK) st = mxsim_cost_constants_md(ctx, &sc, &text, &len);
+        rc = st == MXSIM_OK ? cli_write(ctx, OPT("out"), text, len) : cli_fail(ctx, st);
+        mxsim_free(text);
+        return rc;
+    }
+    if (OPT("references")) st = mxsim_cost_ref_table(ctx, &t);
+    else if (OPT("constants")) st = mxsim_cost_const_table(ctx, &t);
+    else st = mxsim_cost_area_table(ctx, &cfg, &cp, &t);
+    /* the human forms carry the full citations after the table (csv and json: --references) */
+    mxsim_table *refs = NULL;
+    int human = (f == MXSIM_OUTPUT_TABLE || f == MXSIM_OUTPUT_MD) && !OPT("references");
+    if (st == MXSIM_OK && human) st = mxsim_cost_ref_table(ctx, &refs);
+    char *text[2] = {NULL, NULL};
+    size_t len[2] = {0, 0};
+    if (st == MXSIM_OK) st = mxsim_table_render(ctx, t, f, &text[0], &len[0]);
+    if (st == MXSIM_OK && refs) st = mxsim_table_render(ctx, refs, f, &text[1], &len[1]);
+    char *all = st == MXSIM_OK ? malloc(len[0] + len[1] + 2) : NULL;
+    if (st == MXSIM_OK && !all) st = MXSIM_E_NOMEM;
+    if (all) {
+        memcpy(all, text[0], len[0]);
+        size_t n = len[0];
+        if (refs) all[n++] = '\n', memcpy(all + n, text[1], len[1]), n += len[1];
+        rc = cli_write(ctx, OPT("out"), all, n);
+    } else {
+        rc = cli_fail(ctx, st);
+    }
+    free(all);
+    mxsim_free(text[0]);
+    mxsim_free(text[1]);
+    mxsim_table_free(refs);
     mxsim_table_free(t);
     return rc;
 }
@@ -174,7 +211,8 @@ static const cli_opt k_sweep_opts[] = {
     CLI_TABLE_OPTS,
     {0}};
 static const cli_opt k_cost_opts[] = {
-    CLI_CONFIG_OPTS, COST_OPTS, {"constants", 0, 0, 0, "", "print the constants table instead of the area"}, CLI_TABLE_OPTS, {0}};
+    CLI_CONFIG_OPTS, COST_OPTS, {"constants", 0, 0, 0, "", "print the constants table instead of the area"},
+    {"references", 0, 0, 0, "", "print the citations of the constants (key, anchor, citation)"}, CLI_TABLE_OPTS, {0}};
 
 const cli_command mxsim_cmd_sweep = {
     "sweep", "TRACE",
@@ -187,13 +225,18 @@ const cli_command mxsim_cmd_sweep = {
     k_sweep_opts, 1, 1, cmd_sweep, NULL};
 const cli_command mxsim_cmd_cost = {
     "cost", "",
-    "The area and leakage of the accelerator per component (nominal, low, high), or with\n"
-    "--constants the constants table with sources, node, Vdd and confidence\n"
-    "(sim/doc/energy-area.md).",
+    "The area and leakage of the accelerator per component (nominal, low, high); --constants:\n"
+    "the constants table with sources, node, Vdd, confidence and citation keys (--format md: the\n"
+    "document sim/doc/energy-area.md embeds, with the citations and the node scaling);\n"
+    "--references: the citations. See sim/doc/energy-area.md and sim/doc/references.md.",
     k_cost_opts, 0, 0, cmd_cost, NULL};
 const cli_command mxsim_cmd_report = {
-    "report", "RESULTS.csv -o DIR",
+    "report", "RESULTS.csv -o DIR [--meta RESULTS.meta.json]",
     "Writes DIR/index.html (self-contained, inline SVG charts, no scripts) and DIR/README.md\n"
-    "(+ the SVG charts) from a sweep's CSV. A malformed CSV exits 2 naming file, line and\n"
-    "column, and nothing is written.",
+    "from a sweep's CSV and its JSON sidecar (RESULTS.meta.json, written beside the CSV by\n"
+    "mxsim sweep -o; --meta names another): totals, cycles/energy (with its low-high band)/\n"
+    "SQNR against the group size, cycle, energy and area breakdowns per design point, the\n"
+    "cycles/energy Pareto front coloured by SQNR, per-op and accuracy tables, the constants.\n"
+    "Each chart is also DIR/NAME.svg with DIR/NAME.csv, the values it plots. A malformed or\n"
+    "missing input exits 2 naming file, line and field, and nothing is written.",
     NULL, 0, 0, NULL, mxsim_cli_report};

@@ -92,11 +92,14 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
         if ((st = mxsim_time_op(ctx, cfg, op, mxsim_trace_source(tr), 0, NULL, &ts)) != MXSIM_OK) break;
         if ((st = mxsim_cost_energy(ctx, cfg, &cp, &area, &ts, &en)) != MXSIM_OK) break;
         int64_t g = op->group_size ? op->group_size : cfg->group_size, rep = op->repeat;
-        mxsim_gpu_op go = {0, 0, op->m, op->n, op->k, g};
+        /* the GPU's MXINT8 tensors are whole groups too: its kernels see K (or n) padded to a
+        ** multiple of G, as the accelerator does (sim/doc/architecture.md 3.1); cuBLAS bf16 the real K */
+        int64_t kp = (op->k + g - 1) / g * g, np = (op->n + g - 1) / g * g;
+        mxsim_gpu_op go = {0, 0, op->m, op->n, kp, g};
         const char *kname = "mxk-gemm-mxint8";
         if (op->kind == MXSIM_OP_GEMM) go.kernel = MXSIM_GK_MXK_GEMM;
-        else if (op->kind == MXSIM_OP_DEQUANT) go.kernel = MXSIM_GK_DEQUANT_OCP, go.m = op->m * op->n, kname = "mxk-dequant-ocp";
-        else go.kernel = MXSIM_GK_QUANTIZE_BF16, go.m = op->m * op->n, kname = "mxk-quantize-ocp-bf16";
+        else if (op->kind == MXSIM_OP_DEQUANT) go.kernel = MXSIM_GK_DEQUANT_OCP, go.m = op->m * np, kname = "mxk-dequant-ocp";
+        else go.kernel = MXSIM_GK_QUANTIZE_BF16, go.m = op->m * np, kname = "mxk-quantize-ocp-bf16";
         mxsim_gpu_pred gp, cb;
         memset(&cb, 0, sizeof cb);
         if ((st = mxsim_gpu_predict(ctx, card, &go, &gp)) != MXSIM_OK) break;
@@ -105,9 +108,10 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
         if (gemm) {
             mxsim_gpu_op co = go;
             co.kernel = MXSIM_GK_CUBLAS_BF16;
+            co.k = op->k;
             if ((st = mxsim_gpu_predict(ctx, card, &co, &cb)) != MXSIM_OK) break;
             meas = lookup_measured(bn, MXSIM_GK_MXK_GEMM, go.m, go.n, go.k, g);
-            cmeas = lookup_measured(bn, MXSIM_GK_CUBLAS_BF16, go.m, go.n, go.k, 0);
+            cmeas = lookup_measured(bn, MXSIM_GK_CUBLAS_BF16, co.m, co.n, co.k, 0);
         }
         double acc_us = ts.seconds * 1e6, gpu_us = gp.time_us * (double)rep, cub_us = cb.time_us * (double)rep;
         double e_uj = en.total_pj[MXSIM_BAND_NOM] * 1e-6, gpu_tops = ops > 0 ? ops / (gpu_us * 1e-6) / 1e12 : 0;

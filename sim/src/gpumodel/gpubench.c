@@ -52,6 +52,7 @@ static int parse_i64(const char *s, int64_t *v)
 
 mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_bench **out)
 {
+    mx_clear_err(ctx);
     if (!path || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_bench_load: NULL argument");
     *out = NULL;
     uint8_t *data;
@@ -198,6 +199,7 @@ static void summarise(const mxsim_gpu_bench *b, mxsim_gpu_summary *s)
 mxsim_status mxsim_gpu_compare(mxsim_ctx *ctx, const mxsim_gpu_card *card, mxsim_gpu_bench *b,
                                mxsim_gpu_summary *out)
 {
+    mx_clear_err(ctx);
     if (!card || !b || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_compare: NULL argument");
     for (int64_t i = 0; i < b->n; i++) {
         mxsim_gpu_point *p = &b->pts[i];
@@ -229,6 +231,7 @@ static double train_mape(const mxsim_gpu_card *card, const mxsim_gpu_bench *b)
 mxsim_status mxsim_gpu_calibrate(mxsim_ctx *ctx, mxsim_gpu_card *card, mxsim_gpu_bench *b,
                                  mxsim_gpu_summary *out)
 {
+    mx_clear_err(ctx);
     if (!card || !b || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_calibrate: NULL argument");
     static const double steps[] = {1.3, 1.0 / 1.3, 1.05, 1.0 / 1.05, 1.01, 1.0 / 1.01};
     double best = train_mape(card, b);

@@ -1,5 +1,5 @@
 /* gpumodel.c - analytical model of an NVIDIA Hopper GPU running mxsim's CUDA kernels and the
-** cuBLAS baselines (issue 7; full derivation in sim/doc/gpu-model.md).
+** cuBLAS baselines (full derivation in sim/doc/gpu-model.md).
 **
 ** What is modelled, per kernel (all times in seconds internally, microseconds at the API):
 **   - streaming kernels (dequantize, quantize, D2D copy): DRAM bytes at the card's measured copy
@@ -98,6 +98,7 @@ static char *trim(char *s)
 
 mxsim_status mxsim_gpu_card_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_card *c)
 {
+    mx_clear_err(ctx);
     if (!path || !c) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_card_load: NULL argument");
     uint8_t *data;
     size_t len;
@@ -366,6 +367,7 @@ static void model_cublas(const mxsim_gpu_card *c, const mxsim_gpu_op *op, int in
 mxsim_status mxsim_gpu_predict(mxsim_ctx *ctx, const mxsim_gpu_card *c, const mxsim_gpu_op *op,
                                mxsim_gpu_pred *o)
 {
+    mx_clear_err(ctx);
     if (!c || !op || !o) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_predict: NULL argument");
     memset(o, 0, sizeof *o);
     const int gemm = op->kernel >= MXSIM_GK_MXK_GEMM && op->kernel <= MXSIM_GK_DEQUANT_CUBLAS;
@@ -440,6 +442,7 @@ mxsim_status mxsim_gpu_predict(mxsim_ctx *ctx, const mxsim_gpu_card *c, const mx
 
 mxsim_status mxsim_gpu_method_parse(mxsim_ctx *ctx, const char *m, mxsim_gpu_op *op)
 {
+    mx_clear_err(ctx);
     if (!m || !op) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_method_parse: NULL argument");
     memset(op, 0, sizeof *op);
     static const struct {

@@ -135,8 +135,8 @@ mxsim_status mxsim_table_add_column(mxsim_ctx *ctx, mxsim_table *t, const char *
         return mx_fail(ctx, MXSIM_E_ARG, "table column '%s': added after the first row", name);
     if (find_col(t, name) >= 0)
         return mx_fail(ctx, MXSIM_E_ARG, "table column '%s': duplicate name", name);
-    if (decimals < -1 || decimals > 17)
-        return mx_fail(ctx, MXSIM_E_ARG, "table column '%s': decimals %d not in -1..17", name, decimals);
+    if (decimals < -17 || decimals > 17)
+        return mx_fail(ctx, MXSIM_E_ARG, "table column '%s': decimals %d not in -17..17", name, decimals);
     if (t->n_cols == t->cap_cols) {
         int nc = t->cap_cols ? 2 * t->cap_cols : 16;
         col_t *np = realloc(t->cols, (size_t)nc * sizeof *np);
@@ -299,8 +299,9 @@ static const char *cell_text(const col_t *c, const cell_t *v, char *buf, size_t 
     case MXSIM_CELL_TEXT: return v->text ? v->text : "";
     case MXSIM_CELL_INT: snprintf(buf, len, "%lld", (long long)v->i); return buf;
     default:
-        if (c->decimals < 0 || !isfinite(v->r)) return mx_fmt_real(v->r, buf, len);
-        snprintf(buf, len, "%.*f", c->decimals, v->r);
+        if (c->decimals == -1 || !isfinite(v->r)) return mx_fmt_real(v->r, buf, len);
+        if (c->decimals < -1) snprintf(buf, len, "%.*g", -c->decimals, v->r); /* significant digits */
+        else snprintf(buf, len, "%.*f", c->decimals, v->r);
         return buf;
     }
 }

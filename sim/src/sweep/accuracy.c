@@ -1,4 +1,4 @@
-/* accuracy.c - the numerical error an MXINT8 configuration causes on one op (issue 4).
+/* accuracy.c - the numerical error an MXINT8 configuration causes on one op.
 **
 ** Modelled: the bit-exact functional model (mxsim_mx_quantize, mxsim_gemm, mxsim_mx_dequantize)
 ** run on float32 data and compared with a float64 computation on the same float32 values:
@@ -12,6 +12,7 @@
 ** tensor would.  Ignored: the error of ops' inputs produced by earlier ops (each op is measured
 ** on fresh data), the accelerator's output format (outputs are compared as float32).
 */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -142,6 +143,7 @@ MXSIM_API void mxsim_accuracy_opts_default(mxsim_accuracy_opts *o)
 {
     if (o == NULL) return;
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     o->profile = MXSIM_PROFILE_OCP;
     o->acc = MXSIM_ACC_FP32;
     o->group_size = 32;
@@ -172,7 +174,9 @@ static mxsim_status acc_gemm(mxsim_ctx *ctx, const mxsim_top *op, const mxsim_ac
     if ((st = make_operand(ctx, ub, h, 'w', op->n, o->sample_cols, K, &b)) != MXSIM_OK) goto done;
     if ((st = mxsim_mx_quantize(ctx, a, o->profile, o->group_size, 1, &qa)) != MXSIM_OK) goto done;
     if ((st = mxsim_mx_quantize(ctx, b, o->profile, o->group_size, 1, &qb)) != MXSIM_OK) goto done;
-    mxsim_gemm_opts go = {o->acc, MXSIM_DTYPE_F32};
+    mxsim_gemm_opts go;
+    mxsim_gemm_opts_default(&go);
+    go.acc = o->acc;
     if ((st = mxsim_gemm(ctx, qa, qb, &go, &c)) != MXSIM_OK) goto done;
     {
         const int64_t R = mxsim_tensor_shape(a)[0], C = mxsim_tensor_shape(b)[0];
@@ -240,12 +244,29 @@ done:
     return st;
 }
 
+/* A data directory that does not exist must fail, not fall back to synthetic data unnoticed
+** (an op without files is synthetic only inside an existing directory). */
+mxsim_status mx_acc_check_data_dir(mxsim_ctx *ctx, const char *dir)
+{
+    struct stat sb;
+    if (dir == NULL) return MXSIM_OK;
+    if (stat(dir, &sb) != 0)
+        return mx_fail(ctx, MXSIM_E_INPUT, "accuracy data directory '%s': %s", dir, strerror(errno));
+    if (!S_ISDIR(sb.st_mode))
+        return mx_fail(ctx, MXSIM_E_INPUT, "accuracy data directory '%s': not a directory", dir);
+    return MXSIM_OK;
+}
+
 MXSIM_API mxsim_status mxsim_accuracy_op(mxsim_ctx *ctx, const mxsim_top *op,
                                          const mxsim_accuracy_opts *o, mxsim_accuracy *out)
 {
+    mx_clear_err(ctx);
     if (op == NULL || o == NULL || out == NULL)
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_accuracy_op: NULL argument");
     memset(out, 0, sizeof *out);
+    mxsim_status cs = mx_check_size(ctx, "mxsim_accuracy_op", "mxsim_accuracy_opts", o->struct_size, sizeof *o);
+    if (cs != MXSIM_OK) return cs;
+    if ((cs = mx_acc_check_data_dir(ctx, o->data_dir)) != MXSIM_OK) return cs;
     if (o->sample_rows < 0 || o->sample_cols < 0)
         return mx_fail(ctx, MXSIM_E_INPUT, "accuracy: sample_rows/sample_cols must be >= 0");
     const int64_t len = op->kind == MXSIM_OP_GEMM ? op->k : op->n;

@@ -1,11 +1,11 @@
-/* cost.c - area and energy model of the accelerator (issue 4; sim/doc/energy-area.md).
+/* cost.c - area and energy model of the accelerator (sim/doc/energy-area.md).
 **
 ** Modelled: per component (multipliers, adder trees, exponent adders, alignment shifters,
 ** accumulators, pipeline registers, SRAM, DRAM, dequant unit, re-quantizer, control/wiring) the
 ** area and leakage of the instances a configuration implies, and the dynamic energy of the events
 ** the timing engine counts (mxsim_tstats): E = sum events x energy/event + leakage x time.
-** Every constant sits in k_consts[] with its source, node, Vdd and confidence
-** (../shared/reference/energy-area.md); the code holds no other numbers than width rules
+** Every constant sits in k_consts[] with its source, node, Vdd, confidence and the keys of its
+** citations (k_refs[], sim/doc/references.md); the code holds no other numbers than width rules
 ** (operand bits, adder-tree widths).  Each cost is computed for three bands: nominal, low and
 ** high, where the sources disagree (e.g. Horowitz vs Aladdin multiplier energy).
 ** Scaling from the 45 nm / 0.9 V anchor follows Stillmaker & Baas 2017 (logic area factor,
@@ -28,87 +28,143 @@
 #define SCALE_REG_BITS 16   /* the two scale bytes of the group in flight */
 
 /* The constants table.  value/low/high at node_nm (40 nm Aladdin and CACTI data are used as
-** 45 nm without interpolation: energy-area.md 4.1 allows either; confidence notes it). */
+** 45 nm without interpolation; node_nm keeps 40 so the choice stays visible).  REFS() marks the
+** citation keys so tests/docs/self_contained.sh can find them in the source as well. */
+#define REFS(keys) keys
 static const mxsim_cost_const k_consts[] = {
     /* ---- energy per event ---- */
     {"mult8.energy", "multipliers", "int8 x int8 multiply, per MAC", "pJ", 0.2, 0.2, 0.539375, 45, 0.9,
      "HOR14 ISSCC'14 energy table, 8b mult; high ALADDIN40 32x32 mult 8.63 pJ @5ns (Accelergy)", "A/B",
-     "nominal HOR14; high = 8.63 x (8/32)^2, Accelergy's quadratic width rule"},
+     "nominal HOR14; high = 8.63 x (8/32)^2, Accelergy's quadratic width rule", REFS("HOR14 ALADDIN40 ACCELERGY")},
     {"add.energy_per_bit", "adder_trees", "integer add, per result bit", "pJ/bit", 0.003125, 0.002678125,
      0.0065625, 45, 0.9,
      "HOR14 32b add 0.1 pJ; low ALADDIN40 32b adder 0.0857 pJ @>=2ns; high ALADDIN40 0.21 pJ @1ns", "A",
-     "each / 32 bits (adders linear in width, energy-area.md 4.2)"},
+     "each / 32 bits (adders linear in width, energy-area.md section 1)", REFS("HOR14 ALADDIN40")},
     {"exp_add8.energy", "exponent_adders", "8b shared-exponent add, per group", "pJ", 0.03, 0.021425, 0.0525,
      45, 0.9, "HOR14 8b add 0.03 pJ; band ALADDIN40 32b adder x 8/32 (0.0857, 0.21 pJ)", "A/B",
-     "band linear in width"},
+     "band linear in width", REFS("HOR14 ALADDIN40")},
     {"shift32.energy", "alignment_shifters", "32b alignment shift, per group", "pJ", 0.417, 0.417, 0.417, 40,
-     0.9, "ALADDIN40 shifter 32b 1 stage @1ns (hwcomponents-library)", "A", "as published"},
+     0.9, "ALADDIN40 shifter 32b 1 stage @1ns (hwcomponents-library)", "A", "as published", REFS("ALADDIN40")},
     {"fpadd32.energy", "accumulators", "fp32 accumulate, per group", "pJ", 0.9, 0.9, 0.9, 45, 0.9,
-     "HOR14 32b FP add", "A/B", "as published"},
+     "HOR14 32b FP add", "A/B", "as published", REFS("HOR14")},
     {"reg.energy_per_bit", "pipeline_registers", "register write, per bit", "pJ/bit", 0.009, 0.009, 0.009, 40,
-     0.9, "ALADDIN40 register per bit", "A", "as published"},
+     0.9, "ALADDIN40 register per bit", "A", "as published", REFS("ALADDIN40")},
     {"sram.energy_per_bit_8kib", "sram", "SRAM access of an 8 KiB macro, per bit", "pJ/bit", 0.15625,
      0.0821875, 0.15625, 45, 0.9,
      "HOR14 SRAM read 64b 8KB 10 pJ; low CACTI7-ACCELERGY 40nm 8KB read 5.26 pJ/64b", "A",
-     "per bit = /64; x sqrt(C / 8 KiB) for a macro of C (HOR14 fit, energy-area.md 2.3, C)"},
+     "per bit = /64; x sqrt(C / 8 KiB) for a macro of C (HOR14 fit, energy-area.md section 1, C)", REFS("HOR14 CACTI7-ACCELERGY")},
     {"dram.energy_per_bit", "dram", "DRAM transfer, per bit", "pJ/bit", 8.0, 3.9, 20.0, 0, 0,
      "ACC-CACTI-DRAM LPDDR4 8 pJ/b; low HBM2 3.9 pJ/b (Chatterjee MICRO'17); high HOR14 DRAM 20 pJ/b",
-     "A", "off chip: not node-scaled; high = low end of HOR14's 20-40 pJ/bit"},
+     "A", "off chip: not node-scaled; high = low end of HOR14's 20-40 pJ/bit", REFS("ACC-CACTI-DRAM HOR14")},
     {"dequant.energy", "dequant_unit", "MXINT8 -> bf16 dequant, per element", "pJ", 0.2677, 0.2572, 0.35, 45, 0.9,
      "derived: GE ratio x HOR14 add32 0.1 pJ; rtl/ mase-cuda lane 610.3 GE / add32 228 GE "
-     "(reports/rtl/area.csv); low ocp lane 586.3 GE; high the reference's 791-GE block (energy-area.md 4.2)",
-     "C", "gate-count ratio times the adder energy"},
+     "(reports/rtl/area.csv); low ocp lane 586.3 GE; high YOSYS 791-GE int32->bf16 block (references.md#yosys)",
+     "C", "gate-count ratio times the adder energy", REFS("HOR14 MXSIM-RTL YOSYS")},
     {"requant.energy", "requantizer", "bf16/fp32 -> MXINT8 re-quantize, per element", "pJ", 0.19680, 0.19680,
      0.19680, 45, 0.9, "derived: ALADDIN40 shifter 0.417 x (16*4)/(32*5) + HOR14 add8 0.03", "C",
-     "16b shift by 4 bits (shifters ~ w log2 range) + 8b rounding add"},
+     "16b shift by 4 bits (shifters ~ w log2 range) + 8b rounding add", REFS("ALADDIN40 HOR14")},
     {"cmp8.energy", "requantizer", "8b exponent compare (max-abs), per element", "pJ", 0.007375, 0.007375,
-     0.007375, 40, 0.9, "ALADDIN40 32b comparator 0.0295 pJ x 8/32", "C", "linear in width"},
+     0.007375, 40, 0.9, "ALADDIN40 32b comparator 0.0295 pJ x 8/32", "C", "linear in width", REFS("ALADDIN40")},
     /* ---- area per instance ---- */
     {"mult8.area", "multipliers", "int8 x int8 multiplier", "um2", 282, 282, 396.875, 45, 0.9,
      "HOR14 area column (DALLY15/HAN16 copies); high ALADDIN40 32x32 mult 6350 um2 x (8/32)^2", "A/B",
-     "high: quadratic width rule"},
+     "high: quadratic width rule", REFS("HOR14 DALLY15 HAN16 ALADDIN40")},
     {"add.area_per_bit", "adder_trees", "integer adder, per bit", "um2/bit", 4.28125, 4.28125, 8.6875, 45, 0.9,
-     "HOR14 32b add 137 um2; high ALADDIN40 32b adder 278 um2", "A/B", "each / 32 bits"},
+     "HOR14 32b add 137 um2; high ALADDIN40 32b adder 278 um2", "A/B", "each / 32 bits", REFS("HOR14 ALADDIN40")},
     {"exp_add8.area", "exponent_adders", "8b exponent adder", "um2", 36, 36, 69.5, 45, 0.9,
-     "HOR14 8b add 36 um2; high ALADDIN40 32b adder 278 um2 x 8/32", "A/B", "high linear in width"},
+     "HOR14 8b add 36 um2; high ALADDIN40 32b adder 278 um2 x 8/32", "A/B", "high linear in width", REFS("HOR14 ALADDIN40")},
     {"shift32.area", "alignment_shifters", "32b alignment shifter", "um2", 250, 243, 250, 40, 0.9,
-     "ALADDIN40 shifter (pm-tech-lib copy); low our yosys ashr32 243 um2 (energy-area.md 3.3)", "A",
-     "as published"},
+     "ALADDIN40 shifter (pm-tech-lib copy); low YOSYS ashr32 243 um2 (references.md#yosys)", "A",
+     "as published", REFS("ALADDIN40 YOSYS NANGATE45")},
     {"fpadd32.area", "accumulators", "fp32 adder", "um2", 4184, 4184, 4184, 45, 0.9, "HOR14 32b FP add area",
-     "A/B", "as published"},
+     "A/B", "as published", REFS("HOR14")},
     {"reg.area_per_bit", "pipeline_registers", "register, per bit", "um2/bit", 5.98, 5.98, 5.98, 40, 0.9,
-     "ALADDIN40 register per bit", "A", "as published"},
+     "ALADDIN40 register per bit", "A", "as published", REFS("ALADDIN40")},
     {"sram.area_per_bit", "sram", "SRAM macro, per bit", "um2/bit", 0.65, 0.62, 0.73, 40, 0.9,
-     "CACTI7-ACCELERGY 40nm: 8KB 0.65, 100KB 0.62, 448B 0.73 um2/bit", "A", "macro area incl. periphery"},
-    /* issue 5: the unit's own RTL (rtl/src/mx_dequant.v) synthesized, replacing an int32 -> bf16 block */
+     "CACTI7-ACCELERGY 40nm: 8KB 0.65, 100KB 0.62, 448B 0.73 um2/bit", "A", "macro area incl. periphery", REFS("CACTI7-ACCELERGY")},
+    /* the unit's own RTL (rtl/src/mx_dequant.v) synthesized */
     {"dequant.area", "dequant_unit", "MXINT8 -> bf16 dequantizer lane (rtl/, 4-stage pipeline)", "um2",
      487.029774, 467.868198, 567.964031, 45, 0.9,
      "yosys 0.23 + ge.lib, rtl/src/mx_dequant.v 32 lanes, depth 4, G 32 (reports/rtl/area.csv): mase-cuda "
      "610.313 GE/lane; low ocp 586.301; high transistors/4 711.734 GE x NANGATE45 0.798 um2/GE", "C",
-     "GE x 0.798 um2 (energy-area.md 3.2); rtl_area_check keeps 1..32 lanes within +-25%"},
+     "GE x 0.798 um2 (references.md#nangate45); rtl_area_check keeps 1..32 lanes within +-25%", REFS("MXSIM-RTL YOSYS OSU018 NANGATE45")},
     {"requant.area", "requantizer", "re-quantizer lane (16b shifter + 8b add)", "um2", 136, 136, 136, 45, 0.9,
-     "derived: ALADDIN40 shifter 250 um2 x 0.4 + HOR14 add8 36 um2", "C", "shifters ~ w log2 range"},
+     "derived: ALADDIN40 shifter 250 um2 x 0.4 + HOR14 add8 36 um2", "C", "shifters ~ w log2 range", REFS("ALADDIN40 HOR14")},
     {"cmp8.area", "requantizer", "8b comparator", "um2", 17.75, 17.75, 17.75, 40, 0.9,
-     "ALADDIN40 32b comparator 71 um2 x 8/32", "C", "linear in width"},
+     "ALADDIN40 32b comparator 71 um2 x 8/32", "C", "linear in width", REFS("ALADDIN40")},
     /* ---- leakage ---- */
     {"mult8.leak", "multipliers", "int8 multiplier leakage", "uW", 5.0, 5.0, 5.0, 40, 0.9,
-     "ALADDIN40 32x32 mult 80 uW x (8/32)^2", "C", "quadratic width rule"},
+     "ALADDIN40 32x32 mult 80 uW x (8/32)^2", "C", "quadratic width rule", REFS("ALADDIN40")},
     {"add.leak_per_bit", "adder_trees", "adder leakage, per bit", "uW/bit", 0.075, 0.075, 0.075, 40, 0.9,
-     "ALADDIN40 32b adder 2.4 uW / 32", "A", "linear in width"},
+     "ALADDIN40 32b adder 2.4 uW / 32", "A", "linear in width", REFS("ALADDIN40")},
     {"reg.leak_per_bit", "pipeline_registers", "register leakage, per bit", "uW/bit", 0.07, 0.07, 0.07, 40, 0.9,
-     "ALADDIN40 register per bit", "A", "as published"},
+     "ALADDIN40 register per bit", "A", "as published", REFS("ALADDIN40")},
     {"shift32.leak", "alignment_shifters", "32b shifter leakage", "uW", 1.7, 1.7, 1.7, 40, 0.9,
-     "ALADDIN40 shifter", "A", "as published"},
+     "ALADDIN40 shifter", "A", "as published", REFS("ALADDIN40")},
     {"cmp8.leak", "requantizer", "8b comparator leakage", "uW", 0.00625, 0.00625, 0.00625, 40, 0.9,
-     "ALADDIN40 32b comparator 0.025 uW x 8/32", "C", "linear in width"},
+     "ALADDIN40 32b comparator 0.025 uW x 8/32", "C", "linear in width", REFS("ALADDIN40")},
     {"logic.leak_per_um2", "accumulators", "leakage density of unsourced blocks", "uW/um2", 0.0086331,
      0.0086331, 0.0086331, 40, 0.9, "ALADDIN40 32b adder 2.4 uW / 278 um2", "C",
-     "used for the fp32 adder, dequantizer and re-quantizer lanes"},
+     "used for the fp32 adder, dequantizer and re-quantizer lanes", REFS("ALADDIN40")},
     {"sram.leak_per_kib", "sram", "SRAM leakage, per KiB", "mW/KiB", 0.4875, 0.4875, 0.4875, 40, 0.9,
      "CACTI7-ACCELERGY 40nm 8KB macro 3.9 mW standby (ITRS-HP cells)", "A",
-     "3.9 mW / 8; pessimistic (HP cells), energy-area.md 2.3"},
+     "3.9 mW / 8; pessimistic (HP cells), references.md#cacti7-accelergy", REFS("CACTI7-ACCELERGY")},
 };
 #define N_CONSTS ((int)(sizeof k_consts / sizeof k_consts[0]))
+
+/* The citations the constants and the node scaling rest on: key, anchor in the references
+** document, full citation (sim/doc/references.md gives the rows each constant uses). */
+#define REF_DOC "sim/doc/references.md#"
+static const mxsim_cost_ref k_refs[] = {
+    {"HOR14", REF_DOC "hor14",
+     "M. Horowitz, \"1.1 Computing's energy problem (and what we can do about it)\", ISSCC 2014, pp. 10-14, "
+     "doi:10.1109/ISSCC.2014.6757323; energy-per-operation table, 45 nm, 0.9 V"},
+    {"DALLY15", REF_DOC "dally15",
+     "W. J. Dally, \"High-Performance Hardware for Machine Learning\", NIPS 2015 tutorial; reproduces HOR14 "
+     "with its area column"},
+    {"HAN16", REF_DOC "han16",
+     "S. Han et al., \"EIE: Efficient Inference Engine on Compressed Deep Neural Network\", ISCA 2016, "
+     "arXiv:1602.01528; energy/area table attributed to HOR14, 45 nm"},
+    {"ALADDIN40", REF_DOC "aladdin40",
+     "Y. S. Shao, B. Reagen, G.-Y. Wei, D. Brooks, \"Aladdin: A Pre-RTL, Power-Performance Accelerator "
+     "Simulator...\", ISCA 2014, doi:10.1109/ISCA.2014.6853196; TSMC 40 nm primitives as shipped in "
+     "accelergy-aladdin-plug-in data/*.csv and hwcomponents-library aladdin.py"},
+    {"ACCELERGY", REF_DOC "accelergy",
+     "Y. N. Wu, J. S. Emer, V. Sze, \"Accelergy: An Architecture-Level Energy Estimation Methodology for "
+     "Accelerator Designs\", ICCAD 2019; width-scaling rules of its plug-ins"},
+    {"CACTI7-ACCELERGY", REF_DOC "cacti7-accelergy",
+     "R. Balasubramonian et al., \"CACTI 7: New Tools for Interconnect Exploration in Innovative Off-Chip "
+     "Memories\", ACM TACO 14(2), 2017; 40 nm ITRS-HP output stored in accelergy-cacti-plug-in "
+     "cacti/out.csv"},
+    {"ACC-CACTI-DRAM", REF_DOC "acc-cacti-dram",
+     "DRAM pJ/bit of accelergy-cacti-plug-in cacti_wrapper.py: LPDDR4 8 (public data); K. T. Malladi et al., "
+     "ISCA 2012; HBM2 3.9 and GDDR5 14 (Chatterjee et al., MICRO 2017, as the wrapper cites it)"},
+    {"SB17", REF_DOC "sb17",
+     "A. Stillmaker, B. Baas, \"Scaling equations for the accurate prediction of CMOS device performance "
+     "from 180 nm to 7 nm\", Integration 58:74-81, 2017, doi:10.1016/j.vlsi.2017.02.002; area factors and "
+     "energy polynomials"},
+    {"WIKICHIP-SRAM", REF_DOC "wikichip-sram",
+     "WikiChip Fuse, \"TSMC details 5 nm\": 6T bitcell areas 22..5 nm (secondary copy)"},
+    {"INTEL-SRAM", REF_DOC "intel-sram", "Intel 45 nm and 32 nm 6T bitcells, 0.346 and 0.171 um2 (from memory)"},
+    {"NANGATE45", REF_DOC "nangate45", "NanGate FreePDK45 Open Cell Library: NAND2_X1 0.798 um2 = 1 gate equivalent"},
+    {"OSU018", REF_DOC "osu018",
+     "OSU 0.18 um standard cells, Debian qflow-tech-osu018 1.3.17: areas behind rtl/scripts/ge.lib (NAND2 24 um2)"},
+    {"YOSYS", REF_DOC "yosys", "Yosys Open SYnthesis Suite 0.23 with ABC (Debian 12); gate counts of small blocks"},
+    {"MXSIM-RTL", REF_DOC "mxsim-rtl",
+     "mxsim's rtl/src/mx_dequant.v synthesized with yosys and ge.lib: reports/rtl/area.csv, sim/doc/rtl.md"},
+};
+#define N_REFS ((int)(sizeof k_refs / sizeof k_refs[0]))
+
+MXSIM_API int mxsim_cost_ref_count(void) { return N_REFS; }
+
+MXSIM_API const mxsim_cost_ref *mxsim_cost_ref_at(int i) { return i >= 0 && i < N_REFS ? &k_refs[i] : NULL; }
+
+MXSIM_API const mxsim_cost_ref *mxsim_cost_ref_find(const char *key)
+{
+    for (int i = 0; key != NULL && i < N_REFS; i++)
+        if (strcmp(k_refs[i].key, key) == 0) return &k_refs[i];
+    return NULL;
+}
 
 static const char *const k_comp_names[] = {
 #define MX_COMP_NAME_(sym, name) name,
@@ -131,6 +187,7 @@ MXSIM_API const mxsim_cost_const *mxsim_cost_const_at(int i)
 MXSIM_API mxsim_status mxsim_cost_const_find(mxsim_ctx *ctx, const char *key,
                                              const mxsim_cost_const **out)
 {
+    mx_clear_err(ctx);
     if (out) *out = NULL;
     if (key == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_cost_const_find: NULL argument");
     for (int i = 0; i < N_CONSTS; i++)
@@ -152,16 +209,16 @@ static mxsim_status kv(mxsim_ctx *ctx, const char *key, int band, double *v)
 }
 
 /* ---- node scaling ----------------------------------------------------------------------------
-** SB17: A. Stillmaker, B. Baas, Integration 58, 2017, as transcribed in energy-area.md 2.5
-** (wromaszkan/nodeScale, Accelergy hwcomponents techscaling.py).  Energy E(V) = a V^2 + b V + c
+** SB17 (references.md#sb17): A. Stillmaker, B. Baas, Integration 58, 2017, tabulated in
+** energy-area.md section 3.  Energy E(V) = a V^2 + b V + c
 ** (HP rows), area factors relative to 45 nm.  Bitcells: WikiChip "TSMC details 5 nm" (22..7 nm,
-** B) and Intel 45/32 nm (C, from memory), energy-area.md 2.3. */
+** B, references.md#wikichip-sram) and Intel 45/32 nm (C, references.md#intel-sram). */
 typedef struct {
     int node_nm;
     double a, b, c;        /* SB17 energy polynomial */
     double area_vs_45;     /* SB17 area factor */
     double bitcell_um2;    /* 6T bitcell */
-    double vdd_default_v;  /* energy-area.md 2.5 "computed here" column */
+    double vdd_default_v;  /* the default Vdd column of energy-area.md section 3 */
 } node_row;
 
 static const node_row k_nodes[] = {
@@ -197,17 +254,21 @@ static double interp_log(double x, double x0, double y0, double x1, double y1)
 MXSIM_API mxsim_status mxsim_node_scaling(mxsim_ctx *ctx, int node_nm, double vdd_v,
                                           mxsim_node_scale *out)
 {
+    mx_clear_err(ctx);
     if (out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_node_scaling: NULL out");
     memset(out, 0, sizeof *out);
     const node_row *anchor = find_node(ANCHOR_NODE_NM);
     const node_row *r = find_node(node_nm);
     double e_anchor = poly_e(anchor, ANCHOR_VDD_V);
     if (r == NULL && node_nm != 22)
-        return mx_fail(ctx, MXSIM_E_INPUT, "field 'node_nm': %d nm is not in the Stillmaker & Baas table "
+        return mx_fail(ctx, MXSIM_E_INPUT, "node_nm: %d nm is not in the Stillmaker & Baas table "
                        "(supported: 65, 45, 32, 22, 20, 16, 14, 7)", node_nm);
+    /* 0 selects the node's default; NaN or a negative voltage is an error, never a default */
+    if (!(vdd_v >= 0))
+        return mx_fail(ctx, MXSIM_E_INPUT, "vdd_v: %g V is not a voltage (0 = the node's default)", vdd_v);
     double v = vdd_v > 0 ? vdd_v : (r ? r->vdd_default_v : 0.9);
     if (!(v >= 0.5 && v <= 1.2))
-        return mx_fail(ctx, MXSIM_E_INPUT, "field 'vdd_v': %g V is outside 0.5..1.2 V", v);
+        return mx_fail(ctx, MXSIM_E_INPUT, "vdd_v: %g V is outside 0.5..1.2 V", v);
     out->node_nm = node_nm;
     out->vdd_v = v;
     if (r) {
@@ -229,14 +290,17 @@ MXSIM_API void mxsim_cost_params_default(mxsim_cost_params *p)
 {
     if (p == NULL) return;
     memset(p, 0, sizeof *p);
+    p->struct_size = sizeof *p;
     p->node_nm = ANCHOR_NODE_NM;
     p->vdd_v = 0;
     p->overhead_factor = 1.0;
     p->sram_bank_kib = 32; /* HOR14's 32 KB point: the fit is not extrapolated beyond its data */
 }
 
-static mxsim_status check_params(mxsim_ctx *ctx, const mxsim_cost_params *p)
+static mxsim_status check_params(mxsim_ctx *ctx, const char *fn, const mxsim_cost_params *p)
 {
+    mxsim_status st = mx_check_size(ctx, fn, "mxsim_cost_params", p->struct_size, sizeof *p);
+    if (st != MXSIM_OK) return st;
     if (!(p->overhead_factor >= 1.0 && p->overhead_factor <= 10.0))
         return mx_fail(ctx, MXSIM_E_INPUT, "cost: overhead_factor %g must be in 1..10", p->overhead_factor);
     if (p->sram_bank_kib < 1 || p->sram_bank_kib > 65536)
@@ -269,9 +333,10 @@ static int64_t n_exp_units(const mxsim_tconfig *cfg)
 MXSIM_API mxsim_status mxsim_cost_area(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
                                        const mxsim_cost_params *p, mxsim_area *out)
 {
+    mx_clear_err(ctx);
     if (cfg == NULL || p == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_cost_area: NULL argument");
     memset(out, 0, sizeof *out);
-    TRY(check_params(ctx, p));
+    TRY(check_params(ctx, "mxsim_cost_area", p));
     TRY(mxsim_node_scaling(ctx, p->node_nm, p->vdd_v, &out->scale));
     const double sa = out->scale.area_factor, se = out->scale.energy_factor;
     const double n_pe = (double)cfg->array_rows * (double)cfg->array_cols;
@@ -368,14 +433,17 @@ MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cf
                                          const mxsim_cost_params *p, const mxsim_area *area,
                                          const mxsim_tstats *st, mxsim_energy *out)
 {
+    mx_clear_err(ctx);
     if (cfg == NULL || p == NULL || area == NULL || st == NULL || out == NULL)
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_cost_energy: NULL argument");
     memset(out, 0, sizeof *out);
-    TRY(check_params(ctx, p));
+    TRY(check_params(ctx, "mxsim_cost_energy", p));
     mxsim_node_scale sc;
     TRY(mxsim_node_scaling(ctx, p->node_nm, p->vdd_v, &sc));
     const double se = sc.energy_factor;
-    const double macs = (double)st->n_macs, beats = (double)st->n_acc_writes;
+    /* multipliers see the zero padding of K too (issued MACs; stats built without the field: useful) */
+    const double macs = (double)(st->n_macs_issued > st->n_macs ? st->n_macs_issued : st->n_macs);
+    const double beats = (double)st->n_acc_writes;
     const double exps = (double)st->n_exp_ops;
     const double tree_bits = PRODUCT_BITS + (double)ceil_log2(cfg->pe_lanes);
     const int exact = cfg->acc_mode == MXSIM_ACC_EXACT;

@@ -1,4 +1,4 @@
-/* sweep.c - cartesian sweeps over configuration axes, run over threads (issue 4).
+/* sweep.c - cartesian sweeps over configuration axes, run over threads.
 **
 ** Modelled: point i of the product of the axes (first axis slowest) is the base configuration
 ** with each axis's value applied in axis order, then validated; every op of the trace is timed
@@ -59,6 +59,7 @@ MXSIM_API void mxsim_sweep_opts_default(mxsim_sweep_opts *o)
 {
     if (o == NULL) return;
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     o->n_threads = 0;
     o->accuracy = 1;
     mxsim_accuracy_opts_default(&o->acc);
@@ -69,6 +70,7 @@ MXSIM_API void mxsim_sweep_opts_default(mxsim_sweep_opts *o)
 
 MXSIM_API mxsim_status mxsim_sweep_create(mxsim_ctx *ctx, const mxsim_tconfig *base, mxsim_sweep **out)
 {
+    mx_clear_err(ctx);
     if (out) *out = NULL;
     if (base == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_create: NULL argument");
     mxsim_sweep *sw = mx_calloc(1, sizeof *sw);
@@ -107,12 +109,14 @@ MXSIM_API void mxsim_sweep_free(mxsim_sweep *sw)
 
 /* Applies one axis value to a configuration (and profile). */
 static mxsim_status apply(mxsim_ctx *ctx, const axis *ax, const char *val, mxsim_tconfig *cfg,
-                          mxsim_profile *prof)
+                          int32_t *prof)
 {
     char where[96];
     snprintf(where, sizeof where, "sweep axis '%s'", ax->key);
     if (ax->kind == AX_PROFILE) {
-        mxsim_status st = mxsim_profile_parse(val, prof);
+        mxsim_profile p = MXSIM_PROFILE_OCP;
+        mxsim_status st = mxsim_profile_parse(val, &p);
+        *prof = (int32_t)p;
         if (st != MXSIM_OK)
             return mx_fail(ctx, MXSIM_E_INPUT, "%s: unknown profile '%s' (ocp, mase, mase-cuda, microxcaling)",
                            where, val);
@@ -161,6 +165,7 @@ MXSIM_API const char *mxsim_sweep_axis_value(const mxsim_sweep *sw, int a, int v
 MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, const char *key,
                                             const char *values)
 {
+    mx_clear_err(ctx);
     if (sw == NULL || key == NULL || values == NULL)
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_add_axis: NULL argument");
     if (sw->n_axes >= MXSIM_SWEEP_MAX_AXES)
@@ -196,7 +201,7 @@ MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, con
         ax.vals[ax.n++] = v;
         /* check the value against the field now, so typos fail before any work */
         mxsim_tconfig tmp = sw->base;
-        mxsim_profile prof = MXSIM_PROFILE_OCP;
+        int32_t prof = MXSIM_PROFILE_OCP;
         if ((st = apply(ctx, &ax, v, &tmp, &prof)) != MXSIM_OK) goto fail;
         /* keep the canonical spelling ("0x20" -> "32"), so that outputs carry typed values */
         int fi = field_index(ax.kind == AX_ARRAY_SIZE ? "array.rows" : ax.key);
@@ -338,10 +343,20 @@ static int64_t find_or_add_job(acc_job *jobs, int64_t *n, int64_t op, int64_t g,
 MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mxsim_trace *tr,
                                        const mxsim_sweep_opts *o)
 {
+    mx_clear_err(ctx);
     if (sw == NULL || tr == NULL || o == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_run: NULL argument");
+    mxsim_status cs = mx_check_size(ctx, "mxsim_sweep_run", "mxsim_sweep_opts", o->struct_size, sizeof *o);
+    if (cs == MXSIM_OK)
+        cs = mx_check_size(ctx, "mxsim_sweep_run", "mxsim_accuracy_opts", o->acc.struct_size, sizeof o->acc);
+    if (cs == MXSIM_OK) cs = mx_check_size(ctx, "mxsim_sweep_run", "mxsim_cost_params", o->cost.struct_size, sizeof o->cost);
+    if (cs != MXSIM_OK) return cs;
     free_results(sw);
     const int64_t P = sw->n_points, O = mxsim_trace_count(tr);
     if (O < 1) return mx_fail(ctx, MXSIM_E_INPUT, "%s: trace has no ops", mxsim_trace_source(tr));
+    if (o->accuracy) {
+        mxsim_status dst = mx_acc_check_data_dir(ctx, o->acc.data_dir);
+        if (dst != MXSIM_OK) return dst;
+    }
     sw->n_ops = O;
     sw->pts = mx_calloc((size_t)P, sizeof *sw->pts);
     sw->op_stats = mx_calloc((size_t)(P * O), sizeof *sw->op_stats);

@@ -38,6 +38,9 @@ static const char *const k_acc_int_cols[][3] = {
 static const char *const k_brief[] = {"status", "time_us", "cycles_total", "util_compute_pct", "area_mm2", "energy_mj",
                                       "pj_per_mac", "tops_per_w", "tops_per_mm2", "sqnr_db", "max_rel_err"};
 
+/* Reals in CSV and the text forms: 6 significant digits (the JSON form keeps every digit). */
+#define SIG (-6)
+
 static int is_brief(const char *name)
 {
     for (size_t i = 0; i < sizeof k_brief / sizeof k_brief[0]; i++)
@@ -80,22 +83,22 @@ static mxsim_status add_columns(mxsim_ctx *ctx, mxsim_table *t, const mxsim_swee
     for (int i = 0; st == MXSIM_OK && i < mxsim_tstats_field_count(); i++) {
         const mxsim_tstats_field *f = mxsim_tstats_field_at(i);
         st = mxsim_table_add_column(ctx, t, f->name, f->type[0] == 'r' ? MXSIM_CELL_REAL : MXSIM_CELL_INT, f->unit, f->doc,
-                                    is_brief(f->name) ? MXSIM_COL_BRIEF : 0, -1);
+                                    is_brief(f->name) ? MXSIM_COL_BRIEF : 0, SIG);
     }
     for (int i = 0; st == MXSIM_OK && i < N_COST; i++)
         st = mxsim_table_add_column(ctx, t, k_cost_cols[i][0], MXSIM_CELL_REAL, k_cost_cols[i][1], k_cost_cols[i][2],
-                                    is_brief(k_cost_cols[i][0]) ? MXSIM_COL_BRIEF : 0, -1);
+                                    is_brief(k_cost_cols[i][0]) ? MXSIM_COL_BRIEF : 0, SIG);
     for (int i = 0; st == MXSIM_OK && i < 3; i++)
         st = mxsim_table_add_column(ctx, t, k_acc_int_cols[i][0], MXSIM_CELL_INT, k_acc_int_cols[i][1], k_acc_int_cols[i][2], 0, -1);
     for (int c = 0; st == MXSIM_OK && c < MXSIM_COMP_COUNT_; c++) {
         snprintf(name, sizeof name, "e_%s_mj", mxsim_component_name((mxsim_component)c));
         snprintf(doc, sizeof doc, "energy of %s (dynamic + leakage), nominal", mxsim_component_name((mxsim_component)c));
-        st = mxsim_table_add_column(ctx, t, name, MXSIM_CELL_REAL, "mJ", doc, 0, -1);
+        st = mxsim_table_add_column(ctx, t, name, MXSIM_CELL_REAL, "mJ", doc, 0, SIG);
     }
     for (int c = 0; st == MXSIM_OK && c < MXSIM_COMP_COUNT_; c++) {
         snprintf(name, sizeof name, "a_%s_mm2", mxsim_component_name((mxsim_component)c));
         snprintf(doc, sizeof doc, "area of %s, nominal", mxsim_component_name((mxsim_component)c));
-        st = mxsim_table_add_column(ctx, t, name, MXSIM_CELL_REAL, "mm2", doc, 0, -1);
+        st = mxsim_table_add_column(ctx, t, name, MXSIM_CELL_REAL, "mm2", doc, 0, SIG);
     }
     return st;
 }
@@ -242,12 +245,16 @@ MXSIM_API mxsim_status mxsim_sweep_meta_json(mxsim_ctx *ctx, const mxsim_sweep *
         mx_buf_printf(&b, ", \"%s\": ", cn[i]);
         mx_buf_json_real(&b, cf[i]);
     }
-    mx_buf_printf(&b, ", \"sram_bank_kib\": %lld},\n  \"accuracy\": {\"enabled\": %s, \"data\": ", (long long)so->cost.sram_bank_kib,
-                  so->accuracy ? "true" : "false");
-    mx_buf_json_str(&b, so->acc.data_dir ? so->acc.data_dir : "synthetic");
-    mx_buf_printf(&b, ", \"seed\": %llu, \"sample_rows\": %lld, \"sample_cols\": %lld, \"reference\": \"float64\"},\n"
-                      "  \"group_policy\": ", (unsigned long long)so->acc.seed, (long long)so->acc.sample_rows,
-                  (long long)so->acc.sample_cols);
+    mx_buf_printf(&b, ", \"sram_bank_kib\": %lld},\n  \"accuracy\": ", (long long)so->cost.sram_bank_kib);
+    if (so->accuracy) { /* null: accuracy was not measured */
+        mx_buf_puts(&b, "{\"data\": ");
+        mx_buf_json_str(&b, so->acc.data_dir ? so->acc.data_dir : "synthetic");
+        mx_buf_printf(&b, ", \"seed\": %llu, \"sample_rows\": %lld, \"sample_cols\": %lld, \"reference\": \"float64\"}",
+                      (unsigned long long)so->acc.seed, (long long)so->acc.sample_rows, (long long)so->acc.sample_cols);
+    } else {
+        mx_buf_puts(&b, "null");
+    }
+    mx_buf_puts(&b, ",\n  \"group_policy\": ");
     mx_buf_json_str(&b, so->strict_group ? "strict: a point fails when G does not divide an op's K (n)"
                                          : "an op whose K (n) G does not divide runs with the largest divisor below G (group_eff)");
     mx_buf_puts(&b, ",\n  \"columns\": [");
@@ -365,25 +372,26 @@ MXSIM_API mxsim_status mxsim_cost_const_table(mxsim_ctx *ctx, mxsim_table **out)
     mxsim_status st = mxsim_table_create(ctx, &t);
     static const char *const tc[] = {"key", "component", "what", "unit"};
     static const char *const rc[] = {"value", "low", "high", "vdd_v"};
-    static const char *const tc2[] = {"source", "confidence", "derivation"};
+    static const char *const tc2[] = {"source", "confidence", "refs", "derivation"};
     for (int i = 0; st == MXSIM_OK && i < 4; i++)
         st = mxsim_table_add_column(ctx, t, tc[i], MXSIM_CELL_TEXT, "", NULL, i != 2 ? MXSIM_COL_BRIEF : 0, -1);
     for (int i = 0; st == MXSIM_OK && i < 4; i++)
         st = mxsim_table_add_column(ctx, t, rc[i], MXSIM_CELL_REAL, i == 3 ? "V" : "", i == 3 ? "supply of the source (0: not stated)" : "in unit",
                                     MXSIM_COL_BRIEF, -1);
     if (st == MXSIM_OK) st = mxsim_table_add_column(ctx, t, "node_nm", MXSIM_CELL_INT, "nm", "node of the source data", MXSIM_COL_BRIEF, -1);
-    for (int i = 0; st == MXSIM_OK && i < 3; i++)
-        st = mxsim_table_add_column(ctx, t, tc2[i], MXSIM_CELL_TEXT, "", NULL, i < 2 ? MXSIM_COL_BRIEF : 0, -1);
+    for (int i = 0; st == MXSIM_OK && i < 4; i++)
+        st = mxsim_table_add_column(ctx, t, tc2[i], MXSIM_CELL_TEXT, "", i == 2 ? "citation keys (sim/doc/references.md)" : NULL,
+                                    i < 3 ? MXSIM_COL_BRIEF : 0, -1);
     for (int k = 0; st == MXSIM_OK && k < mxsim_cost_const_count(); k++) {
         const mxsim_cost_const *c = mxsim_cost_const_at(k);
         int64_t r = 0;
         if ((st = mxsim_table_add_row(ctx, t, &r)) != MXSIM_OK) break;
-        const char *tv[] = {c->key, c->component, c->what, c->unit}, *tv2[] = {c->source, c->confidence, c->derivation};
+        const char *tv[] = {c->key, c->component, c->what, c->unit}, *tv2[] = {c->source, c->confidence, c->refs, c->derivation};
         const double rv[] = {c->value, c->low, c->high, c->vdd_v};
         for (int i = 0; st == MXSIM_OK && i < 4; i++) st = mxsim_table_set_text(ctx, t, r, tc[i], tv[i]);
         for (int i = 0; st == MXSIM_OK && i < 4; i++) st = mxsim_table_set_real(ctx, t, r, rc[i], rv[i]);
         if (st == MXSIM_OK) st = mxsim_table_set_int(ctx, t, r, "node_nm", c->node_nm);
-        for (int i = 0; st == MXSIM_OK && i < 3; i++) st = mxsim_table_set_text(ctx, t, r, tc2[i], tv2[i]);
+        for (int i = 0; st == MXSIM_OK && i < 4; i++) st = mxsim_table_set_text(ctx, t, r, tc2[i], tv2[i]);
     }
     if (st != MXSIM_OK) {
         mxsim_table_free(t);
@@ -391,4 +399,61 @@ MXSIM_API mxsim_status mxsim_cost_const_table(mxsim_ctx *ctx, mxsim_table **out)
     }
     *out = t;
     return MXSIM_OK;
+}
+
+MXSIM_API mxsim_status mxsim_cost_ref_table(mxsim_ctx *ctx, mxsim_table **out)
+{
+    mx_clear_err(ctx);
+    if (out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "cost_ref_table: NULL argument");
+    *out = NULL;
+    mxsim_table *t = NULL;
+    mxsim_status st = mxsim_table_create(ctx, &t);
+    static const char *const cols[] = {"key", "anchor", "citation"};
+    for (int c = 0; st == MXSIM_OK && c < 3; c++) st = mxsim_table_add_column(ctx, t, cols[c], MXSIM_CELL_TEXT, "", NULL, 0, -1);
+    for (int i = 0; st == MXSIM_OK && i < mxsim_cost_ref_count(); i++) {
+        const mxsim_cost_ref *r = mxsim_cost_ref_at(i);
+        const char *v[] = {r->key, r->anchor, r->citation};
+        int64_t row = 0;
+        st = mxsim_table_add_row(ctx, t, &row);
+        for (int c = 0; st == MXSIM_OK && c < 3; c++) st = mxsim_table_set_text(ctx, t, row, cols[c], v[c]);
+    }
+    if (st != MXSIM_OK) {
+        mxsim_table_free(t);
+        return st;
+    }
+    *out = t;
+    return MXSIM_OK;
+}
+
+MXSIM_API mxsim_status mxsim_cost_constants_md(mxsim_ctx *ctx, const mxsim_node_scale *sc, char **text, size_t *len)
+{
+    mx_clear_err(ctx);
+    if (text == NULL || len == NULL) return mx_fail(ctx, MXSIM_E_ARG, "cost_constants_md: NULL argument");
+    mx_buf b = {0};
+    mx_buf_puts(&b, "| key | component | what | value | low | high | unit | node (nm) | Vdd (V) | source | conf. | derivation |\n"
+                    "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < mxsim_cost_const_count(); i++) {
+        const mxsim_cost_const *c = mxsim_cost_const_at(i);
+        mx_buf_printf(&b, "| `%s` | %s | ", c->key, c->component);
+        mx_buf_md_cell(&b, c->what);
+        mx_buf_printf(&b, " | %.6g | %.6g | %.6g | %s | %d | %g | ", c->value, c->low, c->high, c->unit, c->node_nm, c->vdd_v);
+        mx_buf_md_cell(&b, c->source);
+        mx_buf_printf(&b, " | %s | ", c->confidence);
+        mx_buf_md_cell(&b, c->derivation);
+        mx_buf_puts(&b, " |\n");
+    }
+    mx_buf_puts(&b, "\nReferences (source keys above):\n\n");
+    for (int i = 0; i < mxsim_cost_ref_count(); i++) {
+        const mxsim_cost_ref *r = mxsim_cost_ref_at(i);
+        mx_buf_printf(&b, "- **%s** ", r->key);
+        mx_buf_md_cell(&b, r->citation);
+        mx_buf_printf(&b, " (`%s`)\n", r->anchor);
+    }
+    if (sc)
+        mx_buf_printf(&b, "\nNode scaling (SB17 Stillmaker & Baas 2017, from 45 nm / 0.9 V): node %d nm, Vdd %g V: "
+                          "logic area x%.4g, energy and leakage x%.4g, SRAM area x%.4g (6T bitcell ratio). "
+                          "DRAM energy is not scaled.\n",
+                      sc->node_nm, sc->vdd_v, sc->area_factor, sc->energy_factor, sc->sram_area_factor);
+    *text = mx_buf_take(&b, len);
+    return *text ? MXSIM_OK : mx_fail(ctx, MXSIM_E_NOMEM, "cost_constants_md: out of memory");
 }

@@ -14,10 +14,9 @@
 **     `latency` cycles after issue.  An output is written to the C SRAM once its last partial sum
 **     has left the array and its last exponent operation is done.
 **   - the array controller: releases steps (OS: the beats of a group on consecutive cycles;
-**     WS/IS: one streamed row) at a fixed step interval, found before each fold by running one
-**     step's operations through idle copies of the exponent units: the interval is the longest
-**     time from a unit's first arrival until it may issue again, so a unit never holds
-**     operations of two steps (checked while stepping: a violation is MXSIM_E_INTERNAL).
+**     WS/IS: one streamed row) at a fixed step interval, found before each fold by counting one
+**     step's operations per unit: II times the largest count (at least the beat base), so the
+**     units, which queue operations and issue whenever one waits, keep up step after step.
 **   - the tile controller: starts the next tile when the array is idle and the tile's operands
 **     are resident; at that moment it issues the load of the tile after it into the SRAM halves
 **     it does not use, skipping an operand whose block (A: m,k; B: k,n) is the one in use; when
@@ -48,7 +47,6 @@ typedef struct {
     xop *q;
     int64_t head, n, cap;
     int64_t next_ok;   /* first fold cycle at which the unit may issue again (II) */
-    int64_t last_step; /* step of the newest operation received, -1 if none */
 } xunit;
 
 enum { PH_RQ, PH_DEPTH, PH_LAT, PH_XFER };
@@ -180,6 +178,15 @@ static void read_beat(dsim *d, int opnd, int64_t line, int64_t b)
     }
 }
 
+/* A mapped PE multiplies a beat of el elements from k0 of the chunk: all are issued; those
+** below the trace's K are useful, the rest are the zero padding of the last group. */
+static void count_macs(dsim *d, int64_t k0, int64_t el)
+{
+    int64_t kg = d->ik * d->t->tk + k0;
+    d->st->n_macs_issued += el;
+    d->st->n_macs += mx_t_max(0, mx_t_min(el, d->op->k_useful - kg));
+}
+
 /* ---- outputs and exponent units ------------------------------------------------------------ */
 
 static mxsim_status write_out(dsim *d, int64_t out, int64_t fcyc)
@@ -228,11 +235,6 @@ static int64_t unit_of(const dsim *d, int64_t i, int64_t j)
 static mxsim_status unit_push(dsim *d, int64_t uid, int64_t ready, int64_t out, int64_t step)
 {
     xunit *x = &d->u[uid];
-    /* the static schedule promises that a step's first operation finds its unit free */
-    if (x->last_step >= 0 && x->last_step != step && (x->n > 0 || x->next_ok > ready))
-        return mx_fail(d->ctx, MXSIM_E_INTERNAL,
-                       "%s: detailed mode: exponent unit %lld holds operations of steps %lld and %lld",
-                       d->where, (long long)uid, (long long)x->last_step, (long long)step);
     if (x->n == x->cap) {
         int64_t nc = x->cap ? x->cap * 2 : 8;
         xop *p = mx_malloc((size_t)nc, sizeof *p);
@@ -245,7 +247,6 @@ static mxsim_status unit_push(dsim *d, int64_t uid, int64_t ready, int64_t out, 
     }
     x->q[(x->head + x->n) % x->cap] = (xop){ready, out, step};
     x->n++;
-    x->last_step = step;
     d->n_queued++;
     d->st->n_exp_ops++;
     return MXSIM_OK;
@@ -279,18 +280,17 @@ static int cmp_i64(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* Step interval of the fold: run one step's n operations (unit << 32 | cycle offset in the
-** step, in d->prof) through idle units; the interval is the longest time from a unit's first
-** arrival until it may issue again, and at least `base`. */
+/* Step interval of the fold: the controller releases steps at the throughput of the busiest
+** unit, so no unit's queue grows from step to step: max(base, II x the most operations one unit
+** receives in one step).  d->prof holds one step's operations as unit << 32 | cycle offset. */
 static int64_t profile_interval(dsim *d, int64_t n, int64_t base)
 {
     qsort(d->prof, (size_t)n, sizeof d->prof[0], cmp_i64);
     int64_t I = base;
     for (int64_t i = 0; i < n;) {
-        int64_t uid = d->prof[i] >> 32, first = d->prof[i] & 0xffffffff, x = first;
-        for (i++; i < n && d->prof[i] >> 32 == uid; i++)
-            x = mx_t_max(d->prof[i] & 0xffffffff, x + d->a->ii);
-        I = mx_t_max(I, x + d->a->ii - first);
+        int64_t uid = d->prof[i] >> 32, cnt = 0;
+        for (; i < n && d->prof[i] >> 32 == uid; i++) cnt++;
+        I = mx_t_max(I, cnt * d->a->ii);
     }
     return I;
 }
@@ -312,7 +312,6 @@ static mxsim_status fold_start(dsim *d)
     for (int64_t i = 0; i < d->n_u; i++) {
         d->u[i].n = d->u[i].head = 0;
         d->u[i].next_ok = 0;
-        d->u[i].last_step = -1;
     }
     d->n_queued = 0;
     int64_t n_prof = 0, lb_pe_cyc;
@@ -457,7 +456,7 @@ static mxsim_status os_cycle(dsim *d, int64_t fcyc, int *ended)
             int64_t k0, el, grp, out = i * d->mc + j;
             int gend;
             beat_info(d, b, &k0, &el, &grp, &gend);
-            d->st->n_macs += el;
+            count_macs(d, k0, el);
             d->st->n_acc_writes++;
             mxsim_status s;
             if (gend && (s = unit_push(d, unit_of(d, i, j), fcyc, out, grp)) != MXSIM_OK) return s;
@@ -523,7 +522,7 @@ static mxsim_status stream_cycle(dsim *d, int64_t fcyc, int *ended)
             int64_t k0, el, grp;
             int gend;
             beat_info(d, d->fr + r, &k0, &el, &grp, &gend);
-            d->st->n_macs += el;
+            count_macs(d, k0, el);
             d->st->n_acc_writes++;
             if (gend && (s = unit_push(d, unit_of(d, r, j), fcyc, sr * d->mc + j, sr)) != MXSIM_OK) return s;
         }
@@ -597,9 +596,10 @@ static mxsim_status issue_store(dsim *d)
     int fmt = d->op->out_fmt;
     r.ebytes = fmt == MXSIM_OUT_FP32 ? 4 : fmt == MXSIM_OUT_BF16 ? 2 : 1;
     r.bytes = r.elems * r.ebytes;
-    if (fmt == MXSIM_OUT_MXINT8) { /* one scale byte per group of outputs along n, per row */
-        int64_t groups = 0;
-        for (int64_t c = 0; c < d->tn; c += d->op->out_g) groups++;
+    if (fmt == MXSIM_OUT_MXINT8) { /* one scale byte per group of outputs along n, per row, */
+        int64_t groups = 0;       /* stored with the tile that holds the group's last column */
+        for (int64_t c = d->in * d->t->tn; c < d->in * d->t->tn + d->tn; c++)
+            if ((c + 1) % d->op->out_g == 0 || c + 1 == d->op->n) groups++;
         r.bytes += d->tm * groups;
         r.phase = PH_RQ;
         r.rq_left = r.elems;
@@ -682,8 +682,16 @@ static mxsim_status tile_start(dsim *d)
     d->a_base = d->a_half[0] * d->a->half_a_bytes;
     d->b_base = d->b_half[0] * d->a->half_b_bytes;
     d->c_base = ((d->im * d->t->nn + d->in) % 2) * d->a->half_c_bytes;
-    /* beats of the chunk: a group of g elements takes tg beats of at most w elements */
+    /* beats of the chunk: a group of g elements takes tg beats of at most w elements; an MXINT8
+    ** tile runs at the beat the plan gives its shape (the full width, or a narrower one) */
     d->g = d->op->mx ? d->op->g : d->tk;
+    d->w = d->a->w;
+    if (d->op->mx) {
+        int cls = (d->tm != d->t->tm) | (d->tn != d->t->tn) << 1 | (d->tk != d->t->tk) << 2;
+        int64_t want = d->t->tg[cls], full = 0;
+        for (int64_t e = 0; e < d->g; e += d->w) full++;
+        if (want != full) d->w = mx_t_ceil_div(d->g, want);
+    }
     d->tg = 0;
     for (int64_t e = 0; e < d->g; e += d->w) d->tg++;
     d->n_grp = d->op->mx ? d->tk / d->g : 0;

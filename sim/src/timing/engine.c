@@ -6,12 +6,15 @@
 ** serves requests in issue order, each costing latency + ceil(bytes / bandwidth) cycles.  Tile t+1's
 ** load is issued when tile t starts computing (its buffer half was freed by tile t-1); tile t's
 ** output store (through the re-quantizer when the output is MXINT8) is issued when it finishes.
-** The tiling is the candidate (powers of two times the array's granularity, or the full dim, or
-** the size forced by tile.m/n/k) with the fewest total cycles, found by evaluating candidates in
-** the order of a lower bound of their cost and stopping when no bound can win; a larger SRAM only
-** adds candidates, so cycles never grow with SRAM, and every transfer shrinks with bandwidth, so
-** cycles never grow with bandwidth.  With detail = 1 the GEMM is timed by detail.c instead, on
-** the same tiling, after an admission check against its limits.
+** The tiling is the candidate (m, n: powers of two times the array's granularity, or the full
+** dim; k: G * 2^i or the full (padded) K, for int8 also every power of two; or the size forced by
+** tile.m/n/k) with the fewest total cycles, found by evaluating candidates in the order of a lower
+** bound of their cost and stopping when no bound can win.  The candidate list depends on neither
+** lanes nor the operand format, a larger SRAM only adds candidates, and for a fixed tiling every
+** cost term is monotone in each resource, so the minimum never grows with more hardware and int8
+** is never slower than MXINT8 (sim/doc/architecture.md section 6).  MXINT8 GEMMs pad K to whole
+** groups (issued work and traffic); n_macs stays the useful m*n*K.  With detail = 1 the GEMM is
+** timed by detail.c instead, on the same tiling, after an admission check against its limits.
 ** Ignored: DRAM banks and refresh, partial-sum spills (the output tile stays in SRAM across k).
 ** Invariant: cycles_total = compute + fill_drain + exp_stall + mem_stall, per op and in total.
 */
@@ -44,17 +47,19 @@ mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsi
     r->out_fmt = op->out_fmt < 0 ? (int)cfg->out_format : op->out_fmt;
     int64_t g = op->group_size > 0 ? op->group_size : cfg->group_size;
     r->out_g = g;
-    int64_t along = op->kind == MXSIM_OP_GEMM ? r->k : r->n;
-    if (r->mx) {
-        if (along % g != 0)
-            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'group': G=%lld does not divide %s=%lld", where,
-                           (long long)g, op->kind == MXSIM_OP_GEMM ? "k" : "n", (long long)along);
+    r->k_useful = r->k;
+    if (r->mx && op->kind == MXSIM_OP_GEMM) {
+        /* an MXINT8 tensor is stored as whole groups: K is padded with zeros to ceil(K / G)
+        ** groups, which are issued, stored and moved; n_macs stays the useful m*n*K.  (A
+        ** dequant/quantize pads its n the same way: time_elementwise.) */
         r->g = g;
+        r->k = mx_t_ceil_div(r->k, g) * g;
     } else {
-        r->g = r->k;
+        r->g = r->mx ? g : r->k;
     }
     /* products of dims and repeat must stay in int64 (bytes, MACs, cycles) */
-    double macs = (double)r->m * (double)r->n * (double)r->k * (double)r->repeat;
+    double n_pad = op->kind != MXSIM_OP_GEMM && r->mx ? (double)(mx_t_ceil_div(r->n, r->g) * r->g) : (double)r->n;
+    double macs = (double)r->m * n_pad * (double)r->k * (double)r->repeat;
     if (macs > 4e18 / 16)
         return mx_fail(ctx, MXSIM_E_LIMIT, "%s: m*n*k*repeat = %.3g overflows the counters", where, macs);
     return MXSIM_OK;
@@ -84,8 +89,12 @@ void mx_tengine_tile(const mx_top_resolved *op, const mx_ttiling *t, int64_t idx
     if (o->load_b) o->load_bytes += o->tk * o->tn + sc * (o->tk * o->tn / op->g);
     o->store_elems = ik == t->nk - 1 ? o->tm * o->tn : 0;
     o->store_bytes = o->store_elems * out_elem_bytes(op->out_fmt);
-    if (o->store_elems && op->out_fmt == MXSIM_OUT_MXINT8) /* a scale per G outputs along n */
-        o->store_bytes += o->tm * mx_t_ceil_div(o->tn, op->out_g);
+    if (o->store_elems && op->out_fmt == MXSIM_OUT_MXINT8) { /* a scale per G outputs along n */
+        /* a group's scale goes with the tile holding its last column (the row's last group may
+        ** be short), so an n tile narrower than G does not add scale bytes */
+        int64_t n0 = in * t->tn, n1 = n0 + o->tn, G = op->out_g;
+        o->store_bytes += o->tm * (n1 / G - n0 / G + (n1 == op->n && op->n % G != 0));
+    }
 }
 
 int64_t mx_tengine_store_dur(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
@@ -143,6 +152,9 @@ static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
             st->cycles_fill_drain += f->fill_drain;
             st->cycles_exp_stall += f->exp_stall;
             st->n_folds += f->n_folds;
+            /* adder-tree outputs written to the group (or int32) partial-sum register, one per
+            ** beat at the tile's beat width; an int8 chunk ends with a partial beat */
+            st->n_acc_writes += tl.tm * tl.tn * (op->mx ? (tl.tk / op->g) * f->tg : mx_t_ceil_div(tl.tk, a->w));
             st->util_mapping += (double)f->pe_used_sum;
             if (tl.load_a) {
                 st->dram_a_mant_bytes += tl.tm * tl.tk;
@@ -173,8 +185,28 @@ static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
 /* A lower bound of pipeline()'s result, in O(1) tile shapes: the array runs the tiles one after
 ** another between the first load and the last store, and the DRAM channel serves every request
 ** one after another.  Used only to skip candidates that cannot win. */
+/* Tile times already computed during one search, by tile shape (direct-mapped): candidates share
+** their full and edge tile shapes, and a WS/IS MXINT8 tile time tries several beat widths. */
+#define MX_T_MEMO 1024
+typedef struct {
+    int64_t tm, tn, tk; /* tm = 0: empty */
+    mx_tfold f;
+} tmemo;
+
+static const mx_tfold *tile_time(tmemo *memo, const mx_tarch *a, const mx_top_resolved *op, int64_t tm,
+                                 int64_t tn, int64_t tk)
+{
+    uint64_t h = ((uint64_t)tm * 0x9e3779b97f4a7c15u) ^ ((uint64_t)tn * 0xc2b2ae3d27d4eb4fu) ^ (uint64_t)tk;
+    tmemo *e = &memo[(h ^ (h >> 29)) % MX_T_MEMO];
+    if (e->tm != tm || e->tn != tn || e->tk != tk) {
+        mx_tpe_tile(a, op->mx, op->g, tm, tn, tk, &e->f);
+        e->tm = tm, e->tn = tn, e->tk = tk;
+    }
+    return &e->f;
+}
+
 static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
-                           const mx_ttiling *t)
+                           const mx_ttiling *t, tmemo *memo)
 {
     /* sizes and counts of full and edge tiles along each dim */
     int64_t sm[2] = {t->tm, op->m - (t->nm - 1) * t->tm}, cm[2] = {t->nm - 1, 1};
@@ -186,13 +218,12 @@ static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
             if (cm[i] * cn[j] == 0) continue;
             mx_ttile st = {sm[i], sn[j], 0, 0, 0, sm[i] * sn[j], 0, 0};
             st.store_bytes = st.store_elems * (op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1);
-            if (op->out_fmt == MXSIM_OUT_MXINT8) st.store_bytes += sm[i] * mx_t_ceil_div(sn[j], op->out_g);
+            /* a tile of sn columns holds at least floor(sn / G) group ends */
+            if (op->out_fmt == MXSIM_OUT_MXINT8) st.store_bytes += sm[i] * (sn[j] / op->out_g);
             stores += cm[i] * cn[j] * mx_tengine_store_dur(cfg, a, op, &st);
             for (int l = 0; l < 2; l++) {
                 if (ck[l] == 0) continue;
-                mx_tfold f;
-                mx_tpe_tile(a, op->mx, op->g, sm[i], sn[j], sk[l], &f);
-                arr += cm[i] * cn[j] * ck[l] * f.cycles;
+                arr += cm[i] * cn[j] * ck[l] * tile_time(memo, a, op, sm[i], sn[j], sk[l])->cycles;
             }
         }
     /* loads: with several k chunks every tile loads A and B; else A once per m row of tiles,
@@ -262,7 +293,7 @@ static void add_candidates(int64_t *v, int *n, int64_t gran, int64_t dim)
 mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_resolved *op,
                                const char *where, mx_ttiling *best)
 {
-    int64_t cm[48], cn[48], ck[48];
+    int64_t cm[48], cn[48], ck[96];
     int nm = 0, nn = 0, nk = 0;
     int64_t gm = a->df == MXSIM_DF_OS ? a->R : a->df == MXSIM_DF_IS ? a->C : 8;
     int64_t gn = a->df == MXSIM_DF_IS ? 8 : a->C;
@@ -272,51 +303,71 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     else add_candidates(cm, &nm, gm, op->m);
     if (cfg->tile_n > 0) cn[nn++] = mx_t_min(cfg->tile_n, op->n);
     else add_candidates(cn, &nn, gn, op->n);
-    /* reduction chunks: multiples of G (of the beat for int8) */
+    /* reduction chunks: G, 2G, 4G, ... and the whole K, for int8 operands too (G of the op or
+    ** the configuration), so that the list depends on neither the lanes nor the operand format:
+    ** each MXINT8 chunk c has the int8 chunk min(c, K) (architecture.md section 6) */
     if (cfg->tile_k > 0) {
         ck[nk++] = mx_t_min(cfg->tile_k, op->k);
         if (op->mx && ck[0] % op->g != 0)
             return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'tile.k': %lld is not a multiple of G=%lld", where,
                            (long long)ck[0], (long long)op->g);
     } else {
-        add_candidates(ck, &nk, op->mx ? op->g : a->w, op->k);
+        add_candidates(ck, &nk, op->out_g, op->k);
+        if (!op->mx) { /* int8 also gets the powers of two (a superset, still lane-independent) */
+            int64_t p2[48], mg[96];
+            int n2 = 0, n = 0, i = 0, j = 0;
+            add_candidates(p2, &n2, 1, op->k);
+            while (i < nk || j < n2) { /* merge two ascending lists, dropping repeats */
+                int64_t v = j == n2 || (i < nk && ck[i] <= p2[j]) ? ck[i++] : p2[j++];
+                if (n == 0 || mg[n - 1] != v) mg[n++] = v;
+            }
+            memcpy(ck, mg, (size_t)n * sizeof *ck);
+            nk = n;
+        }
     }
     /* Candidates in the original order (largest first); each gets a lower bound of its cost and
-    ** is evaluated only if the bound can still beat the best so far, in bound order.  Ties keep
-    ** the earlier candidate, and a candidate of more than 2^16 tiles is evaluated only if it is
-    ** the first that fits (tiny tiles of huge ops are never the best): the choice is the one an
-    ** exhaustive search in the original order makes. */
+    ** is evaluated only if the bound can still beat the best so far, in bound order; ties keep
+    ** the earlier candidate: the choice is the one an exhaustive search in the original order
+    ** makes.  The set is every listed candidate that fits and has at most MX_T_MAX_TILES tiles,
+    ** a filter on the candidate alone, so more SRAM only adds candidates. */
     tcand *cs = malloc((size_t)nm * (size_t)nn * (size_t)nk * sizeof *cs);
-    if (cs == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
+    tmemo *memo = calloc(MX_T_MEMO, sizeof *memo);
+    if (cs == NULL || memo == NULL) {
+        free(cs);
+        free(memo);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
+    }
     int nc = 0;
+    mx_ttiling big = {0};
     for (int i = nm - 1; i >= 0; i--)
         for (int j = nn - 1; j >= 0; j--)
             for (int l = nk - 1; l >= 0; l--) {
                 if (!fits(a, op, cm[i], cn[j], ck[l])) continue;
                 mx_ttiling t = {cm[i], cn[j], ck[l], mx_t_ceil_div(op->m, cm[i]),
                                 mx_t_ceil_div(op->n, cn[j]), mx_t_ceil_div(op->k, ck[l])};
-                if (t.nm * t.nn * t.nk > (1 << 16) && nc > 0) continue;
-                cs[nc] = (tcand){t, lower_bound(a->cfg, a, op, &t), nc};
+                /* Resource limit: pipeline() walks every tile (~100 ns each), so a two-line
+                ** trace with m = n = k = 2^19 on small.ini (2^39 tiles) ran for days.  Such a
+                ** candidate is left out (robustness, tests/badinput); nm*nn*nk <= m*n*k < 2^58. */
+                if (t.nm * t.nn * t.nk > MX_T_MAX_TILES) {
+                    if (big.tm == 0) big = t;
+                    continue;
+                }
+                cs[nc] = (tcand){t, lower_bound(a->cfg, a, op, &t, memo), nc};
                 nc++;
             }
+    if (nc == 0 && big.tm > 0) {
+        free(cs);
+        free(memo);
+        return mx_fail(ctx, MXSIM_E_LIMIT,
+                       "%s: needs %lld tiles of %lld x %lld x %lld on this configuration; the analytic "
+                       "engine walks every tile and accepts at most 2^26: enlarge fields 'sram.a_kib', "
+                       "'sram.b_kib', 'sram.c_kib' or split the op", where,
+                       (long long)(big.nm * big.nn * big.nk), (long long)big.tm, (long long)big.tn, (long long)big.tk);
+    }
     qsort(cs, (size_t)nc, sizeof *cs, cmp_cand);
     int64_t best_cost = -1, best_order = -1;
     for (int i = 0; i < nc; i++) {
         if (best_cost >= 0 && (cs[i].lb > best_cost || (cs[i].lb == best_cost && cs[i].order > best_order))) break;
-        /* Resource limit: pipeline() walks every tile (~100 ns each), so a two-line trace with
-        ** m = n = k = 2^19 on small.ini (2^39 tiles) ran for days.  An op whose search would walk
-        ** more than MX_T_MAX_TILES tiles is refused up front (robustness, tests/badinput).
-        ** nm * nn * nk <= m * n * k, which mx_top_resolve keeps below 2^58. */
-        int64_t n_tiles = cs[i].t.nm * cs[i].t.nn * cs[i].t.nk;
-        if (n_tiles > MX_T_MAX_TILES) {
-            mx_ttiling big = cs[i].t;
-            free(cs);
-            return mx_fail(ctx, MXSIM_E_LIMIT,
-                           "%s: needs %lld tiles of %lld x %lld x %lld on this configuration; the analytic "
-                           "engine walks every tile and accepts at most 2^26: enlarge fields 'sram.a_kib', "
-                           "'sram.b_kib', 'sram.c_kib' or split the op", where, (long long)n_tiles,
-                           (long long)big.tm, (long long)big.tn, (long long)big.tk);
-        }
         int64_t c = pipeline(a->cfg, a, op, &cs[i].t, NULL);
         if (best_cost < 0 || c < best_cost || (c == best_cost && cs[i].order < best_order)) {
             best_cost = c;
@@ -325,6 +376,14 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
         }
     }
     free(cs);
+    if (best_cost >= 0) /* the beat each tile shape runs at, for the detailed engine */
+        for (int cls = 0; cls < 8; cls++) {
+            int64_t tm = cls & 1 ? op->m - (best->nm - 1) * best->tm : best->tm;
+            int64_t tn = cls & 2 ? op->n - (best->nn - 1) * best->tn : best->tn;
+            int64_t tk = cls & 4 ? op->k - (best->nk - 1) * best->tk : best->tk;
+            best->tg[cls] = tile_time(memo, a, op, tm, tn, tk)->tg;
+        }
+    free(memo);
     if (best_cost < 0)
         return mx_fail(ctx, MXSIM_E_INPUT,
                        "%s: no tiling fits: fields 'sram.a_kib', 'sram.b_kib', 'sram.c_kib' too small "
@@ -377,14 +436,9 @@ void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
     st->sram_b_rd_mant_bytes = rb;
     st->sram_a_rd_scale_bytes = rsa;
     st->sram_b_rd_scale_bytes = rsb;
-    st->n_macs = op->m * op->n * op->k;
+    st->n_macs = op->m * op->n * op->k_useful;
+    st->n_macs_issued = op->m * op->n * op->k;
     st->n_exp_ops = op->mx ? op->m * op->n * (op->k / op->g) : 0;
-    /* adder-tree outputs written to the group (or int32) partial-sum register, one per beat; an
-    ** int8 chunk that is not a multiple of the beat ends with a partial beat */
-    int64_t beats = op->mx ? (op->k / op->g) * mx_tpe_beats_per_group(a, op->g)
-                           : (t->nk - 1) * mx_t_ceil_div(t->tk, a->w) +
-                                 mx_t_ceil_div(op->k - (t->nk - 1) * t->tk, a->w);
-    st->n_acc_writes = op->m * op->n * beats;
     if (op->out_fmt == MXSIM_OUT_MXINT8) {
         st->n_requant_elems = op->m * op->n;
         st->n_maxabs_compares = op->m * op->n;
@@ -407,17 +461,19 @@ void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st)
 static void time_elementwise(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
                              mxsim_tstats *st)
 {
-    int64_t e = op->m * op->n, sc = e / op->g;
+    /* the MXINT8 side is whole groups along n (zero-padded); the bf16 side is the useful m*n */
+    int64_t np = mx_t_ceil_div(op->n, op->g) * op->g, sc = op->m * (np / op->g);
+    int64_t e = op->m * op->n, ep = op->m * np;
     int deq = op->kind == MXSIM_OP_DEQUANT;
     int64_t lanes = deq ? cfg->dequant_lanes : cfg->requant_lanes;
     int64_t depth = deq ? cfg->dequant_depth_cycles : cfg->requant_depth_cycles;
-    int64_t in_b = deq ? e + sc : 2 * e, out_b = deq ? 2 * e : e + sc;
-    st->cycles_compute = mx_t_ceil_div(e, lanes);
+    int64_t in_b = deq ? ep + sc : 2 * e, out_b = deq ? 2 * e : ep + sc;
+    st->cycles_compute = mx_t_ceil_div(ep, lanes);
     st->cycles_fill_drain = depth;
     int64_t mem = mx_tmem_dur(a, in_b) + mx_tmem_dur(a, out_b);
     st->cycles_total = mx_t_max(st->cycles_compute + depth, mem);
     st->cycles_mem_stall = st->cycles_total - st->cycles_compute - depth;
-    st->dram_a_mant_bytes = deq ? e : 2 * e;
+    st->dram_a_mant_bytes = deq ? ep : 2 * e;
     st->dram_a_scale_bytes = deq ? sc : 0;
     st->dram_out_bytes = out_b;
     st->sram_a_rd_mant_bytes = st->dram_a_mant_bytes;
@@ -425,8 +481,8 @@ static void time_elementwise(const mxsim_tconfig *cfg, const mx_tarch *a, const 
     st->sram_c_wr_bytes = out_b;
     st->sram_c_rd_bytes = out_b;
     st->n_dram_requests = 2;
-    if (deq) st->n_dequant_elems = e;
-    else st->n_requant_elems = st->n_maxabs_compares = e;
+    if (deq) st->n_dequant_elems = ep;
+    else st->n_requant_elems = st->n_maxabs_compares = ep;
     st->tile_m = op->m;
     st->tile_n = op->n;
     st->tile_k = 1;
@@ -437,6 +493,7 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
                                      const char *source, int detail, const char *access_trace_path,
                                      mxsim_tstats *out)
 {
+    mx_clear_err(ctx);
     if (ctx == NULL || cfg == NULL || op == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "time_op: NULL argument");
     memset(out, 0, sizeof *out);
     mxsim_status s = mxsim_tconfig_validate(ctx, cfg);

@@ -145,6 +145,7 @@ static const field *find_field(const char *key)
 MXSIM_API mxsim_status mxsim_tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *key,
                                          const char *value, const char *where)
 {
+    mx_clear_err(ctx);
     if (cfg == NULL || key == NULL || value == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_set: NULL argument");
     if (where == NULL) where = "config";
     const field *f = find_field(key);
@@ -195,6 +196,7 @@ MXSIM_API mxsim_status mxsim_tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, con
 
 MXSIM_API mxsim_status mxsim_tconfig_set_kv(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *kv)
 {
+    mx_clear_err(ctx);
     char buf[256];
     if (kv == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_set_kv: NULL");
     const char *eq = strchr(kv, '=');
@@ -233,6 +235,7 @@ MXSIM_API const char *mxsim_tconfig_format(const mxsim_tconfig *cfg, int i, char
 
 MXSIM_API mxsim_status mxsim_tconfig_validate(mxsim_ctx *ctx, const mxsim_tconfig *cfg)
 {
+    mx_clear_err(ctx);
     if (cfg == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_validate: NULL");
     for (int i = 0; i < N_FIELDS; i++) {
         const field *f = &k_fields[i];
@@ -295,6 +298,7 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
 
 MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *path)
 {
+    mx_clear_err(ctx);
     if (cfg == NULL || path == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_load: NULL argument");
     uint8_t *data = NULL;
     size_t len = 0;

@@ -55,6 +55,7 @@ static mxsim_status emit(mxsim_ctx *ctx, mxsim_trace *t, int kind, const char *n
 
 MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_trace **out)
 {
+    mx_clear_err(ctx);
     if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_gen: NULL");
     *out = NULL;
     uint8_t *data = NULL;

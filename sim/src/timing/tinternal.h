@@ -24,7 +24,9 @@ static inline int64_t mx_t_min(int64_t a, int64_t b) { return a < b ? a : b; }
 /* The operation as the engines see it: config defaults resolved, validated. */
 typedef struct {
     int kind;
-    int64_t m, n, k, g;         /* g: group size; for int8 operands g = k (one pseudo-group) */
+    int64_t m, n, k, g;         /* g: group size; for int8 operands g = k (one pseudo-group);
+                                ** k: issued reduction, K padded to a multiple of G (MXINT8) */
+    int64_t k_useful;           /* the trace's K (useful work) */
     int mx;                     /* 1: MXINT8 operands (scale bytes, exponent unit) */
     int out_fmt;
     int64_t out_g;              /* group of an MXINT8 output along n (the op's or config's G) */
@@ -48,19 +50,21 @@ typedef struct {
     int64_t n_folds;
     int64_t pe_used_sum;         /* sum over folds of mapped PEs (mapping utilisation) */
     int64_t kfolds;              /* folds along the reduction (psum passes) */
+    int64_t tg;                  /* beats per group the tile runs at (MXINT8; 1 for int8) */
 } mx_tfold;
 
 MX_INTERNAL void mx_tarch_derive(const mxsim_tconfig *cfg, mx_tarch *a);
 MX_INTERNAL mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
                                         const mxsim_top *op, const char *source,
                                         mx_top_resolved *r);
-/* Closed-form time of one tile (tm, tn, tk) of an op with group g (mx: exponent unit used). */
+/* Closed-form time of one tile (tm, tn, tk) of an op with group g (mx: exponent unit used), at
+** the beat width (f->tg beats per group) the controller picks for it (pearray.c). */
 MX_INTERNAL void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn,
                              int64_t tk, mx_tfold *f);
 /* Beats per group, group interval / stream interval and exponent tail of the array. */
 MX_INTERNAL int64_t mx_tpe_beats_per_group(const mx_tarch *a, int64_t g);
-MX_INTERNAL int64_t mx_tpe_step_interval(const mx_tarch *a, int64_t base, int64_t n_share,
-                                         int64_t spacing);
+/* Step interval of n_share operations per step on one exponent unit: max(base, n_share * II). */
+MX_INTERNAL int64_t mx_tpe_step_interval(const mx_tarch *a, int64_t base, int64_t n_share);
 
 /* Duration of one DRAM request of `bytes` (0 bytes: no request, 0 cycles). */
 MX_INTERNAL int64_t mx_tmem_dur(const mx_tarch *a, int64_t bytes);
@@ -69,6 +73,9 @@ MX_INTERNAL int64_t mx_tmem_dur(const mx_tarch *a, int64_t bytes);
 typedef struct {
     int64_t tm, tn, tk;
     int64_t nm, nn, nk;
+    /* beats per group of each tile shape class (tm, tn, tk full or edge: bit 0 m edge, bit 1 n
+    ** edge, bit 2 k edge), the controller's choice (mx_tpe_tile); filled by mx_tengine_choose */
+    int64_t tg[8];
 } mx_ttiling;
 
 MX_INTERNAL mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a,

@@ -3,8 +3,7 @@
 **
 ** Format (traces/FORMAT.md): first non-comment line `mxsim-trace 1`, then one op per line,
 ** `KIND key=value ...` with KIND gemm, dequant or quantize.  Readers are strict: unknown kinds
-** and keys, duplicate keys, missing dims, bad or overflowing numbers, and G not dividing the
-** grouped dim are MXSIM_E_INPUT naming file:line and the field; a truncated .gz is E_FORMAT.
+** and keys, duplicate keys, missing dims, and bad or overflowing numbers are MXSIM_E_INPUT naming file:line and the field; a truncated .gz is E_FORMAT.
 ** Invariant: every op held by an mxsim_trace passed mxsim_trace_append's validation.
 ** Also here, so that zlib stays in this file: the gzip writer of detailed mode's access traces.
 */
@@ -31,6 +30,7 @@ struct mxsim_trace {
 
 MXSIM_API mxsim_status mxsim_trace_create(mxsim_ctx *ctx, const char *source, mxsim_trace **out)
 {
+    mx_clear_err(ctx);
     if (out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_create: NULL");
     *out = mx_calloc(1, sizeof **out);
     if (*out == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
@@ -55,6 +55,7 @@ MXSIM_API const char *mxsim_trace_source(const mxsim_trace *t) { return t ? t->s
 
 MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const mxsim_top *op)
 {
+    mx_clear_err(ctx);
     if (t == NULL || op == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_append: NULL");
     char where[640];
     snprintf(where, sizeof where, "%s:%d: op '%s'", t->source, op->line, op->name);
@@ -69,10 +70,7 @@ MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const 
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'repeat': %lld must be in 1..2^40", where, (long long)op->repeat);
     if (op->group_size < 0 || op->group_size > MXSIM_MAX_GROUP)
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'group': %lld must be in 1..%d", where, (long long)op->group_size, MXSIM_MAX_GROUP);
-    int64_t along = op->kind == MXSIM_OP_GEMM ? op->k : op->n;
-    if (op->group_size > 0 && along % op->group_size != 0)
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'group': G=%lld does not divide %s=%lld", where,
-                       (long long)op->group_size, op->kind == MXSIM_OP_GEMM ? "k" : "n", (long long)along);
+    /* G need not divide the grouped dim (k, or n of a dequant/quantize): the engine pads */
     if (op->a_fmt < -1 || op->a_fmt > 1 || op->b_fmt < -1 || op->b_fmt > 1 || op->out_fmt < -1 || op->out_fmt > 2)
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: bad format code", where);
     if (t->n == t->cap) {
@@ -253,6 +251,7 @@ static mxsim_status close_text_trace(mxsim_status st, char *buf, mxsim_trace *t,
 
 MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_trace **out)
 {
+    mx_clear_err(ctx);
     if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_load: NULL");
     *out = NULL;
     if (ends_with(path, ".csv")) return mxsim_trace_import_scalesim(ctx, path, 0, out);
@@ -316,6 +315,7 @@ static mxsim_status split_csv(mxsim_ctx *ctx, const char *where, char *s, int re
 MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *path,
                                                    int require_trailing_comma, mxsim_trace **out)
 {
+    mx_clear_err(ctx);
     if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_import: NULL");
     *out = NULL;
     char *buf;

@@ -1,4 +1,4 @@
-/* bench_timing.c - speed of the timing engine (issue 3).  A benchmark, not a test.
+/* bench_timing.c - speed of the timing engine.  A benchmark, not a test.
 **
 ** Cases, each the median of repeated in-process runs (mxsim_time_op over every op, tiling search
 ** included; traces are parsed once outside the timer, except in the *_with_parse case):
