@@ -37,7 +37,7 @@ fi
 "$mxsim" report "$out/results.csv" -o "$out"
 echo
 echo "BERT-base on $config, W x W arrays (array.size) x group sizes (mx.group_size); energy in mJ,"
-echo "area in mm2, SQNR in dB vs float64 (accuracy sampled: see $out/results.csv header)."
+echo "area in mm2, SQNR in dB vs float64 (accuracy sampled: see $out/results.meta.json)."
 echo
 # The same totals as a table on stdout (re-read from the CSV: no second simulation).
 awk -F, '

@@ -1,88 +1,206 @@
-/* cli_util.c - text buffer, atomic output and exit codes shared by the CLI's commands. */
+/* cli_util.c - option parsing, exit codes, suggestions and checked output for every command. */
 #include <errno.h>
+#include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli_util.h"
 
-void cli_printf(cli_buf *b, const char *fmt, ...)
-{
-    if (b->oom) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) {
-            b->oom = 1;
-            return;
-        }
-        if (b->p && b->n + (size_t)k < b->cap) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t nc = (b->cap + (size_t)k + 1) * 2;
-        char *np = realloc(b->p, nc);
-        if (!np) {
-            b->oom = 1;
-            return;
-        }
-        b->p = np;
-        b->cap = nc;
-    }
-}
+const char *cli_cmd = "mxsim";
 
-void cli_puts_html(cli_buf *b, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '<') cli_printf(b, "&lt;");
-        else if (*s == '>') cli_printf(b, "&gt;");
-        else if (*s == '&') cli_printf(b, "&amp;");
-        else if (*s == '"') cli_printf(b, "&quot;");
-        else cli_printf(b, "%c", *s);
-    }
-}
 
-void cli_buf_free(cli_buf *b)
-{
-    free(b->p);
-    memset(b, 0, sizeof *b);
-}
-
-int cli_write_atomic(const char *path, const char *data, size_t n)
-{
-    size_t L = strlen(path);
-    char *tmp = malloc(L + 16);
-    if (!tmp) return -1;
-    snprintf(tmp, L + 16, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        free(tmp);
-        return -1;
-    }
-    mode_t um = umask(0); /* mkstemp makes 0600; give the file the usual 0666 & ~umask */
-    umask(um);
-    fchmod(fd, 0666 & ~um);
-    FILE *f = fdopen(fd, "wb");
-    int ok = f && fwrite(data, 1, n, f) == n;
-    if (f) ok = (fclose(f) == 0) && ok;
-    else close(fd);
-    if (ok) ok = rename(tmp, path) == 0;
-    if (!ok) {
-        int e = errno;
-        remove(tmp);
-        errno = e;
-    }
-    free(tmp);
-    return ok ? 0 : -1;
-}
+/* ---- messages and exit codes -------------------------------------------------------------- */
 
 int cli_exit_code(mxsim_status st)
 {
     if (st == MXSIM_OK) return 0;
-    return st == MXSIM_E_IO || st == MXSIM_E_NOMEM || st == MXSIM_E_INTERNAL ? 1 : 2;
+    return st == MXSIM_E_IO || st == MXSIM_E_NOMEM || st == MXSIM_E_INTERNAL ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
+}
+
+int cli_fail(mxsim_ctx *ctx, mxsim_status st)
+{
+    const char *d = ctx ? mxsim_errmsg(ctx) : "";
+    fprintf(stderr, "mxsim %s: error: %s\n", cli_cmd, d[0] ? d : mxsim_strerror(st));
+    return cli_exit_code(st);
+}
+
+int cli_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "mxsim %s: ", cli_cmd);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see 'mxsim %s --help')\n", cli_cmd);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_int(const char *opt, const char *s, long long lo, long long hi, long long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (s[0] == '\0' || *end != '\0' || errno == ERANGE) return cli_usage("%s '%s': not an integer", opt, s);
+    if (v < lo || v > hi) return cli_usage("%s %lld: must be in %lld..%lld", opt, v, lo, hi);
+    *out = v;
+    return 0;
+}
+
+int cli_real(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (s[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v)) return cli_usage("%s '%s': not a number", opt, s);
+    if (v < lo || v > hi) return cli_usage("%s %g: must be in %g..%g", opt, v, lo, hi);
+    *out = v;
+    return 0;
+}
+
+/* ---- options ------------------------------------------------------------------------------ */
+
+static int n_opts(const cli_opt *o)
+{
+    int n = 0;
+    while (o && o[n].name) n++;
+    return n;
+}
+
+static int opt_index(const cli_command *c, const char *name)
+{
+    for (int i = 0; i < n_opts(c->opts); i++)
+        if (!strcmp(c->opts[i].name, name)) return i;
+    return -1;
+}
+
+int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
+{
+    memset(a, 0, sizeof *a);
+    int n = n_opts(c->opts);
+    struct option lo[CLI_MAX_OPTS + 1];
+    char shorts[2 * CLI_MAX_OPTS + 2] = ":";
+    size_t ns = 1;
+    for (int i = 0; i < n && i < CLI_MAX_OPTS; i++) {
+        lo[i] = (struct option){c->opts[i].name, c->opts[i].has_arg ? required_argument : no_argument, NULL, 1000 + i};
+        if (c->opts[i].short_opt) {
+            shorts[ns++] = (char)c->opts[i].short_opt;
+            if (c->opts[i].has_arg) shorts[ns++] = ':';
+        }
+    }
+    shorts[ns] = '\0';
+    lo[n] = (struct option){NULL, 0, NULL, 0};
+    /* getopt_long wants argv[0] to be the program: give it the command name */
+    char *args[argc + 2];
+    args[0] = (char *)c->name;
+    for (int i = 0; i < argc; i++) args[i + 1] = argv[i];
+    args[argc + 1] = NULL;
+    optind = 0; /* re-initialise (glibc) */
+    opterr = 0;
+    int ch, li;
+    while ((ch = getopt_long(argc + 1, args, shorts, lo, &li)) != -1) {
+        int k = -1;
+        if (ch >= 1000) k = ch - 1000;
+        else if (ch == '?' || ch == ':') {
+            const char *bad = args[optind - 1];
+            if (ch == ':') return cli_usage("option '%s' needs a value", bad);
+            if (optopt && !(bad[0] == '-' && bad[1] == '-')) return cli_usage("unknown option '-%c'", optopt);
+            char nm[64];
+            snprintf(nm, sizeof nm, "%s", bad + strspn(bad, "-"));
+            nm[strcspn(nm, "=")] = '\0';
+            const char *names[CLI_MAX_OPTS];
+            for (int i = 0; i < n; i++) names[i] = c->opts[i].name;
+            const char *s = mxsim_closest_name(nm, names, n);
+            if (s) return cli_usage("unknown option '%s'; did you mean '--%s'?", bad, s);
+            return cli_usage("unknown option '%s'", bad);
+        } else {
+            for (int i = 0; i < n; i++)
+                if (c->opts[i].short_opt == ch) k = i;
+        }
+        if (k < 0) return cli_usage("unknown option '%s'", args[optind - 1]);
+        const char *v = c->opts[k].has_arg ? optarg : "1";
+        a->val[k] = v;
+        if (c->opts[k].repeat) {
+            if (a->n_list[k] >= CLI_MAX_REPEAT) return cli_usage("--%s: more than %d given", c->opts[k].name, CLI_MAX_REPEAT);
+            a->list[k][a->n_list[k]++] = v;
+        }
+    }
+    for (int i = optind; i < argc + 1; i++) {
+        if (a->n_pos >= c->max_pos || a->n_pos >= CLI_MAX_POS) return cli_usage("unexpected argument '%s'", args[i]);
+        a->pos[a->n_pos++] = args[i];
+    }
+    if (a->n_pos < c->min_pos) return cli_usage("expected %s", c->args);
+    return 0;
+}
+
+const char *cli_get(const cli_command *c, const cli_args *a, const char *name)
+{
+    int k = opt_index(c, name);
+    return k >= 0 ? a->val[k] : NULL;
+}
+
+int cli_get_list(const cli_command *c, const cli_args *a, const char *name, const char *const **vals)
+{
+    int k = opt_index(c, name);
+    *vals = k >= 0 ? a->list[k] : NULL;
+    return k >= 0 ? a->n_list[k] : 0;
+}
+
+void cli_help(const cli_command *c, FILE *f)
+{
+    fprintf(f, "usage: mxsim %s%s%s%s\n\n%s\n", c->name, n_opts(c->opts) ? " [OPTIONS]" : "", c->args[0] ? " " : "",
+            c->args, c->help);
+    if (n_opts(c->opts)) fprintf(f, "\noptions:\n");
+    for (int i = 0; i < n_opts(c->opts); i++) {
+        const cli_opt *o = &c->opts[i];
+        char head[64];
+        int k = 0;
+        if (o->short_opt) k = snprintf(head, sizeof head, "-%c, ", o->short_opt);
+        snprintf(head + k, sizeof head - (size_t)k, "--%s%s%s", o->name, o->has_arg ? " " : "", o->has_arg ? o->meta : "");
+        fprintf(f, "  %-28s %s%s\n", head, o->help, o->repeat ? " (repeatable)" : "");
+    }
+}
+
+/* ---- output ------------------------------------------------------------------------------- */
+
+int cli_write(mxsim_ctx *ctx, const char *path, const char *text, size_t len)
+{
+    if (path) {
+        mxsim_status st = mxsim_file_write(ctx, path, text, len);
+        return st == MXSIM_OK ? 0 : cli_fail(ctx, st);
+    }
+    if ((len && fwrite(text, 1, len, stdout) != len) || fflush(stdout) != 0) {
+        fprintf(stderr, "mxsim %s: error: writing standard output: %s\n", cli_cmd, strerror(errno));
+        return CLI_EXIT_RUNTIME;
+    }
+    return 0;
+}
+
+int cli_format(mxsim_ctx *ctx, const char *format, const char *path, mxsim_output_format *f)
+{
+    struct stat sb;
+    if (path && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) { /* no extension can fix that */
+        fprintf(stderr, "mxsim %s: error: %s: is a directory\n", cli_cmd, path);
+        return CLI_EXIT_RUNTIME;
+    }
+    mxsim_status st = mxsim_output_format_choose(ctx, format, path, f);
+    if (st == MXSIM_OK) return 0;
+    return format ? cli_usage("--format: %s", mxsim_errmsg(ctx)) : cli_usage("-o: %s", mxsim_errmsg(ctx));
+}
+
+int cli_emit_table(mxsim_ctx *ctx, const mxsim_table *t, const char *format, const char *path)
+{
+    mxsim_output_format f;
+    int rc = cli_format(ctx, format, path, &f);
+    if (rc) return rc;
+    char *text = NULL;
+    size_t len = 0;
+    mxsim_status st = mxsim_table_render(ctx, t, f, &text, &len);
+    if (st != MXSIM_OK) return cli_fail(ctx, st);
+    rc = cli_write(ctx, path, text, len);
+    mxsim_free(text);
+    return rc;
 }

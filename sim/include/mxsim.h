@@ -97,6 +97,10 @@ MXSIM_API const char *mxsim_version(void);
 ** should not use this library. */
 MXSIM_API int mxsim_abi_version(void);
 
+/* The closest of names[0..n-1] to s (edit distance at most 2, or a third of s's length), or NULL:
+** the "did you mean" of every unknown name (configuration keys, commands, options). */
+MXSIM_API const char *mxsim_closest_name(const char *s, const char *const *names, int n);
+
 /* ---------------------------------------------------------------------------------------------
 ** Enumerations. */
 
@@ -346,7 +350,8 @@ MXSIM_API mxsim_status mxsim_table_create(mxsim_ctx *ctx, mxsim_table **out);
 MXSIM_API void mxsim_table_free(mxsim_table *t); /* NULL ok */
 /* Adds a column before the first row.  name: unique, non-empty, unit in the name
 ** ("cycles_total", "time_us"); unit and doc may be NULL.  decimals: digits after the point for a
-** REAL in table/md/csv form (-1: shortest exact form); JSON always carries the exact value. */
+** REAL in table/md/csv form (-1: shortest exact form; -2..-17: that many significant digits, as
+** printf's %.Ng); JSON always carries the exact value. */
 MXSIM_API mxsim_status mxsim_table_add_column(mxsim_ctx *ctx, mxsim_table *t, const char *name,
                                               mxsim_cell_type type, const char *unit,
                                               const char *doc, int flags, int decimals);
@@ -363,6 +368,12 @@ MXSIM_API mxsim_status mxsim_table_set_int(mxsim_ctx *ctx, mxsim_table *t, int64
                                            const char *col, int64_t v);
 MXSIM_API mxsim_status mxsim_table_set_real(mxsim_ctx *ctx, mxsim_table *t, int64_t row,
                                             const char *col, double v);
+/* Marks a cell as having no value: empty in text, CSV and Markdown, null in JSON. */
+MXSIM_API mxsim_status mxsim_table_set_null(mxsim_ctx *ctx, mxsim_table *t, int64_t row,
+                                            const char *col);
+/* Type, unit and doc of column col (pointers valid while t lives); MXSIM_E_ARG if out of range. */
+MXSIM_API mxsim_status mxsim_table_column_info(const mxsim_table *t, int col, mxsim_cell_type *type,
+                                               const char **unit, const char **doc);
 MXSIM_API int mxsim_table_column_count(const mxsim_table *t);
 MXSIM_API int64_t mxsim_table_row_count(const mxsim_table *t);
 MXSIM_API const char *mxsim_table_column_name(const mxsim_table *t, int col); /* NULL if none */
@@ -428,6 +439,16 @@ typedef enum { MXSIM_EXP_PER_PE = 0, MXSIM_EXP_PER_ROW = 1, MXSIM_EXP_PER_COL = 
 typedef enum { MXSIM_FMT_MXINT8 = 0, MXSIM_FMT_INT8 = 1 } mxsim_operand_fmt;
 typedef enum { MXSIM_OUT_FP32 = 0, MXSIM_OUT_BF16 = 1, MXSIM_OUT_MXINT8 = 2 } mxsim_out_fmt;
 
+/* The one spelling of each enumeration (traces, configuration, tables, SystemC): canonical
+** lower-case name, NULL if invalid; parse is the inverse (MXSIM_E_ARG listing the choices). */
+MXSIM_API const char *mxsim_dataflow_name(mxsim_dataflow d);        /* "os", "ws", "is" */
+MXSIM_API const char *mxsim_operand_fmt_name(mxsim_operand_fmt f);  /* "mxint8", "int8" */
+MXSIM_API const char *mxsim_out_fmt_name(mxsim_out_fmt f);          /* "fp32", "bf16", "mxint8" */
+MXSIM_API mxsim_status mxsim_dataflow_parse(mxsim_ctx *ctx, const char *name, mxsim_dataflow *out);
+MXSIM_API mxsim_status mxsim_operand_fmt_parse(mxsim_ctx *ctx, const char *name,
+                                               mxsim_operand_fmt *out);
+MXSIM_API mxsim_status mxsim_out_fmt_parse(mxsim_ctx *ctx, const char *name, mxsim_out_fmt *out);
+
 /* The resolved accelerator configuration.  Every field is in the field table (mxsim_tconfig_
 ** field); enumerations are stored as their integer values. */
 typedef struct {
@@ -486,11 +507,16 @@ MXSIM_API mxsim_status mxsim_tconfig_set_kv(mxsim_ctx *ctx, mxsim_tconfig *cfg, 
 MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *path);
 /* Cross-field checks (e.g. exp_ii_cycles vs sharing).  MXSIM_E_INPUT names the field. */
 MXSIM_API mxsim_status mxsim_tconfig_validate(mxsim_ctx *ctx, const mxsim_tconfig *cfg);
+/* The resolved configuration as a table: key, value, type, unit, min, max, default, doc. */
+MXSIM_API mxsim_status mxsim_tconfig_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg, mxsim_table **out);
 /* Formats field i's value of *cfg into buf ("32", "os", "12.5"); returns buf. */
 MXSIM_API const char *mxsim_tconfig_format(const mxsim_tconfig *cfg, int i, char *buf, size_t len);
 
 /* ---- traces (format: traces/FORMAT.md) ---- */
 typedef enum { MXSIM_OP_GEMM = 0, MXSIM_OP_DEQUANT = 1, MXSIM_OP_QUANTIZE = 2 } mxsim_op_kind;
+/* "gemm", "dequant", "quantize"; NULL if invalid.  Parse: MXSIM_E_ARG if unknown. */
+MXSIM_API const char *mxsim_op_kind_name(mxsim_op_kind k);
+MXSIM_API mxsim_status mxsim_op_kind_parse(mxsim_ctx *ctx, const char *name, mxsim_op_kind *out);
 
 typedef struct {
     int32_t kind;          /* mxsim_op_kind */
@@ -532,38 +558,141 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
 #define MXSIM_IMPORT_SCALESIM_MODEL 2
 MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *path, int flags,
                                                    mxsim_trace **out);
-/* Writes the text format atomically; gzip-compressed when the path ends in .gz. */
+/* The text format of t (what mxsim_trace_save writes uncompressed); *text is malloc'd, free it
+** with mxsim_free. */
+MXSIM_API mxsim_status mxsim_trace_format(mxsim_ctx *ctx, const mxsim_trace *t, char **text,
+                                          size_t *len);
+/* Writes the text format atomically; gzip-compressed when the path ends in .gz.  A path ending in
+** .csv is MXSIM_E_ARG (a .csv trace is read as a SCALE-Sim topology). */
 MXSIM_API mxsim_status mxsim_trace_save(mxsim_ctx *ctx, const mxsim_trace *t, const char *path);
 /* Builds a trace from a model definition (workloads/models/NAME.model). */
 MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *model_path, mxsim_trace **out);
 
 /* ---- timing ---- */
+/* Kinds of op that produce a statistic (bit mask over mxsim_op_kind). */
+#define MXSIM_KINDS_GEMM 1
+#define MXSIM_KINDS_DEQUANT 2
+#define MXSIM_KINDS_QUANTIZE 4
+#define MXSIM_KINDS_ALL 7
+/* How the TOTAL of several ops (mxsim_tstats_add) aggregates a statistic. */
+typedef enum {
+    MXSIM_AGG_SUM = 0,       /* summed (and multiplied by an op's repeat count) */
+    MXSIM_AGG_FOLD_MEAN = 1, /* mean weighted by n_folds */
+    MXSIM_AGG_RECOMPUTE = 2, /* derived again from the summed counts and the configuration */
+    MXSIM_AGG_PER_OP = 3     /* a property of one op; 0 in a TOTAL */
+} mxsim_agg;
+
+/* The one list of timing statistics.  X(ctype, member, column, unit, scale, kinds, agg, brief,
+** decimals, doc): the struct member (C type int64_t or double), its column name in every table
+** (unit in the name; the value shown is member x scale), the op kinds that produce it, how a
+** TOTAL aggregates it, whether the terminal table shows it, digits after the point (-1: exact)
+** and a one-line doc.  The struct, mxsim_tstats_add, every table/CSV/JSON/MD column of `run`
+** and `sweep`, and the docs' column list come from it: appending a line here (at the end, the
+** struct layout is ABI) is the only change a new statistic needs. */
+#define MXSIM_TSTATS_FIELDS(X)                                                                     \
+    X(int64_t, cycles_total, "cycles_total", "cycles", 1, MXSIM_KINDS_ALL, SUM, 1, -1,             \
+      "all cycles: compute + fill_drain + exp_stall + mem_stall")                                  \
+    X(int64_t, cycles_array, "cycles_array", "cycles", 1, MXSIM_KINDS_ALL, RECOMPUTE, 0, -1,       \
+      "cycles the array is busy: total - mem_stall")                                               \
+    X(int64_t, cycles_compute, "cycles_compute", "cycles", 1, MXSIM_KINDS_ALL, SUM, 1, -1,         \
+      "cycles issuing MACs (GEMM) or elements (dequant/quantize)")                                 \
+    X(int64_t, cycles_fill_drain, "cycles_fill_drain", "cycles", 1, MXSIM_KINDS_ALL, SUM, 1, -1,   \
+      "pipeline fill and drain cycles")                                                            \
+    X(int64_t, cycles_exp_stall, "cycles_exp_stall", "cycles", 1, MXSIM_KINDS_GEMM, SUM, 1, -1,    \
+      "cycles waiting for a shared exponent unit")                                                 \
+    X(int64_t, cycles_mem_stall, "cycles_mem_stall", "cycles", 1, MXSIM_KINDS_ALL, SUM, 1, -1,     \
+      "cycles waiting for DRAM")                                                                   \
+    X(double, util_mapping, "util_mapping_pct", "%", 100, MXSIM_KINDS_GEMM, FOLD_MEAN, 1, 2,       \
+      "mean share of PEs mapped over folds")                                                       \
+    X(double, util_compute, "util_compute_pct", "%", 100, MXSIM_KINDS_ALL, RECOMPUTE, 1, 2,        \
+      "MACs / (R*C*L*cycles_total)")                                                               \
+    X(int64_t, sram_a_rd_mant_bytes, "sram_a_rd_mant_bytes", "bytes", 1, MXSIM_KINDS_ALL, SUM, 0,  \
+      -1, "SRAM A mantissa reads")                                                                 \
+    X(int64_t, sram_a_rd_scale_bytes, "sram_a_rd_scale_bytes", "bytes", 1,                         \
+      MXSIM_KINDS_GEMM | MXSIM_KINDS_DEQUANT, SUM, 0, -1, "SRAM A scale reads")                    \
+    X(int64_t, sram_b_rd_mant_bytes, "sram_b_rd_mant_bytes", "bytes", 1, MXSIM_KINDS_GEMM, SUM, 0, \
+      -1, "SRAM B mantissa reads")                                                                 \
+    X(int64_t, sram_b_rd_scale_bytes, "sram_b_rd_scale_bytes", "bytes", 1, MXSIM_KINDS_GEMM, SUM,  \
+      0, -1, "SRAM B scale reads")                                                                 \
+    X(int64_t, sram_c_rd_bytes, "sram_c_rd_bytes", "bytes", 1, MXSIM_KINDS_ALL, SUM, 0, -1,        \
+      "SRAM C (output buffer) reads")                                                              \
+    X(int64_t, sram_c_wr_bytes, "sram_c_wr_bytes", "bytes", 1, MXSIM_KINDS_ALL, SUM, 0, -1,        \
+      "SRAM C (output buffer) writes")                                                             \
+    X(int64_t, dram_a_mant_bytes, "dram_a_mant_bytes", "bytes", 1, MXSIM_KINDS_ALL, SUM, 1, -1,    \
+      "DRAM reads of A mantissas (elementwise ops: their input)")                                  \
+    X(int64_t, dram_a_scale_bytes, "dram_a_scale_bytes", "bytes", 1,                               \
+      MXSIM_KINDS_GEMM | MXSIM_KINDS_DEQUANT, SUM, 1, -1, "DRAM reads of A scales")                \
+    X(int64_t, dram_b_mant_bytes, "dram_b_mant_bytes", "bytes", 1, MXSIM_KINDS_GEMM, SUM, 1, -1,   \
+      "DRAM reads of B mantissas")                                                                 \
+    X(int64_t, dram_b_scale_bytes, "dram_b_scale_bytes", "bytes", 1, MXSIM_KINDS_GEMM, SUM, 1, -1, \
+      "DRAM reads of B scales")                                                                    \
+    X(int64_t, dram_out_bytes, "dram_out_bytes", "bytes", 1, MXSIM_KINDS_ALL, SUM, 1, -1,          \
+      "DRAM writes of the output")                                                                 \
+    X(int64_t, n_macs, "n_macs", "MACs", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,                          \
+      "useful int8 x int8 multiply-adds")                                                          \
+    X(int64_t, n_lane_slots, "n_lane_slots", "slots", 1, MXSIM_KINDS_ALL, RECOMPUTE, 0, -1,        \
+      "multiplier slots offered: R*C*L*cycles_array")                                              \
+    X(int64_t, n_exp_ops, "n_exp_ops", "ops", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,                     \
+      "group accumulates: exponent add + align shift + accumulate")                                \
+    X(int64_t, n_acc_writes, "n_acc_writes", "writes", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,            \
+      "accumulator register writes (int32 or fp32/wide, acc_mode)")                                \
+    X(int64_t, n_dequant_elems, "n_dequant_elems", "elements", 1, MXSIM_KINDS_DEQUANT, SUM, 0, -1, \
+      "elements through the dequant unit")                                                         \
+    X(int64_t, n_requant_elems, "n_requant_elems", "elements", 1,                                  \
+      MXSIM_KINDS_GEMM | MXSIM_KINDS_QUANTIZE, SUM, 0, -1, "elements through the requantizer")    \
+    X(int64_t, n_maxabs_compares, "n_maxabs_compares", "compares", 1,                              \
+      MXSIM_KINDS_GEMM | MXSIM_KINDS_QUANTIZE, SUM, 0, -1, "max-abs comparisons for group scales")  \
+    X(int64_t, n_dram_requests, "n_dram_requests", "requests", 1, MXSIM_KINDS_ALL, SUM, 0, -1,     \
+      "DRAM requests (each pays dram.latency_cycles)")                                             \
+    X(int64_t, tile_m, "tile_m", "elements", 1, MXSIM_KINDS_ALL, PER_OP, 0, -1,                    \
+      "tile rows of the op (0 in a TOTAL)")                                                        \
+    X(int64_t, tile_n, "tile_n", "elements", 1, MXSIM_KINDS_ALL, PER_OP, 0, -1,                    \
+      "tile columns of the op (0 in a TOTAL)")                                                     \
+    X(int64_t, tile_k, "tile_k", "elements", 1, MXSIM_KINDS_ALL, PER_OP, 0, -1,                    \
+      "tile depth of the op (0 in a TOTAL)")                                                       \
+    X(int64_t, n_tiles, "n_tiles", "tiles", 1, MXSIM_KINDS_ALL, SUM, 0, -1, "tiles executed")      \
+    X(int64_t, n_folds, "n_folds", "folds", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,                       \
+      "array folds (mappings of a tile onto the PEs)")                                             \
+    X(double, seconds, "time_us", "us", 1e6, MXSIM_KINDS_ALL, RECOMPUTE, 1, 3,                     \
+      "time at the configured clock")                                                              \
+    X(double, tops, "tops", "TOPS", 1, MXSIM_KINDS_ALL, RECOMPUTE, 1, 4,                           \
+      "2 * MACs / time / 1e12")                                                                    \
+    X(int64_t, n_macs_issued, "n_macs_issued", "MACs", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,            \
+      "multiply-adds issued: n_macs plus the zeros of K padded to a multiple of G (MXINT8 GEMMs)")
+
+/* Timing statistics of one op or a TOTAL; every member is described by MXSIM_TSTATS_FIELDS
+** (invariant: cycles_total = compute + fill_drain + exp_stall + mem_stall). */
 typedef struct {
-    /* cycles; total = compute + fill_drain + exp_stall + mem_stall; array = total - mem_stall */
-    int64_t cycles_total, cycles_array;
-    int64_t cycles_compute, cycles_fill_drain, cycles_exp_stall, cycles_mem_stall;
-    double util_mapping;  /* mean fraction of PEs mapped over folds */
-    double util_compute;  /* MACs / (R*C*L*cycles_total) */
-    /* SRAM traffic, bytes (mantissas and scales apart) */
-    int64_t sram_a_rd_mant_bytes, sram_a_rd_scale_bytes, sram_b_rd_mant_bytes, sram_b_rd_scale_bytes;
-    int64_t sram_c_rd_bytes, sram_c_wr_bytes;
-    /* DRAM traffic, bytes */
-    int64_t dram_a_mant_bytes, dram_a_scale_bytes, dram_b_mant_bytes, dram_b_scale_bytes;
-    int64_t dram_out_bytes;
-    /* events for the energy model */
-    int64_t n_macs;        /* useful int8 x int8 multiply-adds */
-    int64_t n_lane_slots;  /* R*C*L*cycles_array: multiplier slots offered */
-    int64_t n_exp_ops;     /* group accumulates: exponent add + align shift + accumulate */
-    int64_t n_acc_writes;  /* accumulator register writes (int32 or fp32/wide, acc_mode) */
-    int64_t n_dequant_elems, n_requant_elems, n_maxabs_compares;
-    int64_t n_dram_requests;
-    /* mapping */
-    int64_t tile_m, tile_n, tile_k, n_tiles, n_folds;
-    double seconds, tops; /* at the configured clock; tops = 2*MACs/seconds/1e12 */
-    /* appended (issue 14) */
-    int64_t n_macs_issued; /* multiply-adds issued: n_macs plus the zeros of K padded to a
-                              multiple of G (MXINT8 GEMMs); equals n_macs when G divides K */
+#define MXSIM_TSTATS_MEMBER_(ctype, mem, col, unit, scale, kinds, agg, brief, dec, doc) ctype mem;
+    MXSIM_TSTATS_FIELDS(MXSIM_TSTATS_MEMBER_)
+#undef MXSIM_TSTATS_MEMBER_
 } mxsim_tstats;
+
+/* Description of statistic i (static storage). */
+typedef struct {
+    const char *name;   /* column name, unit in it: "cycles_total", "time_us" */
+    const char *member; /* struct member: "seconds" */
+    const char *type;   /* "int" or "real" */
+    const char *unit;   /* "cycles", "bytes", "us", "%" */
+    double scale;       /* column value = member x scale */
+    int kinds;          /* MXSIM_KINDS_* mask of the op kinds that produce it */
+    mxsim_agg agg;
+    int brief;          /* 1: in the terminal table */
+    int decimals;       /* digits after the point in text forms (-1: exact) */
+    const char *doc;
+} mxsim_tstats_field;
+
+MXSIM_API int mxsim_tstats_field_count(void);
+MXSIM_API const mxsim_tstats_field *mxsim_tstats_field_at(int i); /* NULL if out of range */
+/* Column value of statistic i (member x scale); an int field is exact below 2^53. */
+MXSIM_API double mxsim_tstats_value(const mxsim_tstats *s, int i);
+/* Integer statistic i exactly (a real one: 0). */
+MXSIM_API int64_t mxsim_tstats_int(const mxsim_tstats *s, int i);
+/* The statistics themselves as a table (column, unit, type, kinds, total, doc): the list the docs
+** carry (`mxsim run --columns --format md`). */
+MXSIM_API mxsim_status mxsim_tstats_table(mxsim_ctx *ctx, mxsim_table **out);
+/* "sum", "fold_mean", "recompute", "per_op"; NULL if invalid. */
+MXSIM_API const char *mxsim_agg_name(mxsim_agg a);
 
 /* Times op (times its repeat count) on cfg.  detail = 0: the analytic engine (closed forms).
 ** detail = 1: a GEMM is simulated cycle by cycle by an independent engine that gives the same
@@ -576,6 +705,13 @@ typedef struct {
 MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_top *op,
                                      const char *source, int detail, const char *access_trace_path,
                                      mxsim_tstats *out);
+/* The table of a run: one row per op of tr (op, kind, m, n, k, repeat, then every statistic of
+** MXSIM_TSTATS_FIELDS, its brief flag kept) and a TOTAL row (per-op fields empty); JSON metadata:
+** mxsim_version, trace (its source) and every configuration field, typed.  op_stats[i] belongs to
+** op i.  Free with mxsim_table_free. */
+MXSIM_API mxsim_status mxsim_run_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_trace *tr,
+                                       const mxsim_tstats *op_stats, const mxsim_tstats *total,
+                                       mxsim_table **out);
 /* acc += s (sums every count; recomputes utilisations, seconds and TOPS for cfg). */
 MXSIM_API void mxsim_tstats_add(const mxsim_tconfig *cfg, mxsim_tstats *acc, const mxsim_tstats *s);
 
@@ -693,6 +829,19 @@ typedef struct {
     double tops_per_mm2[MXSIM_N_BANDS];           /* st->tops / area (same band) */
 } mxsim_energy;
 
+/* The area breakdown as a table: one row per component and a total (instances, area_mm2 with its
+** low/high band, share_pct, leakage_mw); JSON metadata node_nm, vdd_v, overhead_factor. */
+MXSIM_API mxsim_status mxsim_cost_area_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
+                                             const mxsim_cost_params *p, mxsim_table **out);
+/* The constants table (key, component, what, unit, value, low, high, vdd_v, node_nm, source,
+** confidence, refs, derivation). */
+MXSIM_API mxsim_status mxsim_cost_const_table(mxsim_ctx *ctx, mxsim_table **out);
+/* The citations of the cost model (key, anchor, citation). */
+MXSIM_API mxsim_status mxsim_cost_ref_table(mxsim_ctx *ctx, mxsim_table **out);
+/* The constants as the Markdown document sim/doc/energy-area.md embeds: the table, the citation
+** list and, sc non-NULL, the node-scaling line.  *text is malloc'd (mxsim_free). */
+MXSIM_API mxsim_status mxsim_cost_constants_md(mxsim_ctx *ctx, const mxsim_node_scale *sc, char **text, size_t *len);
+
 /* Energy of the work counted in *st on cfg (area from mxsim_cost_area, for leakage and
 ** TOPS/mm2).  Counts may be an op's or a sum (mxsim_tstats_add). */
 MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
@@ -791,7 +940,16 @@ MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, con
 MXSIM_API int mxsim_sweep_axis_count(const mxsim_sweep *sw);
 /* Key of an axis (NULL if out of range); valid until mxsim_sweep_free(sw). */
 MXSIM_API const char *mxsim_sweep_axis_key(const mxsim_sweep *sw, int axis);
+/* Axis a's value type ("int", "real", "enum" or "text"; a bool field is "int"), its unit ("" if
+** none), and its values in canonical spelling (as mxsim_tconfig_format writes them); NULL or 0
+** if out of range. */
+MXSIM_API const char *mxsim_sweep_axis_type(const mxsim_sweep *sw, int axis);
+MXSIM_API const char *mxsim_sweep_axis_unit(const mxsim_sweep *sw, int axis);
+MXSIM_API int mxsim_sweep_axis_value_count(const mxsim_sweep *sw, int axis);
+MXSIM_API const char *mxsim_sweep_axis_value(const mxsim_sweep *sw, int axis, int v);
 MXSIM_API int64_t mxsim_sweep_point_count(const mxsim_sweep *sw);
+/* The configuration every point starts from (NULL if sw is NULL). */
+MXSIM_API const mxsim_tconfig *mxsim_sweep_base(const mxsim_sweep *sw);
 /* Runs every point on trace tr.  Fails only on a global fault (memory, bad arguments); a point
 ** whose configuration is invalid records its own status and message. */
 MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mxsim_trace *tr,
@@ -799,6 +957,35 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
 /* Point i after a run (NULL if out of range or not run).  The point and the op_* arrays it
 ** points to are valid until the next mxsim_sweep_run on sw or mxsim_sweep_free(sw). */
 MXSIM_API const mxsim_sweep_point *mxsim_sweep_point_at(const mxsim_sweep *sw, int64_t i);
+
+/* What produced a sweep's results, for its outputs. */
+typedef struct {
+    const char *trace_path;        /* as the user named it (NULL: the trace's source) */
+    const char *config_path;       /* NULL: the defaults */
+    const mxsim_sweep_opts *opts;  /* the options the sweep ran with */
+} mxsim_sweep_info;
+
+/* The results as one table: per point (in order) one row per op and a TOTAL row, or only the
+** TOTAL rows (totals_only = 1, the terminal form).  Columns: point, one per axis named by its key
+** (typed: int, real or text), profile, status, op, kind, m, n, k, repeat, group_eff, every
+** statistic of MXSIM_TSTATS_FIELDS, area/energy/accuracy, then e_<component>_mj and
+** a_<component>_mm2.  A failed point's numbers are empty (status says why); an ok row has a number
+** in every numeric column (0 where a dimension does not apply, NaN for accuracy when it is off).
+** JSON metadata: format, version, trace, n_ops, config, points. */
+MXSIM_API mxsim_status mxsim_sweep_table(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
+                                         const mxsim_sweep_info *info, int totals_only, mxsim_table **out);
+/* The sidecar of a sweep CSV (sim/doc/sweeps.md): {"format": "mxsim-sweep", "version": 2,
+** "mxsim_version", "trace", "n_ops", "config", "points", "axes": [{"key", "type", "unit",
+** "values"}], "base": {every configuration field, typed}, "cost": {...}, "accuracy": {...},
+** "group_policy", "columns": [{"name", "type", "unit", "doc"}]} describing table t.  *text is
+** malloc'd (mxsim_free). */
+MXSIM_API mxsim_status mxsim_sweep_meta_json(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
+                                             const mxsim_sweep_info *info, const mxsim_table *t,
+                                             char **text, size_t *len);
+/* Writes the results to path in format f (table and md: the totals).  CSV to a file also writes
+** the sidecar DIR/NAME.meta.json for DIR/NAME.csv; both or neither (all or nothing). */
+MXSIM_API mxsim_status mxsim_sweep_save(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
+                                        const mxsim_sweep_info *info, mxsim_output_format f, const char *path);
 
 /* ---------------------------------------------------------------------------------------------
 ** An analytical model of an NVIDIA Hopper GPU running mxsim's CUDA kernels (kernels/src) and
@@ -905,6 +1092,27 @@ MXSIM_API mxsim_status mxsim_gpu_compare(mxsim_ctx *ctx, const mxsim_gpu_card *c
 ** (deterministic coordinate descent from the current values), then calls mxsim_gpu_compare. */
 MXSIM_API mxsim_status mxsim_gpu_calibrate(mxsim_ctx *ctx, mxsim_gpu_card *card, mxsim_gpu_bench *b,
                                            mxsim_gpu_summary *out);
+
+/* The points of b after mxsim_gpu_compare as a table: kernel, shape, M, N, K, G, cfg_used, split,
+** measured_us, predicted_us, err_pct, bound, waves, launch_us, mem_us, issue_us, scale_us, tc_us,
+** dram_bytes, instr_per_warp (its CSV form is compare-gpu's comparison.csv). */
+MXSIM_API mxsim_status mxsim_gpu_bench_table(mxsim_ctx *ctx, const mxsim_gpu_bench *b, mxsim_table **out);
+/* Writes DIR/comparison.csv, comparison.md (summary, worst outliers, every point), scatter.svg
+** (predicted vs measured, log axes) and, with_card = 1, card.ini (the card's fields, e.g. after
+** mxsim_gpu_calibrate) all or nothing; DIR must exist.  card_file and bench_file are named in the
+** Markdown. */
+MXSIM_API mxsim_status mxsim_gpu_report_save(mxsim_ctx *ctx, const mxsim_gpu_card *card, const mxsim_gpu_bench *b,
+                                             const mxsim_gpu_summary *s, const char *card_file,
+                                             const char *bench_file, int with_card, const char *dir);
+
+/* The accelerator of cfg next to the GPU model on every op of tr (needs the timing engine and the
+** cost model): op, kind, m, n, k, group_size, repeat, accel_us, accel_tops, accel_energy_uj,
+** accel_tops_per_w, accel_tops_per_mm2, gpu_kernel, gpu_cfg, gpu_model_us, gpu_model_tops,
+** gpu_bound, gpu_measured_us (from bench b when it has the same op; b may be NULL),
+** cublas_bf16_model_us, cublas_bf16_measured_us, gpu_tops_per_w_at_tdp, gpu_tops_per_mm2,
+** speedup_accel_vs_gpu_model; a TOTAL row. */
+MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_card *card, const mxsim_tconfig *cfg,
+                                             const mxsim_trace *tr, const mxsim_gpu_bench *b, mxsim_table **out);
 
 #ifdef __cplusplus
 }

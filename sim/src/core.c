@@ -26,6 +26,35 @@ MXSIM_API const char *mxsim_strerror(mxsim_status s)
 
 MXSIM_API const char *mxsim_version(void) { return MXSIM_VERSION_STRING; }
 
+/* Levenshtein distance of two short names (longer ones are "far"). */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64) return 1 << 20;
+    int d[65][65];
+    for (size_t i = 0; i <= la; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[la][lb];
+}
+
+MXSIM_API const char *mxsim_closest_name(const char *s, const char *const *names, int n)
+{
+    if (s == NULL || names == NULL) return NULL;
+    const char *best = NULL;
+    int bd = 1 << 20, lim = (int)strlen(s) / 3 > 2 ? (int)strlen(s) / 3 : 2;
+    for (int i = 0; i < n; i++) {
+        int d = names[i] ? edit_distance(s, names[i]) : bd;
+        if (d < bd) bd = d, best = names[i];
+    }
+    return bd <= lim ? best : NULL;
+}
+
 MXSIM_API int mxsim_abi_version(void) { return MXSIM_ABI_VERSION; }
 
 mxsim_status mx_check_size(mxsim_ctx *ctx, const char *fn, const char *type, size_t got, size_t want)

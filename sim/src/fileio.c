@@ -76,7 +76,7 @@ mxsim_status mx_file_read(mxsim_ctx *ctx, const char *path, uint64_t max_bytes, 
         goto done;
     }
     size_t size = (size_t)sb.st_size;
-    buf = malloc(size ? size : 1);
+    buf = malloc(size + 1); /* a NUL after the data: text readers cut it into lines in place */
     if (buf == NULL) {
         st = mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory reading %zu bytes", path, size);
         goto done;
@@ -97,6 +97,7 @@ mxsim_status mx_file_read(mxsim_ctx *ctx, const char *path, uint64_t max_bytes, 
         }
         got += (size_t)r;
     }
+    buf[size] = 0;
     *data = buf;
     *len = size;
     buf = NULL;

@@ -19,7 +19,8 @@ typedef struct {
 /* Reads the whole regular file at `path` into a malloc'd buffer (*data, free with free();
 ** never NULL on success, even for an empty file) of *len bytes.  A missing path, a directory
 ** or another non-regular file is MXSIM_E_INPUT; read failures are MXSIM_E_IO; files larger than
-** max_bytes give MXSIM_E_LIMIT before anything is allocated. */
+** max_bytes give MXSIM_E_LIMIT before anything is allocated.  A NUL byte follows the data (not
+** counted in *len), so a text can be read as a string. */
 MX_INTERNAL mxsim_status mx_file_read(mxsim_ctx *ctx, const char *path, uint64_t max_bytes,
                                       uint8_t **data, size_t *len);
 

@@ -36,7 +36,8 @@ using Mx = std::unique_ptr<mxsim_mx, MxFree>;
 
 const char *kind_name(uint32_t k)
 {
-    return k == MXSIM_OP_GEMM ? "gemm" : k == MXSIM_OP_DEQUANT ? "dequant" : k == MXSIM_OP_QUANTIZE ? "quantize" : "?";
+    // the library's one spelling; a register value outside the enumeration is never cast to it
+    return k <= MXSIM_OP_QUANTIZE ? mxsim_op_kind_name(static_cast<mxsim_op_kind>(k)) : "?";
 }
 
 std::string hex(uint64_t v)

@@ -36,13 +36,13 @@ done
 # round trip on bundled data
 expect 0 "" -- "$MXSIM" quantize --group-size 32 "$data/act_64x768.npy" -o "$t/a.npz"
 expect 0 "" -- "$MXSIM" quantize --group-size 32 --compress "$data/weight_256x768.npy" -o "$t/w.npz"
-expect 0 "group_size 32 along axis 1, profile ocp" -- "$MXSIM" info "$t/a.npz"
+expect 0 'mxint8,mxint8,"(64, 768)",ocp,32,1,1536' -- "$MXSIM" info --format csv "$t/a.npz"
 expect 0 "" -- "$MXSIM" gemm "$t/a.npz" "$t/w.npz" -o "$t/c.npy"
-expect 0 "f32 array, shape (64, 256)" -- "$MXSIM" info "$t/c.npy"
+expect 0 'dense,f32,"(64, 256)",,,,' -- "$MXSIM" info --format csv "$t/c.npy"
 expect 0 "" -- "$MXSIM" gemm --out-dtype bf16 "$t/a.npz" "$t/w.npz" -o "$t/cb.npy"
-expect 0 "u16 array, shape (64, 256)" -- "$MXSIM" info "$t/cb.npy"
+expect 0 'dense,u16,"(64, 256)"' -- "$MXSIM" info --format csv "$t/cb.npy"
 expect 0 "" -- "$MXSIM" dequantize --dtype bf16 "$t/a.npz" -o "$t/ab.npy"
-expect 0 "u16 array, shape (64, 768)" -- "$MXSIM" info "$t/ab.npy"
+expect 0 'dense,u16,"(64, 768)"' -- "$MXSIM" info --format csv "$t/ab.npy"
 # bf16 input path: the same values given as bf16 bits and as float32 quantize to the same codes
 # under OCP (its exponent and rounding are exact, so the input dtype cannot matter)
 expect 0 "" -- "$MXSIM" dequantize --dtype f32 "$t/a.npz" -o "$t/a_f.npy"
@@ -50,9 +50,9 @@ expect 0 "" -- "$MXSIM" quantize --in-dtype bf16 --group-size 32 "$t/ab.npy" -o 
 expect 0 "" -- "$MXSIM" quantize --in-dtype f32 --group-size 32 "$t/a_f.npy" -o "$t/a_from_f32.npz"
 expect 0 "" -- "$MXSIM" dequantize "$t/a_from_bf16.npz" -o "$t/x1.npy"
 expect 0 "" -- "$MXSIM" dequantize "$t/a_from_f32.npz" -o "$t/x2.npy"
-expect 0 "bitwise mismatches  0" -- "$MXSIM" compare "$t/x1.npy" "$t/x2.npy"
+expect 0 "x2.npy,49152,0,0," -- "$MXSIM" compare --format csv "$t/x1.npy" "$t/x2.npy"
 # SQNR of the MXINT8 product against the float64 one is sane (computed, not compared to a golden)
-expect 0 "SQNR_dB" -- "$MXSIM" compare "$data/ref_64x256.npy" "$t/c.npy"
+expect 0 "sqnr_db" -- "$MXSIM" compare "$data/ref_64x256.npy" "$t/c.npy"
 
 # determinism: every thread count and SIMD path gives the same bytes
 for args in "--threads 1" "--threads 2" "--threads 3 --simd scalar" "--simd scalar" "--threads 7"; do

@@ -49,7 +49,9 @@ done
 
 # 4. Citation keys as the library gives them (needs the cost command: skipped without the sweep
 #    module).
-if [ -n "${MXSIM:-}" ] && out=$("$MXSIM" cost --references 2>/dev/null); then
+# (the CSV form, turned into KEY<TAB>anchor<TAB>citation lines)
+if [ -n "${MXSIM:-}" ] && out=$("$MXSIM" cost --references --format csv 2>/dev/null |
+    python3 -c 'import csv, sys; [print("\t".join(r)) for r in list(csv.reader(sys.stdin))[1:]]'); then
   libkeys=$(cut -f1 <<<"$out" | sort -u)
   while IFS=$'\t' read -r k anchor citation; do
     [ "$anchor" = "sim/doc/references.md#$(echo "$k" | lower)" ] || bad "$k: anchor '$anchor'"

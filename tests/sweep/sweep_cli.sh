@@ -31,7 +31,22 @@ done
 n=$(grep -vc '^#' "$t/j1.csv"); [ "$n" = $((1 + 12 * 9)) ] && ok "row count $n" || bad "row count $n"
 head -n 200 "$t/j1.csv" | grep -v '^#' | head -1 | grep -q 'cycles_total,.*time_us,.*area_mm2,.*energy_mj,.*pj_per_mac,.*tops_per_w,.*sqnr_db' \
   && ok "units in header" || bad "header lacks unit-named columns"
-grep -q '^# accuracy: synthetic data, seed 1; per op at most 64 rows x 64 cols' "$t/j1.csv" && ok "sampling stated" || bad "sampling not stated"
+# plain CSV (no comment lines); the settings travel in the typed sidecar j1.meta.json
+grep -q '^#' "$t/j1.csv" && bad "comment line in the CSV" || ok "CSV has no comment lines"
+cmp -s "$t/j1.meta.json" "$t/j2.meta.json" && ok "-j1 == -j2 (sidecar)" || bad "-j1 and -j2 differ (sidecar)"
+python3 - "$t/j1.meta.json" "$t/j1.csv" <<'PY' && ok "sidecar: sampling, typed axes, columns" || bad "sidecar"
+import csv, json, sys
+m = json.load(open(sys.argv[1]))
+assert m["format"] == "mxsim-sweep" and m["version"] == 2 and m["points"] == 12 and m["n_ops"] == 8
+assert m["accuracy"] == {"data": "synthetic", "seed": 1, "sample_rows": 64, "sample_cols": 64, "reference": "float64"}
+ax = {a["key"]: a for a in m["axes"]}
+assert ax["mx.group_size"]["values"] == [8, 32, 128] and ax["mx.group_size"]["type"] == "int"
+assert ax["array.size"]["values"] == [16, 64] and ax["exp.acc_mode"]["values"] == ["fp32", "exact"]
+assert isinstance(m["base"]["array.rows"], int) and m["base"]["array.dataflow"] in ("os", "ws", "is")
+rows = list(csv.reader(open(sys.argv[2])))
+assert [c["name"] for c in m["columns"]] == rows[0]
+assert all(len(r) == len(rows[0]) for r in rows)
+PY
 # G = 128 on attn_scores (K = 64) ran with G = 64, said per op
 awk -F, '/^#/{next} !h{for(i=1;i<=NF;i++)c[$i]=i;h=1;next} $c["op"]=="attn_scores" && $c["mx.group_size"]==128 {print $c["group_eff"]}' \
   "$t/j1.csv" | sort -u | grep -qx 64 && ok "group_eff 64 for K=64" || bad "group_eff"
@@ -103,11 +118,11 @@ expect 2 "alone.meta.json: field 'sidecar': missing" -- "$MXSIM" report "$t/alon
 expect 0 "multipliers" -- "$MXSIM" cost --config "$cfg"
 expect 0 "HOR14" -- "$MXSIM" cost --constants
 expect 0 "| \`mult8.energy\`" -- "$MXSIM" cost --constants --format md
-# every output of cost carries the full citations, not only the keys
-expect 0 "45 nm, 0.9 V (sim/doc/references.md#hor14)" -- "$MXSIM" cost --config "$cfg"
+# the human forms of cost (table, md) carry the full citations after the table, not only the keys
+expect 0 "sim/doc/references.md#hor14" -- "$MXSIM" cost --config "$cfg"
 expect 0 "doi:10.1016/j.vlsi.2017.02.002" -- "$MXSIM" cost --constants
-expect 0 "(\`sim/doc/references.md#aladdin40\`)" -- "$MXSIM" cost --format md
-expect 0 "$(printf 'SB17\tsim/doc/references.md#sb17\tA. Stillmaker')" -- "$MXSIM" cost --references
+expect 0 "| sim/doc/references.md#aladdin40 |" -- "$MXSIM" cost --format md
+expect 0 "SB17,sim/doc/references.md#sb17," -- "$MXSIM" cost --references --format csv
 expect 2 "28 nm" -- "$MXSIM" cost --config "$cfg" --node 28
 
 # errors

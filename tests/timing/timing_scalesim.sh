@@ -63,7 +63,7 @@ printf '[architecture_presets]\nArrayHeight: 8\nArrayWidht: 8\n' > "$t/typo.cfg"
 out=$("$MXSIM" config --config "$t/typo.cfg" --dump 2>&1); rc=$?
 [ $rc = 2 ] && grep -qF "typo.cfg:3: field 'ArrayWidht': unknown SCALE-Sim key" <<<"$out" && echo "ok   unknown key" || fail "unknown key: rc $rc: $out"
 printf '[architecture_presets]\nBandwidth: 10,20,30\n' > "$t/bwl.cfg"
-out=$("$MXSIM" config --config "$t/bwl.cfg" --dump 2>&1 | awk '$1=="dram.bw_bytes_per_cycle"{print $3}')
+out=$("$MXSIM" config --config "$t/bwl.cfg" --dump 2>&1 | awk '$1=="dram.bw_bytes_per_cycle"{print $2}')
 [ "$out" = 10 ] && echo "ok   bandwidth list: first" || fail "bandwidth list gave '$out'"
 printf '[architecture_presets]\nBandwidth: 10, x\n' > "$t/bwx.cfg"
 out=$("$MXSIM" config --config "$t/bwx.cfg" --dump 2>&1); rc=$?

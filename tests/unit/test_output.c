@@ -144,6 +144,35 @@ MXTEST(table_misuse_is_an_error)
     mxsim_ctx_destroy(ctx);
 }
 
+/* Significant digits, a null cell, and decimals out of range, written out by hand. */
+MXTEST(table_significant_digits_and_null)
+{
+    mxsim_ctx *ctx;
+    mxsim_ctx_create(&ctx);
+    mxsim_table *t = NULL;
+    int64_t r = 0;
+    MXT_EQ_INT(mxsim_table_create(ctx, &t), MXSIM_OK);
+    MXT_EQ_INT(mxsim_table_add_column(ctx, t, "x", MXSIM_CELL_REAL, NULL, NULL, 0, -3), MXSIM_OK);
+    MXT_EQ_INT(mxsim_table_add_column(ctx, t, "n", MXSIM_CELL_INT, NULL, NULL, 0, -1), MXSIM_OK);
+    MXT_EQ_INT(mxsim_table_add_column(ctx, t, "bad", MXSIM_CELL_REAL, NULL, NULL, 0, -18), MXSIM_E_ARG);
+    MXT_EQ_INT(mxsim_table_add_row(ctx, t, &r), MXSIM_OK);
+    MXT_EQ_INT(mxsim_table_set_real(ctx, t, r, "x", 1234.5678), MXSIM_OK);
+    MXT_EQ_INT(mxsim_table_set_null(ctx, t, r, "n"), MXSIM_OK);
+    MXT_EQ_INT(mxsim_table_add_row(ctx, t, &r), MXSIM_OK);
+    MXT_EQ_INT(mxsim_table_set_real(ctx, t, r, "x", 0.000123456), MXSIM_OK);
+    MXT_EQ_INT(mxsim_table_set_int(ctx, t, r, "n", -7), MXSIM_OK);
+    char *text = NULL;
+    size_t len = 0;
+    MXT_EQ_INT(mxsim_table_render(ctx, t, MXSIM_OUTPUT_CSV, &text, &len), MXSIM_OK);
+    MXT_TRUE(text && strcmp(text, "x,n\n1.23e+03,\n0.000123,-7\n") == 0);
+    mxsim_free(text);
+    MXT_EQ_INT(mxsim_table_render(ctx, t, MXSIM_OUTPUT_JSON, &text, &len), MXSIM_OK);
+    MXT_TRUE(text && strstr(text, "{\"x\": 1234.5678, \"n\": null}") && strstr(text, "{\"x\": 0.000123456, \"n\": -7}"));
+    mxsim_free(text);
+    mxsim_table_free(t);
+    mxsim_ctx_destroy(ctx);
+}
+
 MXTEST(file_write_targets)
 {
     mxsim_ctx *ctx;

@@ -40,20 +40,6 @@ void mxsim_gpu_bench_swap_split(mxsim_gpu_bench *b)
         if (b->pts[i].split < 2) b->pts[i].split ^= 1;
 }
 
-/* Splits a CSV line in place at commas (no quoting in bench.csv); returns the field count. */
-static int split_csv(char *s, char **f, int max)
-{
-    int n = 0;
-    f[n++] = s;
-    for (; *s; s++)
-        if (*s == ',') {
-            *s = '\0';
-            if (n == max) return max + 1;
-            f[n++] = s + 1;
-        }
-    return n;
-}
-
 static int parse_i64(const char *s, int64_t *v)
 {
     char *e;
@@ -84,17 +70,18 @@ mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_be
     }
     int64_t shapes[64][3];
     int n_shapes = 0, line = 0;
-    char *p = (char *)data, *end = p + len;
-    while (p < end) {
-        char buf[512];
-        line++;
-        if (mx_gpu_next_line(&p, end, buf, sizeof buf) != 0) {
+    mx_lines cur;
+    mx_lines_init(&cur, (char *)data);
+    (void)len;
+    for (char *buf; (buf = mx_lines_next(&cur)) != NULL;) {
+        line = cur.line;
+        if (strlen(buf) >= 512) { /* bench rows are short: a long one is refused, not split */
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: line too long", path, line);
             goto fail;
         }
         if (!buf[0]) continue;
         char *f[12];
-        int nf = split_csv(buf, f, 11);
+        int nf = mx_csv_split(buf, f, 11);
         if (line == 1) {
             if (nf != 11 || strcmp(f[0], "card") || strcmp(f[6], "method") || strcmp(f[7], "median_us")) {
                 st = mx_fail(ctx, MXSIM_E_INPUT,

@@ -107,12 +107,13 @@ mxsim_status mxsim_gpu_card_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_car
     memset(c, 0, sizeof *c);
     int seen[N_FIELDS] = {0};
     int have_name = 0, line = 0;
-    char *p = (char *)data, *end = p + len;
+    mx_lines cur;
+    mx_lines_init(&cur, (char *)data);
+    (void)len;
     st = MXSIM_OK;
-    while (p < end && st == MXSIM_OK) {
-        char buf[512];
-        line++;
-        if (mx_gpu_next_line(&p, end, buf, sizeof buf) != 0) { /* a final '\r' goes: trim() dropped it too */
+    for (char *buf; st == MXSIM_OK && (buf = mx_lines_next(&cur)) != NULL;) {
+        line = cur.line;
+        if (strlen(buf) >= 512) { /* card lines are short: a long one is refused, not split */
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: line too long", path, line);
             break;
         }

@@ -18,6 +18,7 @@ typedef struct {
     char *text; /* TEXT cells (NULL: empty) */
     int64_t i;
     double r;
+    int null;   /* no value: empty in text forms, null in JSON */
 } cell_t;
 
 typedef struct {
@@ -134,8 +135,8 @@ mxsim_status mxsim_table_add_column(mxsim_ctx *ctx, mxsim_table *t, const char *
         return mx_fail(ctx, MXSIM_E_ARG, "table column '%s': added after the first row", name);
     if (find_col(t, name) >= 0)
         return mx_fail(ctx, MXSIM_E_ARG, "table column '%s': duplicate name", name);
-    if (decimals < -1 || decimals > 17)
-        return mx_fail(ctx, MXSIM_E_ARG, "table column '%s': decimals %d not in -1..17", name, decimals);
+    if (decimals < -17 || decimals > 17)
+        return mx_fail(ctx, MXSIM_E_ARG, "table column '%s': decimals %d not in -17..17", name, decimals);
     if (t->n_cols == t->cap_cols) {
         int nc = t->cap_cols ? 2 * t->cap_cols : 16;
         col_t *np = realloc(t->cols, (size_t)nc * sizeof *np);
@@ -208,7 +209,7 @@ mxsim_status mxsim_table_add_row(mxsim_ctx *ctx, mxsim_table *t, int64_t *row)
         t->cap_rows = nr;
     }
     cell_t *r = t->cells + t->n_rows * t->n_cols;
-    for (int c = 0; c < t->n_cols; c++) r[c] = (cell_t){NULL, 0, NAN};
+    for (int c = 0; c < t->n_cols; c++) r[c] = (cell_t){NULL, 0, NAN, 0};
     if (row) *row = t->n_rows;
     t->n_rows++;
     return MXSIM_OK;
@@ -239,6 +240,7 @@ mxsim_status mxsim_table_set_text(mxsim_ctx *ctx, mxsim_table *t, int64_t row, c
     if (v == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "table: out of memory");
     free(cl->text);
     cl->text = v;
+    cl->null = 0;
     return MXSIM_OK;
 }
 
@@ -247,7 +249,7 @@ mxsim_status mxsim_table_set_int(mxsim_ctx *ctx, mxsim_table *t, int64_t row, co
 {
     cell_t *cl;
     mxsim_status st = cell_at(ctx, t, row, col, MXSIM_CELL_INT, &cl);
-    if (st == MXSIM_OK) cl->i = v;
+    if (st == MXSIM_OK) cl->i = v, cl->null = 0;
     return st;
 }
 
@@ -256,8 +258,30 @@ mxsim_status mxsim_table_set_real(mxsim_ctx *ctx, mxsim_table *t, int64_t row, c
 {
     cell_t *cl;
     mxsim_status st = cell_at(ctx, t, row, col, MXSIM_CELL_REAL, &cl);
-    if (st == MXSIM_OK) cl->r = v;
+    if (st == MXSIM_OK) cl->r = v, cl->null = 0;
     return st;
+}
+
+mxsim_status mxsim_table_set_null(mxsim_ctx *ctx, mxsim_table *t, int64_t row, const char *col)
+{
+    int c = t ? find_col(t, col ? col : "") : -1;
+    cell_t *cl;
+    mxsim_status st = cell_at(ctx, t, row, col, c >= 0 ? t->cols[c].type : MXSIM_CELL_TEXT, &cl);
+    if (st != MXSIM_OK) return st;
+    free(cl->text);
+    cl->text = NULL;
+    cl->null = 1;
+    return MXSIM_OK;
+}
+
+mxsim_status mxsim_table_column_info(const mxsim_table *t, int col, mxsim_cell_type *type,
+                                     const char **unit, const char **doc)
+{
+    if (t == NULL || col < 0 || col >= t->n_cols) return MXSIM_E_ARG;
+    if (type) *type = t->cols[col].type;
+    if (unit) *unit = t->cols[col].unit;
+    if (doc) *doc = t->cols[col].doc;
+    return MXSIM_OK;
 }
 
 int mxsim_table_column_count(const mxsim_table *t) { return t ? t->n_cols : 0; }
@@ -270,12 +294,14 @@ const char *mxsim_table_column_name(const mxsim_table *t, int col)
 /* The spelling of a cell in text, CSV and Markdown. */
 static const char *cell_text(const col_t *c, const cell_t *v, char *buf, size_t len)
 {
+    if (v->null) return "";
     switch (c->type) {
     case MXSIM_CELL_TEXT: return v->text ? v->text : "";
     case MXSIM_CELL_INT: snprintf(buf, len, "%lld", (long long)v->i); return buf;
     default:
-        if (c->decimals < 0 || !isfinite(v->r)) return mx_fmt_real(v->r, buf, len);
-        snprintf(buf, len, "%.*f", c->decimals, v->r);
+        if (c->decimals == -1 || !isfinite(v->r)) return mx_fmt_real(v->r, buf, len);
+        if (c->decimals < -1) snprintf(buf, len, "%.*g", -c->decimals, v->r); /* significant digits */
+        else snprintf(buf, len, "%.*f", c->decimals, v->r);
         return buf;
     }
 }
@@ -331,7 +357,8 @@ static void render_json(const mxsim_table *t, mx_buf *b)
             if (c) mx_buf_puts(b, ", ");
             mx_buf_json_str(b, t->cols[c].name);
             mx_buf_puts(b, ": ");
-            if (t->cols[c].type == MXSIM_CELL_TEXT) mx_buf_json_str(b, v->text ? v->text : "");
+            if (v->null) mx_buf_puts(b, "null");
+            else if (t->cols[c].type == MXSIM_CELL_TEXT) mx_buf_json_str(b, v->text ? v->text : "");
             else if (t->cols[c].type == MXSIM_CELL_INT) mx_buf_printf(b, "%lld", (long long)v->i);
             else mx_buf_json_real(b, v->r);
         }

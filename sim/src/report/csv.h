@@ -3,8 +3,9 @@
 ** Quoted fields may hold commas, doubled quotes and line breaks; records end with LF or CRLF; a
 ** blank line is skipped.  Every record must have the header's field count.  Errors are
 ** MXSIM_E_INPUT naming "PATH:LINE: field 'COLUMN': why" (mx_fail).
-** Other CSV splitters still in the library, to move onto this one later: the SCALE-Sim topology
-** reader (timing/trace.c: unquoted, trailing comma) and the GPU bench reader (gpumodel/gpubench.c).
+** The library's other CSV reader is the unquoted splitter mx_csv_split (lines.h) of the SCALE-Sim
+** topology (rows of varying width, trailing-comma rule) and the GPU bench file; this one is built
+** with the sweep module only.
 */
 #ifndef MX_CSV_H
 #define MX_CSV_H

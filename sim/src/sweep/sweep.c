@@ -112,7 +112,7 @@ static mxsim_status apply(mxsim_ctx *ctx, const axis *ax, const char *val, mxsim
                           int32_t *prof)
 {
     char where[96];
-    snprintf(where, sizeof where, "--sweep %s", ax->key);
+    snprintf(where, sizeof where, "sweep axis '%s'", ax->key);
     if (ax->kind == AX_PROFILE) {
         mxsim_profile p = MXSIM_PROFILE_OCP;
         mxsim_status st = mxsim_profile_parse(val, &p);
@@ -129,6 +129,39 @@ static mxsim_status apply(mxsim_ctx *ctx, const axis *ax, const char *val, mxsim
     return mxsim_tconfig_set(ctx, cfg, ax->key, val, where);
 }
 
+static int field_index(const char *key)
+{
+    for (int i = 0; i < mxsim_tconfig_field_count(); i++)
+        if (strcmp(mxsim_tconfig_field_at(i)->name, key) == 0) return i;
+    return -1;
+}
+
+MXSIM_API const char *mxsim_sweep_axis_type(const mxsim_sweep *sw, int a)
+{
+    if (sw == NULL || a < 0 || a >= sw->n_axes) return NULL;
+    if (sw->axes[a].kind == AX_PROFILE) return "enum";
+    int fi = field_index(sw->axes[a].kind == AX_ARRAY_SIZE ? "array.rows" : sw->axes[a].key);
+    const char *t = fi >= 0 ? mxsim_tconfig_field_at(fi)->type : "text";
+    return !strcmp(t, "bool") ? "int" : t;
+}
+
+MXSIM_API const char *mxsim_sweep_axis_unit(const mxsim_sweep *sw, int a)
+{
+    if (sw == NULL || a < 0 || a >= sw->n_axes) return NULL;
+    int fi = sw->axes[a].kind == AX_PROFILE ? -1 : field_index(sw->axes[a].kind == AX_ARRAY_SIZE ? "array.rows" : sw->axes[a].key);
+    return fi >= 0 ? mxsim_tconfig_field_at(fi)->unit : "";
+}
+
+MXSIM_API int mxsim_sweep_axis_value_count(const mxsim_sweep *sw, int a)
+{
+    return sw && a >= 0 && a < sw->n_axes ? sw->axes[a].n : 0;
+}
+
+MXSIM_API const char *mxsim_sweep_axis_value(const mxsim_sweep *sw, int a, int v)
+{
+    return sw && a >= 0 && a < sw->n_axes && v >= 0 && v < sw->axes[a].n ? sw->axes[a].vals[v] : NULL;
+}
+
 MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, const char *key,
                                             const char *values)
 {
@@ -136,11 +169,11 @@ MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, con
     if (sw == NULL || key == NULL || values == NULL)
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_add_axis: NULL argument");
     if (sw->n_axes >= MXSIM_SWEEP_MAX_AXES)
-        return mx_fail(ctx, MXSIM_E_INPUT, "--sweep %s: at most %d axes", key, MXSIM_SWEEP_MAX_AXES);
-    if (strlen(key) >= sizeof sw->axes[0].key) return mx_fail(ctx, MXSIM_E_INPUT, "--sweep: key too long");
+        return mx_fail(ctx, MXSIM_E_INPUT, "sweep axis '%s': at most %d axes", key, MXSIM_SWEEP_MAX_AXES);
+    if (strlen(key) >= sizeof sw->axes[0].key) return mx_fail(ctx, MXSIM_E_INPUT, "sweep axis: key too long");
     for (int a = 0; a < sw->n_axes; a++)
         if (strcmp(sw->axes[a].key, key) == 0)
-            return mx_fail(ctx, MXSIM_E_INPUT, "--sweep %s: key given twice", key);
+            return mx_fail(ctx, MXSIM_E_INPUT, "sweep axis '%s': given twice", key);
     axis ax;
     memset(&ax, 0, sizeof ax);
     snprintf(ax.key, sizeof ax.key, "%s", key);
@@ -151,11 +184,11 @@ MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, con
         const char *e = strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
         if (len == 0 || len > 63) {
-            st = mx_fail(ctx, MXSIM_E_INPUT, "--sweep %s: empty or overlong value in '%s'", key, values);
+            st = mx_fail(ctx, MXSIM_E_INPUT, "sweep axis '%s': empty or overlong value in '%s'", key, values);
             goto fail;
         }
         if (ax.n >= MXSIM_SWEEP_MAX_VALUES) {
-            st = mx_fail(ctx, MXSIM_E_INPUT, "--sweep %s: more than %d values", key, MXSIM_SWEEP_MAX_VALUES);
+            st = mx_fail(ctx, MXSIM_E_INPUT, "sweep axis '%s': more than %d values", key, MXSIM_SWEEP_MAX_VALUES);
             goto fail;
         }
         char *v = mx_malloc(len + 1, 1);
@@ -166,20 +199,36 @@ MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, con
         memcpy(v, p, len);
         v[len] = '\0';
         ax.vals[ax.n++] = v;
-        for (int i = 0; i < ax.n - 1; i++)
-            if (strcmp(ax.vals[i], v) == 0) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "--sweep %s: value '%s' repeated", key, v);
-                goto fail;
-            }
         /* check the value against the field now, so typos fail before any work */
         mxsim_tconfig tmp = sw->base;
         int32_t prof = MXSIM_PROFILE_OCP;
         if ((st = apply(ctx, &ax, v, &tmp, &prof)) != MXSIM_OK) goto fail;
+        /* keep the canonical spelling ("0x20" -> "32"), so that outputs carry typed values */
+        int fi = field_index(ax.kind == AX_ARRAY_SIZE ? "array.rows" : ax.key);
+        if (ax.kind == AX_PROFILE) snprintf(v, len + 1, "%s", mxsim_profile_name(prof));
+        else if (fi >= 0) {
+            char canon[64];
+            mxsim_tconfig_format(&tmp, fi, canon, sizeof canon);
+            if (strlen(canon) > len) {
+                char *nv = realloc(v, strlen(canon) + 1);
+                if (nv == NULL) {
+                    st = mx_fail(ctx, MXSIM_E_NOMEM, "sweep: out of memory");
+                    goto fail;
+                }
+                ax.vals[ax.n - 1] = v = nv;
+            }
+            strcpy(v, canon);
+        }
+        for (int i = 0; i < ax.n - 1; i++)
+            if (strcmp(ax.vals[i], v) == 0) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "sweep axis '%s': value '%s' repeated", key, v);
+                goto fail;
+            }
         if (!e) break;
         p = e + 1;
     }
     if (sw->n_points * ax.n > MAX_POINTS) {
-        st = mx_fail(ctx, MXSIM_E_LIMIT, "--sweep %s: more than %lld points", key, (long long)MAX_POINTS);
+        st = mx_fail(ctx, MXSIM_E_LIMIT, "sweep axis '%s': more than %lld points", key, (long long)MAX_POINTS);
         goto fail;
     }
     free_results(sw);
@@ -192,6 +241,7 @@ fail:
 }
 
 MXSIM_API int mxsim_sweep_axis_count(const mxsim_sweep *sw) { return sw ? sw->n_axes : 0; }
+MXSIM_API const mxsim_tconfig *mxsim_sweep_base(const mxsim_sweep *sw) { return sw ? &sw->base : NULL; }
 MXSIM_API const char *mxsim_sweep_axis_key(const mxsim_sweep *sw, int a)
 {
     return sw && a >= 0 && a < sw->n_axes ? sw->axes[a].key : NULL;

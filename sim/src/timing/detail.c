@@ -355,7 +355,7 @@ static mxsim_status fold_start(dsim *d)
     if (d->pe_cyc + lb_pe_cyc > MX_TDETAIL_MAX_PE_CYC)
         return mx_fail(d->ctx, MXSIM_E_LIMIT,
                        "%s: detailed mode steps at most 2^26 PE-cycles (R*C*array cycles) per op; "
-                       "this op needs more: use the analytic engine (no --detail)", d->where);
+                       "this op needs more: use the analytic engine (detail off)", d->where);
     if (d->n_outs > d->outs_cap) {
         free(d->rem);
         free(d->exitc);
@@ -731,7 +731,7 @@ static mxsim_status run(dsim *d)
         if (d->c >= MX_TDETAIL_MAX_CYC || d->pe_cyc > MX_TDETAIL_MAX_PE_CYC)
             return mx_fail(d->ctx, MXSIM_E_LIMIT,
                            "%s: detailed mode steps at most 2^26 PE-cycles and 2^26 cycles per op; this op "
-                           "needs more: use the analytic engine (no --detail)", d->where);
+                           "needs more: use the analytic engine (detail off)", d->where);
         int done_array = 0;
         /* boundary: array (folds back to back, then the next tile), then the channel */
         while (d->busy) {
@@ -785,7 +785,7 @@ mxsim_status mx_tdetail_run(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mx_t
     if ((double)op->m * (double)op->n * beats > (double)MX_TDETAIL_MAX_PE_CYC)
         return mx_fail(ctx, MXSIM_E_LIMIT,
                        "%s: detailed mode steps at most 2^26 PE-cycles (R*C*array cycles) per op; this op "
-                       "needs at least %.3g (m*n*beats): use the analytic engine (no --detail)", where,
+                       "needs at least %.3g (m*n*beats): use the analytic engine (detail off)", where,
                        (double)op->m * (double)op->n * beats);
     /* every operand byte crosses the DRAM channel at least once */
     int64_t ebytes = op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1;
@@ -794,7 +794,7 @@ mxsim_status mx_tdetail_run(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mx_t
     if (bytes * MX_T_BW_FRAC / (double)a->bw_q > (double)MX_TDETAIL_MAX_CYC)
         return mx_fail(ctx, MXSIM_E_LIMIT,
                        "%s: detailed mode steps at most 2^26 cycles per op; this op's DRAM transfers alone "
-                       "take at least %.3g: use the analytic engine (no --detail)", where,
+                       "take at least %.3g: use the analytic engine (detail off)", where,
                        bytes * MX_T_BW_FRAC / (double)a->bw_q);
     dsim d;
     memset(&d, 0, sizeof d);

@@ -24,8 +24,6 @@
 
 #include "tinternal.h"
 
-static const char *kind_name(int k) { return k == MXSIM_OP_GEMM ? "gemm" : k == MXSIM_OP_DEQUANT ? "dequant" : "quantize"; }
-
 mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_top *op,
                             const char *source, mx_top_resolved *r)
 {
@@ -458,19 +456,6 @@ void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st)
     st->tops = st->seconds > 0 ? 2.0 * (double)st->n_macs / st->seconds / 1e12 : 0;
 }
 
-static void scale_counts(mxsim_tstats *st, int64_t r)
-{
-    int64_t *f[] = {&st->cycles_total, &st->cycles_compute, &st->cycles_fill_drain, &st->cycles_exp_stall,
-                    &st->cycles_mem_stall, &st->sram_a_rd_mant_bytes, &st->sram_a_rd_scale_bytes,
-                    &st->sram_b_rd_mant_bytes, &st->sram_b_rd_scale_bytes, &st->sram_c_rd_bytes,
-                    &st->sram_c_wr_bytes, &st->dram_a_mant_bytes, &st->dram_a_scale_bytes,
-                    &st->dram_b_mant_bytes, &st->dram_b_scale_bytes, &st->dram_out_bytes, &st->n_macs,
-                    &st->n_exp_ops, &st->n_acc_writes, &st->n_dequant_elems, &st->n_requant_elems,
-                    &st->n_maxabs_compares, &st->n_dram_requests, &st->n_folds, &st->n_tiles,
-                    &st->n_macs_issued};
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) *f[i] *= r;
-}
-
 /* Dequant (MXINT8 -> bf16) and quantize (bf16 -> MXINT8) stream m*n elements through a unit of
 ** `lanes` elements/cycle with a pipeline depth; the load and the store are one DRAM request each
 ** and overlap the unit, so the excess of memory time is stall. */
@@ -538,7 +523,7 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
                 return mx_fail(ctx, MXSIM_E_LIMIT,
                                "%s: detailed mode steps at most 2^26 PE-cycles (R*C*array cycles) and 2^26 "
                                "cycles per op; this op takes about %.3g PE-cycles and %.3g cycles: use the "
-                               "analytic engine (no --detail)", where, (double)arr * (double)(a.R * a.C), (double)tot);
+                               "analytic engine (detail off)", where, (double)arr * (double)(a.R * a.C), (double)tot);
             if ((s = mx_tdetail_run(ctx, cfg, &a, &r, &t, where, access_trace_path, out)) != MXSIM_OK) return s;
         } else {
             mx_tengine_volumes(cfg, &a, &r, &t, out);
@@ -554,31 +539,8 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
         if (cfg->scalesim_compat) mx_tscalesim_finish(cfg, &a, &r, out); /* its memory model */
     }
     double um = out->util_mapping;
-    if (r.repeat > 1) scale_counts(out, r.repeat);
+    if (r.repeat > 1) mx_tstats_scale(out, r.repeat);
     out->util_mapping = um;
     mx_tstats_finish(cfg, out);
-    (void)kind_name;
     return MXSIM_OK;
-}
-
-MXSIM_API void mxsim_tstats_add(const mxsim_tconfig *cfg, mxsim_tstats *acc, const mxsim_tstats *s)
-{
-    if (cfg == NULL || acc == NULL || s == NULL) return;
-    /* mapping utilisation: weighted by folds */
-    double um = acc->util_mapping * (double)acc->n_folds + s->util_mapping * (double)s->n_folds;
-    int64_t *d = &acc->sram_a_rd_mant_bytes;
-    const int64_t *x = &s->sram_a_rd_mant_bytes;
-    acc->cycles_total += s->cycles_total;
-    acc->cycles_compute += s->cycles_compute;
-    acc->cycles_fill_drain += s->cycles_fill_drain;
-    acc->cycles_exp_stall += s->cycles_exp_stall;
-    acc->cycles_mem_stall += s->cycles_mem_stall;
-    /* the int64 counters from sram_a_rd_mant_bytes to n_dram_requests are contiguous */
-    int64_t n = (int64_t)(&acc->n_dram_requests - d) + 1;
-    for (int64_t i = 0; i < n; i++) d[i] += x[i];
-    acc->n_folds += s->n_folds;
-    acc->n_tiles += s->n_tiles;
-    acc->n_macs_issued += s->n_macs_issued;
-    acc->util_mapping = acc->n_folds > 0 ? um / (double)acc->n_folds : 0;
-    mx_tstats_finish(cfg, acc);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "lines.h"
 #include "tinternal.h"
 
 typedef enum { F_INT, F_REAL, F_ENUM, F_BOOL } ftype;
@@ -150,9 +151,14 @@ MXSIM_API mxsim_status mxsim_tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, con
     if (cfg == NULL || key == NULL || value == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_set: NULL argument");
     if (where == NULL) where = "config";
     const field *f = find_field(key);
-    if (f == NULL)
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown key (see 'mxsim config --dump')",
-                       where, key);
+    if (f == NULL) {
+        const char *names[128];
+        int n = 0;
+        for (int i = 0; i < mxsim_tconfig_field_count() && n < 128; i++) names[n++] = mxsim_tconfig_field_at(i)->name;
+        const char *s = mxsim_closest_name(key, names, n);
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown key%s%s%s", where, key,
+                       s ? "; did you mean '" : " (not in the configuration field table)", s ? s : "", s ? "'?" : "");
+    }
     const mxsim_tconfig_field *p = &f->pub;
     if (f->type == F_ENUM) {
         int idx = choice_index(p->choices, value);
@@ -194,13 +200,13 @@ MXSIM_API mxsim_status mxsim_tconfig_set_kv(mxsim_ctx *ctx, mxsim_tconfig *cfg, 
 {
     mx_clear_err(ctx);
     char buf[256];
-    if (kv == NULL) return mx_fail(ctx, MXSIM_E_ARG, "--set: NULL");
+    if (kv == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_set_kv: NULL");
     const char *eq = strchr(kv, '=');
     if (eq == NULL || strlen(kv) >= sizeof buf)
-        return mx_fail(ctx, MXSIM_E_INPUT, "--set '%s': expected key=value", kv);
+        return mx_fail(ctx, MXSIM_E_INPUT, "setting '%s': expected key=value", kv);
     memcpy(buf, kv, strlen(kv) + 1);
     buf[eq - kv] = '\0';
-    return mxsim_tconfig_set(ctx, cfg, mx_ttrim(buf), mx_ttrim(buf + (eq - kv) + 1), "--set");
+    return mxsim_tconfig_set(ctx, cfg, mx_ttrim(buf), mx_ttrim(buf + (eq - kv) + 1), "setting");
 }
 
 MXSIM_API const char *mxsim_tconfig_format(const mxsim_tconfig *cfg, int i, char *buf, size_t len)
@@ -359,15 +365,7 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
     double bw = -1;
     char section[64] = "";
     char where[512];
-    char *text = (char *)data; /* mx_file_read NUL-terminates? make sure below */
-    char *buf = malloc(len + 1);
-    if (buf == NULL) {
-        free(data);
-        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
-    }
-    memcpy(buf, text, len);
-    buf[len] = '\0';
-    free(data);
+    char *buf = (char *)data; /* mx_file_read NUL-terminates */
     if (memchr(buf, '\0', len) != NULL) {
         free(buf);
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: contains a NUL byte: not a text configuration", path);
@@ -379,15 +377,11 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
         cfg->pe_lanes = cfg->load_lanes = 1;
         cfg->scalesim_compat = 1;
     }
-    int line = 0;
-    char *save = NULL;
+    mx_lines cur;
+    mx_lines_init(&cur, buf);
     st = MXSIM_OK;
-    for (char *ln = buf; ln != NULL && st == MXSIM_OK; ln = save) {
-        char *nl = strchr(ln, '\n');
-        save = nl ? nl + 1 : NULL;
-        if (nl) *nl = '\0';
-        line++;
-        snprintf(where, sizeof where, "%s:%d", path, line);
+    for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
+        snprintf(where, sizeof where, "%s:%d", path, cur.line);
         char *hash = strpbrk(ln, "#;");
         if (hash) *hash = '\0';
         char *s = mx_ttrim(ln);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "lines.h"
 #include "tinternal.h"
 
 /* Layer numbers are any int64 and transformer keys up to 2^31, so their products and sums could
@@ -61,14 +62,8 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
     size_t len = 0;
     mxsim_status st = mx_file_read(ctx, path, 1u << 20, &data, &len);
     if (st != MXSIM_OK) return st;
-    char *buf = malloc(len + 1);
-    if (buf == NULL) {
-        free(data);
-        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
-    }
-    memcpy(buf, data, len);
-    buf[len] = '\0';
-    free(data);
+    char *buf = (char *)data; /* mx_file_read NUL-terminates */
+    (void)len;
     mxsim_trace *t = NULL;
     if ((st = mxsim_trace_create(ctx, path, &t)) != MXSIM_OK) {
         free(buf);
@@ -82,12 +77,10 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
     v[BATCH] = 1;
     int have[NKEYS] = {0}, mode = 0, transformer = 0, line = 0;
     char where[600], name[64] = "model";
-    char *next;
-    for (char *ln = buf; ln && st == MXSIM_OK; ln = next) {
-        char *nl = strchr(ln, '\n');
-        next = nl ? nl + 1 : NULL;
-        if (nl) *nl = '\0';
-        line++;
+    mx_lines cur;
+    mx_lines_init(&cur, buf);
+    for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
+        line = cur.line;
         snprintf(where, sizeof where, "%s:%d", path, line);
         char *h = strchr(ln, '#');
         if (h) *h = '\0';

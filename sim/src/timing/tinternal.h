@@ -128,6 +128,15 @@ MX_INTERNAL void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a,
                                     const mx_top_resolved *op, const mx_ttiling *t,
                                     mxsim_tstats *st);
 MX_INTERNAL void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st);
+/* Multiplies every summed statistic (MXSIM_AGG_SUM) by r: an op repeated r times. */
+MX_INTERNAL void mx_tstats_scale(mxsim_tstats *st, int64_t r);
+/* Table helpers shared by the run and sweep tables (run_table.c): the statistic columns (decimals
+** < -1: each field's own), one row's statistic cells (total: per-op fields empty), and every
+** configuration field as typed metadata. */
+MX_INTERNAL mxsim_status mx_tstats_add_columns(mxsim_ctx *ctx, mxsim_table *t, int use_brief, int decimals);
+MX_INTERNAL mxsim_status mx_tstats_set_row(mxsim_ctx *ctx, mxsim_table *t, int64_t row, const mxsim_tstats *s,
+                                           int total);
+MX_INTERNAL mxsim_status mx_tconfig_meta(mxsim_ctx *ctx, mxsim_table *t, const mxsim_tconfig *cfg);
 
 /* Number parsing shared by the config and trace readers: whole string, base 10. */
 MX_INTERNAL int mx_tparse_i64(const char *s, int64_t *out);

@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "fileio.h"
+#include "lines.h"
 #include "tinternal.h"
 
 struct mxsim_trace {
@@ -51,9 +52,6 @@ MXSIM_API const mxsim_top *mxsim_trace_op(const mxsim_trace *t, int64_t i)
 }
 MXSIM_API const char *mxsim_trace_source(const mxsim_trace *t) { return t ? t->source : ""; }
 
-static const char *const k_kinds[] = {"gemm", "dequant", "quantize"};
-static const char *const k_ofmt[] = {"mxint8", "int8"};
-static const char *const k_outfmt[] = {"fp32", "bf16", "mxint8"};
 
 MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const mxsim_top *op)
 {
@@ -173,8 +171,8 @@ static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, mx
     op->repeat = 1;
     op->a_fmt = op->b_fmt = op->out_fmt = -1;
     char *tok = strtok(s, " \t");
-    int kind = find_name(k_kinds, 3, tok);
-    if (kind < 0) return mx_fail(ctx, MXSIM_E_INPUT, "%s: unknown op '%s' (expected gemm, dequant or quantize)", where, tok);
+    mxsim_op_kind kind;
+    if (tok == NULL || mxsim_op_kind_parse(ctx, tok, &kind) != MXSIM_OK) return mx_fail(ctx, MXSIM_E_INPUT, "%s: unknown op '%s' (expected gemm, dequant or quantize)", where, tok);
     op->kind = kind;
     unsigned seen = 0;
     static const char *const keys[] = {"name", "m", "n", "k", "group", "repeat", "a", "b", "out"};
@@ -193,8 +191,11 @@ static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, mx
                 return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'name': must be 1..63 characters", where);
             snprintf(op->name, sizeof op->name, "%s", v);
         } else if (ki >= 6) {
-            int f = ki == 8 ? find_name(k_outfmt, 3, v) : find_name(k_ofmt, 2, v);
-            if (f < 0) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown format '%s'", where, tok, v);
+            mxsim_out_fmt of = MXSIM_OUT_FP32;
+            mxsim_operand_fmt af = MXSIM_FMT_MXINT8;
+            mxsim_status fs = ki == 8 ? mxsim_out_fmt_parse(ctx, v, &of) : mxsim_operand_fmt_parse(ctx, v, &af);
+            int f = ki == 8 ? (int)of : (int)af;
+            if (fs != MXSIM_OK) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown format '%s'", where, tok, v);
             if (ki == 6) op->a_fmt = f;
             else if (ki == 7) op->b_fmt = f;
             else op->out_fmt = f;
@@ -248,25 +249,6 @@ static mxsim_status close_text_trace(mxsim_status st, char *buf, mxsim_trace *t,
     return st;
 }
 
-/* Cuts the buffer into lines in place; next_line returns NULL after the last one (a final
-** line without '\n' counts, an empty remainder does not). */
-typedef struct {
-    char *next;
-    int line; /* 1-based number of the line last returned */
-} line_cursor;
-
-static char *next_line(line_cursor *c)
-{
-    char *ln = c->next;
-    if (ln == NULL) return NULL;
-    char *nl = strchr(ln, '\n');
-    c->next = nl ? nl + 1 : NULL;
-    if (nl) *nl = '\0';
-    else if (*ln == '\0') return NULL;
-    c->line++;
-    return ln;
-}
-
 MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_trace **out)
 {
     mx_clear_err(ctx);
@@ -279,8 +261,8 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
     if (st != MXSIM_OK) return st;
     int have_header = 0;
     char where[600];
-    line_cursor cur = {buf, 0};
-    for (char *ln; st == MXSIM_OK && (ln = next_line(&cur)) != NULL;) {
+    mx_lines cur = {buf, 0};
+    for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
         snprintf(where, sizeof where, "%s:%d", path, cur.line);
         char *hash = strchr(ln, '#');
         if (hash) *hash = '\0';
@@ -322,15 +304,9 @@ static mxsim_status split_csv(mxsim_ctx *ctx, const char *where, char *s, int re
     if (!trailing && require_comma)
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: missing trailing comma (SCALE-Sim rows end with ',')", where);
     if (trailing) s[len - 1] = '\0';
-    char *p = s;
-    for (;;) {
-        char *c = strchr(p, ',');
-        if (c) *c = '\0';
-        if (*nf >= maxf) return mx_fail(ctx, MXSIM_E_INPUT, "%s: too many values (at most %d)", where, maxf);
-        f[(*nf)++] = mx_ttrim(p);
-        if (!c) break;
-        p = c + 1;
-    }
+    *nf = mx_csv_split(s, f, maxf);
+    if (*nf > maxf) return mx_fail(ctx, MXSIM_E_INPUT, "%s: too many values (at most %d)", where, maxf);
+    for (int i = 0; i < *nf; i++) f[i] = mx_ttrim(f[i]);
     for (int i = 0; i < *nf; i++)
         if (f[i][0] == '\0') return mx_fail(ctx, MXSIM_E_INPUT, "%s: value %d is empty", where, i + 1);
     return MXSIM_OK;
@@ -358,8 +334,8 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
     if (st != MXSIM_OK) return st;
     int ncols = 0;
     char where[600];
-    line_cursor cur = {buf, 0};
-    for (char *ln; st == MXSIM_OK && (ln = next_line(&cur)) != NULL;) {
+    mx_lines cur = {buf, 0};
+    for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
         snprintf(where, sizeof where, "%s:%d", path, cur.line);
         char *s = mx_ttrim(ln);
         if (*s == '\0') continue;
@@ -434,27 +410,43 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
-MXSIM_API mxsim_status mxsim_trace_save(mxsim_ctx *ctx, const mxsim_trace *t, const char *path)
+MXSIM_API mxsim_status mxsim_trace_format(mxsim_ctx *ctx, const mxsim_trace *t, char **text, size_t *len)
 {
     mx_clear_err(ctx);
-    if (t == NULL || path == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_save: NULL");
+    if (t == NULL || text == NULL || len == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_format: NULL");
     size_t cap = 128 + (size_t)t->n * 200, n = 0;
     char *buf = malloc(cap);
     if (buf == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace_save: out of memory");
     n += (size_t)snprintf(buf + n, cap - n, "mxsim-trace 1\n");
     for (int64_t i = 0; i < t->n; i++) {
         const mxsim_top *o = &t->ops[i];
-        n += (size_t)snprintf(buf + n, cap - n, "%s name=%s m=%lld n=%lld", k_kinds[o->kind], o->name,
+        n += (size_t)snprintf(buf + n, cap - n, "%s name=%s m=%lld n=%lld", mxsim_op_kind_name((mxsim_op_kind)o->kind), o->name,
                               (long long)o->m, (long long)o->n);
         if (o->kind == MXSIM_OP_GEMM) n += (size_t)snprintf(buf + n, cap - n, " k=%lld", (long long)o->k);
         if (o->group_size > 0) n += (size_t)snprintf(buf + n, cap - n, " group=%lld", (long long)o->group_size);
         if (o->repeat != 1) n += (size_t)snprintf(buf + n, cap - n, " repeat=%lld", (long long)o->repeat);
-        if (o->a_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " a=%s", k_ofmt[o->a_fmt]);
-        if (o->b_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " b=%s", k_ofmt[o->b_fmt]);
-        if (o->out_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " out=%s", k_outfmt[o->out_fmt]);
+        if (o->a_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " a=%s", mxsim_operand_fmt_name((mxsim_operand_fmt)o->a_fmt));
+        if (o->b_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " b=%s", mxsim_operand_fmt_name((mxsim_operand_fmt)o->b_fmt));
+        if (o->out_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " out=%s", mxsim_out_fmt_name((mxsim_out_fmt)o->out_fmt));
         n += (size_t)snprintf(buf + n, cap - n, "\n");
     }
-    mxsim_status st;
+    *text = buf;
+    *len = n;
+    return MXSIM_OK;
+}
+
+MXSIM_API mxsim_status mxsim_trace_save(mxsim_ctx *ctx, const mxsim_trace *t, const char *path)
+{
+    if (t == NULL || path == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_save: NULL");
+    /* a .csv trace is read back as a SCALE-Sim topology: refuse rather than write what no
+    ** reader accepts */
+    if (ends_with(path, ".csv"))
+        return mx_fail(ctx, MXSIM_E_ARG, "%s: a .csv trace is read as a SCALE-Sim topology, which the "
+                       "text format is not; name the output .trace (or .gz)", path);
+    char *buf = NULL;
+    size_t n = 0;
+    mxsim_status st = mxsim_trace_format(ctx, t, &buf, &n);
+    if (st != MXSIM_OK) return st;
     if (ends_with(path, ".gz")) {
         uLongf zcap = (uLongf)compressBound((uLong)n) + 64;
         unsigned char *z = malloc(zcap);

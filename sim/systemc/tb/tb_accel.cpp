@@ -350,7 +350,7 @@ private:
             compare((nm + ".scale").c_str(), dsts, want_s.data(), static_cast<int64_t>(want_s.size()), Elem::BYTE);
         }
         std::printf("%-14s %-8s %5lldx%-5lldx%-5lld G=%-3lld x%-4lld %12llu cycles  elapsed %-14s  %9lld outputs  (%.2f s wall)\n",
-                    op->name, op->kind == MXSIM_OP_GEMM ? "gemm" : op->kind == MXSIM_OP_DEQUANT ? "dequant" : "quantize",
+                    op->name, mxsim_op_kind_name(static_cast<mxsim_op_kind>(op->kind)),
                     static_cast<long long>(M), static_cast<long long>(N), static_cast<long long>(K), static_cast<long long>(G),
                     static_cast<long long>(op->repeat), static_cast<unsigned long long>(cycles), elapsed.to_string().c_str(),
                     static_cast<long long>(n_out), wall_s);

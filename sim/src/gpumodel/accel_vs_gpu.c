@@ -1,0 +1,147 @@
+/* accel_vs_gpu.c - the accelerator next to the GPU model on one trace (compare-gpu --trace): per op
+** the accelerator's time, TOPS and energy (timing engine, cost model) and the GPU model's mxk
+** kernel and cuBLAS bf16 times, with the measured GPU time where a bench has the same op.
+** Needs the timing engine and the cost model (CMakeLists.txt drops this file without them). */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+static double lookup_measured(const mxsim_gpu_bench *bn, int kernel, int64_t m, int64_t n, int64_t k, int64_t g)
+{
+    for (int64_t i = 0; bn && i < mxsim_gpu_bench_count(bn); i++) {
+        const mxsim_gpu_point *p = mxsim_gpu_bench_point(bn, i);
+        if (p->op.kernel == kernel && p->op.cfg == 0 && p->op.m == m && p->op.n == n && p->op.k == k &&
+            (kernel == MXSIM_GK_CUBLAS_BF16 || p->op.g == g))
+            return p->measured_us;
+    }
+    return 0.0;
+}
+
+/* name, type (t/i/r), unit, decimals, doc */
+static const struct {
+    const char *name;
+    char type;
+    const char *unit;
+    int dec;
+    const char *doc;
+} k_cols[] = {
+    {"op", 't', "", -1, "op name (TOTAL: the sum)"},
+    {"kind", 't', "", -1, "gemm, dequant or quantize"},
+    {"m", 'i', "elements", -1, "rows"},
+    {"n", 'i', "elements", -1, "columns"},
+    {"k", 'i', "elements", -1, "reduction depth (GEMM)"},
+    {"group_size", 'i', "elements", -1, "G the op runs with"},
+    {"repeat", 'i', "", -1, "back-to-back executions"},
+    {"accel_us", 'r', "us", 3, "accelerator time"},
+    {"accel_tops", 'r', "TOPS", 3, "accelerator throughput"},
+    {"accel_energy_uj", 'r', "uJ", 3, "accelerator energy, nominal constants"},
+    {"accel_tops_per_w", 'r', "TOPS/W", 3, "accelerator efficiency"},
+    {"accel_tops_per_mm2", 'r', "TOPS/mm2", 4, "accelerator throughput per area"},
+    {"gpu_kernel", 't', "", -1, "mxk kernel modelled"},
+    {"gpu_cfg", 'i', "", -1, "mxk GEMM config modelled"},
+    {"gpu_model_us", 'r', "us", 3, "GPU model time"},
+    {"gpu_model_tops", 'r', "TOPS", 3, "GPU model throughput"},
+    {"gpu_bound", 't', "", -1, "what bounds the GPU model"},
+    {"gpu_measured_us", 'r', "us", 3, "measured mxk time (bench), empty if not measured"},
+    {"cublas_bf16_model_us", 'r', "us", 3, "GPU model of cuBLAS bf16 (GEMM)"},
+    {"cublas_bf16_measured_us", 'r', "us", 3, "measured cuBLAS bf16 time, empty if not measured"},
+    {"gpu_tops_per_w_at_tdp", 'r', "TOPS/W", 4, "GPU model throughput / TDP"},
+    {"gpu_tops_per_mm2", 'r', "TOPS/mm2", 5, "GPU model throughput / die area"},
+    {"speedup_accel_vs_gpu_model", 'r', "", 3, "gpu_model_us / accel_us"},
+};
+#define NC ((int)(sizeof k_cols / sizeof k_cols[0]))
+
+/* Sets the cells of row r from v (reals and ints) and s (texts); NaN / -1 / NULL: empty. */
+static mxsim_status set_row(mxsim_ctx *ctx, mxsim_table *t, int64_t r, const double *v, const char *const *s)
+{
+    mxsim_status st = MXSIM_OK;
+    for (int c = 0; st == MXSIM_OK && c < NC; c++) {
+        if (k_cols[c].type == 't') st = s[c] ? mxsim_table_set_text(ctx, t, r, k_cols[c].name, s[c])
+                                              : mxsim_table_set_null(ctx, t, r, k_cols[c].name);
+        else if (isnan(v[c])) st = mxsim_table_set_null(ctx, t, r, k_cols[c].name);
+        else if (k_cols[c].type == 'i') st = mxsim_table_set_int(ctx, t, r, k_cols[c].name, (int64_t)v[c]);
+        else st = mxsim_table_set_real(ctx, t, r, k_cols[c].name, v[c]);
+    }
+    return st;
+}
+
+MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_card *card, const mxsim_tconfig *cfg,
+                                             const mxsim_trace *tr, const mxsim_gpu_bench *bn, mxsim_table **out)
+{
+    mx_clear_err(ctx);
+    if (out) *out = NULL;
+    if (card == NULL || cfg == NULL || tr == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "gpu_accel_table: NULL argument");
+    mxsim_cost_params cp;
+    mxsim_cost_params_default(&cp);
+    mxsim_area area;
+    mxsim_table *t = NULL;
+    mxsim_status st = mxsim_cost_area(ctx, cfg, &cp, &area);
+    if (st == MXSIM_OK) st = mxsim_table_create(ctx, &t);
+    for (int c = 0; st == MXSIM_OK && c < NC; c++)
+        st = mxsim_table_add_column(ctx, t, k_cols[c].name,
+                                    k_cols[c].type == 't' ? MXSIM_CELL_TEXT : k_cols[c].type == 'i' ? MXSIM_CELL_INT : MXSIM_CELL_REAL,
+                                    k_cols[c].unit, k_cols[c].doc, 0, k_cols[c].dec);
+    if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "card", card->name, 0);
+    if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "trace", mxsim_trace_source(tr), 0);
+    double tot_acc = 0, tot_gpu = 0, tot_cub = 0, tot_e = 0, tot_ops = 0;
+    for (int64_t i = 0; st == MXSIM_OK && i < mxsim_trace_count(tr); i++) {
+        const mxsim_top *op = mxsim_trace_op(tr, i);
+        mxsim_tstats ts;
+        mxsim_energy en;
+        if ((st = mxsim_time_op(ctx, cfg, op, mxsim_trace_source(tr), 0, NULL, &ts)) != MXSIM_OK) break;
+        if ((st = mxsim_cost_energy(ctx, cfg, &cp, &area, &ts, &en)) != MXSIM_OK) break;
+        int64_t g = op->group_size ? op->group_size : cfg->group_size, rep = op->repeat;
+        /* the GPU's MXINT8 tensors are whole groups too: its kernels see K (or n) padded to a
+        ** multiple of G, as the accelerator does (sim/doc/architecture.md 3.1); cuBLAS bf16 the real K */
+        int64_t kp = (op->k + g - 1) / g * g, np = (op->n + g - 1) / g * g;
+        mxsim_gpu_op go = {0, 0, op->m, op->n, kp, g};
+        const char *kname = "mxk-gemm-mxint8";
+        if (op->kind == MXSIM_OP_GEMM) go.kernel = MXSIM_GK_MXK_GEMM;
+        else if (op->kind == MXSIM_OP_DEQUANT) go.kernel = MXSIM_GK_DEQUANT_OCP, go.m = op->m * np, kname = "mxk-dequant-ocp";
+        else go.kernel = MXSIM_GK_QUANTIZE_BF16, go.m = op->m * np, kname = "mxk-quantize-ocp-bf16";
+        mxsim_gpu_pred gp, cb;
+        memset(&cb, 0, sizeof cb);
+        if ((st = mxsim_gpu_predict(ctx, card, &go, &gp)) != MXSIM_OK) break;
+        int gemm = op->kind == MXSIM_OP_GEMM;
+        double meas = 0, cmeas = 0, ops = gemm ? 2.0 * (double)op->m * (double)op->n * (double)op->k * (double)rep : 0;
+        if (gemm) {
+            mxsim_gpu_op co = go;
+            co.kernel = MXSIM_GK_CUBLAS_BF16;
+            co.k = op->k;
+            if ((st = mxsim_gpu_predict(ctx, card, &co, &cb)) != MXSIM_OK) break;
+            meas = lookup_measured(bn, MXSIM_GK_MXK_GEMM, go.m, go.n, go.k, g);
+            cmeas = lookup_measured(bn, MXSIM_GK_CUBLAS_BF16, co.m, co.n, co.k, 0);
+        }
+        double acc_us = ts.seconds * 1e6, gpu_us = gp.time_us * (double)rep, cub_us = cb.time_us * (double)rep;
+        double e_uj = en.total_pj[MXSIM_BAND_NOM] * 1e-6, gpu_tops = ops > 0 ? ops / (gpu_us * 1e-6) / 1e12 : 0;
+        tot_acc += acc_us, tot_gpu += gpu_us, tot_cub += cub_us, tot_e += e_uj, tot_ops += ops;
+        const double v[NC] = {0, 0, (double)op->m, (double)op->n, gemm ? (double)op->k : NAN, (double)g, (double)rep, acc_us, ts.tops,
+                              e_uj, en.tops_per_w[MXSIM_BAND_NOM], en.tops_per_mm2[MXSIM_BAND_NOM], 0, gp.cfg_used, gpu_us,
+                              gpu_tops, 0, meas > 0 ? meas * (double)rep : NAN, gemm ? cub_us : NAN,
+                              cmeas > 0 ? cmeas * (double)rep : NAN, gpu_tops / card->tdp_w, gpu_tops / card->die_mm2,
+                              acc_us > 0 ? gpu_us / acc_us : 0};
+        const char *s[NC] = {op->name, mxsim_op_kind_name((mxsim_op_kind)op->kind)};
+        s[12] = kname, s[16] = gp.bound;
+        int64_t r = 0;
+        if ((st = mxsim_table_add_row(ctx, t, &r)) == MXSIM_OK) st = set_row(ctx, t, r, v, s);
+    }
+    if (st == MXSIM_OK) {
+        double at = tot_acc > 0 ? tot_ops / (tot_acc * 1e-6) / 1e12 : 0, gt = tot_gpu > 0 ? tot_ops / (tot_gpu * 1e-6) / 1e12 : 0;
+        double v[NC];
+        for (int c = 0; c < NC; c++) v[c] = NAN;
+        v[7] = tot_acc, v[8] = at, v[9] = tot_e, v[10] = tot_e > 0 ? tot_ops / (tot_e * 1e-6) / 1e12 : 0;
+        v[14] = tot_gpu, v[15] = gt, v[18] = tot_cub, v[20] = gt / card->tdp_w, v[21] = gt / card->die_mm2;
+        v[22] = tot_acc > 0 ? tot_gpu / tot_acc : 0;
+        const char *s[NC] = {"TOTAL"};
+        s[12] = "mxk";
+        int64_t r = 0;
+        if ((st = mxsim_table_add_row(ctx, t, &r)) == MXSIM_OK) st = set_row(ctx, t, r, v, s);
+    }
+    if (st != MXSIM_OK) {
+        mxsim_table_free(t);
+        return st;
+    }
+    *out = t;
+    return MXSIM_OK;
+}

@@ -1,0 +1,24 @@
+/* lines.h - the one line reader and the one CSV splitter of the library's text readers (traces,
+** configurations, model files, GPU cards and bench files). */
+#ifndef MX_LINES_H
+#define MX_LINES_H
+
+#include "internal.h"
+
+/* Cuts a NUL-terminated buffer into lines in place: '\n' ends a line, a '\r' before it is
+** dropped; a final line without '\n' counts, an empty remainder does not.  `line` is the 1-based
+** number of the line last returned. */
+typedef struct {
+    char *next;
+    int line;
+} mx_lines;
+
+MX_INTERNAL void mx_lines_init(mx_lines *c, char *buf);
+/* The next line, or NULL after the last one. */
+MX_INTERNAL char *mx_lines_next(mx_lines *c);
+
+/* Cuts s in place at every comma (fields are not quoted: SCALE-Sim topologies and bench files);
+** f receives at most max field pointers.  Returns the field count, or max + 1 if there are more. */
+MX_INTERNAL int mx_csv_split(char *s, char **f, int max);
+
+#endif
