@@ -15,6 +15,8 @@
 //       bit; the fold's cycles must EQUAL mxsim_time_op's (detail = 0 and 1, which must agree):
 //       RTL total = cycles_compute + cycles_fill_drain + cycles_exp_stall, and each term apart, and
 //       the exponent operations = n_exp_ops.  --csv appends one row per configuration.
+//       --any-shape draws L, load_lanes in 1..8 and G in {8, 12, 16, 24, 32, 40, 48, 64} instead
+//       (beat widths that do not divide G: a group's last beat is partial).
 //   rtl_pe_tb --list
 // Exit: 0 pass ("*-* MXSIM PASS *-*"), 1 a mismatch or a cycle difference, 2 usage or setup error.
 // --expect-fail: exit 0 only if the run failed with the named kind (injected-bug models).
@@ -230,6 +232,8 @@ template <class M> int run_exp(const char *name, int64_t n, uint64_t seed, Verdi
 }
 
 // ================================ the array ================================
+bool g_any_shape = false; // --any-shape: L, load_lanes in 1..8 and G in {8, 12, ..., 64}
+
 struct ArrayCfg {
     int R, C, L, LL, G, II, lat, share, M, N, ng;
 };
@@ -314,6 +318,12 @@ template <class M> int run_array(const ArrayModelInfo &mi, int64_t n, uint64_t s
         c.L = std::min(lanes[u(0, 3)], mi.L);
         c.LL = lanes[u(0, 3)];
         c.G = gs[u(0, 3)];
+        if (g_any_shape) { // widths that do not divide G: partial last beats
+            static const int gx[] = {8, 12, 16, 24, 32, 40, 48, 64};
+            c.L = static_cast<int>(u(1, mi.L));
+            c.LL = static_cast<int>(u(1, 8));
+            c.G = gx[u(0, 7)];
+        }
         c.II = iis[u(0, 5)];
         c.lat = lats[u(0, 7)];
         if (c.lat > mi.lat_max) c.lat = mi.lat_max;
@@ -472,7 +482,7 @@ template <class M> int run_array(const ArrayModelInfo &mi, int64_t n, uint64_t s
 int usage(const char *a0)
 {
     std::fprintf(stderr,
-                 "usage: %s (--exp N | --array N) --model NAME [--seed S] [--csv FILE] [--expect-fail bits|timing]"
+                 "usage: %s (--exp N | --array N [--any-shape]) --model NAME [--seed S] [--csv FILE] [--expect-fail bits|timing]"
                  " | --list\n",
                  a0);
     return 2;
@@ -491,6 +501,7 @@ int main(int argc, char **argv)
         else if (!std::strcmp(argv[i], "--exp") && i + 1 < argc) n_exp = std::strtoll(argv[++i], nullptr, 0);
         else if (!std::strcmp(argv[i], "--array") && i + 1 < argc) n_arr = std::strtoll(argv[++i], nullptr, 0);
         else if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
+        else if (!std::strcmp(argv[i], "--any-shape")) g_any_shape = true;
         else if (!std::strcmp(argv[i], "--expect-fail") && i + 1 < argc) expect = argv[++i];
         else if (!std::strcmp(argv[i], "--list")) {
 #define PE_LIST_(cls, nm, ...) std::printf("%s\n", nm);
