@@ -53,7 +53,7 @@ run_one() { # block L G NSH SHARE
             || { echo "FAILED $tag (osu)"; return 1; }
         osu=$(awk '/Chip area for module/ {print $NF}' "$WORK/$tag.osu.stat")
         if command -v sta >/dev/null 2>&1; then
-            sta -no_splash -exit > "$WORK/$tag.sta.log" 2>&1 <<EOS
+            (cd "$WORK" && sta -no_splash -exit) > "$WORK/$tag.sta.log" 2>&1 <<EOS
 read_liberty $OSU
 read_verilog $WORK/$tag.osu.v
 link_design $top
