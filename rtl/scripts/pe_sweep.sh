@@ -5,6 +5,7 @@
 #                   sharing mode, the mxsim CLI on every configuration (pe_cli_check.sh), the area check
 #   pe_cycles.csv   one row per configuration: RTL cycles (total, compute, fill/drain, exponent
 #                   stall, exponent operations) and the simulator's, and the output mismatches
+#   pe_area.svg     the area curves (pe_area_svg.py)
 #   pe_area.csv     synth_pe_area.sh full (ge.lib, generic gates, OSU 0.18 um + OpenSTA when found)
 # usage: pe_sweep.sh BUILD_DIR [N_EXP] [N_CFG] [SEED]
 #   BUILD_DIR: a build configured with -DMXSIM_WITH_RTL=ON (targets rtl_pe_tb, rtl_pe_area_check and
@@ -48,4 +49,5 @@ echo "## area check"
 echo
 echo "pe_sweep: $([ $rc -eq 0 ] && echo PASS || echo FAIL)"
 } 2>&1 | tee "$LOG"
+python3 "$HERE/pe_area_svg.py" "$OUT/pe_area.csv" "$LOG" "$OUT/pe_area.svg" || echo "pe_sweep: no chart (python3)"
 grep -q "^pe_sweep: PASS" "$LOG"
