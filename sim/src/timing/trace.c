@@ -1,7 +1,8 @@
 /* trace.c - workload traces: the versioned text format (plain or gzip), SCALE-Sim topology CSV
 ** import, and trace generation from model definitions (workloads/models).
 **
-** Format (traces/FORMAT.md): first non-comment line `mxsim-trace 1`, then one op per line,
+** Format (traces/FORMAT.md): first non-comment line `mxsim-trace 1` (or 2: adds `b_role=` and
+** `param` lines, for the memory footprint), then one op per line,
 ** `KIND key=value ...` with KIND gemm, dequant or quantize.  Readers are strict: unknown kinds
 ** and keys, duplicate keys, missing dims, and bad or overflowing numbers are MXSIM_E_INPUT naming file:line and the field; a truncated .gz is E_FORMAT.
 ** Invariant: every op held by an mxsim_trace passed mxsim_trace_append's validation.
