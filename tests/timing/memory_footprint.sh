@@ -89,4 +89,13 @@ eq "$("$MXSIM" memory --config "$cfg" --format csv "$t/s.csv" | awk -F, '$2=="TO
 # b_role is a version-2 key
 printf 'mxsim-trace 1\ngemm name=a m=4 n=8 k=64 b_role=weight\n' > "$t/bad.trace"
 "$MXSIM" trace check "$t/bad.trace" 2>/dev/null && { echo "FAIL b_role accepted in version 1"; fails=$((fails+1)); }
+# bad input exits 2 naming the field: overflowing byte counts, bad roles and param lines
+bad() { printf "$1" > "$t/bad.trace"; out=$("$MXSIM" memory --config "$cfg" "$t/bad.trace" 2>&1); rc=$?
+  if [ $rc = 2 ] && echo "$out" | grep -q "$2"; then :; else echo "FAIL bad input ($2): exit $rc: $out"; fails=$((fails+1)); fi; }
+bad 'mxsim-trace 2\ngemm name=a m=2147483648 n=2147483648 k=2147483648 repeat=1099511627776 b_role=weight\n' "'a.B': byte count overflows"
+bad 'mxsim-trace 2\ngemm name=a m=1 n=1 k=1 b_role=foo\n' "field 'b_role'"
+bad 'mxsim-trace 2\nparam name=p elems=0 why=x\n' "bad.trace:2: param 'p': field 'elems'"
+bad 'mxsim-trace 2\nparam name=p elems=4\n' "field 'why': missing"
+"$MXSIM" memory --config "$cfg" --group-size 0 "$src/traces/bert-base.trace" >/dev/null 2>&1; [ $? = 2 ] ||
+  { echo "FAIL --group-size 0 accepted"; fails=$((fails+1)); }
 [ "$fails" = 0 ] && echo "memory_footprint: all ok" || { echo "memory_footprint: $fails failures"; exit 1; }

@@ -9,6 +9,7 @@
 ** rows x k holds rows * ceil(k/G) * G mantissa bytes (zero-padded groups, as the kernels and the
 ** engine store them) plus rows * ceil(k/G) scale bytes.  An int8 operand (a=/b= int8) is 1 byte
 ** per element; non-GEMM parameters stay bf16 in the MXINT8 model (2 bytes). */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,24 +19,38 @@ typedef struct {
     int64_t elems, fp32, bf16, mx, mant, scale, pad;
 } mx_mem;
 
+/* Sums and products saturate at INT64_MAX (dims up to 2^31 and repeat up to 2^40 overflow int64:
+** k*n*repeat); a saturated count is refused by mxsim_memory_table naming the item. */
+static int64_t smul(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+static int64_t sadd(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 static void mem_add(mx_mem *s, const mx_mem *x)
 {
-    s->elems += x->elems, s->fp32 += x->fp32, s->bf16 += x->bf16, s->mx += x->mx;
-    s->mant += x->mant, s->scale += x->scale, s->pad += x->pad;
+    s->elems = sadd(s->elems, x->elems), s->fp32 = sadd(s->fp32, x->fp32), s->bf16 = sadd(s->bf16, x->bf16);
+    s->mx = sadd(s->mx, x->mx), s->mant = sadd(s->mant, x->mant), s->scale = sadd(s->scale, x->scale);
+    s->pad = sadd(s->pad, x->pad);
 }
 
 /* count tensors of rows x k elements, grouped along k; q: 0 bf16 (unquantized), 1 MXINT8, 2 int8 */
 static mx_mem mem_of(int64_t rows, int64_t k, int64_t count, int64_t g, int q)
 {
     mx_mem m;
-    int64_t ng = (k + g - 1) / g;
-    m.elems = rows * k * count;
-    m.fp32 = 4 * m.elems;
-    m.bf16 = 2 * m.elems;
-    m.mant = q == 1 ? rows * ng * g * count : q == 2 ? m.elems : 0;
-    m.scale = q == 1 ? rows * ng * count : 0;
-    m.pad = q == 1 ? m.mant - m.elems : 0;
-    m.mx = q ? m.mant + m.scale : m.bf16;
+    int64_t ng = k / g + (k % g != 0);
+    m.elems = smul(smul(rows, k), count);
+    m.fp32 = smul(4, m.elems);
+    m.bf16 = smul(2, m.elems);
+    m.mant = q == 1 ? smul(smul(smul(rows, ng), g), count) : q == 2 ? m.elems : 0;
+    m.scale = q == 1 ? smul(smul(rows, ng), count) : 0;
+    m.pad = q == 1 && m.mant < INT64_MAX ? m.mant - m.elems : 0;
+    m.mx = q ? sadd(m.mant, m.scale) : m.bf16;
     return m;
 }
 
@@ -50,6 +65,8 @@ static mxsim_status mem_row(mxsim_ctx *ctx, mxsim_table *t, int64_t g, const cha
                             int64_t rows, int64_t k, int64_t tensors, const mx_mem *m, const char *as,
                             const char *why, const char *formula)
 {
+    if (m->fp32 == INT64_MAX || m->mx == INT64_MAX)
+        return mx_fail(ctx, MXSIM_E_INPUT, "memory: '%s': byte count overflows int64", item);
     int64_t r = 0;
     mxsim_status st = mxsim_table_add_row(ctx, t, &r);
     const char *const *c = k_mem_cols;

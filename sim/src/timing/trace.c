@@ -330,8 +330,14 @@ static mxsim_status parse_param_line(mxsim_ctx *ctx, const char *where, char *s,
     int64_t e, c;
     if (mx_tparse_i64(val[1], &e) != 0 || mx_tparse_i64(val[2], &c) != 0)
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': not an integer", where, mx_tparse_i64(val[1], &e) ? "elems" : "count");
-    if (e < 1 || c < 1) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': must be >= 1", where, e < 1 ? "elems" : "count");
-    return mxsim_trace_add_param(ctx, t, val[0], e, c, val[3]);
+    mxsim_status st = mxsim_trace_add_param(ctx, t, val[0], e, c, val[3]);
+    if (st != MXSIM_OK) { /* the message names the trace; add the line */
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", mxsim_errmsg(ctx));
+        const char *colon = strstr(msg, ": param");
+        st = mx_fail(ctx, st, "%s%s", where, colon ? colon : msg);
+    }
+    return st;
 }
 
 static int ends_with(const char *s, const char *suf)
