@@ -89,6 +89,15 @@ eq "$("$MXSIM" memory --config "$cfg" --format csv "$t/s.csv" | awk -F, '$2=="TO
 # b_role is a version-2 key
 printf 'mxsim-trace 1\ngemm name=a m=4 n=8 k=64 b_role=weight\n' > "$t/bad.trace"
 "$MXSIM" trace check "$t/bad.trace" 2>/dev/null && { echo "FAIL b_role accepted in version 1"; fails=$((fails+1)); }
+# the sweep's weight_bytes column (when the sweep is built) counts as mxsim memory does
+if "$MXSIM" sweep --help >/dev/null 2>&1; then
+  "$MXSIM" sweep --config "$cfg" --group-size 16,128 --quiet -o "$t/sw.csv" "$src/traces/bert-base.trace" >/dev/null 2>&1
+  for G in 16 128; do
+    sw=$(awk -F, -v g=$G 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["op"]=="TOTAL" && $c["mx.group_size"]==g{print $c["weight_bytes"]}' "$t/sw.csv")
+    mm=$("$MXSIM" memory --config "$cfg" --group-size $G --format csv "$src/traces/bert-base.trace" | awk -F, '$2=="TOTAL weights"{print $10}')
+    eq "$sw" "$mm" "sweep weight_bytes G=$G"
+  done
+fi
 # bad input exits 2 naming the field: overflowing byte counts, bad roles and param lines
 bad() { printf "$1" > "$t/bad.trace"; out=$("$MXSIM" memory --config "$cfg" "$t/bad.trace" 2>&1); rc=$?
   if [ $rc = 2 ] && echo "$out" | grep -q "$2"; then :; else echo "FAIL bad input ($2): exit $rc: $out"; fails=$((fails+1)); fi; }

@@ -54,6 +54,26 @@ static mx_mem mem_of(int64_t rows, int64_t k, int64_t count, int64_t g, int q)
     return m;
 }
 
+int64_t mx_mem_weight_bytes(const mxsim_trace *tr, int64_t i, int fmt, int64_t g)
+{
+    const mxsim_top *op = mxsim_trace_op(tr, i);
+    if (op == NULL || op->kind != MXSIM_OP_GEMM || mxsim_trace_b_role(tr, i) != MXSIM_ROLE_WEIGHT || g < 1) return 0;
+    return mem_of(op->n, op->k, op->repeat, g, fmt == MXSIM_FMT_INT8 ? 2 : 1).mx;
+}
+
+int64_t mx_mem_param_bytes(const mxsim_trace *tr)
+{
+    mx_mem s;
+    memset(&s, 0, sizeof s);
+    for (int64_t i = 0; i < mxsim_trace_param_count(tr); i++) {
+        int64_t e = 0, c = 0;
+        mxsim_trace_param(tr, i, NULL, &e, &c, NULL);
+        mx_mem p = mem_of(1, e, c, 1, 0);
+        mem_add(&s, &p);
+    }
+    return s.mx;
+}
+
 static const char *const k_mem_cols[] = {"group_size", "item", "role", "rows", "k", "tensors", "elems",
                                          "fp32_bytes", "bf16_bytes", "mxint8_bytes", "mxint8_mantissa_bytes",
                                          "mxint8_scale_bytes", "mxint8_pad_elems", "saving_vs_fp32_pct",
