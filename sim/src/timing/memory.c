@@ -146,7 +146,7 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
         mxsim_cell_type ty = c == C_S32 || c == C_S16 ? MXSIM_CELL_REAL
                            : c == C_ITEM || c == C_ROLE || c >= C_AS ? MXSIM_CELL_TEXT : MXSIM_CELL_INT;
         int brief = c == C_G || c == C_ITEM || c == C_ROLE || c == C_TENS || c == C_FP32 || c == C_BF16 ||
-                    c == C_MX || c == C_S32 || c == C_S16 || c == C_AS;
+                    c == C_MX || c == C_S32 || c == C_S16 || c == C_AS || c == C_FORM;
         st = mxsim_table_add_column(ctx, t, k_mem_cols[c], ty, units[c], docs[c], brief ? MXSIM_COL_BRIEF : 0,
                                     ty == MXSIM_CELL_REAL ? 2 : -1);
     }
@@ -204,13 +204,21 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
                  (long long)g, ideal, 100.0 * (1.0 - ideal / 32.0), ideal, 100.0 * (1.0 - ideal / 16.0));
         char pform[160];
         snprintf(pform, sizeof pform, "bf16: 16 bits/elem: saves 50%% vs fp32, 0%% vs bf16");
-        char wform[320];
-        snprintf(wform, sizeof wform, "%s (GEMM weights), mixed with params", form);
+        /* mixed rows: quantized elements at 8 + 8/G bits, parameters at 16 */
+        char wform[320], sform[320];
+        mx_mem q = tw;
+        for (int w = 0; w < 2; w++) {
+            double qe = (double)q.elems, pe = (double)tp.elems, bits = qe + pe > 0 ? (ideal * qe + 16.0 * pe) / (qe + pe) : 0;
+            snprintf(w ? sform : wform, 320, "(%.4g*%lld + 16*%lld)/%lld = %.4g bits/elem: saves %.2f%% vs fp32, %.2f%% vs bf16",
+                     ideal, (long long)q.elems, (long long)tp.elems, (long long)(q.elems + tp.elems), bits,
+                     100.0 * (1.0 - bits / 32.0), 100.0 * (1.0 - bits / 16.0));
+            mem_add(&q, &tk);
+        }
         if (st == MXSIM_OK) st = mem_row(ctx, t, g, "TOTAL gemm weights", "total", 0, 0, 0, &tw, "mxint8", "weights of every GEMM", form);
         if (st == MXSIM_OK) st = mem_row(ctx, t, g, "TOTAL params", "total", 0, 0, 0, &tp, "bf16", "embeddings, norms, biases, ... (unquantized)", pform);
         if (st == MXSIM_OK) st = mem_row(ctx, t, g, "TOTAL weights", "total", 0, 0, 0, &all, "mixed", "model parameters: gemm weights + params", wform);
         if (st == MXSIM_OK) st = mem_row(ctx, t, g, "TOTAL kv", "total", 0, 0, 0, &tk, "mxint8", "KV cache", form);
-        if (st == MXSIM_OK) st = mem_row(ctx, t, g, "TOTAL weights+kv", "total", 0, 0, 0, &stored, "mixed", "what stays in memory", wform);
+        if (st == MXSIM_OK) st = mem_row(ctx, t, g, "TOTAL weights+kv", "total", 0, 0, 0, &stored, "mixed", "what stays in memory", sform);
         if (st == MXSIM_OK) st = mem_row(ctx, t, g, "TOTAL act (largest)", "total", 0, 0, 0, &ta, "mxint8", "largest single activation tensor (transient: not summed)", form);
     }
     if (st != MXSIM_OK) {
