@@ -128,15 +128,23 @@ MXSIM_API mxsim_tensor_role mxsim_trace_b_role(const mxsim_trace *t, int64_t i)
     return t && t->b_role && i >= 0 && i < t->n ? (mxsim_tensor_role)t->b_role[i] : MXSIM_ROLE_UNSET;
 }
 
+/* A word the text format writes and reads back: no blank, control character or '#'. */
+static int plain_word(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s <= ' ' || *s == '#' || *s == 0x7f) return 0;
+    return 1;
+}
+
 MXSIM_API mxsim_status mxsim_trace_add_param(mxsim_ctx *ctx, mxsim_trace *t, const char *name, int64_t elems,
                                              int64_t count, const char *why)
 {
     mx_clear_err(ctx);
     if (t == NULL || name == NULL || why == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_add_param: NULL");
-    if (name[0] == '\0' || strlen(name) >= sizeof t->params[0].name || strchr(name, ' '))
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: param: field 'name': must be 1..63 characters without spaces", t->source);
-    if (why[0] == '\0' || strlen(why) >= sizeof t->params[0].why || strchr(why, ' '))
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: param '%s': field 'why': must be 1..31 characters without spaces", t->source, name);
+    if (name[0] == '\0' || strlen(name) >= sizeof t->params[0].name || !plain_word(name))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: param: field 'name': must be 1..63 characters, no blanks or '#'", t->source);
+    if (why[0] == '\0' || strlen(why) >= sizeof t->params[0].why || !plain_word(why))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: param '%s': field 'why': must be 1..31 characters, no blanks or '#'", t->source, name);
     if (elems < 1 || elems > MX_T_MAX_DIM * MX_T_MAX_DIM / 4 || count < 1 || count > ((int64_t)1 << 40))
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: param '%s': field '%s' out of range", t->source, name,
                        elems < 1 || elems > MX_T_MAX_DIM * MX_T_MAX_DIM / 4 ? "elems" : "count");
