@@ -13,6 +13,9 @@
 **   (verify with MXK_VERIFY_DEQUANT_ONLY set stops after the dequant checks)
 **   mxsim-gpu golden OUTDIR                   (writes the golden set and its MANIFEST)
 **   mxsim-gpu perf M N K G [cfg]              (times one GEMM size; for ncu and tile choices)
+**   mxsim-gpu memory OUT.csv TRACE...         (weight memory of each trace's model on the card,
+**                                              bf16 and MXINT8 at G = 8..128, cudaMemGetInfo
+**                                              before/after; sim/doc/memory.md)
 ** File modes print the kernel time (CUDA events).  Exit codes: 0 ok, 1 failure, 2 usage. */
 #include <cublasLt.h>
 #include <cublas_v2.h>
@@ -1077,13 +1080,141 @@ static int cmd_perf(int64_t M, int64_t N, int64_t K, int64_t G, int cfg)
     return 0;
 }
 
+/* ---- memory: a model's weights on the card (issue 19, sim/doc/memory.md) ------------------- */
+
+/* One device buffer a model's weights need: bytes, and whether it is a small non-GEMM parameter. */
+struct MemBuf {
+    size_t bytes;
+};
+
+/* The buffers of tr's weights in one format: fmt 0 bf16 (2 bytes per element), 1 MXINT8 at G in
+** the kernels' layout (mxk.h: B of an [N, K] GEMM is b_m[N*K] int8 mantissas + b_e[N*(K/G)] scale
+** bytes, with K zero-padded to a multiple of G: two allocations per weight tensor).  Non-GEMM
+** parameters (embeddings, norms, biases) stay bf16 in both.  One tensor per execution of a
+** weight op (repeat = layers), as mxsim memory counts them. */
+static std::vector<MemBuf> mem_buffers(const mxsim_trace *tr, int fmt, int64_t G)
+{
+    std::vector<MemBuf> v;
+    for (int64_t i = 0; i < mxsim_trace_count(tr); i++) {
+        const mxsim_top *op = mxsim_trace_op(tr, i);
+        if (op->kind != MXSIM_OP_GEMM || mxsim_trace_b_role(tr, i) != MXSIM_ROLE_WEIGHT) continue;
+        int64_t N = op->n, K = op->k, Kp = (K + G - 1) / G * G;
+        for (int64_t r = 0; r < op->repeat; r++) {
+            if (fmt == 0) {
+                v.push_back({(size_t)(N * K * 2)});
+            } else {
+                v.push_back({(size_t)(N * Kp)});     /* b_m */
+                v.push_back({(size_t)(N * Kp / G)}); /* b_e */
+            }
+        }
+    }
+    for (int64_t i = 0; i < mxsim_trace_param_count(tr); i++) {
+        int64_t e = 0, c = 0;
+        mxsim_trace_param(tr, i, NULL, &e, &c, NULL);
+        for (int64_t r = 0; r < c; r++) v.push_back({(size_t)(e * 2)});
+    }
+    return v;
+}
+
+static size_t mem_used()
+{
+    size_t fr = 0, tot = 0;
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemGetInfo(&fr, &tot));
+    return tot - fr;
+}
+
+/* Allocates the buffers (mode 0: one cudaMalloc each, as the kernels' callers do; mode 1: one
+** arena, each buffer at a 256-byte boundary, as a framework's caching allocator packs them),
+** writes zeros into them, and returns the device memory cudaMemGetInfo saw them take. */
+static long long mem_measure(const std::vector<MemBuf> &v, int mode, size_t *n_alloc)
+{
+    size_t before = mem_used();
+    std::vector<void *> ptrs;
+    if (mode == 0) {
+        for (const MemBuf &b : v) {
+            void *p = NULL;
+            CK(cudaMalloc(&p, b.bytes));
+            CK(cudaMemset(p, 0, b.bytes));
+            ptrs.push_back(p);
+        }
+    } else {
+        size_t total = 0;
+        for (const MemBuf &b : v) total += (b.bytes + 255) / 256 * 256;
+        void *p = NULL;
+        CK(cudaMalloc(&p, total));
+        CK(cudaMemset(p, 0, total));
+        ptrs.push_back(p);
+    }
+    size_t after = mem_used();
+    for (void *p : ptrs) CK(cudaFree(p));
+    *n_alloc = ptrs.size();
+    return (long long)after - (long long)before;
+}
+
+static int cmd_memory(const char *out, int ntr, char **traces)
+{
+    FILE *f = fopen(out, "w");
+    if (f == NULL) {
+        fprintf(stderr, "mxsim-gpu memory: cannot write %s\n", out);
+        return 1;
+    }
+    size_t fr = 0, tot = 0;
+    CK(cudaFree(0)); /* the context first: its own memory is not the model's */
+    CK(cudaMemGetInfo(&fr, &tot));
+    fprintf(f, "card,trace,format,group_size,alloc,allocations,predicted_bytes,predicted_2mib_bytes,"
+               "measured_bytes,diff_pct,diff_2mib_pct\n");
+    printf("%s: %.1f GiB total, %.1f GiB free\n", g_card.c_str(), tot / 1073741824.0, fr / 1073741824.0);
+    mxsim_ctx *ctx = new_ctx();
+    int rc = 0;
+    for (int t = 0; t < ntr; t++) {
+        mxsim_trace *tr = NULL;
+        if (mxsim_trace_load(ctx, traces[t], &tr) != MXSIM_OK) {
+            fprintf(stderr, "mxsim-gpu memory: %s\n", mxsim_errmsg(ctx));
+            rc = 1;
+            continue;
+        }
+        const char *base = strrchr(traces[t], '/');
+        base = base ? base + 1 : traces[t];
+        static const int64_t groups[] = {0, 8, 16, 32, 64, 128};
+        for (int64_t G : groups) {
+            std::vector<MemBuf> v = mem_buffers(tr, G ? 1 : 0, G ? G : 1);
+            size_t pred = 0, pred2 = 0;
+            for (const MemBuf &b : v) {
+                pred += b.bytes;
+                pred2 += (b.bytes + (2u << 20) - 1) / (2u << 20) * (2u << 20);
+            }
+            if (pred + (64u << 20) > fr) {
+                printf("%s %s G=%lld: %zu bytes do not fit; skipped\n", base, G ? "mxint8" : "bf16", (long long)G, pred);
+                continue;
+            }
+            for (int mode = 0; mode < 2; mode++) {
+                size_t na = 0;
+                long long meas = mem_measure(v, mode, &na);
+                size_t p2 = mode == 0 ? pred2 : ((pred + 255) / 256 * 256 + (2u << 20) - 1) / (2u << 20) * (2u << 20);
+                double d = 100.0 * ((double)meas - (double)pred) / (double)pred;
+                double d2 = 100.0 * ((double)meas - (double)p2) / (double)p2;
+                fprintf(f, "%s,%s,%s,%lld,%s,%zu,%zu,%zu,%lld,%.4f,%.4f\n", g_card.c_str(), base, G ? "mxint8" : "bf16",
+                        (long long)G, mode ? "arena" : "per_tensor", na, pred, p2, meas, d, d2);
+                printf("%-24s %-6s G=%-3lld %-10s %6zu allocs  predicted %13zu  measured %13lld  (%+.3f%%; 2 MiB pages %+.3f%%)\n",
+                       base, G ? "mxint8" : "bf16", (long long)G, mode ? "arena" : "per_tensor", na, pred, meas, d, d2);
+            }
+        }
+        mxsim_trace_free(tr);
+    }
+    mxsim_ctx_destroy(ctx);
+    if (fclose(f) != 0) rc = 1;
+    return rc;
+}
+
 static void usage()
 {
     fprintf(stderr,
             "usage: mxsim-gpu info | dequant IN.npz OUT.npy | quantize IN.npy G OUT.npz |\n"
             "                 gemm A.npz B.npz OUT.npy | verify OUTDIR | bench OUTDIR | golden OUTDIR |\n"
             "                 bench-dequant OUTDIR |\n"
-            "                 perf M N K G [cfg]\n");
+            "                 perf M N K G [cfg] |\n"
+            "                 memory OUT.csv TRACE...\n");
 }
 
 int main(int argc, char **argv)
@@ -1113,6 +1244,7 @@ int main(int argc, char **argv)
     if (cmd == "bench" && argc == 3) return cmd_bench(argv[2]);
     if (cmd == "bench-dequant" && argc == 3) return cmd_bench_dequant(argv[2]);
     if (cmd == "golden" && argc == 3) return cmd_golden(argv[2]);
+    if (cmd == "memory" && argc >= 4) return cmd_memory(argv[2], argc - 3, argv + 3);
     if (cmd == "perf" && (argc == 6 || argc == 7))
         return cmd_perf(atoll(argv[2]), atoll(argv[3]), atoll(argv[4]), atoll(argv[5]), argc == 7 ? atoi(argv[6]) : 0);
     mxsim_ctx *ctx = new_ctx();

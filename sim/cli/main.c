@@ -292,7 +292,7 @@ static const cli_command k_help = {"help", "[COMMAND]", "Shows the commands, or 
 static const cli_command *const k_commands[] = {
     &k_quantize, &k_dequantize, &k_gemm, &k_compare, &k_info,
 #ifdef MXSIM_WITH_TIMING
-    &mxsim_cmd_run, &mxsim_cmd_trace, &mxsim_cmd_config,
+    &mxsim_cmd_run, &mxsim_cmd_trace, &mxsim_cmd_config, &mxsim_cmd_memory,
 #endif
 #ifdef MXSIM_WITH_SWEEP
     &mxsim_cmd_sweep, &mxsim_cmd_cost, &mxsim_cmd_report,

@@ -554,6 +554,25 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
 ** SCALE-Sim's rules (output size ceil((H-Fh+s)/s) instead of floor((H-Fh)/s)+1; a layer whose
 ** name contains "DP" is depthwise: one 1-channel layer per channel, as `repeat`).  Extra or
 ** missing values are errors. */
+/* Version 2 of the trace format (traces/FORMAT.md): the role of an op's B operand, for the
+** memory footprint (mxsim_memory_table).  UNSET: not said (version 1 traces; counted as an
+** activation); WEIGHT: a stored parameter tensor, one distinct k x n tensor per execution (repeat =
+** layers); KV: a KV-cache tensor (keys of attention scores, values of attention x V), one per
+** execution; ACT: a transient activation.  A SCALE-Sim import marks the filter as WEIGHT. */
+typedef enum { MXSIM_ROLE_UNSET = 0, MXSIM_ROLE_ACT = 1, MXSIM_ROLE_WEIGHT = 2, MXSIM_ROLE_KV = 3 } mxsim_tensor_role;
+/* "unset", "act", "weight", "kv"; NULL if invalid. */
+MXSIM_API const char *mxsim_role_name(mxsim_tensor_role r);
+MXSIM_API mxsim_status mxsim_trace_set_b_role(mxsim_ctx *ctx, mxsim_trace *t, int64_t i, mxsim_tensor_role r);
+MXSIM_API mxsim_tensor_role mxsim_trace_b_role(const mxsim_trace *t, int64_t i);
+/* Non-GEMM parameter tensors (embeddings, norms, biases, ...; `param` lines of version 2): count
+** tensors of elems elements each; why is one word naming the kind (embedding, norm, bias, ...).
+** They stay unquantized in an MXINT8 model (bf16). */
+MXSIM_API mxsim_status mxsim_trace_add_param(mxsim_ctx *ctx, mxsim_trace *t, const char *name, int64_t elems,
+                                             int64_t count, const char *why);
+MXSIM_API int64_t mxsim_trace_param_count(const mxsim_trace *t);
+/* Param i's fields (pointers valid until mxsim_trace_free); MXSIM_E_ARG if out of range. */
+MXSIM_API mxsim_status mxsim_trace_param(const mxsim_trace *t, int64_t i, const char **name, int64_t *elems,
+                                         int64_t *count, const char **why);
 #define MXSIM_IMPORT_REQUIRE_COMMA 1
 #define MXSIM_IMPORT_SCALESIM_MODEL 2
 MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *path, int flags,
@@ -712,6 +731,15 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
 MXSIM_API mxsim_status mxsim_run_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_trace *tr,
                                        const mxsim_tstats *op_stats, const mxsim_tstats *total,
                                        mxsim_table **out);
+/* The memory footprint of tr's tensors (sim/doc/memory.md), one block of rows per group size in
+** groups[0..n_groups-1] (none: the configuration's mx.group_size): every GEMM's B and A operand,
+** every non-GEMM parameter, then TOTAL rows (gemm weights, params, weights, kv, weights+kv, act):
+** elements and bytes in fp32, bf16 and the MXINT8 model (mantissas + scale bytes + group padding;
+** params stay bf16), savings against fp32 and bf16, and the ideal per-element formula.  Weight
+** and KV tensors count once per execution (repeat = layers); activations are one execution's.
+** Free with mxsim_table_free. */
+MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_trace *tr,
+                                          const int64_t *groups, int n_groups, mxsim_table **out);
 /* acc += s (sums every count; recomputes utilisations, seconds and TOPS for cfg). */
 MXSIM_API void mxsim_tstats_add(const mxsim_tconfig *cfg, mxsim_tstats *acc, const mxsim_tstats *s);
 

@@ -51,7 +51,28 @@ static inline void fz_check_trace(mxsim_ctx *ctx, mxsim_trace *t, int gz)
     fz_check(st == MXSIM_OK);
     fz_check(mxsim_trace_count(back) == n);
     for (int64_t i = 0; i < n; i++) fz_check(fz_same_op(mxsim_trace_op(t, i), mxsim_trace_op(back, i)));
+    for (int64_t i = 0; i < n; i++) fz_check(mxsim_trace_b_role(t, i) == mxsim_trace_b_role(back, i));
+    fz_check(mxsim_trace_param_count(back) == mxsim_trace_param_count(t));
+    for (int64_t i = 0; i < mxsim_trace_param_count(t); i++) {
+        const char *n1, *n2, *w1, *w2;
+        int64_t e1, e2, c1, c2;
+        fz_check(mxsim_trace_param(t, i, &n1, &e1, &c1, &w1) == MXSIM_OK);
+        fz_check(mxsim_trace_param(back, i, &n2, &e2, &c2, &w2) == MXSIM_OK);
+        fz_check(strcmp(n1, n2) == 0 && strcmp(w1, w2) == 0 && e1 == e2 && c1 == c2 && e1 >= 1 && c1 >= 1);
+    }
     mxsim_trace_free(back);
+
+    /* the memory table (linear in the ops, no engine): a table, or a refusal with a message */
+    mxsim_tconfig cfg;
+    mxsim_tconfig_default(&cfg);
+    mxsim_table *mt = NULL;
+    const int64_t gs[] = {1, 32, MXSIM_MAX_GROUP};
+    st = mxsim_memory_table(ctx, &cfg, t, gs, 3, &mt);
+    if (st != MXSIM_OK) {
+        fz_check(mt == NULL);
+        fz_check_failure(ctx, st);
+    }
+    mxsim_table_free(mt);
 
     mxsim_trace_free(t);
 }

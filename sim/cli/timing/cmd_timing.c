@@ -118,6 +118,33 @@ static int cmd_config(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     return rc;
 }
 
+/* `mxsim memory`: a thin wrapper over mxsim_memory_table (sim/doc/memory.md). */
+static int cmd_memory(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
+{
+    if (a->n_pos != 1) return cli_usage("expected one TRACE");
+    if (!OPT("config")) return cli_usage("missing --config CFG");
+    mxsim_output_format f;
+    int rc = cli_format(ctx, OPT("format"), OPT("out"), &f);
+    if (rc) return rc;
+    mxsim_tconfig cfg;
+    if ((rc = mxsim_cli_build_config(c, a, ctx, &cfg))) return rc;
+    const char *const *gs;
+    int ng = cli_get_list(c, a, "group-size", &gs);
+    int64_t groups[CLI_MAX_REPEAT];
+    for (int i = 0; i < ng; i++) {
+        long long g;
+        if ((rc = cli_int("--group-size", gs[i], 1, MXSIM_MAX_GROUP, &g))) return rc;
+        groups[i] = g;
+    }
+    mxsim_trace *tr = NULL;
+    mxsim_table *t = NULL;
+    mxsim_status st = load_any(ctx, a->pos[0], cfg.scalesim_compat ? MXSIM_IMPORT_SCALESIM_MODEL : 0, &tr);
+    if (st == MXSIM_OK) st = mxsim_memory_table(ctx, &cfg, tr, groups, ng, &t);
+    rc = st == MXSIM_OK ? cli_emit_table(ctx, t, OPT("format"), OPT("out")) : cli_fail(ctx, st);
+    mxsim_table_free(t);
+    mxsim_trace_free(tr);
+    return rc;
+}
 
 static int cmd_trace(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
 {
@@ -174,6 +201,12 @@ static const cli_opt k_trace_opts[] = {
     {"scalesim-compat", 0, 0, 0, "", "read a .csv with SCALE-Sim's conv output size and depthwise rule"},
     {"out", 'o', 1, 0, "OUT", "gen: output trace; cat: write there instead of stdout"},
     {0}};
+static const cli_opt k_memory_opts[] = {
+    CLI_CONFIG_OPTS,
+    {"group-size", 0, 1, 1, "G", "MXINT8 group size (repeatable; default: the configuration's mx.group_size)"},
+    {"scalesim-compat", 0, 0, 0, "", "read a .csv with SCALE-Sim's conv output size and depthwise rule"},
+    CLI_TABLE_OPTS,
+    {0}};
 static const cli_opt k_config_opts[] = {CLI_CONFIG_OPTS, {"dump", 0, 0, 0, "", "print the resolved configuration"}, CLI_TABLE_OPTS, {0}};
 
 const cli_command mxsim_cmd_run = {
@@ -193,6 +226,14 @@ const cli_command mxsim_cmd_trace = {
     "for OUT.gz; a .csv input is a SCALE-Sim topology, a .csv output is refused: it would be read\n"
     "back as one), gen builds one from a model file.",
     k_trace_opts, 1, 3, cmd_trace, NULL};
+const cli_command mxsim_cmd_memory = {
+    "memory", "TRACE",
+    "The memory footprint of TRACE's tensors in fp32, bf16 and MXINT8 (mantissas + scale bytes +\n"
+    "group padding) at each --group-size G: per GEMM operand (weight, KV cache or activation, from\n"
+    "the trace's b_role) and non-GEMM parameter (embeddings, norms, biases: kept bf16), TOTAL rows,\n"
+    "the savings against fp32 and bf16 and the ideal formula (8 + 8/G bits per element).  Weights\n"
+    "and KV count once per execution (repeat = layers); sim/doc/memory.md.",
+    k_memory_opts, 1, 1, cmd_memory, NULL};
 const cli_command mxsim_cmd_config = {
     "config", "", "Prints the resolved configuration: every field with its value, type, unit, bounds and doc.",
     k_config_opts, 0, 0, cmd_config, NULL};

@@ -100,12 +100,17 @@ static mxsim_status add_columns(mxsim_ctx *ctx, mxsim_table *t, const mxsim_swee
         snprintf(doc, sizeof doc, "area of %s, nominal", mxsim_component_name((mxsim_component)c));
         st = mxsim_table_add_column(ctx, t, name, MXSIM_CELL_REAL, "mm2", doc, 0, SIG);
     }
+    if (st == MXSIM_OK)
+        st = mxsim_table_add_column(ctx, t, "weight_bytes", MXSIM_CELL_INT, "bytes",
+                                    "stored weights of the op (B operand marked weight) in the point's operand format at "
+                                    "group_eff, as mxsim memory counts them; TOTAL: all ops + non-GEMM parameters (bf16)",
+                                    0, -1);
     return st;
 }
 
 /* One row: op k of point pt, or its TOTAL (op NULL). */
-static mxsim_status add_row(mxsim_ctx *ctx, mxsim_table *t, const mxsim_sweep *sw, int64_t p, const mxsim_sweep_point *pt,
-                            int64_t k, const mxsim_top *op, int acc_on)
+static mxsim_status add_row(mxsim_ctx *ctx, mxsim_table *t, const mxsim_sweep *sw, const mxsim_trace *tr, int64_t p,
+                            const mxsim_sweep_point *pt, int64_t k, const mxsim_top *op, int acc_on)
 {
     int64_t r = 0;
     char buf[320];
@@ -151,6 +156,13 @@ static mxsim_status add_row(mxsim_ctx *ctx, mxsim_table *t, const mxsim_sweep *s
         snprintf(buf, sizeof buf, "a_%s_mm2", mxsim_component_name((mxsim_component)c));
         if (st == MXSIM_OK) st = mxsim_table_set_real(ctx, t, r, buf, pt->area.um2[MXSIM_BAND_NOM][c] * 1e-6);
     }
+    int64_t wb = op ? 0 : mx_mem_param_bytes(tr);
+    for (int64_t i = op ? k : 0; i < (op ? k + 1 : pt->n_ops); i++) {
+        const mxsim_top *o = mxsim_trace_op(tr, i);
+        int64_t w = mx_mem_weight_bytes(tr, i, o->b_fmt >= 0 ? o->b_fmt : (int)pt->cfg.operand_format, pt->op_group[i]);
+        wb = wb > INT64_MAX - w ? INT64_MAX : wb + w;
+    }
+    if (st == MXSIM_OK) st = mxsim_table_set_int(ctx, t, r, "weight_bytes", wb);
     return st;
 }
 
@@ -178,7 +190,7 @@ MXSIM_API mxsim_status mxsim_sweep_table(mxsim_ctx *ctx, const mxsim_sweep *sw, 
     for (int64_t p = 0; st == MXSIM_OK && p < mxsim_sweep_point_count(sw); p++) {
         const mxsim_sweep_point *pt = mxsim_sweep_point_at(sw, p);
         for (int64_t k = totals_only ? pt->n_ops : 0; st == MXSIM_OK && k <= pt->n_ops; k++)
-            st = add_row(ctx, t, sw, p, pt, k, k < pt->n_ops ? mxsim_trace_op(tr, k) : NULL, info->opts->accuracy);
+            st = add_row(ctx, t, sw, tr, p, pt, k, k < pt->n_ops ? mxsim_trace_op(tr, k) : NULL, info->opts->accuracy);
     }
     if (st != MXSIM_OK) {
         mxsim_table_free(t);

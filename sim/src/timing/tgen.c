@@ -8,6 +8,9 @@
 ** `layer = gemm NAME M N K [REPEAT]` and `layer = conv NAME H W FH FW CIN COUT STRIDE PAD [REPEAT]`
 ** (im2col: M = Ho*Wo, K = FH*FW*CIN rounded up to `pad`, N = COUT) are emitted first.
 ** Ignored: elementwise ops other than (de)quantization, layer norms, embeddings.
+** Trace format version 2 (memory footprint, sim/doc/memory.md): the B operand of projections,
+** FFN, LM head and `layer` lines is a weight, that of attention scores and attention x V the KV
+** cache; `param = NAME ELEMS COUNT WHY` lines become `param` lines (non-GEMM parameters).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +40,8 @@ static int64_t round_up(int64_t x, int64_t p)
     return p > 1 ? (x > INT64_MAX - p ? INT64_MAX : (x + p - 1) / p * p) : x;
 }
 
-static mxsim_status emit(mxsim_ctx *ctx, mxsim_trace *t, int kind, const char *name, int64_t m,
-                         int64_t n, int64_t k, int64_t rep, int line)
+static mxsim_status emit_role(mxsim_ctx *ctx, mxsim_trace *t, int kind, const char *name, int64_t m,
+                              int64_t n, int64_t k, int64_t rep, int line, mxsim_tensor_role role)
 {
     mxsim_top op;
     memset(&op, 0, sizeof op);
@@ -50,7 +53,16 @@ static mxsim_status emit(mxsim_ctx *ctx, mxsim_trace *t, int kind, const char *n
     op.repeat = rep;
     op.a_fmt = op.b_fmt = op.out_fmt = -1;
     op.line = line;
-    return mxsim_trace_append(ctx, t, &op);
+    mxsim_status st = mxsim_trace_append(ctx, t, &op);
+    if (st == MXSIM_OK && role != MXSIM_ROLE_UNSET) st = mxsim_trace_set_b_role(ctx, t, mxsim_trace_count(t) - 1, role);
+    return st;
+}
+
+/* GEMMs of `layer` lines and projections: B is a weight */
+static mxsim_status emit(mxsim_ctx *ctx, mxsim_trace *t, int kind, const char *name, int64_t m,
+                         int64_t n, int64_t k, int64_t rep, int line)
+{
+    return emit_role(ctx, t, kind, name, m, n, k, rep, line, kind == MXSIM_OP_GEMM ? MXSIM_ROLE_WEIGHT : MXSIM_ROLE_UNSET);
 }
 
 MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_trace **out)
@@ -101,6 +113,16 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             if (!strcmp(val, "prefill")) mode = 0;
             else if (!strcmp(val, "decode")) mode = 1;
             else st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'mode': '%s' is not prefill or decode", where, val);
+        } else if (!strcmp(key, "param")) {
+            char *tok[5];
+            int nt = 0;
+            for (char *p = strtok(val, " \t"); p && nt < 5; p = strtok(NULL, " \t")) tok[nt++] = p;
+            int64_t e = 0, c = 0;
+            if (nt != 4 || mx_tparse_i64(tok[1], &e) != 0 || mx_tparse_i64(tok[2], &c) != 0) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'param': expected 'NAME ELEMS COUNT WHY'", where);
+                break;
+            }
+            st = mxsim_trace_add_param(ctx, t, tok[0], e, c, tok[3]);
         } else if (!strcmp(key, "layer")) {
             char *tok[12];
             int nt = 0;
@@ -167,9 +189,9 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         int64_t hrep = sat_mul(sat_mul(L, v[HEADS]), B);
         if (mode && !have[CTX]) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'ctx': missing for decode", path);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "qkv_proj", T, sat_add(v[HEADS] * hd, sat_mul(2 * kvh, hd)), v[HID], L, 0);
-        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "attn_scores", q, ctxlen, hd, hrep, 0);
+        if (st == MXSIM_OK) st = emit_role(ctx, t, MXSIM_OP_GEMM, "attn_scores", q, ctxlen, hd, hrep, 0, MXSIM_ROLE_KV);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_QUANTIZE, "attn_probs_q", q, ctxlen, 0, hrep, 0);
-        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "attn_v", q, hd, ctxlen, hrep, 0);
+        if (st == MXSIM_OK) st = emit_role(ctx, t, MXSIM_OP_GEMM, "attn_v", q, hd, ctxlen, hrep, 0, MXSIM_ROLE_KV);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "o_proj", T, v[HID], v[HEADS] * hd, L, 0);
         if (st == MXSIM_OK)
             st = emit(ctx, t, MXSIM_OP_GEMM, v[GATED] ? "ffn_gate_up" : "ffn_up", T, v[GATED] ? 2 * v[FFN] : v[FFN], v[HID], L, 0);

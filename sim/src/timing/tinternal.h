@@ -137,6 +137,11 @@ MX_INTERNAL mxsim_status mx_tstats_add_columns(mxsim_ctx *ctx, mxsim_table *t, i
 MX_INTERNAL mxsim_status mx_tstats_set_row(mxsim_ctx *ctx, mxsim_table *t, int64_t row, const mxsim_tstats *s,
                                            int total);
 MX_INTERNAL mxsim_status mx_tconfig_meta(mxsim_ctx *ctx, mxsim_table *t, const mxsim_tconfig *cfg);
+/* memory.c: bytes of op i's B operand when the trace marks it a weight (0 otherwise), in operand
+** format fmt (mxsim_operand_fmt) at group g, counted as mxsim_memory_table counts it (saturating
+** at INT64_MAX); and the bytes of the trace's non-GEMM parameters (bf16). */
+MX_INTERNAL int64_t mx_mem_weight_bytes(const mxsim_trace *tr, int64_t i, int fmt, int64_t g);
+MX_INTERNAL int64_t mx_mem_param_bytes(const mxsim_trace *tr);
 
 /* Number parsing shared by the config and trace readers: whole string, base 10. */
 MX_INTERNAL int mx_tparse_i64(const char *s, int64_t *out);

@@ -1,7 +1,8 @@
 /* trace.c - workload traces: the versioned text format (plain or gzip), SCALE-Sim topology CSV
 ** import, and trace generation from model definitions (workloads/models).
 **
-** Format (traces/FORMAT.md): first non-comment line `mxsim-trace 1`, then one op per line,
+** Format (traces/FORMAT.md): first non-comment line `mxsim-trace 1` (or 2: adds `b_role=` and
+** `param` lines, for the memory footprint), then one op per line,
 ** `KIND key=value ...` with KIND gemm, dequant or quantize.  Readers are strict: unknown kinds
 ** and keys, duplicate keys, missing dims, and bad or overflowing numbers are MXSIM_E_INPUT naming file:line and the field; a truncated .gz is E_FORMAT.
 ** Invariant: every op held by an mxsim_trace passed mxsim_trace_append's validation.
@@ -20,10 +21,20 @@
 #include "lines.h"
 #include "tinternal.h"
 
+/* Version 2 (traces/FORMAT.md): the role of each op's B operand (parallel to ops; NULL while
+** every role is MXSIM_ROLE_UNSET) and the non-GEMM parameters (`param` lines). */
+typedef struct {
+    char name[64], why[32];
+    int64_t elems, count;
+} mx_tparam;
+
 struct mxsim_trace {
     mxsim_top *ops;
     int64_t n, cap;
     char source[512];
+    int8_t *b_role;
+    mx_tparam *params;
+    int64_t n_params;
 };
 
 #define MAX_TRACE_BYTES ((int64_t)256 << 20)
@@ -42,6 +53,8 @@ MXSIM_API void mxsim_trace_free(mxsim_trace *t)
 {
     if (t == NULL) return;
     free(t->ops);
+    free(t->b_role);
+    free(t->params);
     free(t);
 }
 
@@ -78,9 +91,84 @@ MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const 
         mxsim_top *p = realloc(t->ops, (size_t)nc * sizeof *p);
         if (p == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
         t->ops = p;
+        if (t->b_role != NULL) {
+            int8_t *r = realloc(t->b_role, (size_t)nc);
+            if (r == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
+            memset(r + t->cap, MXSIM_ROLE_UNSET, (size_t)(nc - t->cap));
+            t->b_role = r;
+        }
         t->cap = nc;
     }
     t->ops[t->n++] = *op;
+    return MXSIM_OK;
+}
+
+static const char *const k_role_names[] = {"unset", "act", "weight", "kv"};
+
+MXSIM_API const char *mxsim_role_name(mxsim_tensor_role r)
+{
+    return r >= MXSIM_ROLE_UNSET && r <= MXSIM_ROLE_KV ? k_role_names[r] : NULL;
+}
+
+MXSIM_API mxsim_status mxsim_trace_set_b_role(mxsim_ctx *ctx, mxsim_trace *t, int64_t i, mxsim_tensor_role r)
+{
+    mx_clear_err(ctx);
+    if (t == NULL || i < 0 || i >= t->n || r < MXSIM_ROLE_UNSET || r > MXSIM_ROLE_KV)
+        return mx_fail(ctx, MXSIM_E_ARG, "trace_set_b_role: bad op index or role");
+    if (t->b_role == NULL) {
+        if ((t->b_role = malloc((size_t)t->cap)) == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
+        memset(t->b_role, MXSIM_ROLE_UNSET, (size_t)t->cap);
+    }
+    t->b_role[i] = (int8_t)r;
+    return MXSIM_OK;
+}
+
+MXSIM_API mxsim_tensor_role mxsim_trace_b_role(const mxsim_trace *t, int64_t i)
+{
+    return t && t->b_role && i >= 0 && i < t->n ? (mxsim_tensor_role)t->b_role[i] : MXSIM_ROLE_UNSET;
+}
+
+/* A word the text format writes and reads back: no blank, control character or '#'. */
+static int plain_word(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s <= ' ' || *s == '#' || *s == 0x7f) return 0;
+    return 1;
+}
+
+MXSIM_API mxsim_status mxsim_trace_add_param(mxsim_ctx *ctx, mxsim_trace *t, const char *name, int64_t elems,
+                                             int64_t count, const char *why)
+{
+    mx_clear_err(ctx);
+    if (t == NULL || name == NULL || why == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_add_param: NULL");
+    if (name[0] == '\0' || strlen(name) >= sizeof t->params[0].name || !plain_word(name))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: param: field 'name': must be 1..63 characters, no blanks or '#'", t->source);
+    if (why[0] == '\0' || strlen(why) >= sizeof t->params[0].why || !plain_word(why))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: param '%s': field 'why': must be 1..31 characters, no blanks or '#'", t->source, name);
+    if (elems < 1 || elems > MX_T_MAX_DIM * MX_T_MAX_DIM / 4 || count < 1 || count > ((int64_t)1 << 40))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: param '%s': field '%s' out of range", t->source, name,
+                       elems < 1 || elems > MX_T_MAX_DIM * MX_T_MAX_DIM / 4 ? "elems" : "count");
+    mx_tparam *p = realloc(t->params, (size_t)(t->n_params + 1) * sizeof *p);
+    if (p == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
+    t->params = p;
+    p += t->n_params++;
+    snprintf(p->name, sizeof p->name, "%s", name);
+    snprintf(p->why, sizeof p->why, "%s", why);
+    p->elems = elems;
+    p->count = count;
+    return MXSIM_OK;
+}
+
+MXSIM_API int64_t mxsim_trace_param_count(const mxsim_trace *t) { return t ? t->n_params : 0; }
+
+MXSIM_API mxsim_status mxsim_trace_param(const mxsim_trace *t, int64_t i, const char **name, int64_t *elems,
+                                         int64_t *count, const char **why)
+{
+    if (t == NULL || i < 0 || i >= t->n_params) return MXSIM_E_ARG;
+    if (name) *name = t->params[i].name;
+    if (elems) *elems = t->params[i].elems;
+    if (count) *count = t->params[i].count;
+    if (why) *why = t->params[i].why;
     return MXSIM_OK;
 }
 
@@ -165,8 +253,10 @@ static int find_name(const char *const *names, int n, const char *s)
     return -1;
 }
 
-static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, mxsim_top *op)
+static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, int version, mxsim_top *op,
+                                  int *b_role)
 {
+    *b_role = MXSIM_ROLE_UNSET;
     memset(op, 0, sizeof *op);
     op->repeat = 1;
     op->a_fmt = op->b_fmt = op->out_fmt = -1;
@@ -181,6 +271,13 @@ static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, mx
         if (eq == NULL) return mx_fail(ctx, MXSIM_E_INPUT, "%s: '%s': expected key=value", where, tok);
         *eq = '\0';
         const char *v = eq + 1;
+        if (version >= 2 && strcmp(tok, "b_role") == 0) { /* version 2 */
+            int r = find_name(k_role_names + 1, 3, v);
+            if (r < 0) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'b_role': '%s' is not act, weight or kv", where, v);
+            if (*b_role != MXSIM_ROLE_UNSET) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'b_role': given twice", where);
+            *b_role = r + 1;
+            continue;
+        }
         int ki = find_name(keys, 9, tok);
         if (ki < 0) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown key", where, tok);
         if (seen & (1u << ki)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': given twice", where, tok);
@@ -218,6 +315,37 @@ static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, mx
     if (!(seen & 4)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'n': missing", where);
     if (kind == MXSIM_OP_GEMM && !(seen & 8)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'k': missing", where);
     return MXSIM_OK;
+}
+
+/* `param name=NAME elems=N [count=C] why=WORD` (version 2): a non-GEMM parameter tensor. */
+static mxsim_status parse_param_line(mxsim_ctx *ctx, const char *where, char *s, mxsim_trace *t)
+{
+    static const char *const keys[] = {"name", "elems", "count", "why"};
+    const char *val[4] = {NULL, NULL, "1", NULL};
+    unsigned seen = 0;
+    for (char *tok = strtok(s, " \t"); tok != NULL; tok = strtok(NULL, " \t")) {
+        char *eq = strchr(tok, '=');
+        if (eq == NULL) return mx_fail(ctx, MXSIM_E_INPUT, "%s: '%s': expected key=value", where, tok);
+        *eq = '\0';
+        int ki = find_name(keys, 4, tok);
+        if (ki < 0) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown key", where, tok);
+        if (seen & (1u << ki)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': given twice", where, tok);
+        seen |= 1u << ki;
+        val[ki] = eq + 1;
+    }
+    for (int i = 0; i < 4; i++)
+        if (val[i] == NULL) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': missing", where, keys[i]);
+    int64_t e, c;
+    if (mx_tparse_i64(val[1], &e) != 0 || mx_tparse_i64(val[2], &c) != 0)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': not an integer", where, mx_tparse_i64(val[1], &e) ? "elems" : "count");
+    mxsim_status st = mxsim_trace_add_param(ctx, t, val[0], e, c, val[3]);
+    if (st != MXSIM_OK) { /* the message names the trace; add the line */
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", mxsim_errmsg(ctx));
+        const char *colon = strstr(msg, ": param");
+        st = mx_fail(ctx, st, "%s%s", where, colon ? colon : msg);
+    }
+    return st;
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -259,7 +387,7 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
     mxsim_trace *t;
     mxsim_status st = open_text_trace(ctx, path, &buf, &t);
     if (st != MXSIM_OK) return st;
-    int have_header = 0;
+    int have_header = 0, version = 1;
     char where[600];
     mx_lines cur = {buf, 0};
     for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
@@ -274,17 +402,24 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
                 break;
             }
             char *v = mx_ttrim(s + 11);
-            if (strcmp(v, "1") != 0) {
-                st = mx_fail(ctx, MXSIM_E_UNSUPPORTED, "%s: field 'version': '%s' unsupported (this reader knows 1)", where, v);
+            if (strcmp(v, "1") != 0 && strcmp(v, "2") != 0) {
+                st = mx_fail(ctx, MXSIM_E_UNSUPPORTED, "%s: field 'version': '%s' unsupported (this reader knows 1 and 2)", where, v);
                 break;
             }
+            version = v[0] - '0';
             have_header = 1;
             continue;
         }
+        if (version >= 2 && strncmp(s, "param", 5) == 0 && (s[5] == ' ' || s[5] == '\t')) {
+            st = parse_param_line(ctx, where, s + 5, t);
+            continue;
+        }
         mxsim_top op;
-        if ((st = parse_op_line(ctx, where, s, &op)) != MXSIM_OK) break;
+        int role;
+        if ((st = parse_op_line(ctx, where, s, version, &op, &role)) != MXSIM_OK) break;
         op.line = cur.line;
         st = mxsim_trace_append(ctx, t, &op);
+        if (st == MXSIM_OK && role != MXSIM_ROLE_UNSET) st = mxsim_trace_set_b_role(ctx, t, t->n - 1, (mxsim_tensor_role)role);
     }
     if (st == MXSIM_OK && !have_header)
         st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: empty trace: header 'mxsim-trace 1' missing", path, cur.line);
@@ -403,6 +538,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
             }
         }
         st = mxsim_trace_append(ctx, t, &op);
+        if (st == MXSIM_OK) st = mxsim_trace_set_b_role(ctx, t, t->n - 1, MXSIM_ROLE_WEIGHT); /* the filter */
     }
     if (st == MXSIM_OK && ncols == 0) st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: no header row", path, cur.line);
     return close_text_trace(st, buf, t, out);
@@ -414,10 +550,18 @@ MXSIM_API mxsim_status mxsim_trace_format(mxsim_ctx *ctx, const mxsim_trace *t, 
 {
     mx_clear_err(ctx);
     if (t == NULL || text == NULL || len == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_format: NULL");
-    size_t cap = 128 + (size_t)t->n * 200, n = 0;
+    size_t cap = 128 + (size_t)t->n * 220 + (size_t)t->n_params * 160, n = 0;
     char *buf = malloc(cap);
     if (buf == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace_save: out of memory");
-    n += (size_t)snprintf(buf + n, cap - n, "mxsim-trace 1\n");
+    int v2 = t->n_params > 0;  /* version 1 unless a version-2 attribute is present */
+    for (int64_t i = 0; !v2 && t->b_role && i < t->n; i++) v2 = t->b_role[i] != MXSIM_ROLE_UNSET;
+    n += (size_t)snprintf(buf + n, cap - n, "mxsim-trace %d\n", v2 ? 2 : 1);
+    for (int64_t i = 0; i < t->n_params; i++) {
+        const mx_tparam *p = &t->params[i];
+        n += (size_t)snprintf(buf + n, cap - n, "param name=%s elems=%lld", p->name, (long long)p->elems);
+        if (p->count != 1) n += (size_t)snprintf(buf + n, cap - n, " count=%lld", (long long)p->count);
+        n += (size_t)snprintf(buf + n, cap - n, " why=%s\n", p->why);
+    }
     for (int64_t i = 0; i < t->n; i++) {
         const mxsim_top *o = &t->ops[i];
         n += (size_t)snprintf(buf + n, cap - n, "%s name=%s m=%lld n=%lld", mxsim_op_kind_name((mxsim_op_kind)o->kind), o->name,
@@ -428,6 +572,8 @@ MXSIM_API mxsim_status mxsim_trace_format(mxsim_ctx *ctx, const mxsim_trace *t, 
         if (o->a_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " a=%s", mxsim_operand_fmt_name((mxsim_operand_fmt)o->a_fmt));
         if (o->b_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " b=%s", mxsim_operand_fmt_name((mxsim_operand_fmt)o->b_fmt));
         if (o->out_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " out=%s", mxsim_out_fmt_name((mxsim_out_fmt)o->out_fmt));
+        if (mxsim_trace_b_role(t, i) != MXSIM_ROLE_UNSET)
+            n += (size_t)snprintf(buf + n, cap - n, " b_role=%s", k_role_names[t->b_role[i]]);
         n += (size_t)snprintf(buf + n, cap - n, "\n");
     }
     *text = buf;
