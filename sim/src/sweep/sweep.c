@@ -19,41 +19,7 @@
 
 #include "gemm.h"
 #include "internal.h"
-
-#define MAX_POINTS ((int64_t)1 << 16)
-
-enum { AX_FIELD = 0, AX_ARRAY_SIZE = 1, AX_PROFILE = 2 };
-
-typedef struct {
-    char key[64];
-    int kind;
-    int n;
-    char *vals[MXSIM_SWEEP_MAX_VALUES];
-} axis;
-
-typedef struct { /* one distinct accuracy measurement */
-    int64_t op;
-    int64_t g;
-    mxsim_profile profile;
-    mxsim_acc acc;
-    mxsim_accuracy res;
-    mxsim_status st;
-    char err[256];
-} acc_job;
-
-struct mxsim_sweep {
-    mxsim_tconfig base;
-    int n_axes;
-    axis axes[MXSIM_SWEEP_MAX_AXES];
-    int64_t n_points, n_ops;
-    mxsim_sweep_point *pts;
-    mxsim_tstats *op_stats;
-    mxsim_energy *op_energy;
-    mxsim_accuracy *op_acc;
-    int64_t *op_group;
-    int64_t *op_job; /* [point * n_ops + op] index into acc jobs, -1 none */
-    int ran;
-};
+#include "sweep/sweep_internal.h"
 
 MXSIM_API void mxsim_sweep_opts_default(mxsim_sweep_opts *o)
 {
@@ -249,7 +215,45 @@ MXSIM_API const char *mxsim_sweep_axis_key(const mxsim_sweep *sw, int a)
 MXSIM_API int64_t mxsim_sweep_point_count(const mxsim_sweep *sw) { return sw ? sw->n_points : 0; }
 MXSIM_API const mxsim_sweep_point *mxsim_sweep_point_at(const mxsim_sweep *sw, int64_t i)
 {
-    return sw && sw->ran && i >= 0 && i < sw->n_points ? &sw->pts[i] : NULL;
+    if (sw == NULL || !sw->ran || i < 0 || i >= sw->n_points) return NULL;
+    int64_t first, end;
+    mx_sweep_slice(sw->n_points, sw->shard_index, sw->shard_count, &first, &end);
+    return i >= first && i < end ? &sw->pts[i] : NULL;
+}
+
+MX_INTERNAL void mx_sweep_slice(int64_t n, int64_t index, int64_t count, int64_t *first, int64_t *end)
+{
+    if (count < 1) {
+        *first = 0;
+        *end = n;
+        return;
+    }
+    /* floor(i * n / count) without overflow: n <= 2^16 and count <= n */
+    *first = index * n / count;
+    *end = (index + 1) * n / count;
+}
+
+MXSIM_API mxsim_status mxsim_sweep_set_shard(mxsim_ctx *ctx, mxsim_sweep *sw, int64_t index, int64_t count)
+{
+    mx_clear_err(ctx);
+    if (sw == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_set_shard: NULL argument");
+    if (count < 0 || count > MAX_POINTS || (count > 0 && (index < 0 || index >= count)) || (count == 0 && index != 0))
+        return mx_fail(ctx, MXSIM_E_INPUT, "shard %lld/%lld: expected I/N with 0 <= I < N <= %lld", (long long)index,
+                       (long long)count, (long long)MAX_POINTS);
+    free_results(sw);
+    sw->shard_index = index;
+    sw->shard_count = count;
+    return MXSIM_OK;
+}
+
+MXSIM_API void mxsim_sweep_shard(const mxsim_sweep *sw, int64_t *index, int64_t *count, int64_t *first, int64_t *end)
+{
+    int64_t i = sw ? sw->shard_index : 0, c = sw ? sw->shard_count : 0, f = 0, e = 0;
+    if (sw) mx_sweep_slice(sw->n_points, i, c, &f, &e);
+    if (index) *index = i;
+    if (count) *count = c;
+    if (first) *first = f;
+    if (end) *end = e;
 }
 
 /* Largest divisor of len that is <= g. */
@@ -372,9 +376,14 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
                        (long long)O);
     }
     /* configurations, effective group sizes and the distinct accuracy jobs (sequential) */
-    int64_t n_jobs = 0;
+    int64_t n_jobs = 0, first, end;
+    mx_sweep_slice(P, sw->shard_index, sw->shard_count, &first, &end);
     for (int64_t i = 0; i < P; i++) {
         mxsim_sweep_point *pt = &sw->pts[i];
+        if (i < first || i >= end) { /* another shard's point: not run, never returned */
+            pt->status = MXSIM_E_ARG;
+            continue;
+        }
         pt->cfg = sw->base;
         pt->profile = o->profile;
         pt->n_ops = O;
