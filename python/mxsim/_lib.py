@@ -189,8 +189,12 @@ _protos = {
     "mxsim_sweep_save_part": (ST, [c_void_p, c_void_p, c_void_p, P(SweepInfo), c_char_p]),
     "mxsim_sweep_merge": (ST, [c_void_p, P(c_char_p), c_int, c_int, c_char_p, P(c_i64)]),
 }
+missing = []  # functions of modules the library was built without (-DMXSIM_WITH_SWEEP=OFF, ...)
 for _name, (_res, _args) in _protos.items():
-    _f = getattr(lib, _name)
+    _f = getattr(lib, _name, None)
+    if _f is None:
+        missing.append(_name)
+        continue
     _f.restype = _res
     _f.argtypes = _args
 
