@@ -503,11 +503,11 @@ def run(config, trace, detail=False):
     ctx = _ctx()
     _check(ctx, lib.mxsim_tconfig_validate(ctx, cfg._buf))
     n = len(tr)
-    stats = (ctypes.c_char * (_lib.TSTATS_BYTES * max(n, 1)))()
-    total = (ctypes.c_char * _lib.TSTATS_BYTES)()
-    base = ctypes.addressof(stats)
     # mxsim_run_table reads op_stats as an array of the library's struct: stride = its sizeof
     size = _tstats_size()
+    stats = (ctypes.c_char * (size * max(n, 1)))()
+    total = (ctypes.c_char * size)()
+    base = ctypes.addressof(stats)
     for i in range(n):
         op = lib.mxsim_trace_op(tr._h.ptr, i)
         _check(ctx, lib.mxsim_time_op(ctx, cfg._buf, op, lib.mxsim_trace_source(tr._h.ptr), int(bool(detail)),
