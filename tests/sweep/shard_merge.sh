@@ -39,6 +39,12 @@ for n in 1 2 3 7; do
   done
   cmp -s "$t/full.meta.json" "$t/merged$n.meta.json" && ok "N=$n sidecar identical" || bad "N=$n sidecar differs"
 done
+# more shards than points: empty slices are valid parts
+one=(sweep --config "$src/workloads/configs/small.ini" "$src/traces/bert-base.trace" --group-size 16,32 --no-accuracy)
+"$MXSIM" "${one[@]}" -q -o "$t/one.json" || bad "2-point sweep"
+for i in 0 1 2 3 4; do "$MXSIM" "${one[@]}" -q --shard "$i/5" -o "$t/one$i.part" || bad "2-point shard $i/5"; done
+"$MXSIM" merge -q "$t"/one{4,2,0,3,1}.part -o "$t/one-merged.json" && cmp -s "$t/one.json" "$t/one-merged.json" \
+  && ok "N=5 > 2 points (empty slices) == unsharded" || bad "N=5 > 2 points differs"
 expect 2 "are both shard 0/3" -- "$MXSIM" merge "$t/part3-0.part" "$t/part3-0.part" "$t/part3-1.part" -o "$t/x.csv"
 expect 2 "1 of 3 shards missing (index 1)" -- "$MXSIM" merge "$t/part3-0.part" "$t/part3-2.part" -o "$t/x.csv"
 expect 2 "different shard counts" -- "$MXSIM" merge "$t/part3-0.part" "$t/part2-1.part" -o "$t/x.csv"

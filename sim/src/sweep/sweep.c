@@ -271,7 +271,8 @@ typedef struct {
     const mxsim_trace *tr;
     const mxsim_sweep_opts *o;
     acc_job *jobs;
-    int64_t n_jobs;   /* accuracy jobs first, then one job per point */
+    int64_t n_jobs;   /* accuracy jobs first, then one job per point of the slice */
+    int64_t first;    /* the slice's first point (0 unless sharded) */
     int64_t next, done, total;
     pthread_mutex_t lock;
 } runner;
@@ -320,9 +321,9 @@ static void *worker(void *arg)
         if (i < 0) break;
         if (!have_ctx) { /* cannot happen unless out of memory: mark the job failed */
             if (i < r->n_jobs) r->jobs[i].st = MXSIM_E_NOMEM;
-            else r->sw->pts[i - r->n_jobs].status = MXSIM_E_NOMEM;
+            else r->sw->pts[r->first + i - r->n_jobs].status = MXSIM_E_NOMEM;
         } else if (i < r->n_jobs) run_acc(r, ctx, &r->jobs[i]);
-        else run_point(r, ctx, i - r->n_jobs);
+        else run_point(r, ctx, r->first + i - r->n_jobs);
         pthread_mutex_lock(&r->lock);
         r->done++;
         if (r->o->progress) r->o->progress(r->o->progress_user, r->done, r->total);
@@ -429,7 +430,8 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
     r.o = o;
     r.jobs = jobs;
     r.n_jobs = n_jobs;
-    r.total = n_jobs + P;
+    r.first = first;
+    r.total = n_jobs + (end - first);
     pthread_mutex_init(&r.lock, NULL);
     unsigned nt = o->n_threads ? o->n_threads : mx_online_cpus();
     if (nt < 1) nt = 1;
