@@ -42,8 +42,12 @@ def main():
                                 sampler=optuna.samplers.TPESampler(seed=args.seed))
     study.optimize(objective, n_trials=args.trials)
     print(f"{len(study.trials)} trials; best (Pareto front: energy mJ, SQNR dB):")
+    seen = set()
     for t in sorted(study.best_trials, key=lambda t: t.values[0]):
         p = t.params
+        if tuple(sorted(p.items())) in seen:  # the sampler may repeat a design point
+            continue
+        seen.add(tuple(sorted(p.items())))
         print(f"  G={p['group_size']:<4} array={p['array_width']}x{p['array_width']:<3} lanes={p['lanes']}  "
               f"energy={t.values[0]:.4f} mJ  SQNR={t.values[1]:.2f} dB  cycles={t.user_attrs['cycles']}")
 
