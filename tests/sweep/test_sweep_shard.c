@@ -1,6 +1,11 @@
 /* test_sweep_shard.c - shard slices (balanced, contiguous, covering every point once for every
 ** N up to and beyond the point count), a sharded run returns only its slice with the same
 ** results as the unsharded run, and the shard API refuses bad arguments. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "mxsim.h"
 #include "mxtest.h"
 
@@ -92,6 +97,71 @@ MXTEST(sharded_run_returns_its_slice_with_the_unsharded_results)
     MXT_EQ_INT(mxsim_sweep_save_part(ctx, full, tr, &info, "/dev/null"), MXSIM_E_ARG); /* not sharded */
     mxsim_sweep_free(full);
     mxsim_sweep_free(part);
+    mxsim_trace_free(tr);
+    mxsim_ctx_destroy(ctx);
+}
+
+/* Writes the two parts of a 2-shard run to dir/p0.part, dir/p1.part. */
+static void write_parts(mxsim_ctx *ctx, const mxsim_trace *tr, const char *dir)
+{
+    mxsim_sweep_opts o;
+    mxsim_sweep_opts_default(&o);
+    o.accuracy = 0;
+    mxsim_sweep_info info = {"mem.trace", NULL, &o};
+    for (int i = 0; i < 2; i++) {
+        mxsim_sweep *sw = make(ctx);
+        char path[512];
+        snprintf(path, sizeof path, "%s/p%d.part", dir, i);
+        MXT_EQ_INT(mxsim_sweep_set_shard(ctx, sw, i, 2), MXSIM_OK);
+        MXT_EQ_INT(mxsim_sweep_run(ctx, sw, tr, &o), MXSIM_OK);
+        MXT_EQ_INT(mxsim_sweep_save_part(ctx, sw, tr, &info, path), MXSIM_OK);
+        mxsim_sweep_free(sw);
+    }
+}
+
+/* Overwrites 4 bytes at offset `at` of the first point record of path (6 points of 1 op). */
+static void poke_first_record(const char *path, size_t at, int32_t v)
+{
+    FILE *f = fopen(path, "r+b");
+    MXT_TRUE(f != NULL);
+    if (f == NULL) return;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    size_t rec = sizeof(mxsim_sweep_point) + sizeof(mxsim_tstats) + sizeof(mxsim_energy) + sizeof(mxsim_accuracy) +
+                 sizeof(int64_t);
+    fseek(f, len - (long)(6 * rec) + (long)at, SEEK_SET);
+    fwrite(&v, sizeof v, 1, f);
+    fclose(f);
+}
+
+MXTEST(merge_checks_every_record_against_its_index)
+{
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    mxsim_trace *tr = one_op_trace(ctx);
+    char dir[] = "/tmp/mxsim_shard_XXXXXX";
+    MXT_TRUE(mkdtemp(dir) != NULL);
+    char p0[600], p1[600], out[600];
+    snprintf(p0, sizeof p0, "%s/p0.part", dir);
+    snprintf(p1, sizeof p1, "%s/p1.part", dir);
+    snprintf(out, sizeof out, "%s/out.json", dir);
+    const char *parts[2] = {p1, p0};
+    int64_t failed = -1;
+    write_parts(ctx, tr, dir);
+    MXT_EQ_INT(mxsim_sweep_merge(ctx, parts, 2, MXSIM_OUTPUT_JSON, out, &failed), MXSIM_OK);
+    MXT_EQ_INT(failed, 0);
+    /* another point's configuration in the record (array.rows is the first field) */
+    poke_first_record(p1, offsetof(mxsim_sweep_point, cfg), 64);
+    MXT_EQ_INT(mxsim_sweep_merge(ctx, parts, 2, MXSIM_OUTPUT_JSON, out, NULL), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "p1.part: corrupt part file (the record of point 6)") != NULL);
+    write_parts(ctx, tr, dir);
+    poke_first_record(p0, offsetof(mxsim_sweep_point, status), 999); /* no such status */
+    MXT_EQ_INT(mxsim_sweep_merge(ctx, parts, 2, MXSIM_OUTPUT_JSON, out, NULL), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "p0.part: corrupt part file (the record of point 0)") != NULL);
+    remove(p0);
+    remove(p1);
+    remove(out);
+    rmdir(dir);
     mxsim_trace_free(tr);
     mxsim_ctx_destroy(ctx);
 }

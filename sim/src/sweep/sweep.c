@@ -95,6 +95,21 @@ static mxsim_status apply(mxsim_ctx *ctx, const axis *ax, const char *val, mxsim
     return mxsim_tconfig_set(ctx, cfg, ax->key, val, where);
 }
 
+MX_INTERNAL void mx_sweep_point_config(mxsim_ctx *ctx, const mxsim_sweep *sw, int64_t i, int32_t profile,
+                                       mxsim_tconfig *cfg, int32_t *prof)
+{
+    const char *vals[MXSIM_SWEEP_MAX_AXES];
+    int64_t rem = i;
+    for (int a = sw->n_axes - 1; a >= 0; a--) { /* as mxsim_sweep_run enumerates */
+        vals[a] = sw->axes[a].vals[rem % sw->axes[a].n];
+        rem /= sw->axes[a].n;
+    }
+    *cfg = sw->base;
+    *prof = profile;
+    mxsim_status st = MXSIM_OK;
+    for (int a = 0; a < sw->n_axes && st == MXSIM_OK; a++) st = apply(ctx, &sw->axes[a], vals[a], cfg, prof);
+}
+
 static int field_index(const char *key)
 {
     for (int i = 0; i < mxsim_tconfig_field_count(); i++)

@@ -45,4 +45,9 @@ struct mxsim_sweep {
 ** most one) and deterministic. */
 MX_INTERNAL void mx_sweep_slice(int64_t n, int64_t index, int64_t count, int64_t *first, int64_t *end);
 
+/* Point i's configuration and profile as mxsim_sweep_run builds them (base, then each axis value
+** in axis order, stopping at the first that fails), from the sweep's default profile. */
+MX_INTERNAL void mx_sweep_point_config(mxsim_ctx *ctx, const mxsim_sweep *sw, int64_t i, int32_t profile,
+                                       mxsim_tconfig *cfg, int32_t *prof);
+
 #endif

@@ -14,7 +14,8 @@
 ** "version" section refuses any other).  Two parts belong to the same sweep exactly when their
 ** six sections are equal.
 ** Merge rebuilds the sweep object with every point filled from its part and writes it with
-** mxsim_sweep_save, so merged outputs are the unsharded ones in every format.
+** mxsim_sweep_save, so merged outputs are the unsharded ones in every format.  Each point record
+** is checked against the configuration its index gives (rebuilt from base and axes).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -446,6 +447,18 @@ MXSIM_API mxsim_status mxsim_sweep_merge(mxsim_ctx *ctx, const char *const *path
             for (int a = sw->n_axes - 1; a >= 0; a--) {
                 pt->values[a] = sw->axes[a].vals[rem % sw->axes[a].n];
                 rem /= sw->axes[a].n;
+            }
+            /* a record must be the point its index names: same configuration and profile as a
+            ** run builds (so enum values index their tables), a known status, a terminated text */
+            mxsim_tconfig want;
+            int32_t want_prof;
+            mx_sweep_point_config(ctx, sw, i, o.profile, &want, &want_prof);
+            pt->err[sizeof pt->err - 1] = '\0';
+            if (memcmp(&want, &pt->cfg, sizeof want) != 0 || want_prof != pt->profile || pt->n_ops != O ||
+                pt->status < 0 || pt->status >= MXSIM_STATUS_COUNT_) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: corrupt part file (the record of point %lld)", p->path,
+                             (long long)i);
+                break;
             }
             if (pt->status != MXSIM_OK && n_failed) (*n_failed)++;
         }
