@@ -26,13 +26,16 @@ cleanup() {
     for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
     kill -9 "$p" 2>/dev/null
   done
+  [ -n "${sockdir:-}" ] && rm -rf "$sockdir"
 }
 trap cleanup EXIT
 die() { echo "FAIL: $*"; for f in "$t"/*.log "$t"/job/*.log; do [ -f "$f" ] && { echo "--- $f"; tail -n 20 "$f"; }; done; exit 1; }
 # munge: own key and socket (socket directory 0755)
-mkdir -p "$t/munge" "$t/munge-run" && chmod 0700 "$t/munge" && chmod 0755 "$t/munge-run"
+# the socket lives in a short directory of its own: a UNIX socket path is limited to 107 bytes
+sockdir=$(mktemp -d /tmp/mxsim-munge.XXXXXX) || die "mktemp"
+mkdir -p "$t/munge" && chmod 0700 "$t/munge" && chmod 0755 "$sockdir"
 mungekey --create --keyfile="$t/munge/munge.key" >/dev/null 2>&1 || die "mungekey"
-sock=$t/munge-run/munge.socket
+sock=$sockdir/munge.socket
 munged --socket="$sock" --key-file="$t/munge/munge.key" --pid-file="$t/munge/munged.pid" \
   --log-file="$t/munged.log" --seed-file="$t/munge/munged.seed" --foreground --force 2>"$t/munged.out" &
 pids+=($!)
