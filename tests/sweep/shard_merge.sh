@@ -3,7 +3,7 @@
 # {1, 2, 3, 7} (N = 7 > some slices' size, 7 does not divide the 12 points) in every format
 # (csv + sidecar, json, md, table), whatever the order of the parts and the -j of each shard;
 # the slices are balanced (sizes differ by at most one) and cover the points in order; merge
-# refuses duplicate, missing and foreign parts and bad --shard values, naming the file.
+# refuses duplicate, missing, foreign and truncated parts and bad --shard values, naming the file.
 set -u
 : "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
 t=$MXSIM_TEST_TMP; rm -rf "$t" && mkdir -p "$t"
@@ -54,7 +54,7 @@ expect 2 "foreign.part: not a part of the same sweep" -- "$MXSIM" merge "$t/part
   --array-width 8,64 --sweep numerics.profile=ocp,mase,microxcaling --sample-rows 8 --sample-cols 8 -q --shard 1/3 -o "$t/axes.part" || bad "axes shard"
 expect 2 "their axes differ" -- "$MXSIM" merge "$t/part3-0.part" "$t/axes.part" "$t/part3-2.part" -o "$t/x.csv"
 head -c 100 "$t/part3-1.part" > "$t/trunc.part"
-expect 2 "trunc.part: truncated or corrupt" -- "$MXSIM" merge "$t/part3-0.part" "$t/trunc.part" "$t/part3-2.part" -o "$t/x.csv"
+expect 2 "trunc.part: corrupt part file (CRC-32 mismatch" -- "$MXSIM" merge "$t/part3-0.part" "$t/trunc.part" "$t/part3-2.part" -o "$t/x.csv"
 expect 2 "not an mxsim sweep part file" -- "$MXSIM" merge "$t/full.csv" -o "$t/x.csv"
 [ ! -e "$t/x.csv" ] && ok "a refused merge writes nothing" || bad "a refused merge left x.csv"
 expect 2 "expected I/N with 0 <= I < N" -- "$MXSIM" "${args[@]}" --shard 3/3 -o "$t/y.part"

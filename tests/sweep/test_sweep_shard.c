@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "mxsim.h"
 #include "mxtest.h"
@@ -119,19 +120,27 @@ static void write_parts(mxsim_ctx *ctx, const mxsim_trace *tr, const char *dir)
     }
 }
 
-/* Overwrites 4 bytes at offset `at` of the first point record of path (6 points of 1 op). */
-static void poke_first_record(const char *path, size_t at, int32_t v)
+/* Overwrites 4 bytes at offset `at` of the first point record of path (6 points of 1 op), then
+** rewrites the trailing CRC-32 when fix_crc (so the record check, not the checksum, is tested). */
+static void poke_first_record(const char *path, size_t at, int32_t v, int fix_crc)
 {
-    FILE *f = fopen(path, "r+b");
+    FILE *f = fopen(path, "rb");
     MXT_TRUE(f != NULL);
     if (f == NULL) return;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
+    static unsigned char buf[1 << 20];
+    size_t len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
     size_t rec = sizeof(mxsim_sweep_point) + sizeof(mxsim_tstats) + sizeof(mxsim_energy) + sizeof(mxsim_accuracy) +
                  sizeof(int64_t);
-    fseek(f, len - (long)(6 * rec) + (long)at, SEEK_SET);
-    fwrite(&v, sizeof v, 1, f);
-    fclose(f);
+    size_t body = len - sizeof(uint32_t);
+    memcpy(buf + body - 6 * rec + at, &v, sizeof v);
+    if (fix_crc) {
+        uint32_t crc = (uint32_t)crc32(0L, buf, (uInt)body);
+        memcpy(buf + body, &crc, sizeof crc);
+    }
+    f = fopen(path, "wb");
+    MXT_TRUE(f != NULL && fwrite(buf, 1, len, f) == len);
+    if (f) fclose(f);
 }
 
 MXTEST(merge_checks_every_record_against_its_index)
@@ -151,11 +160,15 @@ MXTEST(merge_checks_every_record_against_its_index)
     MXT_EQ_INT(mxsim_sweep_merge(ctx, parts, 2, MXSIM_OUTPUT_JSON, out, &failed), MXSIM_OK);
     MXT_EQ_INT(failed, 0);
     /* another point's configuration in the record (array.rows is the first field) */
-    poke_first_record(p1, offsetof(mxsim_sweep_point, cfg), 64);
+    poke_first_record(p1, offsetof(mxsim_sweep_point, cfg), 64, 0); /* the checksum sees it */
+    MXT_EQ_INT(mxsim_sweep_merge(ctx, parts, 2, MXSIM_OUTPUT_JSON, out, NULL), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "p1.part: corrupt part file (CRC-32 mismatch") != NULL);
+    write_parts(ctx, tr, dir);
+    poke_first_record(p1, offsetof(mxsim_sweep_point, cfg), 64, 1);
     MXT_EQ_INT(mxsim_sweep_merge(ctx, parts, 2, MXSIM_OUTPUT_JSON, out, NULL), MXSIM_E_INPUT);
     MXT_TRUE(strstr(mxsim_errmsg(ctx), "p1.part: corrupt part file (the record of point 6)") != NULL);
     write_parts(ctx, tr, dir);
-    poke_first_record(p0, offsetof(mxsim_sweep_point, status), 999); /* no such status */
+    poke_first_record(p0, offsetof(mxsim_sweep_point, status), 999, 1); /* no such status */
     MXT_EQ_INT(mxsim_sweep_merge(ctx, parts, 2, MXSIM_OUTPUT_JSON, out, NULL), MXSIM_E_INPUT);
     MXT_TRUE(strstr(mxsim_errmsg(ctx), "p0.part: corrupt part file (the record of point 0)") != NULL);
     remove(p0);

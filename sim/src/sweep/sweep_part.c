@@ -9,7 +9,8 @@
 **   paths as the outputs name them),
 **   i64 shard index, shard count, first point, end point,
 **   per point of the slice: the point record, then its per-op statistics, energies, accuracies
-**   and group sizes, as the library holds them in memory (exact: no text round trip).
+**   and group sizes, as the library holds them in memory (exact: no text round trip),
+**   u32 CRC-32 (zlib) of everything before it: a truncated or modified part is refused.
 ** Integers are in the machine's byte order: a part is read back by the same mxsim build (the
 ** "version" section refuses any other).  Two parts belong to the same sweep exactly when their
 ** six sections are equal.
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "fileio.h"
 #include "internal.h"
@@ -152,6 +154,10 @@ MXSIM_API mxsim_status mxsim_sweep_save_part(mxsim_ctx *ctx, const mxsim_sweep *
         put(&b, &sw->op_acc[i * O], (size_t)O * sizeof *sw->op_acc);
         put(&b, &sw->op_group[i * O], (size_t)O * sizeof *sw->op_group);
     }
+    uint32_t crc = (uint32_t)crc32(0L, b.p, (uInt)0);
+    for (size_t at = 0; !b.oom && at < b.n; at += 1u << 30) /* zlib's length is 32-bit */
+        crc = (uint32_t)crc32(crc, b.p + at, (uInt)(b.n - at < (1u << 30) ? b.n - at : (1u << 30)));
+    put(&b, &crc, sizeof crc);
     mxsim_status st = b.oom ? mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path) : mx_file_write(ctx, path, b.p, b.n);
     for (int i = 0; i < N_SECTIONS; i++) free(sec[i].p);
     free(b.p);
@@ -222,6 +228,17 @@ typedef struct {
 
 static mxsim_status parse_header(mxsim_ctx *ctx, part *pt)
 {
+    if (pt->len >= strlen(PART_MAGIC) + sizeof(uint32_t) && memcmp(pt->data, PART_MAGIC, strlen(PART_MAGIC)) == 0) {
+        uint32_t want, crc = (uint32_t)crc32(0L, pt->data, (uInt)0);
+        size_t n = pt->len - sizeof want;
+        memcpy(&want, pt->data + n, sizeof want);
+        for (size_t at = 0; at < n; at += 1u << 30)
+            crc = (uint32_t)crc32(crc, pt->data + at, (uInt)(n - at < (1u << 30) ? n - at : (1u << 30)));
+        if (crc != want)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: corrupt part file (CRC-32 mismatch: truncated or modified)",
+                           pt->path);
+        pt->len = n; /* the checksum is not part of the records */
+    }
     rbuf r = {pt->data, pt->len, 0, 0};
     const char *m = take(&r, strlen(PART_MAGIC));
     if (m == NULL || memcmp(m, PART_MAGIC, strlen(PART_MAGIC)) != 0)
