@@ -77,7 +77,7 @@ def _ctx(threads=None):
     c = getattr(_tls, "ctx", None)
     if c is None:
         c = _tls.ctx = _Ctx()
-    lib.mxsim_ctx_set_threads(c.p, 0 if threads is None else int(threads))
+    _check(c.p, lib.mxsim_ctx_set_threads(c.p, 0 if threads is None else int(threads)))
     return c.p
 
 
@@ -217,24 +217,25 @@ class MXTensor:
         return dequantize(self, dtype)
 
 
-def quantize(x, group_size=32, axis=-1, profile="ocp", dtype=None):
+def quantize(x, group_size=32, axis=-1, profile="ocp", dtype=None, threads=None):
     """Quantizes x (float32, bf16 bits as uint16 with dtype='bf16' or by uint16 dtype, or a torch
-    tensor) to an MXTensor, bit-identical to `mxsim quantize`."""
+    tensor) to an MXTensor, bit-identical to `mxsim quantize`.  threads: as the CLI's -j (None:
+    every CPU)."""
     a, dt = _as_numpy(x, dtype)
-    ctx = _ctx()
+    ctx = _ctx(threads)
     t = _to_tensor(ctx, a, dt)
     h = ctypes.c_void_p()
     _check(ctx, lib.mxsim_mx_quantize(ctx, t.ptr, _profile_id(profile), int(group_size), int(axis), ctypes.byref(h)))
     return MXTensor(None, None, 0, 0, _handle=_Owned(h, lib.mxsim_mx_free))
 
 
-def dequantize(mx, dtype="f32"):
+def dequantize(mx, dtype="f32", threads=None):
     """float32 array (dtype='f32') or bf16 bits as uint16 (dtype='bf16'), with mx's profile's decode.
     The array views the library's buffer (no copy)."""
     dt = {"f32": _DT_F32, "float32": _DT_F32, "bf16": _DT_BF16, "bfloat16": _DT_BF16}.get(dtype)
     if dt is None:
         raise ValueError(f"dtype '{dtype}': expected 'f32' or 'bf16'")
-    ctx = _ctx()
+    ctx = _ctx(threads)
     out = ctypes.c_void_p()
     _check(ctx, lib.mxsim_mx_dequantize(ctx, mx._h.ptr, dt, ctypes.byref(out)))
     return _tensor_array(_Owned(out, lib.mxsim_tensor_free), out)

@@ -139,6 +139,11 @@ def test_errors_carry_status_and_message():
         mxsim.Trace.load("/nonexistent.trace")
     with pytest.raises(KeyError):
         mxsim.Config()["no.such.key"]
+    with pytest.raises(mxsim.MxsimError) as e:
+        mxsim.quantize(np.ones((2, 32), np.float32), threads=5000)
+    assert e.value.status_name == "E_ARG" and "1..1024" in e.value.message
+    with pytest.raises(mxsim.MxsimError, match="profile 'nope'"):
+        mxsim.quantize(np.ones((2, 32), np.float32), profile="nope")
 
 
 def test_config_is_the_field_table():
