@@ -29,11 +29,7 @@ config=workloads/configs/medium.ini
 "$mxsim" sweep --config "$config" "$trace" \
   --group-size 8,16,32,64,128 --array-width 8,16,32,64,128 \
   ${MXSIM_SWEEP_ARGS:-} -o "$out/results.csv"
-# The report reads results.csv with its typed sidecar results.meta.json.  A sweep that still writes
-# the '#'-commented CSV (before the outputs change) is converted into that pair.
-if [ "$(head -c 1 "$out/results.csv")" = "#" ]; then
-  python3 "$root/tests/sweep/to_contract.py" "$out/results.csv" "$out/results.csv"
-fi
+# The report reads results.csv with the typed sidecar results.meta.json the sweep wrote beside it.
 "$mxsim" report "$out/results.csv" -o "$out"
 echo
 echo "BERT-base on $config, W x W arrays (array.size) x group sizes (mx.group_size); energy in mJ,"

@@ -174,29 +174,31 @@ bad flag-report-input 2 "garbage.npy:2: field 'column 1': a bare carriage return
 bad flag-unknown 2 "unknown option" -- "$MXSIM" run --config "$cfg" --frobnicate "$tr" -o "$out/r.csv"
 
 # ---- sweep results: CSV + JSON sidecar (mxsim report reads them) ------------------------------
-# Each case edits one field of the committed example sweep (line 1: the header; line 10: the first
-# TOTAL row; column 2: array.size, 18: time_us, 27: energy_mj) and takes its sidecar along, or
-# edits the sidecar.
+# Each case edits one field of the committed example sweep, found by its column name (line 1: the
+# header; $tl: the first TOTAL row), and takes its sidecar along, or edits the sidecar.
 ex=$src/reports/example/results.csv
 exm=$src/reports/example/results.meta.json
-edit() { awk -F, -v OFS=, -v L="$1" -v C="$2" -v V="$3" 'NR == L { $C = V } { print }' "$ex"; }
+edit() { awk -F, -v OFS=, -v L="$1" -v N="$2" -v V="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == N) C = i }
+                                                         NR == L { $C = V } { print }' "$ex"; }
 case_csv() { edit "$2" "$3" "$4" > "$in/$1.csv"; cp "$exm" "$in/$1.meta.json"; }
-case_csv r_nan 10 27 12x
-bad report-not-number 2 "r_nan.csv:10: field 'energy_mj': not a number, got '12x'" -- "$MXSIM" report "$in/r_nan.csv" -o "$out/rep"
-case_csv r_neg 10 18 -3
-bad report-negative-time 2 "r_neg.csv:10: field 'time_us': expected a finite number >= 0, got '-3'" -- "$MXSIM" report "$in/r_neg.csv" -o "$out/rep"
-case_csv r_inf 10 27 inf
-bad report-inf-energy 2 "r_inf.csv:10: field 'energy_mj': expected a finite number >= 0, got 'inf'" -- "$MXSIM" report "$in/r_inf.csv" -o "$out/rep"
-case_csv r_wide 11 5 ok,extra
-bad report-row-width 2 "r_wide.csv:11: field 'row': 65 values, header has 64" -- "$MXSIM" report "$in/r_wide.csv" -o "$out/rep"
-case_csv r_nosqnr 1 38 sqnr
+tl=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "op") C = i } NR > 1 && $C == "TOTAL" { print NR; exit }' "$ex")
+nc=$(head -1 "$ex" | awk -F, '{ print NF }')
+case_csv r_nan "$tl" energy_mj 12x
+bad report-not-number 2 "r_nan.csv:$tl: field 'energy_mj': not a number, got '12x'" -- "$MXSIM" report "$in/r_nan.csv" -o "$out/rep"
+case_csv r_neg "$tl" time_us -3
+bad report-negative-time 2 "r_neg.csv:$tl: field 'time_us': expected a finite number >= 0, got '-3'" -- "$MXSIM" report "$in/r_neg.csv" -o "$out/rep"
+case_csv r_inf "$tl" energy_mj inf
+bad report-inf-energy 2 "r_inf.csv:$tl: field 'energy_mj': expected a finite number >= 0, got 'inf'" -- "$MXSIM" report "$in/r_inf.csv" -o "$out/rep"
+case_csv r_wide $((tl + 1)) status ok,extra
+bad report-row-width 2 "r_wide.csv:$((tl + 1)): field 'row': $((nc + 1)) values, header has $nc" -- "$MXSIM" report "$in/r_wide.csv" -o "$out/rep"
+case_csv r_nosqnr 1 sqnr_db sqnr
 bad report-missing-column 2 "r_nosqnr.csv: field 'sqnr_db': column missing" -- "$MXSIM" report "$in/r_nosqnr.csv" -o "$out/rep"
-case_csv r_axis 10 2 7
-bad report-axis-value 2 "r_axis.csv:10: field 'array.size': '7' is not one of the axis' values in" -- "$MXSIM" report "$in/r_axis.csv" -o "$out/rep"
-case_csv r_dup 1 2 time_us
+case_csv r_axis "$tl" array.size 7
+bad report-axis-value 2 "r_axis.csv:$tl: field 'array.size': '7' is not one of the axis' values in" -- "$MXSIM" report "$in/r_axis.csv" -o "$out/rep"
+case_csv r_dup 1 array.size time_us
 bad report-duplicate-column 2 "r_dup.csv:1: field 'header': column 'time_us' appears twice" -- "$MXSIM" report "$in/r_dup.csv" -o "$out/rep"
-case_csv r_quote 10 6 'TO"TAL'
-bad report-stray-quote 2 "r_quote.csv:10: field 'op': a quote inside an unquoted field" -- "$MXSIM" report "$in/r_quote.csv" -o "$out/rep"
+case_csv r_quote "$tl" op 'TO"TAL'
+bad report-stray-quote 2 "r_quote.csv:$tl: field 'op': a quote inside an unquoted field" -- "$MXSIM" report "$in/r_quote.csv" -o "$out/rep"
 { printf 'point'; for i in $(seq 2000); do printf ',c%d' "$i"; done; echo; } > "$in/r_cols.csv"
 bad report-too-many-columns 2 "r_cols.csv:1: field 'header': more than 1024 columns" -- "$MXSIM" report "$in/r_cols.csv" -o "$out/rep"
 : > "$in/r_empty.csv"

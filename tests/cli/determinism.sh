@@ -76,11 +76,8 @@ for j in 1 2 4; do run "$MXSIM" "${args[@]}" -j $j -o "$t/sw$j.csv"; done
 same "$t/sw1.csv" "$t/sw2.csv" "sweep -j 2 == -j 1"
 same "$t/sw1.csv" "$t/sw4.csv" "sweep -j 4 == -j 1"
 # the report names its input files: give both the same paths.  It reads the CSV with its sidecar
-# NAME.meta.json; a sweep that does not write the sidecar yet is converted (to_contract.py).
-pair() {
-  if [ -f "${1%.csv}.meta.json" ]; then cp "$1" "$2" && cp "${1%.csv}.meta.json" "${2%.csv}.meta.json"
-  else python3 "$src/tests/sweep/to_contract.py" "$1" "$2"; fi
-}
+# NAME.meta.json, which the sweep writes beside its CSV.
+pair() { cp "$1" "$2" && cp "${1%.csv}.meta.json" "${2%.csv}.meta.json"; }
 pair "$t/sw1.csv" "$t/sw.csv" && run "$MXSIM" report "$t/sw.csv" -o "$t/rep1"
 pair "$t/sw4.csv" "$t/sw.csv" && run "$MXSIM" report "$t/sw.csv" -o "$t/rep2"
 same "$t/rep1" "$t/rep2" "report directory from -j 1 and -j 4 sweeps"

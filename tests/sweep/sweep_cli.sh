@@ -64,12 +64,9 @@ grep -q '^sweep: .* jobs (100%)' "$t/err" && ok "plain progress lines" || bad "n
 [ ! -s "$t/err2" ] && ok "--quiet is quiet" || bad "--quiet printed: $(head -1 "$t/err2")"
 expect 0 "array.size" -- "$MXSIM" "${args[@]}" --quiet
 
-# report: it reads the CSV and its sidecar NAME.meta.json; until `mxsim sweep -o` writes the
-# sidecar itself, to_contract.py turns the commented CSV into the pair.
+# report: it reads the CSV and the sidecar NAME.meta.json that `mxsim sweep -o` writes beside it
 rep_in=$t/j1.csv
-if [ ! -f "$t/j1.meta.json" ]; then
-  python3 "$src/tests/sweep/to_contract.py" "$t/j1.csv" "$t/r1.csv" && rep_in=$t/r1.csv || bad "to_contract.py"
-fi
+[ -s "$t/j1.meta.json" ] || bad "sweep -o j1.csv wrote no j1.meta.json"
 expect 0 "index.html" -- "$MXSIM" report "$rep_in" -o "$t/rep"
 for f in index.html README.md; do [ -s "$t/rep/$f" ] || bad "report lacks $f"; done
 for c in cycles energy sqnr pareto cycle_breakdown energy_breakdown area_breakdown; do
