@@ -30,6 +30,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$out" ] && [ $# -gt 0 ] || usage
 [[ $shards =~ ^[1-9][0-9]*$ ]] || { echo "submit-sweep.sh: -n '$shards': expected a positive integer" >&2; exit 2; }
+command -v sbatch >/dev/null || { echo "submit-sweep.sh: sbatch not found (run on a Slurm login node)" >&2; exit 2; }
 if [ -z "$mxsim" ]; then mxsim=$(command -v mxsim || true); fi
 [ -x "$mxsim" ] || { echo "submit-sweep.sh: no mxsim CLI (give --mxsim PATH)" >&2; exit 2; }
 abs() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
