@@ -295,7 +295,7 @@ static const cli_command *const k_commands[] = {
     &mxsim_cmd_run, &mxsim_cmd_trace, &mxsim_cmd_config, &mxsim_cmd_memory,
 #endif
 #ifdef MXSIM_WITH_SWEEP
-    &mxsim_cmd_sweep, &mxsim_cmd_cost, &mxsim_cmd_report,
+    &mxsim_cmd_sweep, &mxsim_cmd_merge, &mxsim_cmd_cost, &mxsim_cmd_report,
 #endif
 #ifdef MXSIM_WITH_GPUMODEL
     &mxsim_cmd_compare_gpu,

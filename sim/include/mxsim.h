@@ -1015,6 +1015,29 @@ MXSIM_API mxsim_status mxsim_sweep_meta_json(mxsim_ctx *ctx, const mxsim_sweep *
 MXSIM_API mxsim_status mxsim_sweep_save(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
                                         const mxsim_sweep_info *info, mxsim_output_format f, const char *path);
 
+/* Sharded sweeps (sim/doc/sweeps.md, "Sharded sweeps").  Slice index of count (0 <= index <
+** count) is the points [floor(index*P/count), floor((index+1)*P/count)): deterministic and
+** balanced.  After mxsim_sweep_set_shard, mxsim_sweep_run runs only that slice,
+** mxsim_sweep_point_at returns NULL outside it and mxsim_sweep_table/save refuse (MXSIM_E_ARG):
+** the slice is written with mxsim_sweep_save_part, and mxsim_sweep_merge joins the parts of all
+** count slices into exactly the bytes mxsim_sweep_save writes for the unsharded sweep.  count 0
+** (the default) is the whole sweep.  Setting a shard discards earlier results. */
+MXSIM_API mxsim_status mxsim_sweep_set_shard(mxsim_ctx *ctx, mxsim_sweep *sw, int64_t index, int64_t count);
+/* The shard settings and its slice [*first, *end); any pointer may be NULL. */
+MXSIM_API void mxsim_sweep_shard(const mxsim_sweep *sw, int64_t *index, int64_t *count, int64_t *first,
+                                 int64_t *end);
+/* Writes the results of a sharded run as a part file (binary; atomically): the sweep's identity
+** (library version, trace ops, base configuration, axes, options except threads, paths) and
+** the slice's points, exactly.  Parts are read only by the same mxsim version. */
+MXSIM_API mxsim_status mxsim_sweep_save_part(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
+                                             const mxsim_sweep_info *info, const char *path);
+/* Joins parts[0..n-1] (any order) and writes the sweep to path in format f as mxsim_sweep_save
+** does (CSV: with its sidecar).  MXSIM_E_INPUT naming the file: a part of another sweep (or
+** another mxsim version), two parts of the same slice, a missing slice, a truncated part.
+** *n_failed (may be NULL) receives the number of points whose status is not MXSIM_OK. */
+MXSIM_API mxsim_status mxsim_sweep_merge(mxsim_ctx *ctx, const char *const *parts, int n,
+                                         mxsim_output_format f, const char *path, int64_t *n_failed);
+
 /* ---------------------------------------------------------------------------------------------
 ** An analytical model of an NVIDIA Hopper GPU running mxsim's CUDA kernels (kernels/src) and
 ** the cuBLAS baselines, checked against measured times (reports/gpu/<card>/bench.csv); built

@@ -65,8 +65,20 @@ static void on_progress(void *user, int64_t done, int64_t total)
 static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
 {
     if (!OPT("config")) return cli_usage("missing --config CFG");
-    mxsim_output_format f;
-    int rc = cli_format(ctx, OPT("format"), OPT("out"), &f); /* a bad -o fails before any work */
+    mxsim_output_format f = MXSIM_OUTPUT_CSV;
+    long long shard_i = 0, shard_n = 0;
+    const char *shard = OPT("shard");
+    int rc = 0;
+    if (shard) { /* I/N: -o names the part file, whatever its extension */
+        char tail = 0;
+        if (sscanf(shard, "%lld/%lld%c", &shard_i, &shard_n, &tail) != 2 || shard_n < 1 || shard_i < 0 ||
+            shard_i >= shard_n)
+            return cli_usage("--shard '%s': expected I/N with 0 <= I < N (0-based)", shard);
+        if (!OPT("out")) return cli_usage("--shard writes a part file: give -o PART");
+        if (OPT("format")) return cli_usage("--shard writes a part file: choose --format at 'mxsim merge'");
+    } else {
+        rc = cli_format(ctx, OPT("format"), OPT("out"), &f); /* a bad -o fails before any work */
+    }
     mxsim_sweep_opts so;
     mxsim_sweep_opts_default(&so);
     long long v;
@@ -107,12 +119,21 @@ static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
         snprintf(key, sizeof key, "%.*s", (int)(eq - sweeps[i]), sweeps[i]);
         st = mxsim_sweep_add_axis(ctx, sw, key, eq + 1);
     }
+    if (st == MXSIM_OK && shard) st = mxsim_sweep_set_shard(ctx, sw, shard_i, shard_n);
     progress pr = {isatty(2), OPT("quiet") != NULL, now_s(), -1};
     so.progress = on_progress;
     so.progress_user = &pr;
     if (!rc && st == MXSIM_OK) st = mxsim_sweep_run(ctx, sw, tr, &so);
     mxsim_sweep_info info = {a->pos[0], OPT("config"), &so};
-    if (!rc && st == MXSIM_OK && OPT("out")) {
+    if (!rc && st == MXSIM_OK && shard) {
+        st = mxsim_sweep_save_part(ctx, sw, tr, &info, OPT("out"));
+        int64_t first = 0, end = 0;
+        mxsim_sweep_shard(sw, NULL, NULL, &first, &end);
+        if (st == MXSIM_OK && !pr.quiet)
+            fprintf(stderr, "mxsim sweep: shard %lld/%lld: points %lld..%lld of %lld x %lld ops written to %s\n", shard_i,
+                    shard_n, (long long)first, (long long)end - 1, (long long)mxsim_sweep_point_count(sw),
+                    (long long)mxsim_trace_count(tr), OPT("out"));
+    } else if (!rc && st == MXSIM_OK && OPT("out")) {
         st = mxsim_sweep_save(ctx, sw, tr, &info, f, OPT("out"));
         if (st == MXSIM_OK && !pr.quiet)
             fprintf(stderr, "mxsim sweep: %lld points x %lld ops written to %s\n", (long long)mxsim_sweep_point_count(sw),
@@ -126,6 +147,7 @@ static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     const char *first_err = NULL;
     for (int64_t p = 0; !rc && p < mxsim_sweep_point_count(sw); p++) {
         const mxsim_sweep_point *pt = mxsim_sweep_point_at(sw, p);
+        if (pt == NULL) continue; /* another shard's point */
         if (pt->status != MXSIM_OK && !n_bad++) first_err = pt->err;
     }
     if (n_bad) {
@@ -187,6 +209,57 @@ static int cmd_cost(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     return rc;
 }
 
+/* mxsim merge PART... -o OUT [--format F] [-q]: parses its own arguments (any number of parts). */
+static int cmd_merge(int argc, char **argv, mxsim_ctx *ctx)
+{
+    const char **parts = calloc((size_t)argc + 1, sizeof *parts);
+    const char *out = NULL, *format = NULL;
+    int n = 0, quiet = 0;
+    if (parts == NULL) return cli_fail(ctx, MXSIM_E_NOMEM);
+    for (int i = 0; i < argc; i++) {
+        const char *s = argv[i];
+        const char **dst = NULL;
+        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+            printf("usage: mxsim merge PART... -o OUT [--format table|csv|json|md] [-q]\n\n%s\n", mxsim_cmd_merge.help);
+            free(parts);
+            return 0;
+        }
+        if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) quiet = 1;
+        else if (strcmp(s, "-o") == 0 || strcmp(s, "--out") == 0) dst = &out;
+        else if (strcmp(s, "--format") == 0) dst = &format;
+        else if (strncmp(s, "--out=", 6) == 0) out = s + 6;
+        else if (strncmp(s, "--format=", 9) == 0) format = s + 9;
+        else if (s[0] == '-' && s[1] != '\0') {
+            free(parts);
+            return cli_usage("unknown option '%s'", s);
+        } else parts[n++] = s;
+        if (dst) {
+            if (i + 1 >= argc) {
+                free(parts);
+                return cli_usage("option '%s' needs a value", s);
+            }
+            *dst = argv[++i];
+        }
+    }
+    int rc = 0;
+    mxsim_output_format f;
+    if (n == 0) rc = cli_usage("no part files (written by mxsim sweep --shard I/N -o PART)");
+    else if (out == NULL) rc = cli_usage("missing -o OUT");
+    else rc = cli_format(ctx, format, out, &f);
+    int64_t n_bad = 0;
+    if (!rc) {
+        mxsim_status st = mxsim_sweep_merge(ctx, parts, n, f, out, &n_bad);
+        if (st != MXSIM_OK) rc = cli_fail(ctx, st);
+        else if (!quiet) fprintf(stderr, "mxsim merge: %d parts written to %s\n", n, out);
+    }
+    if (!rc && n_bad) {
+        fprintf(stderr, "mxsim merge: error: %lld points failed (their status column says why)\n", (long long)n_bad);
+        rc = CLI_EXIT_USAGE;
+    }
+    free(parts);
+    return rc;
+}
+
 #define COST_OPTS                                                                                    \
     {"node", 0, 1, 0, "NM", "technology node: 45 (default), 32, 22, 20, 16, 14, 7"},                \
     {"vdd", 0, 1, 0, "V", "supply voltage (default: the node's)"},                                  \
@@ -208,6 +281,7 @@ static const cli_opt k_sweep_opts[] = {
     {"data", 0, 1, 0, "DIR", "accuracy: DIR/NAME.a.npy, NAME.b.npy instead of synthetic data"},
     {"strict-group", 0, 0, 0, "", "a point fails when G does not divide an op's K"},
     {"quiet", 'q', 0, 0, "", "no progress on stderr"},
+    {"shard", 0, 1, 0, "I/N", "run slice I of N (0-based) and write it as the part file -o PART (mxsim merge)"},
     CLI_TABLE_OPTS,
     {0}};
 static const cli_opt k_cost_opts[] = {
@@ -223,6 +297,13 @@ const cli_command mxsim_cmd_sweep = {
     "settings as NAME.meta.json (both or neither); json carries everything in one file; table\n"
     "and md show the totals. Output bytes do not depend on N. See sim/doc/sweeps.md.",
     k_sweep_opts, 1, 1, cmd_sweep, NULL};
+const cli_command mxsim_cmd_merge = {
+    "merge", "PART... -o OUT",
+    "Joins the part files of a sharded sweep (mxsim sweep --shard I/N -o PART, one per slice,\n"
+    "in any order) into the output the unsharded sweep writes, byte for byte, in any format\n"
+    "(-o NAME.csv: with NAME.meta.json). Refuses parts of different sweeps or mxsim versions,\n"
+    "a missing or repeated shard, naming the files. See sim/doc/sweeps.md.",
+    NULL, 0, 0, NULL, cmd_merge};
 const cli_command mxsim_cmd_cost = {
     "cost", "",
     "The area and leakage of the accelerator per component (nominal, low, high); --constants:\n"

@@ -19,41 +19,7 @@
 
 #include "gemm.h"
 #include "internal.h"
-
-#define MAX_POINTS ((int64_t)1 << 16)
-
-enum { AX_FIELD = 0, AX_ARRAY_SIZE = 1, AX_PROFILE = 2 };
-
-typedef struct {
-    char key[64];
-    int kind;
-    int n;
-    char *vals[MXSIM_SWEEP_MAX_VALUES];
-} axis;
-
-typedef struct { /* one distinct accuracy measurement */
-    int64_t op;
-    int64_t g;
-    mxsim_profile profile;
-    mxsim_acc acc;
-    mxsim_accuracy res;
-    mxsim_status st;
-    char err[256];
-} acc_job;
-
-struct mxsim_sweep {
-    mxsim_tconfig base;
-    int n_axes;
-    axis axes[MXSIM_SWEEP_MAX_AXES];
-    int64_t n_points, n_ops;
-    mxsim_sweep_point *pts;
-    mxsim_tstats *op_stats;
-    mxsim_energy *op_energy;
-    mxsim_accuracy *op_acc;
-    int64_t *op_group;
-    int64_t *op_job; /* [point * n_ops + op] index into acc jobs, -1 none */
-    int ran;
-};
+#include "sweep/sweep_internal.h"
 
 MXSIM_API void mxsim_sweep_opts_default(mxsim_sweep_opts *o)
 {
@@ -127,6 +93,21 @@ static mxsim_status apply(mxsim_ctx *ctx, const axis *ax, const char *val, mxsim
         return st != MXSIM_OK ? st : mxsim_tconfig_set(ctx, cfg, "array.cols", val, where);
     }
     return mxsim_tconfig_set(ctx, cfg, ax->key, val, where);
+}
+
+MX_INTERNAL void mx_sweep_point_config(mxsim_ctx *ctx, const mxsim_sweep *sw, int64_t i, int32_t profile,
+                                       mxsim_tconfig *cfg, int32_t *prof)
+{
+    const char *vals[MXSIM_SWEEP_MAX_AXES];
+    int64_t rem = i;
+    for (int a = sw->n_axes - 1; a >= 0; a--) { /* as mxsim_sweep_run enumerates */
+        vals[a] = sw->axes[a].vals[rem % sw->axes[a].n];
+        rem /= sw->axes[a].n;
+    }
+    *cfg = sw->base;
+    *prof = profile;
+    mxsim_status st = MXSIM_OK;
+    for (int a = 0; a < sw->n_axes && st == MXSIM_OK; a++) st = apply(ctx, &sw->axes[a], vals[a], cfg, prof);
 }
 
 static int field_index(const char *key)
@@ -249,7 +230,45 @@ MXSIM_API const char *mxsim_sweep_axis_key(const mxsim_sweep *sw, int a)
 MXSIM_API int64_t mxsim_sweep_point_count(const mxsim_sweep *sw) { return sw ? sw->n_points : 0; }
 MXSIM_API const mxsim_sweep_point *mxsim_sweep_point_at(const mxsim_sweep *sw, int64_t i)
 {
-    return sw && sw->ran && i >= 0 && i < sw->n_points ? &sw->pts[i] : NULL;
+    if (sw == NULL || !sw->ran || i < 0 || i >= sw->n_points) return NULL;
+    int64_t first, end;
+    mx_sweep_slice(sw->n_points, sw->shard_index, sw->shard_count, &first, &end);
+    return i >= first && i < end ? &sw->pts[i] : NULL;
+}
+
+MX_INTERNAL void mx_sweep_slice(int64_t n, int64_t index, int64_t count, int64_t *first, int64_t *end)
+{
+    if (count < 1) {
+        *first = 0;
+        *end = n;
+        return;
+    }
+    /* floor(i * n / count) without overflow: n <= 2^16 and count <= n */
+    *first = index * n / count;
+    *end = (index + 1) * n / count;
+}
+
+MXSIM_API mxsim_status mxsim_sweep_set_shard(mxsim_ctx *ctx, mxsim_sweep *sw, int64_t index, int64_t count)
+{
+    mx_clear_err(ctx);
+    if (sw == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_set_shard: NULL argument");
+    if (count < 0 || count > MAX_POINTS || (count > 0 && (index < 0 || index >= count)) || (count == 0 && index != 0))
+        return mx_fail(ctx, MXSIM_E_INPUT, "shard %lld/%lld: expected I/N with 0 <= I < N <= %lld", (long long)index,
+                       (long long)count, (long long)MAX_POINTS);
+    free_results(sw);
+    sw->shard_index = index;
+    sw->shard_count = count;
+    return MXSIM_OK;
+}
+
+MXSIM_API void mxsim_sweep_shard(const mxsim_sweep *sw, int64_t *index, int64_t *count, int64_t *first, int64_t *end)
+{
+    int64_t i = sw ? sw->shard_index : 0, c = sw ? sw->shard_count : 0, f = 0, e = 0;
+    if (sw) mx_sweep_slice(sw->n_points, i, c, &f, &e);
+    if (index) *index = i;
+    if (count) *count = c;
+    if (first) *first = f;
+    if (end) *end = e;
 }
 
 /* Largest divisor of len that is <= g. */
@@ -267,7 +286,8 @@ typedef struct {
     const mxsim_trace *tr;
     const mxsim_sweep_opts *o;
     acc_job *jobs;
-    int64_t n_jobs;   /* accuracy jobs first, then one job per point */
+    int64_t n_jobs;   /* accuracy jobs first, then one job per point of the slice */
+    int64_t first;    /* the slice's first point (0 unless sharded) */
     int64_t next, done, total;
     pthread_mutex_t lock;
 } runner;
@@ -316,9 +336,9 @@ static void *worker(void *arg)
         if (i < 0) break;
         if (!have_ctx) { /* cannot happen unless out of memory: mark the job failed */
             if (i < r->n_jobs) r->jobs[i].st = MXSIM_E_NOMEM;
-            else r->sw->pts[i - r->n_jobs].status = MXSIM_E_NOMEM;
+            else r->sw->pts[r->first + i - r->n_jobs].status = MXSIM_E_NOMEM;
         } else if (i < r->n_jobs) run_acc(r, ctx, &r->jobs[i]);
-        else run_point(r, ctx, i - r->n_jobs);
+        else run_point(r, ctx, r->first + i - r->n_jobs);
         pthread_mutex_lock(&r->lock);
         r->done++;
         if (r->o->progress) r->o->progress(r->o->progress_user, r->done, r->total);
@@ -372,9 +392,14 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
                        (long long)O);
     }
     /* configurations, effective group sizes and the distinct accuracy jobs (sequential) */
-    int64_t n_jobs = 0;
+    int64_t n_jobs = 0, first, end;
+    mx_sweep_slice(P, sw->shard_index, sw->shard_count, &first, &end);
     for (int64_t i = 0; i < P; i++) {
         mxsim_sweep_point *pt = &sw->pts[i];
+        if (i < first || i >= end) { /* another shard's point: not run, never returned */
+            pt->status = MXSIM_E_ARG;
+            continue;
+        }
         pt->cfg = sw->base;
         pt->profile = o->profile;
         pt->n_ops = O;
@@ -420,7 +445,8 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
     r.o = o;
     r.jobs = jobs;
     r.n_jobs = n_jobs;
-    r.total = n_jobs + P;
+    r.first = first;
+    r.total = n_jobs + (end - first);
     pthread_mutex_init(&r.lock, NULL);
     unsigned nt = o->n_threads ? o->n_threads : mx_online_cpus();
     if (nt < 1) nt = 1;

@@ -173,6 +173,11 @@ MXSIM_API mxsim_status mxsim_sweep_table(mxsim_ctx *ctx, const mxsim_sweep *sw, 
     if (out) *out = NULL;
     if (sw == NULL || tr == NULL || info == NULL || info->opts == NULL || out == NULL)
         return mx_fail(ctx, MXSIM_E_ARG, "sweep_table: NULL argument");
+    int64_t shards = 0;
+    mxsim_sweep_shard(sw, NULL, &shards, NULL, NULL);
+    if (shards > 0)
+        return mx_fail(ctx, MXSIM_E_ARG, "sweep_table: a sharded sweep is written as a part file "
+                                         "(mxsim_sweep_save_part); mxsim_sweep_merge joins the parts");
     if (mxsim_sweep_point_at(sw, 0) == NULL) return mx_fail(ctx, MXSIM_E_ARG, "sweep_table: the sweep has not run");
     mxsim_table *t = NULL;
     mxsim_status st = mxsim_table_create(ctx, &t);

@@ -1,0 +1,494 @@
+/* sweep_part.c - part files of sharded sweeps, and their merge.
+**
+** A part file holds what merge needs to write the unsharded sweep's outputs, byte for byte:
+**   "MXSIM-SWEEP-PART\n", u32 format version (1),
+**   six identity sections, each (name, u64 length, bytes): "version" (mxsim version and the
+**   sizes of the result structs), "trace" (source and every op, field by field), "base" (the
+**   base configuration), "axes" (keys and canonical values), "options" (every sweep option that
+**   changes the results or the sidecar; not the thread count) and "paths" (trace and config
+**   paths as the outputs name them),
+**   i64 shard index, shard count, first point, end point,
+**   per point of the slice: the point record, then its per-op statistics, energies, accuracies
+**   and group sizes, as the library holds them in memory (exact: no text round trip),
+**   u32 CRC-32 (zlib) of everything before it: a truncated or modified part is refused.
+** Integers are in the machine's byte order: a part is read back by the same mxsim build (the
+** "version" section refuses any other).  Two parts belong to the same sweep exactly when their
+** six sections are equal.
+** Merge rebuilds the sweep object with every point filled from its part and writes it with
+** mxsim_sweep_save, so merged outputs are the unsharded ones in every format.  Each point record
+** is checked against the configuration its index gives (rebuilt from base and axes).
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "fileio.h"
+#include "internal.h"
+#include "sweep/sweep_internal.h"
+
+#define PART_MAGIC "MXSIM-SWEEP-PART\n"
+#define PART_VERSION 1u
+#define N_SECTIONS 6
+static const char *const k_sections[N_SECTIONS] = {"version", "trace", "base", "axes", "options", "paths"};
+
+/* ---- writing ---------------------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t *p;
+    size_t n, cap;
+    int oom;
+} wbuf;
+
+static void put(wbuf *b, const void *data, size_t len)
+{
+    if (b->oom) return;
+    if (b->n + len > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->n + len) cap *= 2;
+        uint8_t *np = realloc(b->p, cap);
+        if (np == NULL) {
+            b->oom = 1;
+            return;
+        }
+        b->p = np;
+        b->cap = cap;
+    }
+    if (len) memcpy(b->p + b->n, data, len);
+    b->n += len;
+}
+static void put_i64(wbuf *b, int64_t v) { put(b, &v, sizeof v); }
+static void put_f64(wbuf *b, double v) { put(b, &v, sizeof v); }
+static void put_str(wbuf *b, const char *s) /* NULL is length -1 */
+{
+    put_i64(b, s ? (int64_t)strlen(s) : -1);
+    if (s) put(b, s, strlen(s));
+}
+static void put_section(wbuf *b, const char *name, const wbuf *body)
+{
+    put_str(b, name);
+    put_i64(b, (int64_t)body->n);
+    put(b, body->p, body->n);
+    if (body->oom) b->oom = 1;
+}
+
+static void identity(wbuf sec[N_SECTIONS], const mxsim_sweep *sw, const mxsim_trace *tr, const mxsim_sweep_info *info)
+{
+    const mxsim_sweep_opts *o = info->opts;
+    put_str(&sec[0], mxsim_version());
+    const int64_t sizes[] = {(int64_t)sizeof(mxsim_sweep_point), (int64_t)sizeof(mxsim_tstats),
+                             (int64_t)sizeof(mxsim_energy), (int64_t)sizeof(mxsim_accuracy),
+                             (int64_t)sizeof(mxsim_area), (int64_t)sizeof(mxsim_tconfig)};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) put_i64(&sec[0], sizes[i]);
+    put_str(&sec[1], mxsim_trace_source(tr));
+    put_i64(&sec[1], mxsim_trace_count(tr));
+    for (int64_t i = 0; i < mxsim_trace_count(tr); i++) {
+        const mxsim_top *op = mxsim_trace_op(tr, i);
+        char name[sizeof op->name + 1];
+        memcpy(name, op->name, sizeof op->name);
+        name[sizeof op->name] = '\0';
+        put_str(&sec[1], name);
+        const int64_t v[] = {op->kind, op->m, op->n, op->k, op->group_size, op->repeat, op->a_fmt, op->b_fmt,
+                             op->out_fmt, op->line, op->conv_h, op->conv_w, op->conv_fh, op->conv_fw, op->conv_c,
+                             op->conv_s};
+        for (size_t j = 0; j < sizeof v / sizeof v[0]; j++) put_i64(&sec[1], v[j]);
+    }
+    put(&sec[2], &sw->base, sizeof sw->base); /* int64_t and double members only: no padding */
+    put_i64(&sec[3], sw->n_axes);
+    for (int a = 0; a < sw->n_axes; a++) {
+        put_str(&sec[3], sw->axes[a].key);
+        put_i64(&sec[3], sw->axes[a].n);
+        for (int v = 0; v < sw->axes[a].n; v++) put_str(&sec[3], sw->axes[a].vals[v]);
+    }
+    put_i64(&sec[4], o->accuracy);
+    put_i64(&sec[4], o->acc.profile);
+    put_i64(&sec[4], o->acc.acc);
+    put_i64(&sec[4], o->acc.group_size);
+    put_i64(&sec[4], o->acc.sample_rows);
+    put_i64(&sec[4], o->acc.sample_cols);
+    put_i64(&sec[4], (int64_t)o->acc.seed);
+    put_str(&sec[4], o->acc.data_dir);
+    put_i64(&sec[4], o->cost.node_nm);
+    put_f64(&sec[4], o->cost.vdd_v);
+    put_f64(&sec[4], o->cost.overhead_factor);
+    put_i64(&sec[4], o->cost.sram_bank_kib);
+    put_i64(&sec[4], o->strict_group);
+    put_i64(&sec[4], o->profile);
+    put_str(&sec[5], info->trace_path);
+    put_str(&sec[5], info->config_path);
+}
+
+MXSIM_API mxsim_status mxsim_sweep_save_part(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
+                                             const mxsim_sweep_info *info, const char *path)
+{
+    mx_clear_err(ctx);
+    if (sw == NULL || tr == NULL || info == NULL || info->opts == NULL || path == NULL)
+        return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_save_part: NULL argument");
+    if (sw->shard_count < 1) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_save_part: the sweep is not sharded");
+    if (!sw->ran || sw->n_ops != mxsim_trace_count(tr))
+        return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_save_part: the sweep has not run on this trace");
+    wbuf sec[N_SECTIONS], b;
+    memset(sec, 0, sizeof sec);
+    memset(&b, 0, sizeof b);
+    identity(sec, sw, tr, info);
+    put(&b, PART_MAGIC, strlen(PART_MAGIC));
+    uint32_t ver = PART_VERSION;
+    put(&b, &ver, sizeof ver);
+    for (int i = 0; i < N_SECTIONS; i++) put_section(&b, k_sections[i], &sec[i]);
+    int64_t first, end, O = sw->n_ops;
+    mx_sweep_slice(sw->n_points, sw->shard_index, sw->shard_count, &first, &end);
+    put_i64(&b, sw->shard_index);
+    put_i64(&b, sw->shard_count);
+    put_i64(&b, first);
+    put_i64(&b, end);
+    for (int64_t i = first; i < end; i++) {
+        mxsim_sweep_point pt = sw->pts[i];
+        memset((void *)pt.values, 0, sizeof pt.values); /* pointers are rebuilt by merge */
+        pt.op_stats = NULL;
+        pt.op_energy = NULL;
+        pt.op_acc = NULL;
+        pt.op_group = NULL;
+        put(&b, &pt, sizeof pt);
+        put(&b, &sw->op_stats[i * O], (size_t)O * sizeof *sw->op_stats);
+        put(&b, &sw->op_energy[i * O], (size_t)O * sizeof *sw->op_energy);
+        put(&b, &sw->op_acc[i * O], (size_t)O * sizeof *sw->op_acc);
+        put(&b, &sw->op_group[i * O], (size_t)O * sizeof *sw->op_group);
+    }
+    uint32_t crc = (uint32_t)crc32(0L, b.p, (uInt)0);
+    for (size_t at = 0; !b.oom && at < b.n; at += 1u << 30) /* zlib's length is 32-bit */
+        crc = (uint32_t)crc32(crc, b.p + at, (uInt)(b.n - at < (1u << 30) ? b.n - at : (1u << 30)));
+    put(&b, &crc, sizeof crc);
+    mxsim_status st = b.oom ? mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path) : mx_file_write(ctx, path, b.p, b.n);
+    for (int i = 0; i < N_SECTIONS; i++) free(sec[i].p);
+    free(b.p);
+    return st;
+}
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+typedef struct {
+    const uint8_t *p;
+    size_t n, at;
+    int bad;
+} rbuf;
+
+static const void *take(rbuf *r, size_t len)
+{
+    if (r->bad || len > r->n - r->at) {
+        r->bad = 1;
+        return NULL;
+    }
+    const void *q = r->p + r->at;
+    r->at += len;
+    return q;
+}
+static int64_t get_i64(rbuf *r)
+{
+    int64_t v = 0;
+    const void *q = take(r, sizeof v);
+    if (q) memcpy(&v, q, sizeof v);
+    return v;
+}
+static double get_f64(rbuf *r)
+{
+    double v = 0;
+    const void *q = take(r, sizeof v);
+    if (q) memcpy(&v, q, sizeof v);
+    return v;
+}
+/* A string as a malloc'd copy (NULL for a NULL string or on error; *err set on error). */
+static char *get_str(rbuf *r, int *err)
+{
+    int64_t len = get_i64(r);
+    if (r->bad || len < -1 || len > (int64_t)(r->n - r->at)) {
+        r->bad = *err = 1;
+        return NULL;
+    }
+    if (len < 0) return NULL;
+    const char *q = take(r, (size_t)len);
+    char *s = malloc((size_t)len + 1);
+    if (s == NULL || q == NULL) {
+        free(s);
+        *err = 1;
+        return NULL;
+    }
+    memcpy(s, q, (size_t)len);
+    s[len] = '\0';
+    return s;
+}
+
+typedef struct {
+    const char *path;
+    uint8_t *data;
+    size_t len;
+    rbuf sec[N_SECTIONS];
+    int64_t index, count, first, end;
+    size_t points_at; /* offset of the first point */
+} part;
+
+static mxsim_status parse_header(mxsim_ctx *ctx, part *pt)
+{
+    if (pt->len >= strlen(PART_MAGIC) + sizeof(uint32_t) && memcmp(pt->data, PART_MAGIC, strlen(PART_MAGIC)) == 0) {
+        uint32_t want, crc = (uint32_t)crc32(0L, pt->data, (uInt)0);
+        size_t n = pt->len - sizeof want;
+        memcpy(&want, pt->data + n, sizeof want);
+        for (size_t at = 0; at < n; at += 1u << 30)
+            crc = (uint32_t)crc32(crc, pt->data + at, (uInt)(n - at < (1u << 30) ? n - at : (1u << 30)));
+        if (crc != want)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: corrupt part file (CRC-32 mismatch: truncated or modified)",
+                           pt->path);
+        pt->len = n; /* the checksum is not part of the records */
+    }
+    rbuf r = {pt->data, pt->len, 0, 0};
+    const char *m = take(&r, strlen(PART_MAGIC));
+    if (m == NULL || memcmp(m, PART_MAGIC, strlen(PART_MAGIC)) != 0)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: not an mxsim sweep part file (written by mxsim sweep --shard I/N)",
+                       pt->path);
+    uint32_t ver = 0;
+    const void *q = take(&r, sizeof ver);
+    if (q) memcpy(&ver, q, sizeof ver);
+    if (q && ver != PART_VERSION)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: part format version %u, this mxsim reads version %u", pt->path, ver,
+                       PART_VERSION);
+    for (int i = 0; i < N_SECTIONS && !r.bad; i++) {
+        int err = 0;
+        char *name = get_str(&r, &err);
+        int ok = name && strcmp(name, k_sections[i]) == 0;
+        free(name);
+        int64_t len = get_i64(&r);
+        if (!ok || err || len < 0 || (uint64_t)len > r.n - r.at) {
+            r.bad = 1;
+            break;
+        }
+        pt->sec[i].p = take(&r, (size_t)len);
+        pt->sec[i].n = (size_t)len;
+    }
+    pt->index = get_i64(&r);
+    pt->count = get_i64(&r);
+    pt->first = get_i64(&r);
+    pt->end = get_i64(&r);
+    pt->points_at = r.at;
+    if (r.bad) return mx_fail(ctx, MXSIM_E_INPUT, "%s: truncated or corrupt part file", pt->path);
+    return MXSIM_OK;
+}
+
+static size_t point_bytes(int64_t n_ops)
+{
+    return sizeof(mxsim_sweep_point) + (size_t)n_ops * (sizeof(mxsim_tstats) + sizeof(mxsim_energy) +
+                                                         sizeof(mxsim_accuracy) + sizeof(int64_t));
+}
+
+/* Rebuilds trace, sweep, options and paths from part p's identity.  Strings the options and info
+** point to are malloc'd into keep[] (freed by the caller). */
+static mxsim_status rebuild(mxsim_ctx *ctx, const part *p, mxsim_trace **tr, mxsim_sweep **sw, mxsim_sweep_opts *o,
+                            mxsim_sweep_info *info, char *keep[3])
+{
+    const char *bad = NULL;
+    int err = 0;
+    rbuf r = p->sec[1];
+    char *src = get_str(&r, &err);
+    int64_t n_ops = get_i64(&r);
+    mxsim_status st = err || r.bad ? MXSIM_E_INPUT : mxsim_trace_create(ctx, src ? src : p->path, tr);
+    free(src);
+    if (err || r.bad) bad = "trace";
+    for (int64_t i = 0; st == MXSIM_OK && i < n_ops; i++) {
+        mxsim_top op;
+        memset(&op, 0, sizeof op);
+        char *name = get_str(&r, &err);
+        if (name) snprintf(op.name, sizeof op.name, "%s", name);
+        free(name);
+        int64_t v[16];
+        for (int j = 0; j < 16; j++) v[j] = get_i64(&r);
+        if (err || r.bad) {
+            bad = "trace";
+            st = MXSIM_E_INPUT;
+            break;
+        }
+        op.kind = (int32_t)v[0];
+        op.m = v[1], op.n = v[2], op.k = v[3], op.group_size = v[4], op.repeat = v[5];
+        op.a_fmt = (int32_t)v[6], op.b_fmt = (int32_t)v[7], op.out_fmt = (int32_t)v[8], op.line = (int32_t)v[9];
+        op.conv_h = v[10], op.conv_w = v[11], op.conv_fh = v[12], op.conv_fw = v[13], op.conv_c = v[14];
+        op.conv_s = v[15];
+        st = mxsim_trace_append(ctx, *tr, &op);
+    }
+    mxsim_tconfig base;
+    if (st == MXSIM_OK && p->sec[2].n != sizeof base) bad = "base", st = MXSIM_E_INPUT;
+    if (st == MXSIM_OK) {
+        memcpy(&base, p->sec[2].p, sizeof base);
+        st = mxsim_sweep_create(ctx, &base, sw);
+    }
+    r = p->sec[3];
+    int64_t n_axes = st == MXSIM_OK ? get_i64(&r) : 0;
+    for (int64_t a = 0; st == MXSIM_OK && a < n_axes; a++) {
+        char *key = get_str(&r, &err);
+        int64_t n = get_i64(&r);
+        wbuf vals;
+        memset(&vals, 0, sizeof vals);
+        for (int64_t v = 0; v < n && !err && !r.bad; v++) {
+            char *s = get_str(&r, &err);
+            if (v) put(&vals, ",", 1);
+            if (s) put(&vals, s, strlen(s));
+            free(s);
+        }
+        put(&vals, "", 1);
+        if (err || r.bad || key == NULL || vals.oom) bad = "axes", st = MXSIM_E_INPUT;
+        else st = mxsim_sweep_add_axis(ctx, *sw, key, (const char *)vals.p);
+        free(key);
+        free(vals.p);
+    }
+    r = p->sec[4];
+    mxsim_sweep_opts_default(o);
+    if (st == MXSIM_OK) {
+        o->accuracy = (int)get_i64(&r);
+        o->acc.profile = (int32_t)get_i64(&r);
+        o->acc.acc = (int32_t)get_i64(&r);
+        o->acc.group_size = get_i64(&r);
+        o->acc.sample_rows = get_i64(&r);
+        o->acc.sample_cols = get_i64(&r);
+        o->acc.seed = (uint64_t)get_i64(&r);
+        o->acc.data_dir = keep[0] = get_str(&r, &err);
+        o->cost.node_nm = (int)get_i64(&r);
+        o->cost.vdd_v = get_f64(&r);
+        o->cost.overhead_factor = get_f64(&r);
+        o->cost.sram_bank_kib = get_i64(&r);
+        o->strict_group = (int)get_i64(&r);
+        o->profile = (int32_t)get_i64(&r);
+        if (err || r.bad) bad = "options", st = MXSIM_E_INPUT;
+    }
+    r = p->sec[5];
+    if (st == MXSIM_OK) {
+        info->trace_path = keep[1] = get_str(&r, &err);
+        info->config_path = keep[2] = get_str(&r, &err);
+        info->opts = o;
+        if (err || r.bad) bad = "paths", st = MXSIM_E_INPUT;
+    }
+    if (bad) return mx_fail(ctx, MXSIM_E_INPUT, "%s: corrupt part file (section '%s')", p->path, bad);
+    return st;
+}
+
+MXSIM_API mxsim_status mxsim_sweep_merge(mxsim_ctx *ctx, const char *const *paths, int n, mxsim_output_format f,
+                                         const char *path, int64_t *n_failed)
+{
+    mx_clear_err(ctx);
+    if (n_failed) *n_failed = 0;
+    if (paths == NULL || path == NULL || n < 1)
+        return mx_fail(ctx, MXSIM_E_ARG, "mxsim_sweep_merge: no part files");
+    part *ps = mx_calloc((size_t)n, sizeof *ps);
+    if (ps == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "merge: out of memory");
+    mxsim_status st = MXSIM_OK;
+    int *by_index = NULL;
+    for (int i = 0; i < n && st == MXSIM_OK; i++) {
+        ps[i].path = paths[i];
+        st = mx_file_read(ctx, paths[i], (uint64_t)1 << 40, &ps[i].data, &ps[i].len);
+        if (st == MXSIM_OK) st = parse_header(ctx, &ps[i]);
+        for (int s = 0; st == MXSIM_OK && i > 0 && s < N_SECTIONS; s++)
+            if (ps[i].sec[s].n != ps[0].sec[s].n || memcmp(ps[i].sec[s].p, ps[0].sec[s].p, ps[i].sec[s].n) != 0)
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: not a part of the same sweep as %s: their %s differ%s", paths[i],
+                             paths[0],
+                             s == 0 ? "mxsim versions" : s == 1 ? "traces" : s == 2 ? "base configurations"
+                                                       : s == 3 ? "axes" : s == 4 ? "sweep options"
+                                                                                 : "trace or config paths",
+                             s == 0 ? " (parts are read by the mxsim that wrote them)" : "");
+        if (st == MXSIM_OK && i > 0 && ps[i].count != ps[0].count)
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s: shard %lld/%lld, but %s is shard %lld/%lld: different shard counts",
+                         paths[i], (long long)ps[i].index, (long long)ps[i].count, paths[0], (long long)ps[0].index,
+                         (long long)ps[0].count);
+    }
+    mxsim_trace *tr = NULL;
+    mxsim_sweep *sw = NULL;
+    mxsim_sweep_opts o;
+    mxsim_sweep_info info = {NULL, NULL, NULL};
+    char *keep[3] = {NULL, NULL, NULL};
+    if (st == MXSIM_OK) st = rebuild(ctx, &ps[0], &tr, &sw, &o, &info, keep);
+    const int64_t count = ps[0].count, P = sw ? sw->n_points : 0, O = tr ? mxsim_trace_count(tr) : 0;
+    if (st == MXSIM_OK && (count < 1 || count > MAX_POINTS))
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: corrupt part file (shard count %lld)", paths[0], (long long)count);
+    if (st == MXSIM_OK && (by_index = malloc((size_t)count * sizeof *by_index)) == NULL)
+        st = mx_fail(ctx, MXSIM_E_NOMEM, "merge: out of memory");
+    for (int64_t i = 0; st == MXSIM_OK && i < count; i++) by_index[i] = -1;
+    for (int i = 0; st == MXSIM_OK && i < n; i++) {
+        int64_t first, end;
+        mx_sweep_slice(P, ps[i].index, count, &first, &end);
+        if (ps[i].index < 0 || ps[i].index >= count || ps[i].first != first || ps[i].end != end ||
+            ps[i].len - ps[i].points_at != (size_t)(end - first) * point_bytes(O))
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s: truncated or corrupt part file (shard %lld/%lld)", paths[i],
+                         (long long)ps[i].index, (long long)count);
+        else if (by_index[ps[i].index] >= 0)
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s and %s are both shard %lld/%lld: give each shard once",
+                         paths[by_index[ps[i].index]], paths[i], (long long)ps[i].index, (long long)count);
+        else by_index[ps[i].index] = i;
+    }
+    if (st == MXSIM_OK) {
+        int64_t missing = 0;
+        char list[256] = "";
+        for (int64_t i = 0; i < count; i++)
+            if (by_index[i] < 0 && missing++ < 16) {
+                size_t l = strlen(list);
+                snprintf(list + l, sizeof list - l, "%s%lld", l ? ", " : "", (long long)i);
+            }
+        if (missing)
+            st = mx_fail(ctx, MXSIM_E_INPUT, "merge: %lld of %lld shards missing (index %s%s): every shard 0..%lld is needed",
+                         (long long)missing, (long long)count, list, missing > 16 ? ", ..." : "", (long long)count - 1);
+    }
+    if (st == MXSIM_OK) {
+        sw->n_ops = O;
+        sw->pts = mx_calloc((size_t)P, sizeof *sw->pts);
+        sw->op_stats = mx_calloc((size_t)(P * O), sizeof *sw->op_stats);
+        sw->op_energy = mx_calloc((size_t)(P * O), sizeof *sw->op_energy);
+        sw->op_acc = mx_calloc((size_t)(P * O), sizeof *sw->op_acc);
+        sw->op_group = mx_calloc((size_t)(P * O), sizeof *sw->op_group);
+        if (!sw->pts || !sw->op_stats || !sw->op_energy || !sw->op_acc || !sw->op_group)
+            st = mx_fail(ctx, MXSIM_E_NOMEM, "merge: out of memory for %lld points x %lld ops", (long long)P,
+                         (long long)O);
+    }
+    for (int64_t s = 0; st == MXSIM_OK && s < count; s++) {
+        const part *p = &ps[by_index[s]];
+        const uint8_t *q = p->data + p->points_at;
+        for (int64_t i = p->first; i < p->end; i++) {
+            mxsim_sweep_point *pt = &sw->pts[i];
+            memcpy(pt, q, sizeof *pt);
+            q += sizeof *pt;
+            memcpy(&sw->op_stats[i * O], q, (size_t)O * sizeof *sw->op_stats);
+            q += (size_t)O * sizeof *sw->op_stats;
+            memcpy(&sw->op_energy[i * O], q, (size_t)O * sizeof *sw->op_energy);
+            q += (size_t)O * sizeof *sw->op_energy;
+            memcpy(&sw->op_acc[i * O], q, (size_t)O * sizeof *sw->op_acc);
+            q += (size_t)O * sizeof *sw->op_acc;
+            memcpy(&sw->op_group[i * O], q, (size_t)O * sizeof *sw->op_group);
+            q += (size_t)O * sizeof *sw->op_group;
+            pt->op_stats = &sw->op_stats[i * O];
+            pt->op_energy = &sw->op_energy[i * O];
+            pt->op_acc = &sw->op_acc[i * O];
+            pt->op_group = &sw->op_group[i * O];
+            int64_t rem = i;
+            for (int a = sw->n_axes - 1; a >= 0; a--) {
+                pt->values[a] = sw->axes[a].vals[rem % sw->axes[a].n];
+                rem /= sw->axes[a].n;
+            }
+            /* a record must be the point its index names: same configuration and profile as a
+            ** run builds (so enum values index their tables), a known status, a terminated text */
+            mxsim_tconfig want;
+            int32_t want_prof;
+            mx_sweep_point_config(ctx, sw, i, o.profile, &want, &want_prof);
+            pt->err[sizeof pt->err - 1] = '\0';
+            if (memcmp(&want, &pt->cfg, sizeof want) != 0 || want_prof != pt->profile || pt->n_ops != O ||
+                pt->status < 0 || pt->status >= MXSIM_STATUS_COUNT_) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: corrupt part file (the record of point %lld)", p->path,
+                             (long long)i);
+                break;
+            }
+            if (pt->status != MXSIM_OK && n_failed) (*n_failed)++;
+        }
+    }
+    if (st == MXSIM_OK) {
+        sw->ran = 1;
+        st = mxsim_sweep_save(ctx, sw, tr, &info, f, path);
+    }
+    mxsim_sweep_free(sw);
+    mxsim_trace_free(tr);
+    for (int i = 0; i < 3; i++) free(keep[i]);
+    for (int i = 0; i < n; i++) free(ps[i].data);
+    free(ps);
+    free(by_index);
+    return st;
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Sharded sweeps: `sweep --shard I/N` + `merge` give the unsharded sweep's bytes for N in
+# {1, 2, 3, 7} (N = 7 > some slices' size, 7 does not divide the 12 points) in every format
+# (csv + sidecar, json, md, table), whatever the order of the parts and the -j of each shard;
+# the slices are balanced (sizes differ by at most one) and cover the points in order; merge
+# refuses duplicate, missing, foreign and truncated parts and bad --shard values, naming the file.
+set -u
+: "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
+t=$MXSIM_TEST_TMP; rm -rf "$t" && mkdir -p "$t"
+src=$MXSIM_SOURCE_DIR; fails=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails+1)); }
+expect() {
+  local code=$1 frag=$2; shift 3
+  local out rc; out=$("$@" 2>&1); rc=$?
+  if [ "$rc" -ne "$code" ]; then bad "exit $rc, expected $code: $*"; echo "$out" | head -3; return; fi
+  if [ -n "$frag" ] && ! grep -qF -- "$frag" <<<"$out"; then bad "lacks '$frag': $*"; echo "$out" | head -3; return; fi
+  ok "[$code] $*"
+}
+args=(sweep --config "$src/workloads/configs/small.ini" "$src/traces/bert-base.trace" --group-size 16,32
+      --array-width 8,32 --sweep numerics.profile=ocp,mase,microxcaling --sample-rows 8 --sample-cols 8)
+for f in csv json md txt; do
+  "$MXSIM" "${args[@]}" -q -j2 -o "$t/full.$f" || bad "unsharded sweep ($f)"
+done
+for n in 1 2 3 7; do
+  sizes=()
+  for ((i = 0; i < n; i++)); do
+    msg=$("$MXSIM" "${args[@]}" -j$((1 + i % 2)) --shard "$i/$n" -o "$t/part$n-$i.part" 2>&1) || bad "shard $i/$n: $msg"
+    # "points A..B of 12": slice i of n is [floor(i*12/n), floor((i+1)*12/n))
+    want="points $((i * 12 / n))..$(((i + 1) * 12 / n - 1)) of 12"
+    grep -qF "$want" <<<"$msg" && sizes+=($(((i + 1) * 12 / n - i * 12 / n))) || bad "shard $i/$n: expected '$want', got: $msg"
+  done
+  min=$(printf '%s\n' "${sizes[@]}" | sort -n | head -1); max=$(printf '%s\n' "${sizes[@]}" | sort -n | tail -1)
+  [ $((max - min)) -le 1 ] && ok "N=$n slices balanced ($min..$max points)" || bad "N=$n slices unbalanced"
+  parts=(); for ((i = n - 1; i >= 0; i--)); do parts+=("$t/part$n-$i.part"); done # reverse order
+  for f in csv json md txt; do
+    "$MXSIM" merge -q "${parts[@]}" -o "$t/merged$n.$f" || bad "merge N=$n ($f)"
+    cmp -s "$t/full.$f" "$t/merged$n.$f" && ok "N=$n merged == unsharded ($f)" || bad "N=$n merged differs ($f)"
+  done
+  cmp -s "$t/full.meta.json" "$t/merged$n.meta.json" && ok "N=$n sidecar identical" || bad "N=$n sidecar differs"
+done
+# more shards than points: empty slices are valid parts
+one=(sweep --config "$src/workloads/configs/small.ini" "$src/traces/bert-base.trace" --group-size 16,32 --no-accuracy)
+"$MXSIM" "${one[@]}" -q -o "$t/one.json" || bad "2-point sweep"
+for i in 0 1 2 3 4; do "$MXSIM" "${one[@]}" -q --shard "$i/5" -o "$t/one$i.part" || bad "2-point shard $i/5"; done
+"$MXSIM" merge -q "$t"/one{4,2,0,3,1}.part -o "$t/one-merged.json" && cmp -s "$t/one.json" "$t/one-merged.json" \
+  && ok "N=5 > 2 points (empty slices) == unsharded" || bad "N=5 > 2 points differs"
+expect 2 "are both shard 0/3" -- "$MXSIM" merge "$t/part3-0.part" "$t/part3-0.part" "$t/part3-1.part" -o "$t/x.csv"
+expect 2 "1 of 3 shards missing (index 1)" -- "$MXSIM" merge "$t/part3-0.part" "$t/part3-2.part" -o "$t/x.csv"
+expect 2 "different shard counts" -- "$MXSIM" merge "$t/part3-0.part" "$t/part2-1.part" -o "$t/x.csv"
+"$MXSIM" "${args[@]}" --seed 7 -q --shard 1/3 -o "$t/foreign.part" || bad "foreign shard"
+expect 2 "foreign.part: not a part of the same sweep" -- "$MXSIM" merge "$t/part3-0.part" "$t/foreign.part" "$t/part3-2.part" -o "$t/x.csv"
+"$MXSIM" sweep --config "$src/workloads/configs/small.ini" "$src/traces/bert-base.trace" --group-size 16,32 \
+  --array-width 8,64 --sweep numerics.profile=ocp,mase,microxcaling --sample-rows 8 --sample-cols 8 -q --shard 1/3 -o "$t/axes.part" || bad "axes shard"
+expect 2 "their axes differ" -- "$MXSIM" merge "$t/part3-0.part" "$t/axes.part" "$t/part3-2.part" -o "$t/x.csv"
+head -c 100 "$t/part3-1.part" > "$t/trunc.part"
+expect 2 "trunc.part: corrupt part file (CRC-32 mismatch" -- "$MXSIM" merge "$t/part3-0.part" "$t/trunc.part" "$t/part3-2.part" -o "$t/x.csv"
+expect 2 "not an mxsim sweep part file" -- "$MXSIM" merge "$t/full.csv" -o "$t/x.csv"
+[ ! -e "$t/x.csv" ] && ok "a refused merge writes nothing" || bad "a refused merge left x.csv"
+expect 2 "expected I/N with 0 <= I < N" -- "$MXSIM" "${args[@]}" --shard 3/3 -o "$t/y.part"
+expect 2 "expected I/N with 0 <= I < N" -- "$MXSIM" "${args[@]}" --shard 1/0 -o "$t/y.part"
+expect 2 "give -o PART" -- "$MXSIM" "${args[@]}" --shard 0/2
+expect 2 "missing -o OUT" -- "$MXSIM" merge "$t/part1-0.part"
+[ "$fails" -eq 0 ] && echo "all passed" || { echo "$fails failed"; exit 1; }
