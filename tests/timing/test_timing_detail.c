@@ -91,6 +91,7 @@ MXTEST(detail_equals_analytic_random)
     mxt_rng r = {20240603};
     static const int64_t groups[] = {1, 2, 3, 4, 5, 8, 12, 16, 32};
     int n_run = 0, by_df_share[3][3] = {{0}}, n_g_l = 0, n_partial_beat = 0, n_exp_stall = 0, n_mem_stall = 0;
+    int n_lane = 0, n_lane_ws = 0, n_lat = 0, n_bw = 0, n_bad_sum = 0;
     int n_tiles = 0, n_kchunks = 0, n_int8 = 0, n_mxout = 0, n_partial_fold = 0, n_forced = 0, n_padded = 0, n_narrow = 0;
     for (int it = 0; it < 420; it++) {
         mxsim_tconfig c;
@@ -142,6 +143,14 @@ MXTEST(detail_equals_analytic_random)
         n_partial_beat += mx && c.group_size % w != 0;
         n_exp_stall += s.cycles_exp_stall > 0;
         n_mem_stall += s.cycles_mem_stall > 0;
+        /* bound attribution: the six classes partition the cycles (both engines, compared above) */
+        n_lane += s.cycles_lane_limit > 0;
+        n_lane_ws += s.cycles_lane_limit > 0 && c.dataflow != MXSIM_DF_OS;
+        n_lat += s.cycles_dram_latency > 0;
+        n_bw += s.cycles_dram_bw > 0;
+        n_bad_sum += s.cycles_total != s.cycles_compute + s.cycles_fill_drain + s.cycles_exp_stall + s.cycles_lane_limit +
+                                         s.cycles_dram_bw + s.cycles_dram_latency ||
+                     s.cycles_mem_stall != s.cycles_dram_bw + s.cycles_dram_latency;
         n_tiles += s.n_tiles > 1;
         n_kchunks += s.tile_k < o.k;
         n_int8 += !mx;
@@ -153,6 +162,10 @@ MXTEST(detail_equals_analytic_random)
            "padded K %d, narrower beat %d\n",
            n_run, n_exp_stall, n_mem_stall, n_tiles, n_kchunks, n_partial_fold, n_g_l, n_partial_beat, n_int8, n_mxout,
            n_forced, n_padded, n_narrow);
+    printf("  bound classes: lane limit in %d (WS/IS %d), DRAM latency in %d, DRAM bandwidth in %d\n", n_lane,
+           n_lane_ws, n_lat, n_bw);
+    MXT_EQ_INT(n_bad_sum, 0);
+    MXT_TRUE(n_lane >= 40 && n_lane_ws >= 20 && n_lat >= 40 && n_bw >= 40);
     MXT_TRUE(n_run >= 200);
     for (int df = 0; df < 3; df++)
         for (int sh = 0; sh < 3; sh++) MXT_TRUE(by_df_share[df][sh] >= 12);

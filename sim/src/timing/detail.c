@@ -86,6 +86,8 @@ typedef struct {
     /* fold loop and the fold in progress */
     int64_t fi, fj, nfi, nfj;
     int stream;                     /* 0 OS; 1 WS/IS */
+    int64_t tg_l;                   /* beats per group (int8: of the chunk) at the full L lanes */
+    int lane_fold;                  /* stream fold that L-wide beats would not need: lane limit */
     int64_t mr, mc, row0, col0;     /* OS: mapped rows/cols, first output row/col in the tile */
     int64_t fr, nbf, n_steps;       /* stream: first beat, beats in fold; steps (beats or rows) */
     int64_t I, n_rel, next_rel, step_start;
@@ -320,6 +322,7 @@ static mxsim_status fold_start(dsim *d)
         d->mc = mx_t_min(C, d->tn - d->fj * C);
         d->row0 = d->fi * R;
         d->col0 = d->fj * C;
+        d->lane_fold = 0;
         d->n_steps = d->nb;
         d->n_outs = d->mr * d->mc;
         d->ops_per_out = d->op->mx ? d->n_grp : 0;
@@ -336,6 +339,7 @@ static mxsim_status fold_start(dsim *d)
         d->col0 = d->fj * C;
         d->fr = d->fi * R;
         d->nbf = mx_t_min(R, d->nb - d->fr);
+        d->lane_fold = d->fr >= (d->op->mx ? d->n_grp : 1) * d->tg_l;
         d->n_steps = d->a->df == MXSIM_DF_WS ? d->tm : d->tn;
         d->n_outs = d->n_steps * d->mc;
         d->first_pass = d->ik == 0 && d->fi == 0;
@@ -408,12 +412,18 @@ static void shift(dsim *d, int32_t *reg, int dir, int64_t fcyc)
     }
 }
 
-static void classify(dsim *d, int released, int live)
+/* Bound attribution of one array cycle (architecture.md section 7); rel: the beat (OS) or row
+** released in it, -1 if none.  OS: a beat of a group past the first tg_l is lane limit; WS/IS: every
+** cycle of a fold past the beats L lanes would need is. */
+static void classify(dsim *d, int32_t rel, int live)
 {
-    if (released) d->st->cycles_compute++;
-    else if (d->n_rel < d->n_steps) d->st->cycles_exp_stall++;  /* controller waits on a unit */
-    else if (live) d->st->cycles_fill_drain++;
-    else d->st->cycles_exp_stall++;                            /* array drained, units not */
+    int64_t *c;
+    if (d->lane_fold) c = &d->st->cycles_lane_limit;
+    else if (rel >= 0) c = !d->stream && rel % d->tg >= d->tg_l ? &d->st->cycles_lane_limit : &d->st->cycles_compute;
+    else if (d->n_rel < d->n_steps) c = &d->st->cycles_exp_stall;  /* controller waits on a unit */
+    else if (live) c = &d->st->cycles_fill_drain;
+    else c = &d->st->cycles_exp_stall;                            /* array drained, units not */
+    (*c)++;
 }
 
 /* One cycle of an OS fold; *ended = 1 (and nothing done) if the fold ended at this boundary. */
@@ -441,7 +451,7 @@ static mxsim_status os_cycle(dsim *d, int64_t fcyc, int *ended)
     }
     *ended = 0;
     flush_writes(d, fcyc);
-    classify(d, rel >= 0, live);
+    classify(d, rel, live);
     for (int64_t i = 0; i < d->mr; i++)
         if (d->ra[i * C] >= 0) read_beat(d, 0, d->row0 + i, d->ra[i * C]);
     for (int64_t j = 0; j < d->mc; j++)
@@ -478,7 +488,8 @@ static mxsim_status stream_cycle(dsim *d, int64_t fcyc, int *ended)
         for (int64_t j = 0; j < C; j++) d->rw[j] = r;
         if (r < d->nbf)
             for (int64_t j = 0; j < d->mc; j++) read_beat(d, stat, d->col0 + j, d->fr + r);
-        d->st->cycles_fill_drain++;
+        if (d->lane_fold) d->st->cycles_lane_limit++;
+        else d->st->cycles_fill_drain++;
         d->pe_cyc += R * C;
         if (fcyc == R - 1)
             for (int64_t i = 0; i < R * C; i++)
@@ -502,7 +513,7 @@ static mxsim_status stream_cycle(dsim *d, int64_t fcyc, int *ended)
         return MXSIM_OK;
     }
     flush_writes(d, fcyc);
-    classify(d, rel >= 0, live);
+    classify(d, rel, live);
     for (int64_t r = 0; r < d->nbf; r++)
         if (d->ra[r * C] >= 0) read_beat(d, 1 - stat, d->ra[r * C], d->fr + r);
     if (!d->first_pass)
@@ -620,11 +631,13 @@ static void store_read(dsim *d, dreq *r, int64_t to)
     r->elems_read = to;
 }
 
-/* One cycle of the channel's current request; returns 1 when it completed in this cycle. */
-static int chan_cycle(dsim *d)
+/* One cycle of the channel's current request; returns 1 when it completed in this cycle.  *phase:
+** the phase the cycle was spent in. */
+static int chan_cycle(dsim *d, int *phase)
 {
     dreq *r = &d->cur;
     for (;;) {
+        *phase = r->phase;
         switch (r->phase) {
         case PH_RQ:
             if (r->rq_left == 0) { r->phase = PH_DEPTH; continue; }
@@ -694,6 +707,8 @@ static mxsim_status tile_start(dsim *d)
     }
     d->tg = 0;
     for (int64_t e = 0; e < d->g; e += d->w) d->tg++;
+    d->tg_l = 0;
+    for (int64_t e = 0; e < d->g; e += d->a->L) d->tg_l++;
     d->n_grp = d->op->mx ? d->tk / d->g : 0;
     d->nb = (d->op->mx ? d->n_grp : 1) * d->tg;
     d->stream = d->a->df != MXSIM_DF_OS;
@@ -764,10 +779,15 @@ static mxsim_status run(dsim *d)
         }
         if (!d->busy && d->next_tile == T && !d->chan_busy) break;
         /* the cycle itself: the array has stepped above; now the channel */
-        if (!done_array) d->st->cycles_mem_stall++;
-        if (d->chan_busy && chan_cycle(d)) {
+        int phase = -1;
+        if (d->chan_busy && chan_cycle(d, &phase)) {
             d->chan_busy = 0;
             if (!d->cur.store && d->cur.tile == d->next_tile) d->next_loaded = 1;
+        }
+        if (!done_array) { /* the array waits: on DRAM latency or on the channel's transfers */
+            d->st->cycles_mem_stall++;
+            if (phase == PH_LAT) d->st->cycles_dram_latency++;
+            else d->st->cycles_dram_bw++;
         }
     }
     d->st->cycles_total = d->c;

@@ -16,7 +16,8 @@
 ** groups (issued work and traffic); n_macs stays the useful m*n*K.  With detail = 1 the GEMM is
 ** timed by detail.c instead, on the same tiling, after an admission check against its limits.
 ** Ignored: DRAM banks and refresh, partial-sum spills (the output tile stays in SRAM across k).
-** Invariant: cycles_total = compute + fill_drain + exp_stall + mem_stall, per op and in total.
+** Invariant: cycles_total = compute + fill_drain + exp_stall + lane_limit + mem_stall and
+** mem_stall = dram_bw + dram_latency, per op and in total (bound attribution, section 7).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,33 @@ static int fits(const mx_tarch *a, const mx_top_resolved *op, int64_t tm, int64_
            tk * tn + sc * (tk * tn / op->g) <= a->half_b_bytes && tm * tn * 4 <= a->half_c_bytes;
 }
 
+/* Latency windows [lo, hi) of the channel's last requests (a ring): the requests are served one
+** after another, and a wait of the array overlaps at most the few still in flight. */
+#define MX_T_LATWIN 8
+typedef struct {
+    int64_t lo[MX_T_LATWIN], hi[MX_T_LATWIN];
+    int n;
+} latwin;
+
+static void latwin_add(latwin *w, int64_t lo, int64_t len)
+{
+    w->lo[w->n % MX_T_LATWIN] = lo;
+    w->hi[w->n % MX_T_LATWIN] = lo + len;
+    w->n++;
+}
+
+/* Splits the array's wait [x, y) into DRAM latency (the channel in a request's latency phase)
+** and DRAM bandwidth (transferring, or re-quantizing a store). */
+static void stall_split(const latwin *w, int64_t x, int64_t y, mxsim_tstats *st)
+{
+    if (st == NULL || y <= x) return;
+    int64_t lat = 0;
+    for (int i = 0; i < MX_T_LATWIN && i < w->n; i++)
+        lat += mx_t_max(0, mx_t_min(y, w->hi[i]) - mx_t_max(x, w->lo[i]));
+    st->cycles_dram_latency += lat;
+    st->cycles_dram_bw += y - x - lat;
+}
+
 /* Runs the memory pipeline over every tile; per-shape array time is cached.  Returns total. */
 static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
                         const mx_ttiling *t, mxsim_tstats *st)
@@ -124,16 +152,20 @@ static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
     int have[8] = {0};
     int64_t T = t->nm * t->nn * t->nk;
     int64_t chan = 0, ld_done, ce = 0;
+    latwin lw = {{0}, {0}, 0};
     mx_ttile tl, nx;
     mx_tengine_tile(op, t, 0, &tl);
     ld_done = mx_tmem_dur(a, tl.load_bytes);
+    if (tl.load_bytes > 0) latwin_add(&lw, 0, a->dram_lat);
     chan = ld_done;
     int64_t n_req = tl.load_bytes > 0;
     for (int64_t i = 0; i < T; i++) {
         int64_t cs = mx_t_max(ld_done, ce);
+        stall_split(&lw, ce, cs, st);
         if (i + 1 < T) {
             mx_tengine_tile(op, t, i + 1, &nx);
             if (nx.load_bytes > 0) {
+                latwin_add(&lw, mx_t_max(cs, chan), a->dram_lat);
                 chan = mx_t_max(cs, chan) + mx_tmem_dur(a, nx.load_bytes);
                 ld_done = chan;
                 n_req++;
@@ -152,6 +184,7 @@ static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
             st->cycles_compute += f->compute;
             st->cycles_fill_drain += f->fill_drain;
             st->cycles_exp_stall += f->exp_stall;
+            st->cycles_lane_limit += f->lane;
             st->n_folds += f->n_folds;
             /* adder-tree outputs written to the group (or int32) partial-sum register, one per
             ** beat at the tile's beat width; an int8 chunk ends with a partial beat */
@@ -174,11 +207,16 @@ static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
             st->sram_c_rd_bytes += outs * 4 * (passes - 1 + !first) + (tl.store_elems ? outs * 4 : 0);
         }
         if (tl.store_bytes > 0) {
+            /* a store re-quantizes first (MXINT8 output), then pays the latency */
+            int64_t rq = op->out_fmt == MXSIM_OUT_MXINT8
+                             ? cfg->requant_depth_cycles + mx_t_ceil_div(tl.store_elems, cfg->requant_lanes) : 0;
+            latwin_add(&lw, mx_t_max(ce, chan) + rq, a->dram_lat);
             chan = mx_t_max(ce, chan) + mx_tengine_store_dur(cfg, a, op, &tl);
             n_req++;
         }
         if (i + 1 < T) tl = nx;
     }
+    stall_split(&lw, ce, chan, st);
     if (st) st->n_dram_requests = n_req;
     return mx_t_max(ce, chan);
 }
@@ -449,7 +487,13 @@ void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
 void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st)
 {
     double slots = (double)cfg->array_rows * (double)cfg->array_cols * (double)cfg->pe_lanes;
-    st->cycles_array = st->cycles_compute + st->cycles_fill_drain + st->cycles_exp_stall;
+    st->cycles_array = st->cycles_compute + st->cycles_fill_drain + st->cycles_exp_stall + st->cycles_lane_limit;
+    /* bound: the largest class, ties to the earlier one (MXSIM_BOUNDS order) */
+    const int64_t cls[MXSIM_BOUND_COUNT_] = {st->cycles_compute, st->cycles_fill_drain, st->cycles_exp_stall,
+                                             st->cycles_lane_limit, st->cycles_dram_bw, st->cycles_dram_latency};
+    st->bound = 0;
+    for (int i = 1; i < MXSIM_BOUND_COUNT_; i++)
+        if (cls[i] > cls[st->bound]) st->bound = i;
     st->n_lane_slots = (int64_t)slots * st->cycles_array;
     st->util_compute = st->cycles_total > 0 ? (double)st->n_macs / (slots * (double)st->cycles_total) : 0;
     st->seconds = (double)st->cycles_total / (cfg->clock_mhz * 1e6);
@@ -474,6 +518,9 @@ static void time_elementwise(const mxsim_tconfig *cfg, const mx_tarch *a, const 
     int64_t mem = mx_tmem_dur(a, in_b) + mx_tmem_dur(a, out_b);
     st->cycles_total = mx_t_max(st->cycles_compute + depth, mem);
     st->cycles_mem_stall = st->cycles_total - st->cycles_compute - depth;
+    /* the stall a latency-free DRAM would leave is bandwidth; the rest is latency */
+    st->cycles_dram_bw = mx_t_max(0, mem - 2 * a->dram_lat - st->cycles_compute - depth);
+    st->cycles_dram_latency = st->cycles_mem_stall - st->cycles_dram_bw;
     st->dram_a_mant_bytes = deq ? ep : 2 * e;
     st->dram_a_scale_bytes = deq ? sc : 0;
     st->dram_out_bytes = out_b;
@@ -518,7 +565,7 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
             mxsim_tstats est;
             memset(&est, 0, sizeof est);
             int64_t tot = pipeline(cfg, &a, &r, &t, &est);
-            int64_t arr = est.cycles_compute + est.cycles_fill_drain + est.cycles_exp_stall;
+            int64_t arr = est.cycles_compute + est.cycles_fill_drain + est.cycles_exp_stall + est.cycles_lane_limit;
             if ((double)arr * (double)(a.R * a.C) > (double)MX_TDETAIL_MAX_PE_CYC || tot > MX_TDETAIL_MAX_CYC)
                 return mx_fail(ctx, MXSIM_E_LIMIT,
                                "%s: detailed mode steps at most 2^26 PE-cycles (R*C*array cycles) and 2^26 "
@@ -529,7 +576,7 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
             mx_tengine_volumes(cfg, &a, &r, &t, out);
             out->cycles_total = pipeline(cfg, &a, &r, &t, out);
             out->cycles_mem_stall = out->cycles_total - out->cycles_compute - out->cycles_fill_drain -
-                                    out->cycles_exp_stall;
+                                    out->cycles_exp_stall - out->cycles_lane_limit;
         }
         out->util_mapping = out->n_folds > 0 ? out->util_mapping / ((double)out->n_folds * (double)a.R * (double)a.C) : 0;
         out->tile_m = t.tm;

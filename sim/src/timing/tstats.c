@@ -102,6 +102,16 @@ MXSIM_API double mxsim_tstats_value(const mxsim_tstats *s, int i)
     return v * k_fields[i].scale;
 }
 
+MXSIM_API const char *mxsim_bound_name(int64_t b)
+{
+    static const char *const k[] = {
+#define BN_(id, name) name,
+        MXSIM_BOUNDS(BN_)
+#undef BN_
+    };
+    return b >= 0 && b < (int64_t)N_OF(k) ? k[b] : NULL;
+}
+
 MXSIM_API const char *mxsim_agg_name(mxsim_agg a)
 {
     static const char *const k[] = {"sum", "fold_mean", "recompute", "per_op"};
