@@ -668,7 +668,7 @@ typedef enum {
     X(int64_t, bound, "bound", "class", 1, MXSIM_KINDS_ALL, RECOMPUTE, 1, -1,                      \
       "largest cycle class (TOTAL: of the summed classes); a name, see mxsim_bound_name")
 
-/* The cycle classes of bound attribution (sim/doc/architecture.md section 7), in the order that
+/* The cycle classes of bound attribution (sim/doc/architecture.md section 10), in the order that
 ** breaks ties; mxsim_tstats.bound holds one of them.  Invariants, per op and in a TOTAL, in both
 ** engines: cycles_total = compute + fill_drain + exp_stall + lane_limit + dram_bw + dram_latency,
 ** and cycles_mem_stall = dram_bw + dram_latency. */

@@ -429,6 +429,38 @@ MXTEST(detail_refuses_large_problems)
     MXT_TRUE(s.cycles_total > (16 * 64 * 2 + 16 * 16 * 4) * 1024);
 }
 
+/* The worked example of bound attribution (sim/doc/architecture.md section 10.1), in both engines:
+** OS 2x2, L = 4 but load_lanes = 2, G = 8, a unit per PE (II 1, latency 3), DRAM 4 B/cycle with
+** 10 cycles of latency, fp32 output, m = n = 2, k = 8.  One tile: the load of A and B (16 + 16
+** mantissa bytes, 2 + 2 scale bytes) takes 10 + 36/4 = 19 cycles.  The fold: 4 beats per group
+** (2 at L lanes): 2 compute, 2 lane limit, fill/drain R+C-2 = 2; PE (1,1) ends the group at
+** beat 4 + skew 2 = cycle 6, its exponent op finishes 3 later: 9 cycles, 3 of them exponent
+** stall.  The store of 2*2*4 = 16 bytes: 10 + 4 = 14.  Total 19 + 9 + 14 = 42; the waits
+** [0,19) and [28,42) hold 10 + 10 latency cycles and 9 + 4 transfer cycles: bound dram_latency. */
+MXTEST(bound_attribution_worked_example)
+{
+    mxsim_tconfig c = hand_cfg(2, 2, MXSIM_DF_OS);
+    c.pe_lanes = 4, c.load_lanes = 2, c.group_size = 8;
+    c.exp_share = MXSIM_EXP_PER_PE, c.exp_ii_cycles = 1, c.exp_latency_cycles = 3;
+    c.dram_bw_bytes_per_cycle = 4, c.dram_latency_cycles = 10;
+    c.out_format = MXSIM_OUT_FP32;
+    mxsim_top o = gemm(2, 2, 8);
+    for (int detail = 0; detail < 2; detail++) {
+        mxsim_tstats s;
+        MXT_EQ_INT(run(&c, &o, detail, NULL, &s), MXSIM_OK);
+        MXT_EQ_INT(s.cycles_total, 42);
+        MXT_EQ_INT(s.cycles_compute, 2);
+        MXT_EQ_INT(s.cycles_lane_limit, 2);
+        MXT_EQ_INT(s.cycles_fill_drain, 2);
+        MXT_EQ_INT(s.cycles_exp_stall, 3);
+        MXT_EQ_INT(s.cycles_dram_bw, 13);
+        MXT_EQ_INT(s.cycles_dram_latency, 20);
+        MXT_EQ_INT(s.cycles_mem_stall, 33);
+        MXT_EQ_INT(s.bound, MXSIM_BOUND_DRAM_LATENCY);
+        MXT_TRUE(strcmp(mxsim_bound_name(s.bound), "dram_latency") == 0);
+    }
+}
+
 int main(void)
 {
     if (mxsim_ctx_create(&g_ctx) != MXSIM_OK) return 1;

@@ -412,7 +412,7 @@ static void shift(dsim *d, int32_t *reg, int dir, int64_t fcyc)
     }
 }
 
-/* Bound attribution of one array cycle (architecture.md section 7); rel: the beat (OS) or row
+/* Bound attribution of one array cycle (architecture.md section 10); rel: the beat (OS) or row
 ** released in it, -1 if none.  OS: a beat of a group past the first tg_l is lane limit; WS/IS: every
 ** cycle of a fold past the beats L lanes would need is. */
 static void classify(dsim *d, int32_t rel, int live)

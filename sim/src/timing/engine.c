@@ -17,7 +17,7 @@
 ** timed by detail.c instead, on the same tiling, after an admission check against its limits.
 ** Ignored: DRAM banks and refresh, partial-sum spills (the output tile stays in SRAM across k).
 ** Invariant: cycles_total = compute + fill_drain + exp_stall + lane_limit + mem_stall and
-** mem_stall = dram_bw + dram_latency, per op and in total (bound attribution, section 7).
+** mem_stall = dram_bw + dram_latency, per op and in total (architecture.md section 10).
 */
 #include <stdio.h>
 #include <stdlib.h>

@@ -64,7 +64,7 @@ MX_INTERNAL mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg
 MX_INTERNAL void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn,
                              int64_t tk, mx_tfold *f);
 /* Beats a reduction of tk elements would take at the full L lanes (group g; g = tk for int8): the
-** reference of lane-limit attribution (architecture.md section 7). */
+** reference of lane-limit attribution (architecture.md section 10). */
 MX_INTERNAL int64_t mx_tpe_full_lane_beats(const mx_tarch *a, int mx, int64_t g, int64_t tk);
 /* Beats per group, group interval / stream interval and exponent tail of the array. */
 MX_INTERNAL int64_t mx_tpe_beats_per_group(const mx_tarch *a, int64_t g);
