@@ -473,7 +473,13 @@ typedef struct {
     int64_t tile_m, tile_n, tile_k;         /* GEMM tile, elements; 0: the engine chooses (a value
                                             ** above the op's dim means the whole dim) */
     int64_t scalesim_bw;                    /* mxsim_scalesim_bw: compat-mode interface bandwidth */
+    int64_t tile_objective;                 /* mxsim_tile_objective: what the tile search minimises */
 } mxsim_tconfig;
+
+/* What the tile search minimises (tile.objective; architecture.md section 11): cycles, energy
+** (mxsim_cost_energy, nominal band, default cost parameters) or their product.  energy and edp
+** need the cost model (built with MXSIM_WITH_SWEEP); without it they are MXSIM_E_UNSUPPORTED. */
+typedef enum { MXSIM_OBJ_CYCLES = 0, MXSIM_OBJ_ENERGY = 1, MXSIM_OBJ_EDP = 2 } mxsim_tile_objective;
 
 /* SCALE-Sim's InterfaceBandwidth in compat mode: USER stalls at dram.bw_bytes_per_cycle, CALC
 ** sizes the interface so that it never stalls. */

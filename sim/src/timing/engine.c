@@ -308,12 +308,99 @@ static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
     return mx_t_max(mx_tmem_dur(a, first.load_bytes) + arr + last_store, loads + stores);
 }
 
+/* Every statistic of one op on tiling t (analytic; the op once, without repeat). */
+static void candidate_stats(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                            const mx_ttiling *t, mxsim_tstats *st)
+{
+    memset(st, 0, sizeof *st);
+    mx_tengine_volumes(cfg, a, op, t, st);
+    st->cycles_total = pipeline(cfg, a, op, t, st);
+    st->cycles_mem_stall = st->cycles_total - st->cycles_compute - st->cycles_fill_drain - st->cycles_exp_stall -
+                           st->cycles_lane_limit;
+    st->util_mapping = st->n_folds > 0 ? st->util_mapping / ((double)st->n_folds * (double)a->R * (double)a->C) : 0;
+    mx_tstats_finish(cfg, st);
+}
+
+/* The energy model as the tile search sees it (tile.objective energy or edp): mxsim_cost_energy
+** with the default cost parameters, nominal band; the same function the sweep reports. */
+typedef struct {
+    int on;
+#ifdef MXSIM_HAVE_COST
+    mxsim_cost_params p;
+    mxsim_area area;
+#endif
+} tcost;
+
+static mxsim_status tcost_init(mxsim_ctx *ctx, const mxsim_tconfig *cfg, tcost *c)
+{
+    memset(c, 0, sizeof *c);
+    c->on = cfg->tile_objective != MXSIM_OBJ_CYCLES;
+#ifdef MXSIM_HAVE_COST
+    if (c->on) {
+        mxsim_cost_params_default(&c->p);
+        return mxsim_cost_area(ctx, cfg, &c->p, &c->area);
+    }
+    return MXSIM_OK;
+#else
+    return c->on ? mx_fail(ctx, MXSIM_E_UNSUPPORTED, "tile.objective: energy and edp need the cost model") : MXSIM_OK;
+#endif
+}
+
+/* Objective value of a candidate with statistics st (cycles: cycles_total).  lb = 1: st holds only
+** a lower bound's counts, and the result keeps only energy terms that are exact or below the true
+** ones (every dropped term is >= 0). */
+static mxsim_status objective(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const tcost *c, const mxsim_tstats *st,
+                              int lb, double *out)
+{
+    if (!c->on) {
+        *out = (double)st->cycles_total;
+        return MXSIM_OK;
+    }
+#ifdef MXSIM_HAVE_COST
+    mxsim_energy e;
+    mxsim_status s = mxsim_cost_energy(ctx, cfg, &c->p, &c->area, st, &e);
+    if (s != MXSIM_OK) return s;
+    double pj = e.total_pj[MXSIM_BAND_NOM];
+    if (lb) /* terms that depend on counts the bound does not know (set to 0 there) */
+        pj -= e.dyn_pj[MXSIM_BAND_NOM][MXSIM_COMP_ADDER_TREE] + e.dyn_pj[MXSIM_BAND_NOM][MXSIM_COMP_ACCUM] +
+              e.dyn_pj[MXSIM_BAND_NOM][MXSIM_COMP_SRAM] + e.dyn_pj[MXSIM_BAND_NOM][MXSIM_COMP_OVERHEAD];
+    *out = cfg->tile_objective == MXSIM_OBJ_EDP ? pj * (double)st->cycles_total : pj;
+    return MXSIM_OK;
+#else
+    (void)ctx, (void)cfg, (void)st, (void)lb;
+    return MXSIM_E_UNSUPPORTED;
+#endif
+}
+
+/* Lower bound of a candidate's objective from its cycle bound: the op's MACs and exponent ops, the
+** tiling's DRAM reads in closed form (A once per n tile when K is split, B once per m tile unless
+** it stays resident), leakage over lb_cycles. */
+static void lb_stats(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op, const mx_ttiling *t,
+                     int64_t lb_cycles, mxsim_tstats *st)
+{
+    memset(st, 0, sizeof *st);
+    int64_t ra = t->nk > 1 ? t->nn : 1, rb = t->nk > 1 || t->nn > 1 ? t->nm : 1;
+    st->dram_a_mant_bytes = op->m * op->k * ra;
+    st->dram_b_mant_bytes = op->k * op->n * rb;
+    if (op->mx) {
+        st->dram_a_scale_bytes = op->m * (op->k / op->g) * ra;
+        st->dram_b_scale_bytes = (op->k / op->g) * op->n * rb;
+    }
+    st->n_macs = op->m * op->n * op->k_useful;
+    st->n_macs_issued = op->m * op->n * op->k;
+    st->n_exp_ops = op->mx ? op->m * op->n * (op->k / op->g) : 0;
+    st->cycles_total = lb_cycles;
+    (void)a;
+    mx_tstats_finish(cfg, st);
+}
+
 /* Most tiles one op may need (see mx_tengine_choose): about 10 s of analytic time. */
 #define MX_T_MAX_TILES ((int64_t)1 << 26)
 
 typedef struct {
     mx_ttiling t;
-    int64_t lb, order;
+    double lb; /* lower bound of the objective */
+    int64_t order;
 } tcand;
 
 static int cmp_cand(const void *x, const void *y)
@@ -369,6 +456,9 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     ** the earlier candidate: the choice is the one an exhaustive search in the original order
     ** makes.  The set is every listed candidate that fits and has at most MX_T_MAX_TILES tiles,
     ** a filter on the candidate alone, so more SRAM only adds candidates. */
+    tcost cost;
+    mxsim_status cst = tcost_init(ctx, cfg, &cost);
+    if (cst != MXSIM_OK) return cst;
     tcand *cs = malloc((size_t)nm * (size_t)nn * (size_t)nk * sizeof *cs);
     tmemo *memo = calloc(MX_T_MEMO, sizeof *memo);
     if (cs == NULL || memo == NULL) {
@@ -391,7 +481,18 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
                     if (big.tm == 0) big = t;
                     continue;
                 }
-                cs[nc] = (tcand){t, lower_bound(a->cfg, a, op, &t, memo), nc};
+                int64_t lbc = lower_bound(a->cfg, a, op, &t, memo);
+                double lbo = (double)lbc;
+                if (cost.on) {
+                    mxsim_tstats ls;
+                    lb_stats(cfg, a, op, &t, lbc, &ls);
+                    if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
+                        free(cs);
+                        free(memo);
+                        return cst;
+                    }
+                }
+                cs[nc] = (tcand){t, lbo, nc};
                 nc++;
             }
     if (nc == 0 && big.tm > 0) {
@@ -404,10 +505,22 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
                        (long long)(big.nm * big.nn * big.nk), (long long)big.tm, (long long)big.tn, (long long)big.tk);
     }
     qsort(cs, (size_t)nc, sizeof *cs, cmp_cand);
-    int64_t best_cost = -1, best_order = -1;
+    double best_cost = -1;
+    int64_t best_order = -1;
     for (int i = 0; i < nc; i++) {
         if (best_cost >= 0 && (cs[i].lb > best_cost || (cs[i].lb == best_cost && cs[i].order > best_order))) break;
-        int64_t c = pipeline(a->cfg, a, op, &cs[i].t, NULL);
+        double c;
+        if (cost.on) {
+            mxsim_tstats cst_s;
+            candidate_stats(cfg, a, op, &cs[i].t, &cst_s);
+            if ((cst = objective(ctx, cfg, &cost, &cst_s, 0, &c)) != MXSIM_OK) {
+                free(cs);
+                free(memo);
+                return cst;
+            }
+        } else {
+            c = (double)pipeline(a->cfg, a, op, &cs[i].t, NULL);
+        }
         if (best_cost < 0 || c < best_cost || (c == best_cost && cs[i].order < best_order)) {
             best_cost = c;
             best_order = cs[i].order;
@@ -573,12 +686,10 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
                                "analytic engine (detail off)", where, (double)arr * (double)(a.R * a.C), (double)tot);
             if ((s = mx_tdetail_run(ctx, cfg, &a, &r, &t, where, access_trace_path, out)) != MXSIM_OK) return s;
         } else {
-            mx_tengine_volumes(cfg, &a, &r, &t, out);
-            out->cycles_total = pipeline(cfg, &a, &r, &t, out);
-            out->cycles_mem_stall = out->cycles_total - out->cycles_compute - out->cycles_fill_drain -
-                                    out->cycles_exp_stall - out->cycles_lane_limit;
+            candidate_stats(cfg, &a, &r, &t, out);
         }
-        out->util_mapping = out->n_folds > 0 ? out->util_mapping / ((double)out->n_folds * (double)a.R * (double)a.C) : 0;
+        if (detail)
+            out->util_mapping = out->n_folds > 0 ? out->util_mapping / ((double)out->n_folds * (double)a.R * (double)a.C) : 0;
         out->tile_m = t.tm;
         out->tile_n = t.tn;
         out->tile_k = t.tk;
