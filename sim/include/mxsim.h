@@ -672,7 +672,9 @@ typedef enum {
     X(int64_t, cycles_dram_latency, "cycles_dram_latency", "cycles", 1, MXSIM_KINDS_ALL, SUM, 0,   \
       -1, "mem_stall cycles while the DRAM channel waits out a request's latency")                 \
     X(int64_t, bound, "bound", "class", 1, MXSIM_KINDS_ALL, RECOMPUTE, 1, -1,                      \
-      "largest cycle class (TOTAL: of the summed classes); a name, see mxsim_bound_name")
+      "largest cycle class (TOTAL: of the summed classes); a name, see mxsim_bound_name")           \
+    X(int64_t, tile_objective, "tile_objective", "objective", 1, MXSIM_KINDS_ALL, RECOMPUTE, 0, -1,\
+      "what the tile search minimised (tile.objective): cycles, energy or edp")
 
 /* The cycle classes of bound attribution (sim/doc/architecture.md section 10), in the order that
 ** breaks ties; mxsim_tstats.bound holds one of them.  Invariants, per op and in a TOTAL, in both
@@ -694,6 +696,8 @@ typedef enum {
 /* "compute", "fill_drain", ...; NULL if out of range.  A statistic whose unit is "class" is shown
 ** as this name in every table. */
 MXSIM_API const char *mxsim_bound_name(int64_t b);
+/* "cycles", "energy", "edp"; NULL if out of range (a statistic of unit "objective" is shown so). */
+MXSIM_API const char *mxsim_tile_objective_name(int64_t o);
 
 /* Timing statistics of one op or a TOTAL; every member is described by MXSIM_TSTATS_FIELDS
 ** (invariants: see MXSIM_BOUNDS). */

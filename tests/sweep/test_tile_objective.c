@@ -79,6 +79,51 @@ MXTEST(energy_objective_more_bandwidth_never_more_energy)
     MXT_TRUE(n_differ >= 10);
 }
 
+/* The worked example of architecture.md section 11.1: small.ini, one GEMM 512 x 512 x 1024.  With
+** the cycles objective, raising DRAM bandwidth from 8 to 64 B/cycle moves the tiling from 128 x 64
+** x 128 to 16 x 16 x 1024 (the whole K per tile, tiny m and n tiles): 6,291,456 -> 17,301,504
+** operand bytes from DRAM, and more energy.  With the energy objective it keeps 128 x 64 x 128,
+** and its energy falls with the shorter run (less leakage). */
+MXTEST(objective_worked_example)
+{
+    mxsim_tconfig c;
+    mxsim_tconfig_default(&c);
+    if (mxsim_tconfig_load(g_ctx, &c, MXSIM_SOURCE_DIR "/workloads/configs/small.ini") != MXSIM_OK) {
+        MXT_FAILF("small.ini: %s", mxsim_errmsg(g_ctx));
+        return;
+    }
+    mxsim_top o = mxt_gemm_op("g", 512, 512, 1024);
+    struct {
+        int obj;
+        double bw;
+        int64_t cycles, tm, tn, tk, dram_ab;
+    } want[] = {{MXSIM_OBJ_CYCLES, 8, 908160, 128, 64, 128, 6291456},
+                {MXSIM_OBJ_CYCLES, 64, 555800, 16, 16, 1024, 17301504},
+                {MXSIM_OBJ_ENERGY, 8, 908160, 128, 64, 128, 6291456},
+                {MXSIM_OBJ_ENERGY, 64, 721748, 128, 64, 128, 6291456}};
+    double pj[4];
+    for (int i = 0; i < 4; i++) {
+        c.tile_objective = want[i].obj;
+        c.dram_bw_bytes_per_cycle = want[i].bw;
+        int64_t cyc;
+        mxsim_tstats s;
+        if (!measure(&c, &o, &cyc, &pj[i], &s)) {
+            MXT_FAILF("case %d: %s", i, mxsim_errmsg(g_ctx));
+            return;
+        }
+        MXT_EQ_INT(cyc, want[i].cycles);
+        MXT_EQ_INT(s.tile_m, want[i].tm);
+        MXT_EQ_INT(s.tile_n, want[i].tn);
+        MXT_EQ_INT(s.tile_k, want[i].tk);
+        MXT_EQ_INT(s.dram_a_mant_bytes + s.dram_b_mant_bytes, want[i].dram_ab);
+        MXT_EQ_INT(s.tile_objective, want[i].obj);
+    }
+    printf("  energy (nominal, mJ): cycles objective %.4f -> %.4f, energy objective %.4f -> %.4f\n", pj[0] * 1e-9,
+           pj[1] * 1e-9, pj[2] * 1e-9, pj[3] * 1e-9);
+    MXT_TRUE(pj[1] > pj[0] * 1.3); /* the cycles objective pays for the bandwidth in energy */
+    MXT_TRUE(pj[3] <= pj[2] && pj[3] < pj[1]);
+}
+
 int main(void)
 {
     if (mxsim_ctx_create(&g_ctx) != MXSIM_OK) return 1;

@@ -604,6 +604,7 @@ void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st)
     /* bound: the largest class, ties to the earlier one (MXSIM_BOUNDS order) */
     const int64_t cls[MXSIM_BOUND_COUNT_] = {st->cycles_compute, st->cycles_fill_drain, st->cycles_exp_stall,
                                              st->cycles_lane_limit, st->cycles_dram_bw, st->cycles_dram_latency};
+    st->tile_objective = cfg->tile_objective;
     st->bound = 0;
     for (int i = 1; i < MXSIM_BOUND_COUNT_; i++)
         if (cls[i] > cls[st->bound]) st->bound = i;

@@ -8,7 +8,9 @@
 
 mxsim_cell_type mx_tstats_cell_type(const mxsim_tstats_field *f)
 {
-    return strcmp(f->unit, "class") == 0 ? MXSIM_CELL_TEXT : f->type[0] == 'r' ? MXSIM_CELL_REAL : MXSIM_CELL_INT;
+    return strcmp(f->unit, "class") == 0 || strcmp(f->unit, "objective") == 0 ? MXSIM_CELL_TEXT
+           : f->type[0] == 'r'                                                 ? MXSIM_CELL_REAL
+                                                                               : MXSIM_CELL_INT;
 }
 
 /* Adds every statistic of the field table as a column; decimals < -1: the field's own. */
@@ -34,7 +36,9 @@ mxsim_status mx_tstats_set_row(mxsim_ctx *ctx, mxsim_table *t, int64_t row, cons
         const mxsim_tstats_field *f = mxsim_tstats_field_at(i);
         if (total && f->agg == MXSIM_AGG_PER_OP) st = mxsim_table_set_null(ctx, t, row, f->name);
         else if (mx_tstats_cell_type(f) == MXSIM_CELL_TEXT)
-            st = mxsim_table_set_text(ctx, t, row, f->name, mxsim_bound_name(mxsim_tstats_int(s, i)));
+            st = mxsim_table_set_text(ctx, t, row, f->name,
+                                      f->unit[0] == 'c' ? mxsim_bound_name(mxsim_tstats_int(s, i))
+                                                        : mxsim_tile_objective_name(mxsim_tstats_int(s, i)));
         else if (f->type[0] == 'r') st = mxsim_table_set_real(ctx, t, row, f->name, mxsim_tstats_value(s, i));
         else st = mxsim_table_set_int(ctx, t, row, f->name, mxsim_tstats_int(s, i) * (int64_t)f->scale);
     }

@@ -137,7 +137,8 @@ MX_INTERNAL void mx_tstats_scale(mxsim_tstats *st, int64_t r);
 /* Table helpers shared by the run and sweep tables (run_table.c): the statistic columns (decimals
 ** < -1: each field's own), one row's statistic cells (total: per-op fields empty), and every
 ** configuration field as typed metadata. */
-/* Cell type of a statistic's column: text for a class (bound, shown by name), else int or real. */
+/* Cell type of a statistic's column: text for a class or an objective (shown by name), else int or
+** real. */
 MX_INTERNAL mxsim_cell_type mx_tstats_cell_type(const mxsim_tstats_field *f);
 MX_INTERNAL mxsim_status mx_tstats_add_columns(mxsim_ctx *ctx, mxsim_table *t, int use_brief, int decimals);
 MX_INTERNAL mxsim_status mx_tstats_set_row(mxsim_ctx *ctx, mxsim_table *t, int64_t row, const mxsim_tstats *s,

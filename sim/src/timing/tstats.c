@@ -112,6 +112,12 @@ MXSIM_API const char *mxsim_bound_name(int64_t b)
     return b >= 0 && b < (int64_t)N_OF(k) ? k[b] : NULL;
 }
 
+MXSIM_API const char *mxsim_tile_objective_name(int64_t o)
+{
+    static const char *const k[] = {"cycles", "energy", "edp"};
+    return o >= 0 && o < (int64_t)N_OF(k) ? k[o] : NULL;
+}
+
 MXSIM_API const char *mxsim_agg_name(mxsim_agg a)
 {
     static const char *const k[] = {"sum", "fold_mean", "recompute", "per_op"};
