@@ -127,6 +127,11 @@ MX_INTERNAL int64_t mx_tscalesim_stall(const mxsim_tconfig *cfg, const mx_tarch 
                                        const mx_top_resolved *op, int64_t tc);
 MX_INTERNAL void mx_tscalesim_finish(const mxsim_tconfig *cfg, const mx_tarch *a,
                                      const mx_top_resolved *op, mxsim_tstats *st);
+/* The analytic memory pipeline of tiling t (engine.c): walk = 1 steps every tile (the oracle of
+** the tests), walk = 0 crosses runs of identical tiles in whole periods (what mxsim_time_op uses).
+** Adds to *st (may be NULL); returns cycles_total, -1 if a count would pass 2^63. */
+MX_INTERNAL int64_t mx_tengine_pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                                        const mx_ttiling *t, mxsim_tstats *st, int walk);
 /* Fills the data-volume counters (SRAM, DRAM, events) that both engines share. */
 MX_INTERNAL void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a,
                                     const mx_top_resolved *op, const mx_ttiling *t,
@@ -134,6 +139,8 @@ MX_INTERNAL void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a,
 MX_INTERNAL void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st);
 /* Multiplies every summed statistic (MXSIM_AGG_SUM) by r: an op repeated r times. */
 MX_INTERNAL void mx_tstats_scale(mxsim_tstats *st, int64_t r);
+/* The column of the first summed count that r times would pass 2^63 (NULL: none does). */
+MX_INTERNAL const char *mx_tstats_scale_overflow(const mxsim_tstats *st, int64_t r);
 /* Table helpers shared by the run and sweep tables (run_table.c): the statistic columns (decimals
 ** < -1: each field's own), one row's statistic cells (total: per-op fields empty), and every
 ** configuration field as typed metadata. */

@@ -124,6 +124,16 @@ MXSIM_API const char *mxsim_agg_name(mxsim_agg a)
     return (unsigned)a < 4u ? k[a] : NULL;
 }
 
+const char *mx_tstats_scale_overflow(const mxsim_tstats *st, int64_t r)
+{
+    int64_t p;
+#define OVF_(ctype, mem, col, unit, scale, kinds, agg, brief, dec, doc) \
+    if (MXSIM_AGG_##agg == MXSIM_AGG_SUM && IS_INT_##ctype && __builtin_mul_overflow((int64_t)st->mem, r, &p)) return col;
+    MXSIM_TSTATS_FIELDS(OVF_)
+#undef OVF_
+    return NULL;
+}
+
 void mx_tstats_scale(mxsim_tstats *st, int64_t r)
 {
 #define SCALE_(ctype, mem, col, unit, scale, kinds, agg, brief, dec, doc) \
