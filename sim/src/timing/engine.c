@@ -638,13 +638,17 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     qsort(cs, (size_t)nc, sizeof *cs, cmp_cand);
     double best_cost = -1;
     int64_t best_order = -1;
+    const char *ovf_any = NULL;
     for (int i = 0; i < nc; i++) {
         if (best_cost >= 0 && (cs[i].lb > best_cost || (cs[i].lb == best_cost && cs[i].order > best_order))) break;
         double c;
         const char *ovf = NULL;
         if (cost.on) {
             mxsim_tstats cst_s;
-            if (candidate_stats(cfg, a, op, &cs[i].t, &cst_s, &ovf) < 0) continue; /* past 2^63: never best */
+            if (candidate_stats(cfg, a, op, &cs[i].t, &cst_s, &ovf) < 0) { /* past 2^63: never best */
+                ovf_any = ovf;
+                continue;
+            }
             if ((cst = objective(ctx, cfg, &cost, &cst_s, 0, &c)) != MXSIM_OK) {
                 free(cs);
                 free(memo);
@@ -652,7 +656,10 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
             }
         } else {
             int64_t cyc = pipeline(a->cfg, a, op, &cs[i].t, NULL, &ovf);
-            if (cyc < 0) continue;
+            if (cyc < 0) {
+                ovf_any = ovf;
+                continue;
+            }
             c = (double)cyc;
         }
         if (best_cost < 0 || c < best_cost || (c == best_cost && cs[i].order < best_order)) {
@@ -670,6 +677,8 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
             best->tg[cls] = tile_time(memo, a, op, tm, tn, tk)->tg;
         }
     free(memo);
+    if (best_cost < 0 && ovf_any != NULL)
+        return mx_fail(ctx, MXSIM_E_LIMIT, "%s: field '%s': the count passes 2^63 on every tiling", where, ovf_any);
     if (best_cost < 0)
         return mx_fail(ctx, MXSIM_E_INPUT,
                        "%s: no tiling fits: fields 'sram.a_kib', 'sram.b_kib', 'sram.c_kib' too small "
