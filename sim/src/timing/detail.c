@@ -87,6 +87,8 @@ typedef struct {
     int64_t fi, fj, nfi, nfj;
     int stream;                     /* 0 OS; 1 WS/IS */
     int64_t tg_l;                   /* beats per group (int8: of the chunk) at the full L lanes */
+    struct bcache *bc;              /* beat_info of the beats in flight (direct-mapped, per tile) */
+    int64_t bc_n;
     int lane_fold;                  /* stream fold that L-wide beats would not need: lane limit */
     int64_t mr, mc, row0, col0;     /* OS: mapped rows/cols, first output row/col in the tile */
     int64_t fr, nbf, n_steps;       /* stream: first beat, beats in fold; steps (beats or rows) */
@@ -128,6 +130,25 @@ static void beat_info(const dsim *d, int64_t b, int64_t *k0, int64_t *elems, int
     *k0 = q * glen + t * d->w;
     *elems = mx_t_min(d->w, glen - t * d->w);
     *gend = d->op->mx && t == d->tg - 1;
+}
+
+/* beat_info of beat b, memoised: the beats in flight in the array span fewer than R + C
+** consecutive indices, so a direct-mapped table of at least R + C entries holds all of them (a
+** speed-up only: each entry is beat_info's own result). */
+struct bcache {
+    int64_t b, k0, el, grp, useful; /* useful: MACs of the beat within the trace's K (count_macs) */
+    int gend;
+};
+
+static const struct bcache *beat_cached(dsim *d, int64_t b)
+{
+    struct bcache *e = &d->bc[b & (d->bc_n - 1)];
+    if (e->b != b) {
+        beat_info(d, b, &e->k0, &e->el, &e->grp, &e->gend);
+        e->useful = mx_t_max(0, mx_t_min(e->el, d->op->k_useful - (d->ik * d->t->tk + e->k0)));
+        e->b = b;
+    }
+    return e;
 }
 
 /* Operand `opnd` (0 A, 1 B): address of row `line` (A: m index; B: n index) at element k0. */
@@ -456,6 +477,8 @@ static mxsim_status os_cycle(dsim *d, int64_t fcyc, int *ended)
         if (d->ra[i * C] >= 0) read_beat(d, 0, d->row0 + i, d->ra[i * C]);
     for (int64_t j = 0; j < d->mc; j++)
         if (d->rb[j] >= 0) read_beat(d, 1, d->col0 + j, d->rb[j]);
+    /* per-cycle sums in locals (the compiler cannot keep d->st's fields in registers) */
+    int64_t n_acc = 0, n_iss = 0, n_use = 0;
     for (int64_t i = 0; i < R; i++)
         for (int64_t j = 0; j < C; j++) {
             int32_t b = d->ra[i * C + j];
@@ -463,15 +486,18 @@ static mxsim_status os_cycle(dsim *d, int64_t fcyc, int *ended)
                 return mx_fail(d->ctx, MXSIM_E_INTERNAL, "%s: detailed mode: PE (%lld,%lld) holds A beat %d "
                                "and B beat %d", d->where, (long long)i, (long long)j, b, d->rb[i * C + j]);
             if (b < 0 || i >= d->mr || j >= d->mc) continue;
-            int64_t k0, el, grp, out = i * d->mc + j;
-            int gend;
-            beat_info(d, b, &k0, &el, &grp, &gend);
-            count_macs(d, k0, el);
-            d->st->n_acc_writes++;
+            int64_t out = i * d->mc + j;
+            const struct bcache *bi = beat_cached(d, b);
+            n_iss += bi->el;
+            n_use += bi->useful;
+            n_acc++;
             mxsim_status s;
-            if (gend && (s = unit_push(d, unit_of(d, i, j), fcyc, out, grp)) != MXSIM_OK) return s;
+            if (bi->gend && (s = unit_push(d, unit_of(d, i, j), fcyc, out, bi->grp)) != MXSIM_OK) return s;
             if (b == d->nb - 1 && (s = out_exit(d, out, fcyc)) != MXSIM_OK) return s;
         }
+    d->st->n_acc_writes += n_acc;
+    d->st->n_macs_issued += n_iss;
+    d->st->n_macs += n_use;
     d->pe_cyc += R * C;
     return units_issue(d, fcyc);
 }
@@ -709,6 +735,7 @@ static mxsim_status tile_start(dsim *d)
     for (int64_t e = 0; e < d->g; e += d->w) d->tg++;
     d->tg_l = 0;
     for (int64_t e = 0; e < d->g; e += d->a->L) d->tg_l++;
+    for (int64_t i = 0; i < d->bc_n; i++) d->bc[i].b = -1; /* beats mean other elements now */
     d->n_grp = d->op->mx ? d->tk / d->g : 0;
     d->nb = (d->op->mx ? d->n_grp : 1) * d->tg;
     d->stream = d->a->df != MXSIM_DF_OS;
@@ -829,8 +856,10 @@ mxsim_status mx_tdetail_run(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mx_t
     d.ring = mx_malloc((size_t)d.ring_n, sizeof *d.ring);
     d.u = mx_calloc((size_t)d.n_u, sizeof *d.u);
     d.prof = mx_malloc(rc, sizeof *d.prof);
+    for (d.bc_n = 1; d.bc_n < a->R + a->C; d.bc_n *= 2) {}
+    d.bc = mx_malloc((size_t)d.bc_n, sizeof *d.bc);
     mxsim_status s = MXSIM_OK;
-    if (!d.ra || !d.rb || !d.rw || !d.ring || !d.u || !d.prof)
+    if (!d.ra || !d.rb || !d.rw || !d.ring || !d.u || !d.prof || !d.bc)
         s = mx_fail(ctx, MXSIM_E_NOMEM, "%s: detailed mode: out of memory", where);
     if (s == MXSIM_OK && trace_path != NULL) s = mx_tacc_open(ctx, trace_path, &d.acc);
     if (s == MXSIM_OK) s = run(&d);
@@ -840,7 +869,7 @@ mxsim_status mx_tdetail_run(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mx_t
     }
     if (d.u)
         for (int64_t i = 0; i < d.n_u; i++) free(d.u[i].q);
-    free(d.ra), free(d.rb), free(d.rw), free(d.ring), free(d.u), free(d.prof);
+    free(d.ra), free(d.rb), free(d.rw), free(d.ring), free(d.u), free(d.prof), free(d.bc);
     free(d.rem), free(d.exitc), free(d.mdone), free(d.pw);
     return s;
 }
