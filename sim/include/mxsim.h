@@ -473,7 +473,13 @@ typedef struct {
     int64_t tile_m, tile_n, tile_k;         /* GEMM tile, elements; 0: the engine chooses (a value
                                             ** above the op's dim means the whole dim) */
     int64_t scalesim_bw;                    /* mxsim_scalesim_bw: compat-mode interface bandwidth */
+    int64_t tile_objective;                 /* mxsim_tile_objective: what the tile search minimises */
 } mxsim_tconfig;
+
+/* What the tile search minimises (tile.objective; architecture.md section 11): cycles, energy
+** (mxsim_cost_energy, nominal band, default cost parameters) or their product.  energy and edp
+** need the cost model (built with MXSIM_WITH_SWEEP); without it they are MXSIM_E_UNSUPPORTED. */
+typedef enum { MXSIM_OBJ_CYCLES = 0, MXSIM_OBJ_ENERGY = 1, MXSIM_OBJ_EDP = 2 } mxsim_tile_objective;
 
 /* SCALE-Sim's InterfaceBandwidth in compat mode: USER stalls at dram.bw_bytes_per_cycle, CALC
 ** sizes the interface so that it never stalls. */
@@ -610,7 +616,7 @@ typedef enum {
 ** struct layout is ABI) is the only change a new statistic needs. */
 #define MXSIM_TSTATS_FIELDS(X)                                                                     \
     X(int64_t, cycles_total, "cycles_total", "cycles", 1, MXSIM_KINDS_ALL, SUM, 1, -1,             \
-      "all cycles: compute + fill_drain + exp_stall + mem_stall")                                  \
+      "all cycles: compute + fill_drain + exp_stall + lane_limit + mem_stall")                     \
     X(int64_t, cycles_array, "cycles_array", "cycles", 1, MXSIM_KINDS_ALL, RECOMPUTE, 0, -1,       \
       "cycles the array is busy: total - mem_stall")                                               \
     X(int64_t, cycles_compute, "cycles_compute", "cycles", 1, MXSIM_KINDS_ALL, SUM, 1, -1,         \
@@ -660,7 +666,7 @@ typedef enum {
     X(int64_t, n_requant_elems, "n_requant_elems", "elements", 1,                                  \
       MXSIM_KINDS_GEMM | MXSIM_KINDS_QUANTIZE, SUM, 0, -1, "elements through the requantizer")    \
     X(int64_t, n_maxabs_compares, "n_maxabs_compares", "compares", 1,                              \
-      MXSIM_KINDS_GEMM | MXSIM_KINDS_QUANTIZE, SUM, 0, -1, "max-abs comparisons for group scales")  \
+      MXSIM_KINDS_GEMM | MXSIM_KINDS_QUANTIZE, SUM, 0, -1, "max-abs comparisons for group scales") \
     X(int64_t, n_dram_requests, "n_dram_requests", "requests", 1, MXSIM_KINDS_ALL, SUM, 0, -1,     \
       "DRAM requests (each pays dram.latency_cycles)")                                             \
     X(int64_t, tile_m, "tile_m", "elements", 1, MXSIM_KINDS_ALL, PER_OP, 0, -1,                    \
@@ -677,10 +683,43 @@ typedef enum {
     X(double, tops, "tops", "TOPS", 1, MXSIM_KINDS_ALL, RECOMPUTE, 1, 4,                           \
       "2 * MACs / time / 1e12")                                                                    \
     X(int64_t, n_macs_issued, "n_macs_issued", "MACs", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,            \
-      "multiply-adds issued: n_macs plus the zeros of K padded to a multiple of G (MXINT8 GEMMs)")
+      "multiply-adds issued: n_macs plus the zeros of K padded to a multiple of G (MXINT8 GEMMs)") \
+    X(int64_t, cycles_lane_limit, "cycles_lane_limit", "cycles", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,  \
+      "array cycles owed to beats narrower than L lanes (load path, or a narrower beat chosen)")  \
+    X(int64_t, cycles_dram_bw, "cycles_dram_bw", "cycles", 1, MXSIM_KINDS_ALL, SUM, 0, -1,         \
+      "mem_stall cycles while the DRAM channel transfers (or re-quantizes a store)")              \
+    X(int64_t, cycles_dram_latency, "cycles_dram_latency", "cycles", 1, MXSIM_KINDS_ALL, SUM, 0,   \
+      -1, "mem_stall cycles while the DRAM channel waits out a request's latency")                 \
+    X(int64_t, bound, "bound", "class", 1, MXSIM_KINDS_ALL, RECOMPUTE, 1, -1,                      \
+      "largest cycle class (TOTAL: of the summed classes); a name, see mxsim_bound_name")           \
+    X(int64_t, tile_objective, "tile_objective", "objective", 1, MXSIM_KINDS_ALL, RECOMPUTE, 0, -1,\
+      "what the tile search minimised (tile.objective): cycles, energy or edp")
+
+/* The cycle classes of bound attribution (sim/doc/architecture.md section 10), in the order that
+** breaks ties; mxsim_tstats.bound holds one of them.  Invariants, per op and in a TOTAL, in both
+** engines: cycles_total = compute + fill_drain + exp_stall + lane_limit + dram_bw + dram_latency,
+** and cycles_mem_stall = dram_bw + dram_latency. */
+#define MXSIM_BOUNDS(X)                \
+    X(COMPUTE, "compute")              \
+    X(FILL_DRAIN, "fill_drain")        \
+    X(EXP_STALL, "exp_stall")          \
+    X(LANE_LIMIT, "lane_limit")        \
+    X(DRAM_BW, "dram_bw")              \
+    X(DRAM_LATENCY, "dram_latency")
+typedef enum {
+#define MXSIM_BOUND_ENUM_(id, name) MXSIM_BOUND_##id,
+    MXSIM_BOUNDS(MXSIM_BOUND_ENUM_)
+#undef MXSIM_BOUND_ENUM_
+    MXSIM_BOUND_COUNT_
+} mxsim_bound;
+/* "compute", "fill_drain", ...; NULL if out of range.  A statistic whose unit is "class" is shown
+** as this name in every table. */
+MXSIM_API const char *mxsim_bound_name(int64_t b);
+/* "cycles", "energy", "edp"; NULL if out of range (a statistic of unit "objective" is shown so). */
+MXSIM_API const char *mxsim_tile_objective_name(int64_t o);
 
 /* Timing statistics of one op or a TOTAL; every member is described by MXSIM_TSTATS_FIELDS
-** (invariant: cycles_total = compute + fill_drain + exp_stall + mem_stall). */
+** (invariants: see MXSIM_BOUNDS). */
 typedef struct {
 #define MXSIM_TSTATS_MEMBER_(ctype, mem, col, unit, scale, kinds, agg, brief, dec, doc) ctype mem;
     MXSIM_TSTATS_FIELDS(MXSIM_TSTATS_MEMBER_)

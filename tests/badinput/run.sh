@@ -99,7 +99,8 @@ bad trace-gz-no-trailer 2 "truncated gzip stream" -- "$MXSIM" trace convert "$in
 bad trace-gz-corrupt 2 "gzip stream" -- "$MXSIM" trace check "$in/corrupt.trace.gz"
 bad trace-dim 2 "field 'm': 2147483649 must be in 1..2147483648" -- "$MXSIM" trace check "$in/dim.trace"
 bad trace-overflow 2 "m*n*k*repeat = 1.09e+40 overflows the counters" -- "$MXSIM" run --config "$cfg" "$in/overflow.trace" -o "$out/r.csv"
-bad trace-too-many-tiles 2 "accepts at most 2^26" -- "$MXSIM" run --config "$cfg" "$in/tiles.trace" -o "$out/r.csv"
+# 2^57 MACs in about 2^40 tiles: no tile-count limit, the analytic engine crosses identical tiles in periods (issue 14)
+bad trace-many-tiles 0 "TOTAL" -- "$MXSIM" run --config "$cfg" "$in/tiles.trace"
 bad trace-directory 2 "is a directory, expected a regular file" -- "$MXSIM" run --config "$cfg" "$in" -o "$out/r.csv"
 bad trace-fifo 2 "is a FIFO, expected a regular file" -- "$MXSIM" trace check "$in/fifo.trace"
 bad trace-missing 2 "cannot open: No such file" -- "$MXSIM" run --config "$cfg" "$in/nope.trace" -o "$out/r.csv"

@@ -91,6 +91,7 @@ MXTEST(detail_equals_analytic_random)
     mxt_rng r = {20240603};
     static const int64_t groups[] = {1, 2, 3, 4, 5, 8, 12, 16, 32};
     int n_run = 0, by_df_share[3][3] = {{0}}, n_g_l = 0, n_partial_beat = 0, n_exp_stall = 0, n_mem_stall = 0;
+    int n_lane = 0, n_lane_ws = 0, n_lat = 0, n_bw = 0, n_bad_sum = 0;
     int n_tiles = 0, n_kchunks = 0, n_int8 = 0, n_mxout = 0, n_partial_fold = 0, n_forced = 0, n_padded = 0, n_narrow = 0;
     for (int it = 0; it < 420; it++) {
         mxsim_tconfig c;
@@ -142,6 +143,14 @@ MXTEST(detail_equals_analytic_random)
         n_partial_beat += mx && c.group_size % w != 0;
         n_exp_stall += s.cycles_exp_stall > 0;
         n_mem_stall += s.cycles_mem_stall > 0;
+        /* bound attribution: the six classes partition the cycles (both engines, compared above) */
+        n_lane += s.cycles_lane_limit > 0;
+        n_lane_ws += s.cycles_lane_limit > 0 && c.dataflow != MXSIM_DF_OS;
+        n_lat += s.cycles_dram_latency > 0;
+        n_bw += s.cycles_dram_bw > 0;
+        n_bad_sum += s.cycles_total != s.cycles_compute + s.cycles_fill_drain + s.cycles_exp_stall + s.cycles_lane_limit +
+                                         s.cycles_dram_bw + s.cycles_dram_latency ||
+                     s.cycles_mem_stall != s.cycles_dram_bw + s.cycles_dram_latency;
         n_tiles += s.n_tiles > 1;
         n_kchunks += s.tile_k < o.k;
         n_int8 += !mx;
@@ -153,6 +162,10 @@ MXTEST(detail_equals_analytic_random)
            "padded K %d, narrower beat %d\n",
            n_run, n_exp_stall, n_mem_stall, n_tiles, n_kchunks, n_partial_fold, n_g_l, n_partial_beat, n_int8, n_mxout,
            n_forced, n_padded, n_narrow);
+    printf("  bound classes: lane limit in %d (WS/IS %d), DRAM latency in %d, DRAM bandwidth in %d\n", n_lane,
+           n_lane_ws, n_lat, n_bw);
+    MXT_EQ_INT(n_bad_sum, 0);
+    MXT_TRUE(n_lane >= 40 && n_lane_ws >= 20 && n_lat >= 40 && n_bw >= 40);
     MXT_TRUE(n_run >= 200);
     for (int df = 0; df < 3; df++)
         for (int sh = 0; sh < 3; sh++) MXT_TRUE(by_df_share[df][sh] >= 12);
@@ -414,6 +427,38 @@ MXTEST(detail_refuses_large_problems)
     o = gemm(16, 16, 64);
     MXT_EQ_INT(run(&c, &o, 1, NULL, &s), MXSIM_OK);
     MXT_TRUE(s.cycles_total > (16 * 64 * 2 + 16 * 16 * 4) * 1024);
+}
+
+/* The worked example of bound attribution (sim/doc/architecture.md section 10.1), in both engines:
+** OS 2x2, L = 4 but load_lanes = 2, G = 8, a unit per PE (II 1, latency 3), DRAM 4 B/cycle with
+** 10 cycles of latency, fp32 output, m = n = 2, k = 8.  One tile: the load of A and B (16 + 16
+** mantissa bytes, 2 + 2 scale bytes) takes 10 + 36/4 = 19 cycles.  The fold: 4 beats per group
+** (2 at L lanes): 2 compute, 2 lane limit, fill/drain R+C-2 = 2; PE (1,1) ends the group at
+** beat 4 + skew 2 = cycle 6, its exponent op finishes 3 later: 9 cycles, 3 of them exponent
+** stall.  The store of 2*2*4 = 16 bytes: 10 + 4 = 14.  Total 19 + 9 + 14 = 42; the waits
+** [0,19) and [28,42) hold 10 + 10 latency cycles and 9 + 4 transfer cycles: bound dram_latency. */
+MXTEST(bound_attribution_worked_example)
+{
+    mxsim_tconfig c = hand_cfg(2, 2, MXSIM_DF_OS);
+    c.pe_lanes = 4, c.load_lanes = 2, c.group_size = 8;
+    c.exp_share = MXSIM_EXP_PER_PE, c.exp_ii_cycles = 1, c.exp_latency_cycles = 3;
+    c.dram_bw_bytes_per_cycle = 4, c.dram_latency_cycles = 10;
+    c.out_format = MXSIM_OUT_FP32;
+    mxsim_top o = gemm(2, 2, 8);
+    for (int detail = 0; detail < 2; detail++) {
+        mxsim_tstats s;
+        MXT_EQ_INT(run(&c, &o, detail, NULL, &s), MXSIM_OK);
+        MXT_EQ_INT(s.cycles_total, 42);
+        MXT_EQ_INT(s.cycles_compute, 2);
+        MXT_EQ_INT(s.cycles_lane_limit, 2);
+        MXT_EQ_INT(s.cycles_fill_drain, 2);
+        MXT_EQ_INT(s.cycles_exp_stall, 3);
+        MXT_EQ_INT(s.cycles_dram_bw, 13);
+        MXT_EQ_INT(s.cycles_dram_latency, 20);
+        MXT_EQ_INT(s.cycles_mem_stall, 33);
+        MXT_EQ_INT(s.bound, MXSIM_BOUND_DRAM_LATENCY);
+        MXT_TRUE(strcmp(mxsim_bound_name(s.bound), "dram_latency") == 0);
+    }
 }
 
 int main(void)

@@ -174,7 +174,9 @@ MXTEST(properties_random)
                            G * (1 + (int64_t)(mxt_next(&r) % 24)));
         mxsim_tstats base = run(&c, &o);
         if (base.cycles_total < 0) continue; /* SRAM too small: reported as an error */
-        MXT_EQ_INT(base.cycles_total, base.cycles_compute + base.cycles_fill_drain + base.cycles_exp_stall + base.cycles_mem_stall);
+        MXT_EQ_INT(base.cycles_total, base.cycles_compute + base.cycles_fill_drain + base.cycles_exp_stall +
+                                          base.cycles_lane_limit + base.cycles_mem_stall);
+        MXT_EQ_INT(base.cycles_mem_stall, base.cycles_dram_bw + base.cycles_dram_latency);
         MXT_TRUE(base.cycles_mem_stall >= 0 && base.cycles_exp_stall >= 0);
         /* more DRAM bandwidth never increases cycles */
         mxsim_tconfig c2 = c;

@@ -85,8 +85,9 @@ python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$t/out.json" 2>/dev/
 "$MXSIM" run --config "$cfg" --format csv "$src/traces/bert-base.trace" | head -1 | tr ',' '\n' > "$t/names.txt"
 hdr=$(head -1 "$t/tab.txt"); nbad=0; nh=0
 for h in $hdr; do nh=$((nh+1)); grep -qx -- "$h" "$t/names.txt" || { echo "FAIL: table header '$h' is not a column name"; nbad=$((nbad+1)); }; done
-[ "$nh" -eq 20 ] || { echo "FAIL: table has $nh headers, expected 20"; nbad=$((nbad+1)); }
-[ "$(awk '{print length($0)}' "$t/tab.txt" | sort -u | wc -l)" -eq 1 ] || { echo "FAIL: table rows differ in width"; nbad=$((nbad+1)); }
+[ "$nh" -eq 21 ] || { echo "FAIL: table has $nh headers, expected 21"; nbad=$((nbad+1)); }
+# the last column (bound, text) is left-aligned and not padded: widths up to its start
+[ "$(sed 's/[^ ]*$//' "$t/tab.txt" | awk '{print length($0)}' | sort -u | wc -l)" -eq 1 ] || { echo "FAIL: table rows differ in width"; nbad=$((nbad+1)); }
 [ "$nbad" -eq 0 ] && echo "ok   table headers whole and aligned" || fails=$((fails+nbad))
 # detailed mode through the CLI: same numbers as the analytic engine, gzip access traces
 printf 'mxsim-trace 1\ngemm name=a m=20 n=9 k=64\ngemm name=b m=7 n=33 k=96 group=16\ndequant name=d m=8 n=64\n' > "$t/small.trace"

@@ -916,7 +916,7 @@ static const char *const k_chart_caption[MX_REPORT_CHARTS] = {
     "Energy of the trace (nominal); the error bars span the low and high estimates of the cost sources (sim/doc/energy-area.md).",
     "Accuracy: SQNR of the MXINT8 results against float64 (higher is better).",
     "Cycles against energy per design point, coloured by SQNR; the dashed line joins the Pareto front.",
-    "Where the cycles go: compute, array fill and drain, exponent-unit stalls and memory stalls.",
+    "Where the cycles go: compute, array fill and drain, exponent-unit stalls, lane (load-path) limit, DRAM bandwidth and DRAM latency.",
     "Energy per component (nominal); components beyond the largest seven are summed as 'other'.",
     "Area per component; components beyond the largest seven are summed as 'other'."};
 
@@ -1135,11 +1135,21 @@ mxsim_status mx_report_render(mxsim_ctx *ctx, const char *csv_path, const char *
     chart_lines(&in, &l, out, 2, "Accuracy: SQNR against float64", "SQNR (dB)", "sqnr_db", col_of(&in, "sqnr_db"), -1, -1,
                 note[0] ? note : NULL, 0, xlab);
     chart_pareto(&in, out, 3, &front, &n_front);
-    static const char *const cyc_cols[4] = {"cycles_compute", "cycles_fill_drain", "cycles_exp_stall", "cycles_mem_stall"};
-    static const char *const cyc_names[4] = {"compute", "fill/drain", "exponent stall", "memory stall"};
+    /* the bound-attribution classes (they sum to cycles_total); a sweep written before they
+    ** existed has memory stall as one class */
+    static const char *const cyc_cols[7] = {"cycles_compute", "cycles_fill_drain", "cycles_exp_stall", "cycles_lane_limit",
+                                            "cycles_dram_bw", "cycles_dram_latency", "cycles_mem_stall"};
+    static const char *const cyc_names[7] = {"compute", "fill/drain", "exponent stall", "lane limit", "DRAM bandwidth",
+                                             "DRAM latency", "memory stall"};
+    static const char *const old_names[4] = {"compute", "fill/drain", "exponent stall", "memory stall"};
     int cols[CSV_MAX_COLS];
-    for (int j = 0; j < 4; j++) cols[j] = col_of(&in, cyc_cols[j]);
-    chart_bars(&in, out, 4, "Cycle breakdown per design point", "cycles (whole trace)", "cycles", cols, cyc_names, 4);
+    for (int j = 0; j < 7; j++) cols[j] = col_of(&in, cyc_cols[j]);
+    if (cols[3] >= 0 && cols[4] >= 0 && cols[5] >= 0) {
+        chart_bars(&in, out, 4, "Cycle breakdown per design point", "cycles (whole trace)", "cycles", cols, cyc_names, 6);
+    } else {
+        cols[3] = cols[6];
+        chart_bars(&in, out, 4, "Cycle breakdown per design point", "cycles (whole trace)", "cycles", cols, old_names, 4);
+    }
     for (int pass = 0; pass < 2; pass++) { /* e_<component>_mj, a_<component>_mm2 */
         const char *pre = pass ? "a_" : "e_", *suf = pass ? "_mm2" : "_mj";
         int n = 0;

@@ -35,7 +35,7 @@ static const char *const k_acc_int_cols[][3] = {
     {"acc_cols", "columns", "outputs measured: columns"},
     {"acc_sampled", "", "1: fewer rows or columns than the op has"}};
 /* brief (terminal and Markdown) columns besides the axes */
-static const char *const k_brief[] = {"status", "time_us", "cycles_total", "util_compute_pct", "area_mm2", "energy_mj",
+static const char *const k_brief[] = {"status", "time_us", "cycles_total", "util_compute_pct", "bound", "area_mm2", "energy_mj",
                                       "pj_per_mac", "tops_per_w", "tops_per_mm2", "sqnr_db", "max_rel_err"};
 
 /* Reals in CSV and the text forms: 6 significant digits (the JSON form keeps every digit). */
@@ -82,7 +82,8 @@ static mxsim_status add_columns(mxsim_ctx *ctx, mxsim_table *t, const mxsim_swee
     for (int i = 0; st == MXSIM_OK && i < 5; i++) st = mxsim_table_add_column(ctx, t, dims[i][0], MXSIM_CELL_INT, dims[i][1], dims[i][2], 0, -1);
     for (int i = 0; st == MXSIM_OK && i < mxsim_tstats_field_count(); i++) {
         const mxsim_tstats_field *f = mxsim_tstats_field_at(i);
-        st = mxsim_table_add_column(ctx, t, f->name, f->type[0] == 'r' ? MXSIM_CELL_REAL : MXSIM_CELL_INT, f->unit, f->doc,
+        mxsim_cell_type ct = mx_tstats_cell_type(f);
+        st = mxsim_table_add_column(ctx, t, f->name, ct, ct == MXSIM_CELL_TEXT ? "" : f->unit, f->doc,
                                     is_brief(f->name) ? MXSIM_COL_BRIEF : 0, SIG);
     }
     for (int i = 0; st == MXSIM_OK && i < N_COST; i++)

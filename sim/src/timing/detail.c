@@ -86,6 +86,10 @@ typedef struct {
     /* fold loop and the fold in progress */
     int64_t fi, fj, nfi, nfj;
     int stream;                     /* 0 OS; 1 WS/IS */
+    int64_t tg_l;                   /* beats per group (int8: of the chunk) at the full L lanes */
+    struct bcache *bc;              /* beat_info of the beats in flight (direct-mapped, per tile) */
+    int64_t bc_n;
+    int lane_fold;                  /* stream fold that L-wide beats would not need: lane limit */
     int64_t mr, mc, row0, col0;     /* OS: mapped rows/cols, first output row/col in the tile */
     int64_t fr, nbf, n_steps;       /* stream: first beat, beats in fold; steps (beats or rows) */
     int64_t I, n_rel, next_rel, step_start;
@@ -126,6 +130,25 @@ static void beat_info(const dsim *d, int64_t b, int64_t *k0, int64_t *elems, int
     *k0 = q * glen + t * d->w;
     *elems = mx_t_min(d->w, glen - t * d->w);
     *gend = d->op->mx && t == d->tg - 1;
+}
+
+/* beat_info of beat b, memoised: the beats in flight in the array span fewer than R + C
+** consecutive indices, so a direct-mapped table of at least R + C entries holds all of them (a
+** speed-up only: each entry is beat_info's own result). */
+struct bcache {
+    int64_t b, k0, el, grp, useful; /* useful: MACs of the beat within the trace's K (count_macs) */
+    int gend;
+};
+
+static const struct bcache *beat_cached(dsim *d, int64_t b)
+{
+    struct bcache *e = &d->bc[b & (d->bc_n - 1)];
+    if (e->b != b) {
+        beat_info(d, b, &e->k0, &e->el, &e->grp, &e->gend);
+        e->useful = mx_t_max(0, mx_t_min(e->el, d->op->k_useful - (d->ik * d->t->tk + e->k0)));
+        e->b = b;
+    }
+    return e;
 }
 
 /* Operand `opnd` (0 A, 1 B): address of row `line` (A: m index; B: n index) at element k0. */
@@ -320,6 +343,7 @@ static mxsim_status fold_start(dsim *d)
         d->mc = mx_t_min(C, d->tn - d->fj * C);
         d->row0 = d->fi * R;
         d->col0 = d->fj * C;
+        d->lane_fold = 0;
         d->n_steps = d->nb;
         d->n_outs = d->mr * d->mc;
         d->ops_per_out = d->op->mx ? d->n_grp : 0;
@@ -336,6 +360,7 @@ static mxsim_status fold_start(dsim *d)
         d->col0 = d->fj * C;
         d->fr = d->fi * R;
         d->nbf = mx_t_min(R, d->nb - d->fr);
+        d->lane_fold = d->fr >= (d->op->mx ? d->n_grp : 1) * d->tg_l;
         d->n_steps = d->a->df == MXSIM_DF_WS ? d->tm : d->tn;
         d->n_outs = d->n_steps * d->mc;
         d->first_pass = d->ik == 0 && d->fi == 0;
@@ -408,12 +433,18 @@ static void shift(dsim *d, int32_t *reg, int dir, int64_t fcyc)
     }
 }
 
-static void classify(dsim *d, int released, int live)
+/* Bound attribution of one array cycle (architecture.md section 10); rel: the beat (OS) or row
+** released in it, -1 if none.  OS: a beat of a group past the first tg_l is lane limit; WS/IS: every
+** cycle of a fold past the beats L lanes would need is. */
+static void classify(dsim *d, int32_t rel, int live)
 {
-    if (released) d->st->cycles_compute++;
-    else if (d->n_rel < d->n_steps) d->st->cycles_exp_stall++;  /* controller waits on a unit */
-    else if (live) d->st->cycles_fill_drain++;
-    else d->st->cycles_exp_stall++;                            /* array drained, units not */
+    int64_t *c;
+    if (d->lane_fold) c = &d->st->cycles_lane_limit;
+    else if (rel >= 0) c = !d->stream && rel % d->tg >= d->tg_l ? &d->st->cycles_lane_limit : &d->st->cycles_compute;
+    else if (d->n_rel < d->n_steps) c = &d->st->cycles_exp_stall;  /* controller waits on a unit */
+    else if (live) c = &d->st->cycles_fill_drain;
+    else c = &d->st->cycles_exp_stall;                            /* array drained, units not */
+    (*c)++;
 }
 
 /* One cycle of an OS fold; *ended = 1 (and nothing done) if the fold ended at this boundary. */
@@ -441,11 +472,13 @@ static mxsim_status os_cycle(dsim *d, int64_t fcyc, int *ended)
     }
     *ended = 0;
     flush_writes(d, fcyc);
-    classify(d, rel >= 0, live);
+    classify(d, rel, live);
     for (int64_t i = 0; i < d->mr; i++)
         if (d->ra[i * C] >= 0) read_beat(d, 0, d->row0 + i, d->ra[i * C]);
     for (int64_t j = 0; j < d->mc; j++)
         if (d->rb[j] >= 0) read_beat(d, 1, d->col0 + j, d->rb[j]);
+    /* per-cycle sums in locals (the compiler cannot keep d->st's fields in registers) */
+    int64_t n_acc = 0, n_iss = 0, n_use = 0;
     for (int64_t i = 0; i < R; i++)
         for (int64_t j = 0; j < C; j++) {
             int32_t b = d->ra[i * C + j];
@@ -453,15 +486,18 @@ static mxsim_status os_cycle(dsim *d, int64_t fcyc, int *ended)
                 return mx_fail(d->ctx, MXSIM_E_INTERNAL, "%s: detailed mode: PE (%lld,%lld) holds A beat %d "
                                "and B beat %d", d->where, (long long)i, (long long)j, b, d->rb[i * C + j]);
             if (b < 0 || i >= d->mr || j >= d->mc) continue;
-            int64_t k0, el, grp, out = i * d->mc + j;
-            int gend;
-            beat_info(d, b, &k0, &el, &grp, &gend);
-            count_macs(d, k0, el);
-            d->st->n_acc_writes++;
+            int64_t out = i * d->mc + j;
+            const struct bcache *bi = beat_cached(d, b);
+            n_iss += bi->el;
+            n_use += bi->useful;
+            n_acc++;
             mxsim_status s;
-            if (gend && (s = unit_push(d, unit_of(d, i, j), fcyc, out, grp)) != MXSIM_OK) return s;
+            if (bi->gend && (s = unit_push(d, unit_of(d, i, j), fcyc, out, bi->grp)) != MXSIM_OK) return s;
             if (b == d->nb - 1 && (s = out_exit(d, out, fcyc)) != MXSIM_OK) return s;
         }
+    d->st->n_acc_writes += n_acc;
+    d->st->n_macs_issued += n_iss;
+    d->st->n_macs += n_use;
     d->pe_cyc += R * C;
     return units_issue(d, fcyc);
 }
@@ -478,7 +514,8 @@ static mxsim_status stream_cycle(dsim *d, int64_t fcyc, int *ended)
         for (int64_t j = 0; j < C; j++) d->rw[j] = r;
         if (r < d->nbf)
             for (int64_t j = 0; j < d->mc; j++) read_beat(d, stat, d->col0 + j, d->fr + r);
-        d->st->cycles_fill_drain++;
+        if (d->lane_fold) d->st->cycles_lane_limit++;
+        else d->st->cycles_fill_drain++;
         d->pe_cyc += R * C;
         if (fcyc == R - 1)
             for (int64_t i = 0; i < R * C; i++)
@@ -502,7 +539,7 @@ static mxsim_status stream_cycle(dsim *d, int64_t fcyc, int *ended)
         return MXSIM_OK;
     }
     flush_writes(d, fcyc);
-    classify(d, rel >= 0, live);
+    classify(d, rel, live);
     for (int64_t r = 0; r < d->nbf; r++)
         if (d->ra[r * C] >= 0) read_beat(d, 1 - stat, d->ra[r * C], d->fr + r);
     if (!d->first_pass)
@@ -620,11 +657,13 @@ static void store_read(dsim *d, dreq *r, int64_t to)
     r->elems_read = to;
 }
 
-/* One cycle of the channel's current request; returns 1 when it completed in this cycle. */
-static int chan_cycle(dsim *d)
+/* One cycle of the channel's current request; returns 1 when it completed in this cycle.  *phase:
+** the phase the cycle was spent in. */
+static int chan_cycle(dsim *d, int *phase)
 {
     dreq *r = &d->cur;
     for (;;) {
+        *phase = r->phase;
         switch (r->phase) {
         case PH_RQ:
             if (r->rq_left == 0) { r->phase = PH_DEPTH; continue; }
@@ -694,6 +733,9 @@ static mxsim_status tile_start(dsim *d)
     }
     d->tg = 0;
     for (int64_t e = 0; e < d->g; e += d->w) d->tg++;
+    d->tg_l = 0;
+    for (int64_t e = 0; e < d->g; e += d->a->L) d->tg_l++;
+    for (int64_t i = 0; i < d->bc_n; i++) d->bc[i].b = -1; /* beats mean other elements now */
     d->n_grp = d->op->mx ? d->tk / d->g : 0;
     d->nb = (d->op->mx ? d->n_grp : 1) * d->tg;
     d->stream = d->a->df != MXSIM_DF_OS;
@@ -764,10 +806,15 @@ static mxsim_status run(dsim *d)
         }
         if (!d->busy && d->next_tile == T && !d->chan_busy) break;
         /* the cycle itself: the array has stepped above; now the channel */
-        if (!done_array) d->st->cycles_mem_stall++;
-        if (d->chan_busy && chan_cycle(d)) {
+        int phase = -1;
+        if (d->chan_busy && chan_cycle(d, &phase)) {
             d->chan_busy = 0;
             if (!d->cur.store && d->cur.tile == d->next_tile) d->next_loaded = 1;
+        }
+        if (!done_array) { /* the array waits: on DRAM latency or on the channel's transfers */
+            d->st->cycles_mem_stall++;
+            if (phase == PH_LAT) d->st->cycles_dram_latency++;
+            else d->st->cycles_dram_bw++;
         }
     }
     d->st->cycles_total = d->c;
@@ -809,8 +856,10 @@ mxsim_status mx_tdetail_run(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mx_t
     d.ring = mx_malloc((size_t)d.ring_n, sizeof *d.ring);
     d.u = mx_calloc((size_t)d.n_u, sizeof *d.u);
     d.prof = mx_malloc(rc, sizeof *d.prof);
+    for (d.bc_n = 1; d.bc_n < a->R + a->C; d.bc_n *= 2) {}
+    d.bc = mx_malloc((size_t)d.bc_n, sizeof *d.bc);
     mxsim_status s = MXSIM_OK;
-    if (!d.ra || !d.rb || !d.rw || !d.ring || !d.u || !d.prof)
+    if (!d.ra || !d.rb || !d.rw || !d.ring || !d.u || !d.prof || !d.bc)
         s = mx_fail(ctx, MXSIM_E_NOMEM, "%s: detailed mode: out of memory", where);
     if (s == MXSIM_OK && trace_path != NULL) s = mx_tacc_open(ctx, trace_path, &d.acc);
     if (s == MXSIM_OK) s = run(&d);
@@ -820,7 +869,7 @@ mxsim_status mx_tdetail_run(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mx_t
     }
     if (d.u)
         for (int64_t i = 0; i < d.n_u; i++) free(d.u[i].q);
-    free(d.ra), free(d.rb), free(d.rw), free(d.ring), free(d.u), free(d.prof);
+    free(d.ra), free(d.rb), free(d.rw), free(d.ring), free(d.u), free(d.prof), free(d.bc);
     free(d.rem), free(d.exitc), free(d.mdone), free(d.pw);
     return s;
 }

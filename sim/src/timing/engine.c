@@ -16,8 +16,11 @@
 ** groups (issued work and traffic); n_macs stays the useful m*n*K.  With detail = 1 the GEMM is
 ** timed by detail.c instead, on the same tiling, after an admission check against its limits.
 ** Ignored: DRAM banks and refresh, partial-sum spills (the output tile stays in SRAM across k).
-** Invariant: cycles_total = compute + fill_drain + exp_stall + mem_stall, per op and in total.
+** Invariant: cycles_total = compute + fill_drain + exp_stall + lane_limit + mem_stall and
+** mem_stall = dram_bw + dram_latency, per op and in total (architecture.md section 10).
 */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,24 +119,186 @@ static int fits(const mx_tarch *a, const mx_top_resolved *op, int64_t tm, int64_
            tk * tn + sc * (tk * tn / op->g) <= a->half_b_bytes && tm * tn * 4 <= a->half_c_bytes;
 }
 
-/* Runs the memory pipeline over every tile; per-shape array time is cached.  Returns total. */
-static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
-                        const mx_ttiling *t, mxsim_tstats *st)
+/* Latency windows [lo, hi) of the channel's last requests (a ring): the requests are served one
+** after another, and a wait of the array overlaps at most the few still in flight. */
+#define MX_T_LATWIN 8
+typedef struct {
+    int64_t lo[MX_T_LATWIN], hi[MX_T_LATWIN];
+    int n;
+} latwin;
+
+static void latwin_add(latwin *w, int64_t lo, int64_t len)
 {
+    w->lo[w->n % MX_T_LATWIN] = lo;
+    w->hi[w->n % MX_T_LATWIN] = lo + len;
+    w->n++;
+}
+
+/* Splits the array's wait [x, y) into DRAM latency (the channel in a request's latency phase)
+** and DRAM bandwidth (transferring, or re-quantizing a store). */
+static void stall_split(const latwin *w, int64_t x, int64_t y, mxsim_tstats *st)
+{
+    if (st == NULL || y <= x) return;
+    int64_t lat = 0;
+    for (int i = 0; i < MX_T_LATWIN && i < w->n; i++)
+        lat += mx_t_max(0, mx_t_min(y, w->hi[i]) - mx_t_max(x, w->lo[i]));
+    st->cycles_dram_latency += lat;
+    st->cycles_dram_bw += y - x - lat;
+}
+
+/* The statistics the pipeline adds to, by offset (a skip adds their change over a period). */
+static const struct {
+    size_t off;
+    const char *name;
+} k_pipe_fields[] = {
+#define PF_(m) {offsetof(mxsim_tstats, m), #m}
+    PF_(cycles_compute), PF_(cycles_fill_drain), PF_(cycles_exp_stall), PF_(cycles_lane_limit), PF_(n_folds),
+    PF_(n_acc_writes), PF_(dram_a_mant_bytes), PF_(dram_a_scale_bytes), PF_(dram_b_mant_bytes),
+    PF_(dram_b_scale_bytes), PF_(dram_out_bytes), PF_(sram_c_wr_bytes), PF_(sram_c_rd_bytes), PF_(cycles_dram_bw),
+    PF_(cycles_dram_latency),
+#undef PF_
+};
+#define N_PIPE_FIELDS (int)(sizeof k_pipe_fields / sizeof k_pipe_fields[0])
+static int64_t *pfield(mxsim_tstats *st, int i) { return (int64_t *)((char *)st + k_pipe_fields[i].off); }
+
+/* The pipeline's state at the top of a tile, relative to the end of the previous tile (ce): the
+** recurrence is invariant under a shift of time, so two tiles of the same position in a run of
+** identical tiles with equal relative states are followed by the same increments. */
+#define MX_T_SNAPS 16
+typedef struct {
+    int64_t key[3 + 2 * MX_T_LATWIN];
+    int64_t pos;  /* tile index at the level (ik, in or im) */
+    int64_t ce, n_req;
+    double um;
+    int64_t f[N_PIPE_FIELDS];
+} psnap;
+
+typedef struct {
+    psnap s[MX_T_SNAPS];
+    int n;
+} psnaps;
+
+static void snap_take(const latwin *w, int64_t ce, int64_t ld_done, int64_t chan, int64_t n_req,
+                      const mxsim_tstats *st, int64_t pos, psnap *o)
+{
+    memset(o->key, 0, sizeof o->key);
+    o->key[0] = ld_done - ce;
+    o->key[1] = chan - ce;
+    int nl = 0;
+    for (int j = w->n - 1; j >= 0 && j >= w->n - MX_T_LATWIN; j--) {
+        int r = j % MX_T_LATWIN;
+        if (w->hi[r] <= ce) break; /* windows end in order: the older ones are dead too */
+        o->key[3 + 2 * nl] = mx_t_max(w->lo[r], ce) - ce;
+        o->key[4 + 2 * nl] = w->hi[r] - ce;
+        nl++;
+    }
+    o->key[2] = nl;
+    o->pos = pos;
+    o->ce = ce;
+    o->n_req = n_req;
+    o->um = st ? st->util_mapping : 0;
+    for (int i = 0; i < N_PIPE_FIELDS; i++) o->f[i] = st ? *pfield((mxsim_tstats *)st, i) : 0;
+}
+
+/* x += q * d with overflow check (0 on overflow). */
+static int add_mul(int64_t *x, int64_t q, int64_t d)
+{
+    int64_t p;
+    return !__builtin_mul_overflow(q, d, &p) && !__builtin_add_overflow(*x, p, x);
+}
+
+/* At a tile of a run of identical positions pos..last (last inclusive: the last position whose
+** tiles and next tile repeat), looks for an earlier snapshot with the same relative state and a
+** position difference that is a multiple of `phase`; if found, advances the state over as many
+** whole periods as fit before `last` and returns the tiles skipped (0: none).  *ovf names the
+** field whose count would pass 2^63. */
+static int64_t try_skip(psnaps *ps, int64_t pos, int64_t last, int64_t phase, int64_t tiles_per_pos, latwin *w,
+                        int64_t *ce, int64_t *ld_done, int64_t *chan, int64_t *n_req, mxsim_tstats *st,
+                        const char **ovf)
+{
+    psnap cur;
+    snap_take(w, *ce, *ld_done, *chan, *n_req, st, pos, &cur);
+    for (int j = ps->n - 1; j >= 0 && j >= ps->n - MX_T_SNAPS; j--) {
+        const psnap *o = &ps->s[j % MX_T_SNAPS];
+        int64_t per = pos - o->pos;
+        if (per <= 0 || per % phase != 0 || memcmp(o->key, cur.key, sizeof cur.key) != 0) continue;
+        int64_t q = (last - pos) / per;
+        if (q <= 0) break;
+        int64_t dce = *ce - o->ce, sh = 0;
+        if (!add_mul(&sh, q, dce)) { *ovf = "cycles_total"; return -1; }
+        if (!add_mul(ce, 1, sh) || !add_mul(ld_done, 1, sh) || !add_mul(chan, 1, sh)) { *ovf = "cycles_total"; return -1; }
+        for (int r = 0; r < MX_T_LATWIN; r++) {
+            w->lo[r] += sh;
+            w->hi[r] += sh;
+        }
+        if (!add_mul(n_req, q, *n_req - o->n_req)) { *ovf = "n_dram_requests"; return -1; }
+        if (st) {
+            st->util_mapping += (double)q * (st->util_mapping - o->um);
+            for (int i = 0; i < N_PIPE_FIELDS; i++)
+                if (!add_mul(pfield(st, i), q, cur.f[i] - o->f[i])) { *ovf = k_pipe_fields[i].name; return -1; }
+        }
+        ps->n = 0; /* the state moved: older snapshots no longer line up with positions */
+        return q * per * tiles_per_pos;
+    }
+    ps->s[ps->n % MX_T_SNAPS] = cur;
+    ps->n++;
+    return 0;
+}
+
+/* Runs the memory pipeline over the tiles (m outer, n, k inner); per-shape array time is cached.
+** skip = 1: runs of identical tiles at each level (k chunks of a block, n blocks of a row, m rows)
+** are crossed in whole periods once the relative state repeats (try_skip), so the cost is that of
+** the transients, not of the tile count; skip = 0: every tile is walked (the test oracle).
+** Returns the total, or -1 with *ovf naming the count that would pass 2^63. */
+static int64_t pipeline_run(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                            const mx_ttiling *t, mxsim_tstats *st, int skip, const char **ovf)
+{
+    psnaps sk = {.n = 0}, sn = {.n = 0}, sm = {.n = 0};
+    /* an MXINT8 output's scale bytes depend on the n tile's position modulo this many tiles */
+    int64_t ph_n = 1;
+    if (op->out_fmt == MXSIM_OUT_MXINT8) {
+        int64_t x = t->tn % op->out_g, y = op->out_g;
+        while (x) {
+            int64_t r = y % x;
+            y = x;
+            x = r;
+        }
+        ph_n = op->out_g / y;
+    }
     mx_tfold cache[8];
     int have[8] = {0};
     int64_t T = t->nm * t->nn * t->nk;
     int64_t chan = 0, ld_done, ce = 0;
+    latwin lw = {{0}, {0}, 0};
     mx_ttile tl, nx;
     mx_tengine_tile(op, t, 0, &tl);
     ld_done = mx_tmem_dur(a, tl.load_bytes);
+    if (tl.load_bytes > 0) latwin_add(&lw, 0, a->dram_lat);
     chan = ld_done;
     int64_t n_req = tl.load_bytes > 0;
     for (int64_t i = 0; i < T; i++) {
+        if (skip && T > 8) {
+            int64_t ik = i % t->nk, in = (i / t->nk) % t->nn, im = i / (t->nk * t->nn), j = 0;
+            if (ik == 1) sk.n = 0; /* a new block */
+            if (ik == 0 && in == 0 && im >= 1 && im <= t->nm - 3)
+                j = try_skip(&sm, im, t->nm - 3, 1, t->nn * t->nk, &lw, &ce, &ld_done, &chan, &n_req, st, ovf);
+            else if (ik == 0 && in >= 1 && in <= t->nn - 3)
+                j = try_skip(&sn, in, t->nn - 3, ph_n, t->nk, &lw, &ce, &ld_done, &chan, &n_req, st, ovf);
+            else if (ik >= 1 && ik <= t->nk - 3)
+                j = try_skip(&sk, ik, t->nk - 3, 1, 1, &lw, &ce, &ld_done, &chan, &n_req, st, ovf);
+            if (j < 0) return -1;
+            if (j > 0) {
+                i += j;
+                mx_tengine_tile(op, t, i, &tl);
+            }
+            if (in == 0 && ik == 0) sn.n = 0; /* a new row */
+        }
         int64_t cs = mx_t_max(ld_done, ce);
+        stall_split(&lw, ce, cs, st);
         if (i + 1 < T) {
             mx_tengine_tile(op, t, i + 1, &nx);
             if (nx.load_bytes > 0) {
+                latwin_add(&lw, mx_t_max(cs, chan), a->dram_lat);
                 chan = mx_t_max(cs, chan) + mx_tmem_dur(a, nx.load_bytes);
                 ld_done = chan;
                 n_req++;
@@ -152,6 +317,7 @@ static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
             st->cycles_compute += f->compute;
             st->cycles_fill_drain += f->fill_drain;
             st->cycles_exp_stall += f->exp_stall;
+            st->cycles_lane_limit += f->lane;
             st->n_folds += f->n_folds;
             /* adder-tree outputs written to the group (or int32) partial-sum register, one per
             ** beat at the tile's beat width; an int8 chunk ends with a partial beat */
@@ -174,13 +340,31 @@ static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
             st->sram_c_rd_bytes += outs * 4 * (passes - 1 + !first) + (tl.store_elems ? outs * 4 : 0);
         }
         if (tl.store_bytes > 0) {
+            /* a store re-quantizes first (MXINT8 output), then pays the latency */
+            int64_t rq = op->out_fmt == MXSIM_OUT_MXINT8
+                             ? cfg->requant_depth_cycles + mx_t_ceil_div(tl.store_elems, cfg->requant_lanes) : 0;
+            latwin_add(&lw, mx_t_max(ce, chan) + rq, a->dram_lat);
             chan = mx_t_max(ce, chan) + mx_tengine_store_dur(cfg, a, op, &tl);
             n_req++;
         }
         if (i + 1 < T) tl = nx;
     }
+    stall_split(&lw, ce, chan, st);
     if (st) st->n_dram_requests = n_req;
     return mx_t_max(ce, chan);
+}
+
+static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                        const mx_ttiling *t, mxsim_tstats *st, const char **ovf)
+{
+    return pipeline_run(cfg, a, op, t, st, 1, ovf);
+}
+
+int64_t mx_tengine_pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                            const mx_ttiling *t, mxsim_tstats *st, int walk)
+{
+    const char *ovf = NULL;
+    return pipeline_run(cfg, a, op, t, st, !walk, &ovf);
 }
 
 /* A lower bound of pipeline()'s result, in O(1) tile shapes: the array runs the tiles one after
@@ -270,12 +454,99 @@ static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
     return mx_t_max(mx_tmem_dur(a, first.load_bytes) + arr + last_store, loads + stores);
 }
 
-/* Most tiles one op may need (see mx_tengine_choose): about 10 s of analytic time. */
-#define MX_T_MAX_TILES ((int64_t)1 << 26)
+/* Every statistic of one op on tiling t (analytic; the op once, without repeat).  Returns 0, or -1
+** with *ovf naming a count that would pass 2^63. */
+static int candidate_stats(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                           const mx_ttiling *t, mxsim_tstats *st, const char **ovf)
+{
+    memset(st, 0, sizeof *st);
+    mx_tengine_volumes(cfg, a, op, t, st);
+    st->cycles_total = pipeline(cfg, a, op, t, st, ovf);
+    if (st->cycles_total < 0) return -1;
+    st->cycles_mem_stall = st->cycles_total - st->cycles_compute - st->cycles_fill_drain - st->cycles_exp_stall -
+                           st->cycles_lane_limit;
+    st->util_mapping = st->n_folds > 0 ? st->util_mapping / ((double)st->n_folds * (double)a->R * (double)a->C) : 0;
+    mx_tstats_finish(cfg, st);
+    return 0;
+}
+
+/* The energy model as the tile search sees it (tile.objective energy or edp): mxsim_cost_energy
+** with the default cost parameters, nominal band; the same function the sweep reports. */
+typedef struct {
+    int on;
+#ifdef MXSIM_HAVE_COST
+    mxsim_cost_params p;
+    mxsim_area area;
+#endif
+} tcost;
+
+static mxsim_status tcost_init(mxsim_ctx *ctx, const mxsim_tconfig *cfg, tcost *c)
+{
+    memset(c, 0, sizeof *c);
+    c->on = cfg->tile_objective != MXSIM_OBJ_CYCLES;
+#ifdef MXSIM_HAVE_COST
+    if (c->on) {
+        mxsim_cost_params_default(&c->p);
+        return mxsim_cost_area(ctx, cfg, &c->p, &c->area);
+    }
+    return MXSIM_OK;
+#else
+    return c->on ? mx_fail(ctx, MXSIM_E_UNSUPPORTED, "tile.objective: energy and edp need the cost model") : MXSIM_OK;
+#endif
+}
+
+/* Objective value of a candidate with statistics st (cycles: cycles_total).  lb = 1: st holds only
+** a lower bound's counts, and the result keeps only energy terms that are exact or below the true
+** ones (every dropped term is >= 0). */
+static mxsim_status objective(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const tcost *c, const mxsim_tstats *st,
+                              int lb, double *out)
+{
+    if (!c->on) {
+        *out = (double)st->cycles_total;
+        return MXSIM_OK;
+    }
+#ifdef MXSIM_HAVE_COST
+    mxsim_energy e;
+    mxsim_status s = mxsim_cost_energy(ctx, cfg, &c->p, &c->area, st, &e);
+    if (s != MXSIM_OK) return s;
+    double pj = e.total_pj[MXSIM_BAND_NOM];
+    if (lb) /* terms that depend on counts the bound does not know (set to 0 there) */
+        pj -= e.dyn_pj[MXSIM_BAND_NOM][MXSIM_COMP_ADDER_TREE] + e.dyn_pj[MXSIM_BAND_NOM][MXSIM_COMP_ACCUM] +
+              e.dyn_pj[MXSIM_BAND_NOM][MXSIM_COMP_SRAM] + e.dyn_pj[MXSIM_BAND_NOM][MXSIM_COMP_OVERHEAD];
+    *out = cfg->tile_objective == MXSIM_OBJ_EDP ? pj * (double)st->cycles_total : pj;
+    return MXSIM_OK;
+#else
+    (void)ctx, (void)cfg, (void)st, (void)lb;
+    return MXSIM_E_UNSUPPORTED;
+#endif
+}
+
+/* Lower bound of a candidate's objective from its cycle bound: the op's MACs and exponent ops, the
+** tiling's DRAM reads in closed form (A once per n tile when K is split, B once per m tile unless
+** it stays resident), leakage over lb_cycles. */
+static void lb_stats(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op, const mx_ttiling *t,
+                     int64_t lb_cycles, mxsim_tstats *st)
+{
+    memset(st, 0, sizeof *st);
+    int64_t ra = t->nk > 1 ? t->nn : 1, rb = t->nk > 1 || t->nn > 1 ? t->nm : 1;
+    st->dram_a_mant_bytes = op->m * op->k * ra;
+    st->dram_b_mant_bytes = op->k * op->n * rb;
+    if (op->mx) {
+        st->dram_a_scale_bytes = op->m * (op->k / op->g) * ra;
+        st->dram_b_scale_bytes = (op->k / op->g) * op->n * rb;
+    }
+    st->n_macs = op->m * op->n * op->k_useful;
+    st->n_macs_issued = op->m * op->n * op->k;
+    st->n_exp_ops = op->mx ? op->m * op->n * (op->k / op->g) : 0;
+    st->cycles_total = lb_cycles;
+    (void)a;
+    mx_tstats_finish(cfg, st);
+}
 
 typedef struct {
     mx_ttiling t;
-    int64_t lb, order;
+    double lb; /* lower bound of the objective */
+    int64_t order;
 } tcand;
 
 static int cmp_cand(const void *x, const void *y)
@@ -329,8 +600,11 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     /* Candidates in the original order (largest first); each gets a lower bound of its cost and
     ** is evaluated only if the bound can still beat the best so far, in bound order; ties keep
     ** the earlier candidate: the choice is the one an exhaustive search in the original order
-    ** makes.  The set is every listed candidate that fits and has at most MX_T_MAX_TILES tiles,
-    ** a filter on the candidate alone, so more SRAM only adds candidates. */
+    ** makes.  The set is every listed candidate that fits, a filter on the candidate alone, so
+    ** more SRAM only adds candidates.  A candidate whose counts would pass 2^63 never wins. */
+    tcost cost;
+    mxsim_status cst = tcost_init(ctx, cfg, &cost);
+    if (cst != MXSIM_OK) return cst;
     tcand *cs = malloc((size_t)nm * (size_t)nn * (size_t)nk * sizeof *cs);
     tmemo *memo = calloc(MX_T_MEMO, sizeof *memo);
     if (cs == NULL || memo == NULL) {
@@ -339,37 +613,55 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
     }
     int nc = 0;
-    mx_ttiling big = {0};
     for (int i = nm - 1; i >= 0; i--)
         for (int j = nn - 1; j >= 0; j--)
             for (int l = nk - 1; l >= 0; l--) {
                 if (!fits(a, op, cm[i], cn[j], ck[l])) continue;
                 mx_ttiling t = {cm[i], cn[j], ck[l], mx_t_ceil_div(op->m, cm[i]),
                                 mx_t_ceil_div(op->n, cn[j]), mx_t_ceil_div(op->k, ck[l])};
-                /* Resource limit: pipeline() walks every tile (~100 ns each), so a two-line
-                ** trace with m = n = k = 2^19 on small.ini (2^39 tiles) ran for days.  Such a
-                ** candidate is left out (robustness, tests/badinput); nm*nn*nk <= m*n*k < 2^58. */
-                if (t.nm * t.nn * t.nk > MX_T_MAX_TILES) {
-                    if (big.tm == 0) big = t;
-                    continue;
+                /* no tile-count limit: pipeline() crosses runs of identical tiles in periods
+                ** (m = n = k = 2^19 on small.ini, 2^40 tiles, takes milliseconds) */
+                int64_t lbc = lower_bound(a->cfg, a, op, &t, memo);
+                double lbo = (double)lbc;
+                if (cost.on) {
+                    mxsim_tstats ls;
+                    lb_stats(cfg, a, op, &t, lbc, &ls);
+                    if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
+                        free(cs);
+                        free(memo);
+                        return cst;
+                    }
                 }
-                cs[nc] = (tcand){t, lower_bound(a->cfg, a, op, &t, memo), nc};
+                cs[nc] = (tcand){t, lbo, nc};
                 nc++;
             }
-    if (nc == 0 && big.tm > 0) {
-        free(cs);
-        free(memo);
-        return mx_fail(ctx, MXSIM_E_LIMIT,
-                       "%s: needs %lld tiles of %lld x %lld x %lld on this configuration; the analytic "
-                       "engine walks every tile and accepts at most 2^26: enlarge fields 'sram.a_kib', "
-                       "'sram.b_kib', 'sram.c_kib' or split the op", where,
-                       (long long)(big.nm * big.nn * big.nk), (long long)big.tm, (long long)big.tn, (long long)big.tk);
-    }
     qsort(cs, (size_t)nc, sizeof *cs, cmp_cand);
-    int64_t best_cost = -1, best_order = -1;
+    double best_cost = -1;
+    int64_t best_order = -1;
+    const char *ovf_any = NULL;
     for (int i = 0; i < nc; i++) {
         if (best_cost >= 0 && (cs[i].lb > best_cost || (cs[i].lb == best_cost && cs[i].order > best_order))) break;
-        int64_t c = pipeline(a->cfg, a, op, &cs[i].t, NULL);
+        double c;
+        const char *ovf = NULL;
+        if (cost.on) {
+            mxsim_tstats cst_s;
+            if (candidate_stats(cfg, a, op, &cs[i].t, &cst_s, &ovf) < 0) { /* past 2^63: never best */
+                ovf_any = ovf;
+                continue;
+            }
+            if ((cst = objective(ctx, cfg, &cost, &cst_s, 0, &c)) != MXSIM_OK) {
+                free(cs);
+                free(memo);
+                return cst;
+            }
+        } else {
+            int64_t cyc = pipeline(a->cfg, a, op, &cs[i].t, NULL, &ovf);
+            if (cyc < 0) {
+                ovf_any = ovf;
+                continue;
+            }
+            c = (double)cyc;
+        }
         if (best_cost < 0 || c < best_cost || (c == best_cost && cs[i].order < best_order)) {
             best_cost = c;
             best_order = cs[i].order;
@@ -385,6 +677,8 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
             best->tg[cls] = tile_time(memo, a, op, tm, tn, tk)->tg;
         }
     free(memo);
+    if (best_cost < 0 && ovf_any != NULL)
+        return mx_fail(ctx, MXSIM_E_LIMIT, "%s: field '%s': the count passes 2^63 on every tiling", where, ovf_any);
     if (best_cost < 0)
         return mx_fail(ctx, MXSIM_E_INPUT,
                        "%s: no tiling fits: fields 'sram.a_kib', 'sram.b_kib', 'sram.c_kib' too small "
@@ -449,7 +743,14 @@ void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
 void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st)
 {
     double slots = (double)cfg->array_rows * (double)cfg->array_cols * (double)cfg->pe_lanes;
-    st->cycles_array = st->cycles_compute + st->cycles_fill_drain + st->cycles_exp_stall;
+    st->cycles_array = st->cycles_compute + st->cycles_fill_drain + st->cycles_exp_stall + st->cycles_lane_limit;
+    /* bound: the largest class, ties to the earlier one (MXSIM_BOUNDS order) */
+    const int64_t cls[MXSIM_BOUND_COUNT_] = {st->cycles_compute, st->cycles_fill_drain, st->cycles_exp_stall,
+                                             st->cycles_lane_limit, st->cycles_dram_bw, st->cycles_dram_latency};
+    st->tile_objective = cfg->tile_objective;
+    st->bound = 0;
+    for (int i = 1; i < MXSIM_BOUND_COUNT_; i++)
+        if (cls[i] > cls[st->bound]) st->bound = i;
     st->n_lane_slots = (int64_t)slots * st->cycles_array;
     st->util_compute = st->cycles_total > 0 ? (double)st->n_macs / (slots * (double)st->cycles_total) : 0;
     st->seconds = (double)st->cycles_total / (cfg->clock_mhz * 1e6);
@@ -474,6 +775,9 @@ static void time_elementwise(const mxsim_tconfig *cfg, const mx_tarch *a, const 
     int64_t mem = mx_tmem_dur(a, in_b) + mx_tmem_dur(a, out_b);
     st->cycles_total = mx_t_max(st->cycles_compute + depth, mem);
     st->cycles_mem_stall = st->cycles_total - st->cycles_compute - depth;
+    /* the stall a latency-free DRAM would leave is bandwidth; the rest is latency */
+    st->cycles_dram_bw = mx_t_max(0, mem - 2 * a->dram_lat - st->cycles_compute - depth);
+    st->cycles_dram_latency = st->cycles_mem_stall - st->cycles_dram_bw;
     st->dram_a_mant_bytes = deq ? ep : 2 * e;
     st->dram_a_scale_bytes = deq ? sc : 0;
     st->dram_out_bytes = out_b;
@@ -517,8 +821,10 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
             ** The detailed engine then counts every cycle and volume itself. */
             mxsim_tstats est;
             memset(&est, 0, sizeof est);
-            int64_t tot = pipeline(cfg, &a, &r, &t, &est);
-            int64_t arr = est.cycles_compute + est.cycles_fill_drain + est.cycles_exp_stall;
+            const char *ovf = NULL;
+            int64_t tot = pipeline(cfg, &a, &r, &t, &est, &ovf);
+            if (tot < 0) tot = INT64_MAX;
+            int64_t arr = est.cycles_compute + est.cycles_fill_drain + est.cycles_exp_stall + est.cycles_lane_limit;
             if ((double)arr * (double)(a.R * a.C) > (double)MX_TDETAIL_MAX_PE_CYC || tot > MX_TDETAIL_MAX_CYC)
                 return mx_fail(ctx, MXSIM_E_LIMIT,
                                "%s: detailed mode steps at most 2^26 PE-cycles (R*C*array cycles) and 2^26 "
@@ -526,12 +832,12 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
                                "analytic engine (detail off)", where, (double)arr * (double)(a.R * a.C), (double)tot);
             if ((s = mx_tdetail_run(ctx, cfg, &a, &r, &t, where, access_trace_path, out)) != MXSIM_OK) return s;
         } else {
-            mx_tengine_volumes(cfg, &a, &r, &t, out);
-            out->cycles_total = pipeline(cfg, &a, &r, &t, out);
-            out->cycles_mem_stall = out->cycles_total - out->cycles_compute - out->cycles_fill_drain -
-                                    out->cycles_exp_stall;
+            const char *ovf = NULL;
+            if (candidate_stats(cfg, &a, &r, &t, out, &ovf) < 0)
+                return mx_fail(ctx, MXSIM_E_LIMIT, "%s: field '%s': the count passes 2^63", where, ovf);
         }
-        out->util_mapping = out->n_folds > 0 ? out->util_mapping / ((double)out->n_folds * (double)a.R * (double)a.C) : 0;
+        if (detail)
+            out->util_mapping = out->n_folds > 0 ? out->util_mapping / ((double)out->n_folds * (double)a.R * (double)a.C) : 0;
         out->tile_m = t.tm;
         out->tile_n = t.tn;
         out->tile_k = t.tk;
@@ -539,6 +845,12 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
         if (cfg->scalesim_compat) mx_tscalesim_finish(cfg, &a, &r, out); /* its memory model */
     }
     double um = out->util_mapping;
+    const char *ovf = mx_tstats_scale_overflow(out, r.repeat);
+    if (ovf != NULL) {
+        memset(out, 0, sizeof *out);
+        return mx_fail(ctx, MXSIM_E_LIMIT, "%s:%d: op '%s': field '%s': %lld repeats pass 2^63", source ? source : "trace",
+                       op->line, op->name, ovf, (long long)r.repeat);
+    }
     if (r.repeat > 1) mx_tstats_scale(out, r.repeat);
     out->util_mapping = um;
     mx_tstats_finish(cfg, out);

@@ -77,6 +77,11 @@ static int64_t chunk_beats(const mx_tarch *a, int mx, int64_t g, int64_t tg, int
     return mx ? (tk / g) * tg : mx_t_ceil_div(tk, a->w);
 }
 
+int64_t mx_tpe_full_lane_beats(const mx_tarch *a, int mx, int64_t g, int64_t tk)
+{
+    return mx ? (tk / g) * mx_t_ceil_div(g, a->L) : mx_t_ceil_div(tk, a->L);
+}
+
 /* OS fold: K streams through time, one group every I cycles.  Only the mr x mc mapped PEs
 ** issue exponent operations; the skew and drain span the whole array. */
 static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tg, int64_t tk, int64_t mr, int64_t mc,
@@ -84,7 +89,10 @@ static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tg, int64_t tk
 {
     const int64_t R = a->R, C = a->C;
     int64_t kb = chunk_beats(a, mx, g, tg, tk);
-    f->compute = kb;
+    /* a released beat past the ones L lanes would need (per group; int8: per chunk) is a
+    ** lane-limit cycle; the others are compute */
+    f->lane = kb - mx_tpe_full_lane_beats(a, mx, g, tk);
+    f->compute = kb - f->lane;
     f->fill_drain = R + C - 2;
     if (!mx) {
         f->exp_stall = 0;
@@ -100,7 +108,7 @@ static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tg, int64_t tk
     int64_t exp_end = last + tg + o + (n - 1) * mx_t_max(1, a->ii) + a->lat;
     int64_t comp_end = last + tg + R + C - 2;
     f->cycles = mx_t_max(exp_end, comp_end);
-    f->exp_stall = f->cycles - f->compute - f->fill_drain;
+    f->exp_stall = f->cycles - f->compute - f->fill_drain - f->lane;
 }
 
 /* WS/IS fold: the reduction is spatial (beats on rows), `steps` rows of the other operand stream
@@ -109,6 +117,7 @@ static void fold_stream(const mx_tarch *a, int mx, int64_t tg, int64_t kb, int64
                         int64_t mc, mx_tfold *f)
 {
     const int64_t R = a->R, C = a->C;
+    f->lane = 0;
     f->compute = steps;
     f->fill_drain = 2 * R + C - 2;
     int64_t n_e = 0, r0 = -1, rl = -1;
@@ -149,6 +158,14 @@ static void fold_add(mx_tfold *f, const mx_tfold *one, int64_t k)
     f->compute += k * one->compute;
     f->fill_drain += k * one->fill_drain;
     f->exp_stall += k * one->exp_stall;
+    f->lane += k * one->lane;
+}
+
+/* f += k * one, every cycle of it lane limit (a WS/IS fold that L-wide beats would not need). */
+static void fold_add_lane(mx_tfold *f, const mx_tfold *one, int64_t k)
+{
+    f->cycles += k * one->cycles;
+    f->lane += k * one->cycles;
 }
 
 /* The tile with tg beats per group (MXINT8; int8 uses the full beat w). */
@@ -189,15 +206,21 @@ static void tile_at(const mx_tarch *a, int mx, int64_t g, int64_t tg, int64_t tm
         y = r;
     }
     int64_t p = (mx ? tg : 1) / x, n_full = nk - 1;
+    /* folds from nk_l on exist only because beats are narrower than L lanes: lane limit */
+    int64_t nk_l = mx_t_ceil_div(mx_tpe_full_lane_beats(a, mx, g, tk), R);
     for (int j = 0; j < 2; j++) {
         if (n_mc[j] == 0) continue;
         for (int64_t fk = 0; fk < mx_t_min(p, n_full); fk++) {
             fold_stream(a, mx, tg, kb, fk * R, steps, mcs[j], &one);
-            /* folds fk, fk + p, fk + 2p, ... below n_full */
-            fold_add(f, &one, n_mc[j] * ((n_full - 1 - fk) / p + 1));
+            /* folds fk, fk + p, fk + 2p, ... below n_full; those at or past nk_l are lane limit */
+            int64_t cnt = (n_full - 1 - fk) / p + 1;
+            int64_t lane = fk >= nk_l ? cnt : mx_t_max(0, cnt - mx_t_ceil_div(nk_l - fk, p));
+            fold_add(f, &one, n_mc[j] * (cnt - lane));
+            fold_add_lane(f, &one, n_mc[j] * lane);
         }
         fold_stream(a, mx, tg, kb, n_full * R, steps, mcs[j], &one);
-        fold_add(f, &one, n_mc[j]);
+        if (n_full >= nk_l) fold_add_lane(f, &one, n_mc[j]);
+        else fold_add(f, &one, n_mc[j]);
     }
     f->n_folds = nk * nc;
     f->pe_used_sum = kb * cols;

@@ -6,14 +6,22 @@
 
 #include "tinternal.h"
 
+mxsim_cell_type mx_tstats_cell_type(const mxsim_tstats_field *f)
+{
+    return strcmp(f->unit, "class") == 0 || strcmp(f->unit, "objective") == 0 ? MXSIM_CELL_TEXT
+           : f->type[0] == 'r'                                                 ? MXSIM_CELL_REAL
+                                                                               : MXSIM_CELL_INT;
+}
+
 /* Adds every statistic of the field table as a column; decimals < -1: the field's own. */
 mxsim_status mx_tstats_add_columns(mxsim_ctx *ctx, mxsim_table *t, int use_brief, int decimals)
 {
     mxsim_status st = MXSIM_OK;
     for (int i = 0; st == MXSIM_OK && i < mxsim_tstats_field_count(); i++) {
         const mxsim_tstats_field *f = mxsim_tstats_field_at(i);
-        int real = f->type[0] == 'r';
-        st = mxsim_table_add_column(ctx, t, f->name, real ? MXSIM_CELL_REAL : MXSIM_CELL_INT, f->unit, f->doc,
+        mxsim_cell_type ct = mx_tstats_cell_type(f);
+        int real = ct == MXSIM_CELL_REAL;
+        st = mxsim_table_add_column(ctx, t, f->name, ct, ct == MXSIM_CELL_TEXT ? "" : f->unit, f->doc,
                                     use_brief && f->brief ? MXSIM_COL_BRIEF : 0,
                                     decimals < -1 ? (real ? f->decimals : -1) : decimals);
     }
@@ -27,6 +35,10 @@ mxsim_status mx_tstats_set_row(mxsim_ctx *ctx, mxsim_table *t, int64_t row, cons
     for (int i = 0; st == MXSIM_OK && i < mxsim_tstats_field_count(); i++) {
         const mxsim_tstats_field *f = mxsim_tstats_field_at(i);
         if (total && f->agg == MXSIM_AGG_PER_OP) st = mxsim_table_set_null(ctx, t, row, f->name);
+        else if (mx_tstats_cell_type(f) == MXSIM_CELL_TEXT)
+            st = mxsim_table_set_text(ctx, t, row, f->name,
+                                      f->unit[0] == 'c' ? mxsim_bound_name(mxsim_tstats_int(s, i))
+                                                        : mxsim_tile_objective_name(mxsim_tstats_int(s, i)));
         else if (f->type[0] == 'r') st = mxsim_table_set_real(ctx, t, row, f->name, mxsim_tstats_value(s, i));
         else st = mxsim_table_set_int(ctx, t, row, f->name, mxsim_tstats_int(s, i) * (int64_t)f->scale);
     }

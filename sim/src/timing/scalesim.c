@@ -352,8 +352,10 @@ int64_t mx_tscalesim_stall(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
 void mx_tscalesim_finish(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
                          mxsim_tstats *st)
 {
-    int64_t array = st->cycles_compute + st->cycles_fill_drain + st->cycles_exp_stall;
+    int64_t array = st->cycles_compute + st->cycles_fill_drain + st->cycles_exp_stall + st->cycles_lane_limit;
     st->cycles_mem_stall = mx_tscalesim_stall(cfg, a, op, array);
+    st->cycles_dram_bw = st->cycles_mem_stall; /* SCALE-Sim's stalls are bandwidth stalls */
+    st->cycles_dram_latency = 0;
     /* SCALE-Sim prints the index of the last cycle */
     st->cycles_fill_drain -= 1;
     st->cycles_total = array - 1 + st->cycles_mem_stall;

@@ -67,10 +67,12 @@ static const field k_fields[] = {
        "SCALE-Sim v2's model: SRAM-independent compute, its stall rule, last-cycle index (1 less)"),
     FE("report.scalesim_bw", scalesim_bw, "user|calc", 2, 0,
        "compat mode interface: user (stalls at dram.bw_bytes_per_cycle) or calc (never stalls)"),
-    FI("tile.m", tile_m, 0, 2147483648.0, 0, "elements", "GEMM tile rows of A (0: chosen for fewest cycles)"),
-    FI("tile.n", tile_n, 0, 2147483648.0, 0, "elements", "GEMM tile columns of B (0: chosen for fewest cycles)"),
+    FI("tile.m", tile_m, 0, 2147483648.0, 0, "elements", "GEMM tile rows of A (0: chosen by tile.objective)"),
+    FI("tile.n", tile_n, 0, 2147483648.0, 0, "elements", "GEMM tile columns of B (0: chosen by tile.objective)"),
     FI("tile.k", tile_k, 0, 2147483648.0, 0, "elements",
-       "GEMM tile reduction depth, a multiple of G (0: chosen for fewest cycles)"),
+       "GEMM tile reduction depth, a multiple of G (0: chosen by tile.objective)"),
+    FE("tile.objective", tile_objective, "cycles|energy|edp", 3, 0,
+       "what the tile search minimises: cycles, energy (nominal) or energy x cycles"),
 };
 #define N_FIELDS ((int)(sizeof k_fields / sizeof k_fields[0]))
 
@@ -251,6 +253,11 @@ MXSIM_API mxsim_status mxsim_tconfig_validate(mxsim_ctx *ctx, const mxsim_tconfi
     if (cfg->array_rows * cfg->array_cols > ((int64_t)1 << 22))
         return mx_fail(ctx, MXSIM_E_INPUT, "config: field 'array.rows' x 'array.cols' = %lld PEs: at most 2^22",
                        (long long)(cfg->array_rows * cfg->array_cols));
+#ifndef MXSIM_HAVE_COST
+    if (cfg->tile_objective != MXSIM_OBJ_CYCLES)
+        return mx_fail(ctx, MXSIM_E_UNSUPPORTED, "config: field 'tile.objective': energy and edp need the cost "
+                       "model (built with MXSIM_WITH_SWEEP=ON)");
+#endif
     return MXSIM_OK;
 }
 

@@ -48,6 +48,7 @@ typedef struct {
 /* Fold timing of one tile of (tm x tn x tk) on the array.  Outputs are per tile. */
 typedef struct {
     int64_t cycles, compute, fill_drain, exp_stall;
+    int64_t lane;                /* lane-limit cycles (cycles = compute + fill_drain + exp_stall + lane) */
     int64_t n_folds;
     int64_t pe_used_sum;         /* sum over folds of mapped PEs (mapping utilisation) */
     int64_t kfolds;              /* folds along the reduction (psum passes) */
@@ -62,6 +63,9 @@ MX_INTERNAL mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg
 ** the beat width (f->tg beats per group) the controller picks for it (pearray.c). */
 MX_INTERNAL void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn,
                              int64_t tk, mx_tfold *f);
+/* Beats a reduction of tk elements would take at the full L lanes (group g; g = tk for int8): the
+** reference of lane-limit attribution (architecture.md section 10). */
+MX_INTERNAL int64_t mx_tpe_full_lane_beats(const mx_tarch *a, int mx, int64_t g, int64_t tk);
 /* Beats per group, group interval / stream interval and exponent tail of the array. */
 MX_INTERNAL int64_t mx_tpe_beats_per_group(const mx_tarch *a, int64_t g);
 /* Step interval of n_share operations per step on one exponent unit: max(base, n_share * II). */
@@ -123,6 +127,11 @@ MX_INTERNAL int64_t mx_tscalesim_stall(const mxsim_tconfig *cfg, const mx_tarch 
                                        const mx_top_resolved *op, int64_t tc);
 MX_INTERNAL void mx_tscalesim_finish(const mxsim_tconfig *cfg, const mx_tarch *a,
                                      const mx_top_resolved *op, mxsim_tstats *st);
+/* The analytic memory pipeline of tiling t (engine.c): walk = 1 steps every tile (the oracle of
+** the tests), walk = 0 crosses runs of identical tiles in whole periods (what mxsim_time_op uses).
+** Adds to *st (may be NULL); returns cycles_total, -1 if a count would pass 2^63. */
+MX_INTERNAL int64_t mx_tengine_pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                                        const mx_ttiling *t, mxsim_tstats *st, int walk);
 /* Fills the data-volume counters (SRAM, DRAM, events) that both engines share. */
 MX_INTERNAL void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a,
                                     const mx_top_resolved *op, const mx_ttiling *t,
@@ -130,9 +139,14 @@ MX_INTERNAL void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a,
 MX_INTERNAL void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st);
 /* Multiplies every summed statistic (MXSIM_AGG_SUM) by r: an op repeated r times. */
 MX_INTERNAL void mx_tstats_scale(mxsim_tstats *st, int64_t r);
+/* The column of the first summed count that r times would pass 2^63 (NULL: none does). */
+MX_INTERNAL const char *mx_tstats_scale_overflow(const mxsim_tstats *st, int64_t r);
 /* Table helpers shared by the run and sweep tables (run_table.c): the statistic columns (decimals
 ** < -1: each field's own), one row's statistic cells (total: per-op fields empty), and every
 ** configuration field as typed metadata. */
+/* Cell type of a statistic's column: text for a class or an objective (shown by name), else int or
+** real. */
+MX_INTERNAL mxsim_cell_type mx_tstats_cell_type(const mxsim_tstats_field *f);
 MX_INTERNAL mxsim_status mx_tstats_add_columns(mxsim_ctx *ctx, mxsim_table *t, int use_brief, int decimals);
 MX_INTERNAL mxsim_status mx_tstats_set_row(mxsim_ctx *ctx, mxsim_table *t, int64_t row, const mxsim_tstats *s,
                                            int total);

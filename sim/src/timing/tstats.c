@@ -102,10 +102,36 @@ MXSIM_API double mxsim_tstats_value(const mxsim_tstats *s, int i)
     return v * k_fields[i].scale;
 }
 
+MXSIM_API const char *mxsim_bound_name(int64_t b)
+{
+    static const char *const k[] = {
+#define BN_(id, name) name,
+        MXSIM_BOUNDS(BN_)
+#undef BN_
+    };
+    return b >= 0 && b < (int64_t)N_OF(k) ? k[b] : NULL;
+}
+
+MXSIM_API const char *mxsim_tile_objective_name(int64_t o)
+{
+    static const char *const k[] = {"cycles", "energy", "edp"};
+    return o >= 0 && o < (int64_t)N_OF(k) ? k[o] : NULL;
+}
+
 MXSIM_API const char *mxsim_agg_name(mxsim_agg a)
 {
     static const char *const k[] = {"sum", "fold_mean", "recompute", "per_op"};
     return (unsigned)a < 4u ? k[a] : NULL;
+}
+
+const char *mx_tstats_scale_overflow(const mxsim_tstats *st, int64_t r)
+{
+    int64_t p;
+#define OVF_(ctype, mem, col, unit, scale, kinds, agg, brief, dec, doc) \
+    if (MXSIM_AGG_##agg == MXSIM_AGG_SUM && IS_INT_##ctype && __builtin_mul_overflow((int64_t)st->mem, r, &p)) return col;
+    MXSIM_TSTATS_FIELDS(OVF_)
+#undef OVF_
+    return NULL;
 }
 
 void mx_tstats_scale(mxsim_tstats *st, int64_t r)

@@ -3,8 +3,14 @@
 ** Cases, each the median of repeated in-process runs (mxsim_time_op over every op, tiling search
 ** included; traces are parsed once outside the timer, except in the *_with_parse case):
 **   gemm512_os32_int8   512x512x512 GEMM, 32x32 OS array, int8 scalar-MAC peer configuration
-**                       (target < 5 ms; SCALE-Sim v2 takes about 45 s on a 2-core machine, as
-**                       quoted in issue 3: that figure is not measured here)
+**                       (target < 5 ms)
+**   op_*                one GEMM op of any size (up to 65536^3) on a bundled config: the analytic
+**                       engine's time per op (target <= 5 us = 0.005 ms, issue 14)
+**   detail_peer_256     --detail on a 256^3 GEMM with SCALE-Sim v2's own scale.cfg-like 32x32 OS
+**                       config (compat mode: the same machine); SCALE-Sim v2 itself runs the same
+**                       GEMM in the same benchmark run when --scalesim-python PY (or the environment
+**                       variable MXSIM_SCALESIM_PYTHON) names a Python with scalesim installed;
+**                       otherwise the peer column is skipped with a note (no quoted peer times).
 **   gemm512_os32_mx     the same GEMM with MXINT8 operands (G = 32, 8 lanes, per-row exponent units)
 **   llama2_7b_prefill_* traces/llama2-7b-prefill.trace on a 128x128 array (workloads/configs/
 **                       large.ini, and its WS/IS variants) (target < 50 ms)
@@ -14,7 +20,8 @@
 **   ref_detail_64       detailed mode (cycle by cycle) on the same op: how much the analytic engine
 **                       saves over stepping the array
 ** Output: a table on stdout and reports/bench/timing.csv (or --csv PATH), written atomically,
-** naming the CPU model and core count.  Usage: bench_timing [--quick] [--csv PATH] [--source DIR]
+** naming the CPU model and core count.
+** Usage: bench_timing [--quick] [--csv PATH] [--source DIR] [--scalesim-python PY]
 */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen, clock_gettime, sysconf (the build defines it too) */
@@ -28,7 +35,44 @@
 
 #include "mxsim.h"
 
-#define MAX_CASES 16
+static double now_s(void);
+
+/* Runs SCALE-Sim v2 (python -m scalesim.scale) on one GEMM with cfg_text; returns its wall time in
+** ms (a single run, process start included: how a user runs it) and its Total Cycles, or -1. */
+static double run_scalesim(const char *py, const char *cfg_text, int64_t M, int64_t N, int64_t K, int64_t *cycles)
+{
+    char dir[] = "/tmp/mxbench_ssXXXXXX";
+    if (mkdtemp(dir) == NULL) return -1;
+    char p[512], cmd[2048];
+    snprintf(p, sizeof p, "%s/bench.cfg", dir);
+    FILE *f = fopen(p, "w");
+    if (f == NULL) return -1;
+    fputs(cfg_text, f);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/gemm.csv", dir);
+    if ((f = fopen(p, "w")) == NULL) return -1;
+    fprintf(f, "Layer, M, N, K,\ng, %lld, %lld, %lld,\n", (long long)M, (long long)N, (long long)K);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' -m scalesim.scale -c bench.cfg -t gemm.csv -p '%s/out' -i gemm "
+             ">/dev/null 2>&1", dir, py, dir);
+    double t0 = now_s();
+    int rc = system(cmd);
+    double ms = (now_s() - t0) * 1e3;
+    *cycles = -1;
+    snprintf(p, sizeof p, "%s/out/bench/COMPUTE_REPORT.csv", dir);
+    if (rc == 0 && (f = fopen(p, "r")) != NULL) {
+        char line[1024];
+        long long a, b;
+        if (fgets(line, sizeof line, f) && fgets(line, sizeof line, f) && sscanf(line, "%lld, %lld", &a, &b) == 2)
+            *cycles = b;
+        fclose(f);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "bench_timing: could not remove %s\n", dir);
+    return rc == 0 && *cycles >= 0 ? ms : -1;
+}
+
+#define MAX_CASES 24
 
 typedef struct {
     const char *name, *what;
@@ -173,14 +217,15 @@ static int write_csv(const char *path, const bcase *cs, int n, const char *cpu, 
 
 int main(int argc, char **argv)
 {
-    const char *csv = "reports/bench/timing.csv", *src = ".";
+    const char *csv = "reports/bench/timing.csv", *src = ".", *sspy = getenv("MXSIM_SCALESIM_PYTHON");
     int quick = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
         else if (!strcmp(argv[i], "--source") && i + 1 < argc) src = argv[++i];
+        else if (!strcmp(argv[i], "--scalesim-python") && i + 1 < argc) sspy = argv[++i];
         else {
-            fprintf(stderr, "usage: bench_timing [--quick] [--csv PATH] [--source DIR]\n");
+            fprintf(stderr, "usage: bench_timing [--quick] [--csv PATH] [--source DIR] [--scalesim-python PY]\n");
             return 2;
         }
     }
@@ -194,7 +239,7 @@ int main(int argc, char **argv)
     memset(cs, 0, sizeof cs);
 
     /* configurations */
-    mxsim_tconfig peer, mx32, large, large_ws, large_is, ref;
+    mxsim_tconfig peer, mx32, large, large_os, large_ws, large_is, ref, small, medium, sspeer;
     mxsim_tconfig_default(&peer); /* SCALE-Sim-like: int8 scalar MACs, its default SRAMs */
     peer.array_rows = peer.array_cols = 32;
     peer.dataflow = MXSIM_DF_OS;
@@ -213,6 +258,34 @@ int main(int argc, char **argv)
     mxsim_tconfig_default(&large);
     snprintf(path, sizeof path, "%s/workloads/configs/large.ini", src);
     if (mxsim_tconfig_load(ctx, &large, path) != MXSIM_OK) goto fail;
+    mxsim_tconfig_default(&small);
+    snprintf(path, sizeof path, "%s/workloads/configs/small.ini", src);
+    if (mxsim_tconfig_load(ctx, &small, path) != MXSIM_OK) goto fail;
+    mxsim_tconfig_default(&medium);
+    snprintf(path, sizeof path, "%s/workloads/configs/medium.ini", src);
+    if (mxsim_tconfig_load(ctx, &medium, path) != MXSIM_OK) goto fail;
+    /* SCALE-Sim v2's scale.cfg geometry (32x32 OS, 64 KiB SRAMs), CALC bandwidth: the file both
+    ** simulators read */
+    static const char ss_cfg[] = "[general]\nrun_name = bench\n\n[architecture_presets]\nArrayHeight: 32\n"
+                                 "ArrayWidth: 32\nIfmapSramSzkB: 64\nFilterSramSzkB: 64\nOfmapSramSzkB: 64\n"
+                                 "IfmapOffset: 0\nFilterOffset: 10000000\nOfmapOffset: 20000000\nDataflow : os\n"
+                                 "Bandwidth : 10\nMemoryBanks: 1\n\n[run_presets]\nInterfaceBandwidth: CALC\n";
+    {
+        char cp[] = "/tmp/mxbench_cfgXXXXXX";
+        int fd = mkstemp(cp);
+        FILE *cf = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (cf == NULL) goto fail;
+        fputs(ss_cfg, cf);
+        fclose(cf);
+        char cfgp[64];
+        snprintf(cfgp, sizeof cfgp, "%s.cfg", cp);
+        int ok = rename(cp, cfgp) == 0;
+        mxsim_tconfig_default(&sspeer);
+        ok = ok && mxsim_tconfig_load(ctx, &sspeer, cfgp) == MXSIM_OK;
+        remove(cfgp);
+        if (!ok) goto fail;
+    }
+    large_os = large, large_os.dataflow = MXSIM_DF_OS;
     large_ws = large, large_ws.dataflow = MXSIM_DF_WS;
     large_is = large, large_is.dataflow = MXSIM_DF_IS;
     mxsim_tconfig_default(&ref);
@@ -233,6 +306,10 @@ int main(int argc, char **argv)
     g64 = g512;
     snprintf(g64.name, sizeof g64.name, "gemm64");
     g64.m = g64.n = g64.k = 64;
+    mxsim_top g256 = g512, h32k = g512, h64k = g512;
+    g256.m = g256.n = g256.k = 256;
+    h32k.m = h32k.n = h32k.k = 32768;
+    h64k.m = h64k.n = h64k.k = 65536;
 
     int r_fast = quick ? 21 : 201, r_trace = quick ? 5 : 51, r_detail = quick ? 3 : 9;
     struct {
@@ -244,19 +321,31 @@ int main(int argc, char **argv)
          {ctx, &ref, NULL, &g64, NULL, 0}, r_fast},
         {{"ref_detail_64", "detailed mode (cycle by cycle); same op and array", 0, "ref_analytic_64", 0, 0, 0, 0, 0},
          {ctx, &ref, NULL, &g64, NULL, 1}, r_detail},
-        {{"gemm512_os32_int8", "512x512x512 GEMM; 32x32 OS; int8 L=1 (SCALE-Sim v2: ~45 s quoted)", 5, "ref_analytic_64",
+        {{"op_512_small", "one 512^3 GEMM op; small.ini (analytic; per op)", 0.005, "ref_analytic_64", 0, 0, 0, 0, 0},
+         {ctx, &small, NULL, &g512, NULL, 0}, r_fast},
+        {{"op_32768_small", "one 32768^3 GEMM op; small.ini (was refused: > 2^26 tiles)", 0.005, "ref_analytic_64",
+          0, 0, 0, 0, 0},
+         {ctx, &small, NULL, &h32k, NULL, 0}, r_fast},
+        {{"op_65536_medium", "one 65536^3 GEMM op; medium.ini (was 0.9 s)", 0.005, "ref_analytic_64", 0, 0, 0, 0, 0},
+         {ctx, &medium, NULL, &h64k, NULL, 0}, r_fast},
+        {{"op_65536_large", "one 65536^3 GEMM op; large.ini", 0.005, "ref_analytic_64", 0, 0, 0, 0, 0},
+         {ctx, &large, NULL, &h64k, NULL, 0}, r_fast},
+        {{"detail_peer_256", "--detail; 256^3 GEMM; SCALE-Sim scale.cfg-like 32x32 OS (compat)", 0, "ref_analytic_64",
+          0, 0, 0, 0, 0},
+         {ctx, &sspeer, NULL, &g256, NULL, 1}, r_detail},
+        {{"gemm512_os32_int8", "512x512x512 GEMM; 32x32 OS; int8 L=1", 5, "ref_analytic_64",
           0, 0, 0, 0, 0},
          {ctx, &peer, NULL, &g512, NULL, 0}, r_fast},
         {{"gemm512_os32_mx", "512x512x512 GEMM; 32x32 OS; MXINT8 G=32 L=8 per-row exp", 5, "ref_analytic_64", 0, 0, 0, 0, 0},
          {ctx, &mx32, NULL, &g512, NULL, 0}, r_fast},
-        {{"llama2_7b_prefill_os128", "llama2-7b-prefill.trace (9 ops); large.ini 128x128 OS", 50, "ref_analytic_64",
+        {{"llama2_7b_prefill_os128", "llama2-7b-prefill.trace (9 ops); large.ini 128x128 with OS", 50, "ref_analytic_64",
           0, 0, 0, 0, 0},
-         {ctx, &large, llama, NULL, NULL, 0}, r_trace},
-        {{"llama2_7b_prefill_ws128", "same trace; 128x128 WS", 50, "ref_analytic_64", 0, 0, 0, 0, 0},
+         {ctx, &large_os, llama, NULL, NULL, 0}, r_trace},
+        {{"llama2_7b_prefill_ws128", "same trace; 128x128 WS (large.ini as bundled)", 50, "ref_analytic_64", 0, 0, 0, 0, 0},
          {ctx, &large_ws, llama, NULL, NULL, 0}, r_trace},
         {{"llama2_7b_prefill_is128", "same trace; 128x128 IS", 50, "ref_analytic_64", 0, 0, 0, 0, 0},
          {ctx, &large_is, llama, NULL, NULL, 0}, r_trace},
-        {{"llama2_7b_prefill_with_parse", "same as os128 with the trace file parsed inside the timer", 50,
+        {{"llama2_7b_prefill_with_parse", "same as ws128 with the trace file parsed inside the timer", 50,
           "ref_analytic_64", 0, 0, 0, 0, 0},
          {ctx, &large, NULL, NULL, path, 0}, r_trace},
     };
@@ -281,11 +370,28 @@ int main(int argc, char **argv)
         printf("%-29s %10.4f %10.4f %6d %10s %7s %13s %16lld\n", c->name, c->med_ms, c->min_ms, c->runs, tgt,
                c->target_ms > 0 ? (c->med_ms < c->target_ms ? "yes" : "NO") : "-", ratio, (long long)c->sim_cycles);
     }
-    const bcase *g = find(cs, n, "gemm512_os32_int8");
     printf("\nx_ref_64: median / median of ref_analytic_64 (the analytic engine on a 64^3 GEMM, same run).\n"
-           "ref_detail_64 / ref_analytic_64 = %.0f: detailed mode's cost over the analytic engine.\n"
-           "SCALE-Sim v2's ~45 s for gemm512_os32_int8 is quoted from issue 3 (not measured): %.0fx.\n",
-           find(cs, n, "ref_detail_64")->med_ms / find(cs, n, "ref_analytic_64")->med_ms, 45e3 / g->med_ms);
+           "ref_detail_64 / ref_analytic_64 = %.0f: detailed mode's cost over the analytic engine.\n",
+           find(cs, n, "ref_detail_64")->med_ms / find(cs, n, "ref_analytic_64")->med_ms);
+    /* the peer, measured now or not at all */
+    const bcase *dp = find(cs, n, "detail_peer_256");
+    if (sspy != NULL && sspy[0] != '\0') {
+        int64_t ss_cyc = -1;
+        double ss_ms = run_scalesim(sspy, ss_cfg, 256, 256, 256, &ss_cyc);
+        if (ss_ms > 0) {
+            cs[n] = (bcase){"scalesim_v2_peer_256", "SCALE-Sim v2 (python -m scalesim.scale) on the same GEMM and cfg; 1 run",
+                            0, "detail_peer_256", ss_ms, ss_ms, ss_ms, 1, ss_cyc};
+            n++;
+            printf("SCALE-Sim v2 (%s), measured in this run: %.0f ms, %lld cycles; mxsim --detail on the same GEMM and "
+                   "cfg: %.2f ms, %lld cycles: %.0fx faster (target >= 100x: %s).\n", sspy, ss_ms, (long long)ss_cyc,
+                   dp->med_ms, (long long)dp->sim_cycles, ss_ms / dp->med_ms, ss_ms / dp->med_ms >= 100 ? "yes" : "NO");
+        } else {
+            printf("SCALE-Sim v2: '%s -m scalesim.scale' failed; peer column skipped.\n", sspy);
+        }
+    } else {
+        printf("SCALE-Sim v2: not configured (--scalesim-python PY or MXSIM_SCALESIM_PYTHON); peer column skipped, "
+               "no ratio printed.\n");
+    }
     /* reports/bench may not exist in a fresh checkout of the default path */
     if (!strcmp(csv, "reports/bench/timing.csv")) {
         mkdir("reports", 0755);

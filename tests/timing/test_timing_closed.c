@@ -1,0 +1,93 @@
+/* test_timing_closed.c - the analytic pipeline that crosses runs of identical tiles in whole
+** periods (engine.c, what mxsim_time_op uses) against the walk over every tile (the oracle):
+** every counter equal on random cases with many tiles, every dataflow and output format, padded
+** K and forced tilings; and the overflow check (E_LIMIT naming the field, not a negative count). */
+#include <string.h>
+
+#include "mxsim.h"
+#include "mxtest.h"
+#include "test_ops.h"
+#include "tinternal.h"
+
+static mxsim_ctx *g_ctx;
+
+static int64_t pick(mxt_rng *r, int64_t lo, int64_t hi) { return lo + (int64_t)(mxt_next(r) % (uint64_t)(hi - lo + 1)); }
+
+MXTEST(skip_equals_walk_random)
+{
+    mxt_rng r = {777};
+    int n = 0, n_many = 0, bad = 0;
+    int64_t tiles = 0;
+    for (int it = 0; it < 600; it++) {
+        mxsim_tconfig c;
+        mxsim_tconfig_default(&c);
+        c.array_rows = pick(&r, 1, 16), c.array_cols = pick(&r, 1, 16), c.dataflow = pick(&r, 0, 2);
+        c.pe_lanes = pick(&r, 1, 8), c.load_lanes = pick(&r, 1, 8), c.exp_share = pick(&r, 0, 2);
+        c.exp_ii_cycles = pick(&r, 1, 4), c.exp_latency_cycles = pick(&r, 0, 6);
+        c.sram_a_kib = pick(&r, 1, 8), c.sram_b_kib = pick(&r, 1, 8), c.sram_c_kib = pick(&r, 1, 8);
+        c.dram_bw_bytes_per_cycle = (double)pick(&r, 1, 256) / (double)pick(&r, 1, 8);
+        c.dram_latency_cycles = pick(&r, 0, 300);
+        c.out_format = pick(&r, 0, 2);
+        c.operand_format = pick(&r, 0, 4) == 0 ? MXSIM_FMT_INT8 : MXSIM_FMT_MXINT8;
+        c.group_size = (int64_t[]){4, 8, 16, 32}[pick(&r, 0, 3)];
+        c.requant_lanes = pick(&r, 1, 64), c.requant_depth_cycles = pick(&r, 0, 8);
+        mxsim_top o = mxt_gemm_op("g", pick(&r, 1, 1500), pick(&r, 1, 1500), pick(&r, 1, 3000));
+        if (pick(&r, 0, 2) == 0) { /* any tiling (n tiles not a multiple of G: MXINT8 output scale phases) */
+            c.tile_m = pick(&r, 1, 64), c.tile_n = pick(&r, 1, 64);
+            c.tile_k = c.operand_format == MXSIM_FMT_INT8 ? pick(&r, 1, 256) : c.group_size * pick(&r, 1, 8);
+            c.sram_a_kib = c.sram_b_kib = c.sram_c_kib = 64;
+        }
+        mx_top_resolved op;
+        mx_tarch a;
+        mx_ttiling t;
+        if (mx_top_resolve(g_ctx, &c, &o, "t", &op) != MXSIM_OK) continue;
+        mx_tarch_derive(&c, &a);
+        if (mx_tengine_choose(g_ctx, &a, &op, "t", &t) != MXSIM_OK) continue;
+        mxsim_tstats w, s;
+        memset(&w, 0, sizeof w);
+        memset(&s, 0, sizeof s);
+        int64_t cw = mx_tengine_pipeline(&c, &a, &op, &t, &w, 1);
+        int64_t cs = mx_tengine_pipeline(&c, &a, &op, &t, &s, 0);
+        n++;
+        n_many += t.nm * t.nn * t.nk >= 100;
+        tiles += t.nm * t.nn * t.nk;
+        int b = cw != cs || memcmp(&w, &s, sizeof w) != 0;
+        if (b && bad++ < 5)
+            MXT_FAILF("case %d: %lldx%lldx%lld tiles %lldx%lldx%lld: walk %lld, skip %lld (compute %lld/%lld, "
+                      "dram_bw %lld/%lld, dram_lat %lld/%lld, acc %lld/%lld)", it, (long long)o.m, (long long)o.n,
+                      (long long)o.k, (long long)t.nm, (long long)t.nn, (long long)t.nk, (long long)cw, (long long)cs,
+                      (long long)w.cycles_compute, (long long)s.cycles_compute, (long long)w.cycles_dram_bw,
+                      (long long)s.cycles_dram_bw, (long long)w.cycles_dram_latency, (long long)s.cycles_dram_latency,
+                      (long long)w.n_acc_writes, (long long)s.n_acc_writes);
+        mxt_checks++;
+    }
+    printf("  %d cases (%d with >= 100 tiles, %lld tiles in all), %d differ\n", n, n_many, (long long)tiles, bad);
+    MXT_EQ_INT(bad, 0);
+    MXT_TRUE(n >= 400 && n_many >= 150);
+}
+
+/* The issue's case: a legal 4096^3 op repeated 2,000,000 times on tiny SRAMs and bandwidth
+** printed cycles_total = -4,770,722,788,685,551,616; now MXSIM_E_LIMIT naming op and field. */
+MXTEST(overflow_is_e_limit)
+{
+    mxsim_tconfig c;
+    mxsim_tconfig_default(&c);
+    c.array_rows = c.array_cols = 8;
+    c.sram_a_kib = c.sram_b_kib = c.sram_c_kib = 1;
+    c.dram_bw_bytes_per_cycle = 1.0 / 1024;
+    mxsim_top o = mxt_gemm_op("big", 4096, 4096, 4096);
+    o.repeat = 2000000;
+    mxsim_tstats s;
+    mxsim_status st = mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s);
+    MXT_EQ_INT(st, MXSIM_E_LIMIT);
+    MXT_TRUE(strstr(mxsim_errmsg(g_ctx), "op 'big'") != NULL && strstr(mxsim_errmsg(g_ctx), "field '") != NULL);
+    printf("  %s\n", mxsim_errmsg(g_ctx));
+}
+
+int main(void)
+{
+    if (mxsim_ctx_create(&g_ctx) != MXSIM_OK) return 1;
+    int rc = mxt_run_all();
+    mxsim_ctx_destroy(g_ctx);
+    return rc;
+}
