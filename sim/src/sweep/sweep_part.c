@@ -28,7 +28,7 @@
 #include "sweep/sweep_internal.h"
 
 #define PART_MAGIC "MXSIM-SWEEP-PART\n"
-#define PART_VERSION 1u
+#define PART_VERSION 2u
 #define N_SECTIONS 6
 static const char *const k_sections[N_SECTIONS] = {"version", "trace", "base", "axes", "options", "paths"};
 
@@ -92,6 +92,18 @@ static void identity(wbuf sec[N_SECTIONS], const mxsim_sweep *sw, const mxsim_tr
                              op->out_fmt, op->line, op->conv_h, op->conv_w, op->conv_fh, op->conv_fw, op->conv_c,
                              op->conv_s};
         for (size_t j = 0; j < sizeof v / sizeof v[0]; j++) put_i64(&sec[1], v[j]);
+        put_i64(&sec[1], mxsim_trace_b_role(tr, i));
+    }
+    /* the non-GEMM parameters: the memory footprint columns need them back */
+    put_i64(&sec[1], mxsim_trace_param_count(tr));
+    for (int64_t i = 0; i < mxsim_trace_param_count(tr); i++) {
+        const char *pname = NULL, *why = NULL;
+        int64_t elems = 0, count = 0;
+        mxsim_trace_param(tr, i, &pname, &elems, &count, &why);
+        put_str(&sec[1], pname);
+        put_i64(&sec[1], elems);
+        put_i64(&sec[1], count);
+        put_str(&sec[1], why);
     }
     put(&sec[2], &sw->base, sizeof sw->base); /* int64_t and double members only: no padding */
     put_i64(&sec[3], sw->n_axes);
@@ -309,7 +321,21 @@ static mxsim_status rebuild(mxsim_ctx *ctx, const part *p, mxsim_trace **tr, mxs
         op.a_fmt = (int32_t)v[6], op.b_fmt = (int32_t)v[7], op.out_fmt = (int32_t)v[8], op.line = (int32_t)v[9];
         op.conv_h = v[10], op.conv_w = v[11], op.conv_fh = v[12], op.conv_fw = v[13], op.conv_c = v[14];
         op.conv_s = v[15];
+        int64_t role = get_i64(&r);
         st = mxsim_trace_append(ctx, *tr, &op);
+        if (st == MXSIM_OK && role != MXSIM_ROLE_UNSET)
+            st = mxsim_trace_set_b_role(ctx, *tr, i, (mxsim_tensor_role)role);
+    }
+    int64_t n_params = st == MXSIM_OK ? get_i64(&r) : 0;
+    if (st == MXSIM_OK && (err || r.bad || n_params < 0)) bad = "trace", st = MXSIM_E_INPUT;
+    for (int64_t i = 0; st == MXSIM_OK && i < n_params; i++) {
+        char *pname = get_str(&r, &err);
+        int64_t elems = get_i64(&r), count = get_i64(&r);
+        char *why = get_str(&r, &err);
+        if (err || r.bad || pname == NULL || why == NULL) bad = "trace", st = MXSIM_E_INPUT;
+        else st = mxsim_trace_add_param(ctx, *tr, pname, elems, count, why);
+        free(pname);
+        free(why);
     }
     mxsim_tconfig base;
     if (st == MXSIM_OK && p->sec[2].n != sizeof base) bad = "base", st = MXSIM_E_INPUT;
