@@ -479,22 +479,31 @@ static mxsim_status os_cycle(dsim *d, int64_t fcyc, int *ended)
         if (d->rb[j] >= 0) read_beat(d, 1, d->col0 + j, d->rb[j]);
     /* per-cycle sums in locals (the compiler cannot keep d->st's fields in registers) */
     int64_t n_acc = 0, n_iss = 0, n_use = 0;
-    for (int64_t i = 0; i < R; i++)
-        for (int64_t j = 0; j < C; j++) {
-            int32_t b = d->ra[i * C + j];
-            if (b != d->rb[i * C + j])
+    /* every PE's A and B tokens must meet: one vectorised compare, the scan only on a mismatch */
+    if (memcmp(d->ra, d->rb, (size_t)(R * C) * sizeof *d->ra) != 0)
+        for (int64_t i = 0; i < R * C; i++)
+            if (d->ra[i] != d->rb[i])
                 return mx_fail(d->ctx, MXSIM_E_INTERNAL, "%s: detailed mode: PE (%lld,%lld) holds A beat %d "
-                               "and B beat %d", d->where, (long long)i, (long long)j, b, d->rb[i * C + j]);
-            if (b < 0 || i >= d->mr || j >= d->mc) continue;
-            int64_t out = i * d->mc + j;
-            const struct bcache *bi = beat_cached(d, b);
+                               "and B beat %d", d->where, (long long)(i / C), (long long)(i % C), d->ra[i], d->rb[i]);
+    /* only the mapped region computes; loop invariants in locals (the calls below take d) */
+    const int64_t mr = d->mr, mc = d->mc, last = d->nb - 1, bmask = d->bc_n - 1;
+    const struct bcache *bc = d->bc;
+    for (int64_t i = 0; i < mr; i++) {
+        const int32_t *row = d->ra + i * C;
+        for (int64_t j = 0; j < mc; j++) {
+            int32_t b = row[j];
+            if (b < 0) continue;
+            int64_t out = i * mc + j;
+            const struct bcache *bi = &bc[b & bmask];
+            if (bi->b != b) bi = beat_cached(d, b);
             n_iss += bi->el;
             n_use += bi->useful;
             n_acc++;
             mxsim_status s;
             if (bi->gend && (s = unit_push(d, unit_of(d, i, j), fcyc, out, bi->grp)) != MXSIM_OK) return s;
-            if (b == d->nb - 1 && (s = out_exit(d, out, fcyc)) != MXSIM_OK) return s;
+            if (b == last && (s = out_exit(d, out, fcyc)) != MXSIM_OK) return s;
         }
+    }
     d->st->n_acc_writes += n_acc;
     d->st->n_macs_issued += n_iss;
     d->st->n_macs += n_use;
