@@ -374,18 +374,27 @@ int64_t mx_tengine_pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const m
 ** their full and edge tile shapes, and a WS/IS MXINT8 tile time tries several beat widths. */
 #define MX_T_MEMO 1024
 typedef struct {
-    int64_t tm, tn, tk; /* tm = 0: empty */
+    int64_t tm, tn, tk;
     mx_tfold f;
+} tmemo_ent;
+
+/* Only the validity bits are cleared per search: zeroing (and so touching) the whole table cost
+** a search page faults and a 100 KB memset, more than the entries it uses. */
+typedef struct {
+    uint64_t valid[MX_T_MEMO / 64];
+    tmemo_ent e[MX_T_MEMO];
 } tmemo;
 
 static const mx_tfold *tile_time(tmemo *memo, const mx_tarch *a, const mx_top_resolved *op, int64_t tm,
                                  int64_t tn, int64_t tk)
 {
     uint64_t h = ((uint64_t)tm * 0x9e3779b97f4a7c15u) ^ ((uint64_t)tn * 0xc2b2ae3d27d4eb4fu) ^ (uint64_t)tk;
-    tmemo *e = &memo[(h ^ (h >> 29)) % MX_T_MEMO];
-    if (e->tm != tm || e->tn != tn || e->tk != tk) {
+    uint64_t x = (h ^ (h >> 29)) % MX_T_MEMO, bit = (uint64_t)1 << (x % 64);
+    tmemo_ent *e = &memo->e[x];
+    if (!(memo->valid[x / 64] & bit) || e->tm != tm || e->tn != tn || e->tk != tk) {
         mx_tpe_tile(a, op->mx, op->g, tm, tn, tk, &e->f);
         e->tm = tm, e->tn = tn, e->tk = tk;
+        memo->valid[x / 64] |= bit;
     }
     return &e->f;
 }
@@ -543,17 +552,30 @@ static void lb_stats(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_r
     mx_tstats_finish(cfg, st);
 }
 
+/* The candidates in (lb, order) order, a strict total order since orders differ: a binary
+** min-heap of small keys, built in O(n), because the search usually stops after a few pops
+** (a full sort of the candidates cost more than their bounds).  A key names its tiling by the
+** indices of its m, n, k sizes, so no large candidate array is allocated per search. */
 typedef struct {
-    mx_ttiling t;
-    double lb; /* lower bound of the objective */
-    int64_t order;
-} tcand;
+    double lb;     /* lower bound of the objective */
+    int64_t order; /* position in the original (largest first) order */
+    int16_t im, in, ik;
+} ckey;
 
-static int cmp_cand(const void *x, const void *y)
+static int ckey_less(const ckey *x, const ckey *y) { return x->lb < y->lb || (x->lb == y->lb && x->order < y->order); }
+
+static void heap_down(ckey *h, int n, int i)
 {
-    const tcand *a = x, *b = y;
-    if (a->lb != b->lb) return a->lb < b->lb ? -1 : 1;
-    return a->order < b->order ? -1 : a->order > b->order;
+    for (;;) {
+        int l = 2 * i + 1, m = i;
+        if (l < n && ckey_less(&h[l], &h[m])) m = l;
+        if (l + 1 < n && ckey_less(&h[l + 1], &h[m])) m = l + 1;
+        if (m == i) return;
+        ckey tmp = h[i];
+        h[i] = h[m];
+        h[m] = tmp;
+        i = m;
+    }
 }
 
 static void add_candidates(int64_t *v, int *n, int64_t gran, int64_t dim)
@@ -605,10 +627,11 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     tcost cost;
     mxsim_status cst = tcost_init(ctx, cfg, &cost);
     if (cst != MXSIM_OK) return cst;
-    tcand *cs = malloc((size_t)nm * (size_t)nn * (size_t)nk * sizeof *cs);
-    tmemo *memo = calloc(MX_T_MEMO, sizeof *memo);
-    if (cs == NULL || memo == NULL) {
-        free(cs);
+    ckey *heap = malloc((size_t)nm * (size_t)nn * (size_t)nk * sizeof *heap);
+    tmemo *memo = malloc(sizeof *memo);
+    if (memo != NULL) memset(memo->valid, 0, sizeof memo->valid);
+    if (heap == NULL || memo == NULL) {
+        free(heap);
         free(memo);
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
     }
@@ -627,48 +650,53 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
                     mxsim_tstats ls;
                     lb_stats(cfg, a, op, &t, lbc, &ls);
                     if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
-                        free(cs);
+                        free(heap);
                         free(memo);
                         return cst;
                     }
                 }
-                cs[nc] = (tcand){t, lbo, nc};
+                heap[nc] = (ckey){lbo, nc, (int16_t)i, (int16_t)j, (int16_t)l};
                 nc++;
             }
-    qsort(cs, (size_t)nc, sizeof *cs, cmp_cand);
+    for (int i = nc / 2 - 1; i >= 0; i--) heap_down(heap, nc, i);
     double best_cost = -1;
     int64_t best_order = -1;
     const char *ovf_any = NULL;
-    for (int i = 0; i < nc; i++) {
-        if (best_cost >= 0 && (cs[i].lb > best_cost || (cs[i].lb == best_cost && cs[i].order > best_order))) break;
+    for (int hn = nc; hn > 0;) {
+        const ckey cand = heap[0]; /* the next candidate in (lb, order) order */
+        const mx_ttiling ct = {cm[cand.im], cn[cand.in], ck[cand.ik], mx_t_ceil_div(op->m, cm[cand.im]),
+                               mx_t_ceil_div(op->n, cn[cand.in]), mx_t_ceil_div(op->k, ck[cand.ik])};
+        heap[0] = heap[--hn];
+        heap_down(heap, hn, 0);
+        if (best_cost >= 0 && (cand.lb > best_cost || (cand.lb == best_cost && cand.order > best_order))) break;
         double c;
         const char *ovf = NULL;
         if (cost.on) {
             mxsim_tstats cst_s;
-            if (candidate_stats(cfg, a, op, &cs[i].t, &cst_s, &ovf) < 0) { /* past 2^63: never best */
+            if (candidate_stats(cfg, a, op, &ct, &cst_s, &ovf) < 0) { /* past 2^63: never best */
                 ovf_any = ovf;
                 continue;
             }
             if ((cst = objective(ctx, cfg, &cost, &cst_s, 0, &c)) != MXSIM_OK) {
-                free(cs);
+                free(heap);
                 free(memo);
                 return cst;
             }
         } else {
-            int64_t cyc = pipeline(a->cfg, a, op, &cs[i].t, NULL, &ovf);
+            int64_t cyc = pipeline(a->cfg, a, op, &ct, NULL, &ovf);
             if (cyc < 0) {
                 ovf_any = ovf;
                 continue;
             }
             c = (double)cyc;
         }
-        if (best_cost < 0 || c < best_cost || (c == best_cost && cs[i].order < best_order)) {
+        if (best_cost < 0 || c < best_cost || (c == best_cost && cand.order < best_order)) {
             best_cost = c;
-            best_order = cs[i].order;
-            *best = cs[i].t;
+            best_order = cand.order;
+            *best = ct;
         }
     }
-    free(cs);
+    free(heap);
     if (best_cost >= 0) /* the beat each tile shape runs at, for the detailed engine */
         for (int cls = 0; cls < 8; cls++) {
             int64_t tm = cls & 1 ? op->m - (best->nm - 1) * best->tm : best->tm;
@@ -692,41 +720,22 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
 void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
                         const mx_ttiling *t, mxsim_tstats *st)
 {
-    int64_t T = t->nm * t->nn * t->nk;
     int64_t ra = 0, rb = 0, rsa = 0, rsb = 0;
     (void)cfg;
-    /* tiles differ only by edge sizes: walk m, n, k edges instead of all tiles */
-    for (int64_t im = 0; im < t->nm; im++) {
-        int64_t tm = mx_t_min(t->tm, op->m - im * t->tm);
-        if (im == 1 && t->nm > 2) { /* interior rows repeat: jump to the last one */
-            int64_t reps = t->nm - 2;
-            int64_t save_a = ra, save_b = rb, save_sa = rsa, save_sb = rsb;
-            /* compute one interior row, then multiply */
-            int64_t da = 0, db = 0, dsa = 0, dsb = 0;
-            for (int64_t in = 0; in < t->nn; in++) {
-                int64_t tn = mx_t_min(t->tn, op->n - in * t->tn);
-                int64_t ea, eb;
-                if (a->df == MXSIM_DF_OS) { ea = tm * op->k * mx_t_ceil_div(tn, a->C); eb = op->k * tn * mx_t_ceil_div(tm, a->R); }
-                else if (a->df == MXSIM_DF_WS) { ea = tm * op->k * mx_t_ceil_div(tn, a->C); eb = op->k * tn; }
-                else { ea = tm * op->k; eb = op->k * tn * mx_t_ceil_div(tm, a->C); }
-                da += ea; db += eb;
-                if (op->mx) { dsa += ea / op->g; dsb += eb / op->g; }
-            }
-            ra = save_a + da * reps; rb = save_b + db * reps; rsa = save_sa + dsa * reps; rsb = save_sb + dsb * reps;
-            im = t->nm - 2;
-            continue;
-        }
-        for (int64_t in = 0; in < t->nn; in++) {
-            int64_t tn = mx_t_min(t->tn, op->n - in * t->tn);
-            int64_t ea, eb;
+    /* tiles differ only by edge sizes: every term depends on (tm, tn) alone, so each of the (at
+    ** most) four shape classes adds its per-tile reads times its tile count */
+    int64_t sm[2] = {t->tm, op->m - (t->nm - 1) * t->tm}, cm[2] = {t->nm - 1, 1};
+    int64_t sn[2] = {t->tn, op->n - (t->nn - 1) * t->tn}, cn[2] = {t->nn - 1, 1};
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            int64_t cnt = cm[i] * cn[j], tm = sm[i], tn = sn[j], ea, eb;
+            if (cnt == 0) continue;
             if (a->df == MXSIM_DF_OS) { ea = tm * op->k * mx_t_ceil_div(tn, a->C); eb = op->k * tn * mx_t_ceil_div(tm, a->R); }
             else if (a->df == MXSIM_DF_WS) { ea = tm * op->k * mx_t_ceil_div(tn, a->C); eb = op->k * tn; }
             else { ea = tm * op->k; eb = op->k * tn * mx_t_ceil_div(tm, a->C); }
-            ra += ea; rb += eb;
-            if (op->mx) { rsa += ea / op->g; rsb += eb / op->g; }
+            ra += cnt * ea; rb += cnt * eb;
+            if (op->mx) { rsa += cnt * (ea / op->g); rsb += cnt * (eb / op->g); }
         }
-    }
-    (void)T;
     st->sram_a_rd_mant_bytes = ra;
     st->sram_b_rd_mant_bytes = rb;
     st->sram_a_rd_scale_bytes = rsa;
