@@ -36,6 +36,8 @@
 
 #include "tinternal.h"
 
+#define MX_BT_MAX ((int64_t)1 << 16)
+
 /* An exponent-unit operation waiting to issue. */
 typedef struct {
     int64_t ready; /* fold cycle of the group's last beat: the earliest issue cycle */
@@ -89,6 +91,12 @@ typedef struct {
     int64_t tg_l;                   /* beats per group (int8: of the chunk) at the full L lanes */
     struct bcache *bc;              /* beat_info of the beats in flight (direct-mapped, per tile) */
     int64_t bc_n;
+    /* per-beat counts of the tile's chunk, index b + 1 (0: no token), when the chunk has at most
+    ** MX_BT_MAX beats: the PE loop then adds without a branch per PE */
+    int32_t *bt_el, *bt_use;
+    uint8_t *bt_spec;               /* the beat ends a group or is the chunk's last */
+    int64_t bt_cap;
+    int bt_on;
     int lane_fold;                  /* stream fold that L-wide beats would not need: lane limit */
     int64_t mr, mc, row0, col0;     /* OS: mapped rows/cols, first output row/col in the tile */
     int64_t fr, nbf, n_steps;       /* stream: first beat, beats in fold; steps (beats or rows) */
@@ -488,6 +496,25 @@ static mxsim_status os_cycle(dsim *d, int64_t fcyc, int *ended)
     /* only the mapped region computes; loop invariants in locals (the calls below take d) */
     const int64_t mr = d->mr, mc = d->mc, last = d->nb - 1, bmask = d->bc_n - 1;
     const struct bcache *bc = d->bc;
+    if (d->bt_on) {
+        const int32_t *el = d->bt_el + 1, *use = d->bt_use + 1;
+        const uint8_t *spec = d->bt_spec + 1;
+        for (int64_t i = 0; i < mr; i++) {
+            const int32_t *row = d->ra + i * C;
+            for (int64_t j = 0; j < mc; j++) {
+                int32_t b = row[j]; /* -1 (no token) reads the zero entry */
+                n_iss += el[b];
+                n_use += use[b];
+                n_acc += b >= 0;
+                if (!spec[b]) continue;
+                const struct bcache *bi = beat_cached(d, b);
+                int64_t out = i * mc + j;
+                mxsim_status s;
+                if (bi->gend && (s = unit_push(d, unit_of(d, i, j), fcyc, out, bi->grp)) != MXSIM_OK) return s;
+                if (b == last && (s = out_exit(d, out, fcyc)) != MXSIM_OK) return s;
+            }
+        }
+    } else
     for (int64_t i = 0; i < mr; i++) {
         const int32_t *row = d->ra + i * C;
         for (int64_t j = 0; j < mc; j++) {
@@ -747,6 +774,29 @@ static mxsim_status tile_start(dsim *d)
     for (int64_t i = 0; i < d->bc_n; i++) d->bc[i].b = -1; /* beats mean other elements now */
     d->n_grp = d->op->mx ? d->tk / d->g : 0;
     d->nb = (d->op->mx ? d->n_grp : 1) * d->tg;
+    d->bt_on = 0;
+    if (d->nb + 1 <= MX_BT_MAX) {
+        if (d->nb + 1 > d->bt_cap) {
+            free(d->bt_el), free(d->bt_use), free(d->bt_spec);
+            d->bt_el = mx_malloc((size_t)(d->nb + 1), sizeof *d->bt_el);
+            d->bt_use = mx_malloc((size_t)(d->nb + 1), sizeof *d->bt_use);
+            d->bt_spec = mx_malloc((size_t)(d->nb + 1), sizeof *d->bt_spec);
+            d->bt_cap = d->bt_el && d->bt_use && d->bt_spec ? d->nb + 1 : 0;
+        }
+        if (d->bt_cap > 0) { /* else (no memory) the cached path below serves */
+            d->bt_el[0] = d->bt_use[0] = 0;
+            d->bt_spec[0] = 0;
+            for (int64_t b = 0; b < d->nb; b++) {
+                int64_t k0, el, grp;
+                int gend;
+                beat_info(d, b, &k0, &el, &grp, &gend);
+                d->bt_el[b + 1] = (int32_t)el;
+                d->bt_use[b + 1] = (int32_t)mx_t_max(0, mx_t_min(el, d->op->k_useful - (d->ik * d->t->tk + k0)));
+                d->bt_spec[b + 1] = (uint8_t)(gend || b == d->nb - 1);
+            }
+            d->bt_on = 1;
+        }
+    }
     d->stream = d->a->df != MXSIM_DF_OS;
     d->fi = d->fj = 0;
     if (!d->stream) {
@@ -879,6 +929,7 @@ mxsim_status mx_tdetail_run(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mx_t
     if (d.u)
         for (int64_t i = 0; i < d.n_u; i++) free(d.u[i].q);
     free(d.ra), free(d.rb), free(d.rw), free(d.ring), free(d.u), free(d.prof), free(d.bc);
+    free(d.bt_el), free(d.bt_use), free(d.bt_spec);
     free(d.rem), free(d.exitc), free(d.mdone), free(d.pw);
     return s;
 }
