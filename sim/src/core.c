@@ -123,6 +123,7 @@ MXSIM_API mxsim_status mxsim_ctx_create(mxsim_ctx **out)
 {
     if (out == NULL) return MXSIM_E_ARG;
     *out = mx_calloc(1, sizeof **out);
+    if (*out) (*out)->dash_fd = -1;
     return *out ? MXSIM_OK : MXSIM_E_NOMEM;
 }
 
@@ -149,6 +150,23 @@ MXSIM_API mxsim_status mxsim_ctx_set_simd(mxsim_ctx *ctx, mxsim_simd simd)
     if (!mxsim_simd_available(simd))
         return mx_fail(ctx, MXSIM_E_UNSUPPORTED, "simd: this CPU or build lacks the requested path");
     ctx->simd = simd;
+    return MXSIM_OK;
+}
+
+MXSIM_API mxsim_status mxsim_ctx_set_cancel(mxsim_ctx *ctx, mxsim_cancel_fn fn, void *user)
+{
+    mx_clear_err(ctx);
+    if (ctx == NULL) return MXSIM_E_ARG;
+    ctx->cancel = fn;
+    ctx->cancel_user = fn ? user : NULL;
+    return MXSIM_OK;
+}
+
+MXSIM_API mxsim_status mxsim_ctx_set_dash_fd(mxsim_ctx *ctx, int fd)
+{
+    mx_clear_err(ctx);
+    if (ctx == NULL) return MXSIM_E_ARG;
+    ctx->dash_fd = fd < 0 ? -1 : fd;
     return MXSIM_OK;
 }
 
