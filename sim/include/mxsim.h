@@ -227,6 +227,10 @@ typedef struct mxsim_tensor mxsim_tensor;
 MXSIM_API mxsim_status mxsim_tensor_create(mxsim_ctx *ctx, mxsim_dtype dtype, int ndim,
                                            const int64_t *shape, mxsim_tensor **out);
 MXSIM_API void mxsim_tensor_free(mxsim_tensor *t); /* NULL ok */
+/* Accessors.  NULL is accepted by every accessor of this header that returns a count, a name or
+** a pointer (tensor, trace, table, bench): a NULL tensor has dtype MXSIM_DTYPE_COUNT_, ndim 0,
+** numel 0, shape and data NULL; a NULL trace has count 0, no op, source ""; functions taking a
+** ctx accept ctx NULL (no message is kept).  Every other NULL argument is MXSIM_E_ARG. */
 MXSIM_API mxsim_dtype mxsim_tensor_dtype(const mxsim_tensor *t);
 MXSIM_API int mxsim_tensor_ndim(const mxsim_tensor *t);
 MXSIM_API const int64_t *mxsim_tensor_shape(const mxsim_tensor *t);

@@ -262,12 +262,13 @@ MXSIM_API void mxsim_tensor_free(mxsim_tensor *t)
     free(t);
 }
 
-MXSIM_API mxsim_dtype mxsim_tensor_dtype(const mxsim_tensor *t) { return t->dtype; }
-MXSIM_API int mxsim_tensor_ndim(const mxsim_tensor *t) { return t->ndim; }
-MXSIM_API const int64_t *mxsim_tensor_shape(const mxsim_tensor *t) { return t->shape; }
-MXSIM_API int64_t mxsim_tensor_numel(const mxsim_tensor *t) { return t->numel; }
-MXSIM_API void *mxsim_tensor_data(mxsim_tensor *t) { return t->data; }
-MXSIM_API const void *mxsim_tensor_cdata(const mxsim_tensor *t) { return t->data; }
+/* NULL-safe accessors (mxsim.h lists what NULL gives) */
+MXSIM_API mxsim_dtype mxsim_tensor_dtype(const mxsim_tensor *t) { return t ? t->dtype : MXSIM_DTYPE_COUNT_; }
+MXSIM_API int mxsim_tensor_ndim(const mxsim_tensor *t) { return t ? t->ndim : 0; }
+MXSIM_API const int64_t *mxsim_tensor_shape(const mxsim_tensor *t) { return t ? t->shape : NULL; }
+MXSIM_API int64_t mxsim_tensor_numel(const mxsim_tensor *t) { return t ? t->numel : 0; }
+MXSIM_API void *mxsim_tensor_data(mxsim_tensor *t) { return t ? t->data : NULL; }
+MXSIM_API const void *mxsim_tensor_cdata(const mxsim_tensor *t) { return t ? t->data : NULL; }
 
 MXSIM_API mxsim_status mxsim_tensor_set_dtype(mxsim_ctx *ctx, mxsim_tensor *t, mxsim_dtype dtype)
 {
