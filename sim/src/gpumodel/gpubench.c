@@ -59,6 +59,10 @@ mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_be
     size_t len;
     mxsim_status st = mx_file_read(ctx, path, 16u << 20, &data, &len);
     if (st != MXSIM_OK) return st;
+    if ((st = mx_text_check(ctx, path, (const char *)data, len)) != MXSIM_OK) {
+        free(data);
+        return st;
+    }
     mxsim_gpu_bench *b = mx_calloc(1, sizeof *b);
     int64_t cap = 1;
     for (size_t i = 0; i < len; i++) cap += data[i] == '\n';

@@ -377,6 +377,19 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
         cfg->pe_lanes = cfg->load_lanes = 1;
         cfg->scalesim_compat = 1;
     }
+    /* keys seen so far ("section.key", lower-cased for SCALE-Sim, whose configparser ignores
+    ** case) and their lines: a key given twice is refused, naming both lines.  Every accepted
+    ** key is known, so their number is bounded by the field and SCALE-Sim tables. */
+    enum { MAX_SEEN = 512 };
+    struct seen_key {
+        char key[160];
+        int line;
+    } *seen = malloc(MAX_SEEN * sizeof *seen);
+    int n_seen = 0;
+    if (seen == NULL) {
+        free(buf);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+    }
     mx_lines cur;
     mx_lines_init(&cur, buf);
     st = MXSIM_OK;
@@ -411,6 +424,19 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': empty value", where, key);
             break;
         }
+        char canon[160];
+        snprintf(canon, sizeof canon, "%s%s%s", section, section[0] ? "." : "", key);
+        if (scalesim)
+            for (char *p = canon; *p; p++) *p = (char)tolower((unsigned char)*p);
+        for (int i = 0; i < n_seen && st == MXSIM_OK; i++)
+            if (strcmp(seen[i].key, canon) == 0)
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': duplicate key (first on line %d)", where, canon,
+                             seen[i].line);
+        if (st != MXSIM_OK) break;
+        if (n_seen < MAX_SEEN) {
+            snprintf(seen[n_seen].key, sizeof seen[n_seen].key, "%s", canon);
+            seen[n_seen++].line = cur.line;
+        }
         if (scalesim) {
             st = scalesim_key(ctx, cfg, key, val, where, &user_bw, &bw);
         } else {
@@ -420,6 +446,7 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
             st = mxsim_tconfig_set(ctx, cfg, full, val, where);
         }
     }
+    free(seen);
     free(buf);
     if (st != MXSIM_OK) return st;
     if (scalesim) {
