@@ -117,8 +117,11 @@ mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_be
         static const char *names[] = {"M", "N", "K", "G"};
         int64_t *dst[] = {&M, &N, &K, &G};
         for (int j = 0; j < 4; j++)
-            if (parse_i64(f[2 + j], dst[j]) || *dst[j] < 0) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: %s: '%s' is not a count", path, line, names[j], f[2 + j]);
+            /* M, N, K are dimensions (>= 1; a 0 used to pass here and fail only in the model,
+            ** tests/fuzz/crashes/gpu_bench); G may be 0 (no groups).  2^40 bounds 2 * M below. */
+            if (parse_i64(f[2 + j], dst[j]) || *dst[j] < (j < 3 ? 1 : 0) || *dst[j] > ((int64_t)1 << 40)) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field '%s': '%s' is not a %s in %d..2^40", path, line, names[j],
+                             f[2 + j], j < 3 ? "dimension" : "group size", j < 3 ? 1 : 0);
                 goto fail;
             }
         char *e;
