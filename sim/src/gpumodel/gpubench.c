@@ -127,8 +127,8 @@ mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_be
         char *e;
         errno = 0;
         pt->measured_us = strtod(f[7], &e);
-        if (e == f[7] || *e || errno || !(pt->measured_us > 0.0)) {
-            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: median_us: '%s' is not a positive time", path, line, f[7]);
+        if (e == f[7] || *e || errno || !(pt->measured_us > 0.0) || !isfinite(pt->measured_us)) { /* 'inf': fuzz_gpu_bench */
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'median_us': '%s' is not a finite positive time", path, line, f[7]);
             goto fail;
         }
         pt->op.m = M, pt->op.n = N, pt->op.k = K, pt->op.g = G;
