@@ -417,6 +417,9 @@ MXSIM_API void mxsim_free(void *p);
 ** ctx may be NULL (no message, no hook); data may be NULL only with len 0. */
 MXSIM_API mxsim_status mxsim_file_write(mxsim_ctx *ctx, const char *path, const void *data,
                                         size_t len);
+/* Whether mxsim_file_write would accept path as a target (the rules above), without creating
+** or changing anything: for outputs that are produced over a long run and written at its end. */
+MXSIM_API mxsim_status mxsim_file_check(mxsim_ctx *ctx, const char *path);
 /* All or nothing over n files (paths[i] gets lens[i] bytes of datas[i]), under mxsim_file_write's
 ** rules: every target is checked and every temporary file written before the first rename; if
 ** a rename fails, the files replaced so far are restored.  A path named twice is MXSIM_E_ARG. */

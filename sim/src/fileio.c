@@ -312,6 +312,16 @@ mxsim_status mxsim_file_write(mxsim_ctx *ctx, const char *path, const void *data
     return mx_file_write(ctx, path, data, len);
 }
 
+mxsim_status mxsim_file_check(mxsim_ctx *ctx, const char *path)
+{
+    mx_clear_err(ctx);
+    char *real = NULL;
+    int kind = 0;
+    mxsim_status st = resolve_target(ctx, path, &real, &kind);
+    free(real);
+    return st;
+}
+
 mxsim_status mxsim_files_write(mxsim_ctx *ctx, size_t n, const char *const *paths,
                                const void *const *datas, const size_t *lens)
 {

@@ -190,6 +190,13 @@ static int cmd_run(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     acc_set acc;
     memset(&acc, 0, sizeof acc);
     if (!ops) st = MXSIM_E_NOMEM;
+    /* every access-trace target is checked before the first op is timed */
+    for (int64_t i = 0; st == MXSIM_OK && OPT("access-trace") && i < n; i++) {
+        if (mxsim_trace_op(tr, i)->kind != MXSIM_OP_GEMM) continue;
+        char *dst = acc_path(OPT("access-trace"), i, n);
+        st = dst ? mxsim_file_check(ctx, dst) : MXSIM_E_NOMEM;
+        free(dst);
+    }
     if (st == MXSIM_OK && OPT("access-trace")) st = acc_begin(ctx, &acc, OPT("access-trace"), n);
     for (int64_t i = 0; i < n && st == MXSIM_OK; i++) {
         const mxsim_top *op = mxsim_trace_op(tr, i);
