@@ -251,6 +251,8 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   { head -5 "$bench"; printf '\0'; tail -n +6 "$bench"; } > "$in/nul-bench.csv"
   bad gpu-bench-nul 2 "nul-bench.csv:6: contains a NUL byte" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$in/nul-bench.csv" --quiet
 fi
+bad flag-vdd-nan 2 "--vdd 'nan': not a number" -- "$MXSIM" cost --config "$cfg" --vdd nan
+bad flag-vdd-negative 2 "--vdd -1: must be in 0.01..10" -- "$MXSIM" cost --config "$cfg" --vdd -1
 mkfifo "$in/out.fifo"
 bad out-fifo 1 "is a FIFO, refused as an output" -- "$MXSIM" quantize --group-size 16 "$in/ok.npy" -o "$in/out.fifo"
 [ -p "$in/out.fifo" ] || { echo "FAIL: the FIFO was replaced"; fails=$((fails + 1)); }
