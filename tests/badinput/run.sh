@@ -261,7 +261,11 @@ bad out-read-only 1 "not writable (read-only file): left untouched" -- "$MXSIM" 
 # a large legal input under a 200 MB address-space limit: a clear out-of-memory error, exit 1
 python3 -c 'import sys; h="{'"'"'descr'"'"': '"'"'<f4'"'"', '"'"'fortran_order'"'"': False, '"'"'shape'"'"': (8192, 16384), }"; h += " " * (63 - (10 + len(h)) % 64) + "\n"; open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + len(h).to_bytes(2, "little") + h.encode())' "$in/big.npy" \
   && truncate -s $((128 + 8192 * 16384 * 4)) "$in/big.npy"
-bad limit-address-space 1 "out of memory" -- bash -c 'ulimit -v 200000 && exec "$0" quantize "$1" -o "$2"' "$MXSIM" "$in/big.npy" "$out/big.npz"
+if bash -c 'ulimit -v 200000 && exec "$0" --version' "$MXSIM" > /dev/null 2>&1; then
+  bad limit-address-space 1 "out of memory" -- bash -c 'ulimit -v 200000 && exec "$0" quantize "$1" -o "$2"' "$MXSIM" "$in/big.npy" "$out/big.npz"
+else  # AddressSanitizer reserves terabytes of address space: it cannot start under ulimit -v
+  echo "skip [limit-address-space]: this build cannot start under ulimit -v 200000 (a sanitizer build)"
+fi
 
 echo "$n cases, $fails failures"
 [ "$fails" -eq 0 ]
