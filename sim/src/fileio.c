@@ -226,7 +226,7 @@ static mxsim_status write_parts_fd(mxsim_ctx *ctx, int fd, const char *path,
     for (size_t i = 0; i < n; i++) {
         if (parts[i].len == 0) continue;
         int r = write_all(ctx, fd, parts[i].data, parts[i].len);
-        if (r == -2) return mx_fail(ctx, MXSIM_E_CANCELLED, "%s: cancelled; nothing written", path);
+        if (r == -2) return mx_fail(ctx, MXSIM_E_CANCELLED, "%s: cancelled while writing", path);
         if (r != 0) return mx_fail(ctx, MXSIM_E_IO, "%s: write error: %s", path, strerror(errno));
     }
     return MXSIM_OK;
