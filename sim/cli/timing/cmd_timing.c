@@ -300,7 +300,8 @@ const cli_command mxsim_cmd_run = {
     "lists them). The terminal table shows the main columns; csv and json carry every column\n"
     "(json: {\"meta\": trace and configuration, \"columns\", \"rows\"}). --detail times GEMMs with the\n"
     "cycle-by-cycle engine (small problems: at most 2^26 PE-cycles and 2^26 cycles per op, else\n"
-    "exit 2); --access-trace F.gz writes F.<i>.gz for op i of a trace of several ops.  CFG may be\n"
+    "exit 2); --access-trace F.gz writes F.<i>.gz for op i of a trace of several ops, all of them\n"
+    "or none (they are committed together after the last op).  -o - is standard output.  CFG may be\n"
     "a SCALE-Sim .cfg (v2 or v3), which, like --scalesim-compat, times with SCALE-Sim v2's model and\n"
     "reads a .csv TRACE with its conv output size (sim/doc/architecture.md section 8).",
     k_run_opts, 0, 1, cmd_run, NULL};
