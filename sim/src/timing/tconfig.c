@@ -384,12 +384,8 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
     struct seen_key {
         char key[160];
         int line;
-    } *seen = malloc(MAX_SEEN * sizeof *seen);
-    int n_seen = 0;
-    if (seen == NULL) {
-        free(buf);
-        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
-    }
+    } *seen = NULL;
+    int n_seen = 0, cap_seen = 0;
     mx_lines cur;
     mx_lines_init(&cur, buf);
     st = MXSIM_OK;
@@ -433,7 +429,16 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': duplicate key (first on line %d)", where, canon,
                              seen[i].line);
         if (st != MXSIM_OK) break;
-        if (n_seen < MAX_SEEN) {
+        if (n_seen == cap_seen && cap_seen < MAX_SEEN) { /* grown as keys come: most files have a few */
+            struct seen_key *ns = realloc(seen, (size_t)(cap_seen ? 2 * cap_seen : 16) * sizeof *seen);
+            if (ns == NULL) {
+                st = mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+                break;
+            }
+            seen = ns;
+            cap_seen = cap_seen ? 2 * cap_seen : 16;
+        }
+        if (n_seen < cap_seen) {
             snprintf(seen[n_seen].key, sizeof seen[n_seen].key, "%s", canon);
             seen[n_seen++].line = cur.line;
         }
