@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # pe_cli_check.sh - runs the mxsim CLI (`mxsim run --format csv`, analytic and --detail) on every
-# configuration of a pe_cycles.csv (rtl/scripts/pe_sweep.sh) and requires cycles_compute +
-# cycles_fill_drain + cycles_exp_stall, and each of the three, to equal the RTL's.
+# configuration of a pe_cycles.csv (rtl/scripts/pe_sweep.sh) and requires the RTL's beat cycles to
+# equal cycles_compute + cycles_lane_limit (the model attributes narrow beats apart), and those,
+# cycles_fill_drain, cycles_exp_stall and their sum to equal the RTL's.
 # usage: pe_cli_check.sh MXSIM_CLI PE_CYCLES_CSV     exit 0 all equal, 1 a difference or an error
 set -u
 CLI=$1 CSV=$2
@@ -17,7 +18,7 @@ while IFS=, read -r model ci R C L LL G II LAT SH M N K rt rc_ rf rs ro st sc sf
         n=$((n + 1))
         got=$("$CLI" run "$T/t.trace" --config "$T/c.ini" --format csv $det 2>&1 | awk -F, '
             NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-            $1 != "" && ("cycles_compute" in h) { c = $h["cycles_compute"]; f = $h["cycles_fill_drain"]; s = $h["cycles_exp_stall"];
+            $1 != "" && ("cycles_compute" in h) { c = $h["cycles_compute"] + $h["cycles_lane_limit"]; f = $h["cycles_fill_drain"]; s = $h["cycles_exp_stall"];
                 print c + f + s, c, f, s; exit }')
         if [ "$got" != "$rt $rc_ $rf $rs" ]; then
             echo "DIFF $model cfg $ci ${det:-analytic}: mxsim run '$got' vs RTL '$rt $rc_ $rf $rs'"; bad=$((bad + 1))

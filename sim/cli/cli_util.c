@@ -18,11 +18,16 @@ const char *cli_cmd = "mxsim";
 int cli_exit_code(mxsim_status st)
 {
     if (st == MXSIM_OK) return 0;
+    if (st == MXSIM_E_CANCELLED) return 128 + (cli_interrupted() ? cli_interrupted() : 2);
     return st == MXSIM_E_IO || st == MXSIM_E_NOMEM || st == MXSIM_E_INTERNAL ? CLI_EXIT_RUNTIME : CLI_EXIT_USAGE;
 }
 
 int cli_fail(mxsim_ctx *ctx, mxsim_status st)
 {
+    if (st == MXSIM_E_CANCELLED || cli_interrupted()) {
+        fprintf(stderr, "mxsim %s: interrupted; no output written\n", cli_cmd);
+        return 128 + (cli_interrupted() ? cli_interrupted() : 2);
+    }
     const char *d = ctx ? mxsim_errmsg(ctx) : "";
     fprintf(stderr, "mxsim %s: error: %s\n", cli_cmd, d[0] ? d : mxsim_strerror(st));
     return cli_exit_code(st);
@@ -168,6 +173,7 @@ void cli_help(const cli_command *c, FILE *f)
 
 int cli_write(mxsim_ctx *ctx, const char *path, const char *text, size_t len)
 {
+    if (path && strcmp(path, "-") == 0) path = NULL; /* -o - is standard output */
     if (path) {
         mxsim_status st = mxsim_file_write(ctx, path, text, len);
         return st == MXSIM_OK ? 0 : cli_fail(ctx, st);
@@ -181,6 +187,7 @@ int cli_write(mxsim_ctx *ctx, const char *path, const char *text, size_t len)
 
 int cli_format(mxsim_ctx *ctx, const char *format, const char *path, mxsim_output_format *f)
 {
+    if (path && strcmp(path, "-") == 0) path = NULL;
     struct stat sb;
     if (path && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) { /* no extension can fix that */
         fprintf(stderr, "mxsim %s: error: %s: is a directory\n", cli_cmd, path);
@@ -194,6 +201,7 @@ int cli_format(mxsim_ctx *ctx, const char *format, const char *path, mxsim_outpu
 int cli_emit_table(mxsim_ctx *ctx, const mxsim_table *t, const char *format, const char *path)
 {
     mxsim_output_format f;
+    if (path && strcmp(path, "-") == 0) path = NULL;
     int rc = cli_format(ctx, format, path, &f);
     if (rc) return rc;
     char *text = NULL;

@@ -71,6 +71,9 @@ int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_int(const char *opt, const char *s, long long lo, long long hi, long long *out);
 int cli_real(const char *opt, const char *s, double lo, double hi, double *out);
 
+/* The signal (SIGINT, SIGTERM, SIGHUP) that asked this run to stop, 0 if none (main.c). */
+int cli_interrupted(void);
+
 /* Writes text to path (atomically, mxsim_file_write) or, path NULL, to stdout, checked and
 ** flushed: 0 or the exit code after a message. */
 int cli_write(mxsim_ctx *ctx, const char *path, const char *text, size_t len);

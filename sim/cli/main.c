@@ -7,6 +7,7 @@
 ** through the library's one table writer and files through its one atomic file writer.
 */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,10 @@ static int need_ext(const char *path, const char *ext, const char *what)
 {
     size_t L = strlen(path), E = strlen(ext);
     if (L > E && strcmp(path + L - E, ext) == 0) return 0;
+    /* "-" (standard output) and an existing device or FIFO have no extension to check: the file
+    ** writer writes a character device in place and refuses the rest with its own message */
+    struct stat sb;
+    if (strcmp(path, "-") == 0 || (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))) return 0;
     return cli_usage("-o %s: this command writes %s; name the file *%s", path, what, ext);
 }
 
@@ -351,6 +356,36 @@ static int want_help(int argc, char **argv)
     return 0;
 }
 
+/* ---- signals: SIGINT/SIGTERM/SIGHUP only set a flag; the library polls it through the ctx's
+** cancellation hook (mxsim_ctx_set_cancel), cleans up on its normal error path (no temporary
+** file survives) and main exits 128 + the signal's number. */
+static volatile sig_atomic_t g_signal;
+
+static void on_signal(int sig)
+{
+    if (g_signal == 0) g_signal = sig;
+}
+
+static int cancel_requested(void *user)
+{
+    (void)user;
+    return g_signal != 0;
+}
+
+int cli_interrupted(void) { return g_signal; }
+
+static void install_signal_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART; /* reads and writes continue; the flag is polled between chunks */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
 static int run(int argc, char **argv)
 {
     if (argc < 2) {
@@ -377,6 +412,8 @@ static int run(int argc, char **argv)
         fprintf(stderr, "mxsim: out of memory\n");
         return CLI_EXIT_RUNTIME;
     }
+    mxsim_ctx_set_cancel(ctx, cancel_requested, NULL);
+    mxsim_ctx_set_dash_fd(ctx, 1); /* -o - is standard output for every writing command */
     int rc;
     if (c->run_raw) {
         rc = c->run_raw(argc - 2, argv + 2, ctx);
@@ -392,7 +429,12 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    install_signal_handlers();
     int rc = run(argc, argv);
+    if (g_signal) { /* everything is cleaned up: report the signal the shell's way */
+        fflush(stdout);
+        return 128 + g_signal;
+    }
     /* anything printed must have reached its destination: a full disk or a closed pipe on
     ** stdout is a runtime failure, never a silent success */
     if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {

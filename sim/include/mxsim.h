@@ -79,7 +79,8 @@ extern "C" {
     X(E_NOMEM, "out of memory")                                          \
     X(E_LIMIT, "input exceeds a resource limit")                         \
     X(E_UNSUPPORTED, "unsupported feature")                              \
-    X(E_INTERNAL, "internal invariant violated (simulator bug)")
+    X(E_INTERNAL, "internal invariant violated (simulator bug)")        \
+    X(E_CANCELLED, "cancelled by the caller")
 
 typedef enum {
 #define MXSIM_ENUM_(name, text) MXSIM_##name,
@@ -168,6 +169,17 @@ MXSIM_API const char *mxsim_errmsg(const mxsim_ctx *ctx);
 MXSIM_API mxsim_status mxsim_ctx_set_threads(mxsim_ctx *ctx, unsigned n_threads);
 /* SIMD path selection (default AUTO). */
 MXSIM_API mxsim_status mxsim_ctx_set_simd(mxsim_ctx *ctx, mxsim_simd simd);
+/* Cancellation hook: long operations poll fn(user) (the file writer before it creates anything
+** and between chunks of at most 1 MiB); a non-zero return stops the operation with
+** MXSIM_E_CANCELLED after the normal cleanup (no temporary file is left, no target is touched
+** unless it is written in place).  fn must be async-signal-safe to read a flag that a signal
+** handler sets.  fn NULL removes the hook.  ctx NULL is MXSIM_E_ARG. */
+typedef int (*mxsim_cancel_fn)(void *user);
+MXSIM_API mxsim_status mxsim_ctx_set_cancel(mxsim_ctx *ctx, mxsim_cancel_fn fn, void *user);
+/* Output path "-": with fd >= 0, every writer of this ctx writes a path that is exactly "-" to
+** descriptor fd (in place, not atomically; fd is not closed).  fd < 0 (the default): "-" is an
+** ordinary file name.  ctx NULL is MXSIM_E_ARG. */
+MXSIM_API mxsim_status mxsim_ctx_set_dash_fd(mxsim_ctx *ctx, int fd);
 /* Whether this build and CPU can run a SIMD path. */
 MXSIM_API int mxsim_simd_available(mxsim_simd simd);
 
@@ -215,6 +227,10 @@ typedef struct mxsim_tensor mxsim_tensor;
 MXSIM_API mxsim_status mxsim_tensor_create(mxsim_ctx *ctx, mxsim_dtype dtype, int ndim,
                                            const int64_t *shape, mxsim_tensor **out);
 MXSIM_API void mxsim_tensor_free(mxsim_tensor *t); /* NULL ok */
+/* Accessors.  NULL is accepted by every accessor of this header that returns a count, a name or
+** a pointer (tensor, trace, table, bench): a NULL tensor has dtype MXSIM_DTYPE_COUNT_, ndim 0,
+** numel 0, shape and data NULL; a NULL trace has count 0, no op, source ""; functions taking a
+** ctx accept ctx NULL (no message is kept).  Every other NULL argument is MXSIM_E_ARG. */
 MXSIM_API mxsim_dtype mxsim_tensor_dtype(const mxsim_tensor *t);
 MXSIM_API int mxsim_tensor_ndim(const mxsim_tensor *t);
 MXSIM_API const int64_t *mxsim_tensor_shape(const mxsim_tensor *t);
@@ -392,10 +408,23 @@ MXSIM_API void mxsim_free(void *p);
 **    directory, written, fsync'ed, renamed over the path; on any failure nothing is left behind
 **    and the old file is untouched; an existing file keeps its permission bits;
 **  - a symbolic link is followed (the file it names is replaced, the link stays);
-**  - a character device or FIFO (/dev/null, /dev/stdout, a pipe) is written in place;
-**  - a directory, a file without write permission, or a dangling link is MXSIM_E_IO. */
+**  - a character device (/dev/null, a terminal) is written in place;
+**  - "-" is the ctx's dash descriptor if mxsim_ctx_set_dash_fd set one (written in place);
+**  - a FIFO, a socket, a block device, a directory, a file without write permission, or a
+**    dangling link is MXSIM_E_IO and nothing is touched;
+**  - the ctx's cancellation hook is polled before anything is created and between chunks of at
+**    most 1 MiB: MXSIM_E_CANCELLED, nothing left behind.
+** ctx may be NULL (no message, no hook); data may be NULL only with len 0. */
 MXSIM_API mxsim_status mxsim_file_write(mxsim_ctx *ctx, const char *path, const void *data,
                                         size_t len);
+/* Whether mxsim_file_write would accept path as a target (the rules above), without creating
+** or changing anything: for outputs that are produced over a long run and written at its end. */
+MXSIM_API mxsim_status mxsim_file_check(mxsim_ctx *ctx, const char *path);
+/* All or nothing over n files (paths[i] gets lens[i] bytes of datas[i]), under mxsim_file_write's
+** rules: every target is checked and every temporary file written before the first rename; if
+** a rename fails, the files replaced so far are restored.  A path named twice is MXSIM_E_ARG. */
+MXSIM_API mxsim_status mxsim_files_write(mxsim_ctx *ctx, size_t n, const char *const *paths,
+                                         const void *const *datas, const size_t *lens);
 
 /* ---------------------------------------------------------------------------------------------
 ** Report: the Markdown + HTML report of a sweep, with its charts.

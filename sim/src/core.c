@@ -123,6 +123,7 @@ MXSIM_API mxsim_status mxsim_ctx_create(mxsim_ctx **out)
 {
     if (out == NULL) return MXSIM_E_ARG;
     *out = mx_calloc(1, sizeof **out);
+    if (*out) (*out)->dash_fd = -1;
     return *out ? MXSIM_OK : MXSIM_E_NOMEM;
 }
 
@@ -149,6 +150,23 @@ MXSIM_API mxsim_status mxsim_ctx_set_simd(mxsim_ctx *ctx, mxsim_simd simd)
     if (!mxsim_simd_available(simd))
         return mx_fail(ctx, MXSIM_E_UNSUPPORTED, "simd: this CPU or build lacks the requested path");
     ctx->simd = simd;
+    return MXSIM_OK;
+}
+
+MXSIM_API mxsim_status mxsim_ctx_set_cancel(mxsim_ctx *ctx, mxsim_cancel_fn fn, void *user)
+{
+    mx_clear_err(ctx);
+    if (ctx == NULL) return MXSIM_E_ARG;
+    ctx->cancel = fn;
+    ctx->cancel_user = fn ? user : NULL;
+    return MXSIM_OK;
+}
+
+MXSIM_API mxsim_status mxsim_ctx_set_dash_fd(mxsim_ctx *ctx, int fd)
+{
+    mx_clear_err(ctx);
+    if (ctx == NULL) return MXSIM_E_ARG;
+    ctx->dash_fd = fd < 0 ? -1 : fd;
     return MXSIM_OK;
 }
 
@@ -244,12 +262,13 @@ MXSIM_API void mxsim_tensor_free(mxsim_tensor *t)
     free(t);
 }
 
-MXSIM_API mxsim_dtype mxsim_tensor_dtype(const mxsim_tensor *t) { return t->dtype; }
-MXSIM_API int mxsim_tensor_ndim(const mxsim_tensor *t) { return t->ndim; }
-MXSIM_API const int64_t *mxsim_tensor_shape(const mxsim_tensor *t) { return t->shape; }
-MXSIM_API int64_t mxsim_tensor_numel(const mxsim_tensor *t) { return t->numel; }
-MXSIM_API void *mxsim_tensor_data(mxsim_tensor *t) { return t->data; }
-MXSIM_API const void *mxsim_tensor_cdata(const mxsim_tensor *t) { return t->data; }
+/* NULL-safe accessors (mxsim.h lists what NULL gives) */
+MXSIM_API mxsim_dtype mxsim_tensor_dtype(const mxsim_tensor *t) { return t ? t->dtype : MXSIM_DTYPE_COUNT_; }
+MXSIM_API int mxsim_tensor_ndim(const mxsim_tensor *t) { return t ? t->ndim : 0; }
+MXSIM_API const int64_t *mxsim_tensor_shape(const mxsim_tensor *t) { return t ? t->shape : NULL; }
+MXSIM_API int64_t mxsim_tensor_numel(const mxsim_tensor *t) { return t ? t->numel : 0; }
+MXSIM_API void *mxsim_tensor_data(mxsim_tensor *t) { return t ? t->data : NULL; }
+MXSIM_API const void *mxsim_tensor_cdata(const mxsim_tensor *t) { return t ? t->data : NULL; }
 
 MXSIM_API mxsim_status mxsim_tensor_set_dtype(mxsim_ctx *ctx, mxsim_tensor *t, mxsim_dtype dtype)
 {

@@ -107,11 +107,15 @@ done:
     return st;
 }
 
-static int write_all(int fd, const void *data, size_t len)
+/* Writes in chunks of at most 1 MiB, polling ctx's cancellation hook before each: returns -2
+** when cancelled. */
+#define MX_WRITE_CHUNK ((size_t)1 << 20)
+static int write_all(const mxsim_ctx *ctx, int fd, const void *data, size_t len)
 {
     const unsigned char *p = data;
     while (len > 0) {
-        size_t want = len < MX_IO_CHUNK ? len : MX_IO_CHUNK;
+        if (mx_cancelled(ctx)) return -2;
+        size_t want = len < MX_WRITE_CHUNK ? len : MX_WRITE_CHUNK;
         ssize_t w = write(fd, p, want);
         if (w < 0) {
             if (errno == EINTR) continue;
@@ -150,17 +154,26 @@ static void sync_dir(const char *path)
     free(dir);
 }
 
-enum { TARGET_NEW, TARGET_REGULAR, TARGET_IN_PLACE };
+enum { TARGET_NEW, TARGET_REGULAR, TARGET_IN_PLACE, TARGET_DASH };
 
 /* What writing to `path` means: a new or regular file is replaced by rename (through any
-** symbolic link: *real is the file it names), a device or FIFO is written in place.  Anything
-** that cannot be written is refused here, before any file is created. */
+** symbolic link: *real is the file it names), a character device is written in place, and "-"
+** is the ctx's dash descriptor when one is set.  A FIFO (which would block until a reader
+** comes, and cannot be replaced atomically), a directory, a socket, a block device and a file
+** without write permission are refused here, before any file is created. */
 static mxsim_status resolve_target(mxsim_ctx *ctx, const char *path, char **real, int *kind)
 {
     *real = NULL;
     if (path == NULL || path[0] == '\0') return mx_fail(ctx, MXSIM_E_ARG, "output path: empty");
     if (path[strlen(path) - 1] == '/')
         return mx_fail(ctx, MXSIM_E_IO, "%s: output path names a directory", path);
+    if (ctx && ctx->dash_fd >= 0 && strcmp(path, "-") == 0) {
+        *kind = TARGET_DASH;
+        *real = malloc(2);
+        if (*real == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+        strcpy(*real, "-");
+        return MXSIM_OK;
+    }
     struct stat lsb, sb;
     const char *target = path;
     if (lstat(path, &lsb) != 0) {
@@ -185,13 +198,18 @@ static mxsim_status resolve_target(mxsim_ctx *ctx, const char *path, char **real
             return mx_fail(ctx, MXSIM_E_IO, "%s: is a directory", path);
         }
         *kind = S_ISREG(sb.st_mode) ? TARGET_REGULAR
-                : S_ISCHR(sb.st_mode) || S_ISFIFO(sb.st_mode) ? TARGET_IN_PLACE : -1;
-        if (*kind < 0 || access(target, W_OK) != 0) {
-            int e = errno;
+                : S_ISCHR(sb.st_mode) ? TARGET_IN_PLACE : -1;
+        /* no write permission bit at all is read-only even for root (whom access() lets write) */
+        int ro = *kind == TARGET_REGULAR && (sb.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0;
+        if (*kind < 0 || ro || access(target, W_OK) != 0) {
+            int e = ro ? EACCES : errno;
             free(*real);
             *real = NULL;
-            if (*kind < 0) return mx_fail(ctx, MXSIM_E_IO, "%s: is %s, cannot write it", path, file_kind(sb.st_mode));
-            return mx_fail(ctx, MXSIM_E_IO, "%s: not writable: %s", path, strerror(e));
+            if (*kind < 0)
+                return mx_fail(ctx, MXSIM_E_IO, "%s: is %s, refused as an output (use -o - for a pipe)", path,
+                               file_kind(sb.st_mode));
+            return mx_fail(ctx, MXSIM_E_IO, "%s: not writable (%s): left untouched", path,
+                           ro ? "read-only file" : strerror(e));
         }
     }
     if (*real == NULL) {
@@ -207,8 +225,9 @@ static mxsim_status write_parts_fd(mxsim_ctx *ctx, int fd, const char *path,
 {
     for (size_t i = 0; i < n; i++) {
         if (parts[i].len == 0) continue;
-        if (write_all(fd, parts[i].data, parts[i].len) != 0)
-            return mx_fail(ctx, MXSIM_E_IO, "%s: write error: %s", path, strerror(errno));
+        int r = write_all(ctx, fd, parts[i].data, parts[i].len);
+        if (r == -2) return mx_fail(ctx, MXSIM_E_CANCELLED, "%s: cancelled while writing", path);
+        if (r != 0) return mx_fail(ctx, MXSIM_E_IO, "%s: write error: %s", path, strerror(errno));
     }
     return MXSIM_OK;
 }
@@ -262,8 +281,9 @@ static mxsim_status write_temp(mxsim_ctx *ctx, const char *path, const char *rea
 }
 
 static mxsim_status write_in_place(mxsim_ctx *ctx, const char *path, const char *real,
-                                   const mx_file_part *parts, size_t n)
+                                   const mx_file_part *parts, size_t n, int kind)
 {
+    if (kind == TARGET_DASH) return write_parts_fd(ctx, ctx->dash_fd, path, parts, n);
     int fd = open(real, O_WRONLY | O_CLOEXEC);
     if (fd < 0) return mx_fail(ctx, MXSIM_E_IO, "%s: cannot open: %s", path, strerror(errno));
     mxsim_status st = write_parts_fd(ctx, fd, path, parts, n);
@@ -292,6 +312,42 @@ mxsim_status mxsim_file_write(mxsim_ctx *ctx, const char *path, const void *data
     return mx_file_write(ctx, path, data, len);
 }
 
+mxsim_status mxsim_file_check(mxsim_ctx *ctx, const char *path)
+{
+    mx_clear_err(ctx);
+    char *real = NULL;
+    int kind = 0;
+    mxsim_status st = resolve_target(ctx, path, &real, &kind);
+    free(real);
+    return st;
+}
+
+mxsim_status mxsim_files_write(mxsim_ctx *ctx, size_t n, const char *const *paths,
+                               const void *const *datas, const size_t *lens)
+{
+    mx_clear_err(ctx);
+    if (n == 0) return MXSIM_OK;
+    if (paths == NULL || datas == NULL || lens == NULL) return mx_fail(ctx, MXSIM_E_ARG, "files_write: NULL argument");
+    if (n > ((size_t)1 << 20)) return mx_fail(ctx, MXSIM_E_LIMIT, "files_write: n = %zu files exceeds 2^20", n);
+    mx_file_part *parts = calloc(n, sizeof *parts);
+    mx_file_set *set = calloc(n, sizeof *set);
+    mxsim_status st = MXSIM_OK;
+    if (parts == NULL || set == NULL) st = mx_fail(ctx, MXSIM_E_NOMEM, "files_write: out of memory");
+    for (size_t i = 0; i < n && st == MXSIM_OK; i++) {
+        if (paths[i] == NULL || (datas[i] == NULL && lens[i] > 0))
+            st = mx_fail(ctx, MXSIM_E_ARG, "files_write: file %zu: NULL path or data", i);
+        parts[i].data = datas[i];
+        parts[i].len = lens[i];
+        set[i].path = paths[i];
+        set[i].parts = &parts[i];
+        set[i].n_parts = 1;
+    }
+    if (st == MXSIM_OK) st = mx_file_write_set(ctx, set, n);
+    free(parts);
+    free(set);
+    return st;
+}
+
 /* All or nothing over several files: every target is checked and every temporary file written
 ** before the first rename; existing targets are kept as hard-linked backups until every rename
 ** has succeeded, and restored if one fails. */
@@ -312,8 +368,9 @@ mxsim_status mx_file_write_set(mxsim_ctx *ctx, const mx_file_set *files, size_t 
             if (strcmp(real[i], real[j]) == 0)
                 st = mx_fail(ctx, MXSIM_E_ARG, "%s: named twice in one output", files[i].path);
     }
+    if (st == MXSIM_OK && mx_cancelled(ctx)) st = mx_fail(ctx, MXSIM_E_CANCELLED, "output: cancelled; nothing written");
     for (size_t i = 0; i < n && st == MXSIM_OK; i++)
-        if (kind[i] != TARGET_IN_PLACE)
+        if (kind[i] == TARGET_NEW || kind[i] == TARGET_REGULAR)
             st = write_temp(ctx, files[i].path, real[i], files[i].parts, files[i].n_parts, &tmp[i]);
     for (size_t i = 0; i < n && st == MXSIM_OK; i++) {
         if (kind[i] != TARGET_REGULAR) continue;
@@ -331,7 +388,7 @@ mxsim_status mx_file_write_set(mxsim_ctx *ctx, const mx_file_set *files, size_t 
         }
     }
     for (; renamed < n && st == MXSIM_OK; renamed++) {
-        if (kind[renamed] == TARGET_IN_PLACE) continue;
+        if (kind[renamed] != TARGET_NEW && kind[renamed] != TARGET_REGULAR) continue;
         if (rename(tmp[renamed], real[renamed]) != 0) {
             st = mx_fail(ctx, MXSIM_E_IO, "%s: cannot replace the file: %s", files[renamed].path,
                          strerror(errno));
@@ -347,10 +404,10 @@ mxsim_status mx_file_write_set(mxsim_ctx *ctx, const mx_file_set *files, size_t 
         }
     } else {
         for (size_t i = 0; i < n && st == MXSIM_OK; i++)
-            if (kind[i] == TARGET_IN_PLACE)
-                st = write_in_place(ctx, files[i].path, real[i], files[i].parts, files[i].n_parts);
+            if (kind[i] == TARGET_IN_PLACE || kind[i] == TARGET_DASH)
+                st = write_in_place(ctx, files[i].path, real[i], files[i].parts, files[i].n_parts, kind[i]);
         for (size_t i = 0; i < n; i++)
-            if (kind[i] != TARGET_IN_PLACE) sync_dir(real[i]);
+            if (kind[i] == TARGET_NEW || kind[i] == TARGET_REGULAR) sync_dir(real[i]);
     }
 done:
     for (size_t i = 0; i < n; i++) {

@@ -20,7 +20,12 @@ struct mxsim_ctx {
     char err[MX_ERRMSG_LEN]; /* detail of the last failure */
     unsigned n_threads;      /* 0 = all online CPUs */
     mxsim_simd simd;
+    mxsim_cancel_fn cancel; /* polled by long operations; NULL: none */
+    void *cancel_user;
+    int dash_fd; /* output path "-" writes here; < 0: "-" is a file name */
 };
+/* Non-zero if ctx's cancellation hook asks to stop (ctx may be NULL). */
+static inline int mx_cancelled(const mxsim_ctx *ctx) { return ctx && ctx->cancel && ctx->cancel(ctx->cancel_user); }
 
 struct mxsim_tensor {
     mxsim_dtype dtype;

@@ -5,8 +5,20 @@
 
 void mx_lines_init(mx_lines *c, char *buf)
 {
+    /* a UTF-8 byte order mark (editors on Windows write one) is skipped */
+    if (buf && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB && (unsigned char)buf[2] == 0xBF) buf += 3;
     c->next = buf;
     c->line = 0;
+}
+
+mxsim_status mx_text_check(mxsim_ctx *ctx, const char *path, const char *buf, size_t len)
+{
+    const char *nul = memchr(buf, '\0', len);
+    if (nul == NULL) return MXSIM_OK;
+    int line = 1;
+    for (const char *p = buf; p < nul; p++) line += *p == '\n';
+    return mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: contains a NUL byte (at byte %zu): not a text file", path, line,
+                   (size_t)(nul - buf));
 }
 
 char *mx_lines_next(mx_lines *c)

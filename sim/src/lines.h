@@ -13,7 +13,11 @@ typedef struct {
     int line;
 } mx_lines;
 
+/* A leading UTF-8 byte order mark is skipped. */
 MX_INTERNAL void mx_lines_init(mx_lines *c, char *buf);
+/* MXSIM_E_INPUT "PATH:LINE: contains a NUL byte" if buf[0..len) holds one (a text reader would
+** otherwise stop there and drop the rest silently). */
+MX_INTERNAL mxsim_status mx_text_check(mxsim_ctx *ctx, const char *path, const char *buf, size_t len);
 /* The next line, or NULL after the last one. */
 MX_INTERNAL char *mx_lines_next(mx_lines *c);
 

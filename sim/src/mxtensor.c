@@ -18,6 +18,12 @@ typedef struct {
 static group_view view_of(const mxsim_tensor *t, int axis, int64_t g)
 {
     group_view v = {1, t->shape[axis], 1, g, t->shape[axis] / g};
+    /* an empty tensor may have other dims up to 2^62 (numel is 0): their product would overflow
+    ** (found by fuzz_api; tests/fuzz/crashes/api), and there is nothing to walk */
+    if (t->numel == 0) {
+        v.outer = v.inner = 0;
+        return v;
+    }
     for (int i = 0; i < axis; i++) v.outer *= t->shape[i];
     for (int i = axis + 1; i < t->ndim; i++) v.inner *= t->shape[i];
     return v;

@@ -225,6 +225,16 @@ static mxsim_status map_descr(mxsim_ctx *ctx, const char *what, mx_npy_header *h
             *big = k_map[i].big;
             return MXSIM_OK;
         }
+    /* Any other integer width or byte order: read as a metadata scalar only (MX_NPY_INT). */
+    if ((d[0] == '<' || d[0] == '>' || d[0] == '|' || d[0] == '=') && (d[1] == 'i' || d[1] == 'u') &&
+        (d[2] == '1' || d[2] == '2' || d[2] == '4' || d[2] == '8') && d[3] == '\0') {
+        h->kind = MX_NPY_INT;
+        h->item_size = (size_t)(d[2] - '0');
+        h->int_signed = d[1] == 'i';
+        h->dtype = MXSIM_DTYPE_U8;
+        *big = d[0] == '>' || (d[0] == '=' && mx_npy_host_is_big_endian());
+        return MXSIM_OK;
+    }
     /* Strings: [<>|=]U<n> (UCS-4 code units) and [|<>=]S<n> (bytes). */
     if ((d[0] == '<' || d[0] == '>' || d[0] == '|' || d[0] == '=') &&
         (d[1] == 'U' || d[1] == 'S') && d[2] >= '0' && d[2] <= '9') {
@@ -395,6 +405,10 @@ mxsim_status mx_npy_decode(mxsim_ctx *ctx, const char *what, const uint8_t *img,
     *out = NULL;
     mxsim_status st = mx_npy_parse(ctx, what, img, len, &h);
     if (st != MXSIM_OK) return st;
+    if (h.kind == MX_NPY_INT)
+        return mx_fail(ctx, MXSIM_E_UNSUPPORTED,
+                       "%s: header: 'descr': dtype '%s' is not supported (supported: '<f4', '|i1', "
+                       "'|u1', '<u2', '<i4', '<i8' in either byte order)", what, h.descr);
     if (h.kind != MX_NPY_NUMERIC)
         return mx_fail(ctx, MXSIM_E_UNSUPPORTED,
                        "%s: header: 'descr': '%s' is a string array, expected a numeric one", what,

@@ -16,6 +16,8 @@ typedef enum {
     MX_NPY_NUMERIC = 0, /* one of the supported mxsim dtypes */
     MX_NPY_UNICODE = 1, /* '<U<n>' / '>U<n>': n UCS-4 code units per element */
     MX_NPY_BYTES = 2,   /* '|S<n>': n bytes per element */
+    MX_NPY_INT = 3,     /* another integer type ('<i2', '>u4', '<u8', ...): metadata scalars only;
+                        ** item_size bytes, int_signed, big_endian */
 } mx_npy_kind;
 
 /* A parsed and size-checked .npy header. */
@@ -31,6 +33,7 @@ typedef struct {
     size_t data_offset; /* where the data starts in the image */
     size_t data_len;    /* numel * item_size; equals the bytes present after data_offset */
     char descr[32];     /* the descr string as written, for messages */
+    int int_signed;     /* MX_NPY_INT: 'i' (1) or 'u' (0) */
 } mx_npy_header;
 
 /* Parses the header of the .npy image img[0..len) and checks that exactly numel * item_size

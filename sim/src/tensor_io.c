@@ -99,7 +99,20 @@ static mxsim_status get_int_member(mxsim_ctx *ctx, const mx_zip *z, const char *
     if (st != MXSIM_OK) return st;
     st = mx_npy_parse(ctx, m.what, m.data, m.len, &h);
     if (st != MXSIM_OK) goto done;
-    if (h.kind != MX_NPY_NUMERIC || h.dtype == MXSIM_DTYPE_F32) {
+    if (h.kind == MX_NPY_INT && h.numel == 1) { /* any width and byte order */
+        const uint8_t *b = m.data + h.data_offset;
+        uint64_t u = 0;
+        for (size_t i = 0; i < h.item_size; i++)
+            u |= (uint64_t)b[h.big_endian ? i : h.item_size - 1 - i] << (8 * (h.item_size - 1 - i));
+        if (h.int_signed && h.item_size < 8 && (u >> (8 * h.item_size - 1)) & 1) u |= ~(uint64_t)0 << (8 * h.item_size);
+        if (!h.int_signed && u > (uint64_t)INT64_MAX) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s: value %llu out of range", m.what, (unsigned long long)u);
+            goto done;
+        }
+        *v = (int64_t)u;
+        goto done;
+    }
+    if ((h.kind != MX_NPY_NUMERIC && h.kind != MX_NPY_INT) || h.dtype == MXSIM_DTYPE_F32) {
         st = mx_fail(ctx, MXSIM_E_INPUT, "%s: dtype '%s', expected a 0-d integer array", m.what,
                      h.descr);
         goto done;

@@ -230,5 +230,45 @@ bad out-dir-name 1 "$in/dir.trace" -- "$MXSIM" trace convert "$tr" "$in/dir.trac
 bad out-npy-no-dir 1 "$out/none/c.npy" -- "$MXSIM" dequantize "$F/ok.npz" -o "$out/none/c.npy"
 bad out-report-under-file 1 "$in/regular: exists and is not a directory" -- "$MXSIM" report "$ex" -o "$in/regular/rep"
 
+# ---- robustness v2 (issue 15): NUL bytes, gzip trailing data, duplicate keys, output paths ------
+printf 'name = x\nlayer = gemm a 4 8 16\n\0layer = gemm b 4 8 16\n' > "$in/nul.model"
+bad model-nul 2 "nul.model:3: contains a NUL byte" -- "$MXSIM" trace gen "$in/nul.model" -o "$out/x.trace"
+printf 'hidden = 64\nlayers = 1\nhidden = 128\n' > "$in/dup.model"
+bad model-duplicate 2 "dup.model:3: field 'hidden': duplicate key (first on line 1)" -- "$MXSIM" trace gen "$in/dup.model" -o "$out/x.trace"
+printf 'name = a\nname = b\nlayer = gemm a 4 8 16\n' > "$in/dupname.model"
+bad model-duplicate-name 2 "dupname.model:2: field 'name': duplicate key (first on line 1)" -- "$MXSIM" trace gen "$in/dupname.model" -o "$out/x.trace"
+cp "$in/ok.trace.gz" "$in/trailing.trace.gz"; echo "appended text" >> "$in/trailing.trace.gz"
+bad trace-gz-trailing 2 "trailing data at byte $(wc -c < "$in/ok.trace.gz") after the gzip stream" -- "$MXSIM" trace check "$in/trailing.trace.gz"
+printf '[array]\nrows = 8\ncols = 8\nrows = 16\n' > "$in/dup.ini"
+bad ini-duplicate 2 "dup.ini:4: field 'array.rows': duplicate key (first on line 2)" -- "$MXSIM" run --config "$in/dup.ini" "$tr" -o "$out/r.csv"
+printf 'array.rows = 8\n[array]\nrows = 16\n' > "$in/dup2.ini"
+bad ini-duplicate-spelled-twice 2 "dup2.ini:3: field 'array.rows': duplicate key (first on line 1)" -- "$MXSIM" config --config "$in/dup2.ini" --dump
+printf '[architecture_presets]\nArrayHeight: 8\narrayheight: 16\n' > "$in/dup.cfg"
+bad cfg-duplicate 2 "dup.cfg:3: field 'architecture_presets.arrayheight': duplicate key (first on line 2)" -- "$MXSIM" config --config "$in/dup.cfg" --dump
+printf '\xef\xbb\xbf[array]\nrows = 8\nrows = 9\n' > "$in/bomdup.ini"
+bad ini-bom-then-duplicate 2 "bomdup.ini:3: field 'array.rows': duplicate key (first on line 2)" -- "$MXSIM" config --config "$in/bomdup.ini" --dump
+if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/null 2>&1; then
+  { head -3 "$src/workloads/gpus/h200.ini"; printf '\0'; tail -n +4 "$src/workloads/gpus/h200.ini"; } > "$in/nul-card.ini"
+  bench=$src/reports/gpu/NVIDIA-H200-2026-11-26/bench.csv
+  bad gpu-card-nul 2 "nul-card.ini:4: contains a NUL byte" -- "$MXSIM" compare-gpu --card "$in/nul-card.ini" --measured "$bench" --quiet
+  { head -5 "$bench"; printf '\0'; tail -n +6 "$bench"; } > "$in/nul-bench.csv"
+  bad gpu-bench-nul 2 "nul-bench.csv:6: contains a NUL byte" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$in/nul-bench.csv" --quiet
+fi
+bad flag-vdd-nan 2 "--vdd 'nan': not a number" -- "$MXSIM" cost --config "$cfg" --vdd nan
+bad flag-vdd-negative 2 "--vdd -1: must be in 0.01..10" -- "$MXSIM" cost --config "$cfg" --vdd -1
+mkfifo "$in/out.fifo"
+bad out-fifo 1 "is a FIFO, refused as an output" -- "$MXSIM" quantize --group-size 16 "$in/ok.npy" -o "$in/out.fifo"
+[ -p "$in/out.fifo" ] || { echo "FAIL: the FIFO was replaced"; fails=$((fails + 1)); }
+"$MXSIM" quantize --group-size 16 "$in/ok.npy" -o "$in/ro.npz" && chmod 444 "$in/ro.npz"
+bad out-read-only 1 "not writable (read-only file): left untouched" -- "$MXSIM" quantize --group-size 32 "$in/ok.npy" -o "$in/ro.npz"
+# a large legal input under a 200 MB address-space limit: a clear out-of-memory error, exit 1
+python3 -c 'import sys; h="{'"'"'descr'"'"': '"'"'<f4'"'"', '"'"'fortran_order'"'"': False, '"'"'shape'"'"': (8192, 16384), }"; h += " " * (63 - (10 + len(h)) % 64) + "\n"; open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + len(h).to_bytes(2, "little") + h.encode())' "$in/big.npy" \
+  && truncate -s $((128 + 8192 * 16384 * 4)) "$in/big.npy"
+if bash -c 'ulimit -v 200000 && exec "$0" --version' "$MXSIM" > /dev/null 2>&1; then
+  bad limit-address-space 1 "out of memory" -- bash -c 'ulimit -v 200000 && exec "$0" quantize "$1" -o "$2"' "$MXSIM" "$in/big.npy" "$out/big.npz"
+else  # AddressSanitizer reserves terabytes of address space: it cannot start under ulimit -v
+  echo "skip [limit-address-space]: this build cannot start under ulimit -v 200000 (a sanitizer build)"
+fi
+
 echo "$n cases, $fails failures"
 [ "$fails" -eq 0 ]

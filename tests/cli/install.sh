@@ -25,3 +25,15 @@ C
 cc "$MXSIM_TEST_TMP/use.c" $(pkg-config --cflags --libs mxsim) -Wl,-rpath,"$(pkg-config --variable=libdir mxsim)" -o "$MXSIM_TEST_TMP/use"
 "$MXSIM_TEST_TMP/use"
 "$prefix/bin/mxsim" --version
+# --card NAME from anywhere: the installed copy finds its data next to the executable
+# (PREFIX/share/mxsim/gpus), not only under the source root
+if "$prefix/bin/mxsim" help compare-gpu > /dev/null 2>&1; then
+  src=$(cd "$(dirname "$0")/../.." && pwd)
+  (cd "$MXSIM_TEST_TMP" && "$prefix/bin/mxsim" compare-gpu --card h200 \
+     --measured "$src/reports/gpu/NVIDIA-H200-2026-11-26/bench.csv" --quiet > card.out)
+  grep -q "h200: training" "$MXSIM_TEST_TMP/card.out"
+  # a card that exists nowhere: the message lists every place looked in
+  if (cd "$MXSIM_TEST_TMP" && "$prefix/bin/mxsim" compare-gpu --card nosuch --measured x --quiet 2> card.err); then exit 1; fi
+  grep -q "looked in: workloads/gpus/nosuch.ini, .*share/mxsim/gpus/nosuch.ini" "$MXSIM_TEST_TMP/card.err"
+  echo "compare-gpu --card h200 works from $MXSIM_TEST_TMP through the installed data"
+fi

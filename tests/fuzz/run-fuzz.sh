@@ -10,6 +10,7 @@
 #   --fork N           N worker processes sharing one corpus (libFuzzer -fork=N; needs --seconds,
 #                      executions are summed over the workers; stops at the first crash)
 #   TARGET             npy npz trace trace_gz ini scalesim_cfg scalesim_csv model report
+#                      gpu_card gpu_bench api
 #                      (default: every fuzz_* binary in BUILD/tests/fuzz)
 #
 # The seed corpus (tests/fuzz/corpus/TARGET) is copied to BUILD/fuzz-work/TARGET/corpus, which
@@ -19,7 +20,7 @@
 # executions per second, result.  Exit status 1 if any target crashed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -ge 1 ] || { sed -n '2,19p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,20p' "$0"; exit 2; }
 build=$1; shift
 runs=10000000; secs=0; total=0; fork=0; targets=()
 while [ $# -gt 0 ]; do
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
     --seconds) secs=$2; shift 2 ;;
     --total-seconds) total=$2; shift 2 ;;
     --fork) fork=$2; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -49,7 +50,7 @@ fi
 # members and a central directory), small enough to keep executions fast.
 max_len() {
   case $1 in
-    npz|report) echo 8192 ;;
+    npz|report|gpu_bench) echo 8192 ;;
     npy|trace|trace_gz) echo 4096 ;;
     *) echo 2048 ;;
   esac

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli_util.h"
 #include "gpumodel/cmd_gpumodel.h"
@@ -20,11 +21,40 @@ typedef struct {
     int calibrate, swap, quiet;
 } opts;
 
-static const char *card_path(const char *card, char *buf, size_t n)
+/* A card NAME (no '/', no .ini) is looked for in workloads/gpus/ under the working directory,
+** then in the installed data directory (<prefix>/share/mxsim/gpus, MXSIM_INSTALL_DATADIR), then
+** next to the executable (EXE_DIR/../share/mxsim/gpus for a moved install, EXE_DIR/workloads/gpus
+** and EXE_DIR/../workloads/gpus for a build directory in or beside the source tree).  NULL if
+** none exists; *tried lists the places, for the message. */
+static const char *card_path(const char *card, char *buf, size_t n, char *tried, size_t tn)
 {
     if (strchr(card, '/') || strstr(card, ".ini")) return card;
-    snprintf(buf, n, "workloads/gpus/%s.ini", card);
-    return buf;
+    char exe[4096] = "";
+    ssize_t L = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (L > 0) {
+        exe[L] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) *slash = '\0';
+    } else {
+        exe[0] = '\0';
+    }
+#ifdef MXSIM_INSTALL_DATADIR
+    const char *inst = MXSIM_INSTALL_DATADIR;
+#else
+    const char *inst = NULL;
+#endif
+    const char *dirs[5][2] = {{"", "workloads/gpus"}, {inst, "/gpus"}, {exe[0] ? exe : NULL, "/../share/mxsim/gpus"},
+                              {exe[0] ? exe : NULL, "/workloads/gpus"}, {exe[0] ? exe : NULL, "/../workloads/gpus"}};
+    size_t used = 0;
+    tried[0] = '\0';
+    for (int i = 0; i < 5; i++) {
+        if (dirs[i][0] == NULL) continue;
+        snprintf(buf, n, "%s%s/%s.ini", dirs[i][0], dirs[i][1], card);
+        struct stat sb;
+        if (stat(buf, &sb) == 0 && S_ISREG(sb.st_mode)) return buf;
+        if (used < tn) used += (size_t)snprintf(tried + used, tn - used, "%s%s", used ? ", " : "", buf);
+    }
+    return NULL;
 }
 
 static int make_dir(const char *d)
@@ -120,8 +150,13 @@ static int cmd_compare_gpu(const cli_command *c, const cli_args *a, mxsim_ctx *c
     if (!o.card) return cli_usage("--card is required");
     if (!o.trace && !o.measured) return cli_usage("--measured BENCH.csv (or --trace) is required");
     if (o.trace && !o.config) return cli_usage("--trace needs --config CFG");
-    char buf[512];
-    const char *cpath = card_path(o.card, buf, sizeof buf);
+    char buf[8192];
+    char tried[2048];
+    const char *cpath = card_path(o.card, buf, sizeof buf, tried, sizeof tried);
+    if (cpath == NULL) {
+        fprintf(stderr, "mxsim compare-gpu: error: --card %s: no card file found; looked in: %s\n", o.card, tried);
+        return CLI_EXIT_USAGE;
+    }
     mxsim_gpu_card card;
     mxsim_status st = mxsim_gpu_card_load(ctx, cpath, &card);
     if (st != MXSIM_OK) return cli_fail(ctx, st);

@@ -125,19 +125,21 @@ static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     so.progress_user = &pr;
     if (!rc && st == MXSIM_OK) st = mxsim_sweep_run(ctx, sw, tr, &so);
     mxsim_sweep_info info = {a->pos[0], OPT("config"), &so};
+    const char *out = OPT("out");
+    if (out && strcmp(out, "-") == 0 && !shard) out = NULL; /* -o - is standard output */
     if (!rc && st == MXSIM_OK && shard) {
-        st = mxsim_sweep_save_part(ctx, sw, tr, &info, OPT("out"));
+        st = mxsim_sweep_save_part(ctx, sw, tr, &info, out);
         int64_t first = 0, end = 0;
         mxsim_sweep_shard(sw, NULL, NULL, &first, &end);
         if (st == MXSIM_OK && !pr.quiet)
             fprintf(stderr, "mxsim sweep: shard %lld/%lld: points %lld..%lld of %lld x %lld ops written to %s\n", shard_i,
                     shard_n, (long long)first, (long long)end - 1, (long long)mxsim_sweep_point_count(sw),
-                    (long long)mxsim_trace_count(tr), OPT("out"));
-    } else if (!rc && st == MXSIM_OK && OPT("out")) {
-        st = mxsim_sweep_save(ctx, sw, tr, &info, f, OPT("out"));
+                    (long long)mxsim_trace_count(tr), out);
+    } else if (!rc && st == MXSIM_OK && out) {
+        st = mxsim_sweep_save(ctx, sw, tr, &info, f, out);
         if (st == MXSIM_OK && !pr.quiet)
             fprintf(stderr, "mxsim sweep: %lld points x %lld ops written to %s\n", (long long)mxsim_sweep_point_count(sw),
-                    (long long)mxsim_trace_count(tr), OPT("out"));
+                    (long long)mxsim_trace_count(tr), out);
     } else if (!rc && st == MXSIM_OK) {
         st = mxsim_sweep_table(ctx, sw, tr, &info, f == MXSIM_OUTPUT_TABLE || f == MXSIM_OUTPUT_MD, &t);
         if (st == MXSIM_OK) rc = cli_emit_table(ctx, t, OPT("format"), NULL);

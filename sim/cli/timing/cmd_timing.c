@@ -1,8 +1,10 @@
 /* cmd_timing.c - `mxsim run`, `mxsim trace` and `mxsim config`: options in, library calls, one
 ** table out (mxsim_run_table), written by the CLI's one checked writer. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "timing/cmd_timing.h"
 
@@ -52,6 +54,106 @@ static char *acc_path(const char *path, int64_t i, int64_t n_ops)
     return p;
 }
 
+/* The per-op access traces of one run, all or nothing: each op's trace goes to a private
+** directory made next to the destination (mkdtemp); after the last op every trace is read back
+** and committed with mxsim_files_write (targets checked before the first rename, rollback if
+** one fails); whatever happens the private directory is removed. */
+typedef struct {
+    char *dir;     /* "<dir of PATH>/.mxsim-acc.XXXXXX", NULL until made */
+    char **tmp, **dst;
+    int64_t n;
+} acc_set;
+
+static mxsim_status acc_begin(mxsim_ctx *ctx, acc_set *s, const char *path, int64_t n_ops)
+{
+    memset(s, 0, sizeof *s);
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
+    s->dir = malloc(dl + 32);
+    s->tmp = calloc((size_t)n_ops + 1, sizeof *s->tmp);
+    s->dst = calloc((size_t)n_ops + 1, sizeof *s->dst);
+    if (!s->dir || !s->tmp || !s->dst) return MXSIM_E_NOMEM;
+    snprintf(s->dir, dl + 32, "%.*s.mxsim-acc.XXXXXX", (int)dl, path);
+    if (mkdtemp(s->dir) == NULL) {
+        fprintf(stderr, "mxsim run: error: %s: cannot create a private directory next to it: %s\n", path, strerror(errno));
+        free(s->dir);
+        s->dir = NULL;
+        (void)ctx;
+        return MXSIM_E_IO;
+    }
+    return MXSIM_OK;
+}
+
+/* Where op i writes: a file in the private directory; dst is where it goes at commit. */
+static const char *acc_add(acc_set *s, char *dst)
+{
+    char *t = malloc(strlen(s->dir) + 32);
+    if (t == NULL) {
+        free(dst);
+        return NULL;
+    }
+    sprintf(t, "%s/%lld.gz", s->dir, (long long)s->n);
+    s->tmp[s->n] = t;
+    s->dst[s->n++] = dst;
+    return t;
+}
+
+static int read_all(const char *path, char **buf, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return -1;
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    while (b) {
+        size_t r = fread(b + n, 1, cap - n, f);
+        n += r;
+        if (n < cap) break;
+        char *nb = realloc(b, cap *= 2);
+        if (nb == NULL) free(b);
+        b = nb;
+    }
+    int bad = b == NULL || ferror(f);
+    fclose(f);
+    if (bad) {
+        free(b);
+        return -1;
+    }
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+static mxsim_status acc_commit(mxsim_ctx *ctx, acc_set *s)
+{
+    char **data = calloc((size_t)s->n + 1, sizeof *data);
+    size_t *lens = calloc((size_t)s->n + 1, sizeof *lens);
+    mxsim_status st = data && lens ? MXSIM_OK : MXSIM_E_NOMEM;
+    for (int64_t i = 0; i < s->n && st == MXSIM_OK; i++)
+        if (read_all(s->tmp[i], &data[i], &lens[i]) != 0) {
+            fprintf(stderr, "mxsim run: error: %s: cannot read the access trace back: %s\n", s->tmp[i], strerror(errno));
+            st = MXSIM_E_IO;
+        }
+    if (st == MXSIM_OK)
+        st = mxsim_files_write(ctx, (size_t)s->n, (const char *const *)s->dst, (const void *const *)data, lens);
+    for (int64_t i = 0; data && i < s->n; i++) free(data[i]);
+    free(data);
+    free(lens);
+    return st;
+}
+
+static void acc_end(acc_set *s)
+{
+    for (int64_t i = 0; i < s->n; i++) {
+        if (s->tmp[i]) unlink(s->tmp[i]);
+        free(s->tmp[i]);
+        free(s->dst[i]);
+    }
+    if (s->dir) rmdir(s->dir);
+    free(s->dir);
+    free(s->tmp);
+    free(s->dst);
+}
+
 /* A .csv is a SCALE-Sim topology (flags: MXSIM_IMPORT_*), anything else an mxsim trace. */
 static mxsim_status load_any(mxsim_ctx *ctx, const char *path, int flags, mxsim_trace **t)
 {
@@ -85,19 +187,34 @@ static int cmd_run(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     mxsim_tstats tot, *ops = calloc((size_t)n + 1, sizeof *ops);
     memset(&tot, 0, sizeof tot);
     mxsim_table *t = NULL;
+    acc_set acc;
+    memset(&acc, 0, sizeof acc);
     if (!ops) st = MXSIM_E_NOMEM;
+    /* every access-trace target is checked before the first op is timed */
+    for (int64_t i = 0; st == MXSIM_OK && OPT("access-trace") && i < n; i++) {
+        if (mxsim_trace_op(tr, i)->kind != MXSIM_OP_GEMM) continue;
+        char *dst = acc_path(OPT("access-trace"), i, n);
+        st = dst ? mxsim_file_check(ctx, dst) : MXSIM_E_NOMEM;
+        free(dst);
+    }
+    if (st == MXSIM_OK && OPT("access-trace")) st = acc_begin(ctx, &acc, OPT("access-trace"), n);
     for (int64_t i = 0; i < n && st == MXSIM_OK; i++) {
         const mxsim_top *op = mxsim_trace_op(tr, i);
-        char *ap = NULL;
-        if (OPT("access-trace") && op->kind == MXSIM_OP_GEMM && (ap = acc_path(OPT("access-trace"), i, n)) == NULL) {
+        const char *ap = NULL;
+        char *dst = NULL;
+        if (OPT("access-trace") && op->kind == MXSIM_OP_GEMM &&
+            ((dst = acc_path(OPT("access-trace"), i, n)) == NULL || (ap = acc_add(&acc, dst)) == NULL)) {
             st = MXSIM_E_NOMEM;
             break;
         }
         st = mxsim_time_op(ctx, &cfg, op, mxsim_trace_source(tr), OPT("detail") != NULL, ap, &ops[i]);
-        free(ap);
         if (st == MXSIM_OK) mxsim_tstats_add(&cfg, &tot, &ops[i]);
+        if (st == MXSIM_OK && cli_interrupted()) st = MXSIM_E_CANCELLED;
     }
     if (st == MXSIM_OK) st = mxsim_run_table(ctx, &cfg, tr, ops, &tot, &t);
+    /* the traces are committed only when the table is ready; the table is written after them */
+    if (st == MXSIM_OK && acc.dir && acc.n > 0) st = acc_commit(ctx, &acc);
+    if (acc.dir) acc_end(&acc);
     rc = st == MXSIM_OK ? cli_emit_table(ctx, t, OPT("format"), OPT("out")) : cli_fail(ctx, st);
     mxsim_table_free(t);
     free(ops);
@@ -216,7 +333,8 @@ const cli_command mxsim_cmd_run = {
     "lists them). The terminal table shows the main columns; csv and json carry every column\n"
     "(json: {\"meta\": trace and configuration, \"columns\", \"rows\"}). --detail times GEMMs with the\n"
     "cycle-by-cycle engine (small problems: at most 2^26 PE-cycles and 2^26 cycles per op, else\n"
-    "exit 2); --access-trace F.gz writes F.<i>.gz for op i of a trace of several ops.  CFG may be\n"
+    "exit 2); --access-trace F.gz writes F.<i>.gz for op i of a trace of several ops, all of them\n"
+    "or none (they are committed together after the last op).  -o - is standard output.  CFG may be\n"
     "a SCALE-Sim .cfg (v2 or v3), which, like --scalesim-compat, times with SCALE-Sim v2's model and\n"
     "reads a .csv TRACE with its conv output size (sim/doc/architecture.md section 8).",
     k_run_opts, 0, 1, cmd_run, NULL};

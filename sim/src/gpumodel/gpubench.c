@@ -59,6 +59,10 @@ mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_be
     size_t len;
     mxsim_status st = mx_file_read(ctx, path, 16u << 20, &data, &len);
     if (st != MXSIM_OK) return st;
+    if ((st = mx_text_check(ctx, path, (const char *)data, len)) != MXSIM_OK) {
+        free(data);
+        return st;
+    }
     mxsim_gpu_bench *b = mx_calloc(1, sizeof *b);
     int64_t cap = 1;
     for (size_t i = 0; i < len; i++) cap += data[i] == '\n';
@@ -113,15 +117,18 @@ mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_be
         static const char *names[] = {"M", "N", "K", "G"};
         int64_t *dst[] = {&M, &N, &K, &G};
         for (int j = 0; j < 4; j++)
-            if (parse_i64(f[2 + j], dst[j]) || *dst[j] < 0) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: %s: '%s' is not a count", path, line, names[j], f[2 + j]);
+            /* M, N, K are dimensions (>= 1; a 0 used to pass here and fail only in the model,
+            ** tests/fuzz/crashes/gpu_bench); G may be 0 (no groups).  2^40 bounds 2 * M below. */
+            if (parse_i64(f[2 + j], dst[j]) || *dst[j] < (j < 3 ? 1 : 0) || *dst[j] > ((int64_t)1 << 40)) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field '%s': '%s' is not a %s in %d..2^40", path, line, names[j],
+                             f[2 + j], j < 3 ? "dimension" : "group size", j < 3 ? 1 : 0);
                 goto fail;
             }
         char *e;
         errno = 0;
         pt->measured_us = strtod(f[7], &e);
-        if (e == f[7] || *e || errno || !(pt->measured_us > 0.0)) {
-            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: median_us: '%s' is not a positive time", path, line, f[7]);
+        if (e == f[7] || *e || errno || !(pt->measured_us > 0.0) || !isfinite(pt->measured_us)) { /* 'inf': fuzz_gpu_bench */
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'median_us': '%s' is not a finite positive time", path, line, f[7]);
             goto fail;
         }
         pt->op.m = M, pt->op.n = N, pt->op.k = K, pt->op.g = G;

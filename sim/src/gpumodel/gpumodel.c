@@ -104,6 +104,10 @@ mxsim_status mxsim_gpu_card_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_car
     size_t len;
     mxsim_status st = mx_file_read(ctx, path, 1u << 20, &data, &len);
     if (st != MXSIM_OK) return st;
+    if ((st = mx_text_check(ctx, path, (const char *)data, len)) != MXSIM_OK) {
+        free(data);
+        return st;
+    }
     memset(c, 0, sizeof *c);
     int seen[N_FIELDS] = {0};
     int have_name = 0, line = 0;

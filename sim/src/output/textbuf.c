@@ -119,7 +119,7 @@ void mx_buf_json_str(mx_buf *b, const char *s)
 
 const char *mx_fmt_real(double v, char *buf, size_t len)
 {
-    if (buf == NULL || len == 0) return "";
+    if (buf == NULL || len == 0) return ""; /* also keeps gcc's -Wformat-truncation quiet under ASan */
     if (isnan(v)) snprintf(buf, len, "nan");
     else if (isinf(v)) snprintf(buf, len, v > 0 ? "inf" : "-inf");
     else {

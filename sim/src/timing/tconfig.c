@@ -384,6 +384,15 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
         cfg->pe_lanes = cfg->load_lanes = 1;
         cfg->scalesim_compat = 1;
     }
+    /* keys seen so far ("section.key", lower-cased for SCALE-Sim, whose configparser ignores
+    ** case) and their lines: a key given twice is refused, naming both lines.  Every accepted
+    ** key is known, so their number is bounded by the field and SCALE-Sim tables. */
+    enum { MAX_SEEN = 512 };
+    struct seen_key {
+        char key[160];
+        int line;
+    } *seen = NULL;
+    int n_seen = 0, cap_seen = 0;
     mx_lines cur;
     mx_lines_init(&cur, buf);
     st = MXSIM_OK;
@@ -418,6 +427,28 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': empty value", where, key);
             break;
         }
+        char canon[160];
+        snprintf(canon, sizeof canon, "%s%s%s", section, section[0] ? "." : "", key);
+        if (scalesim)
+            for (char *p = canon; *p; p++) *p = (char)tolower((unsigned char)*p);
+        for (int i = 0; i < n_seen && st == MXSIM_OK; i++)
+            if (strcmp(seen[i].key, canon) == 0)
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': duplicate key (first on line %d)", where, canon,
+                             seen[i].line);
+        if (st != MXSIM_OK) break;
+        if (n_seen == cap_seen && cap_seen < MAX_SEEN) { /* grown as keys come: most files have a few */
+            struct seen_key *ns = realloc(seen, (size_t)(cap_seen ? 2 * cap_seen : 16) * sizeof *seen);
+            if (ns == NULL) {
+                st = mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+                break;
+            }
+            seen = ns;
+            cap_seen = cap_seen ? 2 * cap_seen : 16;
+        }
+        if (n_seen < cap_seen) {
+            snprintf(seen[n_seen].key, sizeof seen[n_seen].key, "%s", canon);
+            seen[n_seen++].line = cur.line;
+        }
         if (scalesim) {
             st = scalesim_key(ctx, cfg, key, val, where, &user_bw, &bw);
         } else {
@@ -427,6 +458,7 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
             st = mxsim_tconfig_set(ctx, cfg, full, val, where);
         }
     }
+    free(seen);
     free(buf);
     if (st != MXSIM_OK) return st;
     if (scalesim) {

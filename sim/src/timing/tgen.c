@@ -75,7 +75,10 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
     mxsim_status st = mx_file_read(ctx, path, 1u << 20, &data, &len);
     if (st != MXSIM_OK) return st;
     char *buf = (char *)data; /* mx_file_read NUL-terminates */
-    (void)len;
+    if ((st = mx_text_check(ctx, path, buf, len)) != MXSIM_OK) { /* else lines after it vanish */
+        free(buf);
+        return st;
+    }
     mxsim_trace *t = NULL;
     if ((st = mxsim_trace_create(ctx, path, &t)) != MXSIM_OK) {
         free(buf);
@@ -87,7 +90,7 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
     int64_t v[NKEYS] = {0};
     v[PAD] = 1;
     v[BATCH] = 1;
-    int have[NKEYS] = {0}, mode = 0, transformer = 0, line = 0;
+    int have[NKEYS] = {0}, mode = 0, transformer = 0, line = 0, key_line[NKEYS] = {0}, once_line[3] = {0};
     char where[600], name[64] = "model";
     mx_lines cur;
     mx_lines_init(&cur, buf);
@@ -105,6 +108,19 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         }
         *eq = '\0';
         char *key = mx_ttrim(s), *val = mx_ttrim(eq + 1);
+        /* every key but 'layer' is given once: a second one is refused, naming both lines */
+        static const char *const once[] = {"name", "source", "mode"};
+        for (int i = 0; i < 3 && st == MXSIM_OK; i++)
+            if (!strcmp(key, once[i])) {
+                if (once_line[i]) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': duplicate key (first on line %d)", where, key, once_line[i]);
+                once_line[i] = line;
+            }
+        for (int i = 0; i < NKEYS && st == MXSIM_OK; i++)
+            if (!strcmp(keys[i], key)) {
+                if (key_line[i]) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': duplicate key (first on line %d)", where, key, key_line[i]);
+                key_line[i] = line;
+            }
+        if (st != MXSIM_OK) break;
         if (!strcmp(key, "name")) {
             snprintf(name, sizeof name, "%.40s", val);
         } else if (!strcmp(key, "source")) {

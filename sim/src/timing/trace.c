@@ -70,8 +70,16 @@ MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const 
 {
     mx_clear_err(ctx);
     if (t == NULL || op == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_append: NULL");
+    if (memchr(op->name, '\0', sizeof op->name) == NULL)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'name': not NUL-terminated within 64 bytes", t->source, op->line);
     char where[640];
     snprintf(where, sizeof where, "%s:%d: op '%s'", t->source, op->line, op->name);
+    /* the text format separates fields by blanks and starts comments with '#': a name holding
+    ** one could be saved but not loaded back */
+    for (const char *p = op->name; *p; p++)
+        if (isspace((unsigned char)*p) || *p == '#' || iscntrl((unsigned char)*p))
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'name': a blank, control character or '#' cannot be saved "
+                           "in the text format", where);
     if (op->kind < 0 || op->kind > MXSIM_OP_QUANTIZE) return mx_fail(ctx, MXSIM_E_INPUT, "%s: unknown op kind", where);
     if (op->name[0] == '\0') return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'name': missing", where);
     const char *dn[3] = {"m", "n", "k"};
@@ -174,6 +182,59 @@ MXSIM_API mxsim_status mxsim_trace_param(const mxsim_trace *t, int64_t i, const 
 
 /* ---- reading ------------------------------------------------------------------------------ */
 
+/* gzread stops at the end of the last gzip member and ignores whatever follows it.  Walks the
+** members of a .gz (concatenated members are legal: gzip reads them all) and returns the byte
+** offset of data after the last one, or -1 if there is none (or the file cannot be walked:
+** gzread has reported that already). */
+static long long gz_trailing_offset(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return -1;
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (inflateInit2(&zs, 31) != Z_OK) {
+        fclose(f);
+        return -1;
+    }
+    static unsigned char in[1 << 16], out[1 << 16];
+    long long pos = 0, res = -1; /* pos: file offset just after the bytes read so far */
+    int eof = 0;
+    for (;;) {
+        if (zs.avail_in == 0 && !eof) {
+            size_t r = fread(in, 1, sizeof in, f);
+            if (r == 0) eof = 1;
+            zs.next_in = in;
+            zs.avail_in = (uInt)r;
+            pos += (long long)r;
+        }
+        if (zs.avail_in == 0 && eof) break;
+        zs.next_out = out;
+        zs.avail_out = sizeof out;
+        int r = inflate(&zs, Z_NO_FLUSH);
+        if (r == Z_STREAM_END) {
+            if (zs.avail_in == 0 && !eof) { /* is there anything after this member? */
+                size_t k = fread(in, 1, sizeof in, f);
+                if (k == 0) break;
+                zs.next_in = in;
+                zs.avail_in = (uInt)k;
+                pos += (long long)k;
+            }
+            if (zs.avail_in == 0) break;
+            if (zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
+                inflateReset(&zs); /* another member */
+                continue;
+            }
+            res = pos - (long long)zs.avail_in;
+            break;
+        }
+        if (r != Z_OK && r != Z_BUF_ERROR) break;
+        if (r == Z_BUF_ERROR && eof) break;
+    }
+    inflateEnd(&zs);
+    fclose(f);
+    return res;
+}
+
 /* Reads a whole file through zlib (plain files pass through gzread unchanged). */
 static mxsim_status read_all(mxsim_ctx *ctx, const char *path, char **out, size_t *len)
 {
@@ -235,7 +296,11 @@ static mxsim_status read_all(mxsim_ctx *ctx, const char *path, char **out, size_
         return st;
     }
     gzclose(gz);
-    (void)is_gz;
+    long long trail = is_gz ? gz_trailing_offset(path) : -1;
+    if (trail >= 0) {
+        free(buf);
+        return mx_fail(ctx, MXSIM_E_FORMAT, "%s: trailing data at byte %lld after the gzip stream", path, trail);
+    }
     buf[n] = '\0';
     if (memchr(buf, '\0', n) != NULL) {
         free(buf);
@@ -389,7 +454,8 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
     if (st != MXSIM_OK) return st;
     int have_header = 0, version = 1;
     char where[600];
-    mx_lines cur = {buf, 0};
+    mx_lines cur;
+    mx_lines_init(&cur, buf); /* skips a UTF-8 BOM */
     for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
         snprintf(where, sizeof where, "%s:%d", path, cur.line);
         char *hash = strchr(ln, '#');
@@ -469,7 +535,8 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
     if (st != MXSIM_OK) return st;
     int ncols = 0;
     char where[600];
-    mx_lines cur = {buf, 0};
+    mx_lines cur;
+    mx_lines_init(&cur, buf); /* skips a UTF-8 BOM */
     for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
         snprintf(where, sizeof where, "%s:%d", path, cur.line);
         char *s = mx_ttrim(ln);
