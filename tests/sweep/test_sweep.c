@@ -2,20 +2,14 @@
 ** failures and axis validation. */
 #include "mxsim.h"
 #include "mxtest.h"
+#include "test_ops.h"
 
 static mxsim_trace *small_trace(mxsim_ctx *ctx)
 {
     mxsim_trace *tr;
     if (mxsim_trace_create(ctx, "mem", &tr) != MXSIM_OK) return NULL;
-    mxsim_top op;
-    memset(&op, 0, sizeof op);
-    op.a_fmt = op.b_fmt = op.out_fmt = -1;
+    mxsim_top op = mxt_gemm_op("proj", 64, 96, 256);
     op.repeat = 2;
-    op.kind = MXSIM_OP_GEMM;
-    snprintf(op.name, sizeof op.name, "proj");
-    op.m = 64;
-    op.n = 96;
-    op.k = 256;
     mxsim_trace_append(ctx, tr, &op);
     snprintf(op.name, sizeof op.name, "scores"); /* K = 64: G = 128 does not divide it */
     op.m = 32;

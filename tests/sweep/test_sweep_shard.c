@@ -9,20 +9,13 @@
 
 #include "mxsim.h"
 #include "mxtest.h"
+#include "test_ops.h"
 
 static mxsim_trace *one_op_trace(mxsim_ctx *ctx)
 {
     mxsim_trace *tr;
     if (mxsim_trace_create(ctx, "mem", &tr) != MXSIM_OK) return NULL;
-    mxsim_top op;
-    memset(&op, 0, sizeof op);
-    op.a_fmt = op.b_fmt = op.out_fmt = -1;
-    op.repeat = 1;
-    op.kind = MXSIM_OP_GEMM;
-    snprintf(op.name, sizeof op.name, "fc");
-    op.m = 32;
-    op.n = 48;
-    op.k = 128;
+    mxsim_top op = mxt_gemm_op("fc", 32, 48, 128);
     mxsim_trace_append(ctx, tr, &op);
     return tr;
 }
