@@ -480,11 +480,37 @@ class Trace:
         ctx = _ctx()
         _check(ctx, lib.mxsim_trace_save(ctx, self._h.ptr, _b(path)))
 
-    def __getstate__(self):  # picklable: every op field, the source and the path
-        return {"ops": self.ops, "source": self.source, "path": self.path}
+    @property
+    def roles(self):
+        """Per op, the role of its B operand (0 unset, 1 act, 2 weight, 3 kv: mxsim_tensor_role)."""
+        return [int(lib.mxsim_trace_b_role(self._h.ptr, i)) for i in range(len(self))]
+
+    @property
+    def params(self):
+        """The non-GEMM parameter tensors: dicts of name, elems, count, why."""
+        out = []
+        for i in range(int(lib.mxsim_trace_param_count(self._h.ptr))):
+            name, why = ctypes.c_char_p(), ctypes.c_char_p()
+            elems, count = ctypes.c_int64(), ctypes.c_int64()
+            _check(_ctx(), lib.mxsim_trace_param(self._h.ptr, i, ctypes.byref(name), ctypes.byref(elems),
+                                                 ctypes.byref(count), ctypes.byref(why)))
+            out.append({"name": name.value.decode(), "elems": elems.value, "count": count.value,
+                        "why": why.value.decode()})
+        return out
+
+    def __getstate__(self):  # picklable: every op field, the operand roles, the parameters, the source and the path
+        return {"ops": self.ops, "roles": self.roles, "params": self.params, "source": self.source,
+                "path": self.path}
 
     def __setstate__(self, st):
         t = Trace.build(st["ops"], st["source"])
+        ctx = _ctx()
+        for i, r in enumerate(st.get("roles", [])):
+            if r:
+                _check(ctx, lib.mxsim_trace_set_b_role(ctx, t._h.ptr, i, r))
+        for p in st.get("params", []):
+            _check(ctx, lib.mxsim_trace_add_param(ctx, t._h.ptr, p["name"].encode(), p["elems"], p["count"],
+                                                  p["why"].encode()))
         self._h, self.path = t._h, st["path"]
 
     def __repr__(self):

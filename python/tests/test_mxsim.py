@@ -168,6 +168,11 @@ def test_trace_build_save_load(tmp_path):
     assert [(o["kind"], o["name"], o["m"], o["n"], o["k"], o["repeat"]) for o in back.ops] == \
         [("gemm", "fc", 64, 128, 256, 1), ("dequant", "dq", 16, 64, 0, 3)]
     assert pickle.loads(pickle.dumps(back)).ops == back.ops
+    # a bundled trace's operand roles and parameters (the memory footprint) survive pickling too
+    bert = mxsim.Trace.load(TRACE)
+    again = pickle.loads(pickle.dumps(bert))
+    assert again.roles == bert.roles and again.params == bert.params and len(bert.params) > 0
+    assert 2 in bert.roles  # weights
 
 
 def test_run_matches_cli():
