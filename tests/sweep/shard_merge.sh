@@ -7,16 +7,8 @@
 set -u
 : "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
 t=$MXSIM_TEST_TMP; rm -rf "$t" && mkdir -p "$t"
-src=$MXSIM_SOURCE_DIR; fails=0
-ok() { echo "ok   $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails+1)); }
-expect() {
-  local code=$1 frag=$2; shift 3
-  local out rc; out=$("$@" 2>&1); rc=$?
-  if [ "$rc" -ne "$code" ]; then bad "exit $rc, expected $code: $*"; echo "$out" | head -3; return; fi
-  if [ -n "$frag" ] && ! grep -qF -- "$frag" <<<"$out"; then bad "lacks '$frag': $*"; echo "$out" | head -3; return; fi
-  ok "[$code] $*"
-}
+src=$MXSIM_SOURCE_DIR
+. "$src/tests/lib/expect.sh"
 args=(sweep --config "$src/workloads/configs/small.ini" "$src/traces/bert-base.trace" --group-size 16,32
       --array-width 8,32 --sweep numerics.profile=ocp,mase,microxcaling --sample-rows 8 --sample-cols 8)
 for f in csv json md txt; do

@@ -7,16 +7,8 @@
 set -u
 : "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
 t=$MXSIM_TEST_TMP; rm -rf "$t" && mkdir -p "$t"
-src=$MXSIM_SOURCE_DIR; fails=0
-ok() { echo "ok   $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails+1)); }
-expect() {
-  local code=$1 frag=$2; shift 3
-  local out rc; out=$("$@" 2>&1); rc=$?
-  if [ "$rc" -ne "$code" ]; then bad "exit $rc, expected $code: $*"; echo "$out" | head -3; return; fi
-  if [ -n "$frag" ] && ! grep -qF -- "$frag" <<<"$out"; then bad "lacks '$frag': $*"; echo "$out" | head -3; return; fi
-  ok "[$code] $*"
-}
+src=$MXSIM_SOURCE_DIR
+. "$src/tests/lib/expect.sh"
 cfg=$src/workloads/configs/medium.ini
 tr=$src/traces/bert-base.trace
 args=(sweep --config "$cfg" "$tr" --group-size 8,32,128 --array-width 16,64 --sweep exp.acc_mode=fp32,exact)
