@@ -356,14 +356,28 @@ static double legend(mx_chart_layout *L, mx_buf *b, double x, double y, const ch
 ** after the opening tag, which needs the final size. */
 static void finish(mx_chart_layout *L, mx_buf *out, mx_buf *body, double right, double bottom)
 {
-    L->w = ceil(right + PAD);
-    L->h = ceil(bottom + PAD);
+    /* a text centred on the plot but wider than it (a long axis title) may start left of or above
+    ** the canvas: everything is then shifted right/down so that every box stays inside */
+    double min_x = 0, min_y = 0;
+    for (int i = 0; i < L->n_box; i++) {
+        min_x = fmin(min_x, L->box[i].x);
+        min_y = fmin(min_y, L->box[i].y);
+    }
+    double dx = min_x < 0 ? ceil(PAD - min_x) : 0, dy = min_y < 0 ? ceil(PAD - min_y) : 0;
+    for (int i = 0; i < L->n_box; i++) {
+        L->box[i].x += dx;
+        L->box[i].y += dy;
+    }
+    L->w = ceil(right + dx + PAD);
+    L->h = ceil(bottom + dy + PAD);
     for (int i = 0; i < L->n_box; i++) { /* a title or note may be wider than the plot */
         L->w = fmax(L->w, ceil(L->box[i].x + L->box[i].w + PAD));
         L->h = fmax(L->h, ceil(L->box[i].y + L->box[i].h + PAD));
     }
     svg_open(out, L);
+    if (dx > 0 || dy > 0) mx_buf_printf(out, "<g transform=\"translate(%.0f,%.0f)\">\n", dx, dy);
     mx_buf_put(out, body->p ? body->p : "", body->n);
+    if (dx > 0 || dy > 0) mx_buf_puts(out, "</g>\n");
     mx_buf_puts(out, "</svg>\n");
     if (body->oom) out->oom = 1;
     mx_buf_free(body);
