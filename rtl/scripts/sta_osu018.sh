@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# sta_osu018.sh - optional timing estimate of the dequantization unit: yosys maps it to the OSU 0.18 um
+# sta_osu018.sh - timing estimate of the dequantization unit (CTest rtl_dequant_osu018_sta): yosys maps it to the OSU 0.18 um
 # library of Debian's qflow-tech-osu018 and OpenSTA (Debian's opensta) reports the critical path.
-# Not a CTest test (the OSU liberty is not installed by .ci/install-deps); run by hand:
+# .ci/install-deps installs both packages (opensta, qflow-tech-osu018); by hand elsewhere:
 #   apt-get install opensta; apt-get download qflow-tech-osu018; dpkg -x qflow-tech-osu018_*.deb x
 #   rtl/scripts/sta_osu018.sh x/usr/share/qflow/tech/osu018/osu018_stdcells.lib rtl/src /tmp/sta [LANES PROFILE DEPTH GB]
 # Prints the OSU chip area (um2; / 24 = NAND2 equivalents, sim/doc/references.md#osu018) and the worst
