@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # synth_pe_area.sh - synthesizes the PE array's blocks with yosys and writes their areas.
 #
-# usage: synth_pe_area.sh YOSYS RTL_SRC_DIR WORK_DIR OUT_CSV [JOBS] [quick|osu|full] [OSU_LIB]
+# usage: synth_pe_area.sh YOSYS RTL_SRC_DIR WORK_DIR OUT_CSV [JOBS] [quick|osu|share|full] [OSU_LIB]
 #
 # Blocks (rtl/src, flattened):
 #   pe    mx_pe: L multipliers, the adder tree, the group-sum register, the operand and scale
@@ -14,7 +14,9 @@
 #         mapped to OSU018 and timed; fails when a block has no OSU area or worst path, or when
 #         its OSU018 GE and ge.lib GE differ by more than 25 %.
 # full (rtl/scripts/pe_sweep.sh): pe L in {1, 2, 4, 8, 16, 32} at G = 32 and L = 8 at G in
-#         {8, 16, 64}; exp G in {8, 16, 32, 64} at NSH = 1 and G = 32 at NSH = 4, 8; the arrays.
+#         {8, 16, 64}; exp G in {8, 16, 32, 64} at NSH = 1, G = 32 at NSH = 4, 8, and G in
+#         {8, 16, 64} at NSH = 8 (the units' share of an 8 x 8 per-row array vs G); the arrays.
+# share: only those three NSH = 8 rows.
 # Flows as synth_area.sh: `ge` (ge.lib NAND2 equivalents, the checked figure) and `gen` (generic
 # gates, transistors / 4).  With OSU_LIB (osu018_stdcells.lib of Debian's qflow-tech-osu018) each
 # block is also mapped to OSU 0.18 um (chip area in um2, / 24 = NAND2 equivalents) and, when
@@ -86,7 +88,12 @@ else
     for g in 8 16 64; do jobs_list+=("pe 8 $g 1 0"); done
     for g in 8 16 32 64; do jobs_list+=("exp 1 $g 1 0"); done
     for n in 4 8; do jobs_list+=("exp 1 32 $n 0"); done
+    for g in 8 16 64; do jobs_list+=("exp 1 $g 8 0"); done
     for s in 0 1 2; do jobs_list+=("array 4 32 1 $s"); done
+fi
+if [ "$MODE" = share ]; then # the rows `full` added for the units' share vs G (a unit of 8 PEs)
+    jobs_list=()
+    for g in 8 16 64; do jobs_list+=("exp 1 $g 8 0"); done
 fi
 rows=() pids=() rc=0
 for j in "${jobs_list[@]}"; do
