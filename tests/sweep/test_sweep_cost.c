@@ -257,6 +257,48 @@ MXTEST(energy_of_a_tiny_gemm_by_hand)
     MXT_CLOSE(e2.dyn_pj[0][MXSIM_COMP_OVERHEAD], 0.5 * (25.6 + 0.12 + 1.668 + 54.416 + 19.008 + 350 / sqrt(8.0)), 1e-13);
 }
 
+/* The block split (energy-area.md section 1.1): a unit shared by the 2 PEs of a row (port index
+** 1 bit), register bits and port selects counted by hand; the array's components are the blocks
+** times their instances. */
+MXTEST(blocks_of_a_shared_unit_by_hand)
+{
+    mxsim_tconfig cfg;
+    mxsim_cost_params p;
+    mxsim_blocks b;
+    mxsim_area a;
+    tiny_config(&cfg);
+    cfg.exp_share = MXSIM_EXP_PER_ROW; /* 2 units of 2 PEs */
+    mxsim_cost_params_default(&p);
+    MXT_EQ_INT(mxsim_cost_blocks(NULL, &cfg, &p, &b), MXSIM_OK);
+    MXT_EQ_INT(mxsim_cost_area(NULL, &cfg, &p, &a), MXSIM_OK);
+    MXT_CLOSE(b.n_pe, 4, 0);
+    MXT_CLOSE(b.n_eu, 2, 0);
+    /* PE, L 1, G 32: 16 operand + 16 scale + 5 valid/token + 22 group-sum bits */
+    MXT_CLOSE(b.pe_reg_bits, 59, 0);
+    /* unit: 2 x 32 accumulator bits + 2 stages x (1 + 1 + 32) + 2 FIFO entries x (1 + 22 + 16) */
+    MXT_CLOSE(b.eu_reg_bits, 64 + 68 + 78, 0);
+    MXT_CLOSE(b.eu_um2[MXSIM_BAND_NOM][MXSIM_EU_REGS], 210 * 5.98, 1e-14);
+    /* bypass select 39 bits + one extra 2:1 level on {d, E_A, E_B} (38), the FIFO read (39) and the
+    ** accumulator read (32) */
+    MXT_CLOSE(b.eu_um2[MXSIM_BAND_NOM][MXSIM_EU_PORT_MUX], (39 + 38 + 39 + 32) * 2 * 0.798, 1e-14);
+    MXT_CLOSE(b.pe_um2[MXSIM_BAND_NOM][MXSIM_PE_MULT], 282, 0);
+    MXT_CLOSE(a.um2[MXSIM_BAND_NOM][MXSIM_COMP_MULT], b.n_pe * b.pe_um2[MXSIM_BAND_NOM][MXSIM_PE_MULT], 1e-15);
+    double blocks = b.n_pe * b.pe_total_um2[MXSIM_BAND_NOM] + b.n_eu * b.eu_total_um2[MXSIM_BAND_NOM];
+    double comps = 0;
+    for (int c = MXSIM_COMP_MULT; c <= MXSIM_COMP_PIPE_REG; c++) comps += a.um2[MXSIM_BAND_NOM][c];
+    MXT_CLOSE(comps, blocks, 1e-13);
+    /* the high band's unit add is at least the published three-stage fp32 adder */
+    MXT_TRUE(b.eu_um2[MXSIM_BAND_HIGH][MXSIM_EU_ADD_FRONT] + b.eu_um2[MXSIM_BAND_HIGH][MXSIM_EU_ADD_ROUND] >= 4360);
+    MXT_TRUE(!strcmp(mxsim_pe_part_name(MXSIM_PE_TREE), "adder_tree") && mxsim_pe_part_name(-1) == NULL);
+    MXT_TRUE(!strcmp(mxsim_eu_part_name(MXSIM_EU_PORT_MUX), "port_muxes") && mxsim_eu_part_name(99) == NULL);
+    /* the exact accumulator has no split */
+    cfg.acc_mode = MXSIM_ACC_EXACT;
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    MXT_EQ_INT(mxsim_cost_blocks(ctx, &cfg, &p, &b), MXSIM_E_INPUT);
+    mxsim_ctx_destroy(ctx);
+}
+
 /* The timing engine's event counts for the same tiny GEMM (the energy above uses them). */
 MXTEST(tiny_gemm_event_counts_from_the_timing_engine)
 {
