@@ -10,6 +10,10 @@
 ** high, where the sources disagree (e.g. Horowitz vs Aladdin multiplier energy).
 ** Scaling from the 45 nm / 0.9 V anchor follows Stillmaker & Baas 2017 (logic area factor,
 ** energy polynomial; also applied to leakage power) and a 6T bitcell table for SRAM area.
+** The processing element and the shared-exponent unit are built as sums of parts from cited
+** primitives (mxsim_cost_blocks, energy-area.md section 1.1); rtl_pe_area_check compares them with
+** a synthesis of rtl/src.  Energy still counts the int32 group sum (PSUM_BITS) and one fp32 add
+** per group (fpadd32.energy).
 ** Ignored: data-dependent switching (zero gating, operand reuse discounts), clock tree and wires
 ** beyond the explicit overhead factor, DRAM background power, SRAM bank conflicts.
 */
@@ -22,7 +26,7 @@
 ** L products grows by ceil(log2 L) bits; partial sums and fp32 accumulators are 32 bits; the
 ** exact accumulator is the contract's 640-bit register (sim/doc/numerics.md section 4). */
 #define PRODUCT_BITS 16
-#define PSUM_BITS 32
+#define PSUM_BITS 32 /* energy: the group-sum add and register write per beat */
 #define EXACT_ACC_BITS 640
 #define OPERAND_REG_BITS 16 /* one mantissa of A and one of B per lane */
 #define SCALE_REG_BITS 16   /* the two scale bytes of the group in flight */
