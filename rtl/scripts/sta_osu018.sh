@@ -18,7 +18,7 @@ yosys -q -p "read_verilog $SRC/mx_dequant.v $SRC/mx_dequant_lane.v $SRC/mx_bf16_
     synth -flatten -top mx_dequant; dfflegalize -cell \$_DFF_P_ 01; dfflibmap -liberty $LIB; \
     abc -liberty $LIB; opt_clean; tee -q -o $WORK/osu.stat stat -liberty $LIB; write_verilog -noattr $NET"
 grep "Chip area" "$WORK/osu.stat"
-sta -no_splash -exit <<EOS 2>&1 | grep -E "data arrival time|slack|Startpoint|Endpoint" | head -6
+(cd "$WORK" && sta -no_splash -exit) <<EOS 2>&1 | grep -E "data arrival time|slack|Startpoint|Endpoint" | head -6
 read_liberty $LIB
 read_verilog $NET
 link_design mx_dequant
