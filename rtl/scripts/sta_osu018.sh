@@ -12,6 +12,7 @@ LIB=$1 SRC=$2 WORK=$3 L=${4:-1} P=${5:-2} D=${6:-4} GB=${7:-32}
 command -v sta >/dev/null || { echo "sta_osu018: OpenSTA (sta) not found: skipped"; exit 77; }
 [ -f "$LIB" ] || { echo "sta_osu018: $LIB not found: skipped"; exit 77; }
 mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd) LIB=$(cd "$(dirname "$LIB")" && pwd)/$(basename "$LIB") # sta runs in $WORK
 NET=$WORK/mx_dequant_L${L}_P${P}_D${D}.osu018.v
 yosys -q -p "read_verilog $SRC/mx_dequant.v $SRC/mx_dequant_lane.v $SRC/mx_bf16_norm.v; \
     chparam -set LANES $L -set PROFILE $P -set DEPTH $D -set GROUP_BEATS $GB mx_dequant; \
