@@ -5,8 +5,8 @@
 #                   sharing mode, the mxsim CLI on every configuration (pe_cli_check.sh), the area check
 #   pe_cycles.csv   one row per configuration: RTL cycles (total, compute, fill/drain, exponent
 #                   stall, exponent operations) and the simulator's, and the output mismatches
-#   pe_area.svg     the area curves (pe_area_svg.py)
 #   pe_area.csv     synth_pe_area.sh full (ge.lib, generic gates, OSU 0.18 um + OpenSTA when found)
+#   pe_decomp.csv, pe_area_check.txt, pe_area.svg   pe_area_report.sh (components, model check, curves)
 # usage: pe_sweep.sh BUILD_DIR [N_EXP] [N_CFG] [SEED]
 #   BUILD_DIR: a build configured with -DMXSIM_WITH_RTL=ON (targets rtl_pe_tb, rtl_pe_area_check and
 #   mxsim_cli are built here).  Defaults: N_EXP = 10,000,000, N_CFG = 70 (x 3 sharing modes = 210).
@@ -44,10 +44,9 @@ echo "## synthesis (full)"
 OSU=/usr/share/qflow/tech/osu018/osu018_stdcells.lib
 bash "$HERE/synth_pe_area.sh" yosys "$ROOT/rtl/src" "$B/rtl/synth_pe_full" "$OUT/pe_area.csv" 2 full "$OSU" || rc=1
 echo
-echo "## area check"
-"$B/rtl/rtl_pe_area_check" "$OUT/pe_area.csv" || rc=1
+echo "## area decomposition and check (rtl/scripts/pe_area_report.sh: pe_decomp.csv, pe_area_check.txt, pe_area.svg)"
+bash "$HERE/pe_area_report.sh" "$B" || rc=1
 echo
 echo "pe_sweep: $([ $rc -eq 0 ] && echo PASS || echo FAIL)"
 } 2>&1 | tee "$LOG"
-python3 "$HERE/pe_area_svg.py" "$OUT/pe_area.csv" "$LOG" "$OUT/pe_area.svg" || echo "pe_sweep: no chart (python3)"
 grep -q "^pe_sweep: PASS" "$LOG"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # synth_pe_area.sh - synthesizes the PE array's blocks with yosys and writes their areas.
 #
-# usage: synth_pe_area.sh YOSYS RTL_SRC_DIR WORK_DIR OUT_CSV [JOBS] [quick|full] [OSU_LIB]
+# usage: synth_pe_area.sh YOSYS RTL_SRC_DIR WORK_DIR OUT_CSV [JOBS] [quick|osu|share|full] [OSU_LIB]
 #
 # Blocks (rtl/src, flattened):
 #   pe    mx_pe: L multipliers, the adder tree, the group-sum register, the operand and scale
@@ -9,9 +9,14 @@
 #   exp   mx_exp_unit_syn: one shared-exponent unit, II = 1, latency 2, serving NSH PEs (their
 #         fp32 accumulators and its FIFO included)
 #   array mx_array_syn (full only): a 4 x 4 array, L = 4, G = 32, per PE / row / column
-# quick (CTest): pe L in {1, 4, 8} at G = 32; exp G in {8, 32, 64}, NSH = 1.
+# quick (CTest): pe L in {1, 4, 8} at G = 32; exp G in {8, 32, 64}, NSH = 1, and G 32, NSH 4.
+# osu (CTest rtl_pe_osu018_sta; needs OSU_LIB and OpenSTA): pe L 4, G 32 and exp G 32, NSH 1, each
+#         mapped to OSU018 and timed; fails when a block has no OSU area or worst path, or when
+#         its OSU018 GE and ge.lib GE differ by more than 25 %.
 # full (rtl/scripts/pe_sweep.sh): pe L in {1, 2, 4, 8, 16, 32} at G = 32 and L = 8 at G in
-#         {8, 16, 64}; exp G in {8, 16, 32, 64} at NSH = 1 and G = 32 at NSH = 4, 8; the arrays.
+#         {8, 16, 64}; exp G in {8, 16, 32, 64} at NSH = 1, G = 32 at NSH = 4, 8, and G in
+#         {8, 16, 64} at NSH = 8 (the units' share of an 8 x 8 per-row array vs G); the arrays.
+# share: only those three NSH = 8 rows.
 # Flows as synth_area.sh: `ge` (ge.lib NAND2 equivalents, the checked figure) and `gen` (generic
 # gates, transistors / 4).  With OSU_LIB (osu018_stdcells.lib of Debian's qflow-tech-osu018) each
 # block is also mapped to OSU 0.18 um (chip area in um2, / 24 = NAND2 equivalents) and, when
@@ -73,12 +78,22 @@ jobs_list=()
 if [ "$MODE" = quick ]; then
     for l in 1 4 8; do jobs_list+=("pe $l 32 1 0"); done
     for g in 8 32 64; do jobs_list+=("exp 1 $g 1 0"); done
+    jobs_list+=("exp 1 32 4 0")
+elif [ "$MODE" = osu ]; then
+    [ -n "$OSU" ] || { echo "synth_pe_area: osu mode needs OSU_LIB (qflow-tech-osu018): skipped"; exit 77; }
+    command -v sta >/dev/null 2>&1 || { echo "synth_pe_area: OpenSTA (sta) not found: skipped"; exit 77; }
+    jobs_list+=("pe 4 32 1 0" "exp 1 32 1 0")
 else
     for l in 1 2 4 8 16 32; do jobs_list+=("pe $l 32 1 0"); done
     for g in 8 16 64; do jobs_list+=("pe 8 $g 1 0"); done
     for g in 8 16 32 64; do jobs_list+=("exp 1 $g 1 0"); done
     for n in 4 8; do jobs_list+=("exp 1 32 $n 0"); done
+    for g in 8 16 64; do jobs_list+=("exp 1 $g 8 0"); done
     for s in 0 1 2; do jobs_list+=("array 4 32 1 $s"); done
+fi
+if [ "$MODE" = share ]; then # the rows `full` added for the units' share vs G (a unit of 8 PEs)
+    jobs_list=()
+    for g in 8 16 64; do jobs_list+=("exp 1 $g 8 0"); done
 fi
 rows=() pids=() rc=0
 for j in "${jobs_list[@]}"; do
@@ -97,3 +112,16 @@ TMP="$OUT.tmp.$$"
 rm -f "$WORK"/job.$$.*
 echo "synth_pe_area: wrote $OUT ($MODE, $("$YOSYS" -V | head -1))"
 cat "$OUT"
+if [ "$MODE" = osu ]; then
+    # every block mapped to OSU018 and timed: an area, a worst path, and the two NAND2-equivalent
+    # counts (OSU chip area / 24 um2 and ge.lib) within 25 % of each other (they differ by the
+    # library's cells: OSU018 has full adders and AOI/OAI gates, ge.lib only simple gates)
+    awk -F, 'NR > 1 {
+        n++
+        if ($11 == "" || $11 <= 0) { printf "FAIL %s L%s G%s: no OSU018 area\n", $1, $2, $3; bad++; next }
+        if ($13 == "" || $13 <= 0) { printf "FAIL %s L%s G%s: no OpenSTA worst path\n", $1, $2, $3; bad++; next }
+        r = $12 / $7
+        printf "%s L%s G%s NSH%s: OSU018 %.0f um2 = %.1f GE, ge.lib %.1f GE (OSU/ge %.3f), worst path %.3f ns\n", $1, $2, $3, $5, $11, $12, $7, r, $13
+        if (r < 0.75 || r > 1.25) { print "FAIL: OSU018 and ge.lib GE differ by more than 25 %"; bad++ }
+    } END { if (n == 0) { print "FAIL: no rows"; exit 1 } exit bad ? 1 : 0 }' "$OUT" || exit 1
+fi

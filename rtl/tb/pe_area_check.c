@@ -1,24 +1,28 @@
 /* pe_area_check.c - the simulator's area model of a processing element and a shared-exponent unit
-** against the synthesized RTL (sim/doc/rtl.md section 8).
+** against a fresh synthesis of the RTL (sim/doc/rtl.md section 10).
 **
-** usage: rtl_pe_area_check PE_AREA_CSV
+** usage: rtl_pe_area_check [--nominal pe,exp] PE_AREA_CSV [DECOMP_CSV]
 **
-** Reads reports/rtl/pe_area.csv (rtl/scripts/synth_pe_area.sh: `ge_nand2` from yosys + ge.lib per
-** block, L and G) and asks mxsim_cost_area (nominal band, 45 nm) for a 1 x 1 array with L lanes
-** and a per-PE unit.  The model's components split as the RTL's blocks do:
-**   PE   = multipliers + adder tree + pipeline registers + accumulators
-**          - fpadd32.area (the unit's adder) - 32 x reg.area_per_bit (the fp32 accumulator
-**          register, which the RTL keeps in the exponent unit);
-**   unit = exponent adder + alignment shifter + fpadd32.area + 32 x reg.area_per_bit.
-** Every constant is the cost table's own (sources in sim/src/sweep/cost.c); none comes from this
-** synthesis.  Synthesized um2 = GE x 0.798 um2, NanGate45's NAND2_X1 (references.md#nangate45).
-** Every row is printed with model / synthesis.  The CHECK (exit status) is on the per-PE cell:
-** for every pe row with a per-PE exp row (NSH = 1) of the same G, |model (PE + unit) / synthesis
-** (PE + unit) - 1| <= 25 %.  The blocks apart are outside that band with this flow (the PE's
-** multipliers synthesize larger than the cost table's, the unit smaller than its fp32 adder
-** figure): a finding reported in sim/doc/rtl.md section 8 and reports/rtl/README.md, printed
-** here as "outside", not a failure.
-** Exit 0 every checked cell passes, 1 a cell fails, 2 unreadable input or no cell to check. */
+** PE_AREA_CSV: rtl/scripts/synth_pe_area.sh's output (`ge_nand2` = yosys + ge.lib NAND2
+** equivalents per block, L, G, PEs per unit).  The model is mxsim_cost_blocks (45 nm; the PE and
+** the unit as sums of parts, every constant from the cost table with its source, none from a
+** synthesis) for the configuration the RTL block was synthesized with: L lanes, G, II 1,
+** latency 2, and a unit serving NSH PEs (a 1 x NSH array sharing per row).  Synthesized um2 =
+** GE x 0.798 um2, NanGate45's NAND2_X1 (references.md#nangate45).
+** CHECKS (exit status), on every pe and exp row:
+**   band     the synthesis inside the model's low..high band widened by 25 % on each side
+**            (low / synthesis <= 1.25 and high / synthesis >= 0.75);
+**   nominal  for the blocks named by --nominal (default: pe,exp), nominal model / synthesis
+**            within 1 +- 25 %.  A block left out of --nominal still has its ratio printed,
+**            marked "outside (not held)": CTest holds the exponent unit only, because the PE's
+**            nominal is 0.70-0.73 x at L >= 4 for one component, the int8 multiplier (HOR14
+**            282 um2 against 494 um2 for yosys's array multiplier on ge.lib): sim/doc/rtl.md
+**            section 10 and reports/rtl/README.md give the decomposition.
+** Printed besides: the low and high bands, the per-PE cell (PE + its own unit) and the 4 x 4 arrays
+** (model = R C PEs + their units; the arrays' controller, skew and drain logic is not modelled).
+** DECOMP_CSV (rtl/scripts/pe_decompose.sh), when given: each block's synthesized components next to
+** the model's parts (printed, not checked: the probes are synthesized apart).
+** Exit 0 every checked block passes, 1 a block fails, 2 unreadable input or nothing to check. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,52 +31,84 @@
 
 #define NAND2_UM2 0.798 /* NanGate45 NAND2_X1, references.md#nangate45 */
 #define TOLERANCE 0.25
+#define MAXROWS 64
 
-static int constant(mxsim_ctx *ctx, const char *key, double *v)
-{
-    const mxsim_cost_const *c = NULL;
-    if (mxsim_cost_const_find(ctx, key, &c) != MXSIM_OK) {
-        fprintf(stderr, "rtl_pe_area_check: %s\n", mxsim_errmsg(ctx));
-        return 1;
-    }
-    *v = c->value;
-    return 0;
-}
-
-/* The model's PE and unit areas (um2, 45 nm, nominal) for L lanes. */
-static int model(mxsim_ctx *ctx, int lanes, int share, int rows, int cols, double *pe, double *unit,
-                 double *total)
+static int blocks(mxsim_ctx *ctx, int lanes, int group, int share, int rows, int cols, mxsim_blocks *b)
 {
     mxsim_tconfig cfg;
     mxsim_tconfig_default(&cfg);
     cfg.array_rows = rows;
     cfg.array_cols = cols;
     cfg.pe_lanes = lanes;
+    cfg.load_lanes = lanes;
+    cfg.group_size = group;
     cfg.exp_share = share;
+    cfg.exp_ii_cycles = 1;
+    cfg.exp_latency_cycles = 2;
     cfg.acc_mode = MXSIM_ACC_FP32;
     mxsim_cost_params cp;
     mxsim_cost_params_default(&cp);
-    mxsim_area a;
-    double fp, reg;
-    if (mxsim_cost_area(ctx, &cfg, &cp, &a) != MXSIM_OK || constant(ctx, "fpadd32.area", &fp) ||
-        constant(ctx, "reg.area_per_bit", &reg))
+    if (mxsim_cost_blocks(ctx, &cfg, &cp, b) != MXSIM_OK) {
+        fprintf(stderr, "rtl_pe_area_check: %s\n", mxsim_errmsg(ctx));
         return 1;
-    const double *u = a.um2[MXSIM_BAND_NOM], s = a.scale.area_factor;
-    double n_pe = (double)rows * cols, n_u = share == MXSIM_EXP_PER_PE ? n_pe : share == MXSIM_EXP_PER_ROW ? rows : cols;
-    *pe = (u[MXSIM_COMP_MULT] + u[MXSIM_COMP_ADDER_TREE] + u[MXSIM_COMP_PIPE_REG] + u[MXSIM_COMP_ACCUM]) / n_pe -
-          (n_u * fp * s) / n_pe - 32 * reg * s;
-    *unit = (u[MXSIM_COMP_EXP_ADD] + u[MXSIM_COMP_ALIGN]) / n_u + fp * s + 32 * reg * s * n_pe / n_u;
-    *total = u[MXSIM_COMP_MULT] + u[MXSIM_COMP_ADDER_TREE] + u[MXSIM_COMP_PIPE_REG] + u[MXSIM_COMP_ACCUM] +
-             u[MXSIM_COMP_EXP_ADD] + u[MXSIM_COMP_ALIGN];
+    }
     return 0;
+}
+
+/* The synthesized components of one block (pe_decompose.sh) printed against the model's parts. */
+static void decomposition(const char *path, const char *blk, int l, int g, int nsh, const mxsim_blocks *b)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) return;
+    char line[512], cb[16], comp[64];
+    int cl, cg, cn;
+    double ge;
+    /* synthesized component -> the model's parts it corresponds to (sim/doc/rtl.md section 10) */
+    static const struct { const char *blk, *comp; int pe_parts[4], eu_parts[4]; } map[] = {
+        {"pe", "multipliers", {MXSIM_PE_MULT, -1}, {-1}},
+        {"pe", "adder_tree", {MXSIM_PE_TREE, -1}, {-1}},
+        {"pe", "group_sum_adder_select", {MXSIM_PE_GSUM, -1}, {-1}},
+        {"pe", "registers_dff", {MXSIM_PE_REGS, -1}, {-1}},
+        {"pe", "rest", {-1}, {-1}},
+        {"exp", "term_front", {-1}, {MXSIM_EU_TERM_FRONT, -1}},
+        {"exp", "term_rounder", {-1}, {MXSIM_EU_TERM_ROUND, -1}},
+        {"exp", "fp32_add_front", {-1}, {MXSIM_EU_ADD_FRONT, -1}},
+        {"exp", "fp32_add_rounder", {-1}, {MXSIM_EU_ADD_ROUND, -1}},
+        {"exp", "registers_dff", {-1}, {MXSIM_EU_REGS, -1}},
+        {"exp", "rest", {-1}, {MXSIM_EU_PORT_MUX, -1}},
+    };
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (sscanf(line, "%15[^,],%d,%d,%*d,%d,%63[^,],%lf", cb, &cl, &cg, &cn, comp, &ge) != 6) continue;
+        if (strcmp(cb, blk) || cg != g || cn != nsh || (!strcmp(blk, "pe") && cl != l)) continue;
+        for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+            if (strcmp(map[i].blk, blk) || strcmp(map[i].comp, comp)) continue;
+            double m = 0;
+            for (int k = 0; k < 4 && map[i].pe_parts[k] >= 0; k++) m += b->pe_um2[MXSIM_BAND_NOM][map[i].pe_parts[k]];
+            for (int k = 0; k < 4 && map[i].eu_parts[k] >= 0; k++) m += b->eu_um2[MXSIM_BAND_NOM][map[i].eu_parts[k]];
+            double s = ge * NAND2_UM2;
+            if (s > 0)
+                printf("    %-24s synth %8.1f GE %9.1f um2   model %9.1f um2   %6.3f\n", comp, ge, s, m, m / s);
+            else
+                printf("    %-24s synth %8.1f GE %9.1f um2   model %9.1f um2\n", comp, ge, s, m);
+        }
+    }
+    fclose(f);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s PE_AREA_CSV\n", argv[0]);
+    int hold_pe = 1, hold_exp = 1;
+    if (argc >= 3 && !strcmp(argv[1], "--nominal")) {
+        hold_pe = strstr(argv[2], "pe") != NULL;
+        hold_exp = strstr(argv[2], "exp") != NULL;
+        argv += 2;
+        argc -= 2;
+    }
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: rtl_pe_area_check [--nominal pe,exp] PE_AREA_CSV [DECOMP_CSV]\n");
         return 2;
     }
+    const char *decomp = argc == 3 ? argv[2] : NULL;
     FILE *f = fopen(argv[1], "r");
     if (f == NULL) {
         fprintf(stderr, "rtl_pe_area_check: %s: cannot open (run the rtl_pe_synth test first)\n", argv[1]);
@@ -84,10 +120,10 @@ int main(int argc, char **argv)
         return 2;
     }
     char line[1024];
-    int lineno = 0, n_checked = 0, n_fail = 0, bad = 0, n_pe = 0, n_exp = 0;
-    struct { int l, g; double syn, model; } pes[64], exps[64];
-    printf("%-6s %3s %3s %4s %5s %10s %10s %10s %9s  %s\n", "block", "L", "G", "NSH", "share", "GE", "synth um2",
-           "model um2", "model/syn", "verdict");
+    int lineno = 0, n_checked = 0, n_fail = 0, n_band_fail = 0, n_outside = 0, bad = 0, n_pe = 0, n_exp = 0;
+    struct { int l, g; double syn, model; } pes[MAXROWS], exps[MAXROWS];
+    printf("%-6s %3s %3s %4s %5s %10s %10s %10s %9s %9s %9s  %s\n", "block", "L", "G", "NSH", "share", "GE",
+           "synth um2", "model um2", "model/syn", "low/syn", "high/syn", "verdict");
     while (fgets(line, sizeof line, f) != NULL) {
         lineno++;
         if (lineno == 1) {
@@ -101,50 +137,58 @@ int main(int argc, char **argv)
         char blk[16];
         int l, g, nsh, share;
         double ge;
-        if (sscanf(line, "%15[^,],%d,%d,%*d,%d,%d,%lf", blk, &l, &g, &nsh, &share, &ge) != 6 || l < 1 || ge <= 0) {
+        if (sscanf(line, "%15[^,],%d,%d,%*d,%d,%d,%lf", blk, &l, &g, &nsh, &share, &ge) != 6 || l < 1 || g < 1 ||
+            nsh < 1 || ge <= 0) {
             fprintf(stderr, "rtl_pe_area_check: %s:%d: unreadable row\n", argv[1], lineno);
             bad = 1;
             break;
         }
-        double pe, unit, total, m, syn = ge * NAND2_UM2;
-        int check = 0;
-        if (!strcmp(blk, "pe")) {
-            if (model(ctx, l, MXSIM_EXP_PER_PE, 1, 1, &pe, &unit, &total)) { bad = 1; break; }
-            m = pe;
-            check = 1;
-        } else if (!strcmp(blk, "exp")) {
+        mxsim_blocks b;
+        double m[MXSIM_N_BANDS], syn = ge * NAND2_UM2;
+        int is_pe = !strcmp(blk, "pe"), is_exp = !strcmp(blk, "exp");
+        if (is_pe || is_exp) {
             /* a unit serving nsh PEs: a row of nsh PEs with a per-row unit */
-            if (model(ctx, l, nsh == 1 ? MXSIM_EXP_PER_PE : MXSIM_EXP_PER_ROW, 1, nsh, &pe, &unit, &total)) {
-                bad = 1;
-                break;
-            }
-            m = unit;
-            check = nsh == 1;
+            if (blocks(ctx, l, g, nsh == 1 ? MXSIM_EXP_PER_PE : MXSIM_EXP_PER_ROW, 1, nsh, &b)) { bad = 1; break; }
+            for (int k = 0; k < MXSIM_N_BANDS; k++) m[k] = is_pe ? b.pe_total_um2[k] : b.eu_total_um2[k];
         } else { /* a 4 x 4 array */
-            if (model(ctx, l, share, 4, 4, &pe, &unit, &total)) { bad = 1; break; }
-            m = total;
+            if (blocks(ctx, l, g, share, 4, 4, &b)) { bad = 1; break; }
+            for (int k = 0; k < MXSIM_N_BANDS; k++) m[k] = b.n_pe * b.pe_total_um2[k] + b.n_eu * b.eu_total_um2[k];
         }
-        double r = m / syn;
-        int ok = r >= 1.0 - TOLERANCE && r <= 1.0 + TOLERANCE;
-        if (check && !strcmp(blk, "pe") && n_pe < 64) pes[n_pe].l = l, pes[n_pe].g = g, pes[n_pe].syn = syn, pes[n_pe++].model = m;
-        if (check && !strcmp(blk, "exp") && n_exp < 64) exps[n_exp].l = l, exps[n_exp].g = g, exps[n_exp].syn = syn, exps[n_exp++].model = m;
-        printf("%-6s %3d %3d %4d %5d %10.1f %10.1f %10.1f %9.3f  %s\n", blk, l, g, nsh, share, ge, syn, m, r,
-               check ? (ok ? "within +-25%" : "outside +-25% (block; not the check)") : "");
+        double r = m[MXSIM_BAND_NOM] / syn;
+        int ok = r >= 1.0 - TOLERANCE && r <= 1.0 + TOLERANCE, check = is_pe || is_exp;
+        int band_ok = m[MXSIM_BAND_LOW] / syn <= 1.0 + TOLERANCE && m[MXSIM_BAND_HIGH] / syn >= 1.0 - TOLERANCE;
+        int held = (is_pe && hold_pe) || (is_exp && hold_exp);
+        const char *verdict = "(array: printed, not checked)";
+        if (check) {
+            n_checked++;
+            n_band_fail += !band_ok;
+            n_fail += held && !ok;
+            n_outside += !ok;
+            verdict = !band_ok ? "OUTSIDE THE BAND" : ok ? "ok" : held ? "OUTSIDE +-25%" : "outside +-25% (not held)";
+        }
+        if (is_pe && nsh == 1 && n_pe < MAXROWS)
+            pes[n_pe].l = l, pes[n_pe].g = g, pes[n_pe].syn = syn, pes[n_pe++].model = m[MXSIM_BAND_NOM];
+        if (is_exp && nsh == 1 && n_exp < MAXROWS)
+            exps[n_exp].l = l, exps[n_exp].g = g, exps[n_exp].syn = syn, exps[n_exp++].model = m[MXSIM_BAND_NOM];
+        printf("%-6s %3d %3d %4d %5d %10.1f %10.1f %10.1f %9.3f %9.3f %9.3f  %s\n", blk, l, g, nsh, share, ge, syn,
+               m[MXSIM_BAND_NOM], r, m[MXSIM_BAND_LOW] / syn, m[MXSIM_BAND_HIGH] / syn,
+               verdict);
+        if (decomp != NULL && check) decomposition(decomp, blk, l, g, nsh, &b);
     }
     fclose(f);
-    printf("\nper-PE cell = PE + its own exponent unit (the check):\n%-3s %3s %10s %10s %9s  %s\n", "L", "G",
-           "synth um2", "model um2", "model/syn", "verdict");
-    for (int i = 0; i < n_pe && !bad; i++)
-        for (int j = 0; j < n_exp; j++) {
-            if (exps[j].g != pes[i].g) continue;
-            double syn = pes[i].syn + exps[j].syn, m = pes[i].model + exps[j].model, r = m / syn;
-            int ok = r >= 1.0 - TOLERANCE && r <= 1.0 + TOLERANCE;
-            n_checked++;
-            n_fail += !ok;
-            printf("%-3d %3d %10.1f %10.1f %9.3f  %s\n", pes[i].l, pes[i].g, syn, m, r, ok ? "ok" : "OUTSIDE +-25%");
-        }
+    if (!bad) {
+        printf("\nper-PE cell = PE + its own exponent unit (printed):\n%-3s %3s %10s %10s %9s\n", "L", "G",
+               "synth um2", "model um2", "model/syn");
+        for (int i = 0; i < n_pe; i++)
+            for (int j = 0; j < n_exp; j++) {
+                if (exps[j].g != pes[i].g) continue;
+                double syn = pes[i].syn + exps[j].syn, mm = pes[i].model + exps[j].model;
+                printf("%-3d %3d %10.1f %10.1f %9.3f\n", pes[i].l, pes[i].g, syn, mm, mm / syn);
+            }
+    }
     mxsim_ctx_destroy(ctx);
     if (bad || n_checked == 0) return 2;
-    printf("rtl_pe_area_check: %d per-PE cells checked, %d outside +-25%%\n", n_checked, n_fail);
-    return n_fail ? 1 : 0;
+    printf("rtl_pe_area_check: %d blocks; nominal outside +-25%%: %d (%d of them held: %s%s); outside the "
+           "band +-25%%: %d\n", n_checked, n_outside, n_fail, hold_pe ? "pe " : "", hold_exp ? "exp" : "", n_band_fail);
+    return n_fail || n_band_fail ? 1 : 0;
 }

@@ -915,6 +915,52 @@ typedef struct {
 MXSIM_API mxsim_status mxsim_cost_area(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
                                        const mxsim_cost_params *p, mxsim_area *out);
 
+/* The two MX datapath blocks the area model builds the array from, as sums of parts
+** (sim/doc/energy-area.md section 1.1; the parts follow rtl/src and rtl/scripts/pe_decompose.sh):
+** one processing element and one shared-exponent unit (serving cfg's PEs per unit, with its
+** accumulators, latency stages and arbiter FIFO).  um2 per block at the configured node, before
+** overhead_factor; mxsim_cost_area's components are these blocks times their instance counts. */
+#define MXSIM_PE_PART_LIST(X)                                                            \
+    X(MULT, "multipliers")              /* L int8 x int8 multipliers */                   \
+    X(TREE, "adder_tree")               /* L - 1 adders of 16 + ceil(log2 L) bits */       \
+    X(GSUM, "group_sum_adder_select")   /* DW-bit group-sum adder + first-beat select */  \
+    X(REGS, "registers")                /* operands, scales, group sum, valid/token bits */
+#define MXSIM_EU_PART_LIST(X)                                                            \
+    X(TERM_FRONT, "term_front")         /* scale-exponent adder, |d| */                   \
+    X(TERM_ROUND, "term_rounder")       /* normalise d and round to binary32 */           \
+    X(ADD_FRONT, "fp32_add_front")      /* compare, swap, exponent difference, align, add */ \
+    X(ADD_ROUND, "fp32_add_rounder")    /* normalise the sum and round to binary32 */     \
+    X(REGS, "registers")                /* accumulators, latency stages, FIFO entries */  \
+    X(PORT_MUX, "port_muxes")           /* FIFO bypass, port select, accumulator select */
+typedef enum {
+#define MXSIM_PE_ENUM_(sym, name) MXSIM_PE_##sym,
+    MXSIM_PE_PART_LIST(MXSIM_PE_ENUM_)
+#undef MXSIM_PE_ENUM_
+    MXSIM_PE_PART_COUNT_
+} mxsim_pe_part;
+typedef enum {
+#define MXSIM_EU_ENUM_(sym, name) MXSIM_EU_##sym,
+    MXSIM_EU_PART_LIST(MXSIM_EU_ENUM_)
+#undef MXSIM_EU_ENUM_
+    MXSIM_EU_PART_COUNT_
+} mxsim_eu_part;
+typedef struct {
+    double pe_um2[MXSIM_N_BANDS][MXSIM_PE_PART_COUNT_]; /* one PE */
+    double eu_um2[MXSIM_N_BANDS][MXSIM_EU_PART_COUNT_]; /* one exponent unit (0 for int8 operands) */
+    double pe_total_um2[MXSIM_N_BANDS];
+    double eu_total_um2[MXSIM_N_BANDS];
+    double n_pe, n_eu;                 /* instances in the array */
+    double pe_reg_bits, eu_reg_bits;   /* register bits per block */
+    mxsim_node_scale scale;
+} mxsim_blocks;
+
+/* The PE and exponent-unit blocks of cfg (fp32 accumulation; the exact mode's 640-bit path has no
+** RTL and is not split: MXSIM_E_INPUT).  Part names: mxsim_pe_part_name, mxsim_eu_part_name. */
+MXSIM_API mxsim_status mxsim_cost_blocks(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
+                                         const mxsim_cost_params *p, mxsim_blocks *out);
+MXSIM_API const char *mxsim_pe_part_name(int part);
+MXSIM_API const char *mxsim_eu_part_name(int part);
+
 typedef struct {
     double events[MXSIM_COMP_COUNT_];             /* main event count per component */
     double dyn_pj[MXSIM_N_BANDS][MXSIM_COMP_COUNT_];

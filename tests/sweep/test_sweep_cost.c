@@ -142,29 +142,55 @@ MXTEST(area_of_a_tiny_configuration_by_hand)
     mxsim_cost_params_default(&p);
     MXT_EQ_INT(mxsim_cost_area(NULL, &cfg, &p, &a), MXSIM_OK);
     const double *u = a.um2[MXSIM_BAND_NOM];
+    /* The blocks of energy-area.md section 1.1, by hand for L = 1, G = 32 (DW = 17 + 5 = 22 bits),
+    ** one unit per PE (no port index), latency 2.  Primitives: HOR14 adder 137/32 um2 a bit, Aladdin
+    ** register 5.98 um2 a bit and comparator 71/32 um2 a bit, Aladdin 32-bit shifter 250 um2 scaled
+    ** by w log2(w) / (32 x 5), 2:1 mux 2 GE x 0.798 um2 (OSU018 MUX2X1 / NAND2X1, NanGate45). */
+    const double add = 137.0 / 32, reg = 5.98, cmp = 71.0 / 32, mux = 2 * 0.798;
+    const double sh22 = 250.0 * 22 * 5 / 160, sh27 = 250.0 * 27 * 5 / 160, sh28 = 250.0 * 28 * 5 / 160;
+    /* rounder: shifter + 5 exponent adds and 2 compares of 13 bits + a 13-bit select + 25-bit increment */
+    const double rnd22 = sh22 + (5 * 13 + 25) * add + 2 * 13 * cmp + 13 * mux;
+    const double rnd28 = sh28 + (5 * 13 + 25) * add + 2 * 13 * cmp + 13 * mux;
+    /* the adder's front: 31-bit compare, 2 x 32 swap + 2 x 8 exponent selects, 8-bit exponent
+    ** difference, 27-bit align, 28-bit add, 12-bit LSB exponent */
+    const double add_front = 31 * cmp + (64 + 16) * mux + (8 + 28 + 12) * add + sh27;
     MXT_CLOSE(u[MXSIM_COMP_MULT], 4 * 282.0, 1e-15);           /* HOR14 8b mult */
     MXT_CLOSE(u[MXSIM_COMP_ADDER_TREE], 0.0, 0);               /* one lane: no tree */
     MXT_CLOSE(u[MXSIM_COMP_EXP_ADD], 4 * 36.0, 1e-15);         /* HOR14 8b add */
-    MXT_CLOSE(u[MXSIM_COMP_ALIGN], 4 * 250.0, 1e-15);          /* Aladdin shifter */
-    /* per PE: 32b add (137 um2) + 2 x 32b registers (5.98 um2/bit); per unit: fp32 add 4184 */
-    MXT_CLOSE(u[MXSIM_COMP_ACCUM], 4 * (137.0 + 64 * 5.98) + 4 * 4184.0, 1e-14);
-    MXT_CLOSE(u[MXSIM_COMP_PIPE_REG], 4 * 32 * 5.98, 1e-14);   /* 16 operand + 16 scale bits */
+    MXT_CLOSE(u[MXSIM_COMP_ALIGN], 4 * (22 * add + rnd22), 1e-12); /* |d| + the term's rounder */
+    /* per PE: 22-bit group-sum adder, its first-beat select and register; per unit: the fp32 add
+    ** and the 32-bit accumulator */
+    double accum = 4 * (22 * add + 22 * mux + 22 * reg) + 4 * (add_front + rnd28 + 32 * reg);
+    MXT_CLOSE(u[MXSIM_COMP_ACCUM], accum, 1e-12);
+    /* per PE: 16 operand + 16 scale + 5 valid/token bits; per unit: 2 latency stages of 33 bits,
+    ** one FIFO entry of 22 + 16 bits and its 38-bit bypass select */
+    double pipe = 4 * (37 * reg) + 4 * ((66 + 38) * reg + 38 * mux);
+    MXT_CLOSE(u[MXSIM_COMP_PIPE_REG], pipe, 1e-12);
     MXT_CLOSE(u[MXSIM_COMP_SRAM], 3 * 8192 * 0.65, 1e-14);     /* CACTI 0.65 um2/bit */
     MXT_CLOSE(u[MXSIM_COMP_DEQUANT], 610.313 * 0.798, 1e-14);  /* rtl/ 610.313 GE x NanGate45 */
     MXT_CLOSE(u[MXSIM_COMP_REQUANT], 250 * 0.4 + 36 + 71 * 8 / 32.0, 1e-14);
     MXT_CLOSE(u[MXSIM_COMP_DRAM], 0, 0);
     MXT_CLOSE(u[MXSIM_COMP_OVERHEAD], 0, 0);
-    MXT_CLOSE(a.total_mm2[MXSIM_BAND_NOM], 38467.499774e-6, 1e-12); /* summed by hand */
-    /* high band: Aladdin multiplier (6350 x 1/16) and adder areas */
+    double total = 4 * 282.0 + 4 * 36.0 + 4 * (22 * add + rnd22) + accum + pipe + 3 * 8192 * 0.65 + 610.313 * 0.798 +
+                   250 * 0.4 + 36 + 71 * 8 / 32.0;
+    MXT_CLOSE(a.total_mm2[MXSIM_BAND_NOM], total * 1e-6, 1e-12);
+    /* high band: Aladdin multiplier (6350 x 1/16) and adder areas; the unit's add at least the
+    ** published fp32 adders' 4360 um2 (Aladdin) */
     MXT_CLOSE(a.um2[MXSIM_BAND_HIGH][MXSIM_COMP_MULT], 4 * 6350 / 16.0, 1e-15);
+    MXT_TRUE(a.um2[MXSIM_BAND_HIGH][MXSIM_COMP_ACCUM] >= 4 * 4360.0);
     MXT_TRUE(a.total_mm2[MXSIM_BAND_LOW] <= a.total_mm2[MXSIM_BAND_NOM]);
     MXT_TRUE(a.total_mm2[MXSIM_BAND_NOM] <= a.total_mm2[MXSIM_BAND_HIGH]);
-    /* leakage: mult 4x80/16, exp adders 4x8x2.4/32, shifters 4x1.7, accumulators
-    ** 4x(32x2.4/32 + 64x0.07) + 4x4184x2.4/278, pipeline 4x32x0.07, SRAM 3x3.9/8 mW,
-    ** dequant 610.313x0.798x2.4/278, requant 136x2.4/278 + 0.025/4 */
-    double leak_uw = 4 * 5.0 + 4 * 8 * 0.075 + 4 * 1.7 + 4 * (2.4 + 64 * 0.07) + 4 * 4184 * 0.0086331 +
-                     4 * 32 * 0.07 + 3 * 487.5 + 487.029774 * 0.0086331 + 136 * 0.0086331 + 0.00625;
-    MXT_CLOSE(a.leak_total_mw[MXSIM_BAND_NOM], leak_uw * 1e-3, 1e-12);
+    /* leakage: Aladdin adder 2.4/32 uW a bit, register 0.07, comparator 0.025/32, shifter 1.7 x the
+    ** width factor; muxes at the density 2.4 uW / 278 um2; mult 80/16; SRAM 3.9/8 mW a KiB */
+    const double dens = 0.0086331 /* 2.4 / 278, as tabled */, addl = 2.4 / 32, cmpl = 0.025 / 32;
+    const double rnd22_l = 1.7 * 22 * 5 / 160 + 90 * addl + 26 * cmpl + 13 * mux * dens;
+    const double rnd28_l = 1.7 * 28 * 5 / 160 + 90 * addl + 26 * cmpl + 13 * mux * dens;
+    const double front_l = 31 * cmpl + 80 * mux * dens + 48 * addl + 1.7 * 27 * 5 / 160;
+    double leak_uw = 4 * 5.0 + 4 * 8 * addl + 4 * (22 * addl + rnd22_l) +
+                     4 * (22 * addl + 22 * mux * dens + 22 * 0.07) + 4 * (front_l + rnd28_l + 32 * 0.07) +
+                     4 * 37 * 0.07 + 4 * (104 * 0.07 + 38 * mux * dens) + 3 * 487.5 + 610.313 * 0.798 * dens +
+                     136 * dens + 0.025 / 4;
+    MXT_CLOSE(a.leak_total_mw[MXSIM_BAND_NOM], leak_uw * 1e-3, 1e-9);
     /* a node change scales logic by SB17 and SRAM by the bitcell ratio */
     p.node_nm = 7;
     mxsim_area a7;
@@ -229,6 +255,48 @@ MXTEST(energy_of_a_tiny_gemm_by_hand)
     MXT_EQ_INT(mxsim_cost_area(NULL, &cfg, &p, &a), MXSIM_OK);
     MXT_EQ_INT(mxsim_cost_energy(NULL, &cfg, &p, &a, &st, &e2), MXSIM_OK);
     MXT_CLOSE(e2.dyn_pj[0][MXSIM_COMP_OVERHEAD], 0.5 * (25.6 + 0.12 + 1.668 + 54.416 + 19.008 + 350 / sqrt(8.0)), 1e-13);
+}
+
+/* The block split (energy-area.md section 1.1): a unit shared by the 2 PEs of a row (port index
+** 1 bit), register bits and port selects counted by hand; the array's components are the blocks
+** times their instances. */
+MXTEST(blocks_of_a_shared_unit_by_hand)
+{
+    mxsim_tconfig cfg;
+    mxsim_cost_params p;
+    mxsim_blocks b;
+    mxsim_area a;
+    tiny_config(&cfg);
+    cfg.exp_share = MXSIM_EXP_PER_ROW; /* 2 units of 2 PEs */
+    mxsim_cost_params_default(&p);
+    MXT_EQ_INT(mxsim_cost_blocks(NULL, &cfg, &p, &b), MXSIM_OK);
+    MXT_EQ_INT(mxsim_cost_area(NULL, &cfg, &p, &a), MXSIM_OK);
+    MXT_CLOSE(b.n_pe, 4, 0);
+    MXT_CLOSE(b.n_eu, 2, 0);
+    /* PE, L 1, G 32: 16 operand + 16 scale + 5 valid/token + 22 group-sum bits */
+    MXT_CLOSE(b.pe_reg_bits, 59, 0);
+    /* unit: 2 x 32 accumulator bits + 2 stages x (1 + 1 + 32) + 2 FIFO entries x (1 + 22 + 16) */
+    MXT_CLOSE(b.eu_reg_bits, 64 + 68 + 78, 0);
+    MXT_CLOSE(b.eu_um2[MXSIM_BAND_NOM][MXSIM_EU_REGS], 210 * 5.98, 1e-14);
+    /* bypass select 39 bits + one extra 2:1 level on {d, E_A, E_B} (38), the FIFO read (39) and the
+    ** accumulator read (32) */
+    MXT_CLOSE(b.eu_um2[MXSIM_BAND_NOM][MXSIM_EU_PORT_MUX], (39 + 38 + 39 + 32) * 2 * 0.798, 1e-14);
+    MXT_CLOSE(b.pe_um2[MXSIM_BAND_NOM][MXSIM_PE_MULT], 282, 0);
+    MXT_CLOSE(a.um2[MXSIM_BAND_NOM][MXSIM_COMP_MULT], b.n_pe * b.pe_um2[MXSIM_BAND_NOM][MXSIM_PE_MULT], 1e-15);
+    double blocks = b.n_pe * b.pe_total_um2[MXSIM_BAND_NOM] + b.n_eu * b.eu_total_um2[MXSIM_BAND_NOM];
+    double comps = 0;
+    for (int c = MXSIM_COMP_MULT; c <= MXSIM_COMP_PIPE_REG; c++) comps += a.um2[MXSIM_BAND_NOM][c];
+    MXT_CLOSE(comps, blocks, 1e-13);
+    /* the high band's unit add is at least the published three-stage fp32 adder */
+    MXT_TRUE(b.eu_um2[MXSIM_BAND_HIGH][MXSIM_EU_ADD_FRONT] + b.eu_um2[MXSIM_BAND_HIGH][MXSIM_EU_ADD_ROUND] >= 4360);
+    MXT_TRUE(!strcmp(mxsim_pe_part_name(MXSIM_PE_TREE), "adder_tree") && mxsim_pe_part_name(-1) == NULL);
+    MXT_TRUE(!strcmp(mxsim_eu_part_name(MXSIM_EU_PORT_MUX), "port_muxes") && mxsim_eu_part_name(99) == NULL);
+    /* the exact accumulator has no split */
+    cfg.acc_mode = MXSIM_ACC_EXACT;
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    MXT_EQ_INT(mxsim_cost_blocks(ctx, &cfg, &p, &b), MXSIM_E_INPUT);
+    mxsim_ctx_destroy(ctx);
 }
 
 /* The timing engine's event counts for the same tiny GEMM (the energy above uses them). */

@@ -10,6 +10,10 @@
 ** high, where the sources disagree (e.g. Horowitz vs Aladdin multiplier energy).
 ** Scaling from the 45 nm / 0.9 V anchor follows Stillmaker & Baas 2017 (logic area factor,
 ** energy polynomial; also applied to leakage power) and a 6T bitcell table for SRAM area.
+** The processing element and the shared-exponent unit are built as sums of parts from cited
+** primitives (mxsim_cost_blocks, energy-area.md section 1.1); rtl_pe_area_check compares them with
+** a synthesis of rtl/src.  Energy still counts the int32 group sum (PSUM_BITS) and one fp32 add
+** per group (fpadd32.energy).
 ** Ignored: data-dependent switching (zero gating, operand reuse discounts), clock tree and wires
 ** beyond the explicit overhead factor, DRAM background power, SRAM bank conflicts.
 */
@@ -22,10 +26,31 @@
 ** L products grows by ceil(log2 L) bits; partial sums and fp32 accumulators are 32 bits; the
 ** exact accumulator is the contract's 640-bit register (sim/doc/numerics.md section 4). */
 #define PRODUCT_BITS 16
-#define PSUM_BITS 32
+#define PSUM_BITS 32 /* energy: the group-sum add and register write per beat */
 #define EXACT_ACC_BITS 640
 #define OPERAND_REG_BITS 16 /* one mantissa of A and one of B per lane */
 #define SCALE_REG_BITS 16   /* the two scale bytes of the group in flight */
+/* The PE and exponent-unit blocks (energy-area.md section 1.1; the RTL in rtl/src implements the
+** same structure).  Width rules of the arithmetic contract (numerics.md section 4), not sourced
+** numbers: a product is in [-16256, 16384], so a group of G products needs DW = 17 + ceil(log2 G)
+** bits (GSUM_BASE_BITS + ceil_log2 G); binary32 has 32 bits, a 24-bit significand (+1 for the
+** rounding carry), 8 exponent bits, 31 magnitude bits; the adder keeps 3 bits below the
+** significand (27 aligned bits, a 28-bit sum); the rounder's exponent arithmetic is 13 bits signed
+** (E_A + E_B - 266 in [-266, 244] plus a leading-one position below 2^6). */
+#define GSUM_BASE_BITS 17
+#define PE_CTRL_BITS 5      /* beat token, A valid, first beat, last beat, B valid */
+#define FP32_BITS 32
+#define FP_MAG_BITS 31
+#define FP_EXP_BITS 8
+#define FP_SIG_ROUND_BITS 25
+#define FP_ALIGN_BITS 27
+#define FP_SUM_BITS 28
+#define FP_LSB_EXP_BITS 12  /* the adder's exponent of A's LSB, e_A - 153 */
+#define RND_EXP_BITS 13
+#define RND_EXP_ADDS 5      /* leading-one + LSB exponent, - 23, shift amount, + 149, + rounding carry */
+#define RND_EXP_CMPS 2      /* subnormal floor (max with -149), overflow (field >= 255) */
+#define SHIFTER_REF_BITS 32 /* shift32.area: 32 bits, 5-bit amount */
+#define SHIFTER_REF_AMOUNT_BITS 5
 
 /* The constants table.  value/low/high at node_nm (40 nm Aladdin and CACTI data are used as
 ** 45 nm without interpolation; node_nm keeps 40 so the choice stays visible).  REFS() marks the
@@ -76,8 +101,15 @@ static const mxsim_cost_const k_consts[] = {
     {"shift32.area", "alignment_shifters", "32b alignment shifter", "um2", 250, 243, 250, 40, 0.9,
      "ALADDIN40 shifter (pm-tech-lib copy); low YOSYS ashr32 243 um2 (references.md#yosys)", "A",
      "as published", REFS("ALADDIN40 YOSYS NANGATE45")},
-    {"fpadd32.area", "accumulators", "fp32 adder", "um2", 4184, 4184, 4184, 45, 0.9, "HOR14 32b FP add area",
-     "A/B", "as published", REFS("HOR14")},
+    {"fpadd32.area", "accumulators", "fp32 adder, published (high band of the exponent unit's add)", "um2", 4184,
+     4184, 4360, 45, 0.9, "HOR14 32b FP add area; high ALADDIN40 fp_sp_add 4360 um2 (pm-tech-lib copy; a 3-stage "
+     "pipelined unit: 16.7 pJ = 3 x 5.56 pJ a cycle)", "A/B",
+     "the unit's own add is a single-cycle datapath built from the primitives (energy-area.md section 1.1); "
+     "these published units bound it from above", REFS("HOR14 ALADDIN40")},
+    {"mux2.area_per_bit", "accumulators", "2:1 multiplexer, per bit", "um2/bit", 1.596, 1.596, 1.596, 45, 0.9,
+     "OSU018 MUX2X1 48 um2 / NAND2X1 24 um2 = 2 GE (qflow-tech-osu018 liberty) x NANGATE45 NAND2_X1 0.798 um2",
+     "C", "cell-area ratio to NAND2 times the 45 nm NAND2 (references.md#osu018, #nangate45)",
+     REFS("OSU018 NANGATE45")},
     {"reg.area_per_bit", "pipeline_registers", "register, per bit", "um2/bit", 5.98, 5.98, 5.98, 40, 0.9,
      "ALADDIN40 register per bit", "A", "as published", REFS("ALADDIN40")},
     {"sram.area_per_bit", "sram", "SRAM macro, per bit", "um2/bit", 0.65, 0.62, 0.73, 40, 0.9,
@@ -330,6 +362,192 @@ static int64_t n_exp_units(const mxsim_tconfig *cfg)
         if (t_ != MXSIM_OK) return t_;           \
     } while (0)
 
+/* ---- the PE and exponent-unit blocks (energy-area.md section 1.1) ---------------------------
+** Each block is a sum of primitives; each primitive's area (and leakage) comes from one row of the
+** constants table with the width rule of energy-area.md section 1: adders, registers,
+** comparators and multiplexers linear in bits, shifters in w log2(range), multipliers as the
+** int8 x int8 figure.  Accumulated at 45 nm; the node factor is applied by the callers. */
+typedef struct {
+    double mul_a, mul_l, add_a, add_l, cmp_a, cmp_l, sh_a, sh_l, mux_a, reg_a, reg_l, exp_a, fp_pub_a,
+        dens_l;
+} prims;
+
+typedef struct {
+    double a, l;
+} al;
+
+static mxsim_status load_prims(mxsim_ctx *ctx, int b, prims *q)
+{
+    double cmp8_a, cmp8_l;
+    TRY(kv(ctx, "mult8.area", b, &q->mul_a));
+    TRY(kv(ctx, "mult8.leak", b, &q->mul_l));
+    TRY(kv(ctx, "add.area_per_bit", b, &q->add_a));
+    TRY(kv(ctx, "add.leak_per_bit", b, &q->add_l));
+    TRY(kv(ctx, "cmp8.area", b, &cmp8_a));
+    TRY(kv(ctx, "cmp8.leak", b, &cmp8_l));
+    TRY(kv(ctx, "shift32.area", b, &q->sh_a));
+    TRY(kv(ctx, "shift32.leak", b, &q->sh_l));
+    TRY(kv(ctx, "mux2.area_per_bit", b, &q->mux_a));
+    TRY(kv(ctx, "reg.area_per_bit", b, &q->reg_a));
+    TRY(kv(ctx, "reg.leak_per_bit", b, &q->reg_l));
+    TRY(kv(ctx, "exp_add8.area", b, &q->exp_a));
+    TRY(kv(ctx, "fpadd32.area", b, &q->fp_pub_a));
+    TRY(kv(ctx, "logic.leak_per_um2", b, &q->dens_l));
+    q->cmp_a = cmp8_a / 8.0;
+    q->cmp_l = cmp8_l / 8.0;
+    return MXSIM_OK;
+}
+
+static void p_add(al *x, const prims *q, double bits) { x->a += bits * q->add_a, x->l += bits * q->add_l; }
+static void p_cmp(al *x, const prims *q, double bits) { x->a += bits * q->cmp_a, x->l += bits * q->cmp_l; }
+static void p_mux(al *x, const prims *q, double bits) { x->a += bits * q->mux_a, x->l += bits * q->mux_a * q->dens_l; }
+static void p_reg(al *x, const prims *q, double bits) { x->a += bits * q->reg_a, x->l += bits * q->reg_l; }
+/* a barrel shifter of w bits over a w-place range, scaled from the 32-bit, 5-bit-amount figure */
+static void p_shift(al *x, const prims *q, double w)
+{
+    double f = w * (double)ceil_log2((int64_t)w) / (SHIFTER_REF_BITS * SHIFTER_REF_AMOUNT_BITS);
+    x->a += f * q->sh_a, x->l += f * q->sh_l;
+}
+/* normalise a W-bit magnitude and round it to binary32 (rtl/src/mx_fp32_round.v): the shifter,
+** the exponent arithmetic (adds, the subnormal floor's compare and select, the overflow compare)
+** and the 25-bit rounding increment.  The leading-one detector has no cited figure: not counted. */
+static void p_rounder(al *x, const prims *q, double w)
+{
+    p_shift(x, q, w);
+    p_add(x, q, RND_EXP_ADDS * RND_EXP_BITS);
+    p_cmp(x, q, RND_EXP_CMPS * RND_EXP_BITS);
+    p_mux(x, q, RND_EXP_BITS);
+    p_add(x, q, FP_SIG_ROUND_BITS);
+}
+
+typedef struct {
+    al pe[MXSIM_PE_PART_COUNT_], eu[MXSIM_EU_PART_COUNT_];
+    al pe_gsum_reg;               /* the group-sum register (part of pe[REGS]) */
+    al eu_acc_reg, eu_exp_add;    /* the accumulators and the scale-exponent adder (in eu[]) */
+    double pe_reg_bits, eu_reg_bits;
+} blocks45;
+
+/* n_sh: PEs a unit serves; exact: the 640-bit accumulator (no RTL; the unit is the scale adder,
+** a 32-bit shifter and a 640-bit adder, as before this split). */
+static void build_blocks(const mxsim_tconfig *cfg, const prims *q, double n_sh, int exact, blocks45 *o)
+{
+    memset(o, 0, sizeof *o);
+    const double L = (double)cfg->pe_lanes;
+    const double dw = GSUM_BASE_BITS + (double)ceil_log2(cfg->group_size);
+    const double iw = (double)ceil_log2((int64_t)n_sh); /* port index */
+    const double lat = (double)cfg->exp_latency_cycles;
+    /* ---- PE ---- */
+    o->pe[MXSIM_PE_MULT].a = L * q->mul_a, o->pe[MXSIM_PE_MULT].l = L * q->mul_l;
+    p_add(&o->pe[MXSIM_PE_TREE], q, (L - 1) * (PRODUCT_BITS + (double)ceil_log2(cfg->pe_lanes)));
+    p_add(&o->pe[MXSIM_PE_GSUM], q, dw);
+    p_mux(&o->pe[MXSIM_PE_GSUM], q, dw);
+    o->pe_reg_bits = L * OPERAND_REG_BITS + SCALE_REG_BITS + PE_CTRL_BITS + dw;
+    p_reg(&o->pe[MXSIM_PE_REGS], q, o->pe_reg_bits);
+    p_reg(&o->pe_gsum_reg, q, dw);
+    /* ---- exponent unit ---- */
+    o->eu_exp_add.a = q->exp_a, o->eu_exp_add.l = FP_EXP_BITS * q->add_l;
+    o->eu[MXSIM_EU_TERM_FRONT] = o->eu_exp_add;
+    if (exact) {
+        al *t = &o->eu[MXSIM_EU_TERM_ROUND], *a = &o->eu[MXSIM_EU_ADD_FRONT];
+        t->a = q->sh_a, t->l = q->sh_l;
+        p_add(a, q, EXACT_ACC_BITS);
+        p_reg(&o->eu_acc_reg, q, EXACT_ACC_BITS * n_sh);
+        o->eu_reg_bits = EXACT_ACC_BITS * n_sh;
+        o->eu[MXSIM_EU_REGS] = o->eu_acc_reg;
+        return;
+    }
+    p_add(&o->eu[MXSIM_EU_TERM_FRONT], q, dw);  /* |d| */
+    p_rounder(&o->eu[MXSIM_EU_TERM_ROUND], q, dw);
+    al *f = &o->eu[MXSIM_EU_ADD_FRONT];
+    p_cmp(f, q, FP_MAG_BITS);                   /* which operand is larger */
+    p_mux(f, q, 2 * FP32_BITS);                 /* swap */
+    p_mux(f, q, 2 * FP_EXP_BITS);               /* subnormal exponents read as 1 */
+    p_add(f, q, FP_EXP_BITS);                   /* exponent difference */
+    p_shift(f, q, FP_ALIGN_BITS);               /* align the smaller operand */
+    p_add(f, q, FP_SUM_BITS);                   /* add or subtract */
+    p_add(f, q, FP_LSB_EXP_BITS);               /* exponent of the sum's LSB */
+    p_rounder(&o->eu[MXSIM_EU_ADD_ROUND], q, FP_SUM_BITS);
+    /* registers: the accumulators of the PEs served, lambda stages of {valid, port, t}, and the
+    ** arbiter FIFO's entries {port, d, E_A, E_B} */
+    double acc_bits = FP32_BITS * n_sh, lat_bits = lat * (1 + iw + FP32_BITS);
+    double fifo_bits = n_sh * (iw + dw + 2 * FP_EXP_BITS);
+    p_reg(&o->eu_acc_reg, q, acc_bits);
+    o->eu_reg_bits = acc_bits + lat_bits + fifo_bits;
+    p_reg(&o->eu[MXSIM_EU_REGS], q, o->eu_reg_bits);
+    /* FIFO bypass select; with n_sh ports: the arriving port's {d, E_A, E_B}, the FIFO's read
+    ** port and the accumulator the add reads, each an n_sh:1 select ((n_sh - 1) 2:1 per bit) */
+    p_mux(&o->eu[MXSIM_EU_PORT_MUX], q, iw + dw + 2 * FP_EXP_BITS);
+    p_mux(&o->eu[MXSIM_EU_PORT_MUX], q, (n_sh - 1) * ((dw + 2 * FP_EXP_BITS) + (iw + dw + 2 * FP_EXP_BITS) + FP32_BITS));
+}
+
+static double n_served(const mxsim_tconfig *cfg)
+{
+    if (cfg->exp_share == MXSIM_EXP_PER_ROW) return (double)cfg->array_cols;
+    if (cfg->exp_share == MXSIM_EXP_PER_COL) return (double)cfg->array_rows;
+    return 1;
+}
+
+static const char *const k_pe_part_names[] = {
+#define MX_PE_NAME_(sym, name) name,
+    MXSIM_PE_PART_LIST(MX_PE_NAME_)
+#undef MX_PE_NAME_
+};
+static const char *const k_eu_part_names[] = {
+#define MX_EU_NAME_(sym, name) name,
+    MXSIM_EU_PART_LIST(MX_EU_NAME_)
+#undef MX_EU_NAME_
+};
+
+MXSIM_API const char *mxsim_pe_part_name(int part)
+{
+    return part >= 0 && part < MXSIM_PE_PART_COUNT_ ? k_pe_part_names[part] : NULL;
+}
+
+MXSIM_API const char *mxsim_eu_part_name(int part)
+{
+    return part >= 0 && part < MXSIM_EU_PART_COUNT_ ? k_eu_part_names[part] : NULL;
+}
+
+/* The high band of the unit's fp32 add is at least the published adders (fpadd32.area high). */
+static double add_high_floor(const prims *q, const blocks45 *k)
+{
+    double own = k->eu[MXSIM_EU_ADD_FRONT].a + k->eu[MXSIM_EU_ADD_ROUND].a;
+    return own < q->fp_pub_a ? q->fp_pub_a - own : 0;
+}
+
+MXSIM_API mxsim_status mxsim_cost_blocks(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_cost_params *p,
+                                         mxsim_blocks *out)
+{
+    mx_clear_err(ctx);
+    if (cfg == NULL || p == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_cost_blocks: NULL argument");
+    memset(out, 0, sizeof *out);
+    TRY(check_params(ctx, "mxsim_cost_blocks", p));
+    if (cfg->acc_mode == MXSIM_ACC_EXACT)
+        return mx_fail(ctx, MXSIM_E_INPUT, "mxsim_cost_blocks: the exact accumulator has no block split (fp32 only)");
+    TRY(mxsim_node_scaling(ctx, p->node_nm, p->vdd_v, &out->scale));
+    const double sa = out->scale.area_factor;
+    out->n_pe = (double)cfg->array_rows * (double)cfg->array_cols;
+    out->n_eu = (double)n_exp_units(cfg);
+    for (int b = 0; b < MXSIM_N_BANDS; b++) {
+        prims q;
+        blocks45 k;
+        TRY(load_prims(ctx, b, &q));
+        build_blocks(cfg, &q, n_served(cfg), 0, &k);
+        if (b == MXSIM_BAND_HIGH) k.eu[MXSIM_EU_ADD_FRONT].a += add_high_floor(&q, &k);
+        out->pe_reg_bits = k.pe_reg_bits;
+        out->eu_reg_bits = out->n_eu > 0 ? k.eu_reg_bits : 0;
+        for (int i = 0; i < MXSIM_PE_PART_COUNT_; i++) {
+            out->pe_um2[b][i] = k.pe[i].a * sa;
+            out->pe_total_um2[b] += out->pe_um2[b][i];
+        }
+        for (int i = 0; i < MXSIM_EU_PART_COUNT_ && out->n_eu > 0; i++) {
+            out->eu_um2[b][i] = k.eu[i].a * sa;
+            out->eu_total_um2[b] += out->eu_um2[b][i];
+        }
+    }
+    return MXSIM_OK;
+}
+
 MXSIM_API mxsim_status mxsim_cost_area(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
                                        const mxsim_cost_params *p, mxsim_area *out)
 {
@@ -342,9 +560,7 @@ MXSIM_API mxsim_status mxsim_cost_area(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
     const double n_pe = (double)cfg->array_rows * (double)cfg->array_cols;
     const double L = (double)cfg->pe_lanes;
     const double n_exp = (double)n_exp_units(cfg);
-    const double tree_bits = PRODUCT_BITS + (double)ceil_log2(cfg->pe_lanes);
     const int exact = cfg->acc_mode == MXSIM_ACC_EXACT;
-    const double acc_reg_bits = exact ? EXACT_ACC_BITS : PSUM_BITS;
     const double kib = (double)(cfg->sram_a_kib + cfg->sram_b_kib + cfg->sram_c_kib);
     double *inst = out->instances;
     inst[MXSIM_COMP_MULT] = n_pe * L;
@@ -357,44 +573,48 @@ MXSIM_API mxsim_status mxsim_cost_area(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
     inst[MXSIM_COMP_DEQUANT] = (double)cfg->dequant_lanes;
     inst[MXSIM_COMP_REQUANT] = (double)cfg->requant_lanes;
     for (int b = 0; b < MXSIM_N_BANDS; b++) {
-        double mul_a, add_a, exp_a, sh_a, fp_a, reg_a, sram_a, deq_a, rq_a, cmp_a;
-        double mul_l, add_l, reg_l, sh_l, cmp_l, dens_l, sram_l;
-        TRY(kv(ctx, "mult8.area", b, &mul_a));
-        TRY(kv(ctx, "add.area_per_bit", b, &add_a));
-        TRY(kv(ctx, "exp_add8.area", b, &exp_a));
-        TRY(kv(ctx, "shift32.area", b, &sh_a));
-        TRY(kv(ctx, "fpadd32.area", b, &fp_a));
-        TRY(kv(ctx, "reg.area_per_bit", b, &reg_a));
+        double sram_a, deq_a, rq_a, cmp_a, cmp_l, dens_l, sram_l;
+        prims q;
+        blocks45 k;
+        TRY(load_prims(ctx, b, &q));
         TRY(kv(ctx, "sram.area_per_bit", b, &sram_a));
         TRY(kv(ctx, "dequant.area", b, &deq_a));
         TRY(kv(ctx, "requant.area", b, &rq_a));
         TRY(kv(ctx, "cmp8.area", b, &cmp_a));
-        TRY(kv(ctx, "mult8.leak", b, &mul_l));
-        TRY(kv(ctx, "add.leak_per_bit", b, &add_l));
-        TRY(kv(ctx, "reg.leak_per_bit", b, &reg_l));
-        TRY(kv(ctx, "shift32.leak", b, &sh_l));
         TRY(kv(ctx, "cmp8.leak", b, &cmp_l));
         TRY(kv(ctx, "logic.leak_per_um2", b, &dens_l));
         TRY(kv(ctx, "sram.leak_per_kib", b, &sram_l));
+        build_blocks(cfg, &q, n_served(cfg), exact, &k);
+        if (b == MXSIM_BAND_HIGH && !exact) {
+            double extra = add_high_floor(&q, &k);
+            k.eu[MXSIM_EU_ADD_FRONT].a += extra, k.eu[MXSIM_EU_ADD_FRONT].l += extra * q.dens_l;
+        }
         double *a = out->um2[b], *l = out->leak_uw[b];
-        /* areas at 45 nm first; node factors applied below */
-        a[MXSIM_COMP_MULT] = inst[MXSIM_COMP_MULT] * mul_a;
-        l[MXSIM_COMP_MULT] = inst[MXSIM_COMP_MULT] * mul_l;
-        a[MXSIM_COMP_ADDER_TREE] = inst[MXSIM_COMP_ADDER_TREE] * tree_bits * add_a;
-        l[MXSIM_COMP_ADDER_TREE] = inst[MXSIM_COMP_ADDER_TREE] * tree_bits * add_l;
-        a[MXSIM_COMP_EXP_ADD] = n_exp * exp_a;
-        l[MXSIM_COMP_EXP_ADD] = n_exp * 8 * add_l;
-        a[MXSIM_COMP_ALIGN] = n_exp * sh_a;
-        l[MXSIM_COMP_ALIGN] = n_exp * sh_l;
-        /* per PE: int32 group-sum adder, its register and the accumulator register; per
-        ** exponent unit: the fp32 adder, or the exact mode's 640-bit adder */
-        double unit_a = exact ? EXACT_ACC_BITS * add_a : fp_a;
-        double unit_l = exact ? EXACT_ACC_BITS * add_l : fp_a * dens_l;
-        a[MXSIM_COMP_ACCUM] = n_pe * (PSUM_BITS * add_a + (PSUM_BITS + acc_reg_bits) * reg_a) + n_exp * unit_a;
-        l[MXSIM_COMP_ACCUM] = n_pe * (PSUM_BITS * add_l + (PSUM_BITS + acc_reg_bits) * reg_l) + n_exp * unit_l;
-        double pipe_bits = L * OPERAND_REG_BITS + SCALE_REG_BITS;
-        a[MXSIM_COMP_PIPE_REG] = n_pe * pipe_bits * reg_a;
-        l[MXSIM_COMP_PIPE_REG] = n_pe * pipe_bits * reg_l;
+        /* areas at 45 nm first; node factors applied below.  Components from the blocks:
+        ** multipliers and adder trees (PE); exponent adders (unit); alignment_shifters = the
+        ** unit's term converter (|d|, normalise, round); accumulators = the PE's group-sum adder,
+        ** select and register + the unit's fp32 add and accumulator registers; pipeline_registers
+        ** = the PE's operand, scale and valid bits + the unit's latency stages, FIFO and port
+        ** multiplexers. */
+        const al *pe = k.pe, *eu = k.eu;
+        double term_a = eu[MXSIM_EU_TERM_FRONT].a - k.eu_exp_add.a + eu[MXSIM_EU_TERM_ROUND].a;
+        double term_l = eu[MXSIM_EU_TERM_FRONT].l - k.eu_exp_add.l + eu[MXSIM_EU_TERM_ROUND].l;
+        a[MXSIM_COMP_MULT] = n_pe * pe[MXSIM_PE_MULT].a;
+        l[MXSIM_COMP_MULT] = n_pe * pe[MXSIM_PE_MULT].l;
+        a[MXSIM_COMP_ADDER_TREE] = n_pe * pe[MXSIM_PE_TREE].a;
+        l[MXSIM_COMP_ADDER_TREE] = n_pe * pe[MXSIM_PE_TREE].l;
+        a[MXSIM_COMP_EXP_ADD] = n_exp * k.eu_exp_add.a;
+        l[MXSIM_COMP_EXP_ADD] = n_exp * k.eu_exp_add.l;
+        a[MXSIM_COMP_ALIGN] = n_exp * term_a;
+        l[MXSIM_COMP_ALIGN] = n_exp * term_l;
+        a[MXSIM_COMP_ACCUM] = n_pe * (pe[MXSIM_PE_GSUM].a + k.pe_gsum_reg.a) +
+                              n_exp * (eu[MXSIM_EU_ADD_FRONT].a + eu[MXSIM_EU_ADD_ROUND].a + k.eu_acc_reg.a);
+        l[MXSIM_COMP_ACCUM] = n_pe * (pe[MXSIM_PE_GSUM].l + k.pe_gsum_reg.l) +
+                              n_exp * (eu[MXSIM_EU_ADD_FRONT].l + eu[MXSIM_EU_ADD_ROUND].l + k.eu_acc_reg.l);
+        a[MXSIM_COMP_PIPE_REG] = n_pe * (pe[MXSIM_PE_REGS].a - k.pe_gsum_reg.a) +
+                                 n_exp * (eu[MXSIM_EU_REGS].a - k.eu_acc_reg.a + eu[MXSIM_EU_PORT_MUX].a);
+        l[MXSIM_COMP_PIPE_REG] = n_pe * (pe[MXSIM_PE_REGS].l - k.pe_gsum_reg.l) +
+                                 n_exp * (eu[MXSIM_EU_REGS].l - k.eu_acc_reg.l + eu[MXSIM_EU_PORT_MUX].l);
         a[MXSIM_COMP_DEQUANT] = inst[MXSIM_COMP_DEQUANT] * deq_a;
         l[MXSIM_COMP_DEQUANT] = a[MXSIM_COMP_DEQUANT] * dens_l;
         a[MXSIM_COMP_REQUANT] = inst[MXSIM_COMP_REQUANT] * (rq_a + cmp_a);
