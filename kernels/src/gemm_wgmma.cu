@@ -1,55 +1,62 @@
 /* gemm_wgmma.cu - MXINT8 GEMM for Hopper (sm_90a): wgmma int8 with s32 accumulators, TMA loads
 ** into a multi-stage shared-memory ring guarded by mbarriers, warp specialisation (one producer
-** warpgroup, two consumer warpgroups), a persistent tile scheduler, and the contract's per-group
-** promotion on the CUDA cores.  Bit-exact with the fp32 arithmetic contract (sim/doc/numerics.md
-** section 4): C[i,j] = fold over groups g ascending of acc = RN(acc + RN(d_g * 2^(EA+EB-266))).
+** warpgroup, two consumer warpgroups, setmaxnreg 104 / 200), a persistent tile scheduler, and the
+** contract's per-group promotion on the CUDA cores.  Bit-exact with the fp32 arithmetic contract
+** (sim/doc/numerics.md section 4): C[i,j] = fold over groups g ascending of acc = RN(acc + RN(d_g *
+** 2^(EA+EB-266))), acc from +0.0.  mxk_gemm cfg 8 (cfg 7 is an alias); cfg 0 picks it when M > 16
+** and there are >= 132 tiles.
 **
-** Structure (one CTA per SM, 384 threads, grid = min(tiles, SMs), tile t = blockIdx.x + i*gridDim.x):
+** Structure (one CTA per SM, 384 threads, grid = min(tiles, SMs), tile t = blockIdx.x + i*gridDim.x,
+** M-blocks fastest so that concurrent CTAs share B tiles in L2):
 **   - a tile is 128 rows of A x 128 rows of B (columns of C); K streams in stages of 128 bytes
-**     (4 k-steps of 32), STAGES = 5 deep.  A stage holds the A and B tiles (TMA, 128-byte swizzle,
-**     zero fill outside the tensor) and, for every group that ENDS in the stage, the per-row and
-**     per-column scale values the consumers need (written by the producer warpgroup's threads).
-**   - producer warpgroup (setmaxnreg 40): thread 0 arms full[s] with the TMA byte count and issues
-**     the two tensor copies; all 128 threads load the scale bytes of the stage (prefetched one
-**     stage ahead), turn them into float factors, reduce the tile's scale range per group, and
-**     thread 0 arrives a second time on full[s] once the fast-path flags are written.
-**   - consumer warpgroups 1 and 2 (setmaxnreg 232) own rows [0,64) and [64,128) of the tile: per
-**     k-step one wgmma.m64n128k32.s32.s8.s8 from the swizzled stage; at a group's last k-step they
-**     wait for their own wgmma and promote the 64 s32 group dots per thread into 64 fp32
-**     accumulators.  While one warpgroup promotes, the other's wgmma runs on the tensor cores:
-**     that is the overlap of the CUDA-core promotion with the next wgmma.  After the last k-step of
-**     a stage each consumer warp arrives on empty[s].
+**     (4 k-steps of 32), 5 stages.  A stage holds the A and B tiles (TMA, 128-byte swizzle, zero
+**     fill outside the tensor) and, for every group that ENDS in the stage (4 at G = 32, 2 at 64,
+**     1 at 128), the per-row factors the consumers need and a fast-path verdict.
+**   - producer warpgroup: its 4 warps take the stages round robin.  For its stage a warp waits for
+**     empty[s], lane 0 arms full[s] with the byte count and issues the two tensor copies, then each
+**     lane turns the scale bytes of 4 A rows and 4 B rows (fetched one own job = 4 stages ahead)
+**     into factors, the warp votes the verdict, and lane 0 arrives on full[s] (count 2).
+**   - consumer warpgroups 1 and 2 own rows [0,64) and [64,128): per group, KPG = G/32 wgmma
+**     m64n128k32.s32.s8.s8 from the swizzled stage (the first with scale-d = 0, so the s32
+**     registers hold the group dot d itself), commit, wait, promote the 64 dots per thread into 64
+**     fp32 accumulators.  While one warpgroup promotes, the other one's wgmma runs on the tensor
+**     cores.  After a stage's last group each consumer warp arrives on empty[s] (count 8).
 **
-** Promotion, fast path.  It applies to a (consumer warpgroup, group) when, over the warpgroup's 64
-** rows and the tile's 128 columns, EA_max <= 237, EB_max <= 254, EA_min + EB_min >= 117,
-** EA_max + EB_max <= 372 and G <= 128 (the producer computes these per tile with warp reductions).
-** Then for every output, with d the exact s32 group dot (|d| <= G * 2^14 <= 2^21):
-**   (1) F = as_float(d + 0x4B400000) is exactly 1.5*2^23 + d: for |d| < 2^22 the integer
-**       0x4B400000 + d stays inside the binade [2^23, 2^24) whose float bits are 0x4B000000 + v -
-**       2^23, so the bits are those of the float 1.5*2^23 + d.  (cfg 8 keeps the accumulator
-**       preloaded with 0x4B400000 so that the wgmma itself adds it; cfg 7 adds it with one IADD.)
-**   (2) x = fma(F, sa, ca) with sa = 2^(EA-133) and ca = -1.5*2^23*sa: the exact value of
-**       F*sa + ca is d * 2^(EA-133), an integer of at most 22 bits times 2^(EA-133) >= 2^-133,
-**       below 2^143-... in magnitude (EA <= 237: |x| <= 2^21 * 2^104); so it is representable
-**       (normal or subnormal: every multiple of 2^-149 below 2^-126 is), and the FMA returns it
-**       with no rounding.  sa is a float for EA in [0, 260] (subnormal below EA = 7, no FTZ) and
-**       ca is a float for EA <= 237.
-**   (3) acc = fma(x, sb, acc) with sb = 2^(EB-133) (a float for EB in [0, 254]): the FMA rounds
+** Promotion, fast path.  It applies to a (warpgroup, group) when every A row of the warpgroup and
+** every B row of the tile has its scale E in the window [59, 186], and G <= 128 (the producer's
+** vote).  The window gives EA <= 237, EB <= 254 and EA + EB in [118, 372], which is all the proof
+** below needs; rows outside it (E = 255, NaN, included) send that warpgroup's group to the exact path.
+** For every output, with d the exact s32 group dot (|d| <= G * 2^14 <= 2^21):
+**   (1) F = as_float(d + 0x4B400000) (one IADD) is exactly the float 1.5*2^23 + d: for |d| < 2^22
+**       the integer 0x4B400000 + d stays inside the binade [2^23, 2^24), whose float bits are
+**       0x4B000000 + (v - 2^23) with an ulp of 1.
+**   (2) x = fma(F, sa, ca), sa = 2^(EA-133), ca = -1.5*2^23*sa: the exact value of F*sa + ca is
+**       d * 2^(EA-133), an integer of at most 22 bits times 2^(EA-133) >= 2^-133, at most
+**       2^21 * 2^104 in magnitude (EA <= 237): representable (normal or subnormal: every multiple
+**       of 2^-149 below 2^-126 is), so the FMA returns it with no rounding.  sa is a float for any
+**       EA in [0, 254] (subnormal below EA = 7, no FTZ) and ca one for EA <= 237.
+**   (3) acc = fma(x, sb, acc), sb = 2^(EB-133) (a float for EB in [0, 254]): the FMA rounds
 **       acc + x*sb = acc + d*2^s (s = EA+EB-266) once.  The contract rounds twice: t = RN(d*2^s),
 **       then RN(acc + t).  Both are equal when t = d*2^s exactly, i.e. when d*2^s is a float:
-**       s >= -149 makes every bit of d (at most 22 bits) land at a weight >= 2^-149, and s <= 106
-**       keeps |d|*2^s <= 2^21 * 2^106 = 2^127 below the overflow threshold.  EA+EB in [117, 372]
-**       is exactly s in [-149, 106].  Signed zeros: d = 0 gives x = +0 (an exact zero sum rounds
-**       to +0) and acc + (+0*sb) = acc for acc != -0; acc is never -0 (it starts at +0.0 and a sum
-**       of RN additions is -0 only if both addends are -0, and t = RN(0*2^s) = +0).  Infinite or
+**       s >= -149 puts every bit of d (at most 22 bits) at a weight >= 2^-149, and s <= 106 keeps
+**       |d|*2^s <= 2^21 * 2^106 = 2^127 below the overflow threshold; EA + EB in [117, 372] is
+**       s in [-149, 106].  Signed zeros: d = 0 gives x = +0 (an exact zero sum rounds to +0) and
+**       acc + (+0) = acc for acc != -0, and acc is never -0 (it starts at +0.0, and a sum of RN
+**       additions is -0 only if both addends are -0, while t = RN(0 * 2^s) = +0).  Infinite or
 **       NaN accumulators (from an earlier exact-path group) propagate identically through the FMA.
-** Otherwise (a NaN scale, an out-of-range sum, G > 128): the exact double path, mxk_term_exact
-** (one rounding of d*2^s computed exactly in double) and an RN add, for the whole warpgroup.
-** So the common case costs 2 FFMA per output per group plus the IADD (cfg 7) or a quarter of an
-** LDS.128 to reload the bias (cfg 8).  Compiled with -fmad=false and explicit _rn intrinsics.
+** Otherwise: the exact double path, mxk_term_exact (d*2^s formed exactly in double, rounded once)
+** and an RN add.  The common case costs 1 IADD + 2 FFMA per output per group plus 10 shared loads
+** per 64 outputs.  Compiled with -fmad=false and explicit _rn intrinsics.
 **
-** Requirements (checked by the launcher, else the caller falls back to the tile kernels): an
-** sm_90 device, G a multiple of 32, K a multiple of 16 (TMA strides), 16-byte aligned operands. */
+** Measured on an H100 while building it (reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-26/README.md):
+** the producer was the bottleneck three times (integer divisions per stage; a min/max reduction
+** with a named barrier and one thread forming the flags; scale loads consumed before the slot wait,
+** which left one L2 round trip exposed per stage).  MXK_WG_DEBUG (bits: 1 no promotion, 2 no scale
+** loads, 8 no wgmma, 16 no TMA, 64/128 polling waits) switches parts off for such timing
+** experiments; the results are then wrong, and it is never set outside them.
+**
+** Requirements (checked by the launcher, else mxk_gemm falls back to cfg 5): an sm_90 device, G a
+** multiple of 32, K a multiple of 16 (TMA strides), 16-byte aligned mantissa pointers. */
 #include "mxk_common.cuh"
 
 #include <cuda.h>
@@ -70,15 +77,15 @@ struct SlotSc {          /* the scale values of one group that ends in a stage *
     float b[WG_BN];      /* per B row (C column), permuted for one LDS.128 per 2 n8 blocks */
     uint8_t ea[WG_BM];   /* raw bytes for the exact path */
     uint8_t eb[WG_BN];
-    int mm[4][4];        /* per producer warp: min EA, max EA, min EB, max EB of its 32 rows */
-    int flag[2];         /* fast path allowed for consumer warpgroup 0 / 1 */
-    int pad[2];
+    int bad;             /* bit 0: an A row of rows 0-63, bit 1: of rows 64-127, bit 2: a B row outside
+                            the fast-path window (all set for G > 128) */
+    int pad[3];
 };
 constexpr int SLOTS = 4;
 constexpr int A_TILE = WG_BM * WG_BK, B_TILE = WG_BN * WG_BK;
 constexpr int DATA_BYTES = WG_STAGES * (A_TILE + B_TILE);
 constexpr int SC_BYTES = WG_STAGES * SLOTS * (int)sizeof(SlotSc);
-constexpr int SMEM_BYTES = 1024 + DATA_BYTES + SC_BYTES + 2 * WG_STAGES * 8 + 16;
+constexpr int SMEM_BYTES = 1024 + DATA_BYTES + SC_BYTES + 2 * WG_STAGES * 8;
 
 __device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
 
@@ -99,6 +106,13 @@ __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
     asm volatile("{\n.reg .pred p;\nWAIT_%=:\n"
                  "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
                  "@!p bra WAIT_%=;\n}\n" ::"r"(bar), "r"(parity) : "memory");
+}
+/* polling variant: mbarrier.test_wait never suspends the thread */
+__device__ __forceinline__ void mbar_wait_poll(uint32_t bar, uint32_t parity)
+{
+    asm volatile("{\n.reg .pred p;\nPOLL_%=:\n"
+                 "mbarrier.test_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+                 "@!p bra POLL_%=;\n}\n" ::"r"(bar), "r"(parity) : "memory");
 }
 __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, int c0, int c1, uint32_t bar)
 {
@@ -134,10 +148,6 @@ __device__ __forceinline__ void wgmma_wait0(int (&d)[64])
                  : WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56)
                  :: "memory");
 }
-__device__ __forceinline__ void lds_magic4(uint32_t addr, int &a, int &b, int &c, int &e)
-{
-    asm volatile("ld.volatile.shared.v4.b32 {%0,%1,%2,%3}, [%4];\n" : "=r"(a), "=r"(b), "=r"(c), "=r"(e) : "r"(addr));
-}
 __device__ __forceinline__ float4 lds_f4(uint32_t addr)
 {
     float4 v;
@@ -165,11 +175,11 @@ __device__ __forceinline__ int bperm(int c)
     return (((b >> 1) * 4 + q) * 4) + (b & 1) * 2 + e;
 }
 
-template <int RESET_LDS, int KPG_T>
+template <int KPG_T>
 __global__ void __launch_bounds__(384, 1)
     gemm_wgmma_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB, int M,
                       int N, int K, int G, const uint8_t *__restrict__ ae, const uint8_t *__restrict__ be,
-                      float *__restrict__ c)
+                      float *__restrict__ c, int dbg)
 {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
     extern __shared__ uint8_t smem_raw[];
@@ -178,21 +188,22 @@ __global__ void __launch_bounds__(384, 1)
     SlotSc *scs = reinterpret_cast<SlotSc *>(smem + DATA_BYTES);
     uint64_t *bars = reinterpret_cast<uint64_t *>(smem + DATA_BYTES + SC_BYTES);
     const uint32_t full0 = smem_u32(bars), empty0 = full0 + WG_STAGES * 8;
-    int *magic_smem = reinterpret_cast<int *>(bars + 2 * WG_STAGES);
 
     const int tid = threadIdx.x, wg = tid >> 7;
-    const int Mt = (M + WG_BM - 1) / WG_BM, Nt = (N + WG_BN - 1) / WG_BN, ntiles = Mt * Nt;
-    const int KS = K / 32, n_kt = (K + WG_BK - 1) / WG_BK, ng = K / G, KPG = G / 32;
-    const int kp = KPG < 4 ? KPG : 4, nslot = 4 / kp;
-    const int my_tiles = blockIdx.x < ntiles ? (ntiles - 1 - blockIdx.x) / gridDim.x + 1 : 0;
-    const int njobs = my_tiles * n_kt;
+    /* the problem's constants, formed inside each role after setmaxnreg (values live across the
+    ** register-count change were spilled to local memory) */
+#define WG_CONSTS                                                                                     \
+    const int Mt = (M + WG_BM - 1) / WG_BM, Nt = (N + WG_BN - 1) / WG_BN, ntiles = Mt * Nt;         \
+    const int KS = K / 32, n_kt = (K + WG_BK - 1) / WG_BK, ng = K / G, KPG = G / 32;              \
+    const int my_tiles = (int)blockIdx.x < ntiles ? (ntiles - 1 - (int)blockIdx.x) / (int)gridDim.x + 1 : 0; \
+    const int njobs = my_tiles * n_kt;                                                             \
+    (void)ng, (void)KPG, (void)njobs, (void)KS;
 
     if (tid == 0) {
         for (int s = 0; s < WG_STAGES; s++) {
-            mbar_init(full0 + 8 * s, 2);
+            mbar_init(full0 + 8 * s, 2); /* the TMA bytes + the scale factors, both by one producer warp */
             mbar_init(empty0 + 8 * s, 8);
         }
-        for (int i = 0; i < 4; i++) magic_smem[i] = WG_MAGIC;
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
         asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)&tmA) : "memory");
         asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)&tmB) : "memory");
@@ -201,101 +212,135 @@ __global__ void __launch_bounds__(384, 1)
 
     if (wg == 0) {
         /* ------------------------------ producer ------------------------------ */
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 104;\n");
+        WG_CONSTS
         const int lane = tid & 31, warp = tid >> 5;
-        /* scale bytes of job q (slot j): thread t owns A row t and B row t of the tile */
-        auto job_group = [&](int kt, int j) -> int { /* group ending in slot j of stage kt, or -1 */
-            const int endk = 4 * kt + (j + 1) * kp; /* one past its last k-step */
-            if (j >= nslot || endk > KS || endk % KPG) return -1;
-            return endk / KPG - 1;
+        /* The 4 producer warps take the stages round robin (warp w: jobs q = w, w+4, ...), so each
+        ** has 4 stage-times for one stage.  For its stage, a warp: waits for the slot to be free,
+        ** lane 0 arms full[s] with the TMA bytes and issues the two tensor copies, then every lane
+        ** turns the scale bytes of 4 A rows and 4 B rows (lane + 32 i, fetched one own job ahead)
+        ** into factors, the warp votes whether all rows lie in the fast-path window, and lane 0
+        ** arrives on full[s].  No barrier, no cross-warp reduction, no division per stage.  (A
+        ** design in which all 128 threads worked on every stage, with min/max reductions and one
+        ** thread forming the flags, made the producer the bottleneck of the whole kernel: its
+        ** dependent instruction chains ran one warp per scheduler with nothing to hide them.) */
+        constexpr int KP = KPG_T > 0 ? KPG_T : 4, NSL = 4 / KP; /* groups ending per stage */
+        auto group_of = [&](int kt, int j) -> int { /* group ending in slot j of stage kt, or -1 */
+            if (KPG_T > 0) return kt * 4 + (j + 1) * KP <= KS ? kt * NSL + j : -1;
+            const int endk = 4 * kt + 4;
+            return (j == 0 && endk <= KS && endk % KPG == 0) ? endk / KPG - 1 : -1;
         };
-        int pa[SLOTS], pb[SLOTS];
-        auto fetch = [&](int q) {
-            const int tile = blockIdx.x + (q / n_kt) * gridDim.x, kt = q % n_kt;
-            const int r = (tile % Mt) * WG_BM + tid, cn = (tile / Mt) * WG_BN + tid;
-#pragma unroll
-            for (int j = 0; j < SLOTS; j++) {
-                const int g = job_group(kt, j);
-                pa[j] = (g >= 0 && r < M) ? (int)__ldg(ae + (size_t)r * ng + g) : 127;
-                pb[j] = (g >= 0 && cn < N) ? (int)__ldg(be + (size_t)cn * ng + g) : 127;
-            }
-        };
-        if (njobs > 0) fetch(0);
-        int s = 0;
+        /* job q -> (tile, kt), advanced by 4 jobs at a time */
+        int tile = blockIdx.x, kt = warp;
+        while (kt >= n_kt) kt -= n_kt, tile += gridDim.x;
+        int s = warp % WG_STAGES;
         uint32_t ph = 0;
-        for (int q = 0; q < njobs; q++) {
-            const int tile = blockIdx.x + (q / n_kt) * gridDim.x, kt = q % n_kt;
-            const int m0 = (tile % Mt) * WG_BM, n0 = (tile / Mt) * WG_BN;
-            int ca_[SLOTS], cb_[SLOTS];
-#pragma unroll
-            for (int j = 0; j < SLOTS; j++) ca_[j] = pa[j], cb_[j] = pb[j];
-            if (q + 1 < njobs) fetch(q + 1);
-            mbar_wait(empty0 + 8 * s, ph ^ 1);
-            if (tid == 0) {
-                const uint32_t fb = full0 + 8 * s;
-                mbar_arrive_tx(fb, A_TILE + B_TILE);
-                const uint32_t dA = sbase + s * (A_TILE + B_TILE);
-                tma_load_2d(dA, &tmA, kt * WG_BK, m0, fb);
-                tma_load_2d(dA + A_TILE, &tmB, kt * WG_BK, n0, fb);
+        auto advance = [&](int &tl, int &k) {
+            k += 4;
+            while (k >= n_kt) k -= n_kt, tl += gridDim.x;
+        };
+        /* NSL bytes of one row (the groups ending in stage k), as one word */
+        const bool vec = KPG_T > 0 && (ng % NSL) == 0 && ((uintptr_t)ae % 4) == 0 && ((uintptr_t)be % 4) == 0;
+        auto load_word = [&](const uint8_t *base, int row, int rows, int k) -> uint32_t {
+            if (row >= rows || (dbg & 2)) return 0x7F7F7F7Fu;
+            const uint8_t *p = base + (size_t)row * ng;
+            const int g0 = group_of(k, 0);
+            if (g0 < 0) return 0x7F7F7F7Fu;
+            if (vec) {
+                if (NSL == 4) return __ldg(reinterpret_cast<const uint32_t *>(p + g0));
+                if (NSL == 2) return (uint32_t)__ldg(reinterpret_cast<const uint16_t *>(p + g0)) | 0x7F7F0000u;
+                return (uint32_t)__ldg(p + g0) | 0x7F7F7F00u;
             }
+            uint32_t w = 0x7F7F7F7Fu;
+#pragma unroll
+            for (int j = 0; j < NSL; j++) {
+                const int g = group_of(k, j);
+                if (g >= 0) w = (w & ~(0xFFu << (8 * j))) | ((uint32_t)__ldg(p + g) << (8 * j));
+            }
+            return w;
+        };
+        uint32_t nw[8];
+        auto fetch = [&](int tl, int k) {
+            const int r0 = (tl % Mt) * WG_BM + lane, c0 = (tl / Mt) * WG_BN + lane;
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                nw[i] = load_word(ae, r0 + 32 * i, M, k);
+                nw[4 + i] = load_word(be, c0 + 32 * i, N, k);
+            }
+        };
+        int f_tile = tile, f_kt = kt;
+        if (warp < njobs) fetch(f_tile, f_kt);
+        for (int q = warp; q < njobs; q += 4) {
+            /* wait for the slot FIRST, then take the prefetched bytes and fetch the next own job's:
+            ** so that a load has about STAGES stage-times to land (taking them before the wait left
+            ** it only this warp's own work time, and the loads bounded the kernel) */
+            if (dbg & 64) mbar_wait_poll(empty0 + 8 * s, ph ^ 1);
+            else mbar_wait(empty0 + 8 * s, ph ^ 1);
+            const uint32_t fbar = full0 + 8 * s;
+            if (lane == 0) {
+                if (dbg & 16) {
+                    mbar_arrive(fbar); /* timing experiment: no TMA */
+                } else {
+                    mbar_arrive_tx(fbar, A_TILE + B_TILE);
+                    const uint32_t dA = sbase + s * (A_TILE + B_TILE);
+                    tma_load_2d(dA, &tmA, kt * WG_BK, (tile % Mt) * WG_BM, fbar);
+                    tma_load_2d(dA + A_TILE, &tmB, kt * WG_BK, (tile / Mt) * WG_BN, fbar);
+                }
+            }
+            uint32_t cw_[8];
+#pragma unroll
+            for (int i = 0; i < 8; i++) cw_[i] = nw[i];
+            advance(f_tile, f_kt);
+            if (q + 4 < njobs) fetch(f_tile, f_kt);
             SlotSc *st = scs + s * SLOTS;
 #pragma unroll
-            for (int j = 0; j < SLOTS; j++) {
-                if (job_group(kt, j) < 0) continue; /* uniform over the producer */
-                const int ea = ca_[j], eb = cb_[j];
-                float2 av;
-                av.x = mxk_pow2f(ea - 133);
-                av.y = ea > 237 ? __int_as_float(0x7FC00000)
-                                : __int_as_float((int)(0x80000000u | ((uint32_t)(ea + 17) << 23) | 0x400000u));
-                st[j].a[tid] = av;
-                st[j].ea[tid] = (uint8_t)ea;
-                st[j].b[bperm(tid)] = eb == 255 ? __int_as_float(0x7FC00000) : mxk_pow2f(eb - 133);
-                st[j].eb[tid] = (uint8_t)eb;
-                const int mna = (int)__reduce_min_sync(0xffffffffu, (unsigned)ea);
-                const int mxa = (int)__reduce_max_sync(0xffffffffu, (unsigned)ea);
-                const int mnb = (int)__reduce_min_sync(0xffffffffu, (unsigned)eb);
-                const int mxb = (int)__reduce_max_sync(0xffffffffu, (unsigned)eb);
-                if (lane == 0) {
-                    st[j].mm[warp][0] = mna;
-                    st[j].mm[warp][1] = mxa;
-                    st[j].mm[warp][2] = mnb;
-                    st[j].mm[warp][3] = mxb;
+            for (int j = 0; j < NSL; j++) {
+                if (group_of(kt, j) < 0) continue; /* uniform over the warp */
+                bool bad0 = false, bad1 = false, badb = false;
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    const int ea = (int)((cw_[i] >> (8 * j)) & 0xFFu), eb = (int)((cw_[4 + i] >> (8 * j)) & 0xFFu);
+                    const int r = lane + 32 * i;
+                    float2 av;
+                    av.x = mxk_pow2f(ea - 133);
+                    av.y = ea > 237 ? __int_as_float(0x7FC00000)
+                                    : __int_as_float((int)(0x80000000u | ((uint32_t)(ea + 17) << 23) | 0x400000u));
+                    st[j].a[r] = av;
+                    st[j].ea[r] = (uint8_t)ea;
+                    st[j].b[bperm(r)] = eb == 255 ? __int_as_float(0x7FC00000) : mxk_pow2f(eb - 133);
+                    st[j].eb[r] = (uint8_t)eb;
+                    /* fast-path window (see the header): 59 <= E <= 186 */
+                    const bool ba = (unsigned)(ea - 59) > 127u;
+                    if (i < 2) bad0 |= ba; else bad1 |= ba;
+                    badb |= (unsigned)(eb - 59) > 127u;
                 }
+                const bool b0 = __any_sync(0xffffffffu, bad0), b1 = __any_sync(0xffffffffu, bad1),
+                           bb = __any_sync(0xffffffffu, badb);
+                if (lane == 0) st[j].bad = (b0 ? 1 : 0) | (b1 ? 2 : 0) | (bb ? 4 : 0) | (G > 128 ? 7 : 0);
             }
-            asm volatile("bar.sync 1, 128;\n" ::: "memory");
-            if (tid == 0) {
-#pragma unroll
-                for (int j = 0; j < SLOTS; j++) {
-                    if (job_group(kt, j) < 0) continue;
-                    int mnb = 255, mxb = 0;
-#pragma unroll
-                    for (int w = 0; w < 4; w++) mnb = min(mnb, st[j].mm[w][2]), mxb = max(mxb, st[j].mm[w][3]);
-#pragma unroll
-                    for (int h = 0; h < 2; h++) {
-                        const int mna = min(st[j].mm[2 * h][0], st[j].mm[2 * h + 1][0]);
-                        const int mxa = max(st[j].mm[2 * h][1], st[j].mm[2 * h + 1][1]);
-                        st[j].flag[h] = G <= 128 && mxa <= 237 && mxb <= 254 && mna + mnb >= 117 && mxa + mxb <= 372;
-                    }
-                }
-                mbar_arrive(full0 + 8 * s);
-            }
-            if (++s == WG_STAGES) s = 0, ph ^= 1;
+            __syncwarp();
+            if (lane == 0) mbar_arrive(fbar);
+            s += 4;
+            if (s >= WG_STAGES) s -= WG_STAGES, ph ^= 1;
+            advance(tile, kt);
         }
     } else {
         /* ------------------------------ consumers ------------------------------ */
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 200;\n");
+        WG_CONSTS
         const int cw = wg - 1, lane = tid & 31, w = (tid >> 5) & 3;
         const int q4 = lane & 3, rl0 = cw * 64 + w * 16 + (lane >> 2); /* tile-local rows rl0, rl0+8 */
-        const uint32_t magic_addr = smem_u32(magic_smem);
-        constexpr bool BIAS = RESET_LDS && KPG_T > 0; /* accumulator preloaded with the magic bias */
         int d[64];
         float acc[64];
 #pragma unroll
-        for (int i = 0; i < 64; i++) d[i] = BIAS ? WG_MAGIC : 0;
-        /* promotion of the group dots in d into acc (see the header), then the bias reload */
-        auto promote = [&](const SlotSc &sc) {
+        for (int i = 0; i < 64; i++) d[i] = 0, acc[i] = 0.0f;
+        /* promotion of the group dots in dd into acc (see the header) */
+        auto promote = [&](int (&dd)[64], const SlotSc &sc) {
             const uint32_t sca = smem_u32(&sc);
-            const int fast = __shfl_sync(0xffffffffu, lds_s32(sca + (uint32_t)offsetof(SlotSc, flag) + 4 * cw), 0);
+            /* slow if a B row of the tile or an A row of this warpgroup is outside the window */
+            const unsigned badw = (unsigned)lds_s32(sca + (uint32_t)offsetof(SlotSc, bad));
+            const int fast = __shfl_sync(0xffffffffu, (badw & (4u | (1u << cw))) == 0, 0);
+            if (dbg & 1) return; /* timing experiment only: no promotion */
             if (KPG_T > 0 && fast) {
                 const float2 A0 = lds_f2(sca + 8 * rl0), A1 = lds_f2(sca + 8 * (rl0 + 8));
                 const uint32_t bq = sca + (uint32_t)offsetof(SlotSc, b) + 16 * q4;
@@ -308,9 +353,8 @@ __global__ void __launch_bounds__(384, 1)
 #pragma unroll
                         for (int e = 0; e < 4; e++) {
                             const int i = (bb * 2 + h2) * 4 + e;
-                            const int dv = BIAS ? d[i] : d[i] + WG_MAGIC;
                             const float2 A = (e >> 1) ? A1 : A0;
-                            const float x = __fmaf_rn(__int_as_float(dv), A.x, A.y);
+                            const float x = __fmaf_rn(__int_as_float(dd[i] + WG_MAGIC), A.x, A.y);
                             acc[i] = __fmaf_rn(x, sbv[h2 * 2 + (e & 1)], acc[i]);
                         }
                 }
@@ -319,54 +363,12 @@ __global__ void __launch_bounds__(384, 1)
 #pragma unroll
                 for (int i = 0; i < 64; i++) {
                     const int col = (i >> 2) * 8 + q4 * 2 + (i & 1);
-                    const int dv = BIAS ? (int)((unsigned)d[i] - (unsigned)WG_MAGIC) : d[i];
-                    acc[i] = __fadd_rn(acc[i], mxk_term_exact(dv, (i & 2) ? ea1 : ea0, sc.eb[col]));
+                    acc[i] = __fadd_rn(acc[i], mxk_term_exact(dd[i], (i & 2) ? ea1 : ea0, sc.eb[col]));
                 }
-            }
-            if (BIAS) {
-#pragma unroll
-                for (int i = 0; i < 64; i += 4) lds_magic4(magic_addr, d[i], d[i + 1], d[i + 2], d[i + 3]);
             }
         };
-        int s = 0;
-        uint32_t ph = 0;
-        for (int tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
+        auto store_tile = [&](int tile) {
             const int m0 = (tile % Mt) * WG_BM, n0 = (tile / Mt) * WG_BN;
-#pragma unroll
-            for (int i = 0; i < 64; i++) acc[i] = 0.0f;
-            for (int kt = 0; kt < n_kt; kt++) {
-                mbar_wait(full0 + 8 * s, ph);
-                const uint32_t dA = sbase + s * (A_TILE + B_TILE);
-                const uint64_t descA = make_desc(dA + cw * 64 * WG_BK), descB = make_desc(dA + A_TILE);
-                const SlotSc *st = scs + s * SLOTS;
-                if (KPG_T > 0) {
-                    constexpr int KP = KPG_T > 0 ? KPG_T : 1;
-#pragma unroll
-                    for (int gi = 0; gi < 4 / KP; gi++) {
-                        if (kt * 4 + gi * KP >= KS) break; /* K tail (KS is a multiple of KP) */
-                        wgmma_fence();
-#pragma unroll
-                        for (int k = 0; k < KP; k++)
-                            wgmma_s8(d, descA + 2 * (gi * KP + k), descB + 2 * (gi * KP + k), BIAS ? 1 : (k != 0));
-                        wgmma_commit();
-                        wgmma_wait0(d);
-                        promote(st[gi]);
-                    }
-                } else { /* G >= 256: a group spans stages; exact path only (G > 128) */
-                    const int ks0 = kt * 4, nk = KS - ks0 < 4 ? KS - ks0 : 4;
-                    const int first = ks0 % KPG == 0;
-                    wgmma_fence();
-#pragma unroll 1
-                    for (int k = 0; k < nk; k++) wgmma_s8(d, descA + 2 * k, descB + 2 * k, (k == 0 && first) ? 0 : 1);
-                    wgmma_commit();
-                    wgmma_wait0(d);
-                    if ((ks0 + nk) % KPG == 0) promote(st[0]);
-                }
-                __syncwarp();
-                if (lane == 0) mbar_arrive(empty0 + 8 * s);
-                if (++s == WG_STAGES) s = 0, ph ^= 1;
-            }
-            /* store this warpgroup's 64 x 128 outputs */
 #pragma unroll
             for (int h = 0; h < 2; h++) {
                 const int r = m0 + rl0 + 8 * h;
@@ -384,6 +386,48 @@ __global__ void __launch_bounds__(384, 1)
                     }
                 }
             }
+#pragma unroll
+            for (int i = 0; i < 64; i++) acc[i] = 0.0f;
+        };
+        int s = 0;
+        uint32_t ph = 0;
+        for (int tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
+            for (int kt = 0; kt < n_kt; kt++) {
+                if (dbg & 128) mbar_wait_poll(full0 + 8 * s, ph);
+                else mbar_wait(full0 + 8 * s, ph);
+                const uint32_t dA = sbase + s * (A_TILE + B_TILE);
+                const uint64_t descA = make_desc(dA + cw * 64 * WG_BK), descB = make_desc(dA + A_TILE);
+                const SlotSc *st = scs + s * SLOTS;
+                if ((dbg & 8) || ((dbg & 32) && cw == 1)) {
+                    /* timing experiment: no wgmma */
+                } else if (KPG_T > 0) {
+                    constexpr int KP = KPG_T > 0 ? KPG_T : 1;
+#pragma unroll
+                    for (int gi = 0; gi < 4 / KP; gi++) {
+                        if (kt * 4 + gi * KP >= KS) break; /* K tail (KS is a multiple of KP) */
+                        wgmma_fence();
+#pragma unroll
+                        for (int k = 0; k < KP; k++)
+                            wgmma_s8(d, descA + 2 * (gi * KP + k), descB + 2 * (gi * KP + k), k != 0);
+                        wgmma_commit();
+                        wgmma_wait0(d);
+                        promote(d, st[gi]);
+                    }
+                } else { /* G >= 256: a group spans stages; exact path only (G > 128) */
+                    const int ks0 = kt * 4, nk = KS - ks0 < 4 ? KS - ks0 : 4;
+                    const int first = ks0 % KPG == 0;
+                    wgmma_fence();
+#pragma unroll 1
+                    for (int k = 0; k < nk; k++) wgmma_s8(d, descA + 2 * k, descB + 2 * k, (k == 0 && first) ? 0 : 1);
+                    wgmma_commit();
+                    wgmma_wait0(d);
+                    if ((ks0 + nk) % KPG == 0) promote(d, st[0]);
+                }
+                __syncwarp();
+                if (lane == 0) mbar_arrive(empty0 + 8 * s);
+                if (++s == WG_STAGES) s = 0, ph ^= 1;
+            }
+            store_tile(tile);
         }
     }
 #endif
@@ -433,20 +477,20 @@ int mxk_gemm_wgmma_internal(int variant, int M, int N, int K, int G, const int8_
     if (cc_major != 9 || G % 32 != 0 || K % 16 != 0 || (uintptr_t)am % 16 || (uintptr_t)bm % 16) return -1;
     CUtensorMap ta, tb;
     if (!make_map(&ta, am, M, K) || !make_map(&tb, bm, N, K)) return -1;
-    decltype(&gemm_wgmma_kernel<0, 1>) kern;
+    (void)variant;
     const int kpg = G / 32, ki = kpg == 1 ? 0 : kpg == 2 ? 1 : kpg == 4 ? 2 : 3;
-    static decltype(&gemm_wgmma_kernel<0, 1>) const table[2][4] = {
-        {gemm_wgmma_kernel<0, 1>, gemm_wgmma_kernel<0, 2>, gemm_wgmma_kernel<0, 4>, gemm_wgmma_kernel<0, 0>},
-        {gemm_wgmma_kernel<1, 1>, gemm_wgmma_kernel<1, 2>, gemm_wgmma_kernel<1, 4>, gemm_wgmma_kernel<0, 0>}};
-    kern = table[variant ? 1 : 0][ki];
-    static bool attr[2][4] = {};
-    if (!attr[variant ? 1 : 0][ki]) {
+    static decltype(&gemm_wgmma_kernel<1>) const table[4] = {gemm_wgmma_kernel<1>, gemm_wgmma_kernel<2>,
+                                                              gemm_wgmma_kernel<4>, gemm_wgmma_kernel<0>};
+    const auto kern = table[ki];
+    static bool attr[4] = {};
+    if (!attr[ki]) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
         if (e != cudaSuccess) return (int)e;
-        attr[variant ? 1 : 0][ki] = true;
+        attr[ki] = true;
     }
     const long long tiles = (long long)((M + WG_BM - 1) / WG_BM) * ((N + WG_BN - 1) / WG_BN);
     const int grid = (int)(tiles < sms ? tiles : sms);
-    kern<<<grid, 384, SMEM_BYTES, s>>>(ta, tb, M, N, K, G, ae, be, c);
+    static const int dbg = getenv("MXK_WG_DEBUG") ? atoi(getenv("MXK_WG_DEBUG")) : 0; /* timing experiments */
+    kern<<<grid, 384, SMEM_BYTES, s>>>(ta, tb, M, N, K, G, ae, be, c, dbg);
     return mxk_err(cudaGetLastError());
 }
