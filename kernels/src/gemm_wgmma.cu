@@ -1,6 +1,6 @@
 /* gemm_wgmma.cu - MXINT8 GEMM for Hopper (sm_90a): wgmma int8 with s32 accumulators, TMA loads
 ** into a multi-stage shared-memory ring guarded by mbarriers, warp specialisation (one producer
-** warpgroup, two consumer warpgroups, setmaxnreg 104 / 200), a persistent tile scheduler, and the
+** warpgroup, two consumer warpgroups, setmaxnreg 72 / 216), a persistent tile scheduler, and the
 ** contract's per-group promotion on the CUDA cores.  Bit-exact with the fp32 arithmetic contract
 ** (sim/doc/numerics.md section 4): C[i,j] = fold over groups g ascending of acc = RN(acc + RN(d_g *
 ** 2^(EA+EB-266))), acc from +0.0.  mxk_gemm cfg 8 (cfg 7 is an alias); cfg 0 picks it when M > 16
@@ -19,8 +19,12 @@
 **   - consumer warpgroups 1 and 2 own rows [0,64) and [64,128): per group, KPG = G/32 wgmma
 **     m64n128k32.s32.s8.s8 from the swizzled stage (the first with scale-d = 0, so the s32
 **     registers hold the group dot d itself), commit, wait, promote the 64 dots per thread into 64
-**     fp32 accumulators.  While one warpgroup promotes, the other one's wgmma runs on the tensor
-**     cores.  After a stage's last group each consumer warp arrives on empty[s] (count 8).
+**     fp32 accumulators.  At G = 32 and 64, when every group of a (full) stage takes the fast
+**     path, the stage runs with two accumulator sets: the wgmma of group gi+1 is in flight while
+**     group gi is promoted (straight-line code drained at the stage end: an in-flight accumulator
+**     that meets a data-dependent branch or a loop back edge makes ptxas serialise the wgmmas,
+**     warning C7518).  Besides, while one warpgroup promotes, the other one's wgmma runs on the
+**     tensor cores.  After a stage's last group each consumer warp arrives on empty[s] (count 8).
 **
 ** Promotion, fast path.  It applies to a (warpgroup, group) when every A row of the warpgroup and
 ** every B row of the tile has its scale E in the window [59, 186], and G <= 128 (the producer's
@@ -140,11 +144,32 @@ __device__ __forceinline__ void wgmma_s8(int (&d)[64], uint64_t da, uint64_t db,
                  : WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56)
                  : "l"(da), "l"(db), "r"(scale_d));
 }
+/* the first k-step of a group: D = A*B (scale-d false), the old register values are dead ("=r"),
+** so that an accumulator set holds no live value between groups */
+#define WG_W8(i) "=r"(d[i]), "=r"(d[i + 1]), "=r"(d[i + 2]), "=r"(d[i + 3]), "=r"(d[i + 4]), "=r"(d[i + 5]), "=r"(d[i + 6]), "=r"(d[i + 7])
+__device__ __forceinline__ void wgmma_s8_first(int (&d)[64], uint64_t da, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 0, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8 "
+                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+                 "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+                 "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
+                 "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63},"
+                 " %64, %65, p;\n}\n"
+                 : WG_W8(0), WG_W8(8), WG_W8(16), WG_W8(24), WG_W8(32), WG_W8(40), WG_W8(48), WG_W8(56)
+                 : "l"(da), "l"(db));
+}
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_wait0(int (&d)[64])
 {
     asm volatile("wgmma.wait_group.sync.aligned 0;\n"
+                 : WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56)
+                 :: "memory");
+}
+__device__ __forceinline__ void wgmma_wait1(int (&d)[64])
+{
+    asm volatile("wgmma.wait_group.sync.aligned 1;\n"
                  : WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56)
                  :: "memory");
 }
@@ -212,7 +237,7 @@ __global__ void __launch_bounds__(384, 1)
 
     if (wg == 0) {
         /* ------------------------------ producer ------------------------------ */
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 104;\n");
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 72;\n");
         WG_CONSTS
         const int lane = tid & 31, warp = tid >> 5;
         /* The 4 producer warps take the stages round robin (warp w: jobs q = w, w+4, ...), so each
@@ -326,38 +351,47 @@ __global__ void __launch_bounds__(384, 1)
         }
     } else {
         /* ------------------------------ consumers ------------------------------ */
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 200;\n");
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 216;\n");
         WG_CONSTS
         const int cw = wg - 1, lane = tid & 31, w = (tid >> 5) & 3;
         const int q4 = lane & 3, rl0 = cw * 64 + w * 16 + (lane >> 2); /* tile-local rows rl0, rl0+8 */
-        int d[64];
+        int d[64], d1[64];
         float acc[64];
 #pragma unroll
-        for (int i = 0; i < 64; i++) d[i] = 0, acc[i] = 0.0f;
+        for (int i = 0; i < 64; i++) d[i] = 0, d1[i] = 0, acc[i] = 0.0f;
         /* promotion of the group dots in dd into acc (see the header) */
+        /* the fast path of the promotion (see the header): acc += ((dd + bias as float) * sa + ca) * sb */
+        auto promote_fast = [&](int (&dd)[64], uint32_t sca) {
+            const float2 A0 = lds_f2(sca + 8 * rl0), A1 = lds_f2(sca + 8 * (rl0 + 8));
+            const uint32_t bq = sca + (uint32_t)offsetof(SlotSc, b) + 16 * q4;
+#pragma unroll
+            for (int bb = 0; bb < 8; bb++) {
+                const float4 B = lds_f4(bq + 64 * bb);
+                const float sbv[4] = {B.x, B.y, B.z, B.w};
+#pragma unroll
+                for (int h2 = 0; h2 < 2; h2++)
+#pragma unroll
+                    for (int e = 0; e < 4; e++) {
+                        const int i = (bb * 2 + h2) * 4 + e;
+                        const float2 A = (e >> 1) ? A1 : A0;
+                        const float x = __fmaf_rn(__int_as_float(dd[i] + WG_MAGIC), A.x, A.y);
+                        acc[i] = __fmaf_rn(x, sbv[h2 * 2 + (e & 1)], acc[i]);
+                    }
+            }
+        };
+        /* fast-path verdict of a slot for this warpgroup: a B row of the tile or an A row of the
+        ** warpgroup outside the window makes it slow (warp-uniform by the vote) */
+        auto slot_fast = [&](uint32_t sca) -> bool {
+            const unsigned badw = (unsigned)lds_s32(sca + (uint32_t)offsetof(SlotSc, bad));
+            return __all_sync(0xffffffffu, (badw & (4u | (1u << cw))) == 0);
+        };
+        /* promotion of the group dots in dd into acc, fast or exact path */
         auto promote = [&](int (&dd)[64], const SlotSc &sc) {
             const uint32_t sca = smem_u32(&sc);
-            /* slow if a B row of the tile or an A row of this warpgroup is outside the window */
-            const unsigned badw = (unsigned)lds_s32(sca + (uint32_t)offsetof(SlotSc, bad));
-            const int fast = __shfl_sync(0xffffffffu, (badw & (4u | (1u << cw))) == 0, 0);
+            const bool fast = slot_fast(sca);
             if (dbg & 1) return; /* timing experiment only: no promotion */
             if (KPG_T > 0 && fast) {
-                const float2 A0 = lds_f2(sca + 8 * rl0), A1 = lds_f2(sca + 8 * (rl0 + 8));
-                const uint32_t bq = sca + (uint32_t)offsetof(SlotSc, b) + 16 * q4;
-#pragma unroll
-                for (int bb = 0; bb < 8; bb++) {
-                    const float4 B = lds_f4(bq + 64 * bb);
-                    const float sbv[4] = {B.x, B.y, B.z, B.w};
-#pragma unroll
-                    for (int h2 = 0; h2 < 2; h2++)
-#pragma unroll
-                        for (int e = 0; e < 4; e++) {
-                            const int i = (bb * 2 + h2) * 4 + e;
-                            const float2 A = (e >> 1) ? A1 : A0;
-                            const float x = __fmaf_rn(__int_as_float(dd[i] + WG_MAGIC), A.x, A.y);
-                            acc[i] = __fmaf_rn(x, sbv[h2 * 2 + (e & 1)], acc[i]);
-                        }
-                }
+                promote_fast(dd, sca);
             } else {
                 const int ea0 = sc.ea[rl0], ea1 = sc.ea[rl0 + 8];
 #pragma unroll
@@ -400,6 +434,45 @@ __global__ void __launch_bounds__(384, 1)
                 const SlotSc *st = scs + s * SLOTS;
                 if ((dbg & 8) || ((dbg & 32) && cw == 1)) {
                     /* timing experiment: no wgmma */
+                } else if ((KPG_T == 1 || KPG_T == 2) && kt * 4 + 4 <= KS && !(dbg & 1) &&
+                           [&] {
+                               bool all = true;
+#pragma unroll
+                               for (int gi = 0; gi < 4 / (KPG_T > 0 ? KPG_T : 1); gi++) all &= slot_fast(smem_u32(&st[gi]));
+                               return all;
+                           }()) {
+                    /* A full stage whose groups all take the fast path (4 groups at G = 32, 2 at 64):
+                    ** two accumulator sets, the wgmma of group gi+1 in flight while group gi is
+                    ** promoted; straight-line code, drained at the stage end, so that no in-flight
+                    ** accumulator meets a data-dependent branch or the loop's back edge (either made
+                    ** ptxas serialise the wgmmas). */
+                    constexpr int KP = KPG_T > 0 ? KPG_T : 1, NG = 4 / KP;
+                    auto issue = [&](int (&dd)[64], int gi) {
+                        wgmma_fence();
+#pragma unroll
+                        for (int k = 0; k < KP; k++) {
+                            if (k == 0) wgmma_s8_first(dd, descA + 2 * (gi * KP), descB + 2 * (gi * KP));
+                            else wgmma_s8(dd, descA + 2 * (gi * KP + k), descB + 2 * (gi * KP + k), 1);
+                        }
+                        wgmma_commit();
+                    };
+                    issue(d, 0);
+                    issue(d1, 1);
+                    wgmma_wait1(d);
+                    promote_fast(d, smem_u32(&st[0]));
+                    if (NG == 4) {
+                        issue(d, 2);
+                        wgmma_wait1(d1);
+                        promote_fast(d1, smem_u32(&st[1]));
+                        issue(d1, 3);
+                        wgmma_wait1(d);
+                        promote_fast(d, smem_u32(&st[2]));
+                        wgmma_wait0(d1);
+                        promote_fast(d1, smem_u32(&st[3]));
+                    } else {
+                        wgmma_wait0(d1);
+                        promote_fast(d1, smem_u32(&st[1]));
+                    }
                 } else if (KPG_T > 0) {
                     constexpr int KP = KPG_T > 0 ? KPG_T : 1;
 #pragma unroll
@@ -407,8 +480,10 @@ __global__ void __launch_bounds__(384, 1)
                         if (kt * 4 + gi * KP >= KS) break; /* K tail (KS is a multiple of KP) */
                         wgmma_fence();
 #pragma unroll
-                        for (int k = 0; k < KP; k++)
-                            wgmma_s8(d, descA + 2 * (gi * KP + k), descB + 2 * (gi * KP + k), k != 0);
+                        for (int k = 0; k < KP; k++) {
+                            if (k == 0) wgmma_s8_first(d, descA + 2 * (gi * KP), descB + 2 * (gi * KP));
+                            else wgmma_s8(d, descA + 2 * (gi * KP + k), descB + 2 * (gi * KP + k), 1);
+                        }
                         wgmma_commit();
                         wgmma_wait0(d);
                         promote(d, st[gi]);

@@ -65,6 +65,6 @@ if [ "${MXK_NCU:-1}" = 1 ] && command -v ncu > /dev/null; then
 fi
 stamp "== summary"
 awk -F, 'NR>1 {n++; m+=$5} END {printf "verify: %d checks, %d mismatches\n", n, m}' "$DEST/verify.csv"
-[ -f "$DEST/bench_ext.csv" ] && column -s, -t < <(cut -d, -f2-11,15-18 "$DEST/bench_ext.csv") | head -100
+[ -f "$DEST/bench_ext.csv" ] && awk -F, 'NR>1 {printf "%-14s %-24s %6s %6s %6s G=%-4s %10s us  x%-6s %-15s %5.0f%% of bound  %6s W  %s TOPS/W\n", $2, $7, $3, $4, $5, $6, $8, $9, $10, 100*$15, $16, $18}' "$DEST/bench_ext.csv"
 stamp "session rc=$rc"
 exit $rc

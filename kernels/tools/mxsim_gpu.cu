@@ -567,7 +567,7 @@ template <class F> static double median_us(F &&fn, int nsets, int warm = 5, int 
 }
 
 /* ---- measured board power: NVML, opened at run time (no header or link dependency; skipped
-** when libnvidia-ml is absent).  During a sustained loop of >= 200 ms of the timed operation, a
+** when libnvidia-ml is absent).  During a sustained loop of >= 600 ms of the timed operation, a
 ** thread samples nvmlDeviceGetPowerUsage every 5 ms and the total-energy counter is read at both
 ** ends; joules per op come from the counter when it moves, else from mean power x time. */
 struct Nvml {
@@ -597,7 +597,10 @@ template <class F> static PowerResult measure_power(F &&fn, int nsets, double us
 {
     PowerResult r;
     if (!g_nvml.ok || us_hint <= 0) return r;
-    const int calls = std::max(20, (int)(200000.0 / us_hint));
+    /* 100 ms of the same calls first, so that the board reaches its steady power, then >= 600 ms
+    ** measured (NVML's power reading is averaged over a window; the energy counter is exact) */
+    for (int i = 0, warm = std::max(5, (int)(100000.0 / us_hint)); i < warm; i++) fn(i % nsets);
+    const int calls = std::max(20, (int)(600000.0 / us_hint));
     std::atomic<bool> stop(false);
     std::vector<double> samples;
     CK(cudaDeviceSynchronize());
