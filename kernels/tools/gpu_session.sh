@@ -49,7 +49,7 @@ stamp "== verify"; timeout -k 5 300 "$G" verify "$DEST" 2>/tmp/verify_detail.log
 tail -8 /tmp/verify_detail.log
 grep -v 'mismatches=0' /tmp/verify_detail.log | grep gemm | head -20
 stamp "== golden"
-mkdir -p /tmp/golden && rm -rf /tmp/golden/* && timeout -k 5 120 "$G" golden /tmp/golden/golden > /dev/null || rc=1
+rm -rf /tmp/golden && mkdir -p /tmp/golden/golden && timeout -k 5 120 "$G" golden /tmp/golden/golden > /dev/null || rc=1
 (cd /tmp/golden && tar czf "$DEST/golden.tar.gz" golden)
 if [ "${MXK_SKIP_BENCH:-0}" != 1 ]; then
   stamp "== bench"; timeout -k 5 330 "$G" bench "$DEST" || rc=1
