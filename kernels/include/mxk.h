@@ -63,7 +63,10 @@ int mxk_dequantize_bf16_cfg(int profile, const int8_t *mantissa, const uint8_t *
 ** cfg = 0 picks the kernel by heuristic (M <= 16: the small-M kernel, cfg 4); 1 = 128x128,
 ** 2 = 64x64, 3 = 16x32 tiles; 4 = the small-M kernel (any M; blocks of 16 columns x 8 or 16
 ** rows, K split over 8 warps, ordered fp32 sum); 5 = 128x128 tiles on 16 warps; 6 = 128x64
-** tiles, 2 blocks per SM (tests, benchmarks). */
+** tiles, 2 blocks per SM (tests, benchmarks); 8 = the Hopper kernel (src/gemm_wgmma.cu: wgmma
+** int8, TMA ring, warp-specialised, persistent; 7 is the same kernel, kept as an alias), sm_90
+** with 16-byte aligned operands and K % 16 == 0, else cfg 5.  cfg 0 takes cfg 8 when M > 16 and
+** there are at least 132 tiles of 128 x 128. */
 int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m, const uint8_t *a_e,
              const int8_t *b_m, const uint8_t *b_e, float *c, int cfg, mxk_stream stream);
 

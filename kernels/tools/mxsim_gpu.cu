@@ -22,8 +22,13 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -497,6 +502,34 @@ static int cmd_verify(const char *outdir)
         {1024, 1024, 2048, 128, SC_WIDE, SC_WIDE, 6, true},
         {129, 67, 160, 32, SC_OVERFLOW, SC_EXTREME, 5, false},
         {129, 67, 160, 32, SC_WIDE, SC_OVERFLOW, 6, false},
+        /* the Hopper kernel, both variants (cfg 7: IADD bias, cfg 8: biased accumulator): fast path
+        ** (narrow scales), exact path (extreme/overflow/NaN, G > 128), K tails (K % 128 != 0, K < 128),
+        ** ragged M and N, more tiles than SMs (persistent loop), all -128 mantissas (|d| = 2^21) */
+        {257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 7, false},
+        {257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 8, false},
+        {200, 300, 1024, 32, SC_NAN, SC_NAN, 7, false},
+        {200, 300, 1024, 32, SC_NAN, SC_NAN, 8, false},
+        {1024, 1024, 2048, 32, SC_NARROW, SC_NARROW, 7, false},
+        {1024, 1024, 2048, 32, SC_NARROW, SC_NARROW, 8, false},
+        {1024, 1024, 2048, 128, SC_WIDE, SC_WIDE, 7, true},
+        {1024, 1024, 2048, 128, SC_WIDE, SC_WIDE, 8, true},
+        {256, 256, 1024, 128, SC_NARROW, SC_NARROW, 7, true},
+        {256, 256, 1024, 128, SC_NARROW, SC_NARROW, 8, true},
+        {129, 67, 160, 32, SC_OVERFLOW, SC_EXTREME, 7, false},
+        {129, 67, 160, 32, SC_OVERFLOW, SC_EXTREME, 8, false},
+        {1664, 1408, 512, 32, SC_NARROW, SC_NARROW, 7, false},
+        {1664, 1408, 512, 32, SC_NARROW, SC_NARROW, 8, false},
+        {1664, 1408, 512, 128, SC_NARROW, SC_WIDE, 8, false},
+        {1664, 1408, 512, 64, SC_WIDE, SC_NARROW, 7, false},
+        {300, 520, 4160, 64, SC_NARROW, SC_NARROW, 7, false},
+        {300, 520, 4160, 64, SC_NARROW, SC_NARROW, 8, false},
+        {100, 100, 512, 256, SC_WIDE, SC_WIDE, 8, true},
+        {64, 200, 2048, 1024, SC_NARROW, SC_WIDE, 7, false},
+        {17, 4096, 4096, 32, SC_NARROW, SC_NARROW, 8, false},
+        {1024, 1024, 2048, 64, SC_NARROW, SC_EXTREME, 8, false},
+        {33, 77, 96, 32, SC_EXTREME, SC_EXTREME, 8, false},
+        {33, 77, 96, 32, SC_NARROW, SC_NARROW, 7, false},
+        {2048, 4096, 512, 32, SC_NARROW, SC_NARROW, 0, false},
     };
     for (const GemmCase &c : cases) log.row("gemm", gemm_params(c, false), (long)(c.M * c.N), check_gemm(ctx, r, c, false));
     const GemmCase simt_cases[] = {{257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 0, false},
@@ -531,6 +564,129 @@ template <class F> static double median_us(F &&fn, int nsets, int warm = 5, int 
     for (auto &e : ev) cudaEventDestroy(e);
     std::sort(t.begin(), t.end());
     return (reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2])) * 1000.0;
+}
+
+/* ---- measured board power: NVML, opened at run time (no header or link dependency; skipped
+** when libnvidia-ml is absent).  During a sustained loop of >= 600 ms of the timed operation, a
+** thread samples nvmlDeviceGetPowerUsage every 5 ms and the total-energy counter is read at both
+** ends; joules per op come from the counter when it moves, else from mean power x time. */
+struct Nvml {
+    bool ok = false;
+    void *dev = nullptr;
+    int (*power)(void *, unsigned *) = nullptr;
+    int (*energy)(void *, unsigned long long *) = nullptr;
+};
+static Nvml g_nvml;
+static void nvml_open()
+{
+    void *h = dlopen("libnvidia-ml.so.1", RTLD_NOW);
+    if (!h) return;
+    auto init = (int (*)())dlsym(h, "nvmlInit_v2");
+    auto byidx = (int (*)(unsigned, void **))dlsym(h, "nvmlDeviceGetHandleByIndex_v2");
+    g_nvml.power = (int (*)(void *, unsigned *))dlsym(h, "nvmlDeviceGetPowerUsage");
+    g_nvml.energy = (int (*)(void *, unsigned long long *))dlsym(h, "nvmlDeviceGetTotalEnergyConsumption");
+    int dev = 0;
+    cudaGetDevice(&dev);
+    g_nvml.ok = init && byidx && g_nvml.power && init() == 0 && byidx((unsigned)dev, &g_nvml.dev) == 0;
+}
+struct PowerResult {
+    double watts = 0, joules_per_call = 0, us_per_call = 0;
+    int calls = 0;
+};
+template <class F> static PowerResult measure_power(F &&fn, int nsets, double us_hint)
+{
+    PowerResult r;
+    if (!g_nvml.ok || us_hint <= 0) return r;
+    /* 100 ms of the same calls first, so that the board reaches its steady power, then >= 600 ms
+    ** measured (NVML's power reading is averaged over a window; the energy counter is exact) */
+    for (int i = 0, warm = std::max(5, (int)(100000.0 / us_hint)); i < warm; i++) fn(i % nsets);
+    const int calls = std::max(20, (int)(600000.0 / us_hint));
+    std::atomic<bool> stop(false);
+    std::vector<double> samples;
+    CK(cudaDeviceSynchronize());
+    std::thread th([&] {
+        while (!stop.load()) {
+            unsigned mw = 0;
+            if (g_nvml.power(g_nvml.dev, &mw) == 0) samples.push_back(mw * 1e-3);
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    });
+    unsigned long long e0 = 0, e1 = 0;
+    const bool have_e = g_nvml.energy && g_nvml.energy(g_nvml.dev, &e0) == 0;
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    CK(cudaEventRecord(a));
+    for (int i = 0; i < calls; i++) fn(i % nsets);
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    if (have_e) g_nvml.energy(g_nvml.dev, &e1);
+    stop = true;
+    th.join();
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    /* the first samples may still show the idle board: keep the later 80% */
+    double sum = 0;
+    int n = 0;
+    for (size_t i = samples.size() / 5; i < samples.size(); i++) sum += samples[i], n++;
+    r.watts = n ? sum / n : 0;
+    r.calls = calls;
+    r.us_per_call = ms * 1000.0 / calls;
+    const double ej = have_e && e1 > e0 ? (e1 - e0) * 1e-3 : r.watts * ms * 1e-3;
+    r.joules_per_call = ej / calls;
+    return r;
+}
+
+/* ---- roofline: the bound of each row.  Datasheet dense peaks of the GH100 (SXM): INT8 1979 TOPS,
+** BF16 989.5 TFLOPS at 132 SMs (implied clock 1.83 GHz: 4096 int8 MACs / clk / SM), scaled by the
+** SM count; the CUDA cores issue 4 warp-instructions (128 lanes) / clk / SM at the same clock; DRAM
+** at the device-to-device copy bandwidth measured in the same run (bytes read + written). */
+static double g_copy_gbs = 0;
+static int g_sms = 132;
+struct Roof {
+    double tensor_us, epi_us, dram_us, bound_us;
+    const char *bound;
+};
+/* kind: 0 mxk (instr = FP32-pipe instructions per output per group, from the SASS), 1 cuBLAS bf16,
+** 2 cuBLASLt int8 (int32 out) */
+static Roof roofline(int kind, int64_t M, int64_t N, int64_t K, int64_t G, double instr)
+{
+    Roof r;
+    const double f = 1.83e9, sm = g_sms / 132.0;
+    const double macs = (double)M * N * K;
+    r.tensor_us = 2 * macs / ((kind == 1 ? 989.5e12 : 1979e12) * sm) * 1e6;
+    r.epi_us = kind == 0 ? (double)M * N * (K / G) * instr / (128.0 * g_sms * f) * 1e6 : 0;
+    double bytes = kind == 0 ? (double)(M * K + N * K) * (1.0 + 1.0 / G) + 4.0 * M * N
+                 : kind == 1 ? 2.0 * (M * K + N * K) + 2.0 * M * N
+                             : (double)(M * K + N * K) + 4.0 * M * N;
+    r.dram_us = g_copy_gbs > 0 ? bytes / (g_copy_gbs * 1e3) : 0;
+    r.bound_us = std::max(r.tensor_us, std::max(r.epi_us, r.dram_us));
+    r.bound = r.bound_us == r.dram_us ? "dram" : r.bound_us == r.epi_us ? "epilogue-issue" : "tensor";
+    return r;
+}
+/* SASS-counted issue slots per output per group of the promotion (common case) */
+static double epi_instr(int cfg, int64_t M, int64_t N)
+{
+    if (cfg == 0) cfg = M <= 16 ? 4 : (((M + 127) / 128) * ((N + 127) / 128) >= 132 ? 8 : 3);
+    /* Hopper kernel (cfg 7/8): 64 IADD + 128 FFMA + 10 LDS + flag test per 64 outputs (SASS) */
+    return cfg == 8 || cfg == 7 ? 3.2 : 3.0;
+}
+static FILE *g_ext = nullptr;
+static void write_ext(const std::string &shape, const std::string &method, int64_t M, int64_t N, int64_t K, int64_t G,
+                      double us, double ratio, const Roof &rf, const PowerResult &pw)
+{
+    if (!g_ext) return;
+    const double ops = 2.0 * M * N * K;
+    fprintf(g_ext, "%s,%s,%lld,%lld,%lld,%lld,%s,%.3f,%.3f,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.4g,%.3f,%d\n",
+            g_card.c_str(), shape.c_str(), (long long)M, (long long)N, (long long)K, (long long)G, method.c_str(), us,
+            ratio, rf.bound, rf.bound_us, rf.tensor_us, rf.epi_us, rf.dram_us, rf.bound_us / us, pw.watts,
+            pw.joules_per_call, pw.joules_per_call > 0 ? ops / pw.joules_per_call * 1e-12 : 0.0, pw.calls);
+    fflush(g_ext);
+    printf("   roof %-14s %8.2f us (%.0f%% of it)  %6.1f W  %.3g J/op  %.2f TOPS/W\n", rf.bound, rf.bound_us,
+           100.0 * rf.bound_us / us, pw.watts, pw.joules_per_call,
+           pw.joules_per_call > 0 ? ops / pw.joules_per_call * 1e-12 : 0.0);
 }
 
 __global__ void fill_mant(int8_t *p, size_t n, uint64_t seed)
@@ -647,6 +803,7 @@ static void bench_dequant(FILE *f, bool variants)
     /* bytes read + bytes written, for the copy as for the kernels */
     double copy_us = median_us([&](int i) { CK(cudaMemcpyAsync(o[i].p, o[(i + 1) % nsets].p, n * 2, cudaMemcpyDeviceToDevice)); }, nsets);
     double copy_gbs = 2.0 * n * 2 / copy_us * 1e-3;
+    g_copy_gbs = copy_gbs;
     write_bench(f, {"dequant", "d2d-copy", n, 1, 1, 0, copy_us, copy_gbs, 1.0, "GB/s"});
     const int cfg_hi = variants ? MXK_DEQUANT_CFG_MAX : 0; /* cfg 0 = mxk_dequantize_bf16's default */
     for (int cfg = 0; cfg <= cfg_hi; cfg++)
@@ -695,6 +852,13 @@ static int cmd_bench(const char *outdir)
         return 1;
     }
     fprintf(f, "card,shape,M,N,K,G,method,median_us,rate,unit,ratio\n");
+    std::string pext = std::string(outdir) + "/bench_ext.csv";
+    g_ext = fopen(pext.c_str(), "w");
+    if (g_ext)
+        fprintf(g_ext, "card,shape,M,N,K,G,method,median_us,ratio_vs_bf16,bound,bound_us,tensor_us,epilogue_us,"
+                       "dram_us,frac_of_bound,power_w,joules_per_op,tops_per_w,power_calls\n");
+    nvml_open();
+    printf("NVML power: %s\n", g_nvml.ok ? "available" : "not available (power columns 0)");
     cublasHandle_t cb;
     CKB(cublasCreate(&cb));
     cublasLtHandle_t lt;
@@ -732,12 +896,14 @@ static int cmd_bench(const char *outdir)
             }
             DBuf<uint16_t> C(M * N);
             const float one = 1.0f, zero = 0.0f;
-            bf16_us = median_us([&](int i) {
+            auto run = [&](int i) {
                 CKB(cublasGemmEx(cb, CUBLAS_OP_T, CUBLAS_OP_N, (int)N, (int)M, (int)K, &one, B[i].p, CUDA_R_16BF,
                                  (int)K, A[i].p, CUDA_R_16BF, (int)K, &zero, C.p, CUDA_R_16BF, (int)N,
                                  CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-            }, ns);
+            };
+            bf16_us = median_us(run, ns);
             write_bench(f, {sh.name, "cublas-bf16", M, N, K, 0, bf16_us, ops / bf16_us * 1e-6, 1.0, "TOPS"});
+            write_ext(sh.name, "cublas-bf16", M, N, K, 0, bf16_us, 1.0, roofline(1, M, N, K, 1, 0), measure_power(run, ns, bf16_us));
         }
         /* cuBLASLt int8 (no scaling), int32 out */
         {
@@ -768,11 +934,13 @@ static int cmd_bench(const char *outdir)
             cublasStatus_t hs = cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, lc, pref, 1, &heur, &nres);
             if (hs == CUBLAS_STATUS_SUCCESS && nres > 0) {
                 const int32_t one = 1, zero = 0;
-                double us = median_us([&](int i) {
+                auto run = [&](int i) {
                     CKB(cublasLtMatmul(lt, op, &one, B[i].p, la, A[i].p, lb, &zero, C.p, lc, C.p, lc, &heur.algo,
                                        ws.p, ws_bytes, 0));
-                }, ns);
+                };
+                double us = median_us(run, ns);
                 write_bench(f, {sh.name, "cublaslt-int8", M, N, K, 0, us, ops / us * 1e-6, bf16_us / us, "TOPS"});
+                write_ext(sh.name, "cublaslt-int8", M, N, K, 0, us, bf16_us / us, roofline(2, M, N, K, 1, 0), measure_power(run, ns, us));
             } else {
                 write_bench(f, {sh.name, "cublaslt-int8-unsupported", M, N, K, 0, 0, 0, 0, "TOPS"});
             }
@@ -799,22 +967,25 @@ static int cmd_bench(const char *outdir)
                 rnd_scale(Be.back().p, N * K / G);
             }
             DBuf<float> C(M * N);
-            double us = median_us([&](int i) {
-                CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, 0, 0));
-            }, ns);
+            auto run0 = [&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, 0, 0)); };
+            double us = median_us(run0, ns);
             write_bench(f, {sh.name, "mxk-gemm-mxint8", M, N, K, G, us, ops / us * 1e-6, bf16_us / us, "TOPS"});
+            write_ext(sh.name, "mxk-gemm-mxint8", M, N, K, G, us, bf16_us / us, roofline(0, M, N, K, G, epi_instr(0, M, N)),
+                      measure_power(run0, ns, us));
             /* the other kernels on the same data: the old 16x32 tiles (cfg 3) and the small-M
             ** kernel (cfg 4) on decode shapes,
             ** the 16-warp and 2-blocks-per-SM tiles (cfg 5, 6) on large ones */
+            /* cfg 0 is cfg 4 at M <= 16 and cfg 8 (the Hopper kernel) on the large shapes: the
+            ** alternative is the previous large-tile kernel (cfg 5), on the same data */
             std::vector<int> alt;
-            if (M <= 16) alt = {3, 4};
-            else if (M >= 1024) alt = {5, 6};
+            if (M >= 1024) alt = {5};
             for (int a : alt) {
-                double ua = median_us([&](int i) {
-                    CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, a, 0));
-                }, ns);
+                auto runa = [&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, a, 0)); };
+                double ua = median_us(runa, ns);
                 std::string meth = "mxk-gemm-mxint8-cfg" + std::to_string(a);
                 write_bench(f, {sh.name, meth, M, N, K, G, ua, ops / ua * 1e-6, bf16_us / ua, "TOPS"});
+                write_ext(sh.name, meth, M, N, K, G, ua, bf16_us / ua, roofline(0, M, N, K, G, epi_instr(a, M, N)),
+                          measure_power(runa, ns, ua));
             }
             if (G == 32) {
                 DBuf<uint16_t> Ab(M * K), Bb(N * K), Cb(M * N);
@@ -832,6 +1003,8 @@ static int cmd_bench(const char *outdir)
     }
     cublasLtDestroy(lt);
     cublasDestroy(cb);
+    if (g_ext) fclose(g_ext);
+    g_ext = nullptr;
     fclose(f);
     printf("bench -> %s\n", path.c_str());
     return 0;
@@ -1036,7 +1209,10 @@ static int cmd_golden(const char *outdir)
                            {1, 256, 1024, 32, SC_NAN, SC_WIDE, 0, false},
                            {64, 48, 256, 64, SC_OVERFLOW, SC_OVERFLOW, 0, true},
                            {130, 70, 512, 32, SC_WIDE, SC_WIDE, 1, false},
-                           {20, 30, 96, 16, SC_EXTREME, SC_EXTREME, 0, false}};
+                           {20, 30, 96, 16, SC_EXTREME, SC_EXTREME, 0, false},
+                           /* the Hopper kernel (cfg 8): exact path (extreme B scales), fast path */
+                           {130, 200, 512, 32, SC_NARROW, SC_EXTREME, 8, false},
+                           {200, 136, 256, 64, SC_NARROW, SC_NARROW, 8, true}};
     int idx = 0;
     for (const GemmCase &c : gc) {
         std::vector<float> got;
@@ -1234,6 +1410,7 @@ int main(int argc, char **argv)
     for (char &ch : g_card)
         if (ch == ',') ch = ' ';
     g_l2 = (size_t)prop.l2CacheSize;
+    g_sms = prop.multiProcessorCount;
     const std::string cmd = argv[1];
     if (cmd == "info") {
         printf("%s: cc %d.%d, %d SMs, L2 %d bytes, %.1f GiB\n", prop.name, prop.major, prop.minor,

@@ -1,0 +1,571 @@
+/* gemm_wgmma.cu - MXINT8 GEMM for Hopper (sm_90a): wgmma int8 with s32 accumulators, TMA loads
+** into a multi-stage shared-memory ring guarded by mbarriers, warp specialisation (one producer
+** warpgroup, two consumer warpgroups, setmaxnreg 72 / 216), a persistent tile scheduler, and the
+** contract's per-group promotion on the CUDA cores.  Bit-exact with the fp32 arithmetic contract
+** (sim/doc/numerics.md section 4): C[i,j] = fold over groups g ascending of acc = RN(acc + RN(d_g *
+** 2^(EA+EB-266))), acc from +0.0.  mxk_gemm cfg 8 (cfg 7 is an alias); cfg 0 picks it when M > 16
+** and there are >= 132 tiles.
+**
+** Structure (one CTA per SM, 384 threads, grid = min(tiles, SMs), tile t = blockIdx.x + i*gridDim.x,
+** M-blocks fastest so that concurrent CTAs share B tiles in L2):
+**   - a tile is 128 rows of A x 128 rows of B (columns of C); K streams in stages of 128 bytes
+**     (4 k-steps of 32), 5 stages.  A stage holds the A and B tiles (TMA, 128-byte swizzle, zero
+**     fill outside the tensor) and, for every group that ENDS in the stage (4 at G = 32, 2 at 64,
+**     1 at 128), the per-row factors the consumers need and a fast-path verdict.
+**   - producer warpgroup: its 4 warps take the stages round robin.  For its stage a warp waits for
+**     empty[s], lane 0 arms full[s] with the byte count and issues the two tensor copies, then each
+**     lane turns the scale bytes of 4 A rows and 4 B rows (fetched one own job = 4 stages ahead)
+**     into factors, the warp votes the verdict, and lane 0 arrives on full[s] (count 2).
+**   - consumer warpgroups 1 and 2 own rows [0,64) and [64,128): per group, KPG = G/32 wgmma
+**     m64n128k32.s32.s8.s8 from the swizzled stage (the first with scale-d = 0, so the s32
+**     registers hold the group dot d itself), commit, wait, promote the 64 dots per thread into 64
+**     fp32 accumulators.  At G = 32 and 64, when every group of a (full) stage takes the fast
+**     path, the stage runs with two accumulator sets: the wgmma of group gi+1 is in flight while
+**     group gi is promoted (straight-line code drained at the stage end: an in-flight accumulator
+**     that meets a data-dependent branch or a loop back edge makes ptxas serialise the wgmmas,
+**     warning C7518).  Besides, while one warpgroup promotes, the other one's wgmma runs on the
+**     tensor cores.  After a stage's last group each consumer warp arrives on empty[s] (count 8).
+**
+** Promotion, fast path.  It applies to a (warpgroup, group) when every A row of the warpgroup and
+** every B row of the tile has its scale E in the window [59, 186], and G <= 128 (the producer's
+** vote).  The window gives EA <= 237, EB <= 254 and EA + EB in [118, 372], which is all the proof
+** below needs; rows outside it (E = 255, NaN, included) send that warpgroup's group to the exact path.
+** For every output, with d the exact s32 group dot (|d| <= G * 2^14 <= 2^21):
+**   (1) F = as_float(d + 0x4B400000) (one IADD) is exactly the float 1.5*2^23 + d: for |d| < 2^22
+**       the integer 0x4B400000 + d stays inside the binade [2^23, 2^24), whose float bits are
+**       0x4B000000 + (v - 2^23) with an ulp of 1.
+**   (2) x = fma(F, sa, ca), sa = 2^(EA-133), ca = -1.5*2^23*sa: the exact value of F*sa + ca is
+**       d * 2^(EA-133), an integer of at most 22 bits times 2^(EA-133) >= 2^-133, at most
+**       2^21 * 2^104 in magnitude (EA <= 237): representable (normal or subnormal: every multiple
+**       of 2^-149 below 2^-126 is), so the FMA returns it with no rounding.  sa is a float for any
+**       EA in [0, 254] (subnormal below EA = 7, no FTZ) and ca one for EA <= 237.
+**   (3) acc = fma(x, sb, acc), sb = 2^(EB-133) (a float for EB in [0, 254]): the FMA rounds
+**       acc + x*sb = acc + d*2^s (s = EA+EB-266) once.  The contract rounds twice: t = RN(d*2^s),
+**       then RN(acc + t).  Both are equal when t = d*2^s exactly, i.e. when d*2^s is a float:
+**       s >= -149 puts every bit of d (at most 22 bits) at a weight >= 2^-149, and s <= 106 keeps
+**       |d|*2^s <= 2^21 * 2^106 = 2^127 below the overflow threshold; EA + EB in [117, 372] is
+**       s in [-149, 106].  Signed zeros: d = 0 gives x = +0 (an exact zero sum rounds to +0) and
+**       acc + (+0) = acc for acc != -0, and acc is never -0 (it starts at +0.0, and a sum of RN
+**       additions is -0 only if both addends are -0, while t = RN(0 * 2^s) = +0).  Infinite or
+**       NaN accumulators (from an earlier exact-path group) propagate identically through the FMA.
+** Otherwise: the exact double path, mxk_term_exact (d*2^s formed exactly in double, rounded once)
+** and an RN add.  The common case costs 1 IADD + 2 FFMA per output per group plus 10 shared loads
+** per 64 outputs.  Compiled with -fmad=false and explicit _rn intrinsics.
+**
+** Measured on an H100 while building it (reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-26/README.md):
+** the producer was the bottleneck three times (integer divisions per stage; a min/max reduction
+** with a named barrier and one thread forming the flags; scale loads consumed before the slot wait,
+** which left one L2 round trip exposed per stage).  MXK_WG_DEBUG (bits: 1 no promotion, 2 no scale
+** loads, 8 no wgmma, 16 no TMA, 64/128 polling waits) switches parts off for such timing
+** experiments; the results are then wrong, and it is never set outside them.
+**
+** Requirements (checked by the launcher, else mxk_gemm falls back to cfg 5): an sm_90 device, G a
+** multiple of 32, K a multiple of 16 (TMA strides), 16-byte aligned mantissa pointers. */
+#include "mxk_common.cuh"
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#define WG_BM 128
+#define WG_BN 128
+#define WG_BK 128
+#define WG_STAGES 5
+#define WG_MAGIC 0x4B400000
+
+namespace {
+
+struct SlotSc {          /* the scale values of one group that ends in a stage */
+    float2 a[WG_BM];     /* per A row: {2^(EA-133), -1.5*2^23*2^(EA-133) (NaN for EA > 237)} */
+    float b[WG_BN];      /* per B row (C column), permuted for one LDS.128 per 2 n8 blocks */
+    uint8_t ea[WG_BM];   /* raw bytes for the exact path */
+    uint8_t eb[WG_BN];
+    int bad;             /* bit 0: an A row of rows 0-63, bit 1: of rows 64-127, bit 2: a B row outside
+                            the fast-path window (all set for G > 128) */
+    int pad[3];
+};
+constexpr int SLOTS = 4;
+constexpr int A_TILE = WG_BM * WG_BK, B_TILE = WG_BN * WG_BK;
+constexpr int DATA_BYTES = WG_STAGES * (A_TILE + B_TILE);
+constexpr int SC_BYTES = WG_STAGES * SLOTS * (int)sizeof(SlotSc);
+constexpr int SMEM_BYTES = 1024 + DATA_BYTES + SC_BYTES + 2 * WG_STAGES * 8;
+
+__device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+
+__device__ __forceinline__ void mbar_init(uint32_t bar, int count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count));
+}
+__device__ __forceinline__ void mbar_arrive(uint32_t bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive_tx(uint32_t bar, int bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
+{
+    asm volatile("{\n.reg .pred p;\nWAIT_%=:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+                 "@!p bra WAIT_%=;\n}\n" ::"r"(bar), "r"(parity) : "memory");
+}
+/* polling variant: mbarrier.test_wait never suspends the thread */
+__device__ __forceinline__ void mbar_wait_poll(uint32_t bar, uint32_t parity)
+{
+    asm volatile("{\n.reg .pred p;\nPOLL_%=:\n"
+                 "mbarrier.test_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+                 "@!p bra POLL_%=;\n}\n" ::"r"(bar), "r"(parity) : "memory");
+}
+__device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, int c0, int c1, uint32_t bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];\n"
+                 ::"r"(dst), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(bar) : "memory");
+}
+/* K-major operand, 128-byte swizzle: rows of 128 bytes, 8-row groups 1024 bytes apart. */
+__device__ __forceinline__ uint64_t make_desc(uint32_t addr)
+{
+    return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)1 << 16) | ((uint64_t)(1024 >> 4) << 32) |
+           ((uint64_t)1 << 62);
+}
+
+#define WG_R8(i) "+r"(d[i]), "+r"(d[i + 1]), "+r"(d[i + 2]), "+r"(d[i + 3]), "+r"(d[i + 4]), "+r"(d[i + 5]), "+r"(d[i + 6]), "+r"(d[i + 7])
+__device__ __forceinline__ void wgmma_s8(int (&d)[64], uint64_t da, uint64_t db, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8 "
+                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+                 "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+                 "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
+                 "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63},"
+                 " %64, %65, p;\n}\n"
+                 : WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56)
+                 : "l"(da), "l"(db), "r"(scale_d));
+}
+/* the first k-step of a group: D = A*B (scale-d false), the old register values are dead ("=r"),
+** so that an accumulator set holds no live value between groups */
+#define WG_W8(i) "=r"(d[i]), "=r"(d[i + 1]), "=r"(d[i + 2]), "=r"(d[i + 3]), "=r"(d[i + 4]), "=r"(d[i + 5]), "=r"(d[i + 6]), "=r"(d[i + 7])
+__device__ __forceinline__ void wgmma_s8_first(int (&d)[64], uint64_t da, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 0, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8 "
+                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+                 "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+                 "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
+                 "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63},"
+                 " %64, %65, p;\n}\n"
+                 : WG_W8(0), WG_W8(8), WG_W8(16), WG_W8(24), WG_W8(32), WG_W8(40), WG_W8(48), WG_W8(56)
+                 : "l"(da), "l"(db));
+}
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_wait0(int (&d)[64])
+{
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n"
+                 : WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56)
+                 :: "memory");
+}
+__device__ __forceinline__ void wgmma_wait1(int (&d)[64])
+{
+    asm volatile("wgmma.wait_group.sync.aligned 1;\n"
+                 : WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56)
+                 :: "memory");
+}
+__device__ __forceinline__ float4 lds_f4(uint32_t addr)
+{
+    float4 v;
+    asm volatile("ld.shared.v4.f32 {%0,%1,%2,%3}, [%4];\n" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(addr));
+    return v;
+}
+__device__ __forceinline__ float2 lds_f2(uint32_t addr)
+{
+    float2 v;
+    asm volatile("ld.shared.v2.f32 {%0,%1}, [%2];\n" : "=f"(v.x), "=f"(v.y) : "r"(addr));
+    return v;
+}
+__device__ __forceinline__ int lds_s32(uint32_t addr)
+{
+    int v;
+    asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(v) : "r"(addr));
+    return v;
+}
+
+/* position of column c's factor in SlotSc::b: thread q = (c>>1)&3 reads one float4 per pair of n8
+** blocks {8b+2q, 8b+2q+1, 8(b+1)+2q, 8(b+1)+2q+1} */
+__device__ __forceinline__ int bperm(int c)
+{
+    const int b = c >> 3, q = (c >> 1) & 3, e = c & 1;
+    return (((b >> 1) * 4 + q) * 4) + (b & 1) * 2 + e;
+}
+
+template <int KPG_T>
+__global__ void __launch_bounds__(384, 1)
+    gemm_wgmma_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB, int M,
+                      int N, int K, int G, const uint8_t *__restrict__ ae, const uint8_t *__restrict__ be,
+                      float *__restrict__ c, int dbg)
+{
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    extern __shared__ uint8_t smem_raw[];
+    uint8_t *smem = (uint8_t *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
+    const uint32_t sbase = smem_u32(smem);
+    SlotSc *scs = reinterpret_cast<SlotSc *>(smem + DATA_BYTES);
+    uint64_t *bars = reinterpret_cast<uint64_t *>(smem + DATA_BYTES + SC_BYTES);
+    const uint32_t full0 = smem_u32(bars), empty0 = full0 + WG_STAGES * 8;
+
+    const int tid = threadIdx.x, wg = tid >> 7;
+    /* the problem's constants, formed inside each role after setmaxnreg (values live across the
+    ** register-count change were spilled to local memory) */
+#define WG_CONSTS                                                                                     \
+    const int Mt = (M + WG_BM - 1) / WG_BM, Nt = (N + WG_BN - 1) / WG_BN, ntiles = Mt * Nt;         \
+    const int KS = K / 32, n_kt = (K + WG_BK - 1) / WG_BK, ng = K / G, KPG = G / 32;              \
+    const int my_tiles = (int)blockIdx.x < ntiles ? (ntiles - 1 - (int)blockIdx.x) / (int)gridDim.x + 1 : 0; \
+    const int njobs = my_tiles * n_kt;                                                             \
+    (void)ng, (void)KPG, (void)njobs, (void)KS;
+
+    if (tid == 0) {
+        for (int s = 0; s < WG_STAGES; s++) {
+            mbar_init(full0 + 8 * s, 2); /* the TMA bytes + the scale factors, both by one producer warp */
+            mbar_init(empty0 + 8 * s, 8);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+        asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)&tmA) : "memory");
+        asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)&tmB) : "memory");
+    }
+    __syncthreads();
+
+    if (wg == 0) {
+        /* ------------------------------ producer ------------------------------ */
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 72;\n");
+        WG_CONSTS
+        const int lane = tid & 31, warp = tid >> 5;
+        /* The 4 producer warps take the stages round robin (warp w: jobs q = w, w+4, ...), so each
+        ** has 4 stage-times for one stage.  For its stage, a warp: waits for the slot to be free,
+        ** lane 0 arms full[s] with the TMA bytes and issues the two tensor copies, then every lane
+        ** turns the scale bytes of 4 A rows and 4 B rows (lane + 32 i, fetched one own job ahead)
+        ** into factors, the warp votes whether all rows lie in the fast-path window, and lane 0
+        ** arrives on full[s].  No barrier, no cross-warp reduction, no division per stage.  (A
+        ** design in which all 128 threads worked on every stage, with min/max reductions and one
+        ** thread forming the flags, made the producer the bottleneck of the whole kernel: its
+        ** dependent instruction chains ran one warp per scheduler with nothing to hide them.) */
+        constexpr int KP = KPG_T > 0 ? KPG_T : 4, NSL = 4 / KP; /* groups ending per stage */
+        auto group_of = [&](int kt, int j) -> int { /* group ending in slot j of stage kt, or -1 */
+            if (KPG_T > 0) return kt * 4 + (j + 1) * KP <= KS ? kt * NSL + j : -1;
+            const int endk = 4 * kt + 4;
+            return (j == 0 && endk <= KS && endk % KPG == 0) ? endk / KPG - 1 : -1;
+        };
+        /* job q -> (tile, kt), advanced by 4 jobs at a time */
+        int tile = blockIdx.x, kt = warp;
+        while (kt >= n_kt) kt -= n_kt, tile += gridDim.x;
+        int s = warp % WG_STAGES;
+        uint32_t ph = 0;
+        auto advance = [&](int &tl, int &k) {
+            k += 4;
+            while (k >= n_kt) k -= n_kt, tl += gridDim.x;
+        };
+        /* NSL bytes of one row (the groups ending in stage k), as one word */
+        const bool vec = KPG_T > 0 && (ng % NSL) == 0 && ((uintptr_t)ae % 4) == 0 && ((uintptr_t)be % 4) == 0;
+        auto load_word = [&](const uint8_t *base, int row, int rows, int k) -> uint32_t {
+            if (row >= rows || (dbg & 2)) return 0x7F7F7F7Fu;
+            const uint8_t *p = base + (size_t)row * ng;
+            const int g0 = group_of(k, 0);
+            if (g0 < 0) return 0x7F7F7F7Fu;
+            if (vec) {
+                if (NSL == 4) return __ldg(reinterpret_cast<const uint32_t *>(p + g0));
+                if (NSL == 2) return (uint32_t)__ldg(reinterpret_cast<const uint16_t *>(p + g0)) | 0x7F7F0000u;
+                return (uint32_t)__ldg(p + g0) | 0x7F7F7F00u;
+            }
+            uint32_t w = 0x7F7F7F7Fu;
+#pragma unroll
+            for (int j = 0; j < NSL; j++) {
+                const int g = group_of(k, j);
+                if (g >= 0) w = (w & ~(0xFFu << (8 * j))) | ((uint32_t)__ldg(p + g) << (8 * j));
+            }
+            return w;
+        };
+        uint32_t nw[8];
+        auto fetch = [&](int tl, int k) {
+            const int r0 = (tl % Mt) * WG_BM + lane, c0 = (tl / Mt) * WG_BN + lane;
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                nw[i] = load_word(ae, r0 + 32 * i, M, k);
+                nw[4 + i] = load_word(be, c0 + 32 * i, N, k);
+            }
+        };
+        int f_tile = tile, f_kt = kt;
+        if (warp < njobs) fetch(f_tile, f_kt);
+        for (int q = warp; q < njobs; q += 4) {
+            /* wait for the slot FIRST, then take the prefetched bytes and fetch the next own job's:
+            ** so that a load has about STAGES stage-times to land (taking them before the wait left
+            ** it only this warp's own work time, and the loads bounded the kernel) */
+            if (dbg & 64) mbar_wait_poll(empty0 + 8 * s, ph ^ 1);
+            else mbar_wait(empty0 + 8 * s, ph ^ 1);
+            const uint32_t fbar = full0 + 8 * s;
+            if (lane == 0) {
+                if (dbg & 16) {
+                    mbar_arrive(fbar); /* timing experiment: no TMA */
+                } else {
+                    mbar_arrive_tx(fbar, A_TILE + B_TILE);
+                    const uint32_t dA = sbase + s * (A_TILE + B_TILE);
+                    tma_load_2d(dA, &tmA, kt * WG_BK, (tile % Mt) * WG_BM, fbar);
+                    tma_load_2d(dA + A_TILE, &tmB, kt * WG_BK, (tile / Mt) * WG_BN, fbar);
+                }
+            }
+            uint32_t cw_[8];
+#pragma unroll
+            for (int i = 0; i < 8; i++) cw_[i] = nw[i];
+            advance(f_tile, f_kt);
+            if (q + 4 < njobs) fetch(f_tile, f_kt);
+            SlotSc *st = scs + s * SLOTS;
+#pragma unroll
+            for (int j = 0; j < NSL; j++) {
+                if (group_of(kt, j) < 0) continue; /* uniform over the warp */
+                bool bad0 = false, bad1 = false, badb = false;
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    const int ea = (int)((cw_[i] >> (8 * j)) & 0xFFu), eb = (int)((cw_[4 + i] >> (8 * j)) & 0xFFu);
+                    const int r = lane + 32 * i;
+                    float2 av;
+                    av.x = mxk_pow2f(ea - 133);
+                    av.y = ea > 237 ? __int_as_float(0x7FC00000)
+                                    : __int_as_float((int)(0x80000000u | ((uint32_t)(ea + 17) << 23) | 0x400000u));
+                    st[j].a[r] = av;
+                    st[j].ea[r] = (uint8_t)ea;
+                    st[j].b[bperm(r)] = eb == 255 ? __int_as_float(0x7FC00000) : mxk_pow2f(eb - 133);
+                    st[j].eb[r] = (uint8_t)eb;
+                    /* fast-path window (see the header): 59 <= E <= 186 */
+                    const bool ba = (unsigned)(ea - 59) > 127u;
+                    if (i < 2) bad0 |= ba; else bad1 |= ba;
+                    badb |= (unsigned)(eb - 59) > 127u;
+                }
+                const bool b0 = __any_sync(0xffffffffu, bad0), b1 = __any_sync(0xffffffffu, bad1),
+                           bb = __any_sync(0xffffffffu, badb);
+                if (lane == 0) st[j].bad = (b0 ? 1 : 0) | (b1 ? 2 : 0) | (bb ? 4 : 0) | (G > 128 ? 7 : 0);
+            }
+            __syncwarp();
+            if (lane == 0) mbar_arrive(fbar);
+            s += 4;
+            if (s >= WG_STAGES) s -= WG_STAGES, ph ^= 1;
+            advance(tile, kt);
+        }
+    } else {
+        /* ------------------------------ consumers ------------------------------ */
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 216;\n");
+        WG_CONSTS
+        const int cw = wg - 1, lane = tid & 31, w = (tid >> 5) & 3;
+        const int q4 = lane & 3, rl0 = cw * 64 + w * 16 + (lane >> 2); /* tile-local rows rl0, rl0+8 */
+        int d[64], d1[64];
+        float acc[64];
+#pragma unroll
+        for (int i = 0; i < 64; i++) d[i] = 0, d1[i] = 0, acc[i] = 0.0f;
+        /* promotion of the group dots in dd into acc (see the header) */
+        /* the fast path of the promotion (see the header): acc += ((dd + bias as float) * sa + ca) * sb */
+        auto promote_fast = [&](int (&dd)[64], uint32_t sca) {
+            const float2 A0 = lds_f2(sca + 8 * rl0), A1 = lds_f2(sca + 8 * (rl0 + 8));
+            const uint32_t bq = sca + (uint32_t)offsetof(SlotSc, b) + 16 * q4;
+#pragma unroll
+            for (int bb = 0; bb < 8; bb++) {
+                const float4 B = lds_f4(bq + 64 * bb);
+                const float sbv[4] = {B.x, B.y, B.z, B.w};
+#pragma unroll
+                for (int h2 = 0; h2 < 2; h2++)
+#pragma unroll
+                    for (int e = 0; e < 4; e++) {
+                        const int i = (bb * 2 + h2) * 4 + e;
+                        const float2 A = (e >> 1) ? A1 : A0;
+                        const float x = __fmaf_rn(__int_as_float(dd[i] + WG_MAGIC), A.x, A.y);
+                        acc[i] = __fmaf_rn(x, sbv[h2 * 2 + (e & 1)], acc[i]);
+                    }
+            }
+        };
+        /* fast-path verdict of a slot for this warpgroup: a B row of the tile or an A row of the
+        ** warpgroup outside the window makes it slow (warp-uniform by the vote) */
+        auto slot_fast = [&](uint32_t sca) -> bool {
+            const unsigned badw = (unsigned)lds_s32(sca + (uint32_t)offsetof(SlotSc, bad));
+            return __all_sync(0xffffffffu, (badw & (4u | (1u << cw))) == 0);
+        };
+        /* promotion of the group dots in dd into acc, fast or exact path */
+        auto promote = [&](int (&dd)[64], const SlotSc &sc) {
+            const uint32_t sca = smem_u32(&sc);
+            const bool fast = slot_fast(sca);
+            if (dbg & 1) return; /* timing experiment only: no promotion */
+            if (KPG_T > 0 && fast) {
+                promote_fast(dd, sca);
+            } else {
+                const int ea0 = sc.ea[rl0], ea1 = sc.ea[rl0 + 8];
+#pragma unroll
+                for (int i = 0; i < 64; i++) {
+                    const int col = (i >> 2) * 8 + q4 * 2 + (i & 1);
+                    acc[i] = __fadd_rn(acc[i], mxk_term_exact(dd[i], (i & 2) ? ea1 : ea0, sc.eb[col]));
+                }
+            }
+        };
+        auto store_tile = [&](int tile) {
+            const int m0 = (tile % Mt) * WG_BM, n0 = (tile / Mt) * WG_BN;
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int r = m0 + rl0 + 8 * h;
+                if (r >= M) continue;
+                float *crow = c + (size_t)r * N;
+#pragma unroll
+                for (int b = 0; b < 16; b++) {
+                    const int cc = n0 + b * 8 + q4 * 2;
+                    const float v0 = acc[b * 4 + h * 2], v1 = acc[b * 4 + h * 2 + 1];
+                    if (cc + 1 < N && (N & 1) == 0) {
+                        *reinterpret_cast<float2 *>(crow + cc) = make_float2(v0, v1);
+                    } else {
+                        if (cc < N) crow[cc] = v0;
+                        if (cc + 1 < N) crow[cc + 1] = v1;
+                    }
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < 64; i++) acc[i] = 0.0f;
+        };
+        int s = 0;
+        uint32_t ph = 0;
+        for (int tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
+            for (int kt = 0; kt < n_kt; kt++) {
+                if (dbg & 128) mbar_wait_poll(full0 + 8 * s, ph);
+                else mbar_wait(full0 + 8 * s, ph);
+                const uint32_t dA = sbase + s * (A_TILE + B_TILE);
+                const uint64_t descA = make_desc(dA + cw * 64 * WG_BK), descB = make_desc(dA + A_TILE);
+                const SlotSc *st = scs + s * SLOTS;
+                if ((dbg & 8) || ((dbg & 32) && cw == 1)) {
+                    /* timing experiment: no wgmma */
+                } else if ((KPG_T == 1 || KPG_T == 2) && kt * 4 + 4 <= KS && !(dbg & 1) &&
+                           [&] {
+                               bool all = true;
+#pragma unroll
+                               for (int gi = 0; gi < 4 / (KPG_T > 0 ? KPG_T : 1); gi++) all &= slot_fast(smem_u32(&st[gi]));
+                               return all;
+                           }()) {
+                    /* A full stage whose groups all take the fast path (4 groups at G = 32, 2 at 64):
+                    ** two accumulator sets, the wgmma of group gi+1 in flight while group gi is
+                    ** promoted; straight-line code, drained at the stage end, so that no in-flight
+                    ** accumulator meets a data-dependent branch or the loop's back edge (either made
+                    ** ptxas serialise the wgmmas). */
+                    constexpr int KP = KPG_T > 0 ? KPG_T : 1, NG = 4 / KP;
+                    auto issue = [&](int (&dd)[64], int gi) {
+                        wgmma_fence();
+#pragma unroll
+                        for (int k = 0; k < KP; k++) {
+                            if (k == 0) wgmma_s8_first(dd, descA + 2 * (gi * KP), descB + 2 * (gi * KP));
+                            else wgmma_s8(dd, descA + 2 * (gi * KP + k), descB + 2 * (gi * KP + k), 1);
+                        }
+                        wgmma_commit();
+                    };
+                    issue(d, 0);
+                    issue(d1, 1);
+                    wgmma_wait1(d);
+                    promote_fast(d, smem_u32(&st[0]));
+                    if (NG == 4) {
+                        issue(d, 2);
+                        wgmma_wait1(d1);
+                        promote_fast(d1, smem_u32(&st[1]));
+                        issue(d1, 3);
+                        wgmma_wait1(d);
+                        promote_fast(d, smem_u32(&st[2]));
+                        wgmma_wait0(d1);
+                        promote_fast(d1, smem_u32(&st[3]));
+                    } else {
+                        wgmma_wait0(d1);
+                        promote_fast(d1, smem_u32(&st[1]));
+                    }
+                } else if (KPG_T > 0) {
+                    constexpr int KP = KPG_T > 0 ? KPG_T : 1;
+#pragma unroll
+                    for (int gi = 0; gi < 4 / KP; gi++) {
+                        if (kt * 4 + gi * KP >= KS) break; /* K tail (KS is a multiple of KP) */
+                        wgmma_fence();
+#pragma unroll
+                        for (int k = 0; k < KP; k++) {
+                            if (k == 0) wgmma_s8_first(d, descA + 2 * (gi * KP), descB + 2 * (gi * KP));
+                            else wgmma_s8(d, descA + 2 * (gi * KP + k), descB + 2 * (gi * KP + k), 1);
+                        }
+                        wgmma_commit();
+                        wgmma_wait0(d);
+                        promote(d, st[gi]);
+                    }
+                } else { /* G >= 256: a group spans stages; exact path only (G > 128) */
+                    const int ks0 = kt * 4, nk = KS - ks0 < 4 ? KS - ks0 : 4;
+                    const int first = ks0 % KPG == 0;
+                    wgmma_fence();
+#pragma unroll 1
+                    for (int k = 0; k < nk; k++) wgmma_s8(d, descA + 2 * k, descB + 2 * k, (k == 0 && first) ? 0 : 1);
+                    wgmma_commit();
+                    wgmma_wait0(d);
+                    if ((ks0 + nk) % KPG == 0) promote(d, st[0]);
+                }
+                __syncwarp();
+                if (lane == 0) mbar_arrive(empty0 + 8 * s);
+                if (++s == WG_STAGES) s = 0, ph ^= 1;
+            }
+            store_tile(tile);
+        }
+    }
+#endif
+}
+
+PFN_cuTensorMapEncodeTiled_v12000 get_encode()
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
+    if (!fn) {
+        void *p = nullptr;
+        cudaDriverEntryPointQueryResult q;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) == cudaSuccess &&
+            q == cudaDriverEntryPointSuccess)
+            fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
+    }
+    return fn;
+}
+
+bool make_map(CUtensorMap *m, const int8_t *p, int rows, int K)
+{
+    auto enc = get_encode();
+    if (!enc) return false;
+    cuuint64_t dims[2] = {(cuuint64_t)K, (cuuint64_t)rows};
+    cuuint64_t strides[1] = {(cuuint64_t)K};
+    cuuint32_t box[2] = {WG_BK, 128};
+    cuuint32_t es[2] = {1, 1};
+    return enc(m, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, (void *)p, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
+               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+} // namespace
+
+/* 0 = launched; -1 = not applicable here (caller falls back); > 0 = CUDA error */
+int mxk_gemm_wgmma_internal(int variant, int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
+                            const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s)
+{
+    static int sms = 0, cc_major = 0;
+    static const bool off = getenv("MXK_NO_WGMMA") != nullptr; /* diagnostics: force the fallback */
+    if (off) return -1;
+    if (!sms) {
+        int dev = 0;
+        cudaGetDevice(&dev);
+        cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, dev);
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    }
+    if (cc_major != 9 || G % 32 != 0 || K % 16 != 0 || (uintptr_t)am % 16 || (uintptr_t)bm % 16) return -1;
+    CUtensorMap ta, tb;
+    if (!make_map(&ta, am, M, K) || !make_map(&tb, bm, N, K)) return -1;
+    (void)variant;
+    const int kpg = G / 32, ki = kpg == 1 ? 0 : kpg == 2 ? 1 : kpg == 4 ? 2 : 3;
+    static decltype(&gemm_wgmma_kernel<1>) const table[4] = {gemm_wgmma_kernel<1>, gemm_wgmma_kernel<2>,
+                                                              gemm_wgmma_kernel<4>, gemm_wgmma_kernel<0>};
+    const auto kern = table[ki];
+    static bool attr[4] = {};
+    if (!attr[ki]) {
+        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
+        if (e != cudaSuccess) return (int)e;
+        attr[ki] = true;
+    }
+    const long long tiles = (long long)((M + WG_BM - 1) / WG_BM) * ((N + WG_BN - 1) / WG_BN);
+    const int grid = (int)(tiles < sms ? tiles : sms);
+    static const int dbg = getenv("MXK_WG_DEBUG") ? atoi(getenv("MXK_WG_DEBUG")) : 0; /* timing experiments */
+    kern<<<grid, 384, SMEM_BYTES, s>>>(ta, tb, M, N, K, G, ae, be, c, dbg);
+    return mxk_err(cudaGetLastError());
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# gpu_session.sh - one device call that does everything issue 16 needs on a card: build, SASS facts,
+# a hang-guarded smoke run of the Hopper kernel, the GPU test, the full verify set (0 mismatches
+# expected, new kernels included), the golden set, and the benchmark (cold L2 by rotating operand
+# sets; cuBLAS bf16 and cuBLASLt int8 re-measured in the same run; roofline and NVML power per row).
+#   usage: kernels/tools/gpu_session.sh [OUTDIR]     (default $OUT, else reports/gpu/<card>-<date>)
+# At most 8 files land in OUTDIR: session.log, build.log, sass.txt, verify.csv, bench.csv,
+# bench_ext.csv, golden.tar.gz, ncu.txt.  Every step has a timeout; a failed smoke run disables
+# the Hopper kernel (MXK_NO_WGMMA=1) so that the rest still measures.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${MXK_BUILD:-/tmp/mxsim_gpu_build}
+card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ' ' '-')
+DEST=${1:-${OUT:-$ROOT/reports/gpu/${card:-gpu}-$(date +%Y-%m-%d)}}
+mkdir -p "$DEST"
+exec > >(tee "$DEST/session.log") 2>&1
+T0=$(date +%s)
+stamp() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
+stamp "== machine"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit --format=csv
+nvcc --version | tail -1; nproc
+stamp "== build"
+cmake -S "$ROOT" -B "$BUILD" -DMXSIM_WITH_CUDA=ON -DMXSIM_BUILD_BENCH=OFF -DMXSIM_WITH_RTL=OFF \
+  -DMXSIM_WITH_SYSTEMC=OFF -DCMAKE_BUILD_TYPE=Release > "$DEST/build.log" 2>&1 &&
+  cmake --build "$BUILD" -j"$(nproc)" --target mxsim-gpu test_gpu_kernels >> "$DEST/build.log" 2>&1
+brc=$?
+stamp "build rc=$brc"
+if [ $brc -ne 0 ]; then tail -40 "$DEST/build.log"; exit 1; fi
+G=$BUILD/mxsim-gpu
+stamp "== SASS of the Hopper kernel (libmxk_sm90a.a)"
+{
+  lib=$(find "$BUILD" -name 'libmxk_sm90a.a' | head -1)
+  cuobjdump -sass "$lib" > /tmp/wg.sass 2>&1
+  echo "functions: $(grep -c 'Function :' /tmp/wg.sass)"
+  awk '/Function :/{f=$3} /IGMMA|HGMMA/{n[f]++} /LDL|STL/{l[f]++} END{for (k in n) printf "%s: GMMA %d, local-memory ops %d\n", k, n[k], l[k]+0}' /tmp/wg.sass
+  grep -o 'IGMMA[^ ]*' /tmp/wg.sass | sort | uniq -c
+  echo "LDL/STL in the library: $(grep -c 'LDL\|STL' /tmp/wg.sass)"
+} > "$DEST/sass.txt" 2>&1
+cat "$DEST/sass.txt"
+stamp "== smoke: Hopper kernel, 2048x4096x4096, both variants, G = 32 and 128"
+smoke=0
+for a in "32 8" "128 8" "32 7" "128 7"; do
+  timeout -k 5 30 "$G" perf 2048 4096 4096 $a || smoke=1
+done
+if [ $smoke -ne 0 ]; then export MXK_NO_WGMMA=1; stamp "smoke FAILED: Hopper kernel disabled for the rest"; fi
+rc=0
+stamp "== test_gpu_kernels"; timeout -k 5 120 "$BUILD/kernels/test_gpu_kernels" || rc=1
+stamp "== verify"; timeout -k 5 300 "$G" verify "$DEST" 2>/tmp/verify_detail.log || rc=1
+tail -8 /tmp/verify_detail.log
+grep -v 'mismatches=0' /tmp/verify_detail.log | grep gemm | head -20
+stamp "== golden"
+rm -rf /tmp/golden && mkdir -p /tmp/golden/golden && timeout -k 5 120 "$G" golden /tmp/golden/golden > /dev/null || rc=1
+(cd /tmp/golden && tar czf "$DEST/golden.tar.gz" golden)
+if [ "${MXK_SKIP_BENCH:-0}" != 1 ]; then
+  stamp "== bench"; timeout -k 5 330 "$G" bench "$DEST" || rc=1
+fi
+if [ "${MXK_NCU:-1}" = 1 ] && command -v ncu > /dev/null; then
+  stamp "== ncu: Hopper kernel 2048x4096x4096 at G = 32 and 128 (cfg 8)"
+  for g in 32 128; do
+    timeout -k 5 60 ncu --clock-control none -k regex:wgmma --launch-skip 2 --launch-count 1 \
+      --section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats --section Occupancy \
+      "$G" perf 2048 4096 4096 $g 8 >> "$DEST/ncu.txt" 2>&1
+  done
+  grep -E 'Duration|Throughput|Issue Slots|Executed Ipc|Registers|No Eligible|One or More|Warp Cycles|SM Frequency' "$DEST/ncu.txt" | head -40
+fi
+stamp "== summary"
+awk -F, 'NR>1 {n++; m+=$5} END {printf "verify: %d checks, %d mismatches\n", n, m}' "$DEST/verify.csv"
+[ -f "$DEST/bench_ext.csv" ] && awk -F, 'NR>1 {printf "%-14s %-24s %6s %6s %6s G=%-4s %10s us  x%-6s %-15s %5.0f%% of bound  %6s W  %s TOPS/W\n", $2, $7, $3, $4, $5, $6, $8, $9, $10, 100*$15, $16, $18}' "$DEST/bench_ext.csv"
+stamp "session rc=$rc"
+exit $rc

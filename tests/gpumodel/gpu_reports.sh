@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The committed card results (reports/gpu/*/): every verify.csv has 0 mismatches, and every
+# bench_ext.csv (issue 16: roofline and NVML power per bench row) re-derives from its own inputs:
+# tensor_us = 2MNK / (INT8 1979 or BF16 989.5 TOPS), epilogue_us = M N (K/G) instr / (128 lanes x
+# 132 SMs x 1.83 GHz) with the SASS-counted instr (3.2 for the Hopper kernel, 3.0 for the others),
+# dram_us = the row's bytes at the copy bandwidth of the same run (bench.csv's d2d-copy row),
+# bound_us = their maximum, frac_of_bound = bound_us / median_us, ratio = cuBLAS bf16 / median of the
+# same shape, joules_per_op x TOPS/W = 2MNK / 1e12.  The GPU outputs themselves are re-derived with
+# the C model by tests/unit/test_gpu_golden.c (tests/golden/gpu/).  Exit 77 when nothing is committed.
+set -u
+: "${MXSIM_SOURCE_DIR:?}"
+shopt -s nullglob
+fails=0; n=0
+for v in "$MXSIM_SOURCE_DIR"/reports/gpu/*/verify*.csv; do
+  out=$(awk -F, 'NR>1{n++; m+=$NF} END{if(n==0||m!=0) printf "FAIL %s: %d checks, %d mismatches\n", FILENAME, n, m; else printf "ok   %s: %d checks, 0 mismatches\n", FILENAME, n}' "$v")
+  echo "$out"; n=$((n+1)); fails=$((fails + $(echo "$out" | grep -c '^FAIL')))
+done
+for e in "$MXSIM_SOURCE_DIR"/reports/gpu/*/bench_ext*.csv; do
+  b=${e/bench_ext/bench}
+  [ -f "$b" ] || { echo "FAIL $e: no $b"; fails=$((fails+1)); continue; }
+  out=$(awk -F, '
+    FNR==1 {next}
+    FILENAME==ARGV[1] { if ($7=="d2d-copy") copy=$9; next }
+    { M=$3; N=$4; K=$5; G=$6; m=$7; us=$8; key=$3"x"$4"x"$5
+      if (m=="cublas-bf16") bf[key]=us
+      kind = m=="cublas-bf16" ? 1 : m=="cublaslt-int8" ? 2 : 0
+      macs = M*N*K
+      t = 2*macs/((kind==1 ? 989.5e12 : 1979e12))*1e6
+      big = (M > 16) && (int((M+127)/128)*int((N+127)/128) >= 132)
+      instr = (m ~ /cfg[78]$/ || (m=="mxk-gemm-mxint8" && big)) ? 3.2 : 3.0
+      ep = kind==0 ? M*N*(K/G)*instr/(128*132*1.83e9)*1e6 : 0
+      by = kind==0 ? (M*K+N*K)*(1+1/G)+4*M*N : kind==1 ? 2*(M*K+N*K)+2*M*N : (M*K+N*K)+4*M*N
+      dr = by/(copy*1e3)
+      bd = t; if (ep>bd) bd=ep; if (dr>bd) bd=dr
+      bad = ""
+      if (abs($12-t) > 0.002*t+0.002) bad = bad " tensor_us " $12 "!=" t
+      if (abs($13-ep) > 0.002*ep+0.002) bad = bad " epilogue_us " $13 "!=" ep
+      if (abs($14-dr) > 0.002*dr+0.002) bad = bad " dram_us " $14 "!=" dr
+      if (abs($11-bd) > 0.002*bd+0.002) bad = bad " bound_us " $11 "!=" bd
+      if (abs($15-bd/us) > 0.002) bad = bad " frac " $15 "!=" bd/us
+      if ((key in bf) && abs($9-bf[key]/us) > 0.002*bf[key]/us+0.001) bad = bad " ratio " $9 "!=" bf[key]/us
+      if ($17>0 && $18>0 && abs($17*$18*1e12/(2*macs)-1) > 0.01+0.0006/$18) bad = bad " J/op x TOPS/W != ops"
+      rows++
+      if (bad != "") { printf "FAIL %s %s %s G=%s:%s\n", FILENAME, m, key, G, bad; nb++ }
+    }
+    function abs(x) { return x<0 ? -x : x }
+    END { if (rows==0) print "FAIL " FILENAME ": no rows"; else if (!nb) printf "ok   %s: %d rows re-derived\n", FILENAME, rows }' "$b" "$e")
+  echo "$out"; n=$((n+1)); fails=$((fails + $(echo "$out" | grep -c '^FAIL')))
+done
+[ $n -gt 0 ] || { echo "skipped: no committed reports/gpu results"; exit 77; }
+[ "$fails" = 0 ] && echo "gpu_reports: all ok" || { echo "gpu_reports: $fails failures"; exit 1; }
