@@ -127,9 +127,12 @@ MX_INTERNAL int64_t mx_tscalesim_stall(const mxsim_tconfig *cfg, const mx_tarch 
                                        const mx_top_resolved *op, int64_t tc);
 MX_INTERNAL void mx_tscalesim_finish(const mxsim_tconfig *cfg, const mx_tarch *a,
                                      const mx_top_resolved *op, mxsim_tstats *st);
-/* The analytic memory pipeline of tiling t (engine.c): walk = 1 steps every tile (the oracle of
-** the tests), walk = 0 crosses runs of identical tiles in whole periods (what mxsim_time_op uses).
-** Adds to *st (may be NULL); returns cycles_total, -1 if a count would pass 2^63. */
+/* The analytic memory pipeline of tiling t (pipeline.c): walk = 1 steps every tile (the oracle of
+** the tests), walk = 0 is its closed form over tile classes (what mxsim_time_op uses).  Adds to
+** *st (may be NULL); returns cycles_total, -1 if a count would pass 2^63. */
+/* The closed form, checked: -1 with *ovf naming the count that would pass 2^63. */
+MX_INTERNAL int64_t mx_tpipe_run(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                                 const mx_ttiling *t, mxsim_tstats *st, const char **ovf);
 MX_INTERNAL int64_t mx_tengine_pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
                                         const mx_ttiling *t, mxsim_tstats *st, int walk);
 /* Fills the data-volume counters (SRAM, DRAM, events) that both engines share. */

@@ -1,0 +1,392 @@
+/* pipeline.c - the analytic double-buffered memory pipeline of a tiled GEMM: the tile walk (the
+** test oracle) and its closed form over tile classes (what mxsim_time_op uses), equal in every
+** counter (sim/doc/architecture.md section 13).
+**
+** Modelled: tiles run in order (m outer, n, k inner).  One DRAM channel serves requests in issue
+** order, each costing latency + ceil(bytes / bandwidth) cycles (mx_tmem_dur).  Tile t+1's load is
+** issued when tile t starts computing (its buffer half was freed by tile t-1); tile t's output store
+** (re-quantized first when the output is MXINT8) is issued when it finishes.  The array waits for
+** a tile's operands; each wait is split into DRAM latency (the channel in a request's latency
+** phase) and DRAM bandwidth (transferring or re-quantizing).
+** Ignored: DRAM banks and refresh, partial-sum spills (the output tile stays in SRAM across k).
+*/
+#include <stdint.h>
+#include <string.h>
+
+#include "tinternal.h"
+
+/* ---- the walk (oracle) ------------------------------------------------------------------ */
+
+/* Latency windows [lo, hi) of the channel's last requests (a ring): the requests are served one
+** after another, and a wait of the array overlaps at most the few still in flight. */
+#define MX_T_LATWIN 8
+typedef struct {
+    int64_t lo[MX_T_LATWIN], hi[MX_T_LATWIN];
+    int n;
+} latwin;
+
+static void latwin_add(latwin *w, int64_t lo, int64_t len)
+{
+    w->lo[w->n % MX_T_LATWIN] = lo;
+    w->hi[w->n % MX_T_LATWIN] = lo + len;
+    w->n++;
+}
+
+/* Splits the array's wait [x, y) into DRAM latency and DRAM bandwidth. */
+static void stall_split(const latwin *w, int64_t x, int64_t y, mxsim_tstats *st)
+{
+    if (st == NULL || y <= x) return;
+    int64_t lat = 0;
+    for (int i = 0; i < MX_T_LATWIN && i < w->n; i++)
+        lat += mx_t_max(0, mx_t_min(y, w->hi[i]) - mx_t_max(x, w->lo[i]));
+    st->cycles_dram_latency += lat;
+    st->cycles_dram_bw += y - x - lat;
+}
+
+static int64_t requant_cycles(const mxsim_tconfig *cfg, const mx_top_resolved *op, int64_t elems)
+{
+    return op->out_fmt == MXSIM_OUT_MXINT8 && elems > 0 ? cfg->requant_depth_cycles + mx_t_ceil_div(elems, cfg->requant_lanes)
+                                                        : 0;
+}
+
+/* Steps every tile: the definition the closed form is held to (tests/timing/test_timing_closed.c).
+** No overflow checks: the tests run it on cases whose counts fit. */
+static int64_t pipeline_walk(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                             const mx_ttiling *t, mxsim_tstats *st)
+{
+    mx_tfold cache[8];
+    int have[8] = {0};
+    int64_t T = t->nm * t->nn * t->nk;
+    int64_t chan = 0, ld_done, ce = 0, pe_sum = 0;
+    latwin lw = {{0}, {0}, 0};
+    mx_ttile tl, nx;
+    mx_tengine_tile(op, t, 0, &tl);
+    ld_done = mx_tmem_dur(a, tl.load_bytes);
+    if (tl.load_bytes > 0) latwin_add(&lw, 0, a->dram_lat);
+    chan = ld_done;
+    int64_t n_req = tl.load_bytes > 0;
+    for (int64_t i = 0; i < T; i++) {
+        int64_t cs = mx_t_max(ld_done, ce);
+        stall_split(&lw, ce, cs, st);
+        if (i + 1 < T) {
+            mx_tengine_tile(op, t, i + 1, &nx);
+            if (nx.load_bytes > 0) {
+                latwin_add(&lw, mx_t_max(cs, chan), a->dram_lat);
+                chan = mx_t_max(cs, chan) + mx_tmem_dur(a, nx.load_bytes);
+                ld_done = chan;
+                n_req++;
+            } else {
+                ld_done = cs;
+            }
+        }
+        int cls = (tl.tm != t->tm) | (tl.tn != t->tn) << 1 | (tl.tk != t->tk) << 2;
+        if (!have[cls]) {
+            mx_tpe_tile(a, op->mx, op->g, tl.tm, tl.tn, tl.tk, &cache[cls]);
+            have[cls] = 1;
+        }
+        const mx_tfold *f = &cache[cls];
+        ce = cs + f->cycles;
+        if (st) {
+            st->cycles_compute += f->compute;
+            st->cycles_fill_drain += f->fill_drain;
+            st->cycles_exp_stall += f->exp_stall;
+            st->cycles_lane_limit += f->lane;
+            st->n_folds += f->n_folds;
+            /* adder-tree outputs written to the group (or int32) partial-sum register, one per
+            ** beat at the tile's beat width; an int8 chunk ends with a partial beat */
+            st->n_acc_writes += tl.tm * tl.tn * (op->mx ? (tl.tk / op->g) * f->tg : mx_t_ceil_div(tl.tk, a->w));
+            pe_sum += f->pe_used_sum;
+            if (tl.load_a) {
+                st->dram_a_mant_bytes += tl.tm * tl.tk;
+                st->dram_a_scale_bytes += op->mx ? tl.tm * tl.tk / op->g : 0;
+            }
+            if (tl.load_b) {
+                st->dram_b_mant_bytes += tl.tk * tl.tn;
+                st->dram_b_scale_bytes += op->mx ? tl.tk * tl.tn / op->g : 0;
+            }
+            st->dram_out_bytes += tl.store_bytes;
+            /* psum traffic: one fp32 write per reduction pass, a read for every later pass, and
+            ** the store path reads the finished fp32 sums (converted after the read) */
+            int64_t passes = f->kfolds, outs = tl.tm * tl.tn;
+            int first = (i % t->nk) == 0;
+            st->sram_c_wr_bytes += outs * 4 * passes;
+            st->sram_c_rd_bytes += outs * 4 * (passes - 1 + !first) + (tl.store_elems ? outs * 4 : 0);
+        }
+        if (tl.store_bytes > 0) {
+            /* a store re-quantizes first (MXINT8 output), then pays the latency */
+            latwin_add(&lw, mx_t_max(ce, chan) + requant_cycles(cfg, op, tl.store_elems), a->dram_lat);
+            chan = mx_t_max(ce, chan) + mx_tengine_store_dur(cfg, a, op, &tl);
+            n_req++;
+        }
+        if (i + 1 < T) tl = nx;
+    }
+    stall_split(&lw, ce, chan, st);
+    if (st) {
+        st->n_dram_requests = n_req;
+        st->util_mapping += (double)pe_sum; /* one conversion: the closed form's exact sum */
+    }
+    return mx_t_max(ce, chan);
+}
+
+/* ---- the closed form -------------------------------------------------------------------- */
+
+/* What the pipeline needs of tile j: its array time P, its load's duration L (every tile loads:
+** A or B is new in each one), its store's duration S and re-quantize time rq (st: it stores, i.e.
+** it is the last k chunk of its output block). */
+typedef struct {
+    int64_t P, L, S, rq;
+    int st;
+} tdesc;
+
+typedef struct {
+    const mxsim_tconfig *cfg;
+    const mx_tarch *a;
+    const mx_top_resolved *op;
+    const mx_ttiling *t;
+    mx_tfold f[8];
+    int have[8];
+    int ovf; /* a sum passed 2^63 */
+} pctx;
+
+static const mx_tfold *fold_of(pctx *c, int64_t tm, int64_t tn, int64_t tk)
+{
+    int cls = (tm != c->t->tm) | (tn != c->t->tn) << 1 | (tk != c->t->tk) << 2;
+    if (!c->have[cls]) {
+        mx_tpe_tile(c->a, c->op->mx, c->op->g, tm, tn, tk, &c->f[cls]);
+        c->have[cls] = 1;
+    }
+    return &c->f[cls];
+}
+
+/* Tile j's descriptor; sc >= 0 replaces the MXINT8 output scale bytes per row of its store (an
+** interior n tile holds floor(tn/G) or that + 1 group ends, by its position). */
+static void desc(pctx *c, int64_t j, int64_t sc, tdesc *d)
+{
+    mx_ttile tl;
+    mx_tengine_tile(c->op, c->t, j, &tl);
+    if (sc >= 0 && tl.store_elems > 0 && c->op->out_fmt == MXSIM_OUT_MXINT8)
+        tl.store_bytes = tl.store_elems + tl.tm * sc;
+    d->P = fold_of(c, tl.tm, tl.tn, tl.tk)->cycles;
+    d->L = mx_tmem_dur(c->a, tl.load_bytes);
+    d->st = tl.store_bytes > 0;
+    d->S = mx_tengine_store_dur(c->cfg, c->a, c->op, &tl);
+    d->rq = requant_cycles(c->cfg, c->op, tl.store_elems);
+}
+
+static int64_t overlap(int64_t x, int64_t y, int64_t lo, int64_t hi) { return mx_t_max(0, mx_t_min(y, hi) - mx_t_max(x, lo)); }
+
+/* Wait of the array before tile j (descriptor d0), from the two tiles before it (d1, d2; NULL
+** before the first).  With cs the start of tile j-1: tile j's load is issued at cs + x, where x is
+** the store of tile j-2 still ahead of it in the channel (the store was issued at cs, when tile
+** j-2 had finished and tile j-1's operands were in), and the array is free at cs + P(j-1), so the
+** wait is [P, x + L) relative to cs.  Its latency part: tile j's load latency [x, x + lat) and
+** tile j-2's store latency [rq, rq + lat); older requests ended before cs. */
+typedef struct {
+    int64_t stall, lat;
+} swait;
+
+static swait wait_before(const pctx *c, const tdesc *d2, const tdesc *d1, const tdesc *d0)
+{
+    int s2 = d2 != NULL && d2->st;
+    int64_t x = s2 ? d2->S : 0, P = d1 ? d1->P : 0, y = x + d0->L, lat = c->a->dram_lat;
+    swait w = {0, 0};
+    if (y <= P) return w;
+    w.stall = y - P;
+    w.lat = overlap(P, y, x, x + lat) + (s2 ? overlap(P, y, d2->rq, d2->rq + lat) : 0);
+    return w;
+}
+
+/* w += k * v, checked */
+static void wadd(pctx *c, swait *w, swait v, int64_t k)
+{
+    int64_t p, q;
+    if (__builtin_mul_overflow(v.stall, k, &p) || __builtin_add_overflow(w->stall, p, &w->stall) ||
+        __builtin_mul_overflow(v.lat, k, &q) || __builtin_add_overflow(w->lat, q, &w->lat))
+        c->ovf = 1;
+}
+
+/* Waits before the tiles of output block (im, in): its first two tiles depend on the blocks
+** before it (the store of the previous block is ahead of their loads), the others only on the
+** block itself: chunks 2 .. nk-2 are identical (x = 0, a full chunk's P and L), chunk nk-1 loads
+** the k edge.  sc: as in desc(), for every tile involved. */
+static swait block_waits(pctx *c, int64_t im, int64_t in, int64_t sc)
+{
+    const mx_ttiling *t = c->t;
+    int64_t nk = t->nk, j0 = (im * t->nn + in) * nk;
+    tdesc d[4]; /* tiles j0-2 .. j0+1 */
+    for (int i = 0; i < 4; i++)
+        if (j0 - 2 + i >= 0 && (i < 3 || nk >= 2)) desc(c, j0 - 2 + i, sc, &d[i]);
+    swait w = {0, 0};
+    wadd(c, &w, wait_before(c, j0 >= 2 ? &d[0] : NULL, j0 >= 1 ? &d[1] : NULL, &d[2]), 1);
+    if (nk >= 2) wadd(c, &w, wait_before(c, j0 >= 1 ? &d[1] : NULL, &d[2], &d[3]), 1);
+    if (nk >= 3) {
+        tdesc dl;
+        desc(c, j0 + nk - 1, sc, &dl);
+        wadd(c, &w, wait_before(c, &d[3], &d[3], &d[3]), nk - 3);
+        wadd(c, &w, wait_before(c, &d[3], &d[3], &dl), 1);
+    }
+    return w;
+}
+
+/* Group ends in MXINT8 output columns [n0, n1) (n1 < n: no short last group): floor(tn/G) or one
+** more.  Over n tiles lo..hi (inclusive, interior) the count of the larger is the telescoped
+** sum minus the tiles times floor(tn/G). */
+static int64_t hi_tiles(const mx_ttiling *t, int64_t G, int64_t lo, int64_t hi)
+{
+    return ((hi + 1) * t->tn / G - lo * t->tn / G) - (hi - lo + 1) * (t->tn / G);
+}
+
+/* Waits of a row of blocks im: the blocks 0, 1, 2 and nn-1 on their own; blocks 3 .. nn-2 depend
+** on their row only through the scale bytes of the store before their loads (block in-1's, or
+** in-2's with one k chunk), two values counted in closed form (hi_tiles). */
+static swait row_waits(pctx *c, int64_t im)
+{
+    const mx_ttiling *t = c->t;
+    int64_t nn = t->nn;
+    swait w = {0, 0};
+    for (int64_t in = 0; in < nn && in <= 2; in++) wadd(c, &w, block_waits(c, im, in, -1), 1);
+    if (nn - 1 > 2) wadd(c, &w, block_waits(c, im, nn - 1, -1), 1);
+    int64_t cnt = nn - 4; /* blocks 3 .. nn-2 */
+    if (cnt > 0) {
+        if (c->op->out_fmt == MXSIM_OUT_MXINT8) {
+            int64_t G = c->op->out_g, q = t->tn / G, dd = t->nk == 1 ? 2 : 1;
+            int64_t nh = hi_tiles(t, G, 3 - dd, nn - 2 - dd);
+            if (nh > 0) wadd(c, &w, block_waits(c, im, 3, q + 1), nh);
+            if (cnt - nh > 0) wadd(c, &w, block_waits(c, im, 3, q), cnt - nh);
+        } else {
+            wadd(c, &w, block_waits(c, im, 3, -1), cnt);
+        }
+    }
+    return w;
+}
+
+/* x += a * b, checked: 0 on overflow */
+static int madd(int64_t *x, int64_t a, int64_t b)
+{
+    int64_t p;
+    return !__builtin_mul_overflow(a, b, &p) && !__builtin_add_overflow(*x, p, x);
+}
+
+#define MADD_(field, a, b)                              \
+    do {                                                \
+        if (!madd(&st->field, (a), (b))) {              \
+            *ovf = #field;                              \
+            return -1;                                  \
+        }                                               \
+    } while (0)
+
+/* The pipeline in closed form.  Each tile's wait depends only on the tile and the two before it
+** (wait_before), so the total is
+**   cycles_total = sum_j P(j) + sum_j wait(j) + tail,
+** the array times summed over the (at most 8) tile shape classes times their counts, the waits
+** summed over blocks (block_waits) and rows (row_waits): rows 0, 1, 2 and nm-1 on their own, rows
+** 3 .. nm-2 identical (full m, preceded by full rows).  tail: the last store after the last tile.
+** O(1) in the tile count; every sum checked (-1 with *ovf naming the count past 2^63). */
+static int64_t pipeline_closed(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                               const mx_ttiling *t, mxsim_tstats *st, const char **ovf)
+{
+    pctx c;
+    memset(&c, 0, sizeof c);
+    c.cfg = cfg, c.a = a, c.op = op, c.t = t;
+    const int64_t nm = t->nm, nn = t->nn, nk = t->nk, T = nm * nn * nk;
+    int64_t sm[2] = {t->tm, op->m - (nm - 1) * t->tm}, cm[2] = {nm - 1, 1};
+    int64_t sn[2] = {t->tn, op->n - (nn - 1) * t->tn}, cn[2] = {nn - 1, 1};
+    int64_t sk[2] = {t->tk, op->k - (nk - 1) * t->tk}, ck[2] = {nk - 1, 1};
+    /* array time and the per-tile counts, by shape class */
+    int64_t arr = 0;
+    mxsim_tstats z;
+    if (st == NULL) { /* cycles only: the per-tile counts go to a scratch */
+        memset(&z, 0, sizeof z);
+        st = &z;
+    }
+    int64_t pe_sum = 0;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            int64_t blocks = cm[i] * cn[j], outs = sm[i] * sn[j];
+            if (blocks == 0) continue;
+            for (int l = 0; l < 2; l++) {
+                int64_t cnt = blocks * ck[l], tm = sm[i], tn = sn[j], tk = sk[l];
+                if (cnt == 0) continue;
+                const mx_tfold *f = fold_of(&c, tm, tn, tk);
+                if (!madd(&arr, cnt, f->cycles)) {
+                    *ovf = "cycles_total";
+                    return -1;
+                }
+                if (st == &z) continue;
+                MADD_(cycles_compute, cnt, f->compute);
+                MADD_(cycles_fill_drain, cnt, f->fill_drain);
+                MADD_(cycles_exp_stall, cnt, f->exp_stall);
+                MADD_(cycles_lane_limit, cnt, f->lane);
+                MADD_(n_folds, cnt, f->n_folds);
+                MADD_(n_acc_writes, cnt, outs * (op->mx ? (tk / op->g) * f->tg : mx_t_ceil_div(tk, a->w)));
+                if (!madd(&pe_sum, cnt, f->pe_used_sum)) {
+                    *ovf = "util_mapping";
+                    return -1;
+                }
+                /* psums: a write per pass, a read per later pass, one more per chunk after the
+                ** first of its block, and the store's read of the last chunk */
+                int64_t later = l == 0 ? blocks * (nk >= 2 ? nk - 2 : 0) : (nk >= 2 ? blocks : 0);
+                MADD_(sram_c_wr_bytes, cnt, outs * 4 * f->kfolds);
+                MADD_(sram_c_rd_bytes, cnt, outs * 4 * (f->kfolds - 1));
+                MADD_(sram_c_rd_bytes, later, outs * 4);
+                if (l == 1) MADD_(sram_c_rd_bytes, cnt, outs * 4);
+                /* operand loads: every tile loads A and B when K is split; with one chunk A
+                ** comes with the first n tile of each row, B with every tile (once if nn = 1) */
+                int64_t na = nk > 1 ? cnt : (j == (nn == 1 ? 1 : 0) ? cm[i] : 0);
+                int64_t nb = nk > 1 || nn > 1 ? cnt : (i == (nm == 1 ? 1 : 0) && j == 1 ? 1 : 0);
+                MADD_(dram_a_mant_bytes, na, tm * tk);
+                MADD_(dram_b_mant_bytes, nb, tk * tn);
+                if (op->mx) {
+                    MADD_(dram_a_scale_bytes, na, tm * tk / op->g);
+                    MADD_(dram_b_scale_bytes, nb, tk * tn / op->g);
+                }
+            }
+        }
+    if (st != &z) {
+        /* stores: every output element once; an MXINT8 output adds a scale per G columns of each
+        ** row (the short last group included): m * ceil(n / G) */
+        int64_t ob = op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1;
+        MADD_(dram_out_bytes, op->m * op->n, ob);
+        if (op->out_fmt == MXSIM_OUT_MXINT8) MADD_(dram_out_bytes, op->m, mx_t_ceil_div(op->n, op->out_g));
+        MADD_(n_dram_requests, 1, T);
+        MADD_(n_dram_requests, nm, nn);
+    }
+    /* waits: rows 0, 1, 2, nm-1 and (nm-4) times row 3 */
+    swait w = {0, 0};
+    for (int64_t im = 0; im < nm && im <= 2; im++) wadd(&c, &w, row_waits(&c, im), 1);
+    if (nm - 1 > 2) wadd(&c, &w, row_waits(&c, nm - 1), 1);
+    if (nm - 4 > 0) wadd(&c, &w, row_waits(&c, 3), nm - 4);
+    /* tail: the last tile's store is issued at max(its end, the end of tile T-2's store) */
+    tdesc d1, d2;
+    desc(&c, T - 1, -1, &d1);
+    if (T >= 2) desc(&c, T - 2, -1, &d2);
+    int s2 = T >= 2 && d2.st;
+    int64_t x = s2 ? d2.S : 0, s0 = mx_t_max(d1.P, x), y = s0 + d1.S, lat = a->dram_lat;
+    swait tail = {y - d1.P, overlap(d1.P, y, s0 + d1.rq, s0 + d1.rq + lat) +
+                                (s2 ? overlap(d1.P, y, d2.rq, d2.rq + lat) : 0)};
+    wadd(&c, &w, tail, 1);
+    int64_t tot = arr;
+    if (c.ovf || __builtin_add_overflow(tot, w.stall, &tot)) {
+        *ovf = "cycles_total";
+        return -1;
+    }
+    if (st != &z) {
+        MADD_(cycles_dram_latency, 1, w.lat);
+        MADD_(cycles_dram_bw, 1, w.stall - w.lat);
+        st->util_mapping += (double)pe_sum;
+    }
+    return tot;
+}
+
+int64_t mx_tpipe_run(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op, const mx_ttiling *t,
+                     mxsim_tstats *st, const char **ovf)
+{
+    return pipeline_closed(cfg, a, op, t, st, ovf);
+}
+
+int64_t mx_tengine_pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                            const mx_ttiling *t, mxsim_tstats *st, int walk)
+{
+    const char *ovf = NULL;
+    return walk ? pipeline_walk(cfg, a, op, t, st) : pipeline_closed(cfg, a, op, t, st, &ovf);
+}
