@@ -3,6 +3,11 @@
 ** 2,400 seeded random cases (tiny SRAMs and bandwidths, DRAM latency, padded K, every dataflow and
 ** output format, MXINT8 and int8, edge tiles, forced tilings); and the overflow checks (E_LIMIT
 ** naming the op and the field, not a negative count). */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
+#endif
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mxsim.h"
@@ -86,6 +91,45 @@ MXTEST(overflow_is_e_limit)
     MXT_EQ_INT(st, MXSIM_E_LIMIT);
     MXT_TRUE(strstr(mxsim_errmsg(g_ctx), "op 'big'") != NULL && strstr(mxsim_errmsg(g_ctx), "field '") != NULL);
     printf("  %s\n", mxsim_errmsg(g_ctx));
+}
+
+/* Issue 14: the TOTAL is checked too.  A legal two-op trace whose ops each take about 0.6 * 2^63
+** cycles (each op's counts fit) passes 2^63 only when summed: mxsim_tstats_add refuses the second
+** op with MXSIM_E_LIMIT naming the op and the field and leaves the total as it was (the CLI's
+** `run`: tests/timing/timing_cli.sh). */
+MXTEST(total_overflow_is_e_limit)
+{
+    mxsim_tconfig c;
+    mxsim_tconfig_default(&c);
+    c.array_rows = c.array_cols = 8;
+    c.sram_a_kib = c.sram_b_kib = c.sram_c_kib = 1;
+    c.dram_bw_bytes_per_cycle = 1.0 / 1024;
+    mxsim_top o = mxt_gemm_op("one", 1024, 1024, 1024);
+    mxsim_tstats s1, s2, tot;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s1), MXSIM_OK);
+    /* repeats so that one op takes 0.6 * 2^63 cycles: independent of the engine's figure */
+    int64_t r = (int64_t)(0.6 * 9223372036854775807.0 / (double)s1.cycles_total);
+    char path[] = "/tmp/mxsim_totovf_XXXXXX";
+    int fd = mkstemp(path);
+    MXT_TRUE(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "mxsim-trace 1\ngemm name=first m=1024 n=1024 k=1024 repeat=%lld\n"
+               "gemm name=second m=1024 n=1024 k=1024 repeat=%lld\n", (long long)r, (long long)r);
+    fclose(f);
+    mxsim_trace *tr = NULL;
+    MXT_EQ_INT(mxsim_trace_load(g_ctx, path, &tr), MXSIM_OK);
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, mxsim_trace_op(tr, 0), path, 0, NULL, &s1), MXSIM_OK);
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, mxsim_trace_op(tr, 1), path, 0, NULL, &s2), MXSIM_OK);
+    MXT_TRUE(s1.cycles_total > (int64_t)1 << 62 && s1.cycles_total < INT64_MAX / 3 * 2); /* each fits */
+    memset(&tot, 0, sizeof tot);
+    MXT_EQ_INT(mxsim_tstats_add(g_ctx, &c, &tot, &s1, "first"), MXSIM_OK);
+    mxsim_tstats before = tot;
+    MXT_EQ_INT(mxsim_tstats_add(g_ctx, &c, &tot, &s2, "second"), MXSIM_E_LIMIT);
+    MXT_TRUE(strstr(mxsim_errmsg(g_ctx), "op 'second'") != NULL && strstr(mxsim_errmsg(g_ctx), "field '") != NULL);
+    MXT_TRUE(memcmp(&before, &tot, sizeof tot) == 0);
+    printf("  %s\n", mxsim_errmsg(g_ctx));
+    mxsim_trace_free(tr);
+    remove(path);
 }
 
 int main(void)
