@@ -93,8 +93,11 @@ typedef struct {
     int64_t bc_n;
     /* per-beat counts of the tile's chunk, index b + 1 (0: no token), when the chunk has at most
     ** MX_BT_MAX beats: the PE loop then adds without a branch per PE */
-    int32_t *bt_el, *bt_use;
-    uint8_t *bt_spec;               /* the beat ends a group or is the chunk's last */
+    /* per beat, packed (index b + 1; 0: no token): elements issued (bits 0-22), useful elements
+    ** (23-45), 1 (46-58), and bit 63 when the beat ends a group or is the chunk's last.  A row of
+    ** at most 4096 PEs of at most 1024 lanes sums to < 2^22 per field, so a row's values add as
+    ** one integer (bit 63 wraps away) and the OR of the row says whether a beat is special. */
+    uint64_t *bt_pk;
     int64_t bt_cap;
     int bt_on;
     int lane_fold;                  /* stream fold that L-wide beats would not need: lane limit */
@@ -497,16 +500,29 @@ static mxsim_status os_cycle(dsim *d, int64_t fcyc, int *ended)
     const int64_t mr = d->mr, mc = d->mc, last = d->nb - 1, bmask = d->bc_n - 1;
     const struct bcache *bc = d->bc;
     if (d->bt_on) {
-        const int32_t *el = d->bt_el + 1, *use = d->bt_use + 1;
-        const uint8_t *spec = d->bt_spec + 1;
+        const uint64_t *pk = d->bt_pk + 1;
+        /* two passes: the counting pass makes no calls (its pointers stay in registers); the
+        ** rare beats that end a group or the chunk are visited in a second pass */
+        const uint64_t fm = ((uint64_t)1 << 23) - 1;
+        uint64_t any_spec = 0;
         for (int64_t i = 0; i < mr; i++) {
             const int32_t *row = d->ra + i * C;
+            uint64_t sum = 0, orv = 0;
             for (int64_t j = 0; j < mc; j++) {
-                int32_t b = row[j]; /* -1 (no token) reads the zero entry */
-                n_iss += el[b];
-                n_use += use[b];
-                n_acc += b >= 0;
-                if (!spec[b]) continue;
+                uint64_t v = pk[row[j]]; /* -1 (no token) reads the zero entry */
+                sum += v;
+                orv |= v;
+            }
+            n_iss += (int64_t)(sum & fm);
+            n_use += (int64_t)((sum >> 23) & fm);
+            n_acc += (int64_t)((sum >> 46) & 0x1fff);
+            any_spec |= orv;
+        }
+        for (int64_t i = 0; (any_spec >> 63) && i < mr; i++) {
+            const int32_t *row = d->ra + i * C;
+            for (int64_t j = 0; j < mc; j++) {
+                int32_t b = row[j];
+                if (!(pk[b] >> 63)) continue;
                 const struct bcache *bi = beat_cached(d, b);
                 int64_t out = i * mc + j;
                 mxsim_status s;
@@ -777,22 +793,18 @@ static mxsim_status tile_start(dsim *d)
     d->bt_on = 0;
     if (d->nb + 1 <= MX_BT_MAX) {
         if (d->nb + 1 > d->bt_cap) {
-            free(d->bt_el), free(d->bt_use), free(d->bt_spec);
-            d->bt_el = mx_malloc((size_t)(d->nb + 1), sizeof *d->bt_el);
-            d->bt_use = mx_malloc((size_t)(d->nb + 1), sizeof *d->bt_use);
-            d->bt_spec = mx_malloc((size_t)(d->nb + 1), sizeof *d->bt_spec);
-            d->bt_cap = d->bt_el && d->bt_use && d->bt_spec ? d->nb + 1 : 0;
+            free(d->bt_pk);
+            d->bt_pk = mx_malloc((size_t)(d->nb + 1), sizeof *d->bt_pk);
+            d->bt_cap = d->bt_pk ? d->nb + 1 : 0;
         }
         if (d->bt_cap > 0) { /* else (no memory) the cached path below serves */
-            d->bt_el[0] = d->bt_use[0] = 0;
-            d->bt_spec[0] = 0;
+            d->bt_pk[0] = 0;
             for (int64_t b = 0; b < d->nb; b++) {
                 int64_t k0, el, grp;
                 int gend;
                 beat_info(d, b, &k0, &el, &grp, &gend);
-                d->bt_el[b + 1] = (int32_t)el;
-                d->bt_use[b + 1] = (int32_t)mx_t_max(0, mx_t_min(el, d->op->k_useful - (d->ik * d->t->tk + k0)));
-                d->bt_spec[b + 1] = (uint8_t)(gend || b == d->nb - 1);
+                uint64_t use = (uint64_t)mx_t_max(0, mx_t_min(el, d->op->k_useful - (d->ik * d->t->tk + k0)));
+                d->bt_pk[b + 1] = (uint64_t)el | use << 23 | (uint64_t)1 << 46 | (uint64_t)(gend || b == d->nb - 1) << 63;
             }
             d->bt_on = 1;
         }
@@ -929,7 +941,7 @@ mxsim_status mx_tdetail_run(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mx_t
     if (d.u)
         for (int64_t i = 0; i < d.n_u; i++) free(d.u[i].q);
     free(d.ra), free(d.rb), free(d.rw), free(d.ring), free(d.u), free(d.prof), free(d.bc);
-    free(d.bt_el), free(d.bt_use), free(d.bt_spec);
+    free(d.bt_pk);
     free(d.rem), free(d.exitc), free(d.mdone), free(d.pw);
     return s;
 }
