@@ -51,7 +51,7 @@ MXTEST(closed_equals_walk_random)
         mx_ttiling t;
         if (mx_top_resolve(g_ctx, &c, &o, "t", &op) != MXSIM_OK) continue;
         mx_tarch_derive(&c, &a);
-        if (mx_tengine_choose(g_ctx, &a, &op, "t", &t) != MXSIM_OK) continue;
+        if (mx_tengine_choose(g_ctx, &a, &op, "t", &t, NULL) != MXSIM_OK) continue;
         mxsim_tstats w, s;
         memset(&w, 0, sizeof w);
         memset(&s, 0, sizeof s);

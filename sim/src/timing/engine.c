@@ -165,25 +165,33 @@ static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
     int64_t sn[2] = {t->tn, op->n - (t->nn - 1) * t->tn}, cn[2] = {t->nn - 1, 1};
     int64_t sk[2] = {t->tk, op->k - (t->nk - 1) * t->tk}, ck[2] = {t->nk - 1, 1};
     int64_t sc = op->mx ? 1 : 0, arr = 0, loads = 0, stores = 0;
+    /* array time and stores by shape; an edge as large as a full tile joins its class (aligned
+    ** sizes: one tile time per candidate instead of eight memo lookups) */
+    int64_t um[2] = {cm[0], cm[1]}, un[2] = {cn[0], cn[1]}, uk[2] = {ck[0], ck[1]};
+    if (sm[1] == sm[0]) um[0] += um[1], um[1] = 0;
+    if (sn[1] == sn[0]) un[0] += un[1], un[1] = 0;
+    if (sk[1] == sk[0]) uk[0] += uk[1], uk[1] = 0;
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++) {
-            if (cm[i] * cn[j] == 0) continue;
+            if (um[i] * un[j] == 0) continue;
             mx_ttile st = {sm[i], sn[j], 0, 0, 0, sm[i] * sn[j], 0, 0};
             st.store_bytes = st.store_elems * (op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1);
             /* a tile of sn columns holds at least floor(sn / G) group ends */
             if (op->out_fmt == MXSIM_OUT_MXINT8) st.store_bytes += sm[i] * (sn[j] / op->out_g);
-            stores += cm[i] * cn[j] * mx_tengine_store_dur(cfg, a, op, &st);
+            stores += um[i] * un[j] * mx_tengine_store_dur(cfg, a, op, &st);
             for (int l = 0; l < 2; l++) {
-                if (ck[l] == 0) continue;
-                arr += cm[i] * cn[j] * ck[l] * tile_time(memo, a, op, sm[i], sn[j], sk[l])->cycles;
+                if (uk[l] == 0) continue;
+                arr += um[i] * un[j] * uk[l] * tile_time(memo, a, op, sm[i], sn[j], sk[l])->cycles;
             }
         }
     /* loads: with several k chunks every tile loads A and B; else A once per m row of tiles,
     ** and B once (one n tile) or with every tile */
+    /* MXINT8 chunks are whole groups: x * sk / g = x * (sk / g) scale bytes */
+    int64_t kg[2] = {sc ? sk[0] / op->g : 0, sc ? sk[1] / op->g : 0};
     int64_t ab[2][2]; /* A bytes of m class i; B bytes of n class j (for the single-chunk case) */
     for (int i = 0; i < 2; i++) {
-        ab[0][i] = sm[i] * sk[0] + sc * (sm[i] * sk[0] / op->g);
-        ab[1][i] = sk[0] * sn[i] + sc * (sk[0] * sn[i] / op->g);
+        ab[0][i] = sm[i] * sk[0] + sm[i] * kg[0];
+        ab[1][i] = sk[0] * sn[i] + sn[i] * kg[0];
     }
     if (t->nk > 1) {
         for (int i = 0; i < 2; i++)
@@ -191,7 +199,7 @@ static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
                 for (int l = 0; l < 2; l++) {
                     int64_t n = cm[i] * cn[j] * ck[l];
                     if (n == 0) continue;
-                    int64_t b = sm[i] * sk[l] + sc * (sm[i] * sk[l] / op->g) + sk[l] * sn[j] + sc * (sk[l] * sn[j] / op->g);
+                    int64_t b = (sm[i] + sn[j]) * (sk[l] + kg[l]);
                     loads += n * mx_tmem_dur(a, b);
                 }
     } else {
@@ -210,15 +218,17 @@ static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
         if (t->nn == 1) /* B once, in tile 0's request (A of tile 0 already counted) */
             loads += mx_tmem_dur(a, ab[0][t->nm > 1 ? 0 : 1] + ab[1][1]) - mx_tmem_dur(a, ab[0][t->nm > 1 ? 0 : 1]);
     }
-    mx_ttile first;
-    mx_tengine_tile(op, t, 0, &first);
-    int64_t last_store = 0;
-    {
-        mx_ttile lt;
-        mx_tengine_tile(op, t, t->nm * t->nn * t->nk - 1, &lt);
-        last_store = mx_tengine_store_dur(cfg, a, op, &lt);
+    /* the first tile loads full-size A and B; the last stores the m x n edge block (its MXINT8
+    ** scales: the groups ending in its columns plus a short last group) */
+    int64_t first_load = ab[0][0] + ab[1][0];
+    mx_ttile lt = {sm[1], sn[1], sk[1], 0, sm[1] * sn[1], 0, 0, 0};
+    lt.store_bytes = lt.store_elems * (op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1);
+    if (op->out_fmt == MXSIM_OUT_MXINT8) {
+        int64_t G = op->out_g, n0 = (t->nn - 1) * t->tn;
+        lt.store_bytes += sm[1] * (op->n / G - n0 / G + (op->n % G != 0));
     }
-    return mx_t_max(mx_tmem_dur(a, first.load_bytes) + arr + last_store, loads + stores);
+    int64_t last_store = mx_tengine_store_dur(cfg, a, op, &lt);
+    return mx_t_max(mx_tmem_dur(a, first_load) + arr + last_store, loads + stores);
 }
 
 /* Every statistic of one op on tiling t (analytic; the op once, without repeat).  Returns 0, or -1
@@ -343,7 +353,7 @@ static void add_candidates(int64_t *v, int *n, int64_t gran, int64_t dim)
 }
 
 mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_resolved *op,
-                               const char *where, mx_ttiling *best)
+                               const char *where, mx_ttiling *best, mxsim_tstats *best_st)
 {
     int64_t cm[48], cn[48], ck[96];
     int nm = 0, nn = 0, nk = 0;
@@ -385,37 +395,49 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     tcost cost;
     mxsim_status cst = tcost_init(ctx, cfg, &cost);
     if (cst != MXSIM_OK) return cst;
-    ckey *heap = malloc((size_t)nm * (size_t)nn * (size_t)nk * sizeof *heap);
-    tmemo *memo = malloc(sizeof *memo);
+    size_t ncand = (size_t)nm * (size_t)nn * (size_t)nk;
+    ckey *heap = NULL;
+    if (ctx && ctx->tile_heap_cap >= ncand) {
+        heap = ctx->tile_heap;
+    } else if ((heap = malloc(ncand * sizeof *heap)) != NULL && ctx) {
+        free(ctx->tile_heap);
+        ctx->tile_heap = heap;
+        ctx->tile_heap_cap = ncand;
+    }
+    tmemo *memo = ctx ? ctx->tile_memo : NULL;
+    if (memo == NULL && (memo = malloc(sizeof *memo)) != NULL && ctx) ctx->tile_memo = memo;
     if (memo != NULL) memset(memo->valid, 0, sizeof memo->valid);
     if (heap == NULL || memo == NULL) {
-        free(heap);
-        free(memo);
+        if (!ctx) free(heap), free(memo);
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
     }
     int nc = 0;
+    int64_t tcm[48], tcn[48], tck[96]; /* tile counts of each candidate size */
+    for (int i = 0; i < nm; i++) tcm[i] = mx_t_ceil_div(op->m, cm[i]);
+    for (int j = 0; j < nn; j++) tcn[j] = mx_t_ceil_div(op->n, cn[j]);
+    for (int l = 0; l < nk; l++) tck[l] = mx_t_ceil_div(op->k, ck[l]);
     for (int i = nm - 1; i >= 0; i--)
-        for (int j = nn - 1; j >= 0; j--)
-            for (int l = nk - 1; l >= 0; l--) {
-                if (!fits(a, op, cm[i], cn[j], ck[l])) continue;
-                mx_ttiling t = {cm[i], cn[j], ck[l], mx_t_ceil_div(op->m, cm[i]),
-                                mx_t_ceil_div(op->n, cn[j]), mx_t_ceil_div(op->k, ck[l])};
-                /* no tile-count limit: pipeline() crosses runs of identical tiles in periods
-                ** (m = n = k = 2^19 on small.ini, 2^40 tiles, takes milliseconds) */
+        for (int j = nn - 1; j >= 0; j--) {
+            /* sizes ascend and the fit grows with each: the fitting k sizes are a prefix */
+            int lmax = -1;
+            while (lmax + 1 < nk && fits(a, op, cm[i], cn[j], ck[lmax + 1])) lmax++;
+            for (int l = lmax; l >= 0; l--) {
+                mx_ttiling t = {cm[i], cn[j], ck[l], tcm[i], tcn[j], tck[l]};
+                /* no tile-count limit: the pipeline is a closed form (pipeline.c) */
                 int64_t lbc = lower_bound(a->cfg, a, op, &t, memo);
                 double lbo = (double)lbc;
                 if (cost.on) {
                     mxsim_tstats ls;
                     lb_stats(cfg, a, op, &t, lbc, &ls);
                     if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
-                        free(heap);
-                        free(memo);
+                        if (!ctx) free(heap), free(memo);
                         return cst;
                     }
                 }
                 heap[nc] = (ckey){lbo, nc, (int16_t)i, (int16_t)j, (int16_t)l};
                 nc++;
             }
+        }
     for (int i = nc / 2 - 1; i >= 0; i--) heap_down(heap, nc, i);
     double best_cost = -1;
     int64_t best_order = -1;
@@ -429,15 +451,14 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
         if (best_cost >= 0 && (cand.lb > best_cost || (cand.lb == best_cost && cand.order > best_order))) break;
         double c;
         const char *ovf = NULL;
-        if (cost.on) {
-            mxsim_tstats cst_s;
+        mxsim_tstats cst_s;
+        if (cost.on || best_st != NULL) { /* every statistic: the objective's, or the caller's */
             if (candidate_stats(cfg, a, op, &ct, &cst_s, &ovf) < 0) { /* past 2^63: never best */
                 ovf_any = ovf;
                 continue;
             }
             if ((cst = objective(ctx, cfg, &cost, &cst_s, 0, &c)) != MXSIM_OK) {
-                free(heap);
-                free(memo);
+                if (!ctx) free(heap), free(memo);
                 return cst;
             }
         } else {
@@ -452,9 +473,10 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
             best_cost = c;
             best_order = cand.order;
             *best = ct;
+            if (best_st != NULL) *best_st = cst_s;
         }
     }
-    free(heap);
+    if (!ctx) free(heap);
     if (best_cost >= 0) /* the beat each tile shape runs at, for the detailed engine */
         for (int cls = 0; cls < 8; cls++) {
             int64_t tm = cls & 1 ? op->m - (best->nm - 1) * best->tm : best->tm;
@@ -462,7 +484,7 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
             int64_t tk = cls & 4 ? op->k - (best->nk - 1) * best->tk : best->tk;
             best->tg[cls] = tile_time(memo, a, op, tm, tn, tk)->tg;
         }
-    free(memo);
+    if (!ctx) free(memo);
     if (best_cost < 0 && ovf_any != NULL)
         return mx_fail(ctx, MXSIM_E_LIMIT, "%s: field '%s': the count passes 2^63 on every tiling", where, ovf_any);
     if (best_cost < 0)
@@ -581,7 +603,7 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
         snprintf(where, sizeof where, "%s:%d: op '%s'", source ? source : "trace", op->line, op->name);
         mx_ttiling t;
         if (cfg->scalesim_compat) mx_tscalesim_tiling(&a, &r, &t);
-        else if ((s = mx_tengine_choose(ctx, &a, &r, where, &t)) != MXSIM_OK) return s;
+        else if ((s = mx_tengine_choose(ctx, &a, &r, where, &t, detail ? NULL : out)) != MXSIM_OK) return s;
         if (detail) {
             /* Admission: the analytic estimate refuses at once what the detailed engine would
             ** stop at its limits only after stepping them (its own checks stay as a backstop).
@@ -598,7 +620,7 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
                                "cycles per op; this op takes about %.3g PE-cycles and %.3g cycles: use the "
                                "analytic engine (detail off)", where, (double)arr * (double)(a.R * a.C), (double)tot);
             if ((s = mx_tdetail_run(ctx, cfg, &a, &r, &t, where, access_trace_path, out)) != MXSIM_OK) return s;
-        } else {
+        } else if (cfg->scalesim_compat) { /* else the search left the chosen tiling's statistics */
             const char *ovf = NULL;
             if (candidate_stats(cfg, &a, &r, &t, out, &ovf) < 0)
                 return mx_fail(ctx, MXSIM_E_LIMIT, "%s: field '%s': the count passes 2^63", where, ovf);

@@ -145,6 +145,14 @@ typedef struct {
     const mx_ttiling *t;
     mx_tfold f[8];
     int have[8];
+    int64_t sm[2], sn[2], sk[2]; /* full and last tile sizes along m, n, k */
+    int64_t ob;                  /* output bytes per element */
+    int64_t q;                   /* MXINT8 output: group ends in a full n tile, floor(tn / G) */
+    /* descriptors met so far, by shape class (3 bits), loads (2 bits) and store scale bytes per
+    ** row (q or q + 1; other counts are not kept): a closed form meets a few kinds of tile many
+    ** times */
+    tdesc dval[32][2];
+    uint8_t dhave[32][2];
     int ovf; /* a sum passed 2^63 */
 } pctx;
 
@@ -158,19 +166,51 @@ static const mx_tfold *fold_of(pctx *c, int64_t tm, int64_t tn, int64_t tk)
     return &c->f[cls];
 }
 
-/* Tile j's descriptor; sc >= 0 replaces the MXINT8 output scale bytes per row of its store (an
-** interior n tile holds floor(tn/G) or that + 1 group ends, by its position). */
-static void desc(pctx *c, int64_t j, int64_t sc, tdesc *d)
+/* Descriptor of tile (im, in, ik), as mx_tengine_tile defines it; sc >= 0 replaces the MXINT8
+** output scale bytes per row of its store (an interior n tile holds floor(tn/G) or that + 1 group
+** ends, by its position). */
+static void desc(pctx *c, int64_t im, int64_t in, int64_t ik, int64_t sc, tdesc *d)
 {
-    mx_ttile tl;
-    mx_tengine_tile(c->op, c->t, j, &tl);
-    if (sc >= 0 && tl.store_elems > 0 && c->op->out_fmt == MXSIM_OUT_MXINT8)
-        tl.store_bytes = tl.store_elems + tl.tm * sc;
-    d->P = fold_of(c, tl.tm, tl.tn, tl.tk)->cycles;
-    d->L = mx_tmem_dur(c->a, tl.load_bytes);
+    const mx_ttiling *t = c->t;
+    const mx_top_resolved *op = c->op;
+    int pm = im == t->nm - 1, pn = in == t->nn - 1, pk = ik == t->nk - 1, first = im == 0 && in == 0 && ik == 0;
+    int la = !(!first && t->nk == 1 && in > 0), lb = !(!first && t->nk == 1 && t->nn == 1);
+    int64_t tm = c->sm[pm], tn = c->sn[pn], tk = c->sk[pk];
+    if (pk && sc < 0 && op->out_fmt == MXSIM_OUT_MXINT8) {
+        int64_t G = op->out_g, n0 = in * t->tn, n1 = n0 + tn;
+        sc = n1 / G - n0 / G + (n1 == op->n && op->n % G != 0);
+    }
+    int key = pm | pn << 1 | pk << 2 | la << 3 | lb << 4;
+    int sv = !pk || op->out_fmt != MXSIM_OUT_MXINT8 ? 0 : sc == c->q ? 0 : sc == c->q + 1 ? 1 : -1;
+    if (sv >= 0 && c->dhave[key][sv]) {
+        *d = c->dval[key][sv];
+        return;
+    }
+    int64_t mxs = op->mx ? 1 : 0, load = 0;
+    if (la) load += tm * tk + mxs * (tm * tk / op->g);
+    if (lb) load += tk * tn + mxs * (tk * tn / op->g);
+    mx_ttile tl = {tm, tn, tk, load, 0, pk ? tm * tn : 0, la, lb};
+    tl.store_bytes = tl.store_elems * c->ob + (pk && op->out_fmt == MXSIM_OUT_MXINT8 ? tm * sc : 0);
+    d->P = fold_of(c, tm, tn, tk)->cycles;
+    d->L = mx_tmem_dur(c->a, load);
     d->st = tl.store_bytes > 0;
-    d->S = mx_tengine_store_dur(c->cfg, c->a, c->op, &tl);
-    d->rq = requant_cycles(c->cfg, c->op, tl.store_elems);
+    d->S = mx_tengine_store_dur(c->cfg, c->a, op, &tl);
+    d->rq = requant_cycles(c->cfg, op, tl.store_elems);
+    if (sv >= 0) {
+        c->dval[key][sv] = *d;
+        c->dhave[key][sv] = 1;
+    }
+}
+
+/* The tile before (*im, *in, *ik) in the order m, n, k (inner); 0 if it is the first. */
+static int prev_tile(const mx_ttiling *t, int64_t *im, int64_t *in, int64_t *ik)
+{
+    if (*ik > 0) return --*ik, 1;
+    *ik = t->nk - 1;
+    if (*in > 0) return --*in, 1;
+    *in = t->nn - 1;
+    if (*im > 0) return --*im, 1;
+    return 0;
 }
 
 static int64_t overlap(int64_t x, int64_t y, int64_t lo, int64_t hi) { return mx_t_max(0, mx_t_min(y, hi) - mx_t_max(x, lo)); }
@@ -214,14 +254,16 @@ static swait block_waits(pctx *c, int64_t im, int64_t in, int64_t sc)
     const mx_ttiling *t = c->t;
     int64_t nk = t->nk, j0 = (im * t->nn + in) * nk;
     tdesc d[4]; /* tiles j0-2 .. j0+1 */
-    for (int i = 0; i < 4; i++)
-        if (j0 - 2 + i >= 0 && (i < 3 || nk >= 2)) desc(c, j0 - 2 + i, sc, &d[i]);
+    int64_t pm = im, pn = in, pk = 0;
+    for (int i = 1; i >= 0 && prev_tile(t, &pm, &pn, &pk); i--) desc(c, pm, pn, pk, sc, &d[i]);
+    desc(c, im, in, 0, sc, &d[2]);
+    if (nk >= 2) desc(c, im, in, 1, sc, &d[3]);
     swait w = {0, 0};
     wadd(c, &w, wait_before(c, j0 >= 2 ? &d[0] : NULL, j0 >= 1 ? &d[1] : NULL, &d[2]), 1);
     if (nk >= 2) wadd(c, &w, wait_before(c, j0 >= 1 ? &d[1] : NULL, &d[2], &d[3]), 1);
     if (nk >= 3) {
         tdesc dl;
-        desc(c, j0 + nk - 1, sc, &dl);
+        desc(c, im, in, nk - 1, sc, &dl);
         wadd(c, &w, wait_before(c, &d[3], &d[3], &d[3]), nk - 3);
         wadd(c, &w, wait_before(c, &d[3], &d[3], &dl), 1);
     }
@@ -289,9 +331,12 @@ static int64_t pipeline_closed(const mxsim_tconfig *cfg, const mx_tarch *a, cons
     memset(&c, 0, sizeof c);
     c.cfg = cfg, c.a = a, c.op = op, c.t = t;
     const int64_t nm = t->nm, nn = t->nn, nk = t->nk, T = nm * nn * nk;
-    int64_t sm[2] = {t->tm, op->m - (nm - 1) * t->tm}, cm[2] = {nm - 1, 1};
-    int64_t sn[2] = {t->tn, op->n - (nn - 1) * t->tn}, cn[2] = {nn - 1, 1};
-    int64_t sk[2] = {t->tk, op->k - (nk - 1) * t->tk}, ck[2] = {nk - 1, 1};
+    int64_t *sm = c.sm, *sn = c.sn, *sk = c.sk, cm[2] = {nm - 1, 1}, cn[2] = {nn - 1, 1}, ck[2] = {nk - 1, 1};
+    sm[0] = t->tm, sm[1] = op->m - (nm - 1) * t->tm;
+    sn[0] = t->tn, sn[1] = op->n - (nn - 1) * t->tn;
+    sk[0] = t->tk, sk[1] = op->k - (nk - 1) * t->tk;
+    c.ob = op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1;
+    c.q = op->out_fmt == MXSIM_OUT_MXINT8 ? t->tn / op->out_g : 0;
     /* array time and the per-tile counts, by shape class */
     int64_t arr = 0;
     mxsim_tstats z;
@@ -345,21 +390,27 @@ static int64_t pipeline_closed(const mxsim_tconfig *cfg, const mx_tarch *a, cons
     if (st != &z) {
         /* stores: every output element once; an MXINT8 output adds a scale per G columns of each
         ** row (the short last group included): m * ceil(n / G) */
-        int64_t ob = op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1;
-        MADD_(dram_out_bytes, op->m * op->n, ob);
+        MADD_(dram_out_bytes, op->m * op->n, c.ob);
         if (op->out_fmt == MXSIM_OUT_MXINT8) MADD_(dram_out_bytes, op->m, mx_t_ceil_div(op->n, op->out_g));
         MADD_(n_dram_requests, 1, T);
         MADD_(n_dram_requests, nm, nn);
     }
     /* waits: rows 0, 1, 2, nm-1 and (nm-4) times row 3 */
-    swait w = {0, 0};
-    for (int64_t im = 0; im < nm && im <= 2; im++) wadd(&c, &w, row_waits(&c, im), 1);
+    swait w = {0, 0}, r2 = {0, 0};
+    for (int64_t im = 0; im < nm && im <= 2; im++) {
+        swait r = row_waits(&c, im);
+        wadd(&c, &w, r, 1);
+        if (im == 2) r2 = r;
+    }
     if (nm - 1 > 2) wadd(&c, &w, row_waits(&c, nm - 1), 1);
-    if (nm - 4 > 0) wadd(&c, &w, row_waits(&c, 3), nm - 4);
+    /* row 3 is row 2 when a row holds two blocks or more: both follow a full row that is not the
+    ** first, and a wait looks back at most two blocks */
+    if (nm - 4 > 0) wadd(&c, &w, nn >= 2 ? r2 : row_waits(&c, 3), nm - 4);
     /* tail: the last tile's store is issued at max(its end, the end of tile T-2's store) */
     tdesc d1, d2;
-    desc(&c, T - 1, -1, &d1);
-    if (T >= 2) desc(&c, T - 2, -1, &d2);
+    int64_t lm = nm - 1, ln = nn - 1, lk = nk - 1;
+    desc(&c, lm, ln, lk, -1, &d1);
+    if (T >= 2 && prev_tile(t, &lm, &ln, &lk)) desc(&c, lm, ln, lk, -1, &d2);
     int s2 = T >= 2 && d2.st;
     int64_t x = s2 ? d2.S : 0, s0 = mx_t_max(d1.P, x), y = s0 + d1.S, lat = a->dram_lat;
     swait tail = {y - d1.P, overlap(d1.P, y, s0 + d1.rq, s0 + d1.rq + lat) +
