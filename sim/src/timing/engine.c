@@ -157,6 +157,23 @@ static const mx_tfold *tile_time(tmemo *memo, const mx_tarch *a, const mx_top_re
     return &e->f;
 }
 
+/* Cycles of tile (tm, tn, tk) from a smaller tile's: in OS a tile whose sides are whole multiples
+** of the array is (tm/R)(tn/C) identical folds; in WS (IS) a tile whose n (m) side is a multiple
+** of C is that many identical column folds, and the beat choice compares totals that all scale by
+** that count (mx_tpe_tile, stream_lb), so it picks the same beat.  Candidates then share tile
+** times across m or n sizes. */
+static int64_t tile_cycles(tmemo *memo, const mx_tarch *a, const mx_top_resolved *op, int64_t tm, int64_t tn,
+                           int64_t tk)
+{
+    if (a->df == MXSIM_DF_OS && tm % a->R == 0 && tn % a->C == 0 && (tm > a->R || tn > a->C))
+        return (tm / a->R) * (tn / a->C) * tile_time(memo, a, op, a->R, a->C, tk)->cycles;
+    if (a->df == MXSIM_DF_WS && tn % a->C == 0 && tn > a->C)
+        return (tn / a->C) * tile_time(memo, a, op, tm, a->C, tk)->cycles;
+    if (a->df == MXSIM_DF_IS && tm % a->C == 0 && tm > a->C)
+        return (tm / a->C) * tile_time(memo, a, op, a->C, tn, tk)->cycles;
+    return tile_time(memo, a, op, tm, tn, tk)->cycles;
+}
+
 static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
                            const mx_ttiling *t, tmemo *memo)
 {
@@ -181,7 +198,7 @@ static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
             stores += um[i] * un[j] * mx_tengine_store_dur(cfg, a, op, &st);
             for (int l = 0; l < 2; l++) {
                 if (uk[l] == 0) continue;
-                arr += um[i] * un[j] * uk[l] * tile_time(memo, a, op, sm[i], sn[j], sk[l])->cycles;
+                arr += um[i] * un[j] * uk[l] * tile_cycles(memo, a, op, sm[i], sn[j], sk[l]);
             }
         }
     /* loads: with several k chunks every tile loads A and B; else A once per m row of tiles,
