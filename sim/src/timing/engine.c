@@ -174,16 +174,46 @@ static int64_t tile_cycles(tmemo *memo, const mx_tarch *a, const mx_top_resolved
     return tile_time(memo, a, op, tm, tn, tk)->cycles;
 }
 
-static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
-                           const mx_ttiling *t, tmemo *memo)
+/* The stores of a tiling: every output block's (a tile of sn columns holds at least floor(sn / G)
+** MXINT8 group ends) and the last block's (its scales: the groups ending in its columns plus a short
+** last group).  They depend on tm and tn only: computed once for all k sizes. */
+static void lb_stores(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op, int64_t tm,
+                      int64_t tn, int64_t *stores, int64_t *last_store)
+{
+    int64_t nm = mx_t_ceil_div(op->m, tm), nn = mx_t_ceil_div(op->n, tn);
+    int64_t sm[2] = {tm, op->m - (nm - 1) * tm}, um[2] = {nm - 1, 1};
+    int64_t sn[2] = {tn, op->n - (nn - 1) * tn}, un[2] = {nn - 1, 1};
+    if (sm[1] == sm[0]) um[0] += um[1], um[1] = 0;
+    if (sn[1] == sn[0]) un[0] += un[1], un[1] = 0;
+    int64_t ob = op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1;
+    *stores = 0;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            if (um[i] * un[j] == 0) continue;
+            mx_ttile st = {sm[i], sn[j], 0, 0, 0, sm[i] * sn[j], 0, 0};
+            st.store_bytes = st.store_elems * ob;
+            if (op->out_fmt == MXSIM_OUT_MXINT8) st.store_bytes += sm[i] * (sn[j] / op->out_g);
+            *stores += um[i] * un[j] * mx_tengine_store_dur(cfg, a, op, &st);
+        }
+    mx_ttile lt = {sm[1], sn[1], 0, 0, sm[1] * sn[1], 0, 0, 0};
+    lt.store_bytes = lt.store_elems * ob;
+    if (op->out_fmt == MXSIM_OUT_MXINT8) {
+        int64_t G = op->out_g, n0 = (nn - 1) * tn;
+        lt.store_bytes += sm[1] * (op->n / G - n0 / G + (op->n % G != 0));
+    }
+    *last_store = mx_tengine_store_dur(cfg, a, op, &lt);
+}
+
+static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const mx_ttiling *t, tmemo *memo,
+                           int64_t stores, int64_t last_store)
 {
     /* sizes and counts of full and edge tiles along each dim */
     int64_t sm[2] = {t->tm, op->m - (t->nm - 1) * t->tm}, cm[2] = {t->nm - 1, 1};
     int64_t sn[2] = {t->tn, op->n - (t->nn - 1) * t->tn}, cn[2] = {t->nn - 1, 1};
     int64_t sk[2] = {t->tk, op->k - (t->nk - 1) * t->tk}, ck[2] = {t->nk - 1, 1};
-    int64_t sc = op->mx ? 1 : 0, arr = 0, loads = 0, stores = 0;
-    /* array time and stores by shape; an edge as large as a full tile joins its class (aligned
-    ** sizes: one tile time per candidate instead of eight memo lookups) */
+    int64_t sc = op->mx ? 1 : 0, arr = 0, loads = 0;
+    /* array time by shape; an edge as large as a full tile joins its class (aligned sizes: one
+    ** tile time per candidate instead of eight memo lookups) */
     int64_t um[2] = {cm[0], cm[1]}, un[2] = {cn[0], cn[1]}, uk[2] = {ck[0], ck[1]};
     if (sm[1] == sm[0]) um[0] += um[1], um[1] = 0;
     if (sn[1] == sn[0]) un[0] += un[1], un[1] = 0;
@@ -191,11 +221,6 @@ static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++) {
             if (um[i] * un[j] == 0) continue;
-            mx_ttile st = {sm[i], sn[j], 0, 0, 0, sm[i] * sn[j], 0, 0};
-            st.store_bytes = st.store_elems * (op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1);
-            /* a tile of sn columns holds at least floor(sn / G) group ends */
-            if (op->out_fmt == MXSIM_OUT_MXINT8) st.store_bytes += sm[i] * (sn[j] / op->out_g);
-            stores += um[i] * un[j] * mx_tengine_store_dur(cfg, a, op, &st);
             for (int l = 0; l < 2; l++) {
                 if (uk[l] == 0) continue;
                 arr += um[i] * un[j] * uk[l] * tile_cycles(memo, a, op, sm[i], sn[j], sk[l]);
@@ -214,7 +239,7 @@ static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
         for (int i = 0; i < 2; i++)
             for (int j = 0; j < 2; j++)
                 for (int l = 0; l < 2; l++) {
-                    int64_t n = cm[i] * cn[j] * ck[l];
+                    int64_t n = um[i] * un[j] * uk[l];
                     if (n == 0) continue;
                     int64_t b = (sm[i] + sn[j]) * (sk[l] + kg[l]);
                     loads += n * mx_tmem_dur(a, b);
@@ -235,16 +260,8 @@ static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
         if (t->nn == 1) /* B once, in tile 0's request (A of tile 0 already counted) */
             loads += mx_tmem_dur(a, ab[0][t->nm > 1 ? 0 : 1] + ab[1][1]) - mx_tmem_dur(a, ab[0][t->nm > 1 ? 0 : 1]);
     }
-    /* the first tile loads full-size A and B; the last stores the m x n edge block (its MXINT8
-    ** scales: the groups ending in its columns plus a short last group) */
+    /* the first tile loads full-size A and B */
     int64_t first_load = ab[0][0] + ab[1][0];
-    mx_ttile lt = {sm[1], sn[1], sk[1], 0, sm[1] * sn[1], 0, 0, 0};
-    lt.store_bytes = lt.store_elems * (op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1);
-    if (op->out_fmt == MXSIM_OUT_MXINT8) {
-        int64_t G = op->out_g, n0 = (t->nn - 1) * t->tn;
-        lt.store_bytes += sm[1] * (op->n / G - n0 / G + (op->n % G != 0));
-    }
-    int64_t last_store = mx_tengine_store_dur(cfg, a, op, &lt);
     return mx_t_max(mx_tmem_dur(a, first_load) + arr + last_store, loads + stores);
 }
 
@@ -438,10 +455,12 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
             /* sizes ascend and the fit grows with each: the fitting k sizes are a prefix */
             int lmax = -1;
             while (lmax + 1 < nk && fits(a, op, cm[i], cn[j], ck[lmax + 1])) lmax++;
+            int64_t stores = 0, last_store = 0;
+            if (lmax >= 0) lb_stores(cfg, a, op, cm[i], cn[j], &stores, &last_store);
             for (int l = lmax; l >= 0; l--) {
                 mx_ttiling t = {cm[i], cn[j], ck[l], tcm[i], tcn[j], tck[l]};
                 /* no tile-count limit: the pipeline is a closed form (pipeline.c) */
-                int64_t lbc = lower_bound(a->cfg, a, op, &t, memo);
+                int64_t lbc = lower_bound(a, op, &t, memo, stores, last_store);
                 double lbo = (double)lbc;
                 if (cost.on) {
                     mxsim_tstats ls;
