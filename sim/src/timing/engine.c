@@ -204,8 +204,11 @@ static void lb_stores(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_
     *last_store = mx_tengine_store_dur(cfg, a, op, &lt);
 }
 
+/* cheap = 1: WS/IS MXINT8 tile times by their O(1) bound (mx_tpe_tile_lb), a weaker bound that
+** orders the candidates first; the exact tile times are computed only for candidates it cannot
+** rule out. */
 static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const mx_ttiling *t, tmemo *memo,
-                           int64_t stores, int64_t last_store)
+                           int64_t stores, int64_t last_store, int cheap)
 {
     /* sizes and counts of full and edge tiles along each dim */
     int64_t sm[2] = {t->tm, op->m - (t->nm - 1) * t->tm}, cm[2] = {t->nm - 1, 1};
@@ -223,7 +226,9 @@ static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const m
             if (um[i] * un[j] == 0) continue;
             for (int l = 0; l < 2; l++) {
                 if (uk[l] == 0) continue;
-                arr += um[i] * un[j] * uk[l] * tile_cycles(memo, a, op, sm[i], sn[j], sk[l]);
+                int64_t tc = cheap ? mx_tpe_tile_lb(a, op->mx, op->g, sm[i], sn[j], sk[l]) : -1;
+                if (tc < 0) tc = tile_cycles(memo, a, op, sm[i], sn[j], sk[l]);
+                arr += um[i] * un[j] * uk[l] * tc;
             }
         }
     /* loads: with several k chunks every tile loads A and B; else A once per m row of tiles,
@@ -362,9 +367,20 @@ typedef struct {
     double lb;     /* lower bound of the objective */
     int64_t order; /* position in the original (largest first) order */
     int16_t im, in, ik;
+    int16_t cheap; /* lb is the cheap bound (lower_bound, cheap = 1) */
 } ckey;
 
 static int ckey_less(const ckey *x, const ckey *y) { return x->lb < y->lb || (x->lb == y->lb && x->order < y->order); }
+
+static void heap_up(ckey *h, int i)
+{
+    while (i > 0 && ckey_less(&h[i], &h[(i - 1) / 2])) {
+        ckey tmp = h[i];
+        h[i] = h[(i - 1) / 2];
+        h[(i - 1) / 2] = tmp;
+        i = (i - 1) / 2;
+    }
+}
 
 static void heap_down(ckey *h, int n, int i)
 {
@@ -447,6 +463,8 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     }
     int nc = 0;
     int64_t tcm[48], tcn[48], tck[96]; /* tile counts of each candidate size */
+    /* two tiers of bounds when the exact tile times are the costly part (WS/IS MXINT8) */
+    const int cheap = op->mx && a->df != MXSIM_DF_OS;
     for (int i = 0; i < nm; i++) tcm[i] = mx_t_ceil_div(op->m, cm[i]);
     for (int j = 0; j < nn; j++) tcn[j] = mx_t_ceil_div(op->n, cn[j]);
     for (int l = 0; l < nk; l++) tck[l] = mx_t_ceil_div(op->k, ck[l]);
@@ -460,7 +478,7 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
             for (int l = lmax; l >= 0; l--) {
                 mx_ttiling t = {cm[i], cn[j], ck[l], tcm[i], tcn[j], tck[l]};
                 /* no tile-count limit: the pipeline is a closed form (pipeline.c) */
-                int64_t lbc = lower_bound(a, op, &t, memo, stores, last_store);
+                int64_t lbc = lower_bound(a, op, &t, memo, stores, last_store, cheap);
                 double lbo = (double)lbc;
                 if (cost.on) {
                     mxsim_tstats ls;
@@ -470,7 +488,7 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
                         return cst;
                     }
                 }
-                heap[nc] = (ckey){lbo, nc, (int16_t)i, (int16_t)j, (int16_t)l};
+                heap[nc] = (ckey){lbo, nc, (int16_t)i, (int16_t)j, (int16_t)l, (int16_t)cheap};
                 nc++;
             }
         }
@@ -485,6 +503,24 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
         heap[0] = heap[--hn];
         heap_down(heap, hn, 0);
         if (best_cost >= 0 && (cand.lb > best_cost || (cand.lb == best_cost && cand.order > best_order))) break;
+        if (cand.cheap) { /* the exact bound (>= the cheap one), back in line */
+            int64_t stores, last_store;
+            lb_stores(cfg, a, op, ct.tm, ct.tn, &stores, &last_store);
+            int64_t lbc = lower_bound(a, op, &ct, memo, stores, last_store, 0);
+            double lbo = (double)lbc;
+            if (cost.on) {
+                mxsim_tstats ls;
+                lb_stats(cfg, a, op, &ct, lbc, &ls);
+                if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
+                    if (!ctx) free(heap), free(memo);
+                    return cst;
+                }
+            }
+            heap[hn] = (ckey){lbo > cand.lb ? lbo : cand.lb, cand.order, cand.im, cand.in, cand.ik, 0};
+            heap_up(heap, hn);
+            hn++;
+            continue;
+        }
         double c;
         const char *ovf = NULL;
         mxsim_tstats cst_s;

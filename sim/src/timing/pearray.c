@@ -246,6 +246,12 @@ static int64_t stream_lb(const mx_tarch *a, int64_t g, int64_t tg, int64_t tm, i
     return lb;
 }
 
+int64_t mx_tpe_tile_lb(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, int64_t tk)
+{
+    if (!mx || a->df == MXSIM_DF_OS) return -1;
+    return stream_lb(a, g, mx_tpe_beats_per_group(a, g), tm, tn, tk);
+}
+
 void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, int64_t tk, mx_tfold *f)
 {
     int64_t tg = mx ? mx_tpe_beats_per_group(a, g) : 1;

@@ -63,6 +63,9 @@ MX_INTERNAL mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg
 ** the beat width (f->tg beats per group) the controller picks for it (pearray.c). */
 MX_INTERNAL void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn,
                              int64_t tk, mx_tfold *f);
+/* A lower bound of mx_tpe_tile's cycles in O(1) for a WS/IS MXINT8 tile (whose time tries
+** several beat widths); -1 for the others (their exact time is cheap). */
+MX_INTERNAL int64_t mx_tpe_tile_lb(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, int64_t tk);
 /* Beats a reduction of tk elements would take at the full L lanes (group g; g = tk for int8): the
 ** reference of lane-limit attribution (architecture.md section 10). */
 MX_INTERNAL int64_t mx_tpe_full_lane_beats(const mx_tarch *a, int mx, int64_t g, int64_t tk);
