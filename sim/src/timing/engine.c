@@ -111,14 +111,6 @@ int64_t mx_tengine_store_dur(const mxsim_tconfig *cfg, const mx_tarch *a, const 
     return d;
 }
 
-/* Fits: A and B tiles (mantissas + scales) in half of their SRAM, fp32 psums in half of C's. */
-static int fits(const mx_tarch *a, const mx_top_resolved *op, int64_t tm, int64_t tn, int64_t tk)
-{
-    int64_t sc = op->mx ? 1 : 0;
-    return tm * tk + sc * (tm * tk / op->g) <= a->half_a_bytes &&
-           tk * tn + sc * (tk * tn / op->g) <= a->half_b_bytes && tm * tn * 4 <= a->half_c_bytes;
-}
-
 static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
                         const mx_ttiling *t, mxsim_tstats *st, const char **ovf)
 {
@@ -468,11 +460,17 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     for (int i = 0; i < nm; i++) tcm[i] = mx_t_ceil_div(op->m, cm[i]);
     for (int j = 0; j < nn; j++) tcn[j] = mx_t_ceil_div(op->n, cn[j]);
     for (int l = 0; l < nk; l++) tck[l] = mx_t_ceil_div(op->k, ck[l]);
+    int64_t tkb[96]; /* bytes per row of a k chunk: mantissas and scales */
+    for (int l = 0; l < nk; l++) tkb[l] = ck[l] + (op->mx ? ck[l] / op->g : 0);
     for (int i = nm - 1; i >= 0; i--)
         for (int j = nn - 1; j >= 0; j--) {
             /* sizes ascend and the fit grows with each: the fitting k sizes are a prefix */
             int lmax = -1;
-            while (lmax + 1 < nk && fits(a, op, cm[i], cn[j], ck[lmax + 1])) lmax++;
+            /* fits: A and B tiles (mantissas + scales; an MXINT8 chunk is whole groups: x rows hold
+            ** x * (tk + tk/G) bytes) in half of their SRAM, fp32 psums in half of C's */
+            if (cm[i] * cn[j] * 4 > a->half_c_bytes) continue;
+            while (lmax + 1 < nk && cm[i] * tkb[lmax + 1] <= a->half_a_bytes && cn[j] * tkb[lmax + 1] <= a->half_b_bytes)
+                lmax++;
             int64_t stores = 0, last_store = 0;
             if (lmax >= 0) lb_stores(cfg, a, op, cm[i], cn[j], &stores, &last_store);
             for (int l = lmax; l >= 0; l--) {
