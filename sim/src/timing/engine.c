@@ -117,9 +117,6 @@ static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
     return mx_tpipe_run(cfg, a, op, t, st, ovf);
 }
 
-/* A lower bound of pipeline()'s result, in O(1) tile shapes: the array runs the tiles one after
-** another between the first load and the last store, and the DRAM channel serves every request
-** one after another.  Used only to skip candidates that cannot win. */
 /* Tile times already computed during one search, by tile shape (direct-mapped): candidates share
 ** their full and edge tile shapes, and a WS/IS MXINT8 tile time tries several beat widths. */
 #define MX_T_MEMO 1024
@@ -196,70 +193,110 @@ static void lb_stores(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_
     *last_store = mx_tengine_store_dur(cfg, a, op, &lt);
 }
 
-/* cheap = 1: WS/IS MXINT8 tile times by their O(1) bound (mx_tpe_tile_lb), a weaker bound that
-** orders the candidates first; the exact tile times are computed only for candidates it cannot
-** rule out. */
-static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const mx_ttiling *t, tmemo *memo,
-                           int64_t stores, int64_t last_store, int cheap)
+/* One candidate size along a dim, precomputed once per search: the full and last tile sizes s,
+** their counts c (c[0] = tiles - 1, c[1] = 1) and merged counts u (an edge as large as a full
+** tile joins its class), the tile count n; for k, g = s / G (MXINT8 chunks are whole groups) and,
+** for the cheap bound, N and E of stream_lb; for every dim q = s / C and r = s % C (column folds). */
+typedef struct {
+    int64_t s[2], c[2], u[2], n, g[2], N[2], E[2], q[2], r[2];
+} tdim;
+
+static void tdim_set(tdim *d, const mx_tarch *a, const mx_top_resolved *op, int64_t dim, int64_t size, int is_k)
 {
-    /* sizes and counts of full and edge tiles along each dim */
-    int64_t sm[2] = {t->tm, op->m - (t->nm - 1) * t->tm}, cm[2] = {t->nm - 1, 1};
-    int64_t sn[2] = {t->tn, op->n - (t->nn - 1) * t->tn}, cn[2] = {t->nn - 1, 1};
-    int64_t sk[2] = {t->tk, op->k - (t->nk - 1) * t->tk}, ck[2] = {t->nk - 1, 1};
-    int64_t sc = op->mx ? 1 : 0, arr = 0, loads = 0;
-    /* array time by shape; an edge as large as a full tile joins its class (aligned sizes: one
-    ** tile time per candidate instead of eight memo lookups) */
-    int64_t um[2] = {cm[0], cm[1]}, un[2] = {cn[0], cn[1]}, uk[2] = {ck[0], ck[1]};
-    if (sm[1] == sm[0]) um[0] += um[1], um[1] = 0;
-    if (sn[1] == sn[0]) un[0] += un[1], un[1] = 0;
-    if (sk[1] == sk[0]) uk[0] += uk[1], uk[1] = 0;
+    d->n = mx_t_ceil_div(dim, size);
+    d->s[0] = size, d->s[1] = dim - (d->n - 1) * size;
+    d->c[0] = d->u[0] = d->n - 1, d->c[1] = d->u[1] = 1;
+    if (d->s[1] == d->s[0]) d->u[0] += d->u[1], d->u[1] = 0;
+    int64_t tg = op->mx ? mx_tpe_beats_per_group(a, op->g) : 1;
+    for (int i = 0; i < 2; i++) {
+        d->g[i] = is_k && op->mx ? d->s[i] / op->g : 0;
+        d->N[i] = mx_t_ceil_div(d->g[i] * tg, a->R);
+        d->E[i] = mx_t_min(d->N[i], d->g[i]);
+        d->q[i] = d->s[i] / a->C, d->r[i] = d->s[i] % a->C;
+    }
+}
+
+/* stream_lb (pearray.c) of a WS/IS MXINT8 tile from the precomputed sizes: cols on the columns in
+** q full folds and one of r columns, S streaming steps, chunk class l of dk. */
+static int64_t stream_lb_at(const mx_tarch *a, const tdim *dk, int l, int64_t q, int64_t r, int64_t S)
+{
+    const int64_t R = a->R, C = a->C, N = dk->N[l], E = dk->E[l], ng = dk->g[l];
+    int64_t fill = N * (2 * R + C - 1), lb = 0;
+    for (int j = 0; j < 2; j++) {
+        int64_t cnt = j == 0 ? q : (r != 0), mc = j == 0 ? C : r;
+        if (cnt == 0) continue;
+        int64_t sum_i = a->share == MXSIM_EXP_PER_COL ? mx_t_max(N, ng * a->ii)
+                        : E * mx_t_max(1, (a->share == MXSIM_EXP_PER_ROW ? mc : 1) * a->ii) + (N - E);
+        lb += cnt * (fill + (S - 1) * sum_i);
+    }
+    return lb;
+}
+
+/* A lower bound of pipeline()'s result from the tile classes: the array runs the tiles one after
+** another between the first load and the last store, and the DRAM channel serves every request
+** one after another.  Used only to skip candidates that cannot win.  cheap = 1: WS/IS MXINT8 tile
+** times by their O(1) bound (stream_lb at the full beat, below every beat width's time), a weaker
+** bound that orders the candidates first; the exact tile times are computed only for candidates
+** it cannot rule out. */
+static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const tdim *dm, const tdim *dn,
+                           const tdim *dk, tmemo *memo, int64_t stores, int64_t last_store, int cheap)
+{
+    const int64_t *sm = dm->s, *sn = dn->s, *sk = dk->s, *cm = dm->c, *cn = dn->c;
+    const int64_t *um = dm->u, *un = dn->u, *uk = dk->u, *kg = dk->g;
+    int64_t arr = 0, loads = 0;
+    const tdim *dc = a->df == MXSIM_DF_WS ? dn : dm; /* the dim on the columns (WS/IS) */
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++) {
             if (um[i] * un[j] == 0) continue;
             for (int l = 0; l < 2; l++) {
                 if (uk[l] == 0) continue;
-                int64_t tc = cheap ? mx_tpe_tile_lb(a, op->mx, op->g, sm[i], sn[j], sk[l]) : -1;
-                if (tc < 0) tc = tile_cycles(memo, a, op, sm[i], sn[j], sk[l]);
+                int64_t tc;
+                if (cheap) {
+                    int ic = a->df == MXSIM_DF_WS ? j : i;
+                    tc = stream_lb_at(a, dk, l, dc->q[ic], dc->r[ic], a->df == MXSIM_DF_WS ? sm[i] : sn[j]);
+                } else {
+                    tc = tile_cycles(memo, a, op, sm[i], sn[j], sk[l]);
+                }
                 arr += um[i] * un[j] * uk[l] * tc;
             }
         }
     /* loads: with several k chunks every tile loads A and B; else A once per m row of tiles,
     ** and B once (one n tile) or with every tile */
-    /* MXINT8 chunks are whole groups: x * sk / g = x * (sk / g) scale bytes */
-    int64_t kg[2] = {sc ? sk[0] / op->g : 0, sc ? sk[1] / op->g : 0};
     int64_t ab[2][2]; /* A bytes of m class i; B bytes of n class j (for the single-chunk case) */
     for (int i = 0; i < 2; i++) {
-        ab[0][i] = sm[i] * sk[0] + sm[i] * kg[0];
-        ab[1][i] = sk[0] * sn[i] + sn[i] * kg[0];
+        ab[0][i] = sm[i] * (sk[0] + kg[0]);
+        ab[1][i] = sn[i] * (sk[0] + kg[0]);
     }
-    if (t->nk > 1) {
+    int64_t first_dur = -1;
+    if (dk->n > 1) {
         for (int i = 0; i < 2; i++)
             for (int j = 0; j < 2; j++)
                 for (int l = 0; l < 2; l++) {
                     int64_t n = um[i] * un[j] * uk[l];
                     if (n == 0) continue;
-                    int64_t b = (sm[i] + sn[j]) * (sk[l] + kg[l]);
-                    loads += n * mx_tmem_dur(a, b);
+                    int64_t d = mx_tmem_dur(a, (sm[i] + sn[j]) * (sk[l] + kg[l]));
+                    if (i == 0 && j == 0 && l == 0) first_dur = d; /* the first tile's request */
+                    loads += n * d;
                 }
     } else {
-        int jf = t->nn > 1 ? 0 : 1; /* class of the first n tile */
+        int jf = dn->n > 1 ? 0 : 1; /* class of the first n tile */
         for (int i = 0; i < 2; i++) {
             if (cm[i] == 0) continue;
             /* first tile of each m row: A, plus B when B moves with every tile or it is tile 0 */
-            int64_t first_b = t->nn > 1 ? ab[1][jf] : 0;
+            int64_t first_b = dn->n > 1 ? ab[1][jf] : 0;
             loads += cm[i] * mx_tmem_dur(a, ab[0][i] + first_b);
-            if (t->nn > 1)
+            if (dn->n > 1)
                 for (int j = 0; j < 2; j++) {
                     int64_t n = cm[i] * (cn[j] - (j == jf));
                     if (n > 0) loads += n * mx_tmem_dur(a, ab[1][j]);
                 }
         }
-        if (t->nn == 1) /* B once, in tile 0's request (A of tile 0 already counted) */
-            loads += mx_tmem_dur(a, ab[0][t->nm > 1 ? 0 : 1] + ab[1][1]) - mx_tmem_dur(a, ab[0][t->nm > 1 ? 0 : 1]);
+        if (dn->n == 1) /* B once, in tile 0's request (A of tile 0 already counted) */
+            loads += mx_tmem_dur(a, ab[0][dm->n > 1 ? 0 : 1] + ab[1][1]) - mx_tmem_dur(a, ab[0][dm->n > 1 ? 0 : 1]);
     }
     /* the first tile loads full-size A and B */
-    int64_t first_load = ab[0][0] + ab[1][0];
-    return mx_t_max(mx_tmem_dur(a, first_load) + arr + last_store, loads + stores);
+    if (first_dur < 0) first_dur = mx_tmem_dur(a, ab[0][0] + ab[1][0]);
+    return mx_t_max(first_dur + arr + last_store, loads + stores);
 }
 
 /* Every statistic of one op on tiling t (analytic; the op once, without repeat).  Returns 0, or -1
@@ -454,14 +491,14 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
     }
     int nc = 0;
-    int64_t tcm[48], tcn[48], tck[96]; /* tile counts of each candidate size */
+    tdim dms[48], dns[48], dks[96]; /* each candidate size, precomputed */
     /* two tiers of bounds when the exact tile times are the costly part (WS/IS MXINT8) */
     const int cheap = op->mx && a->df != MXSIM_DF_OS;
-    for (int i = 0; i < nm; i++) tcm[i] = mx_t_ceil_div(op->m, cm[i]);
-    for (int j = 0; j < nn; j++) tcn[j] = mx_t_ceil_div(op->n, cn[j]);
-    for (int l = 0; l < nk; l++) tck[l] = mx_t_ceil_div(op->k, ck[l]);
+    for (int i = 0; i < nm; i++) tdim_set(&dms[i], a, op, op->m, cm[i], 0);
+    for (int j = 0; j < nn; j++) tdim_set(&dns[j], a, op, op->n, cn[j], 0);
+    for (int l = 0; l < nk; l++) tdim_set(&dks[l], a, op, op->k, ck[l], 1);
     int64_t tkb[96]; /* bytes per row of a k chunk: mantissas and scales */
-    for (int l = 0; l < nk; l++) tkb[l] = ck[l] + (op->mx ? ck[l] / op->g : 0);
+    for (int l = 0; l < nk; l++) tkb[l] = ck[l] + dks[l].g[0];
     for (int i = nm - 1; i >= 0; i--)
         for (int j = nn - 1; j >= 0; j--) {
             /* sizes ascend and the fit grows with each: the fitting k sizes are a prefix */
@@ -474,9 +511,9 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
             int64_t stores = 0, last_store = 0;
             if (lmax >= 0) lb_stores(cfg, a, op, cm[i], cn[j], &stores, &last_store);
             for (int l = lmax; l >= 0; l--) {
-                mx_ttiling t = {cm[i], cn[j], ck[l], tcm[i], tcn[j], tck[l]};
+                mx_ttiling t = {cm[i], cn[j], ck[l], dms[i].n, dns[j].n, dks[l].n};
                 /* no tile-count limit: the pipeline is a closed form (pipeline.c) */
-                int64_t lbc = lower_bound(a, op, &t, memo, stores, last_store, cheap);
+                int64_t lbc = lower_bound(a, op, &dms[i], &dns[j], &dks[l], memo, stores, last_store, cheap);
                 double lbo = (double)lbc;
                 if (cost.on) {
                     mxsim_tstats ls;
@@ -496,15 +533,14 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     const char *ovf_any = NULL;
     for (int hn = nc; hn > 0;) {
         const ckey cand = heap[0]; /* the next candidate in (lb, order) order */
-        const mx_ttiling ct = {cm[cand.im], cn[cand.in], ck[cand.ik], mx_t_ceil_div(op->m, cm[cand.im]),
-                               mx_t_ceil_div(op->n, cn[cand.in]), mx_t_ceil_div(op->k, ck[cand.ik])};
+        const mx_ttiling ct = {cm[cand.im], cn[cand.in], ck[cand.ik], dms[cand.im].n, dns[cand.in].n, dks[cand.ik].n};
         heap[0] = heap[--hn];
         heap_down(heap, hn, 0);
         if (best_cost >= 0 && (cand.lb > best_cost || (cand.lb == best_cost && cand.order > best_order))) break;
         if (cand.cheap) { /* the exact bound (>= the cheap one), back in line */
             int64_t stores, last_store;
             lb_stores(cfg, a, op, ct.tm, ct.tn, &stores, &last_store);
-            int64_t lbc = lower_bound(a, op, &ct, memo, stores, last_store, 0);
+            int64_t lbc = lower_bound(a, op, &dms[cand.im], &dns[cand.in], &dks[cand.ik], memo, stores, last_store, 0);
             double lbo = (double)lbc;
             if (cost.on) {
                 mxsim_tstats ls;
