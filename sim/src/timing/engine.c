@@ -163,36 +163,6 @@ static int64_t tile_cycles(tmemo *memo, const mx_tarch *a, const mx_top_resolved
     return tile_time(memo, a, op, tm, tn, tk)->cycles;
 }
 
-/* The stores of a tiling: every output block's (a tile of sn columns holds at least floor(sn / G)
-** MXINT8 group ends) and the last block's (its scales: the groups ending in its columns plus a short
-** last group).  They depend on tm and tn only: computed once for all k sizes. */
-static void lb_stores(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op, int64_t tm,
-                      int64_t tn, int64_t *stores, int64_t *last_store)
-{
-    int64_t nm = mx_t_ceil_div(op->m, tm), nn = mx_t_ceil_div(op->n, tn);
-    int64_t sm[2] = {tm, op->m - (nm - 1) * tm}, um[2] = {nm - 1, 1};
-    int64_t sn[2] = {tn, op->n - (nn - 1) * tn}, un[2] = {nn - 1, 1};
-    if (sm[1] == sm[0]) um[0] += um[1], um[1] = 0;
-    if (sn[1] == sn[0]) un[0] += un[1], un[1] = 0;
-    int64_t ob = op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1;
-    *stores = 0;
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++) {
-            if (um[i] * un[j] == 0) continue;
-            mx_ttile st = {sm[i], sn[j], 0, 0, 0, sm[i] * sn[j], 0, 0};
-            st.store_bytes = st.store_elems * ob;
-            if (op->out_fmt == MXSIM_OUT_MXINT8) st.store_bytes += sm[i] * (sn[j] / op->out_g);
-            *stores += um[i] * un[j] * mx_tengine_store_dur(cfg, a, op, &st);
-        }
-    mx_ttile lt = {sm[1], sn[1], 0, 0, sm[1] * sn[1], 0, 0, 0};
-    lt.store_bytes = lt.store_elems * ob;
-    if (op->out_fmt == MXSIM_OUT_MXINT8) {
-        int64_t G = op->out_g, n0 = (nn - 1) * tn;
-        lt.store_bytes += sm[1] * (op->n / G - n0 / G + (op->n % G != 0));
-    }
-    *last_store = mx_tengine_store_dur(cfg, a, op, &lt);
-}
-
 /* One candidate size along a dim, precomputed once per search: the full and last tile sizes s,
 ** their counts c (c[0] = tiles - 1, c[1] = 1) and merged counts u (an edge as large as a full
 ** tile joins its class), the tile count n; for k, g = s / G (MXINT8 chunks are whole groups) and,
@@ -214,6 +184,32 @@ static void tdim_set(tdim *d, const mx_tarch *a, const mx_top_resolved *op, int6
         d->E[i] = mx_t_min(d->N[i], d->g[i]);
         d->q[i] = d->s[i] / a->C, d->r[i] = d->s[i] % a->C;
     }
+}
+
+/* The stores of a tiling: every output block's (a tile of sn columns holds at least floor(sn / G)
+** MXINT8 group ends) and the last block's (its scales: the groups ending in its columns plus a short
+** last group).  They depend on tm and tn only: computed once for all k sizes. */
+static void lb_stores(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op, const tdim *dm,
+                      const tdim *dn, int64_t *stores, int64_t *last_store)
+{
+    const int64_t *sm = dm->s, *sn = dn->s, *um = dm->u, *un = dn->u;
+    int64_t ob = op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1;
+    *stores = 0;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            if (um[i] * un[j] == 0) continue;
+            mx_ttile st = {sm[i], sn[j], 0, 0, 0, sm[i] * sn[j], 0, 0};
+            st.store_bytes = st.store_elems * ob;
+            if (op->out_fmt == MXSIM_OUT_MXINT8) st.store_bytes += sm[i] * (sn[j] / op->out_g);
+            *stores += um[i] * un[j] * mx_tengine_store_dur(cfg, a, op, &st);
+        }
+    mx_ttile lt = {sm[1], sn[1], 0, 0, sm[1] * sn[1], 0, 0, 0};
+    lt.store_bytes = lt.store_elems * ob;
+    if (op->out_fmt == MXSIM_OUT_MXINT8) {
+        int64_t G = op->out_g, n0 = (dn->n - 1) * sn[0];
+        lt.store_bytes += sm[1] * (op->n / G - n0 / G + (op->n % G != 0));
+    }
+    *last_store = mx_tengine_store_dur(cfg, a, op, &lt);
 }
 
 /* stream_lb (pearray.c) of a WS/IS MXINT8 tile from the precomputed sizes: cols on the columns in
@@ -509,7 +505,7 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
             while (lmax + 1 < nk && cm[i] * tkb[lmax + 1] <= a->half_a_bytes && cn[j] * tkb[lmax + 1] <= a->half_b_bytes)
                 lmax++;
             int64_t stores = 0, last_store = 0;
-            if (lmax >= 0) lb_stores(cfg, a, op, cm[i], cn[j], &stores, &last_store);
+            if (lmax >= 0) lb_stores(cfg, a, op, &dms[i], &dns[j], &stores, &last_store);
             for (int l = lmax; l >= 0; l--) {
                 mx_ttiling t = {cm[i], cn[j], ck[l], dms[i].n, dns[j].n, dks[l].n};
                 /* no tile-count limit: the pipeline is a closed form (pipeline.c) */
@@ -539,7 +535,7 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
         if (best_cost >= 0 && (cand.lb > best_cost || (cand.lb == best_cost && cand.order > best_order))) break;
         if (cand.cheap) { /* the exact bound (>= the cheap one), back in line */
             int64_t stores, last_store;
-            lb_stores(cfg, a, op, ct.tm, ct.tn, &stores, &last_store);
+            lb_stores(cfg, a, op, &dms[cand.im], &dns[cand.in], &stores, &last_store);
             int64_t lbc = lower_bound(a, op, &dms[cand.im], &dns[cand.in], &dks[cand.ik], memo, stores, last_store, 0);
             double lbo = (double)lbc;
             if (cost.on) {
