@@ -132,6 +132,44 @@ MXTEST(total_overflow_is_e_limit)
     remove(path);
 }
 
+/* The worked example of the closed form (sim/doc/architecture.md section 13), hand-derived: 4x4 OS,
+** int8, one lane, DRAM 4 B/cycle and 10 cycles latency, fp32 output, tiles 4x4x8 forced; GEMM
+** 4 x 4nn x 16: tiles of P = 8 + 4 + 4 - 2 = 14 cycles, loads of 64 bytes (L = 10 + 16 = 26), a
+** 64-byte store per block (S = 26).  Waits: 26 (first load), 12 before each first chunk
+** (26 - 14), 38 before each second chunk after the first block (26 + 26 - 14: the previous store
+** is ahead of the load), tail 26: cycles = 28 nn + (26 + 12 + 50 (nn - 1)) + 26 = 78 nn + 14, of
+** which DRAM latency 10 nn + 10. */
+MXTEST(closed_form_worked_example)
+{
+    const int64_t nns[] = {3, 1000, (int64_t)1 << 20};
+    for (int i = 0; i < 3; i++) {
+        mxsim_tconfig c;
+        mxsim_tconfig_default(&c);
+        c.array_rows = c.array_cols = 4, c.dataflow = MXSIM_DF_OS, c.operand_format = MXSIM_FMT_INT8;
+        c.pe_lanes = c.load_lanes = 1, c.dram_bw_bytes_per_cycle = 4, c.dram_latency_cycles = 10;
+        c.out_format = MXSIM_OUT_FP32, c.tile_m = 4, c.tile_n = 4, c.tile_k = 8;
+        c.sram_a_kib = c.sram_b_kib = c.sram_c_kib = 64;
+        int64_t nn = nns[i];
+        mxsim_top o = mxt_gemm_op("w", 4, 4 * nn, 16);
+        mx_top_resolved op;
+        mx_tarch a;
+        mx_ttiling t;
+        MXT_EQ_INT(mx_top_resolve(g_ctx, &c, &o, "t", &op), MXSIM_OK);
+        mx_tarch_derive(&c, &a);
+        MXT_EQ_INT(mx_tengine_choose(g_ctx, &a, &op, "t", &t, NULL), MXSIM_OK);
+        MXT_EQ_INT(t.nm * t.nn * t.nk, 2 * nn);
+        for (int walk = 0; walk < 2; walk++) {
+            mxsim_tstats st;
+            memset(&st, 0, sizeof st);
+            MXT_EQ_INT(mx_tengine_pipeline(&c, &a, &op, &t, &st, walk), 78 * nn + 14);
+            MXT_EQ_INT(st.cycles_compute + st.cycles_fill_drain, 28 * nn);
+            MXT_EQ_INT(st.cycles_dram_latency, 10 * nn + 10);
+            MXT_EQ_INT(st.cycles_dram_bw, 78 * nn + 14 - 28 * nn - (10 * nn + 10));
+            MXT_EQ_INT(st.n_dram_requests, 3 * nn);
+        }
+    }
+}
+
 int main(void)
 {
     if (mxsim_ctx_create(&g_ctx) != MXSIM_OK) return 1;

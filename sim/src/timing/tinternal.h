@@ -1,7 +1,8 @@
 /* tinternal.h - private declarations shared by the timing engine's modules (sim/src/timing).
 **
 ** The engine is split by hardware block: tconfig.c (field table), trace.c (trace I/O), pearray.c
-** (fold timing of the PE array and exponent units), engine.c (tiling, memory pipeline, events),
+** (fold timing of the PE array and exponent units), engine.c (tiling search, events), pipeline.c
+** (the double-buffered memory pipeline: its closed form over tile classes and the tile walk),
 ** detail.c (detailed mode: an independent cycle-by-cycle simulation of the same machine).  All
 ** cross-file functions are mx_t<module>_<verb>.
 */
