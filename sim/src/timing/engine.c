@@ -69,12 +69,6 @@ mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsi
     return MXSIM_OK;
 }
 
-int64_t mx_tmem_dur(const mx_tarch *a, int64_t bytes)
-{
-    if (bytes <= 0) return 0;
-    return a->dram_lat + mx_t_ceil_div(bytes * MX_T_BW_FRAC, a->bw_q);
-}
-
 static int64_t out_elem_bytes(int fmt) { return fmt == MXSIM_OUT_FP32 ? 4 : fmt == MXSIM_OUT_BF16 ? 2 : 1; }
 
 void mx_tengine_tile(const mx_top_resolved *op, const mx_ttiling *t, int64_t idx, mx_ttile *o)
@@ -105,9 +99,9 @@ int64_t mx_tengine_store_dur(const mxsim_tconfig *cfg, const mx_tarch *a, const 
                              const mx_ttile *tl)
 {
     if (tl->store_bytes == 0) return 0;
-    int64_t d = mx_tmem_dur(a, tl->store_bytes);
+    int64_t d = mx_tdram_dur(a, tl->store_bytes);
     if (op->out_fmt == MXSIM_OUT_MXINT8)
-        d += cfg->requant_depth_cycles + mx_t_ceil_div(tl->store_elems, cfg->requant_lanes);
+        d += mx_trequant_cycles(cfg, op, tl->store_elems);
     return d;
 }
 
@@ -177,7 +171,7 @@ static void tdim_set(tdim *d, const mx_tarch *a, const mx_top_resolved *op, int6
     d->s[0] = size, d->s[1] = dim - (d->n - 1) * size;
     d->c[0] = d->u[0] = d->n - 1, d->c[1] = d->u[1] = 1;
     if (d->s[1] == d->s[0]) d->u[0] += d->u[1], d->u[1] = 0;
-    int64_t tg = op->mx ? mx_tpe_beats_per_group(a, op->g) : 1;
+    int64_t tg = op->mx ? mx_tload_beats_per_group(a, op->g) : 1;
     for (int i = 0; i < 2; i++) {
         d->g[i] = is_k && op->mx ? d->s[i] / op->g : 0;
         d->N[i] = mx_t_ceil_div(d->g[i] * tg, a->R);
@@ -212,7 +206,7 @@ static void lb_stores(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_
     *last_store = mx_tengine_store_dur(cfg, a, op, &lt);
 }
 
-/* stream_lb (pearray.c) of a WS/IS MXINT8 tile from the precomputed sizes: cols on the columns in
+/* stream_lb (pe_array.c) of a WS/IS MXINT8 tile from the precomputed sizes: cols on the columns in
 ** q full folds and one of r columns, S streaming steps, chunk class l of dk. */
 static int64_t stream_lb_at(const mx_tarch *a, const tdim *dk, int l, int64_t q, int64_t r, int64_t S)
 {
@@ -270,7 +264,7 @@ static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const t
                 for (int l = 0; l < 2; l++) {
                     int64_t n = um[i] * un[j] * uk[l];
                     if (n == 0) continue;
-                    int64_t d = mx_tmem_dur(a, (sm[i] + sn[j]) * (sk[l] + kg[l]));
+                    int64_t d = mx_tdram_dur(a, (sm[i] + sn[j]) * (sk[l] + kg[l]));
                     if (i == 0 && j == 0 && l == 0) first_dur = d; /* the first tile's request */
                     loads += n * d;
                 }
@@ -280,18 +274,18 @@ static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const t
             if (cm[i] == 0) continue;
             /* first tile of each m row: A, plus B when B moves with every tile or it is tile 0 */
             int64_t first_b = dn->n > 1 ? ab[1][jf] : 0;
-            loads += cm[i] * mx_tmem_dur(a, ab[0][i] + first_b);
+            loads += cm[i] * mx_tdram_dur(a, ab[0][i] + first_b);
             if (dn->n > 1)
                 for (int j = 0; j < 2; j++) {
                     int64_t n = cm[i] * (cn[j] - (j == jf));
-                    if (n > 0) loads += n * mx_tmem_dur(a, ab[1][j]);
+                    if (n > 0) loads += n * mx_tdram_dur(a, ab[1][j]);
                 }
         }
         if (dn->n == 1) /* B once, in tile 0's request (A of tile 0 already counted) */
-            loads += mx_tmem_dur(a, ab[0][dm->n > 1 ? 0 : 1] + ab[1][1]) - mx_tmem_dur(a, ab[0][dm->n > 1 ? 0 : 1]);
+            loads += mx_tdram_dur(a, ab[0][dm->n > 1 ? 0 : 1] + ab[1][1]) - mx_tdram_dur(a, ab[0][dm->n > 1 ? 0 : 1]);
     }
     /* the first tile loads full-size A and B */
-    if (first_dur < 0) first_dur = mx_tmem_dur(a, ab[0][0] + ab[1][0]);
+    if (first_dur < 0) first_dur = mx_tdram_dur(a, ab[0][0] + ab[1][0]);
     return mx_t_max(first_dur + arr + last_store, loads + stores);
 }
 
@@ -494,16 +488,12 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     for (int j = 0; j < nn; j++) tdim_set(&dns[j], a, op, op->n, cn[j], 0);
     for (int l = 0; l < nk; l++) tdim_set(&dks[l], a, op, op->k, ck[l], 1);
     int64_t tkb[96]; /* bytes per row of a k chunk: mantissas and scales */
-    for (int l = 0; l < nk; l++) tkb[l] = ck[l] + dks[l].g[0];
+    for (int l = 0; l < nk; l++) tkb[l] = mx_tsram_row_bytes(op, ck[l]);
     for (int i = nm - 1; i >= 0; i--)
         for (int j = nn - 1; j >= 0; j--) {
             /* sizes ascend and the fit grows with each: the fitting k sizes are a prefix */
             int lmax = -1;
-            /* fits: A and B tiles (mantissas + scales; an MXINT8 chunk is whole groups: x rows hold
-            ** x * (tk + tk/G) bytes) in half of their SRAM, fp32 psums in half of C's */
-            if (cm[i] * cn[j] * 4 > a->half_c_bytes) continue;
-            while (lmax + 1 < nk && cm[i] * tkb[lmax + 1] <= a->half_a_bytes && cn[j] * tkb[lmax + 1] <= a->half_b_bytes)
-                lmax++;
+            while (lmax + 1 < nk && mx_tsram_fits(a, cm[i], cn[j], tkb[lmax + 1])) lmax++;
             int64_t stores = 0, last_store = 0;
             if (lmax >= 0) lb_stores(cfg, a, op, &dms[i], &dns[j], &stores, &last_store);
             for (int l = lmax; l >= 0; l--) {
@@ -597,38 +587,16 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     return MXSIM_OK;
 }
 
-/* Operand element reads from the A and B SRAMs (what the array edges consume): the stationary
-** operand is read once per tile, the streamed one once per fold across the other spatial dim. */
+/* The volumes both engines share: SRAM reads at the array edges, MACs, exponent operations and
+** re-quantized outputs, each from its block's module. */
 void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
                         const mx_ttiling *t, mxsim_tstats *st)
 {
-    int64_t ra = 0, rb = 0, rsa = 0, rsb = 0;
     (void)cfg;
-    /* tiles differ only by edge sizes: every term depends on (tm, tn) alone, so each of the (at
-    ** most) four shape classes adds its per-tile reads times its tile count */
-    int64_t sm[2] = {t->tm, op->m - (t->nm - 1) * t->tm}, cm[2] = {t->nm - 1, 1};
-    int64_t sn[2] = {t->tn, op->n - (t->nn - 1) * t->tn}, cn[2] = {t->nn - 1, 1};
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++) {
-            int64_t cnt = cm[i] * cn[j], tm = sm[i], tn = sn[j], ea, eb;
-            if (cnt == 0) continue;
-            if (a->df == MXSIM_DF_OS) { ea = tm * op->k * mx_t_ceil_div(tn, a->C); eb = op->k * tn * mx_t_ceil_div(tm, a->R); }
-            else if (a->df == MXSIM_DF_WS) { ea = tm * op->k * mx_t_ceil_div(tn, a->C); eb = op->k * tn; }
-            else { ea = tm * op->k; eb = op->k * tn * mx_t_ceil_div(tm, a->C); }
-            ra += cnt * ea; rb += cnt * eb;
-            if (op->mx) { rsa += cnt * (ea / op->g); rsb += cnt * (eb / op->g); }
-        }
-    st->sram_a_rd_mant_bytes = ra;
-    st->sram_b_rd_mant_bytes = rb;
-    st->sram_a_rd_scale_bytes = rsa;
-    st->sram_b_rd_scale_bytes = rsb;
-    st->n_macs = op->m * op->n * op->k_useful;
-    st->n_macs_issued = op->m * op->n * op->k;
-    st->n_exp_ops = op->mx ? op->m * op->n * (op->k / op->g) : 0;
-    if (op->out_fmt == MXSIM_OUT_MXINT8) {
-        st->n_requant_elems = op->m * op->n;
-        st->n_maxabs_compares = op->m * op->n;
-    }
+    mx_tsram_reads(a, op, t, st);
+    mx_tpe_macs(op, st);
+    mx_texp_events(op, st);
+    mx_trequant_gemm_events(op, st);
 }
 
 void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st)
@@ -648,43 +616,6 @@ void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st)
     st->tops = st->seconds > 0 ? 2.0 * (double)st->n_macs / st->seconds / 1e12 : 0;
 }
 
-/* Dequant (MXINT8 -> bf16) and quantize (bf16 -> MXINT8) stream m*n elements through a unit of
-** `lanes` elements/cycle with a pipeline depth; the load and the store are one DRAM request each
-** and overlap the unit, so the excess of memory time is stall. */
-static void time_elementwise(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
-                             mxsim_tstats *st)
-{
-    /* the MXINT8 side is whole groups along n (zero-padded); the bf16 side is the useful m*n */
-    int64_t np = mx_t_ceil_div(op->n, op->g) * op->g, sc = op->m * (np / op->g);
-    int64_t e = op->m * op->n, ep = op->m * np;
-    int deq = op->kind == MXSIM_OP_DEQUANT;
-    int64_t lanes = deq ? cfg->dequant_lanes : cfg->requant_lanes;
-    int64_t depth = deq ? cfg->dequant_depth_cycles : cfg->requant_depth_cycles;
-    int64_t in_b = deq ? ep + sc : 2 * e, out_b = deq ? 2 * e : ep + sc;
-    st->cycles_compute = mx_t_ceil_div(ep, lanes);
-    st->cycles_fill_drain = depth;
-    int64_t mem = mx_tmem_dur(a, in_b) + mx_tmem_dur(a, out_b);
-    st->cycles_total = mx_t_max(st->cycles_compute + depth, mem);
-    st->cycles_mem_stall = st->cycles_total - st->cycles_compute - depth;
-    /* the stall a latency-free DRAM would leave is bandwidth; the rest is latency */
-    st->cycles_dram_bw = mx_t_max(0, mem - 2 * a->dram_lat - st->cycles_compute - depth);
-    st->cycles_dram_latency = st->cycles_mem_stall - st->cycles_dram_bw;
-    st->dram_a_mant_bytes = deq ? ep : 2 * e;
-    st->dram_a_scale_bytes = deq ? sc : 0;
-    st->dram_out_bytes = out_b;
-    st->sram_a_rd_mant_bytes = st->dram_a_mant_bytes;
-    st->sram_a_rd_scale_bytes = st->dram_a_scale_bytes;
-    st->sram_c_wr_bytes = out_b;
-    st->sram_c_rd_bytes = out_b;
-    st->n_dram_requests = 2;
-    if (deq) st->n_dequant_elems = ep;
-    else st->n_requant_elems = st->n_maxabs_compares = ep;
-    st->tile_m = op->m;
-    st->tile_n = op->n;
-    st->tile_k = 1;
-    st->n_tiles = 1;
-}
-
 MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_top *op,
                                      const char *source, int detail, const char *access_trace_path,
                                      mxsim_tstats *out)
@@ -699,7 +630,8 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
     mx_tarch a;
     mx_tarch_derive(cfg, &a);
     if (r.kind != MXSIM_OP_GEMM) {
-        time_elementwise(cfg, &a, &r, out);
+        if (r.kind == MXSIM_OP_DEQUANT) mx_tdequant_time(cfg, &a, &r, out);
+        else mx_trequant_time(cfg, &a, &r, out);
     } else {
         char where[600];
         snprintf(where, sizeof where, "%s:%d: op '%s'", source ? source : "trace", op->line, op->name);

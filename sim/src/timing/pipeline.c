@@ -3,7 +3,7 @@
 ** counter (sim/doc/architecture.md section 13).
 **
 ** Modelled: tiles run in order (m outer, n, k inner).  One DRAM channel serves requests in issue
-** order, each costing latency + ceil(bytes / bandwidth) cycles (mx_tmem_dur).  Tile t+1's load is
+** order, each costing latency + ceil(bytes / bandwidth) cycles (mx_tdram_dur).  Tile t+1's load is
 ** issued when tile t starts computing (its buffer half was freed by tile t-1); tile t's output store
 ** (re-quantized first when the output is MXINT8) is issued when it finishes.  The array waits for
 ** a tile's operands; each wait is split into DRAM latency (the channel in a request's latency
@@ -43,12 +43,6 @@ static void stall_split(const latwin *w, int64_t x, int64_t y, mxsim_tstats *st)
     st->cycles_dram_bw += y - x - lat;
 }
 
-static int64_t requant_cycles(const mxsim_tconfig *cfg, const mx_top_resolved *op, int64_t elems)
-{
-    return op->out_fmt == MXSIM_OUT_MXINT8 && elems > 0 ? cfg->requant_depth_cycles + mx_t_ceil_div(elems, cfg->requant_lanes)
-                                                        : 0;
-}
-
 /* Steps every tile: the definition the closed form is held to (tests/timing/test_timing_closed.c).
 ** No overflow checks: the tests run it on cases whose counts fit. */
 static int64_t pipeline_walk(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
@@ -61,7 +55,7 @@ static int64_t pipeline_walk(const mxsim_tconfig *cfg, const mx_tarch *a, const 
     latwin lw = {{0}, {0}, 0};
     mx_ttile tl, nx;
     mx_tengine_tile(op, t, 0, &tl);
-    ld_done = mx_tmem_dur(a, tl.load_bytes);
+    ld_done = mx_tdram_dur(a, tl.load_bytes);
     if (tl.load_bytes > 0) latwin_add(&lw, 0, a->dram_lat);
     chan = ld_done;
     int64_t n_req = tl.load_bytes > 0;
@@ -72,7 +66,7 @@ static int64_t pipeline_walk(const mxsim_tconfig *cfg, const mx_tarch *a, const 
             mx_tengine_tile(op, t, i + 1, &nx);
             if (nx.load_bytes > 0) {
                 latwin_add(&lw, mx_t_max(cs, chan), a->dram_lat);
-                chan = mx_t_max(cs, chan) + mx_tmem_dur(a, nx.load_bytes);
+                chan = mx_t_max(cs, chan) + mx_tdram_dur(a, nx.load_bytes);
                 ld_done = chan;
                 n_req++;
             } else {
@@ -114,7 +108,7 @@ static int64_t pipeline_walk(const mxsim_tconfig *cfg, const mx_tarch *a, const 
         }
         if (tl.store_bytes > 0) {
             /* a store re-quantizes first (MXINT8 output), then pays the latency */
-            latwin_add(&lw, mx_t_max(ce, chan) + requant_cycles(cfg, op, tl.store_elems), a->dram_lat);
+            latwin_add(&lw, mx_t_max(ce, chan) + mx_trequant_cycles(cfg, op, tl.store_elems), a->dram_lat);
             chan = mx_t_max(ce, chan) + mx_tengine_store_dur(cfg, a, op, &tl);
             n_req++;
         }
@@ -192,10 +186,10 @@ static void desc(pctx *c, int64_t im, int64_t in, int64_t ik, int64_t sc, tdesc 
     mx_ttile tl = {tm, tn, tk, load, 0, pk ? tm * tn : 0, la, lb};
     tl.store_bytes = tl.store_elems * c->ob + (pk && op->out_fmt == MXSIM_OUT_MXINT8 ? tm * sc : 0);
     d->P = fold_of(c, tm, tn, tk)->cycles;
-    d->L = mx_tmem_dur(c->a, load);
+    d->L = mx_tdram_dur(c->a, load);
     d->st = tl.store_bytes > 0;
     d->S = mx_tengine_store_dur(c->cfg, c->a, op, &tl);
-    d->rq = requant_cycles(c->cfg, op, tl.store_elems);
+    d->rq = mx_trequant_cycles(c->cfg, op, tl.store_elems);
     if (sv >= 0) {
         c->dval[key][sv] = *d;
         c->dhave[key][sv] = 1;
@@ -427,6 +421,24 @@ static int64_t pipeline_closed(const mxsim_tconfig *cfg, const mx_tarch *a, cons
         st->util_mapping += (double)pe_sum;
     }
     return tot;
+}
+
+void mx_tpipe_unit_op(const mx_tarch *a, int64_t lanes, int64_t depth, int64_t elems, int64_t in_b, int64_t out_b,
+                      mxsim_tstats *st)
+{
+    st->cycles_compute = mx_t_ceil_div(elems, lanes);
+    st->cycles_fill_drain = depth;
+    int64_t mem = mx_tdram_dur(a, in_b) + mx_tdram_dur(a, out_b);
+    st->cycles_total = mx_t_max(st->cycles_compute + depth, mem);
+    st->cycles_mem_stall = st->cycles_total - st->cycles_compute - depth;
+    /* the stall a latency-free DRAM would leave is bandwidth; the rest is latency */
+    st->cycles_dram_bw = mx_t_max(0, mem - 2 * a->dram_lat - st->cycles_compute - depth);
+    st->cycles_dram_latency = st->cycles_mem_stall - st->cycles_dram_bw;
+    st->dram_out_bytes = out_b;
+    st->sram_c_wr_bytes = out_b;
+    st->sram_c_rd_bytes = out_b;
+    st->n_dram_requests = 2;
+    st->n_tiles = 1;
 }
 
 int64_t mx_tpipe_run(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op, const mx_ttiling *t,
