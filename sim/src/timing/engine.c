@@ -493,7 +493,7 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
         for (int j = nn - 1; j >= 0; j--) {
             /* sizes ascend and the fit grows with each: the fitting k sizes are a prefix */
             int lmax = -1;
-            while (lmax + 1 < nk && mx_tsram_fits(a, cm[i], cn[j], tkb[lmax + 1])) lmax++;
+            lmax = mx_tsram_fit_prefix(a, cm[i], cn[j], tkb, nk) - 1;
             int64_t stores = 0, last_store = 0;
             if (lmax >= 0) lb_stores(cfg, a, op, &dms[i], &dns[j], &stores, &last_store);
             for (int l = lmax; l >= 0; l--) {

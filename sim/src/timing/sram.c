@@ -29,6 +29,13 @@ int mx_tsram_fits(const mx_tarch *a, int64_t tm, int64_t tn, int64_t row_bytes)
     return tm * row_bytes <= a->half_a_bytes && tn * row_bytes <= a->half_b_bytes && tm * tn * 4 <= a->half_c_bytes;
 }
 
+int mx_tsram_fit_prefix(const mx_tarch *a, int64_t tm, int64_t tn, const int64_t *row_bytes, int n)
+{
+    int i = 0;
+    while (i < n && mx_tsram_fits(a, tm, tn, row_bytes[i])) i++;
+    return i;
+}
+
 void mx_tsram_reads(const mx_tarch *a, const mx_top_resolved *op, const mx_ttiling *t, mxsim_tstats *st)
 {
     int64_t ra = 0, rb = 0, rsa = 0, rsb = 0;
