@@ -235,6 +235,13 @@ static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const t
     const int64_t *um = dm->u, *un = dn->u, *uk = dk->u, *kg = dk->g;
     int64_t arr = 0, loads = 0;
     const tdim *dc = a->df == MXSIM_DF_WS ? dn : dm; /* the dim on the columns (WS/IS) */
+    if (um[1] == 0 && un[1] == 0 && uk[1] == 0 && dk->n > 1) {
+        /* every tile alike (aligned sizes, K split): the general sums below with one class */
+        int64_t T = um[0] * un[0] * uk[0], d = mx_tdram_dur(a, (sm[0] + sn[0]) * (sk[0] + kg[0]));
+        int64_t tc = cheap ? stream_lb_at(a, dk, 0, dc->q[0], dc->r[0], a->df == MXSIM_DF_WS ? sm[0] : sn[0])
+                           : tile_cycles(memo, a, op, sm[0], sn[0], sk[0]);
+        return mx_t_max(d + T * tc + last_store, T * d + stores);
+    }
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++) {
             if (um[i] * un[j] == 0) continue;
