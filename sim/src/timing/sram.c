@@ -31,8 +31,11 @@ int mx_tsram_fits(const mx_tarch *a, int64_t tm, int64_t tn, int64_t row_bytes)
 
 int mx_tsram_fit_prefix(const mx_tarch *a, int64_t tm, int64_t tn, const int64_t *row_bytes, int n)
 {
+    if (tm * tn * 4 > a->half_c_bytes) return 0;
+    /* the largest row a half of A and of B holds for tm and tn rows: the same test as fits() */
+    int64_t lim = mx_t_min(a->half_a_bytes / tm, a->half_b_bytes / tn);
     int i = 0;
-    while (i < n && mx_tsram_fits(a, tm, tn, row_bytes[i])) i++;
+    while (i < n && row_bytes[i] <= lim) i++;
     return i;
 }
 
