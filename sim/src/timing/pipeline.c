@@ -315,8 +315,9 @@ static int madd(int64_t *x, int64_t a, int64_t b)
 ** (wait_before), so the total is
 **   cycles_total = sum_j P(j) + sum_j wait(j) + tail,
 ** the array times summed over the (at most 8) tile shape classes times their counts, the waits
-** summed over blocks (block_waits) and rows (row_waits): rows 0, 1, 2 and nm-1 on their own, rows
-** 3 .. nm-2 identical (full m, preceded by full rows).  tail: the last store after the last tile.
+** summed over blocks (block_waits) and rows (row_waits): the first and last rows on their own,
+** the rows between in a few classes of identical rows (full m, preceded by full rows).  tail: the
+** last store after the last tile.
 ** O(1) in the tile count; every sum checked (-1 with *ovf naming the count past 2^63). */
 static int64_t pipeline_closed(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
                                const mx_ttiling *t, mxsim_tstats *st, const char **ovf)
@@ -393,16 +394,25 @@ static int64_t pipeline_closed(const mxsim_tconfig *cfg, const mx_tarch *a, cons
         MADD_(n_dram_requests, nm, nn);
     }
     /* waits: rows 0, 1, 2, nm-1 and (nm-4) times row 3 */
-    swait w = {0, 0}, r2 = {0, 0};
-    for (int64_t im = 0; im < nm && im <= 2; im++) {
-        swait r = row_waits(&c, im);
-        wadd(&c, &w, r, 1);
-        if (im == 2) r2 = r;
+    swait w = {0, 0};
+    if (nn >= 3 && nm >= 4) {
+        /* rows 1 .. nm-2 are alike: each follows a full row whose last two blocks are not the
+        ** first tile's, and a wait looks back at most two blocks */
+        wadd(&c, &w, row_waits(&c, 0), 1);
+        wadd(&c, &w, row_waits(&c, 1), nm - 2);
+        wadd(&c, &w, row_waits(&c, nm - 1), 1);
+    } else {
+        swait r2 = {0, 0};
+        for (int64_t im = 0; im < nm && im <= 2; im++) {
+            swait r = row_waits(&c, im);
+            wadd(&c, &w, r, 1);
+            if (im == 2) r2 = r;
+        }
+        if (nm - 1 > 2) wadd(&c, &w, row_waits(&c, nm - 1), 1);
+        /* row 3 is row 2 when a row holds two blocks or more: both follow a full row that is not
+        ** the first, and a wait looks back at most two blocks */
+        if (nm - 4 > 0) wadd(&c, &w, nn >= 2 ? r2 : row_waits(&c, 3), nm - 4);
     }
-    if (nm - 1 > 2) wadd(&c, &w, row_waits(&c, nm - 1), 1);
-    /* row 3 is row 2 when a row holds two blocks or more: both follow a full row that is not the
-    ** first, and a wait looks back at most two blocks */
-    if (nm - 4 > 0) wadd(&c, &w, nn >= 2 ? r2 : row_waits(&c, 3), nm - 4);
     /* tail: the last tile's store is issued at max(its end, the end of tile T-2's store) */
     tdesc d1, d2;
     int64_t lm = nm - 1, ln = nn - 1, lk = nk - 1;
