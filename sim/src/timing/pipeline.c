@@ -272,25 +272,30 @@ static int64_t hi_tiles(const mx_ttiling *t, int64_t G, int64_t lo, int64_t hi)
     return ((hi + 1) * t->tn / G - lo * t->tn / G) - (hi - lo + 1) * (t->tn / G);
 }
 
-/* Waits of a row of blocks im: the blocks 0, 1, 2 and nn-1 on their own; blocks 3 .. nn-2 depend
-** on their row only through the scale bytes of the store before their loads (block in-1's, or
-** in-2's with one k chunk), two values counted in closed form (hi_tiles). */
+/* Waits of a row of blocks im: the first blocks (0, or 0 .. 2 with one k chunk) and block nn-1 on
+** their own; the blocks between depend on their row only through the scale bytes of the store
+** before their loads (block in-1's, or in-2's with one k chunk), two values counted in closed form
+** (hi_tiles). */
 static swait row_waits(pctx *c, int64_t im)
 {
     const mx_ttiling *t = c->t;
     int64_t nn = t->nn;
     swait w = {0, 0};
-    for (int64_t in = 0; in < nn && in <= 2; in++) wadd(c, &w, block_waits(c, im, in, -1), 1);
-    if (nn - 1 > 2) wadd(c, &w, block_waits(c, im, nn - 1, -1), 1);
-    int64_t cnt = nn - 4; /* blocks 3 .. nn-2 */
+    /* blocks lo .. nn-2 are the interior class; with K split every tile loads A and B, so block 0
+    ** is like the others (lo = 1), while with one chunk it alone loads A and the two blocks after
+    ** it look back at it (lo = 3) */
+    int64_t lo = t->nk >= 2 ? 1 : 3;
+    for (int64_t in = 0; in < nn && in < lo; in++) wadd(c, &w, block_waits(c, im, in, -1), 1);
+    if (nn - 1 >= lo) wadd(c, &w, block_waits(c, im, nn - 1, -1), 1);
+    int64_t cnt = nn - 1 - lo; /* blocks lo .. nn-2 */
     if (cnt > 0) {
         if (c->op->out_fmt == MXSIM_OUT_MXINT8) {
             int64_t G = c->op->out_g, q = t->tn / G, dd = t->nk == 1 ? 2 : 1;
-            int64_t nh = hi_tiles(t, G, 3 - dd, nn - 2 - dd);
-            if (nh > 0) wadd(c, &w, block_waits(c, im, 3, q + 1), nh);
-            if (cnt - nh > 0) wadd(c, &w, block_waits(c, im, 3, q), cnt - nh);
+            int64_t nh = hi_tiles(t, G, lo - dd, nn - 2 - dd);
+            if (nh > 0) wadd(c, &w, block_waits(c, im, lo, q + 1), nh);
+            if (cnt - nh > 0) wadd(c, &w, block_waits(c, im, lo, q), cnt - nh);
         } else {
-            wadd(c, &w, block_waits(c, im, 3, -1), cnt);
+            wadd(c, &w, block_waits(c, im, lo, -1), cnt);
         }
     }
     return w;
