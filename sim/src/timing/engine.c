@@ -163,6 +163,8 @@ static int64_t tile_cycles(tmemo *memo, const mx_tarch *a, const mx_top_resolved
 ** for the cheap bound, N and E of stream_lb; for every dim q = s / C and r = s % C (column folds). */
 typedef struct {
     int64_t s[2], c[2], u[2], n, g[2], N[2], E[2], q[2], r[2];
+    int64_t qr[2], rr[2]; /* s / R and s % R (OS row folds) */
+    int64_t os[2];        /* k: cycles of an R x C x s OS tile, once needed (-1: not yet) */
 } tdim;
 
 static void tdim_set(tdim *d, const mx_tarch *a, const mx_top_resolved *op, int64_t dim, int64_t size, int is_k)
@@ -177,6 +179,8 @@ static void tdim_set(tdim *d, const mx_tarch *a, const mx_top_resolved *op, int6
         d->N[i] = mx_t_ceil_div(d->g[i] * tg, a->R);
         d->E[i] = mx_t_min(d->N[i], d->g[i]);
         d->q[i] = d->s[i] / a->C, d->r[i] = d->s[i] % a->C;
+        d->qr[i] = d->s[i] / a->R, d->rr[i] = d->s[i] % a->R;
+        d->os[i] = -1;
     }
 }
 
@@ -206,6 +210,18 @@ static void lb_stores(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_
     *last_store = mx_tengine_store_dur(cfg, a, op, &lt);
 }
 
+/* tile_cycles of class (i, j, l) of the precomputed sizes: an OS tile of whole R x C folds is
+** that many times the one-fold tile of its k size, kept per k size for the whole search. */
+static int64_t class_cycles(tmemo *memo, const mx_tarch *a, const mx_top_resolved *op, const tdim *dm, int i,
+                            const tdim *dn, int j, tdim *dk, int l)
+{
+    if (a->df == MXSIM_DF_OS && dm->rr[i] == 0 && dn->r[j] == 0) {
+        if (dk->os[l] < 0) dk->os[l] = tile_time(memo, a, op, a->R, a->C, dk->s[l])->cycles;
+        return dm->qr[i] * dn->q[j] * dk->os[l];
+    }
+    return tile_cycles(memo, a, op, dm->s[i], dn->s[j], dk->s[l]);
+}
+
 /* stream_lb (pe_array.c) of a WS/IS MXINT8 tile from the precomputed sizes: cols on the columns in
 ** q full folds and one of r columns, S streaming steps, chunk class l of dk. */
 static int64_t stream_lb_at(const mx_tarch *a, const tdim *dk, int l, int64_t q, int64_t r, int64_t S)
@@ -229,7 +245,7 @@ static int64_t stream_lb_at(const mx_tarch *a, const tdim *dk, int l, int64_t q,
 ** bound that orders the candidates first; the exact tile times are computed only for candidates
 ** it cannot rule out. */
 static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const tdim *dm, const tdim *dn,
-                           const tdim *dk, tmemo *memo, int64_t stores, int64_t last_store, int cheap)
+                           tdim *dk, tmemo *memo, int64_t stores, int64_t last_store, int cheap)
 {
     const int64_t *sm = dm->s, *sn = dn->s, *sk = dk->s, *cm = dm->c, *cn = dn->c;
     const int64_t *um = dm->u, *un = dn->u, *uk = dk->u, *kg = dk->g;
@@ -239,7 +255,7 @@ static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const t
         /* every tile alike (aligned sizes, K split): the general sums below with one class */
         int64_t T = um[0] * un[0] * uk[0], d = mx_tdram_dur(a, (sm[0] + sn[0]) * (sk[0] + kg[0]));
         int64_t tc = cheap ? stream_lb_at(a, dk, 0, dc->q[0], dc->r[0], a->df == MXSIM_DF_WS ? sm[0] : sn[0])
-                           : tile_cycles(memo, a, op, sm[0], sn[0], sk[0]);
+                           : class_cycles(memo, a, op, dm, 0, dn, 0, dk, 0);
         return mx_t_max(d + T * tc + last_store, T * d + stores);
     }
     for (int i = 0; i < 2; i++)
@@ -252,7 +268,7 @@ static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const t
                     int ic = a->df == MXSIM_DF_WS ? j : i;
                     tc = stream_lb_at(a, dk, l, dc->q[ic], dc->r[ic], a->df == MXSIM_DF_WS ? sm[i] : sn[j]);
                 } else {
-                    tc = tile_cycles(memo, a, op, sm[i], sn[j], sk[l]);
+                    tc = class_cycles(memo, a, op, dm, i, dn, j, dk, l);
                 }
                 arr += um[i] * un[j] * uk[l] * tc;
             }
