@@ -406,11 +406,11 @@ static void lb_stats(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_r
 ** (a full sort of the candidates cost more than their bounds).  A key names its tiling by the
 ** indices of its m, n, k sizes, so no large candidate array is allocated per search. */
 typedef struct {
-    double lb;     /* lower bound of the objective */
-    int64_t order; /* position in the original (largest first) order */
-    int16_t im, in, ik;
-    int16_t cheap; /* lb is the cheap bound (lower_bound, cheap = 1) */
-} ckey;
+    double lb;      /* lower bound of the objective */
+    int32_t order;  /* position in the original (largest first) order (< 48 * 48 * 96) */
+    uint8_t im, in, ik;
+    uint8_t cheap;  /* lb is the cheap bound (lower_bound, cheap = 1) */
+} ckey;             /* 16 bytes: the heap moves them */
 
 static int ckey_less(const ckey *x, const ckey *y) { return x->lb < y->lb || (x->lb == y->lb && x->order < y->order); }
 
@@ -532,7 +532,7 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
                         return cst;
                     }
                 }
-                heap[nc] = (ckey){lbo, nc, (int16_t)i, (int16_t)j, (int16_t)l, (int16_t)cheap};
+                heap[nc] = (ckey){lbo, nc, (uint8_t)i, (uint8_t)j, (uint8_t)l, (uint8_t)cheap};
                 nc++;
             }
         }
