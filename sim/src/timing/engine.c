@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -536,15 +537,37 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
                 nc++;
             }
         }
-    for (int i = nc / 2 - 1; i >= 0; i--) heap_down(heap, nc, i);
+    /* Until a first candidate is evaluated, pops scan the keys for the least (a popped key is set
+    ** to HUGE_VAL); then only the keys that can still win (at most the best cost) are kept, as a
+    ** heap: usually a handful of the hundreds. */
     double best_cost = -1;
     int64_t best_order = -1;
     const char *ovf_any = NULL;
+    int heaped = 0;
     for (int hn = nc; hn > 0;) {
-        const ckey cand = heap[0]; /* the next candidate in (lb, order) order */
+        if (!heaped && best_cost >= 0) {
+            int live = 0;
+            for (int i = 0; i < hn; i++)
+                if (heap[i].lb < best_cost || (heap[i].lb == best_cost && heap[i].order < best_order)) heap[live++] = heap[i];
+            hn = live;
+            for (int i = hn / 2 - 1; i >= 0; i--) heap_down(heap, hn, i);
+            heaped = 1;
+            if (hn == 0) break;
+        }
+        ckey cand;
+        int at = 0;
+        if (heaped) {
+            cand = heap[0]; /* the next candidate in (lb, order) order */
+            heap[0] = heap[--hn];
+            heap_down(heap, hn, 0);
+        } else {
+            for (int i = 1; i < hn; i++)
+                if (ckey_less(&heap[i], &heap[at])) at = i;
+            cand = heap[at];
+            if (cand.lb == HUGE_VAL) break; /* all popped */
+            heap[at].lb = HUGE_VAL;
+        }
         const mx_ttiling ct = {cm[cand.im], cn[cand.in], ck[cand.ik], dms[cand.im].n, dns[cand.in].n, dks[cand.ik].n};
-        heap[0] = heap[--hn];
-        heap_down(heap, hn, 0);
         if (best_cost >= 0 && (cand.lb > best_cost || (cand.lb == best_cost && cand.order > best_order))) break;
         if (cand.cheap) { /* the exact bound (>= the cheap one), back in line */
             int64_t stores, last_store;
@@ -559,9 +582,14 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
                     return cst;
                 }
             }
-            heap[hn] = (ckey){lbo > cand.lb ? lbo : cand.lb, cand.order, cand.im, cand.in, cand.ik, 0};
-            heap_up(heap, hn);
-            hn++;
+            ckey back = {lbo > cand.lb ? lbo : cand.lb, cand.order, cand.im, cand.in, cand.ik, 0};
+            if (heaped) {
+                heap[hn] = back;
+                heap_up(heap, hn);
+                hn++;
+            } else {
+                heap[at] = back; /* back in line, with the exact bound */
+            }
             continue;
         }
         double c;
