@@ -521,11 +521,11 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
             int64_t stores = 0, last_store = 0;
             if (lmax >= 0) lb_stores(cfg, a, op, &dms[i], &dns[j], &stores, &last_store);
             for (int l = lmax; l >= 0; l--) {
-                mx_ttiling t = {cm[i], cn[j], ck[l], dms[i].n, dns[j].n, dks[l].n};
                 /* no tile-count limit: the pipeline is a closed form (pipeline.c) */
                 int64_t lbc = lower_bound(a, op, &dms[i], &dns[j], &dks[l], memo, stores, last_store, cheap);
                 double lbo = (double)lbc;
                 if (cost.on) {
+                    mx_ttiling t = {cm[i], cn[j], ck[l], dms[i].n, dns[j].n, dks[l].n};
                     mxsim_tstats ls;
                     lb_stats(cfg, a, op, &t, lbc, &ls);
                     if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
