@@ -539,7 +539,8 @@ def run(config, trace, detail=False):
         op = lib.mxsim_trace_op(tr._h.ptr, i)
         _check(ctx, lib.mxsim_time_op(ctx, cfg._buf, op, lib.mxsim_trace_source(tr._h.ptr), int(bool(detail)),
                                       None, base + i * size))
-        lib.mxsim_tstats_add(cfg._buf, total, base + i * size)
+        _check(ctx, lib.mxsim_tstats_add(ctx, cfg._buf, total, base + i * size,
+                                         op.contents.name))
     t = ctypes.c_void_p()
     _check(ctx, lib.mxsim_run_table(ctx, cfg._buf, tr._h.ptr, stats, total, ctypes.byref(t)))
     return _records(ctx, t)

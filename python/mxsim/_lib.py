@@ -12,7 +12,7 @@ import os
 import shutil
 import subprocess
 
-ABI_VERSION = 1  # MXSIM_ABI_VERSION of the header these declarations follow
+ABI_VERSION = 2  # MXSIM_ABI_VERSION of the header these declarations follow
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -179,7 +179,7 @@ _protos = {
     "mxsim_tstats_field_count": (c_int, []),
     "mxsim_time_op": (ST, [c_void_p, c_void_p, P(Top), c_char_p, c_int, c_char_p, c_void_p]),
     "mxsim_run_table": (ST, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, P(c_void_p)]),
-    "mxsim_tstats_add": (None, [c_void_p, c_void_p, c_void_p]),
+    "mxsim_tstats_add": (ST, [c_void_p, c_void_p, c_void_p, c_void_p, c_char_p]),
     "mxsim_cost_params_default": (None, [P(CostParams)]),
     "mxsim_cost_area_table": (ST, [c_void_p, c_void_p, P(CostParams), P(c_void_p)]),
     "mxsim_sweep_opts_default": (None, [P(SweepOpts)]),

@@ -64,7 +64,7 @@ extern "C" {
 /* ABI version: incremented by every change that breaks programs compiled against an earlier
 ** header (a caller-allocated struct changes size or layout, a signature or an enumerator value
 ** changes).  Appending functions, or fields to the library's static table rows, does not. */
-#define MXSIM_ABI_VERSION 1
+#define MXSIM_ABI_VERSION 2
 
 /* ---------------------------------------------------------------------------------------------
 ** Status codes.  (symbol, text); the order is ABI: append only.
@@ -808,8 +808,11 @@ MXSIM_API mxsim_status mxsim_run_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
 ** Free with mxsim_table_free. */
 MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_trace *tr,
                                           const int64_t *groups, int n_groups, mxsim_table **out);
-/* acc += s (sums every count; recomputes utilisations, seconds and TOPS for cfg). */
-MXSIM_API void mxsim_tstats_add(const mxsim_tconfig *cfg, mxsim_tstats *acc, const mxsim_tstats *s);
+/* acc += s (sums every count; recomputes utilisations, seconds and TOPS for cfg).  A sum that would
+** pass 2^63 is refused with MXSIM_E_LIMIT naming the field and op_name (the op being added; may
+** be NULL), and acc is left unchanged. */
+MXSIM_API mxsim_status mxsim_tstats_add(mxsim_ctx *ctx, const mxsim_tconfig *cfg, mxsim_tstats *acc,
+                                        const mxsim_tstats *s, const char *op_name);
 
 /* ---------------------------------------------------------------------------------------------
 ** Area and energy model (sim/doc/energy-area.md).  Every constant lives in one table (value,

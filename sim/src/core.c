@@ -127,7 +127,11 @@ MXSIM_API mxsim_status mxsim_ctx_create(mxsim_ctx **out)
     return *out ? MXSIM_OK : MXSIM_E_NOMEM;
 }
 
-MXSIM_API void mxsim_ctx_destroy(mxsim_ctx *ctx) { free(ctx); }
+MXSIM_API void mxsim_ctx_destroy(mxsim_ctx *ctx)
+{
+    if (ctx) free(ctx->tile_memo), free(ctx->tile_heap);
+    free(ctx);
+}
 
 MXSIM_API const char *mxsim_errmsg(const mxsim_ctx *ctx) { return ctx ? ctx->err : ""; }
 

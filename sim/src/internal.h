@@ -23,6 +23,11 @@ struct mxsim_ctx {
     mxsim_cancel_fn cancel; /* polled by long operations; NULL: none */
     void *cancel_user;
     int dash_fd; /* output path "-" writes here; < 0: "-" is a file name */
+    /* the tile search's memo of tile times (timing/engine.c), kept between ops: allocating and
+    ** freeing ~100 KB per op cost brk calls and page faults; freed with the context */
+    void *tile_memo;
+    void *tile_heap; /* and its candidate heap (grows only) */
+    size_t tile_heap_cap;
 };
 /* Non-zero if ctx's cancellation hook asks to stop (ctx may be NULL). */
 static inline int mx_cancelled(const mxsim_ctx *ctx) { return ctx && ctx->cancel && ctx->cancel(ctx->cancel_user); }

@@ -1,5 +1,5 @@
 /* test_timing_detail.c - detailed mode (a cycle-by-cycle simulation, sim/src/timing/detail.c)
-** against the analytic engine (closed forms, pearray.c/engine.c): every counter equal, field by
+** against the analytic engine (closed forms, pe_array.c/pipeline.c): every counter equal, field by
 ** field, on random small problems over all dataflows, exponent-unit sharings, G > 1, L > 1,
 ** partial beats, multi-tile memory pipelines, forced (arbitrary) tilings and every output format.  Also: detailed mode on
 ** independently derived values (SCALE-Sim v2's closed forms, references.md#scalesim, and hand-worked MX
@@ -174,7 +174,7 @@ MXTEST(detail_equals_analytic_random)
     MXT_TRUE(n_forced >= 60 && n_padded >= 40);
 }
 
-/* WS/IS tiles that the controller runs at a narrower beat than the lanes allow (pearray.c: the
+/* WS/IS tiles that the controller runs at a narrower beat than the lanes allow (pe_array.c: the
 ** fold cut then ends groups on better rows): found by their extra accumulator writes. */
 MXTEST(detail_equals_analytic_narrow_beats)
 {

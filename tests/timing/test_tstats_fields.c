@@ -53,8 +53,8 @@ MXTEST(tstats_table)
     memset(&tot, 0, sizeof tot);
     a.cycles_total = 100, a.cycles_compute = 100, a.n_folds = 1, a.util_mapping = 1.0, a.tile_m = 7;
     b.cycles_total = 300, b.cycles_compute = 200, b.cycles_mem_stall = 100, b.n_folds = 3, b.util_mapping = 0.5;
-    mxsim_tstats_add(&cfg, &tot, &a);
-    mxsim_tstats_add(&cfg, &tot, &b);
+    MXT_EQ_INT(mxsim_tstats_add(NULL, &cfg, &tot, &a, "a"), MXSIM_OK);
+    MXT_EQ_INT(mxsim_tstats_add(NULL, &cfg, &tot, &b, "b"), MXSIM_OK);
     MXT_EQ_INT(tot.cycles_total, 400);
     MXT_EQ_INT(tot.cycles_array, 300); /* recomputed: total - mem_stall */
     MXT_EQ_INT(tot.tile_m, 0);         /* per op only */

@@ -111,4 +111,13 @@ expect 2 "2^26 PE-cycles" -- "$MXSIM" run --config "$cfg" --detail --access-trac
 [ ! -e "$t/big.gz" ] && [ -z "$(ls "$t" | grep 'big.gz')" ] || { echo "FAIL: refused run left a trace file"; fails=$((fails+1)); }
 expect 0 "tile.m" -- "$MXSIM" config --dump
 expect 2 "field 'tile.k'" -- "$MXSIM" run --config "$cfg" --set tile.k=40 "$t/one.trace"
+# TOTAL overflow: two legal ops of about 0.6 * 2^63 cycles each (repeats from the one-op cycles)
+printf '[array]\nrows = 8\ncols = 8\n[sram]\na_kib = 1\nb_kib = 1\nc_kib = 1\n[dram]\nbw_bytes_per_cycle = 0.0009765625\n' > "$t/ovf.ini"
+printf 'mxsim-trace 1\ngemm name=one m=1024 n=1024 k=1024\n' > "$t/ovf1.trace"
+x=$("$MXSIM" run --config "$t/ovf.ini" --format csv "$t/ovf1.trace" | awk -F, '$1=="one"{print $7}')
+r=$(( 5534023222112865484 / ${x:-1} ))
+printf "mxsim-trace 1\ngemm name=first m=1024 n=1024 k=1024 repeat=$r\ngemm name=second m=1024 n=1024 k=1024 repeat=$r\n" > "$t/ovf2.trace"
+head -2 "$t/ovf2.trace" > "$t/ovf3.trace"
+expect 0 "TOTAL" -- "$MXSIM" run --config "$t/ovf.ini" "$t/ovf3.trace"
+expect 2 "field 'cycles_total': adding op 'second' passes 2^63" -- "$MXSIM" run --config "$t/ovf.ini" "$t/ovf2.trace"
 echo "$fails failures"; [ "$fails" -eq 0 ]

@@ -208,7 +208,7 @@ static int cmd_run(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
             break;
         }
         st = mxsim_time_op(ctx, &cfg, op, mxsim_trace_source(tr), OPT("detail") != NULL, ap, &ops[i]);
-        if (st == MXSIM_OK) mxsim_tstats_add(&cfg, &tot, &ops[i]);
+        if (st == MXSIM_OK) st = mxsim_tstats_add(ctx, &cfg, &tot, &ops[i], op->name);
         if (st == MXSIM_OK && cli_interrupted()) st = MXSIM_E_CANCELLED;
     }
     if (st == MXSIM_OK) st = mxsim_run_table(ctx, &cfg, tr, ops, &tot, &t);

@@ -304,7 +304,7 @@ static void run_point(runner *r, mxsim_ctx *ctx, int64_t i)
         mxsim_tstats *s = &sw->op_stats[i * sw->n_ops + k];
         st = mxsim_time_op(ctx, &pt->cfg, &op, mxsim_trace_source(r->tr), 0, NULL, s);
         if (st == MXSIM_OK) st = mxsim_cost_energy(ctx, &pt->cfg, &r->o->cost, &pt->area, s, &sw->op_energy[i * sw->n_ops + k]);
-        if (st == MXSIM_OK) mxsim_tstats_add(&pt->cfg, &pt->total, s);
+        if (st == MXSIM_OK) st = mxsim_tstats_add(ctx, &pt->cfg, &pt->total, s, op.name);
     }
     if (st == MXSIM_OK) st = mxsim_cost_energy(ctx, &pt->cfg, &r->o->cost, &pt->area, &pt->total, &pt->energy);
     if (st != MXSIM_OK) {

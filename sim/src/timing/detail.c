@@ -1,5 +1,5 @@
 /* detail.c - detailed mode: a cycle-by-cycle simulation of one GEMM on the machine of
-** sim/doc/architecture.md, written apart from the closed forms of pearray.c and engine.c so that
+** sim/doc/architecture.md, written apart from the closed forms of pe_array.c and pipeline.c so that
 ** each engine checks the other (tests/timing/test_timing_detail.c holds them equal).
 **
 ** Stepped every cycle, in this order at each cycle boundary, then for the cycle itself:
@@ -37,19 +37,6 @@
 #include "tinternal.h"
 
 #define MX_BT_MAX ((int64_t)1 << 16)
-
-/* An exponent-unit operation waiting to issue. */
-typedef struct {
-    int64_t ready; /* fold cycle of the group's last beat: the earliest issue cycle */
-    int64_t out;   /* output index within the fold */
-    int64_t step;  /* controller step that produced it */
-} xop;
-
-typedef struct {
-    xop *q;
-    int64_t head, n, cap;
-    int64_t next_ok;   /* first fold cycle at which the unit may issue again (II) */
-} xunit;
 
 enum { PH_RQ, PH_DEPTH, PH_LAT, PH_XFER };
 
@@ -93,8 +80,11 @@ typedef struct {
     int64_t bc_n;
     /* per-beat counts of the tile's chunk, index b + 1 (0: no token), when the chunk has at most
     ** MX_BT_MAX beats: the PE loop then adds without a branch per PE */
-    int32_t *bt_el, *bt_use;
-    uint8_t *bt_spec;               /* the beat ends a group or is the chunk's last */
+    /* per beat, packed (index b + 1; 0: no token): elements issued (bits 0-22), useful elements
+    ** (23-45), 1 (46-58), and bit 63 when the beat ends a group or is the chunk's last.  A row of
+    ** at most 4096 PEs of at most 1024 lanes sums to < 2^22 per field, so a row's values add as
+    ** one integer (bit 63 wraps away) and the OR of the row says whether a beat is special. */
+    uint64_t *bt_pk;
     int64_t bt_cap;
     int bt_on;
     int lane_fold;                  /* stream fold that L-wide beats would not need: lane limit */
@@ -107,7 +97,7 @@ typedef struct {
     int32_t *ra, *rb, *rw;  /* token registers: OS A/B; stream streamed/psum/stationary */
     int32_t *ring;          /* recent releases, for the skewed feeders */
     int64_t ring_n;
-    xunit *u;
+    mx_texp_unit *u;        /* the exponent units (exp_unit.c), stepped in fold cycles */
     int64_t n_u, n_queued;
     int64_t *prof;          /* scratch for the interval profile: unit << 32 | offset */
     int32_t *rem;           /* per output: exponent ops still to issue */
@@ -132,12 +122,7 @@ static const char *const k_seg_name[4] = {"A", "As", "B", "Bs"};
 /* Beat b of the tile's reduction chunk: first element, element count, group, group end. */
 static void beat_info(const dsim *d, int64_t b, int64_t *k0, int64_t *elems, int64_t *grp, int *gend)
 {
-    int64_t q = b / d->tg, t = b % d->tg;
-    int64_t glen = d->op->mx ? d->g : d->tk;
-    *grp = q;
-    *k0 = q * glen + t * d->w;
-    *elems = mx_t_min(d->w, glen - t * d->w);
-    *gend = d->op->mx && t == d->tg - 1;
+    mx_tload_beat(d->op->mx ? d->g : d->tk, d->w, d->tg, d->op->mx, b, k0, elems, grp, gend);
 }
 
 /* beat_info of beat b, memoised: the beats in flight in the array span fewer than R + C
@@ -258,26 +243,12 @@ static mxsim_status out_exit(dsim *d, int64_t out, int64_t fcyc)
     return MXSIM_OK;
 }
 
-static int64_t unit_of(const dsim *d, int64_t i, int64_t j)
-{
-    return d->a->share == MXSIM_EXP_PER_PE ? i * d->C + j : d->a->share == MXSIM_EXP_PER_ROW ? i : j;
-}
+static int64_t unit_of(const dsim *d, int64_t i, int64_t j) { return mx_texp_unit_of(d->a, i, j); }
 
 static mxsim_status unit_push(dsim *d, int64_t uid, int64_t ready, int64_t out, int64_t step)
 {
-    xunit *x = &d->u[uid];
-    if (x->n == x->cap) {
-        int64_t nc = x->cap ? x->cap * 2 : 8;
-        xop *p = mx_malloc((size_t)nc, sizeof *p);
-        if (p == NULL) return mx_fail(d->ctx, MXSIM_E_NOMEM, "%s: detailed mode: out of memory", d->where);
-        for (int64_t i = 0; i < x->n; i++) p[i] = x->q[(x->head + i) % x->cap];
-        free(x->q);
-        x->q = p;
-        x->head = 0;
-        x->cap = nc;
-    }
-    x->q[(x->head + x->n) % x->cap] = (xop){ready, out, step};
-    x->n++;
+    if (mx_texp_push(&d->u[uid], (mx_texp_op){ready, out, step}) != 0)
+        return mx_fail(d->ctx, MXSIM_E_NOMEM, "%s: detailed mode: out of memory", d->where);
     d->n_queued++;
     d->st->n_exp_ops++;
     return MXSIM_OK;
@@ -288,13 +259,9 @@ static mxsim_status units_issue(dsim *d, int64_t fcyc)
 {
     if (d->n_queued == 0) return MXSIM_OK;
     for (int64_t uid = 0; uid < d->n_u; uid++) {
-        xunit *x = &d->u[uid];
-        if (x->n == 0 || x->q[x->head].ready > fcyc || fcyc < x->next_ok) continue;
-        xop o = x->q[x->head];
-        x->head = (x->head + 1) % x->cap;
-        x->n--;
+        mx_texp_op o;
+        if (!mx_texp_issue(d->a, &d->u[uid], fcyc, &o)) continue;
         d->n_queued--;
-        x->next_ok = fcyc + d->a->ii;
         int64_t done = fcyc + d->a->lat;
         if (done > d->mdone[o.out]) d->mdone[o.out] = done;
         if (--d->rem[o.out] == 0 && d->exitc[o.out] >= 0) {
@@ -321,7 +288,7 @@ static int64_t profile_interval(dsim *d, int64_t n, int64_t base)
     for (int64_t i = 0; i < n;) {
         int64_t uid = d->prof[i] >> 32, cnt = 0;
         for (; i < n && d->prof[i] >> 32 == uid; i++) cnt++;
-        I = mx_t_max(I, cnt * d->a->ii);
+        I = mx_texp_step_interval(d->a, I, cnt);
     }
     return I;
 }
@@ -497,16 +464,29 @@ static mxsim_status os_cycle(dsim *d, int64_t fcyc, int *ended)
     const int64_t mr = d->mr, mc = d->mc, last = d->nb - 1, bmask = d->bc_n - 1;
     const struct bcache *bc = d->bc;
     if (d->bt_on) {
-        const int32_t *el = d->bt_el + 1, *use = d->bt_use + 1;
-        const uint8_t *spec = d->bt_spec + 1;
+        const uint64_t *pk = d->bt_pk + 1;
+        /* two passes: the counting pass makes no calls (its pointers stay in registers); the
+        ** rare beats that end a group or the chunk are visited in a second pass */
+        const uint64_t fm = ((uint64_t)1 << 23) - 1;
+        uint64_t any_spec = 0;
         for (int64_t i = 0; i < mr; i++) {
             const int32_t *row = d->ra + i * C;
+            uint64_t sum = 0, orv = 0;
             for (int64_t j = 0; j < mc; j++) {
-                int32_t b = row[j]; /* -1 (no token) reads the zero entry */
-                n_iss += el[b];
-                n_use += use[b];
-                n_acc += b >= 0;
-                if (!spec[b]) continue;
+                uint64_t v = pk[row[j]]; /* -1 (no token) reads the zero entry */
+                sum += v;
+                orv |= v;
+            }
+            n_iss += (int64_t)(sum & fm);
+            n_use += (int64_t)((sum >> 23) & fm);
+            n_acc += (int64_t)((sum >> 46) & 0x1fff);
+            any_spec |= orv;
+        }
+        for (int64_t i = 0; (any_spec >> 63) && i < mr; i++) {
+            const int32_t *row = d->ra + i * C;
+            for (int64_t j = 0; j < mc; j++) {
+                int32_t b = row[j];
+                if (!(pk[b] >> 63)) continue;
                 const struct bcache *bi = beat_cached(d, b);
                 int64_t out = i * mc + j;
                 mxsim_status s;
@@ -704,7 +684,7 @@ static int chan_cycle(dsim *d, int *phase)
         case PH_RQ:
             if (r->rq_left == 0) { r->phase = PH_DEPTH; continue; }
             {
-                int64_t take = mx_t_min(d->cfg->requant_lanes, r->rq_left);
+                int64_t take = mx_trequant_intake(d->cfg, r->rq_left);
                 r->rq_left -= take;
                 d->st->n_requant_elems += take;
                 d->st->n_maxabs_compares += take;
@@ -720,8 +700,7 @@ static int chan_cycle(dsim *d, int *phase)
             r->lat_left--;
             return 0;
         default: {
-            r->credit += d->a->bw_q;
-            int64_t now = mx_t_min(r->bytes, r->credit / MX_T_BW_FRAC), from = r->moved;
+            int64_t from = r->moved, now = mx_tdram_xfer_cycle(d->a, &r->credit, r->bytes);
             r->moved = now;
             if (r->store) {
                 d->st->dram_out_bytes += now - from;
@@ -763,36 +742,29 @@ static mxsim_status tile_start(dsim *d)
     d->w = d->a->w;
     if (d->op->mx) {
         int cls = (d->tm != d->t->tm) | (d->tn != d->t->tn) << 1 | (d->tk != d->t->tk) << 2;
-        int64_t want = d->t->tg[cls], full = 0;
-        for (int64_t e = 0; e < d->g; e += d->w) full++;
-        if (want != full) d->w = mx_t_ceil_div(d->g, want);
+        int64_t want = d->t->tg[cls];
+        if (want != mx_tload_group_beats(d->g, d->w)) d->w = mx_tload_group_width(d->g, want);
     }
-    d->tg = 0;
-    for (int64_t e = 0; e < d->g; e += d->w) d->tg++;
-    d->tg_l = 0;
-    for (int64_t e = 0; e < d->g; e += d->a->L) d->tg_l++;
+    d->tg = mx_tload_group_beats(d->g, d->w);
+    d->tg_l = mx_tload_group_beats(d->g, d->a->L);
     for (int64_t i = 0; i < d->bc_n; i++) d->bc[i].b = -1; /* beats mean other elements now */
     d->n_grp = d->op->mx ? d->tk / d->g : 0;
     d->nb = (d->op->mx ? d->n_grp : 1) * d->tg;
     d->bt_on = 0;
     if (d->nb + 1 <= MX_BT_MAX) {
         if (d->nb + 1 > d->bt_cap) {
-            free(d->bt_el), free(d->bt_use), free(d->bt_spec);
-            d->bt_el = mx_malloc((size_t)(d->nb + 1), sizeof *d->bt_el);
-            d->bt_use = mx_malloc((size_t)(d->nb + 1), sizeof *d->bt_use);
-            d->bt_spec = mx_malloc((size_t)(d->nb + 1), sizeof *d->bt_spec);
-            d->bt_cap = d->bt_el && d->bt_use && d->bt_spec ? d->nb + 1 : 0;
+            free(d->bt_pk);
+            d->bt_pk = mx_malloc((size_t)(d->nb + 1), sizeof *d->bt_pk);
+            d->bt_cap = d->bt_pk ? d->nb + 1 : 0;
         }
         if (d->bt_cap > 0) { /* else (no memory) the cached path below serves */
-            d->bt_el[0] = d->bt_use[0] = 0;
-            d->bt_spec[0] = 0;
+            d->bt_pk[0] = 0;
             for (int64_t b = 0; b < d->nb; b++) {
                 int64_t k0, el, grp;
                 int gend;
                 beat_info(d, b, &k0, &el, &grp, &gend);
-                d->bt_el[b + 1] = (int32_t)el;
-                d->bt_use[b + 1] = (int32_t)mx_t_max(0, mx_t_min(el, d->op->k_useful - (d->ik * d->t->tk + k0)));
-                d->bt_spec[b + 1] = (uint8_t)(gend || b == d->nb - 1);
+                uint64_t use = (uint64_t)mx_t_max(0, mx_t_min(el, d->op->k_useful - (d->ik * d->t->tk + k0)));
+                d->bt_pk[b + 1] = (uint64_t)el | use << 23 | (uint64_t)1 << 46 | (uint64_t)(gend || b == d->nb - 1) << 63;
             }
             d->bt_on = 1;
         }
@@ -929,7 +901,7 @@ mxsim_status mx_tdetail_run(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mx_t
     if (d.u)
         for (int64_t i = 0; i < d.n_u; i++) free(d.u[i].q);
     free(d.ra), free(d.rb), free(d.rw), free(d.ring), free(d.u), free(d.prof), free(d.bc);
-    free(d.bt_el), free(d.bt_use), free(d.bt_spec);
+    free(d.bt_pk);
     free(d.rem), free(d.exitc), free(d.mdone), free(d.pw);
     return s;
 }

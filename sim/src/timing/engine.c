@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,12 +70,6 @@ mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsi
     return MXSIM_OK;
 }
 
-int64_t mx_tmem_dur(const mx_tarch *a, int64_t bytes)
-{
-    if (bytes <= 0) return 0;
-    return a->dram_lat + mx_t_ceil_div(bytes * MX_T_BW_FRAC, a->bw_q);
-}
-
 static int64_t out_elem_bytes(int fmt) { return fmt == MXSIM_OUT_FP32 ? 4 : fmt == MXSIM_OUT_BF16 ? 2 : 1; }
 
 void mx_tengine_tile(const mx_top_resolved *op, const mx_ttiling *t, int64_t idx, mx_ttile *o)
@@ -105,271 +100,18 @@ int64_t mx_tengine_store_dur(const mxsim_tconfig *cfg, const mx_tarch *a, const 
                              const mx_ttile *tl)
 {
     if (tl->store_bytes == 0) return 0;
-    int64_t d = mx_tmem_dur(a, tl->store_bytes);
+    int64_t d = mx_tdram_dur(a, tl->store_bytes);
     if (op->out_fmt == MXSIM_OUT_MXINT8)
-        d += cfg->requant_depth_cycles + mx_t_ceil_div(tl->store_elems, cfg->requant_lanes);
+        d += mx_trequant_cycles(cfg, op, tl->store_elems);
     return d;
-}
-
-/* Fits: A and B tiles (mantissas + scales) in half of their SRAM, fp32 psums in half of C's. */
-static int fits(const mx_tarch *a, const mx_top_resolved *op, int64_t tm, int64_t tn, int64_t tk)
-{
-    int64_t sc = op->mx ? 1 : 0;
-    return tm * tk + sc * (tm * tk / op->g) <= a->half_a_bytes &&
-           tk * tn + sc * (tk * tn / op->g) <= a->half_b_bytes && tm * tn * 4 <= a->half_c_bytes;
-}
-
-/* Latency windows [lo, hi) of the channel's last requests (a ring): the requests are served one
-** after another, and a wait of the array overlaps at most the few still in flight. */
-#define MX_T_LATWIN 8
-typedef struct {
-    int64_t lo[MX_T_LATWIN], hi[MX_T_LATWIN];
-    int n;
-} latwin;
-
-static void latwin_add(latwin *w, int64_t lo, int64_t len)
-{
-    w->lo[w->n % MX_T_LATWIN] = lo;
-    w->hi[w->n % MX_T_LATWIN] = lo + len;
-    w->n++;
-}
-
-/* Splits the array's wait [x, y) into DRAM latency (the channel in a request's latency phase)
-** and DRAM bandwidth (transferring, or re-quantizing a store). */
-static void stall_split(const latwin *w, int64_t x, int64_t y, mxsim_tstats *st)
-{
-    if (st == NULL || y <= x) return;
-    int64_t lat = 0;
-    for (int i = 0; i < MX_T_LATWIN && i < w->n; i++)
-        lat += mx_t_max(0, mx_t_min(y, w->hi[i]) - mx_t_max(x, w->lo[i]));
-    st->cycles_dram_latency += lat;
-    st->cycles_dram_bw += y - x - lat;
-}
-
-/* The statistics the pipeline adds to, by offset (a skip adds their change over a period). */
-static const struct {
-    size_t off;
-    const char *name;
-} k_pipe_fields[] = {
-#define PF_(m) {offsetof(mxsim_tstats, m), #m}
-    PF_(cycles_compute), PF_(cycles_fill_drain), PF_(cycles_exp_stall), PF_(cycles_lane_limit), PF_(n_folds),
-    PF_(n_acc_writes), PF_(dram_a_mant_bytes), PF_(dram_a_scale_bytes), PF_(dram_b_mant_bytes),
-    PF_(dram_b_scale_bytes), PF_(dram_out_bytes), PF_(sram_c_wr_bytes), PF_(sram_c_rd_bytes), PF_(cycles_dram_bw),
-    PF_(cycles_dram_latency),
-#undef PF_
-};
-#define N_PIPE_FIELDS (int)(sizeof k_pipe_fields / sizeof k_pipe_fields[0])
-static int64_t *pfield(mxsim_tstats *st, int i) { return (int64_t *)((char *)st + k_pipe_fields[i].off); }
-
-/* The pipeline's state at the top of a tile, relative to the end of the previous tile (ce): the
-** recurrence is invariant under a shift of time, so two tiles of the same position in a run of
-** identical tiles with equal relative states are followed by the same increments. */
-#define MX_T_SNAPS 16
-typedef struct {
-    int64_t key[3 + 2 * MX_T_LATWIN];
-    int64_t pos;  /* tile index at the level (ik, in or im) */
-    int64_t ce, n_req;
-    double um;
-    int64_t f[N_PIPE_FIELDS];
-} psnap;
-
-typedef struct {
-    psnap s[MX_T_SNAPS];
-    int n;
-} psnaps;
-
-static void snap_take(const latwin *w, int64_t ce, int64_t ld_done, int64_t chan, int64_t n_req,
-                      const mxsim_tstats *st, int64_t pos, psnap *o)
-{
-    memset(o->key, 0, sizeof o->key);
-    o->key[0] = ld_done - ce;
-    o->key[1] = chan - ce;
-    int nl = 0;
-    for (int j = w->n - 1; j >= 0 && j >= w->n - MX_T_LATWIN; j--) {
-        int r = j % MX_T_LATWIN;
-        if (w->hi[r] <= ce) break; /* windows end in order: the older ones are dead too */
-        o->key[3 + 2 * nl] = mx_t_max(w->lo[r], ce) - ce;
-        o->key[4 + 2 * nl] = w->hi[r] - ce;
-        nl++;
-    }
-    o->key[2] = nl;
-    o->pos = pos;
-    o->ce = ce;
-    o->n_req = n_req;
-    o->um = st ? st->util_mapping : 0;
-    for (int i = 0; i < N_PIPE_FIELDS; i++) o->f[i] = st ? *pfield((mxsim_tstats *)st, i) : 0;
-}
-
-/* x += q * d with overflow check (0 on overflow). */
-static int add_mul(int64_t *x, int64_t q, int64_t d)
-{
-    int64_t p;
-    return !__builtin_mul_overflow(q, d, &p) && !__builtin_add_overflow(*x, p, x);
-}
-
-/* At a tile of a run of identical positions pos..last (last inclusive: the last position whose
-** tiles and next tile repeat), looks for an earlier snapshot with the same relative state and a
-** position difference that is a multiple of `phase`; if found, advances the state over as many
-** whole periods as fit before `last` and returns the tiles skipped (0: none).  *ovf names the
-** field whose count would pass 2^63. */
-static int64_t try_skip(psnaps *ps, int64_t pos, int64_t last, int64_t phase, int64_t tiles_per_pos, latwin *w,
-                        int64_t *ce, int64_t *ld_done, int64_t *chan, int64_t *n_req, mxsim_tstats *st,
-                        const char **ovf)
-{
-    psnap cur;
-    snap_take(w, *ce, *ld_done, *chan, *n_req, st, pos, &cur);
-    for (int j = ps->n - 1; j >= 0 && j >= ps->n - MX_T_SNAPS; j--) {
-        const psnap *o = &ps->s[j % MX_T_SNAPS];
-        int64_t per = pos - o->pos;
-        if (per <= 0 || per % phase != 0 || memcmp(o->key, cur.key, sizeof cur.key) != 0) continue;
-        int64_t q = (last - pos) / per;
-        if (q <= 0) break;
-        int64_t dce = *ce - o->ce, sh = 0;
-        if (!add_mul(&sh, q, dce)) { *ovf = "cycles_total"; return -1; }
-        if (!add_mul(ce, 1, sh) || !add_mul(ld_done, 1, sh) || !add_mul(chan, 1, sh)) { *ovf = "cycles_total"; return -1; }
-        for (int r = 0; r < MX_T_LATWIN; r++) {
-            w->lo[r] += sh;
-            w->hi[r] += sh;
-        }
-        if (!add_mul(n_req, q, *n_req - o->n_req)) { *ovf = "n_dram_requests"; return -1; }
-        if (st) {
-            st->util_mapping += (double)q * (st->util_mapping - o->um);
-            for (int i = 0; i < N_PIPE_FIELDS; i++)
-                if (!add_mul(pfield(st, i), q, cur.f[i] - o->f[i])) { *ovf = k_pipe_fields[i].name; return -1; }
-        }
-        ps->n = 0; /* the state moved: older snapshots no longer line up with positions */
-        return q * per * tiles_per_pos;
-    }
-    ps->s[ps->n % MX_T_SNAPS] = cur;
-    ps->n++;
-    return 0;
-}
-
-/* Runs the memory pipeline over the tiles (m outer, n, k inner); per-shape array time is cached.
-** skip = 1: runs of identical tiles at each level (k chunks of a block, n blocks of a row, m rows)
-** are crossed in whole periods once the relative state repeats (try_skip), so the cost is that of
-** the transients, not of the tile count; skip = 0: every tile is walked (the test oracle).
-** Returns the total, or -1 with *ovf naming the count that would pass 2^63. */
-static int64_t pipeline_run(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
-                            const mx_ttiling *t, mxsim_tstats *st, int skip, const char **ovf)
-{
-    psnaps sk = {.n = 0}, sn = {.n = 0}, sm = {.n = 0};
-    /* an MXINT8 output's scale bytes depend on the n tile's position modulo this many tiles */
-    int64_t ph_n = 1;
-    if (op->out_fmt == MXSIM_OUT_MXINT8) {
-        int64_t x = t->tn % op->out_g, y = op->out_g;
-        while (x) {
-            int64_t r = y % x;
-            y = x;
-            x = r;
-        }
-        ph_n = op->out_g / y;
-    }
-    mx_tfold cache[8];
-    int have[8] = {0};
-    int64_t T = t->nm * t->nn * t->nk;
-    int64_t chan = 0, ld_done, ce = 0;
-    latwin lw = {{0}, {0}, 0};
-    mx_ttile tl, nx;
-    mx_tengine_tile(op, t, 0, &tl);
-    ld_done = mx_tmem_dur(a, tl.load_bytes);
-    if (tl.load_bytes > 0) latwin_add(&lw, 0, a->dram_lat);
-    chan = ld_done;
-    int64_t n_req = tl.load_bytes > 0;
-    for (int64_t i = 0; i < T; i++) {
-        if (skip && T > 8) {
-            int64_t ik = i % t->nk, in = (i / t->nk) % t->nn, im = i / (t->nk * t->nn), j = 0;
-            if (ik == 1) sk.n = 0; /* a new block */
-            if (ik == 0 && in == 0 && im >= 1 && im <= t->nm - 3)
-                j = try_skip(&sm, im, t->nm - 3, 1, t->nn * t->nk, &lw, &ce, &ld_done, &chan, &n_req, st, ovf);
-            else if (ik == 0 && in >= 1 && in <= t->nn - 3)
-                j = try_skip(&sn, in, t->nn - 3, ph_n, t->nk, &lw, &ce, &ld_done, &chan, &n_req, st, ovf);
-            else if (ik >= 1 && ik <= t->nk - 3)
-                j = try_skip(&sk, ik, t->nk - 3, 1, 1, &lw, &ce, &ld_done, &chan, &n_req, st, ovf);
-            if (j < 0) return -1;
-            if (j > 0) {
-                i += j;
-                mx_tengine_tile(op, t, i, &tl);
-            }
-            if (in == 0 && ik == 0) sn.n = 0; /* a new row */
-        }
-        int64_t cs = mx_t_max(ld_done, ce);
-        stall_split(&lw, ce, cs, st);
-        if (i + 1 < T) {
-            mx_tengine_tile(op, t, i + 1, &nx);
-            if (nx.load_bytes > 0) {
-                latwin_add(&lw, mx_t_max(cs, chan), a->dram_lat);
-                chan = mx_t_max(cs, chan) + mx_tmem_dur(a, nx.load_bytes);
-                ld_done = chan;
-                n_req++;
-            } else {
-                ld_done = cs;
-            }
-        }
-        int cls = (tl.tm != t->tm) | (tl.tn != t->tn) << 1 | (tl.tk != t->tk) << 2;
-        if (!have[cls]) {
-            mx_tpe_tile(a, op->mx, op->g, tl.tm, tl.tn, tl.tk, &cache[cls]);
-            have[cls] = 1;
-        }
-        const mx_tfold *f = &cache[cls];
-        ce = cs + f->cycles;
-        if (st) {
-            st->cycles_compute += f->compute;
-            st->cycles_fill_drain += f->fill_drain;
-            st->cycles_exp_stall += f->exp_stall;
-            st->cycles_lane_limit += f->lane;
-            st->n_folds += f->n_folds;
-            /* adder-tree outputs written to the group (or int32) partial-sum register, one per
-            ** beat at the tile's beat width; an int8 chunk ends with a partial beat */
-            st->n_acc_writes += tl.tm * tl.tn * (op->mx ? (tl.tk / op->g) * f->tg : mx_t_ceil_div(tl.tk, a->w));
-            st->util_mapping += (double)f->pe_used_sum;
-            if (tl.load_a) {
-                st->dram_a_mant_bytes += tl.tm * tl.tk;
-                st->dram_a_scale_bytes += op->mx ? tl.tm * tl.tk / op->g : 0;
-            }
-            if (tl.load_b) {
-                st->dram_b_mant_bytes += tl.tk * tl.tn;
-                st->dram_b_scale_bytes += op->mx ? tl.tk * tl.tn / op->g : 0;
-            }
-            st->dram_out_bytes += tl.store_bytes;
-            /* psum traffic: one fp32 write per reduction pass, a read for every later pass, and
-            ** the store path reads the finished fp32 sums (converted after the read) */
-            int64_t passes = f->kfolds, outs = tl.tm * tl.tn;
-            int first = (i % t->nk) == 0;
-            st->sram_c_wr_bytes += outs * 4 * passes;
-            st->sram_c_rd_bytes += outs * 4 * (passes - 1 + !first) + (tl.store_elems ? outs * 4 : 0);
-        }
-        if (tl.store_bytes > 0) {
-            /* a store re-quantizes first (MXINT8 output), then pays the latency */
-            int64_t rq = op->out_fmt == MXSIM_OUT_MXINT8
-                             ? cfg->requant_depth_cycles + mx_t_ceil_div(tl.store_elems, cfg->requant_lanes) : 0;
-            latwin_add(&lw, mx_t_max(ce, chan) + rq, a->dram_lat);
-            chan = mx_t_max(ce, chan) + mx_tengine_store_dur(cfg, a, op, &tl);
-            n_req++;
-        }
-        if (i + 1 < T) tl = nx;
-    }
-    stall_split(&lw, ce, chan, st);
-    if (st) st->n_dram_requests = n_req;
-    return mx_t_max(ce, chan);
 }
 
 static int64_t pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
                         const mx_ttiling *t, mxsim_tstats *st, const char **ovf)
 {
-    return pipeline_run(cfg, a, op, t, st, 1, ovf);
+    return mx_tpipe_run(cfg, a, op, t, st, ovf);
 }
 
-int64_t mx_tengine_pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
-                            const mx_ttiling *t, mxsim_tstats *st, int walk)
-{
-    const char *ovf = NULL;
-    return pipeline_run(cfg, a, op, t, st, !walk, &ovf);
-}
-
-/* A lower bound of pipeline()'s result, in O(1) tile shapes: the array runs the tiles one after
-** another between the first load and the last store, and the DRAM channel serves every request
-** one after another.  Used only to skip candidates that cannot win. */
 /* Tile times already computed during one search, by tile shape (direct-mapped): candidates share
 ** their full and edge tile shapes, and a WS/IS MXINT8 tile time tries several beat widths. */
 #define MX_T_MEMO 1024
@@ -399,68 +141,176 @@ static const mx_tfold *tile_time(tmemo *memo, const mx_tarch *a, const mx_top_re
     return &e->f;
 }
 
-static int64_t lower_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
-                           const mx_ttiling *t, tmemo *memo)
+/* Cycles of tile (tm, tn, tk) from a smaller tile's: in OS a tile whose sides are whole multiples
+** of the array is (tm/R)(tn/C) identical folds; in WS (IS) a tile whose n (m) side is a multiple
+** of C is that many identical column folds, and the beat choice compares totals that all scale by
+** that count (mx_tpe_tile, stream_lb), so it picks the same beat.  Candidates then share tile
+** times across m or n sizes. */
+static int64_t tile_cycles(tmemo *memo, const mx_tarch *a, const mx_top_resolved *op, int64_t tm, int64_t tn,
+                           int64_t tk)
 {
-    /* sizes and counts of full and edge tiles along each dim */
-    int64_t sm[2] = {t->tm, op->m - (t->nm - 1) * t->tm}, cm[2] = {t->nm - 1, 1};
-    int64_t sn[2] = {t->tn, op->n - (t->nn - 1) * t->tn}, cn[2] = {t->nn - 1, 1};
-    int64_t sk[2] = {t->tk, op->k - (t->nk - 1) * t->tk}, ck[2] = {t->nk - 1, 1};
-    int64_t sc = op->mx ? 1 : 0, arr = 0, loads = 0, stores = 0;
+    if (a->df == MXSIM_DF_OS && tm % a->R == 0 && tn % a->C == 0 && (tm > a->R || tn > a->C))
+        return (tm / a->R) * (tn / a->C) * tile_time(memo, a, op, a->R, a->C, tk)->cycles;
+    if (a->df == MXSIM_DF_WS && tn % a->C == 0 && tn > a->C)
+        return (tn / a->C) * tile_time(memo, a, op, tm, a->C, tk)->cycles;
+    if (a->df == MXSIM_DF_IS && tm % a->C == 0 && tm > a->C)
+        return (tm / a->C) * tile_time(memo, a, op, a->C, tn, tk)->cycles;
+    return tile_time(memo, a, op, tm, tn, tk)->cycles;
+}
+
+/* One candidate size along a dim, precomputed once per search: the full and last tile sizes s,
+** their counts c (c[0] = tiles - 1, c[1] = 1) and merged counts u (an edge as large as a full
+** tile joins its class), the tile count n; for k, g = s / G (MXINT8 chunks are whole groups) and,
+** for the cheap bound, N and E of stream_lb; for every dim q = s / C and r = s % C (column folds). */
+typedef struct {
+    int64_t s[2], c[2], u[2], n, g[2], N[2], E[2], q[2], r[2];
+    int64_t qr[2], rr[2]; /* s / R and s % R (OS row folds) */
+    int64_t os[2];        /* k: cycles of an R x C x s OS tile, once needed (-1: not yet) */
+} tdim;
+
+static void tdim_set(tdim *d, const mx_tarch *a, const mx_top_resolved *op, int64_t dim, int64_t size, int is_k)
+{
+    d->n = mx_t_ceil_div(dim, size);
+    d->s[0] = size, d->s[1] = dim - (d->n - 1) * size;
+    d->c[0] = d->u[0] = d->n - 1, d->c[1] = d->u[1] = 1;
+    if (d->s[1] == d->s[0]) d->u[0] += d->u[1], d->u[1] = 0;
+    int64_t tg = op->mx ? mx_tload_beats_per_group(a, op->g) : 1;
+    for (int i = 0; i < 2; i++) {
+        d->g[i] = is_k && op->mx ? d->s[i] / op->g : 0;
+        d->N[i] = mx_t_ceil_div(d->g[i] * tg, a->R);
+        d->E[i] = mx_t_min(d->N[i], d->g[i]);
+        d->q[i] = d->s[i] / a->C, d->r[i] = d->s[i] % a->C;
+        d->qr[i] = d->s[i] / a->R, d->rr[i] = d->s[i] % a->R;
+        d->os[i] = -1;
+    }
+}
+
+/* The stores of a tiling: every output block's (a tile of sn columns holds at least floor(sn / G)
+** MXINT8 group ends) and the last block's (its scales: the groups ending in its columns plus a short
+** last group).  They depend on tm and tn only: computed once for all k sizes. */
+static void lb_stores(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op, const tdim *dm,
+                      const tdim *dn, int64_t *stores, int64_t *last_store)
+{
+    const int64_t *sm = dm->s, *sn = dn->s, *um = dm->u, *un = dn->u;
+    int64_t ob = op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1;
+    *stores = 0;
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++) {
-            if (cm[i] * cn[j] == 0) continue;
+            if (um[i] * un[j] == 0) continue;
             mx_ttile st = {sm[i], sn[j], 0, 0, 0, sm[i] * sn[j], 0, 0};
-            st.store_bytes = st.store_elems * (op->out_fmt == MXSIM_OUT_FP32 ? 4 : op->out_fmt == MXSIM_OUT_BF16 ? 2 : 1);
-            /* a tile of sn columns holds at least floor(sn / G) group ends */
+            st.store_bytes = st.store_elems * ob;
             if (op->out_fmt == MXSIM_OUT_MXINT8) st.store_bytes += sm[i] * (sn[j] / op->out_g);
-            stores += cm[i] * cn[j] * mx_tengine_store_dur(cfg, a, op, &st);
+            *stores += um[i] * un[j] * mx_tengine_store_dur(cfg, a, op, &st);
+        }
+    mx_ttile lt = {sm[1], sn[1], 0, 0, sm[1] * sn[1], 0, 0, 0};
+    lt.store_bytes = lt.store_elems * ob;
+    if (op->out_fmt == MXSIM_OUT_MXINT8) {
+        int64_t G = op->out_g, n0 = (dn->n - 1) * sn[0];
+        lt.store_bytes += sm[1] * (op->n / G - n0 / G + (op->n % G != 0));
+    }
+    *last_store = mx_tengine_store_dur(cfg, a, op, &lt);
+}
+
+/* tile_cycles of class (i, j, l) of the precomputed sizes: an OS tile of whole R x C folds is
+** that many times the one-fold tile of its k size, kept per k size for the whole search. */
+static int64_t class_cycles(tmemo *memo, const mx_tarch *a, const mx_top_resolved *op, const tdim *dm, int i,
+                            const tdim *dn, int j, tdim *dk, int l)
+{
+    if (a->df == MXSIM_DF_OS && dm->rr[i] == 0 && dn->r[j] == 0) {
+        if (dk->os[l] < 0) dk->os[l] = tile_time(memo, a, op, a->R, a->C, dk->s[l])->cycles;
+        return dm->qr[i] * dn->q[j] * dk->os[l];
+    }
+    return tile_cycles(memo, a, op, dm->s[i], dn->s[j], dk->s[l]);
+}
+
+/* stream_lb (pe_array.c) of a WS/IS MXINT8 tile from the precomputed sizes: cols on the columns in
+** q full folds and one of r columns, S streaming steps, chunk class l of dk. */
+static int64_t stream_lb_at(const mx_tarch *a, const tdim *dk, int l, int64_t q, int64_t r, int64_t S)
+{
+    const int64_t R = a->R, C = a->C, N = dk->N[l], E = dk->E[l], ng = dk->g[l];
+    int64_t fill = N * (2 * R + C - 1), lb = 0;
+    for (int j = 0; j < 2; j++) {
+        int64_t cnt = j == 0 ? q : (r != 0), mc = j == 0 ? C : r;
+        if (cnt == 0) continue;
+        int64_t sum_i = a->share == MXSIM_EXP_PER_COL ? mx_t_max(N, ng * a->ii)
+                        : E * mx_t_max(1, (a->share == MXSIM_EXP_PER_ROW ? mc : 1) * a->ii) + (N - E);
+        lb += cnt * (fill + (S - 1) * sum_i);
+    }
+    return lb;
+}
+
+/* A lower bound of pipeline()'s result from the tile classes: the array runs the tiles one after
+** another between the first load and the last store, and the DRAM channel serves every request
+** one after another.  Used only to skip candidates that cannot win.  cheap = 1: WS/IS MXINT8 tile
+** times by their O(1) bound (stream_lb at the full beat, below every beat width's time), a weaker
+** bound that orders the candidates first; the exact tile times are computed only for candidates
+** it cannot rule out. */
+static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const tdim *dm, const tdim *dn,
+                           tdim *dk, tmemo *memo, int64_t stores, int64_t last_store, int cheap)
+{
+    const int64_t *sm = dm->s, *sn = dn->s, *sk = dk->s, *cm = dm->c, *cn = dn->c;
+    const int64_t *um = dm->u, *un = dn->u, *uk = dk->u, *kg = dk->g;
+    int64_t arr = 0, loads = 0;
+    const tdim *dc = a->df == MXSIM_DF_WS ? dn : dm; /* the dim on the columns (WS/IS) */
+    if (um[1] == 0 && un[1] == 0 && uk[1] == 0 && dk->n > 1) {
+        /* every tile alike (aligned sizes, K split): the general sums below with one class */
+        int64_t T = um[0] * un[0] * uk[0], d = mx_tdram_dur(a, (sm[0] + sn[0]) * (sk[0] + kg[0]));
+        int64_t tc = cheap ? stream_lb_at(a, dk, 0, dc->q[0], dc->r[0], a->df == MXSIM_DF_WS ? sm[0] : sn[0])
+                           : class_cycles(memo, a, op, dm, 0, dn, 0, dk, 0);
+        return mx_t_max(d + T * tc + last_store, T * d + stores);
+    }
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            if (um[i] * un[j] == 0) continue;
             for (int l = 0; l < 2; l++) {
-                if (ck[l] == 0) continue;
-                arr += cm[i] * cn[j] * ck[l] * tile_time(memo, a, op, sm[i], sn[j], sk[l])->cycles;
+                if (uk[l] == 0) continue;
+                int64_t tc;
+                if (cheap) {
+                    int ic = a->df == MXSIM_DF_WS ? j : i;
+                    tc = stream_lb_at(a, dk, l, dc->q[ic], dc->r[ic], a->df == MXSIM_DF_WS ? sm[i] : sn[j]);
+                } else {
+                    tc = class_cycles(memo, a, op, dm, i, dn, j, dk, l);
+                }
+                arr += um[i] * un[j] * uk[l] * tc;
             }
         }
     /* loads: with several k chunks every tile loads A and B; else A once per m row of tiles,
     ** and B once (one n tile) or with every tile */
     int64_t ab[2][2]; /* A bytes of m class i; B bytes of n class j (for the single-chunk case) */
     for (int i = 0; i < 2; i++) {
-        ab[0][i] = sm[i] * sk[0] + sc * (sm[i] * sk[0] / op->g);
-        ab[1][i] = sk[0] * sn[i] + sc * (sk[0] * sn[i] / op->g);
+        ab[0][i] = sm[i] * (sk[0] + kg[0]);
+        ab[1][i] = sn[i] * (sk[0] + kg[0]);
     }
-    if (t->nk > 1) {
+    int64_t first_dur = -1;
+    if (dk->n > 1) {
         for (int i = 0; i < 2; i++)
             for (int j = 0; j < 2; j++)
                 for (int l = 0; l < 2; l++) {
-                    int64_t n = cm[i] * cn[j] * ck[l];
+                    int64_t n = um[i] * un[j] * uk[l];
                     if (n == 0) continue;
-                    int64_t b = sm[i] * sk[l] + sc * (sm[i] * sk[l] / op->g) + sk[l] * sn[j] + sc * (sk[l] * sn[j] / op->g);
-                    loads += n * mx_tmem_dur(a, b);
+                    int64_t d = mx_tdram_dur(a, (sm[i] + sn[j]) * (sk[l] + kg[l]));
+                    if (i == 0 && j == 0 && l == 0) first_dur = d; /* the first tile's request */
+                    loads += n * d;
                 }
     } else {
-        int jf = t->nn > 1 ? 0 : 1; /* class of the first n tile */
+        int jf = dn->n > 1 ? 0 : 1; /* class of the first n tile */
         for (int i = 0; i < 2; i++) {
             if (cm[i] == 0) continue;
             /* first tile of each m row: A, plus B when B moves with every tile or it is tile 0 */
-            int64_t first_b = t->nn > 1 ? ab[1][jf] : 0;
-            loads += cm[i] * mx_tmem_dur(a, ab[0][i] + first_b);
-            if (t->nn > 1)
+            int64_t first_b = dn->n > 1 ? ab[1][jf] : 0;
+            loads += cm[i] * mx_tdram_dur(a, ab[0][i] + first_b);
+            if (dn->n > 1)
                 for (int j = 0; j < 2; j++) {
                     int64_t n = cm[i] * (cn[j] - (j == jf));
-                    if (n > 0) loads += n * mx_tmem_dur(a, ab[1][j]);
+                    if (n > 0) loads += n * mx_tdram_dur(a, ab[1][j]);
                 }
         }
-        if (t->nn == 1) /* B once, in tile 0's request (A of tile 0 already counted) */
-            loads += mx_tmem_dur(a, ab[0][t->nm > 1 ? 0 : 1] + ab[1][1]) - mx_tmem_dur(a, ab[0][t->nm > 1 ? 0 : 1]);
+        if (dn->n == 1) /* B once, in tile 0's request (A of tile 0 already counted) */
+            loads += mx_tdram_dur(a, ab[0][dm->n > 1 ? 0 : 1] + ab[1][1]) - mx_tdram_dur(a, ab[0][dm->n > 1 ? 0 : 1]);
     }
-    mx_ttile first;
-    mx_tengine_tile(op, t, 0, &first);
-    int64_t last_store = 0;
-    {
-        mx_ttile lt;
-        mx_tengine_tile(op, t, t->nm * t->nn * t->nk - 1, &lt);
-        last_store = mx_tengine_store_dur(cfg, a, op, &lt);
-    }
-    return mx_t_max(mx_tmem_dur(a, first.load_bytes) + arr + last_store, loads + stores);
+    /* the first tile loads full-size A and B */
+    if (first_dur < 0) first_dur = mx_tdram_dur(a, ab[0][0] + ab[1][0]);
+    return mx_t_max(first_dur + arr + last_store, loads + stores);
 }
 
 /* Every statistic of one op on tiling t (analytic; the op once, without repeat).  Returns 0, or -1
@@ -557,12 +407,23 @@ static void lb_stats(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_r
 ** (a full sort of the candidates cost more than their bounds).  A key names its tiling by the
 ** indices of its m, n, k sizes, so no large candidate array is allocated per search. */
 typedef struct {
-    double lb;     /* lower bound of the objective */
-    int64_t order; /* position in the original (largest first) order */
-    int16_t im, in, ik;
-} ckey;
+    double lb;      /* lower bound of the objective */
+    int32_t order;  /* position in the original (largest first) order (< 48 * 48 * 96) */
+    uint8_t im, in, ik;
+    uint8_t cheap;  /* lb is the cheap bound (lower_bound, cheap = 1) */
+} ckey;             /* 16 bytes: the heap moves them */
 
 static int ckey_less(const ckey *x, const ckey *y) { return x->lb < y->lb || (x->lb == y->lb && x->order < y->order); }
+
+static void heap_up(ckey *h, int i)
+{
+    while (i > 0 && ckey_less(&h[i], &h[(i - 1) / 2])) {
+        ckey tmp = h[i];
+        h[i] = h[(i - 1) / 2];
+        h[(i - 1) / 2] = tmp;
+        i = (i - 1) / 2;
+    }
+}
 
 static void heap_down(ckey *h, int n, int i)
 {
@@ -585,7 +446,7 @@ static void add_candidates(int64_t *v, int *n, int64_t gran, int64_t dim)
 }
 
 mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_resolved *op,
-                               const char *where, mx_ttiling *best)
+                               const char *where, mx_ttiling *best, mxsim_tstats *best_st)
 {
     int64_t cm[48], cn[48], ck[96];
     int nm = 0, nn = 0, nk = 0;
@@ -627,59 +488,120 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     tcost cost;
     mxsim_status cst = tcost_init(ctx, cfg, &cost);
     if (cst != MXSIM_OK) return cst;
-    ckey *heap = malloc((size_t)nm * (size_t)nn * (size_t)nk * sizeof *heap);
-    tmemo *memo = malloc(sizeof *memo);
+    size_t ncand = (size_t)nm * (size_t)nn * (size_t)nk;
+    ckey *heap = NULL;
+    if (ctx && ctx->tile_heap_cap >= ncand) {
+        heap = ctx->tile_heap;
+    } else if ((heap = malloc(ncand * sizeof *heap)) != NULL && ctx) {
+        free(ctx->tile_heap);
+        ctx->tile_heap = heap;
+        ctx->tile_heap_cap = ncand;
+    }
+    tmemo *memo = ctx ? ctx->tile_memo : NULL;
+    if (memo == NULL && (memo = malloc(sizeof *memo)) != NULL && ctx) ctx->tile_memo = memo;
     if (memo != NULL) memset(memo->valid, 0, sizeof memo->valid);
     if (heap == NULL || memo == NULL) {
-        free(heap);
-        free(memo);
+        if (!ctx) free(heap), free(memo);
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
     }
     int nc = 0;
+    tdim dms[48], dns[48], dks[96]; /* each candidate size, precomputed */
+    /* two tiers of bounds when the exact tile times are the costly part (WS/IS MXINT8) */
+    const int cheap = op->mx && a->df != MXSIM_DF_OS;
+    for (int i = 0; i < nm; i++) tdim_set(&dms[i], a, op, op->m, cm[i], 0);
+    for (int j = 0; j < nn; j++) tdim_set(&dns[j], a, op, op->n, cn[j], 0);
+    for (int l = 0; l < nk; l++) tdim_set(&dks[l], a, op, op->k, ck[l], 1);
+    int64_t tkb[96]; /* bytes per row of a k chunk: mantissas and scales */
+    for (int l = 0; l < nk; l++) tkb[l] = mx_tsram_row_bytes(op, ck[l]);
     for (int i = nm - 1; i >= 0; i--)
-        for (int j = nn - 1; j >= 0; j--)
-            for (int l = nk - 1; l >= 0; l--) {
-                if (!fits(a, op, cm[i], cn[j], ck[l])) continue;
-                mx_ttiling t = {cm[i], cn[j], ck[l], mx_t_ceil_div(op->m, cm[i]),
-                                mx_t_ceil_div(op->n, cn[j]), mx_t_ceil_div(op->k, ck[l])};
-                /* no tile-count limit: pipeline() crosses runs of identical tiles in periods
-                ** (m = n = k = 2^19 on small.ini, 2^40 tiles, takes milliseconds) */
-                int64_t lbc = lower_bound(a->cfg, a, op, &t, memo);
+        for (int j = nn - 1; j >= 0; j--) {
+            /* sizes ascend and the fit grows with each: the fitting k sizes are a prefix */
+            int lmax = -1;
+            lmax = mx_tsram_fit_prefix(a, cm[i], cn[j], tkb, nk) - 1;
+            int64_t stores = 0, last_store = 0;
+            if (lmax >= 0) lb_stores(cfg, a, op, &dms[i], &dns[j], &stores, &last_store);
+            for (int l = lmax; l >= 0; l--) {
+                /* no tile-count limit: the pipeline is a closed form (pipeline.c) */
+                int64_t lbc = lower_bound(a, op, &dms[i], &dns[j], &dks[l], memo, stores, last_store, cheap);
                 double lbo = (double)lbc;
                 if (cost.on) {
+                    mx_ttiling t = {cm[i], cn[j], ck[l], dms[i].n, dns[j].n, dks[l].n};
                     mxsim_tstats ls;
                     lb_stats(cfg, a, op, &t, lbc, &ls);
                     if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
-                        free(heap);
-                        free(memo);
+                        if (!ctx) free(heap), free(memo);
                         return cst;
                     }
                 }
-                heap[nc] = (ckey){lbo, nc, (int16_t)i, (int16_t)j, (int16_t)l};
+                heap[nc] = (ckey){lbo, nc, (uint8_t)i, (uint8_t)j, (uint8_t)l, (uint8_t)cheap};
                 nc++;
             }
-    for (int i = nc / 2 - 1; i >= 0; i--) heap_down(heap, nc, i);
+        }
+    /* Until a first candidate is evaluated, pops scan the keys for the least (a popped key is set
+    ** to HUGE_VAL); then only the keys that can still win (at most the best cost) are kept, as a
+    ** heap: usually a handful of the hundreds. */
     double best_cost = -1;
     int64_t best_order = -1;
     const char *ovf_any = NULL;
+    int heaped = 0;
     for (int hn = nc; hn > 0;) {
-        const ckey cand = heap[0]; /* the next candidate in (lb, order) order */
-        const mx_ttiling ct = {cm[cand.im], cn[cand.in], ck[cand.ik], mx_t_ceil_div(op->m, cm[cand.im]),
-                               mx_t_ceil_div(op->n, cn[cand.in]), mx_t_ceil_div(op->k, ck[cand.ik])};
-        heap[0] = heap[--hn];
-        heap_down(heap, hn, 0);
+        if (!heaped && best_cost >= 0) {
+            int live = 0;
+            for (int i = 0; i < hn; i++)
+                if (heap[i].lb < best_cost || (heap[i].lb == best_cost && heap[i].order < best_order)) heap[live++] = heap[i];
+            hn = live;
+            for (int i = hn / 2 - 1; i >= 0; i--) heap_down(heap, hn, i);
+            heaped = 1;
+            if (hn == 0) break;
+        }
+        ckey cand;
+        int at = 0;
+        if (heaped) {
+            cand = heap[0]; /* the next candidate in (lb, order) order */
+            heap[0] = heap[--hn];
+            heap_down(heap, hn, 0);
+        } else {
+            for (int i = 1; i < hn; i++)
+                if (ckey_less(&heap[i], &heap[at])) at = i;
+            cand = heap[at];
+            if (cand.lb == HUGE_VAL) break; /* all popped */
+            heap[at].lb = HUGE_VAL;
+        }
+        const mx_ttiling ct = {cm[cand.im], cn[cand.in], ck[cand.ik], dms[cand.im].n, dns[cand.in].n, dks[cand.ik].n};
         if (best_cost >= 0 && (cand.lb > best_cost || (cand.lb == best_cost && cand.order > best_order))) break;
+        if (cand.cheap) { /* the exact bound (>= the cheap one), back in line */
+            int64_t stores, last_store;
+            lb_stores(cfg, a, op, &dms[cand.im], &dns[cand.in], &stores, &last_store);
+            int64_t lbc = lower_bound(a, op, &dms[cand.im], &dns[cand.in], &dks[cand.ik], memo, stores, last_store, 0);
+            double lbo = (double)lbc;
+            if (cost.on) {
+                mxsim_tstats ls;
+                lb_stats(cfg, a, op, &ct, lbc, &ls);
+                if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
+                    if (!ctx) free(heap), free(memo);
+                    return cst;
+                }
+            }
+            ckey back = {lbo > cand.lb ? lbo : cand.lb, cand.order, cand.im, cand.in, cand.ik, 0};
+            if (heaped) {
+                heap[hn] = back;
+                heap_up(heap, hn);
+                hn++;
+            } else {
+                heap[at] = back; /* back in line, with the exact bound */
+            }
+            continue;
+        }
         double c;
         const char *ovf = NULL;
-        if (cost.on) {
-            mxsim_tstats cst_s;
+        mxsim_tstats cst_s;
+        if (cost.on || best_st != NULL) { /* every statistic: the objective's, or the caller's */
             if (candidate_stats(cfg, a, op, &ct, &cst_s, &ovf) < 0) { /* past 2^63: never best */
                 ovf_any = ovf;
                 continue;
             }
             if ((cst = objective(ctx, cfg, &cost, &cst_s, 0, &c)) != MXSIM_OK) {
-                free(heap);
-                free(memo);
+                if (!ctx) free(heap), free(memo);
                 return cst;
             }
         } else {
@@ -694,9 +616,10 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
             best_cost = c;
             best_order = cand.order;
             *best = ct;
+            if (best_st != NULL) *best_st = cst_s;
         }
     }
-    free(heap);
+    if (!ctx) free(heap);
     if (best_cost >= 0) /* the beat each tile shape runs at, for the detailed engine */
         for (int cls = 0; cls < 8; cls++) {
             int64_t tm = cls & 1 ? op->m - (best->nm - 1) * best->tm : best->tm;
@@ -704,7 +627,7 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
             int64_t tk = cls & 4 ? op->k - (best->nk - 1) * best->tk : best->tk;
             best->tg[cls] = tile_time(memo, a, op, tm, tn, tk)->tg;
         }
-    free(memo);
+    if (!ctx) free(memo);
     if (best_cost < 0 && ovf_any != NULL)
         return mx_fail(ctx, MXSIM_E_LIMIT, "%s: field '%s': the count passes 2^63 on every tiling", where, ovf_any);
     if (best_cost < 0)
@@ -715,38 +638,16 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     return MXSIM_OK;
 }
 
-/* Operand element reads from the A and B SRAMs (what the array edges consume): the stationary
-** operand is read once per tile, the streamed one once per fold across the other spatial dim. */
+/* The volumes both engines share: SRAM reads at the array edges, MACs, exponent operations and
+** re-quantized outputs, each from its block's module. */
 void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
                         const mx_ttiling *t, mxsim_tstats *st)
 {
-    int64_t ra = 0, rb = 0, rsa = 0, rsb = 0;
     (void)cfg;
-    /* tiles differ only by edge sizes: every term depends on (tm, tn) alone, so each of the (at
-    ** most) four shape classes adds its per-tile reads times its tile count */
-    int64_t sm[2] = {t->tm, op->m - (t->nm - 1) * t->tm}, cm[2] = {t->nm - 1, 1};
-    int64_t sn[2] = {t->tn, op->n - (t->nn - 1) * t->tn}, cn[2] = {t->nn - 1, 1};
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++) {
-            int64_t cnt = cm[i] * cn[j], tm = sm[i], tn = sn[j], ea, eb;
-            if (cnt == 0) continue;
-            if (a->df == MXSIM_DF_OS) { ea = tm * op->k * mx_t_ceil_div(tn, a->C); eb = op->k * tn * mx_t_ceil_div(tm, a->R); }
-            else if (a->df == MXSIM_DF_WS) { ea = tm * op->k * mx_t_ceil_div(tn, a->C); eb = op->k * tn; }
-            else { ea = tm * op->k; eb = op->k * tn * mx_t_ceil_div(tm, a->C); }
-            ra += cnt * ea; rb += cnt * eb;
-            if (op->mx) { rsa += cnt * (ea / op->g); rsb += cnt * (eb / op->g); }
-        }
-    st->sram_a_rd_mant_bytes = ra;
-    st->sram_b_rd_mant_bytes = rb;
-    st->sram_a_rd_scale_bytes = rsa;
-    st->sram_b_rd_scale_bytes = rsb;
-    st->n_macs = op->m * op->n * op->k_useful;
-    st->n_macs_issued = op->m * op->n * op->k;
-    st->n_exp_ops = op->mx ? op->m * op->n * (op->k / op->g) : 0;
-    if (op->out_fmt == MXSIM_OUT_MXINT8) {
-        st->n_requant_elems = op->m * op->n;
-        st->n_maxabs_compares = op->m * op->n;
-    }
+    mx_tsram_reads(a, op, t, st);
+    mx_tpe_macs(op, st);
+    mx_texp_events(op, st);
+    mx_trequant_gemm_events(op, st);
 }
 
 void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st)
@@ -766,43 +667,6 @@ void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st)
     st->tops = st->seconds > 0 ? 2.0 * (double)st->n_macs / st->seconds / 1e12 : 0;
 }
 
-/* Dequant (MXINT8 -> bf16) and quantize (bf16 -> MXINT8) stream m*n elements through a unit of
-** `lanes` elements/cycle with a pipeline depth; the load and the store are one DRAM request each
-** and overlap the unit, so the excess of memory time is stall. */
-static void time_elementwise(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
-                             mxsim_tstats *st)
-{
-    /* the MXINT8 side is whole groups along n (zero-padded); the bf16 side is the useful m*n */
-    int64_t np = mx_t_ceil_div(op->n, op->g) * op->g, sc = op->m * (np / op->g);
-    int64_t e = op->m * op->n, ep = op->m * np;
-    int deq = op->kind == MXSIM_OP_DEQUANT;
-    int64_t lanes = deq ? cfg->dequant_lanes : cfg->requant_lanes;
-    int64_t depth = deq ? cfg->dequant_depth_cycles : cfg->requant_depth_cycles;
-    int64_t in_b = deq ? ep + sc : 2 * e, out_b = deq ? 2 * e : ep + sc;
-    st->cycles_compute = mx_t_ceil_div(ep, lanes);
-    st->cycles_fill_drain = depth;
-    int64_t mem = mx_tmem_dur(a, in_b) + mx_tmem_dur(a, out_b);
-    st->cycles_total = mx_t_max(st->cycles_compute + depth, mem);
-    st->cycles_mem_stall = st->cycles_total - st->cycles_compute - depth;
-    /* the stall a latency-free DRAM would leave is bandwidth; the rest is latency */
-    st->cycles_dram_bw = mx_t_max(0, mem - 2 * a->dram_lat - st->cycles_compute - depth);
-    st->cycles_dram_latency = st->cycles_mem_stall - st->cycles_dram_bw;
-    st->dram_a_mant_bytes = deq ? ep : 2 * e;
-    st->dram_a_scale_bytes = deq ? sc : 0;
-    st->dram_out_bytes = out_b;
-    st->sram_a_rd_mant_bytes = st->dram_a_mant_bytes;
-    st->sram_a_rd_scale_bytes = st->dram_a_scale_bytes;
-    st->sram_c_wr_bytes = out_b;
-    st->sram_c_rd_bytes = out_b;
-    st->n_dram_requests = 2;
-    if (deq) st->n_dequant_elems = ep;
-    else st->n_requant_elems = st->n_maxabs_compares = ep;
-    st->tile_m = op->m;
-    st->tile_n = op->n;
-    st->tile_k = 1;
-    st->n_tiles = 1;
-}
-
 MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_top *op,
                                      const char *source, int detail, const char *access_trace_path,
                                      mxsim_tstats *out)
@@ -817,13 +681,14 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
     mx_tarch a;
     mx_tarch_derive(cfg, &a);
     if (r.kind != MXSIM_OP_GEMM) {
-        time_elementwise(cfg, &a, &r, out);
+        if (r.kind == MXSIM_OP_DEQUANT) mx_tdequant_time(cfg, &a, &r, out);
+        else mx_trequant_time(cfg, &a, &r, out);
     } else {
         char where[600];
         snprintf(where, sizeof where, "%s:%d: op '%s'", source ? source : "trace", op->line, op->name);
         mx_ttiling t;
         if (cfg->scalesim_compat) mx_tscalesim_tiling(&a, &r, &t);
-        else if ((s = mx_tengine_choose(ctx, &a, &r, where, &t)) != MXSIM_OK) return s;
+        else if ((s = mx_tengine_choose(ctx, &a, &r, where, &t, detail ? NULL : out)) != MXSIM_OK) return s;
         if (detail) {
             /* Admission: the analytic estimate refuses at once what the detailed engine would
             ** stop at its limits only after stepping them (its own checks stay as a backstop).
@@ -840,7 +705,7 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
                                "cycles per op; this op takes about %.3g PE-cycles and %.3g cycles: use the "
                                "analytic engine (detail off)", where, (double)arr * (double)(a.R * a.C), (double)tot);
             if ((s = mx_tdetail_run(ctx, cfg, &a, &r, &t, where, access_trace_path, out)) != MXSIM_OK) return s;
-        } else {
+        } else if (cfg->scalesim_compat) { /* else the search left the chosen tiling's statistics */
             const char *ovf = NULL;
             if (candidate_stats(cfg, &a, &r, &t, out, &ovf) < 0)
                 return mx_fail(ctx, MXSIM_E_LIMIT, "%s: field '%s': the count passes 2^63", where, ovf);

@@ -1,9 +1,22 @@
 /* tinternal.h - private declarations shared by the timing engine's modules (sim/src/timing).
 **
-** The engine is split by hardware block: tconfig.c (field table), trace.c (trace I/O), pearray.c
-** (fold timing of the PE array and exponent units), engine.c (tiling, memory pipeline, events),
-** detail.c (detailed mode: an independent cycle-by-cycle simulation of the same machine).  All
-** cross-file functions are mx_t<module>_<verb>.
+** One module per hardware block, each holding the block's timing rule and the events it produces
+** for the energy model, called by both engines (the analytic closed forms and the cycle-by-cycle
+** detailed mode) instead of re-deriving them:
+**   pe_array.c   the PE array and its dataflows (OS, WS, IS): fold timing, beat-width choice, MACs
+**   exp_unit.c   the shared-exponent units: the sharing rule, the FIFO arbiter (closed form and
+**                the stepped unit), the step interval, exponent operations
+**   load_path.c  the operand load path: beat width, beats per group and chunk, beat geometry
+**   sram.c       the double-buffered A, B, C SRAMs: the fit of a tile, edge reads
+**   dram.c       the DRAM channel: request duration, the stepped transfer, bandwidth units
+**   requant.c    the re-quantizer: MXINT8 output stores, quantize ops, its events
+**   dequant.c    the dequant unit: dequant ops, its events
+** The controllers that sequence them: pipeline.c (the double-buffered memory pipeline of a tiled
+** GEMM in closed form over tile classes, and the tile walk that is its oracle), engine.c (the
+** tile search, mxsim_time_op), detail.c (detailed mode: steps the same blocks cycle by cycle).
+** Around them: tconfig.c (field table), trace.c/tgen.c (traces, access traces), scalesim.c
+** (SCALE-Sim compatibility), tstats.c and run_table.c (statistics and tables).  All cross-file
+** functions are mx_t<module>_<verb>.
 */
 #ifndef MX_TINTERNAL_H
 #define MX_TINTERNAL_H
@@ -60,19 +73,84 @@ MX_INTERNAL mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg
                                         const mxsim_top *op, const char *source,
                                         mx_top_resolved *r);
 /* Closed-form time of one tile (tm, tn, tk) of an op with group g (mx: exponent unit used), at
-** the beat width (f->tg beats per group) the controller picks for it (pearray.c). */
+** the beat width (f->tg beats per group) the controller picks for it (pe_array.c). */
 MX_INTERNAL void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn,
                              int64_t tk, mx_tfold *f);
-/* Beats a reduction of tk elements would take at the full L lanes (group g; g = tk for int8): the
-** reference of lane-limit attribution (architecture.md section 10). */
-MX_INTERNAL int64_t mx_tpe_full_lane_beats(const mx_tarch *a, int mx, int64_t g, int64_t tk);
-/* Beats per group, group interval / stream interval and exponent tail of the array. */
-MX_INTERNAL int64_t mx_tpe_beats_per_group(const mx_tarch *a, int64_t g);
-/* Step interval of n_share operations per step on one exponent unit: max(base, n_share * II). */
-MX_INTERNAL int64_t mx_tpe_step_interval(const mx_tarch *a, int64_t base, int64_t n_share);
+/* A lower bound of mx_tpe_tile's cycles in O(1) for a WS/IS MXINT8 tile (whose time tries
+** several beat widths); -1 for the others (their exact time is cheap). */
+MX_INTERNAL int64_t mx_tpe_tile_lb(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, int64_t tk);
+/* PE array (pe_array.c): the MACs of a GEMM (useful and issued, padded K). */
+MX_INTERNAL void mx_tpe_macs(const mx_top_resolved *op, mxsim_tstats *st);
 
-/* Duration of one DRAM request of `bytes` (0 bytes: no request, 0 cycles). */
-MX_INTERNAL int64_t mx_tmem_dur(const mx_tarch *a, int64_t bytes);
+/* Operand load path (load_path.c): w = min(L, load_lanes) elements per beat; beats per group
+** ceil(G / w); beats of a chunk of tk elements at tg beats per group (MXINT8) or ceil(tk / w)
+** (int8); beats the full L lanes would need (the reference of lane-limit attribution,
+** architecture.md section 10); geometry of beat b of a chunk (groups of glen elements, glen = tk
+** for int8): first element, element count, group, whether it ends the group. */
+MX_INTERNAL void mx_tload_derive(const mxsim_tconfig *cfg, mx_tarch *a);
+MX_INTERNAL int64_t mx_tload_beats_per_group(const mx_tarch *a, int64_t g);
+/* beats of a group of g at width w, ceil(g / w); the narrowest width giving tg beats, ceil(g / tg) */
+MX_INTERNAL int64_t mx_tload_group_beats(int64_t g, int64_t w);
+MX_INTERNAL int64_t mx_tload_group_width(int64_t g, int64_t tg);
+MX_INTERNAL int64_t mx_tload_chunk_beats(const mx_tarch *a, int mx, int64_t g, int64_t tg, int64_t tk);
+MX_INTERNAL int64_t mx_tload_full_lane_beats(const mx_tarch *a, int mx, int64_t g, int64_t tk);
+MX_INTERNAL void mx_tload_beat(int64_t glen, int64_t w, int64_t tg, int mx, int64_t b, int64_t *k0, int64_t *elems,
+                               int64_t *grp, int *gend);
+
+/* Shared-exponent units (exp_unit.c): operations per step on the busiest unit when each PE of a
+** rows x cols region issues one (the sharing rule); the unit of PE (i, j); the step interval
+** max(base, n_share * II); the last issue of a FIFO fed S steps of n operations (closed form);
+** the event count; and the cycle-level unit the detailed engine steps (a FIFO issuing its oldest
+** ready operation every II cycles: push returns -1 when out of memory, issue 1 when it issued). */
+MX_INTERNAL int64_t mx_texp_per_unit(const mx_tarch *a, int64_t rows, int64_t cols);
+MX_INTERNAL int64_t mx_texp_unit_of(const mx_tarch *a, int64_t i, int64_t j);
+MX_INTERNAL int64_t mx_texp_step_interval(const mx_tarch *a, int64_t base, int64_t n_share);
+MX_INTERNAL int64_t mx_texp_fifo_last_issue(const mx_tarch *a, int64_t S, int64_t I, int64_t n, int64_t first,
+                                            int64_t sp);
+MX_INTERNAL void mx_texp_events(const mx_top_resolved *op, mxsim_tstats *st);
+typedef struct {
+    int64_t ready; /* cycle of the group's last beat: the earliest issue cycle */
+    int64_t out;   /* output index within the fold */
+    int64_t step;  /* controller step that produced it */
+} mx_texp_op;
+typedef struct {
+    mx_texp_op *q;
+    int64_t head, n, cap;
+    int64_t next_ok; /* first cycle at which the unit may issue again (II) */
+} mx_texp_unit;
+MX_INTERNAL int mx_texp_push(mx_texp_unit *u, mx_texp_op o);
+MX_INTERNAL int mx_texp_issue(const mx_tarch *a, mx_texp_unit *u, int64_t cyc, mx_texp_op *o);
+
+/* DRAM channel (dram.c): bandwidth (1/1024 B/cycle) and latency; duration of one request of
+** `bytes` (0 bytes: no request, 0 cycles); one transfer cycle of the detailed channel (adds the
+** cycle's credits, returns the bytes moved so far, at most `bytes`). */
+MX_INTERNAL void mx_tdram_derive(const mxsim_tconfig *cfg, mx_tarch *a);
+MX_INTERNAL int64_t mx_tdram_dur(const mx_tarch *a, int64_t bytes);
+MX_INTERNAL int64_t mx_tdram_xfer_cycle(const mx_tarch *a, int64_t *credit, int64_t bytes);
+
+/* SRAMs (sram.c): half-buffer sizes; bytes per row of a k chunk (mantissas and scales); the fit
+** of a tile; operand reads at the array edges. */
+MX_INTERNAL void mx_tsram_derive(const mxsim_tconfig *cfg, mx_tarch *a);
+MX_INTERNAL int64_t mx_tsram_row_bytes(const mx_top_resolved *op, int64_t tk);
+MX_INTERNAL int mx_tsram_fits(const mx_tarch *a, int64_t tm, int64_t tn, int64_t row_bytes);
+/* How many of k sizes with ascending row_bytes[0..n-1] fit with tm x tn (they fit as a prefix). */
+MX_INTERNAL int mx_tsram_fit_prefix(const mx_tarch *a, int64_t tm, int64_t tn, const int64_t *row_bytes, int n);
+
+/* Re-quantizer (requant.c): cycles a store of `elems` outputs spends in it (0 unless the output
+** is MXINT8); elements it takes in one cycle; a GEMM's events; a quantize op. */
+MX_INTERNAL int64_t mx_trequant_cycles(const mxsim_tconfig *cfg, const mx_top_resolved *op, int64_t elems);
+MX_INTERNAL int64_t mx_trequant_intake(const mxsim_tconfig *cfg, int64_t left);
+MX_INTERNAL void mx_trequant_gemm_events(const mx_top_resolved *op, mxsim_tstats *st);
+MX_INTERNAL void mx_trequant_time(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                                  mxsim_tstats *st);
+/* Dequant unit (dequant.c): a dequant op. */
+MX_INTERNAL void mx_tdequant_time(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                                  mxsim_tstats *st);
+/* An op through a streaming unit of `lanes` elements/cycle and `depth` cycles, one load of in_b
+** bytes and one store of out_b overlapping it (pipeline.c): cycles, their classes, DRAM requests,
+** output bytes. */
+MX_INTERNAL void mx_tpipe_unit_op(const mx_tarch *a, int64_t lanes, int64_t depth, int64_t elems, int64_t in_b,
+                                  int64_t out_b, mxsim_tstats *st);
 
 /* The tiling chosen for an op, and its per-tile transfer plan. */
 typedef struct {
@@ -83,9 +161,10 @@ typedef struct {
     int64_t tg[8];
 } mx_ttiling;
 
+/* The tiling of op (engine.c); best_st non-NULL: also every statistic of it (candidate_stats). */
 MX_INTERNAL mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a,
                                            const mx_top_resolved *op, const char *where,
-                                           mx_ttiling *t);
+                                           mx_ttiling *t, mxsim_tstats *best_st);
 /* Per-tile sizes and loads of tile index t (m outer, n, k inner). */
 typedef struct {
     int64_t tm, tn, tk;
@@ -127,11 +206,16 @@ MX_INTERNAL int64_t mx_tscalesim_stall(const mxsim_tconfig *cfg, const mx_tarch 
                                        const mx_top_resolved *op, int64_t tc);
 MX_INTERNAL void mx_tscalesim_finish(const mxsim_tconfig *cfg, const mx_tarch *a,
                                      const mx_top_resolved *op, mxsim_tstats *st);
-/* The analytic memory pipeline of tiling t (engine.c): walk = 1 steps every tile (the oracle of
-** the tests), walk = 0 crosses runs of identical tiles in whole periods (what mxsim_time_op uses).
-** Adds to *st (may be NULL); returns cycles_total, -1 if a count would pass 2^63. */
+/* The analytic memory pipeline of tiling t (pipeline.c): walk = 1 steps every tile (the oracle of
+** the tests), walk = 0 is its closed form over tile classes (what mxsim_time_op uses).  Adds to
+** *st (may be NULL); returns cycles_total, -1 if a count would pass 2^63. */
+/* The closed form, checked: -1 with *ovf naming the count that would pass 2^63. */
+MX_INTERNAL int64_t mx_tpipe_run(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                                 const mx_ttiling *t, mxsim_tstats *st, const char **ovf);
 MX_INTERNAL int64_t mx_tengine_pipeline(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
                                         const mx_ttiling *t, mxsim_tstats *st, int walk);
+/* Operand reads at the array edges of tiling t (sram.c). */
+MX_INTERNAL void mx_tsram_reads(const mx_tarch *a, const mx_top_resolved *op, const mx_ttiling *t, mxsim_tstats *st);
 /* Fills the data-volume counters (SRAM, DRAM, events) that both engines share. */
 MX_INTERNAL void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a,
                                     const mx_top_resolved *op, const mx_ttiling *t,

@@ -142,9 +142,19 @@ void mx_tstats_scale(mxsim_tstats *st, int64_t r)
 #undef SCALE_
 }
 
-MXSIM_API void mxsim_tstats_add(const mxsim_tconfig *cfg, mxsim_tstats *acc, const mxsim_tstats *s)
+MXSIM_API mxsim_status mxsim_tstats_add(mxsim_ctx *ctx, const mxsim_tconfig *cfg, mxsim_tstats *acc,
+                                        const mxsim_tstats *s, const char *op_name)
 {
-    if (cfg == NULL || acc == NULL || s == NULL) return;
+    mx_clear_err(ctx);
+    if (cfg == NULL || acc == NULL || s == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tstats_add: NULL argument");
+    /* every summed count checked before any is changed: a refused op leaves the total as it was */
+    int64_t p;
+#define CHK_(ctype, mem, col, unit, scale, kinds, agg, brief, dec, doc)                                         \
+    if (MXSIM_AGG_##agg == MXSIM_AGG_SUM && IS_INT_##ctype && __builtin_add_overflow((int64_t)acc->mem, (int64_t)s->mem, &p)) \
+        return mx_fail(ctx, MXSIM_E_LIMIT, "TOTAL: field '%s': adding op '%s' passes 2^63", col, op_name ? op_name : "?");
+    MXSIM_TSTATS_FIELDS(CHK_)
+#undef CHK_
+    (void)p;
     /* mapping utilisation: weighted by folds (read before n_folds is summed) */
     double um = acc->util_mapping * (double)acc->n_folds + s->util_mapping * (double)s->n_folds;
 #define ADD_(ctype, mem, col, unit, scale, kinds, agg, brief, dec, doc) \
@@ -153,4 +163,5 @@ MXSIM_API void mxsim_tstats_add(const mxsim_tconfig *cfg, mxsim_tstats *acc, con
 #undef ADD_
     acc->util_mapping = acc->n_folds > 0 ? um / (double)acc->n_folds : 0;
     mx_tstats_finish(cfg, acc);
+    return MXSIM_OK;
 }

@@ -123,7 +123,10 @@ static int run_once(const work *w, int64_t *cycles)
             mxsim_trace_free(parsed);
             return -1;
         }
-        mxsim_tstats_add(w->cfg, &tot, &s);
+        if (mxsim_tstats_add(w->ctx, w->cfg, &tot, &s, op->name) != MXSIM_OK) {
+            mxsim_trace_free(parsed);
+            return -1;
+        }
     }
     mxsim_trace_free(parsed);
     *cycles = tot.cycles_total;

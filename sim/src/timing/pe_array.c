@@ -1,4 +1,5 @@
-/* pearray.c - closed-form timing of the PE array and its shared-exponent units, per fold.
+/* pe_array.c - the PE array and its dataflows: closed-form timing per fold, with the exponent
+** units it feeds (their rule: exp_unit.c) and the beats of the load path (load_path.c).
 **
 ** Modelled (sim/doc/architecture.md section 2): an R x C array in lockstep; each PE consumes one
 ** "beat" per cycle, i.e. w = min(L, load_lanes) elements of one group, so a group of G takes
@@ -21,65 +22,26 @@
 */
 #include "tinternal.h"
 
+/* The machine's derived parameters, each from its block. */
 void mx_tarch_derive(const mxsim_tconfig *cfg, mx_tarch *a)
 {
     a->R = cfg->array_rows;
     a->C = cfg->array_cols;
     a->L = cfg->pe_lanes;
-    a->w = mx_t_min(cfg->pe_lanes, cfg->load_lanes);
     a->df = (int)cfg->dataflow;
+    mx_tload_derive(cfg, a);
     a->share = (int)cfg->exp_share;
     a->ii = cfg->exp_ii_cycles;
     a->lat = cfg->exp_latency_cycles;
-    int64_t q = (int64_t)(cfg->dram_bw_bytes_per_cycle * MX_T_BW_FRAC + 0.5);
-    a->bw_q = q < 1 ? 1 : q;
-    a->dram_lat = cfg->dram_latency_cycles;
-    a->half_a_bytes = cfg->sram_a_kib * 1024 / 2;
-    a->half_b_bytes = cfg->sram_b_kib * 1024 / 2;
-    a->half_c_bytes = cfg->sram_c_kib * 1024 / 2;
+    mx_tdram_derive(cfg, a);
+    mx_tsram_derive(cfg, a);
     a->cfg = cfg;
 }
 
-int64_t mx_tpe_beats_per_group(const mx_tarch *a, int64_t g) { return mx_t_ceil_div(g, a->w); }
-
-int64_t mx_tpe_step_interval(const mx_tarch *a, int64_t base, int64_t n_share)
+void mx_tpe_macs(const mx_top_resolved *op, mxsim_tstats *st)
 {
-    return mx_t_max(base, n_share * a->ii);
-}
-
-/* Last issue cycle of one unit fed, in each of S steps I cycles apart, by n operations at offsets
-** first + q * sp (q < n) from the step's start, with n * II <= I.  For a FIFO that issues one op
-** every II cycles, the last issue is max over arrivals t of t + (c(t) - 1) * II, c(t) the number
-** of operations arriving at or after t.
-** A window of I cycles holds at most n arrivals, so moving t one step later never lowers that
-** term: the maximum is at an arrival of the last step, and counting the earlier steps' arrivals at
-** or after it suffices (at most (n - q) * sp / I + 1 earlier steps reach it). */
-static int64_t fifo_last_issue(const mx_tarch *a, int64_t S, int64_t I, int64_t n, int64_t first,
-                               int64_t sp)
-{
-    int64_t best = 0;
-    for (int64_t q = 0; q < n; q++) {
-        int64_t cnt = 0;
-        /* step S-1-d contributes its ops q' with q' * sp >= q * sp + d * I */
-        for (int64_t d = 0; d < S; d++) {
-            int64_t c = n - q - mx_t_ceil_div(d * I, sp);
-            if (c <= 0) break;
-            cnt += c;
-        }
-        best = mx_t_max(best, (S - 1) * I + first + q * sp + (cnt - 1) * a->ii);
-    }
-    return best;
-}
-
-/* Beats of a reduction chunk of tk elements (MXINT8: tg beats per group). */
-static int64_t chunk_beats(const mx_tarch *a, int mx, int64_t g, int64_t tg, int64_t tk)
-{
-    return mx ? (tk / g) * tg : mx_t_ceil_div(tk, a->w);
-}
-
-int64_t mx_tpe_full_lane_beats(const mx_tarch *a, int mx, int64_t g, int64_t tk)
-{
-    return mx ? (tk / g) * mx_t_ceil_div(g, a->L) : mx_t_ceil_div(tk, a->L);
+    st->n_macs = op->m * op->n * op->k_useful;
+    st->n_macs_issued = op->m * op->n * op->k;
 }
 
 /* OS fold: K streams through time, one group every I cycles.  Only the mr x mc mapped PEs
@@ -88,10 +50,10 @@ static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tg, int64_t tk
                     mx_tfold *f)
 {
     const int64_t R = a->R, C = a->C;
-    int64_t kb = chunk_beats(a, mx, g, tg, tk);
+    int64_t kb = mx_tload_chunk_beats(a, mx, g, tg, tk);
     /* a released beat past the ones L lanes would need (per group; int8: per chunk) is a
     ** lane-limit cycle; the others are compute */
-    f->lane = kb - mx_tpe_full_lane_beats(a, mx, g, tk);
+    f->lane = kb - mx_tload_full_lane_beats(a, mx, g, tk);
     f->compute = kb - f->lane;
     f->fill_drain = R + C - 2;
     if (!mx) {
@@ -101,9 +63,9 @@ static void fold_os(const mx_tarch *a, int mx, int64_t g, int64_t tg, int64_t tk
     }
     int64_t ng = tk / g;
     /* n PEs share the busiest unit; o = skew of its first operation of the last group */
-    int64_t n = a->share == MXSIM_EXP_PER_PE ? 1 : a->share == MXSIM_EXP_PER_ROW ? mc : mr;
+    int64_t n = mx_texp_per_unit(a, mr, mc);
     int64_t o = a->share == MXSIM_EXP_PER_PE ? mr + mc - 2 : a->share == MXSIM_EXP_PER_ROW ? mr - 1 : mc - 1;
-    int64_t I = mx_tpe_step_interval(a, tg, n);
+    int64_t I = mx_texp_step_interval(a, tg, n);
     int64_t last = (ng - 1) * I;
     int64_t exp_end = last + tg + o + (n - 1) * mx_t_max(1, a->ii) + a->lat;
     int64_t comp_end = last + tg + R + C - 2;
@@ -133,8 +95,8 @@ static void fold_stream(const mx_tarch *a, int mx, int64_t tg, int64_t kb, int64
     }
     int64_t I = 1, n = 0;
     if (n_e > 0) {
-        n = a->share == MXSIM_EXP_PER_PE ? 1 : a->share == MXSIM_EXP_PER_ROW ? mc : n_e;
-        I = mx_tpe_step_interval(a, 1, n);
+        n = mx_texp_per_unit(a, n_e, mc);
+        I = mx_texp_step_interval(a, 1, n);
     }
     int64_t B = R + (steps - 1) * I;
     int64_t comp_end = B + R + C - 1;
@@ -144,7 +106,7 @@ static void fold_stream(const mx_tarch *a, int mx, int64_t tg, int64_t kb, int64
         if (a->share == MXSIM_EXP_PER_PE) e = B + rl + mc - 1 + 1 + a->lat;
         else if (a->share == MXSIM_EXP_PER_ROW) e = B + rl + 1 + (mc - 1) * a->ii + a->lat;
         else /* column mc-1 (the latest): the fold's group-end rows, tg apart, queue across steps */
-            e = fifo_last_issue(a, steps, I, n_e, R + r0 + mc - 1, tg) + 1 + a->lat;
+            e = mx_texp_fifo_last_issue(a, steps, I, n_e, R + r0 + mc - 1, tg) + 1 + a->lat;
         end = mx_t_max(end, e);
     }
     f->cycles = end;
@@ -193,7 +155,7 @@ static void tile_at(const mx_tarch *a, int mx, int64_t g, int64_t tg, int64_t tm
     }
     /* WS: N on columns, M streams; IS: M on columns, N streams. */
     int64_t cols = a->df == MXSIM_DF_WS ? tn : tm, steps = a->df == MXSIM_DF_WS ? tm : tn;
-    int64_t kb = chunk_beats(a, mx, g, tg, tk);
+    int64_t kb = mx_tload_chunk_beats(a, mx, g, tg, tk);
     int64_t nk = mx_t_ceil_div(kb, R), nc = mx_t_ceil_div(cols, C);
     int64_t mcs[2] = {C, cols % C}, n_mc[2] = {cols / C, cols % C ? 1 : 0};
     /* A full reduction fold's cost depends on its first beat only through fr mod t_g, and
@@ -207,7 +169,7 @@ static void tile_at(const mx_tarch *a, int mx, int64_t g, int64_t tg, int64_t tm
     }
     int64_t p = (mx ? tg : 1) / x, n_full = nk - 1;
     /* folds from nk_l on exist only because beats are narrower than L lanes: lane limit */
-    int64_t nk_l = mx_t_ceil_div(mx_tpe_full_lane_beats(a, mx, g, tk), R);
+    int64_t nk_l = mx_t_ceil_div(mx_tload_full_lane_beats(a, mx, g, tk), R);
     for (int j = 0; j < 2; j++) {
         if (n_mc[j] == 0) continue;
         for (int64_t fk = 0; fk < mx_t_min(p, n_full); fk++) {
@@ -246,9 +208,15 @@ static int64_t stream_lb(const mx_tarch *a, int64_t g, int64_t tg, int64_t tm, i
     return lb;
 }
 
+int64_t mx_tpe_tile_lb(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, int64_t tk)
+{
+    if (!mx || a->df == MXSIM_DF_OS) return -1;
+    return stream_lb(a, g, mx_tload_beats_per_group(a, g), tm, tn, tk);
+}
+
 void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, int64_t tk, mx_tfold *f)
 {
-    int64_t tg = mx ? mx_tpe_beats_per_group(a, g) : 1;
+    int64_t tg = mx ? mx_tload_beats_per_group(a, g) : 1;
     tile_at(a, mx, g, tg, tm, tn, tk, f);
     if (!mx || a->df == MXSIM_DF_OS) return; /* OS: every cost term grows with t_g */
     /* WS/IS: the reduction folds cut the beats every R rows, so which rows end groups (and the
@@ -256,11 +224,11 @@ void mx_tpe_tile(const mx_tarch *a, int mx, int64_t g, int64_t tm, int64_t tn, i
     ** narrower beat, i.e. any t_g' = ceil(G / x) for x < w: it takes the fastest, and more lanes
     ** only add choices.  Ascending t_g' in turn, each timed only if its lower bound can win; the
     ** bound grows with t_g' (more folds), so the walk stops at the first that cannot. */
-    int64_t w = mx_t_ceil_div(g, tg);
+    int64_t w = mx_tload_group_width(g, tg);
     mx_tfold alt;
     while (w > 1) {
-        tg = mx_t_ceil_div(g, w - 1); /* the next larger t_g' and the narrowest beat giving it */
-        w = mx_t_ceil_div(g, tg);
+        tg = mx_tload_group_beats(g, w - 1); /* the next larger t_g' and the narrowest beat giving it */
+        w = mx_tload_group_width(g, tg);
         if (stream_lb(a, g, tg, tm, tn, tk) >= f->cycles) break;
         tile_at(a, mx, g, tg, tm, tn, tk, &alt);
         if (alt.cycles < f->cycles) *f = alt;
