@@ -1283,7 +1283,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
 /* ---- The cross-card GPU model (issue 16; sim/doc/gpu-model.md section 6) -----------------------
 ** Calibrated on ONE card's bench.csv, it predicts another card from that card's datasheet values
 ** only.  A kernel class per bench method (mxsim_gpu_xclass_of); time = L + Dser + max(C, D) +
-** ov min(C, D), C = a[G] W + b S, D = bytes / (hbm x mem_eff x rho). */
+** ov min(C, D), C = a[G] W + b[G] S, D = bytes / (hbm x mem_eff x rho). */
 enum {
     MXSIM_GX_COPY = 0, MXSIM_GX_DEQUANT, MXSIM_GX_CUBLAS_BF16, MXSIM_GX_CUBLASLT_INT8, MXSIM_GX_DEQUANT_CUBLAS,
     MXSIM_GX_CFG5, MXSIM_GX_CFG3, MXSIM_GX_GEMV, MXSIM_GX_WGMMA, MXSIM_GX_NCLASS
@@ -1293,7 +1293,8 @@ typedef struct {
     double n_sm, clock_mhz, int8_tops, bf16_tflops, hbm_gbs;
 } mxsim_gpu_xsheet;
 typedef struct {
-    double L, rho, b, ov, a[3]; /* us, -, us per tile round, -, efficiency at G = 32, 64, 128 */
+    double L, rho;              /* us; DRAM bytes per second relative to the copy */
+    double b[3], ov, a[3];      /* us per tile per SM, overlap loss, work factor; [G = 32, 64, 128] */
 } mxsim_gpu_xclass_params;
 typedef struct {
     double mem_eff; /* copy bytes per second / datasheet HBM bandwidth */

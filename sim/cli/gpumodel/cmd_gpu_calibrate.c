@@ -12,13 +12,13 @@
 #include "cli_util.h"
 #include "gpumodel/cmd_gpumodel.h"
 
-#define NPAR 7
-static const char *const k_par[NPAR] = {"L_us", "rho", "b_us", "ov", "a32", "a64", "a128"};
+#define NPAR 9
+static const char *const k_par[NPAR] = {"L_us", "rho", "b32_us", "b64_us", "b128_us", "ov", "a32", "a64", "a128"};
 
 static double *par_ptr(mxsim_gpu_xparams *p, int c, int k)
 {
     mxsim_gpu_xclass_params *q = &p->cls[c];
-    double *v[NPAR] = {&q->L, &q->rho, &q->b, &q->ov, &q->a[0], &q->a[1], &q->a[2]};
+    double *v[NPAR] = {&q->L, &q->rho, &q->b[0], &q->b[1], &q->b[2], &q->ov, &q->a[0], &q->a[1], &q->a[2]};
     return v[k];
 }
 
@@ -105,6 +105,13 @@ static void print_score(const char *what, const mxsim_gpu_xscore *s)
     printf("%s: %d rows, MAPE %.2f%%, max |error| %.1f%%\n", what, s->n, 100 * s->mape, 100 * s->max_abs);
     for (int c = 0; c < MXSIM_GX_NCLASS; c++)
         if (s->cls_n[c]) printf("  %-22s %3d rows  MAPE %6.2f%%\n", mxsim_gpu_xclass_name(c), s->cls_n[c], 100 * s->cls_mape[c]);
+    /* mxsim's own kernels (copy, dequantize, mxk GEMMs) apart from the cuBLAS rows */
+    double e = 0;
+    int n = 0;
+    for (int c = 0; c < MXSIM_GX_NCLASS; c++)
+        if (c != MXSIM_GX_CUBLAS_BF16 && c != MXSIM_GX_CUBLASLT_INT8 && c != MXSIM_GX_DEQUANT_CUBLAS)
+            e += s->cls_mape[c] * s->cls_n[c], n += s->cls_n[c];
+    if (n) printf("  %-22s %3d rows  MAPE %6.2f%%\n", "(mxk + copy + dequant)", n, 100 * e / n);
 }
 
 static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ctx *ctx)

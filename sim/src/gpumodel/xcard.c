@@ -4,15 +4,16 @@
 **
 ** Per bench row of class c (mxsim_gpu_xclass), with the card's datasheet values:
 **   tensor  T = 2MNK / peak (int8 or bf16 dense)            epilogue E = M N (K/G) 3 / (128 n_sm f)
-**   work    W = max(T, E) (mxk tile kernels), T (cuBLAS), blocks/(2 n_sm) ceil(K/G/8) (M>8 ? 2 : 1)
-**           x 0.1 us (small-M cfg 4: rounds of the K-split warps), 0 (copy, dequant)
+**   work    W = max(T, E) (mxk tile kernels), T (cuBLAS), blocks/(2 n_sm) x rounds x 0.1 us (small-M
+**           cfg 4: rounds of its K-split warps; S = the same for its second row slice), 0 (copy, dequant)
 **   steps   S = tiles per SM (128 x 128 tiles: wgmma, cfg 5, cuBLAS waves; cfg 3: 16 x 32 tiles x
 **           groups per SM)
 **   DRAM    D = bytes / (hbm_bw x e_mem x rho_c), e_mem calibrated on the copy row
 **   time    L_c + Dser + max(C, D) + ov_c min(C, D),  C = a_{c,G} W + b_c S (us)
 ** Dser is the dequantize pass of dequant+cuBLAS (serial, before the GEMM).  Calibrated per class:
-** L (launch/tail, us), a per G (efficiency), b (per-tile fixed cost, us), ov (overlap loss), rho
-** (dequant only: its bytes per second relative to the copy). */
+** L (launch/tail, us), a per G (work factor: 1 / efficiency), b (per-tile cost, us; per G for the
+** tile kernels wgmma and cfg 5, and for the small-M kernel, where it is the second row slice's cost), ov (overlap loss), rho (dequant only: its bytes per second relative
+** to the copy). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -79,7 +80,12 @@ static feat features(const mxsim_gpu_xsheet *d, int c, double M, double N, doubl
         const double T = 2 * M * N * K / i8, E = M * N * (K / gg) * 3.0 / (128 * nsm * clk);
         f.Dpar = (M * K + N * K) * (1 + 1 / gg) + 4 * M * N;
         if (c == MXSIM_GX_GEMV) {
-            f.W = ceil(N / 16) / (2 * nsm) * ceil(K / gg / 8) * (M > 8 ? 2 : 1) * 1e-7;
+            /* kernels/src/gemm_gemv.cu: blocks of 16 columns x 8 MS rows (MS = 1 for M <= 8, else 2),
+            ** 2 per SM, each warp of 8 takes GPW = 4, 2, 1 groups (G = 32, 64, 128) per round */
+            const double gpw = gg >= 128 ? 1 : gg >= 64 ? 2 : 4, ms = M > 8 ? 2 : 1;
+            const double base = ceil(N / 16) * ceil(M / (8 * ms)) / (2 * nsm) * ceil(K / gg / (8 * gpw));
+            f.W = base * 1e-7;       /* rounds per SM slot x 0.1 us: the first row slice */
+            f.S = base * (ms - 1);   /* the same for the second row slice (b: its cost, us) */
         } else if (c == MXSIM_GX_CFG3) {
             f.W = T > E ? T : E;
             f.S = ceil(M / 16) * ceil(N / 32) / nsm * (K / gg);
@@ -98,7 +104,9 @@ static double predict_us(const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p, 
     const feat f = features(d, c, M, N, K, G);
     const mxsim_gpu_xclass_params *q = &p->cls[c];
     const double bw = d->hbm_gbs * 1e9 * p->mem_eff * q->rho;
-    const double C = q->a[gidx((int64_t)G)] * f.W * 1e6 + q->b * f.S, D = f.Dpar / bw * 1e6;
+    const int g = gidx((int64_t)G);
+    const double bb = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV ? q->b[g] : q->b[0];
+    const double C = q->a[g] * f.W * 1e6 + bb * f.S, D = f.Dpar / bw * 1e6;
     return q->L + f.Dser / bw * 1e6 + (C > D ? C : D) + q->ov * (C < D ? C : D);
 }
 
@@ -270,35 +278,60 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
         q->rho = 1, q->a[0] = q->a[1] = q->a[2] = 1;
         q->L = c == MXSIM_GX_COPY ? 0 : 5;
     }
-    /* parameters per class: 0 L, 1 rho (dequant only), 2 b, 3 ov, 4..6 a[G] */
-    static const double F[] = {0.5, 0.8, 0.9, 0.97, 0.99, 0.998, 1.002, 1.01, 1.03, 1.1, 1.25, 2.0};
-    static const double A[] = {-2, -0.5, -0.1, -0.02, 0.02, 0.1, 0.5, 2};
+    /* parameters per class: L; rho (dequant only); b per G (one b for the classes
+    ** whose b is not per G); ov; a per G */
+    enum { NP = 9 };
+    static const double F[] = {0.5, 0.8, 0.9, 0.97, 0.99, 0.998, 0.9998, 1.0002, 1.002, 1.01, 1.03, 1.1, 1.25, 2.0};
+    static const double A[] = {-2, -0.5, -0.1, -0.02, -0.002, 0.002, 0.02, 0.1, 0.5, 2};
     for (int c = 1; c < MXSIM_GX_NCLASS; c++) {
         mxsim_gpu_xclass_params *q = &out->cls[c];
         int has = 0, gs[3] = {0, 0, 0};
         for (int i = 0; i < b->n; i++)
             if (b->r[i].c == c) has = 1, gs[gidx((int64_t)b->r[i].G)] = 1;
         if (!has) continue;
-        double *par[7] = {&q->L, &q->rho, &q->b, &q->ov, &q->a[0], &q->a[1], &q->a[2]};
-        int use[7] = {1, c == MXSIM_GX_DEQUANT, c != MXSIM_GX_DEQUANT, c != MXSIM_GX_DEQUANT,
-                      c != MXSIM_GX_DEQUANT && gs[0], c != MXSIM_GX_DEQUANT && gs[1], c != MXSIM_GX_DEQUANT && gs[2]};
-        for (int it = 0; it < 80; it++)
-            for (int k = 0; k < 7; k++) {
+        double *par[NP] = {&q->L, &q->rho, &q->b[0], &q->b[1], &q->b[2], &q->ov, &q->a[0], &q->a[1], &q->a[2]};
+        const int gemm = c != MXSIM_GX_DEQUANT, pergb = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV;
+        const int use[NP] = {1, c == MXSIM_GX_DEQUANT, gemm && gs[0], pergb && gs[1], pergb && gs[2],
+                             gemm, gemm && gs[0], gemm && gs[1], gemm && gs[2]};
+        /* start a and b from the least-squares fit of the relative error of L + a W + b S (the
+        ** compute-bound form) per G: the descent alone stalls on their correlation */
+        for (int g = 0; g < 3 && gemm; g++) {
+            double sww = 0, sws = 0, sss = 0, swy = 0, ssy = 0;
+            for (int i = 0; i < b->n; i++) {
+                const xrow *r = &b->r[i];
+                if (r->c != c || gidx((int64_t)r->G) != g) continue;
+                const feat f = features(d, c, r->M, r->N, r->K, r->G);
+                const double w = f.W * 1e6 / r->us, sv = (pergb || 1) ? f.S / r->us : 0, y = 1 - q->L / r->us;
+                sww += w * w, sws += w * sv, sss += sv * sv, swy += w * y, ssy += sv * y;
+            }
+            const double det = sww * sss - sws * sws;
+            double a = sww > 0 ? swy / sww : 1, bb = 0;
+            if (det > 1e-12 * (sww * sss + 1e-300) && (pergb || g == 0)) {
+                a = (swy * sss - ssy * sws) / det, bb = (sww * ssy - sws * swy) / det;
+                if (bb < 0) bb = 0, a = swy / sww;
+                if (a <= 0) a = 1e-3, bb = sss > 0 ? ssy / sss : 0;
+            }
+            if (sww > 0) q->a[g] = a > 0 ? a : 1;
+            if (sww > 0 && (pergb || g == 0)) q->b[g] = bb;
+        }
+        for (int it = 0; it < 600; it++)
+            for (int k = 0; k < NP; k++) {
                 if (!use[k]) continue;
                 const double v = *par[k];
                 double best = cls_mape(b, d, out, c), bv = v;
-                const int mult = k == 1 || k >= 4;
+                const int mult = k == 1 || k >= 6;
                 const int nc = mult ? (int)(sizeof F / sizeof F[0]) : (int)(sizeof A / sizeof A[0]);
                 for (int j = 0; j < nc; j++) {
-                    double nv = mult ? v * F[j] : v + A[j] * (k == 3 ? 0.1 : 1);
+                    double nv = mult ? v * F[j] : v + A[j] * (k == 5 ? 0.1 : 1);
                     if (!mult && nv < 0) nv = 0;
-                    if (k == 3 && nv > 1) nv = 1;
+                    if (k == 5 && nv > 1) nv = 1;
                     *par[k] = nv;
                     const double m = cls_mape(b, d, out, c);
                     if (m < best - 1e-12) best = m, bv = nv;
                 }
                 *par[k] = bv;
             }
+        if (!pergb) q->b[1] = q->b[2] = q->b[0];
         /* classes without a G-specific row keep the a of the nearest G that has one */
         for (int g = 0; g < 3; g++)
             if (!gs[g]) q->a[g] = gs[0] ? q->a[0] : gs[1] ? q->a[1] : q->a[2];
