@@ -1329,6 +1329,27 @@ MXSIM_API mxsim_status mxsim_gpu_xscore_bench(mxsim_ctx *ctx, const mxsim_gpu_xb
 MXSIM_API mxsim_status mxsim_gpu_xpredict(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p,
                                           const char *method, int64_t M, int64_t N, int64_t K, int64_t G, double *us);
 
+/* Measured board power (a bench_ext.csv of kernels/tools/mxsim_gpu.cu: power_w per row, the NVML
+** mean over a sustained loop of the op).  _measured: 1 and the row's median time and power when
+** (method, M, N, K, G) was measured (G < 0: any G), else 0.  _watts: the power of method at M x N x K (G), linear in
+** log(2MNK) between the measured rows of that method (of that G when there are some), clamped at
+** the ends; 0 when the method has no row. */
+typedef struct mxsim_gpu_xpower mxsim_gpu_xpower;
+MXSIM_API mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_xpower **out);
+MXSIM_API void mxsim_gpu_xpower_free(mxsim_gpu_xpower *p); /* NULL ok */
+MXSIM_API const char *mxsim_gpu_xpower_card(const mxsim_gpu_xpower *p);
+MXSIM_API int mxsim_gpu_xpower_measured(const mxsim_gpu_xpower *p, const char *method, int64_t M, int64_t N, int64_t K,
+                                        int64_t G, double *us, double *watts);
+MXSIM_API double mxsim_gpu_xpower_watts(const mxsim_gpu_xpower *p, const char *method, int64_t M, int64_t N, int64_t K,
+                                        int64_t G);
+/* The accelerator next to the best GPU implementation per op (compare-gpu --trace --xcard):
+** per op the fastest of mxk (cfg 0), cuBLAS bf16 and cuBLASLt int8 among those the op's format
+** allows (sim/doc/gpu-model.md section 7), its time (measured when power has the op, else the
+** cross-card model of card d/p) and energy at measured power; card names the GPU in every row. */
+MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *card, const mxsim_gpu_xsheet *d,
+                                                  const mxsim_gpu_xparams *p, const mxsim_gpu_xpower *power,
+                                                  const mxsim_tconfig *cfg, const mxsim_trace *tr, mxsim_table **out);
+
 #ifdef __cplusplus
 }
 #endif

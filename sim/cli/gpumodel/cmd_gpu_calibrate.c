@@ -24,7 +24,7 @@ static double *par_ptr(mxsim_gpu_xparams *p, int c, int k)
 
 /* Reads an xcard INI: [datasheet] keys into d; calibrated keys (mem_eff, CLASS.PAR) into p when
 ** p != NULL (*n_cal counts them).  Returns 0, or 2 after a message. */
-static int load_card(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, int *n_cal, char *name, size_t nn)
+int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, int *n_cal, char *name, size_t nn)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -127,8 +127,8 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
     mxsim_gpu_xparams committed;
     char sname[128] = "?", tname[128] = "?";
     int n_cal = 0, rc;
-    if ((rc = load_card(from_card, &ds, NULL, NULL, sname, sizeof sname))) return rc;
-    if ((rc = load_card(to_card, &dt, &committed, &n_cal, tname, sizeof tname))) return rc;
+    if ((rc = cli_xcard_load(from_card, &ds, NULL, NULL, sname, sizeof sname))) return rc;
+    if ((rc = cli_xcard_load(to_card, &dt, &committed, &n_cal, tname, sizeof tname))) return rc;
     char b1[4096], b2[4096];
     mxsim_gpu_xbench *bs = NULL, *bt = NULL;
     mxsim_status st = mxsim_gpu_xbench_load(ctx, bench_path(from, b1, sizeof b1), &bs);

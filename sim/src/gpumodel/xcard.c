@@ -117,7 +117,7 @@ mxsim_status mxsim_gpu_xpredict(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const
     if (!d || !p || !method || !us) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpredict: NULL argument");
     const int c = mxsim_gpu_xclass_of(method, M, N);
     if (c < 0) return mx_fail(ctx, MXSIM_E_UNSUPPORTED, "mxsim_gpu_xpredict: method '%s' is not modelled", method);
-    if (M < 1 || N < 1 || K < 1 || G < 0 || (G > 0 && K % G))
+    if (M < 1 || N < 1 || K < 1 || G < 0 || (G > 0 && K % G && c != MXSIM_GX_COPY && c != MXSIM_GX_DEQUANT))
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpredict: bad shape");
     *us = predict_us(d, p, c, (double)M, (double)N, (double)K, (double)G);
     return MXSIM_OK;
@@ -337,4 +337,133 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
             if (!gs[g]) q->a[g] = gs[0] ? q->a[0] : gs[1] ? q->a[1] : q->a[2];
     }
     return MXSIM_OK;
+}
+
+/* ---- measured power (bench_ext.csv) ------------------------------------------------------- */
+
+typedef struct {
+    char method[48];
+    double M, N, K, G, us, w, j;
+} prow;
+
+struct mxsim_gpu_xpower {
+    int n;
+    prow *r;
+    char card[64];
+};
+
+void mxsim_gpu_xpower_free(mxsim_gpu_xpower *p)
+{
+    if (!p) return;
+    free(p->r);
+    free(p);
+}
+const char *mxsim_gpu_xpower_card(const mxsim_gpu_xpower *p) { return p ? p->card : ""; }
+
+mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_xpower **out)
+{
+    mx_clear_err(ctx);
+    if (!path || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpower_load: NULL argument");
+    *out = NULL;
+    uint8_t *data;
+    size_t len;
+    mxsim_status st = mx_file_read(ctx, path, 16u << 20, &data, &len);
+    if (st != MXSIM_OK) return st;
+    if ((st = mx_text_check(ctx, path, (const char *)data, len)) != MXSIM_OK) {
+        free(data);
+        return st;
+    }
+    size_t cap = 1;
+    for (size_t i = 0; i < len; i++) cap += data[i] == '\n';
+    mxsim_gpu_xpower *p = mx_calloc(1, sizeof *p);
+    if (p) p->r = mx_calloc(cap, sizeof *p->r);
+    if (!p || !p->r) {
+        free(data);
+        mxsim_gpu_xpower_free(p);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+    }
+    int col_w = -1, col_j = -1;
+    mx_lines cur;
+    mx_lines_init(&cur, (char *)data);
+    for (char *buf; (buf = mx_lines_next(&cur)) != NULL;) {
+        if (!buf[0]) continue;
+        char *f[24];
+        const int nf = mx_csv_split(buf, f, 23);
+        if (cur.line == 1) {
+            for (int i = 0; i < nf; i++) {
+                if (!strcmp(f[i], "power_w")) col_w = i;
+                if (!strcmp(f[i], "joules_per_op")) col_j = i;
+            }
+            if (nf < 8 || strcmp(f[0], "card") || strcmp(f[6], "method") || strcmp(f[7], "median_us") || col_w < 0 || col_j < 0) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:1: header: expected card,shape,M,N,K,G,method,median_us,... with power_w and joules_per_op", path);
+                goto fail;
+            }
+            continue;
+        }
+        if (nf <= col_w || nf <= col_j) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: too few fields", path, cur.line);
+            goto fail;
+        }
+        prow *r = &p->r[p->n];
+        double *dst[7] = {&r->M, &r->N, &r->K, &r->G, &r->us, &r->w, &r->j};
+        const int col[7] = {2, 3, 4, 5, 7, col_w, col_j};
+        for (int j = 0; j < 7; j++) {
+            char *e;
+            errno = 0;
+            *dst[j] = strtod(f[col[j]], &e);
+            if (e == f[col[j]] || *e || errno || !isfinite(*dst[j]) || *dst[j] < 0) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field %d: not a number >= 0", path, cur.line, col[j] + 1);
+                goto fail;
+            }
+        }
+        if (strlen(f[6]) >= sizeof r->method) continue;
+        snprintf(r->method, sizeof r->method, "%s", f[6]);
+        snprintf(p->card, sizeof p->card, "%s", f[0]);
+        if (r->w > 0 && r->us > 0) p->n++;
+    }
+    free(data);
+    *out = p;
+    return MXSIM_OK;
+fail:
+    free(data);
+    mxsim_gpu_xpower_free(p);
+    return st;
+}
+
+int mxsim_gpu_xpower_measured(const mxsim_gpu_xpower *p, const char *method, int64_t M, int64_t N, int64_t K,
+                              int64_t G, double *us, double *watts)
+{
+    for (int i = 0; p && i < p->n; i++) {
+        const prow *r = &p->r[i];
+        if (!strcmp(r->method, method) && r->M == (double)M && r->N == (double)N && r->K == (double)K &&
+            (G < 0 || r->G == (double)G)) {
+            if (us) *us = r->us;
+            if (watts) *watts = r->w;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+double mxsim_gpu_xpower_watts(const mxsim_gpu_xpower *p, const char *method, int64_t M, int64_t N, int64_t K, int64_t G)
+{
+    if (!p || !method) return 0;
+    const double x = log(2.0 * (double)M * (double)N * (double)K);
+    int same_g = 0;
+    for (int i = 0; i < p->n; i++) same_g |= !strcmp(p->r[i].method, method) && p->r[i].G == (double)G;
+    /* the measured rows of this method (of the same G when there are some) nearest below and above
+    ** in log(ops), interpolated linearly; clamped at the ends */
+    int lo = -1, hi = -1;
+    double xlo = -INFINITY, xhi = INFINITY;
+    for (int i = 0; i < p->n; i++) {
+        const prow *r = &p->r[i];
+        if (strcmp(r->method, method) || (same_g && r->G != (double)G)) continue;
+        const double xi = log(2.0 * r->M * r->N * r->K);
+        if (xi <= x && xi > xlo) xlo = xi, lo = i;
+        if (xi >= x && xi < xhi) xhi = xi, hi = i;
+    }
+    if (lo < 0 && hi < 0) return 0;
+    if (lo < 0) return p->r[hi].w;
+    if (hi < 0 || xhi == xlo) return p->r[lo].w;
+    return p->r[lo].w + (p->r[hi].w - p->r[lo].w) * (x - xlo) / (xhi - xlo);
 }
