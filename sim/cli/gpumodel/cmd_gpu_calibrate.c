@@ -15,6 +15,20 @@
 #define NPAR 9
 static const char *const k_par[NPAR] = {"L_us", "rho", "b32_us", "b64_us", "b128_us", "ov", "a32", "a64", "a128"};
 
+/* Whether class c uses field k (the others keep their neutral values: rho 1, the G = 32 value). */
+static int par_used(int c, int k)
+{
+    const int gemm = c >= MXSIM_GX_CUBLAS_BF16;
+    const int per_g = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV;
+    switch (k) {
+    case 0: return c != MXSIM_GX_COPY;
+    case 1: return c == MXSIM_GX_DEQUANT;
+    case 2: case 5: case 6: return gemm;
+    case 3: case 4: return per_g;
+    default: return per_g || c == MXSIM_GX_CFG3;
+    }
+}
+
 static double *par_ptr(mxsim_gpu_xparams *p, int c, int k)
 {
     mxsim_gpu_xclass_params *q = &p->cls[c];
@@ -32,7 +46,10 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         return CLI_EXIT_USAGE;
     }
     memset(d, 0, sizeof *d);
-    if (p) memset(p, 0, sizeof *p);
+    if (p) {
+        memset(p, 0, sizeof *p);
+        for (int c = 0; c < MXSIM_GX_NCLASS; c++) p->cls[c].rho = 1;
+    }
     if (n_cal) *n_cal = 0;
     char line[512];
     int ln = 0, rc = 0;
@@ -70,7 +87,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
                 for (int k = 0; k < NPAR && !found; k++) {
                     char want[96];
                     snprintf(want, sizeof want, "%s.%s", mxsim_gpu_xclass_name(c), k_par[k]);
-                    if (!strcmp(key, want)) {
+                    if (par_used(c, k) && !strcmp(key, want)) {
                         found = 1;
                         if (p) *par_ptr(p, c, k) = v, (*n_cal)++;
                     }
@@ -83,6 +100,9 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         }
     }
     fclose(f);
+    for (int c = 0; p && c < MXSIM_GX_NCLASS; c++)
+        for (int k = 3; k < NPAR; k++)
+            if (k != 5 && k != 6 && !par_used(c, k)) *par_ptr(p, c, k) = *par_ptr(p, c, k < 5 ? 2 : 6);
     if (!rc && !(d->n_sm > 0 && d->clock_mhz > 0 && d->int8_tops > 0 && d->bf16_tflops > 0 && d->hbm_gbs > 0)) {
         fprintf(stderr, "mxsim gpu-calibrate: error: %s: every [datasheet] value is required\n", path);
         rc = CLI_EXIT_USAGE;
@@ -164,7 +184,8 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
     u += (size_t)snprintf(text + u, sizeof text - u, "mem_eff = %.6g\n", p.mem_eff);
     for (int c = 1; c < MXSIM_GX_NCLASS; c++)
         for (int k = 0; k < NPAR; k++)
-            u += (size_t)snprintf(text + u, sizeof text - u, "%s.%s = %.6g\n", mxsim_gpu_xclass_name(c), k_par[k], *par_ptr(&p, c, k));
+            if (par_used(c, k))
+                u += (size_t)snprintf(text + u, sizeof text - u, "%s.%s = %.6g\n", mxsim_gpu_xclass_name(c), k_par[k], *par_ptr(&p, c, k));
     if (check) {
         int bad = 0;
         if (n_cal == 0) {
@@ -174,6 +195,7 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
         for (int c = 0; c < MXSIM_GX_NCLASS && n_cal; c++)
             for (int k = 0; k < NPAR; k++) {
                 if (c == 0 && k > 0) break;
+                if (c > 0 && !par_used(c, k)) continue;
                 const double want = c == 0 ? p.mem_eff : *par_ptr(&p, c, k), got = c == 0 ? committed.mem_eff : *par_ptr(&committed, c, k);
                 if (fabs(want - got) > 1e-4 * fabs(want) + 1e-9) {
                     fprintf(stderr, "check: %s: %s.%s = %.6g, re-derived %.6g\n", to_card, c ? mxsim_gpu_xclass_name(c) : "",
