@@ -23,7 +23,8 @@ static int par_used(int c, int k)
     switch (k) {
     case 0: return c != MXSIM_GX_COPY;
     case 1: return c == MXSIM_GX_DEQUANT;
-    case 2: case 5: case 6: return gemm;
+    case 2: return c >= MXSIM_GX_CFG5;
+    case 5: case 6: return gemm;
     case 3: case 4: return per_g;
     default: return per_g || c == MXSIM_GX_CFG3;
     }

@@ -4,14 +4,15 @@
 **
 ** Per bench row of class c (mxsim_gpu_xclass), with the card's datasheet values:
 **   tensor  T = 2MNK / peak (int8 or bf16 dense)            epilogue E = M N (K/G) 3 / (128 n_sm f)
-**   work    W = max(T, E) (mxk tile kernels), T (cuBLAS), blocks/(2 n_sm) x rounds x 0.1 us (small-M
+**   work    W = max(T, E) (mxk tile kernels), T ceil(tiles/n_sm) / (tiles/n_sm) (cuBLAS), blocks/(2 n_sm) x rounds x 0.1 us (small-M
 **           cfg 4: rounds of its K-split warps; S = the same for its second row slice), 0 (copy, dequant)
-**   steps   S = tiles per SM (128 x 128 tiles: wgmma, cfg 5, cuBLAS waves; cfg 3: 16 x 32 tiles x
-**           groups per SM)
+**   steps   S = tiles per SM (128 x 128 tiles: wgmma, cfg 5; cfg 3: 16 x 32 tiles x groups per SM);
+**           cuBLAS has no S: its T is wave-quantised (waves of 128 x 128 tiles over the SMs)
 **   DRAM    D = bytes / (hbm_bw x e_mem x rho_c), e_mem calibrated on the copy row
 **   time    L_c + Dser + max(C, D) + ov_c min(C, D),  C = a_{c,G} W + b_c S (us)
 ** Dser is the dequantize pass of dequant+cuBLAS (serial, before the GEMM).  Calibrated per class:
-** L (launch/tail, us), a per G (work factor: 1 / efficiency), b (per-tile cost, us; per G for the
+** L (launch/tail, us), a per G (work factor: 1 / efficiency, >= 1 except for the small-M kernel,
+** whose W is in arbitrary units), b (per-tile cost, us; per G for the
 ** tile kernels wgmma and cfg 5, and for the small-M kernel, where it is the second row slice's cost), ov (overlap loss), rho (dequant only: its bytes per second relative
 ** to the copy). */
 #include <errno.h>
@@ -66,14 +67,14 @@ static feat features(const mxsim_gpu_xsheet *d, int c, double M, double N, doubl
     case MXSIM_GX_DEQUANT: f.Dpar = M * (3 + 1 / gg); break;
     case MXSIM_GX_CUBLAS_BF16:
     case MXSIM_GX_DEQUANT_CUBLAS:
-        f.W = 2 * M * N * K / bf;
-        f.S = rounds;
+        f.W = 2 * M * N * K / bf * rounds / (tiles / nsm); /* wave-quantised tensor time */
+        f.S = 0;
         f.Dpar = 2 * (M * K + N * K) + 2 * M * N;
         if (c == MXSIM_GX_DEQUANT_CUBLAS) f.Dser = (M * K + N * K) * (3 + 1 / gg);
         break;
     case MXSIM_GX_CUBLASLT_INT8:
-        f.W = 2 * M * N * K / i8;
-        f.S = rounds;
+        f.W = 2 * M * N * K / i8 * rounds / (tiles / nsm);
+        f.S = 0;
         f.Dpar = M * K + N * K + 4 * M * N;
         break;
     default: {
@@ -291,8 +292,8 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
             if (b->r[i].c == c) has = 1, gs[gidx((int64_t)b->r[i].G)] = 1;
         if (!has) continue;
         double *par[NP] = {&q->L, &q->rho, &q->b[0], &q->b[1], &q->b[2], &q->ov, &q->a[0], &q->a[1], &q->a[2]};
-        const int gemm = c != MXSIM_GX_DEQUANT, pergb = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV;
-        const int use[NP] = {1, c == MXSIM_GX_DEQUANT, gemm && gs[0], pergb && gs[1], pergb && gs[2],
+        const int gemm = c != MXSIM_GX_DEQUANT, mxk = c >= MXSIM_GX_CFG5, pergb = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV;
+        const int use[NP] = {1, c == MXSIM_GX_DEQUANT, mxk && gs[0], pergb && gs[1], pergb && gs[2],
                              gemm, gemm && gs[0], gemm && gs[1], gemm && gs[2]};
         /* start a and b from the least-squares fit of the relative error of L + a W + b S (the
         ** compute-bound form) per G: the descent alone stalls on their correlation */
@@ -312,7 +313,7 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
                 if (bb < 0) bb = 0, a = swy / sww;
                 if (a <= 0) a = 1e-3, bb = sss > 0 ? ssy / sss : 0;
             }
-            if (sww > 0) q->a[g] = a > 0 ? a : 1;
+            if (sww > 0) q->a[g] = a > 1 || (c == MXSIM_GX_GEMV && a > 0) ? a : 1;
             if (sww > 0 && (pergb || g == 0)) q->b[g] = bb;
         }
         for (int it = 0; it < 600; it++)
@@ -325,6 +326,7 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
                 for (int j = 0; j < nc; j++) {
                     double nv = mult ? v * F[j] : v + A[j] * (k == 5 ? 0.1 : 1);
                     if (!mult && nv < 0) nv = 0;
+                    if (k >= 6 && c != MXSIM_GX_GEMV && nv < 1) nv = 1; /* no faster than the datasheet peak */
                     if (k == 5 && nv > 1) nv = 1;
                     *par[k] = nv;
                     const double m = cls_mape(b, d, out, c);
