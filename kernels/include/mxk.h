@@ -48,11 +48,11 @@ int mxk_dequantize_bf16(int profile, const int8_t *mantissa, const uint8_t *scal
                         int64_t G, uint16_t *out, mxk_stream stream);
 
 /* The same with a kernel variant (tests, benchmarks): cfg 0 = the default of mxk_dequantize_bf16;
-** 1 = the run-5 kernel (int->float conversion and an RNE step per element; kept as a baseline);
-** 2..11 = the fast path's layouts, unrolls, grid shapes and cache hints (src/dequantize.cu);
-** 12 = the general path (per-element scale lookup) even where the fast path applies.  Every cfg
-** gives the same bits.  out must be 2-byte aligned (any alignment of mantissa is accepted). */
-#define MXK_DEQUANT_CFG_MAX 12
+** 1 = the general path (per-element scale lookup) even where the fast path applies.  Every cfg gives
+** the same bits.  out must be 2-byte aligned (any alignment of mantissa is accepted).  The other
+** variants (old cfg 1..11: the run-5 kernel, layouts, unrolls, grid shapes, cache hints) served no
+** shape and were removed (issue 16 item 7; src/dequantize.cu says what they measured). */
+#define MXK_DEQUANT_CFG_MAX 1
 int mxk_dequantize_bf16_cfg(int profile, const int8_t *mantissa, const uint8_t *scale, int64_t n,
                             int64_t G, uint16_t *out, int cfg, mxk_stream stream);
 

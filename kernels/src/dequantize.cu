@@ -16,50 +16,28 @@
 ** General path (other G, or a head that is not a multiple of 8): 16 mantissas per thread (one
 ** 16-byte load, two 16-byte stores), each element finds its own scale byte by a running counter.
 ** Pointers that no head can align both (out - 2 * mantissa not a multiple of 16): scalar kernel.
-** cfg (mxk_dequantize_bf16_cfg) picks a variant for tests and benchmarks (L = layout, U = chunks per
-** warp and iteration, one-shot grid or grid-stride over the resident blocks, cache hints):
-**    1  the run-5 kernel (I2F + RNE per element, 4 x 16 B per thread), kept as the baseline
-**    2  A U2 one-shot nc/default     3  A U2 one-shot nc.no_allocate/.cs
-**    4  B U2 one-shot nc/default     5  B U2 one-shot nc.no_allocate/.cs
-**    6  B U4 one-shot no_alloc/.cs   7  B U2 grid-stride no_alloc/.cs    8  B U4 grid-stride nc/default
-**    9  B U1 one-shot no_alloc/.cs (the default, cfg 0)                  10 A U4 grid-stride no_alloc/.cs
-**   11  B U2 one-shot ld.cs/.cs     12  the general path even where the fast path applies
-** Measured on an H200 (reports/gpu/NVIDIA-H200-2026-11-26/bench_dequant.csv, n = 235 M): cfg 9 is
-** 0.96x of cudaMemcpy's bytes per second, cfg 4-6 and 11 0.93-0.94x, the grid-stride cfg 7-8
-** 0.88-0.90x, layout A 0.77-0.86x (cfg 10: 0.56-0.70x), cfg 1 0.67-0.79x. */
+** cfg (mxk_dequantize_bf16_cfg): 0 = the dispatcher above (fast path: layout B, one chunk per warp,
+** one-shot grid, ld.global.nc.L1::no_allocate loads and st.global.cs stores); 1 = the general path
+** even where the fast path applies (kept for the tests: verify and test_gpu_kernels cover it on
+** aligned data, which the dispatcher never sends there).
+** Issue 16 item 7 removed the variants that served no shape (old cfg 1 = the run-5 kernel, 2..8,
+** 10, 11 = other layouts, unrolls, grid-stride grids and cache hints).  Their last measurement:
+** reports/gpu/NVIDIA-H200-2026-11-26/bench_dequant.csv (n = 235 M, H200): the kept fast path (old
+** cfg 9) 0.96x of cudaMemcpy's bytes per second, old cfg 4-6 and 11 0.93-0.94x, grid-stride 7-8
+** 0.88-0.90x, layout A 0.77-0.86x (cfg 10: 0.56-0.70x), the run-5 kernel 0.67-0.79x. */
 #include <algorithm>
 
 #include "dequant_bits.cuh"
 #include "mxk_common.cuh"
 
-/* ---- loads and stores with cache hints ---------------------------------------------------- */
-/* HINT 0: ld.global.nc (__ldg), default stores.  1: ld.global.nc.L1::no_allocate, st.global.cs.
-** 2: ld.global.cs, st.global.cs. */
-template <int HINT> __device__ __forceinline__ uint2 dq_ld8(const int8_t *p)
+/* ---- loads and stores: ld.global.nc.L1::no_allocate, st.global.cs (streaming data) ---------- */
+__device__ __forceinline__ uint2 dq_ld8(const int8_t *p)
 {
     uint2 r;
-    if (HINT == 0) r = __ldg((const uint2 *)p);
-    else if (HINT == 1)
-        asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p));
-    else r = __ldcs((const uint2 *)p);
+    asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p));
     return r;
 }
-template <int HINT> __device__ __forceinline__ uint4 dq_ld16(const int8_t *p)
-{
-    uint4 r;
-    if (HINT == 0) r = __ldg((const uint4 *)p);
-    else if (HINT == 1)
-        asm("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
-            : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-            : "l"(p));
-    else r = __ldcs((const uint4 *)p);
-    return r;
-}
-template <int HINT> __device__ __forceinline__ void dq_st16(uint16_t *p, uint4 v)
-{
-    if (HINT == 0) *(uint4 *)p = v;
-    else __stcs((uint4 *)p, v);
-}
+__device__ __forceinline__ void dq_st16(uint16_t *p, uint4 v) { __stcs((uint4 *)p, v); }
 
 __device__ __forceinline__ int64_t dq_div(int64_t x, uint64_t gmag)
 {
@@ -79,48 +57,24 @@ __device__ __forceinline__ void dq_edges(const int8_t *m, const uint8_t *s, uint
 #define DQ_THREADS 256
 
 /* Fast path: G % 8 == 0, h % 8 == 0, m + h and out + h 16-byte aligned.  nchunks chunks of 512
-** elements from element h; U chunks per warp and iteration; PERSIST: grid-stride loop. */
-template <int P, int LAYOUT, int U, bool PERSIST, int HINT>
+** elements from element h, one per warp: lane l loads 8 mantissas at 8l and 8 at 256 + 8l. */
+template <int P>
 __global__ void __launch_bounds__(DQ_THREADS)
     dq_fast(const int8_t *__restrict__ m, const uint8_t *__restrict__ s, uint16_t *__restrict__ out,
             int64_t h, int64_t nchunks, int64_t n, int64_t G, uint64_t gmag)
 {
     const int lane = threadIdx.x & 31;
-    const int64_t warp = ((int64_t)blockIdx.x * DQ_THREADS + threadIdx.x) >> 5;
-    const int64_t step = (int64_t)gridDim.x * (DQ_THREADS / 32) * U;
-    const int64_t off0 = LAYOUT == 0 ? 16 * lane : 8 * lane;
-    const int64_t off1 = LAYOUT == 0 ? 16 * lane + 8 : 256 + 8 * lane;
-    for (int64_t c0 = warp * U; c0 < nchunks; c0 += step) {
-        uint32_t w[U][4], e[U][2];
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            const int64_t c = c0 + u;
-            if (c < nchunks) {
-                const int64_t base = h + c * 512;
-                if (LAYOUT == 0) {
-                    const uint4 r = dq_ld16<HINT>(m + base + off0);
-                    w[u][0] = r.x, w[u][1] = r.y, w[u][2] = r.z, w[u][3] = r.w;
-                } else {
-                    const uint2 a = dq_ld8<HINT>(m + base + off0), b = dq_ld8<HINT>(m + base + off1);
-                    w[u][0] = a.x, w[u][1] = a.y, w[u][2] = b.x, w[u][3] = b.y;
-                }
-                e[u][0] = __ldg(s + dq_div(base + off0, gmag));
-                e[u][1] = __ldg(s + dq_div(base + off1, gmag));
-            }
-        }
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            const int64_t c = c0 + u;
-            if (c < nchunks) {
-                const int64_t base = h + c * 512;
-                uint32_t o[8];
-                dq_decode8<P>(w[u][0], w[u][1], e[u][0], o);
-                dq_decode8<P>(w[u][2], w[u][3], e[u][1], o + 4);
-                dq_st16<HINT>(out + base + off0, make_uint4(o[0], o[1], o[2], o[3]));
-                dq_st16<HINT>(out + base + off1, make_uint4(o[4], o[5], o[6], o[7]));
-            }
-        }
-        if (!PERSIST) break;
+    const int64_t c = ((int64_t)blockIdx.x * DQ_THREADS + threadIdx.x) >> 5;
+    const int64_t off0 = 8 * lane, off1 = 256 + 8 * lane;
+    if (c < nchunks) {
+        const int64_t base = h + c * 512;
+        const uint2 a = dq_ld8(m + base + off0), b = dq_ld8(m + base + off1);
+        const uint32_t e0 = __ldg(s + dq_div(base + off0, gmag)), e1 = __ldg(s + dq_div(base + off1, gmag));
+        uint32_t o[8];
+        dq_decode8<P>(a.x, a.y, e0, o);
+        dq_decode8<P>(b.x, b.y, e1, o + 4);
+        dq_st16(out + base + off0, make_uint4(o[0], o[1], o[2], o[3]));
+        dq_st16(out + base + off1, make_uint4(o[4], o[5], o[6], o[7]));
     }
     if (blockIdx.x == gridDim.x - 1) dq_edges<P>(m, s, out, h, h + nchunks * 512, n, G);
 }
@@ -158,90 +112,6 @@ __global__ void dq_scalar(const int8_t *m, const uint8_t *s, int64_t n, int64_t 
         out[i] = (uint16_t)dq_elem<P>(s[i / G], (uint8_t)m[i]);
 }
 
-/* ---- the run-5 kernel (cfg 1), kept as the benchmark's "before" --------------------------- */
-template <int P>
-__device__ __forceinline__ uint16_t legacy_decode1(uint32_t e, int m)
-{
-    if (P == MXK_PROFILE_OCP) {
-        if (e == 255u) return 0x7FC0u;
-        return mxk_f32_to_bf16(__fmul_rn((float)m, mxk_pow2f((int)e - 133)));
-    } else {
-        const int a = m < 0 ? -m : m;
-        const uint32_t s = m < 0 ? 0x8000u : 0u;
-        const uint32_t out = s | (e << 7) | (uint32_t)((a & 0x3F) << 1);
-        if (a & 0x40) return (uint16_t)out;
-        const uint32_t bias = s | (e << 7);
-        return mxk_f32_to_bf16(__fsub_rn(mxk_bf16_to_f32((uint16_t)out), mxk_bf16_to_f32((uint16_t)bias)));
-    }
-}
-
-#define LEGACY_UNROLL 4
-template <int P, bool SAME_SCALE>
-__global__ void __launch_bounds__(256) legacy_vec16(const int4 *__restrict__ mant, const uint8_t *__restrict__ scale,
-                                                    int64_t n_vec, int64_t G, uint4 *__restrict__ out)
-{
-    const int64_t v0 = (int64_t)blockIdx.x * (256 * LEGACY_UNROLL) + threadIdx.x;
-    int4 raw[LEGACY_UNROLL];
-    uint32_t es[LEGACY_UNROLL];
-#pragma unroll
-    for (int u = 0; u < LEGACY_UNROLL; u++) {
-        const int64_t v = v0 + u * 256;
-        raw[u] = v < n_vec ? __ldg(mant + v) : make_int4(0, 0, 0, 0);
-        es[u] = (SAME_SCALE && v < n_vec) ? __ldg(scale + v * 16 / G) : 0;
-    }
-#pragma unroll
-    for (int u = 0; u < LEGACY_UNROLL; u++) {
-        const int64_t v = v0 + u * 256;
-        if (v >= n_vec) break;
-        const uint32_t w[4] = {(uint32_t)raw[u].x, (uint32_t)raw[u].y, (uint32_t)raw[u].z, (uint32_t)raw[u].w};
-        const int64_t i0 = v * 16;
-        uint32_t o[8];
-#pragma unroll
-        for (int j = 0; j < 16; j += 2) {
-            const int m0 = (int)(int8_t)(w[j >> 2] >> ((j & 3) * 8));
-            const int m1 = (int)(int8_t)(w[(j + 1) >> 2] >> (((j + 1) & 3) * 8));
-            uint32_t ea = es[u], eb = es[u];
-            if (!SAME_SCALE) {
-                ea = __ldg(scale + (i0 + j) / G);
-                eb = __ldg(scale + (i0 + j + 1) / G);
-            }
-            o[j >> 1] = (uint32_t)legacy_decode1<P>(ea, m0) | ((uint32_t)legacy_decode1<P>(eb, m1) << 16);
-        }
-        out[2 * v] = make_uint4(o[0], o[1], o[2], o[3]);
-        out[2 * v + 1] = make_uint4(o[4], o[5], o[6], o[7]);
-    }
-}
-
-template <int P>
-__global__ void legacy_scalar(const int8_t *mant, const uint8_t *scale, int64_t lo, int64_t n, int64_t G, uint16_t *out)
-{
-    int64_t i = lo + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (; i < n; i += stride) out[i] = legacy_decode1<P>(scale[i / G], (int)mant[i]);
-}
-
-template <int P>
-static int launch_legacy(const int8_t *m, const uint8_t *s, int64_t n, int64_t G, uint16_t *out, cudaStream_t st)
-{
-    const bool aligned = ((uintptr_t)m % 16 == 0) && ((uintptr_t)out % 16 == 0);
-    int64_t n_vec = aligned ? n / 16 : 0;
-    if (n_vec > 0) {
-        const int64_t blocks = (n_vec + 256 * LEGACY_UNROLL - 1) / (256 * LEGACY_UNROLL);
-        if (blocks > 0x7FFFFFFF) return (int)cudaErrorInvalidValue;
-        if (G % 16 == 0)
-            legacy_vec16<P, true><<<(unsigned)blocks, 256, 0, st>>>((const int4 *)m, s, n_vec, G, (uint4 *)out);
-        else
-            legacy_vec16<P, false><<<(unsigned)blocks, 256, 0, st>>>((const int4 *)m, s, n_vec, G, (uint4 *)out);
-    }
-    const int64_t lo = n_vec * 16;
-    if (lo < n) {
-        int64_t blocks = (n - lo + 255) / 256;
-        if (blocks > 65536) blocks = 65536;
-        legacy_scalar<P><<<(unsigned)blocks, 256, 0, st>>>(m, s, lo, n, G, out);
-    }
-    return mxk_err(cudaGetLastError());
-}
-
 /* ---- host side ---------------------------------------------------------------------------- */
 
 static int dq_num_sms()
@@ -264,26 +134,9 @@ template <class K> static int64_t dq_resident_blocks(K kernel)
     return (int64_t)per_sm * dq_num_sms();
 }
 
-template <int P, int LAYOUT, int U, bool PERSIST, int HINT>
-static void launch_fast(const int8_t *m, const uint8_t *s, uint16_t *out, int64_t h, int64_t n, int64_t G,
-                        cudaStream_t st)
-{
-    const int64_t nchunks = (n - h) / 512;
-    const int64_t per_block = (DQ_THREADS / 32) * U;
-    int64_t blocks = (nchunks + per_block - 1) / per_block;
-    if (PERSIST) blocks = std::min<int64_t>(blocks, dq_resident_blocks(dq_fast<P, LAYOUT, U, PERSIST, HINT>));
-    blocks = std::max<int64_t>(blocks, 1);
-    const uint64_t gmag = ~0ull / (uint64_t)G + 1; /* ceil(2^64 / G) for G > 1 */
-    dq_fast<P, LAYOUT, U, PERSIST, HINT><<<(unsigned)blocks, DQ_THREADS, 0, st>>>(m, s, out, h, nchunks, n, G, gmag);
-}
-
-#define DQ_DEFAULT_CFG 9
-
 template <int P>
 static int launch(const int8_t *m, const uint8_t *s, int64_t n, int64_t G, uint16_t *out, int cfg, cudaStream_t st)
 {
-    if (cfg == 1) return launch_legacy<P>(m, s, n, G, out, st);
-    if (cfg == 0) cfg = DQ_DEFAULT_CFG;
     /* A head of h elements makes the mantissa pointer 16-byte aligned; the output must then be too. */
     const int64_t h = std::min<int64_t>(n, (int64_t)((16 - (uintptr_t)m % 16) % 16));
     const bool vec_ok = ((uintptr_t)out + 2 * (uintptr_t)h) % 16 == 0 && n - h >= 16;
@@ -293,27 +146,18 @@ static int launch(const int8_t *m, const uint8_t *s, int64_t n, int64_t G, uint1
         return mxk_err(cudaGetLastError());
     }
     const bool fast = G % 8 == 0 && h % 8 == 0 && (n - h) >= 512 && n < (1ll << 47);
-    if (!fast || cfg == 12) {
+    if (!fast || cfg == 1) {
         const int64_t nvec = (n - h) / 16;
         const int64_t blocks = std::max<int64_t>(1, std::min<int64_t>((nvec + DQ_THREADS - 1) / DQ_THREADS,
                                                                       dq_resident_blocks(dq_general<P>)));
         dq_general<P><<<(unsigned)blocks, DQ_THREADS, 0, st>>>(m, s, out, h, nvec, n, G);
         return mxk_err(cudaGetLastError());
     }
-    if ((n - h) / 512 / 8 > 0x7FFFFFFFll) return (int)cudaErrorInvalidValue;
-    switch (cfg) {
-    case 2: launch_fast<P, 0, 2, false, 0>(m, s, out, h, n, G, st); break;
-    case 3: launch_fast<P, 0, 2, false, 1>(m, s, out, h, n, G, st); break;
-    case 4: launch_fast<P, 1, 2, false, 0>(m, s, out, h, n, G, st); break;
-    case 5: launch_fast<P, 1, 2, false, 1>(m, s, out, h, n, G, st); break;
-    case 6: launch_fast<P, 1, 4, false, 1>(m, s, out, h, n, G, st); break;
-    case 7: launch_fast<P, 1, 2, true, 1>(m, s, out, h, n, G, st); break;
-    case 8: launch_fast<P, 1, 4, true, 0>(m, s, out, h, n, G, st); break;
-    case 9: launch_fast<P, 1, 1, false, 1>(m, s, out, h, n, G, st); break;
-    case 10: launch_fast<P, 0, 4, true, 1>(m, s, out, h, n, G, st); break;
-    case 11: launch_fast<P, 1, 2, false, 2>(m, s, out, h, n, G, st); break;
-    default: return (int)cudaErrorInvalidValue;
-    }
+    const int64_t nchunks = (n - h) / 512;
+    const int64_t blocks = std::max<int64_t>((nchunks + DQ_THREADS / 32 - 1) / (DQ_THREADS / 32), 1);
+    if (blocks > 0x7FFFFFFFll) return (int)cudaErrorInvalidValue;
+    const uint64_t gmag = ~0ull / (uint64_t)G + 1; /* ceil(2^64 / G) for G > 1 */
+    dq_fast<P><<<(unsigned)blocks, DQ_THREADS, 0, st>>>(m, s, out, h, nchunks, n, G, gmag);
     return mxk_err(cudaGetLastError());
 }
 

@@ -303,7 +303,7 @@ static const cli_command *const k_commands[] = {
     &mxsim_cmd_sweep, &mxsim_cmd_merge, &mxsim_cmd_cost, &mxsim_cmd_report,
 #endif
 #ifdef MXSIM_WITH_GPUMODEL
-    &mxsim_cmd_compare_gpu,
+    &mxsim_cmd_compare_gpu, &mxsim_cmd_gpu_calibrate,
 #endif
     &k_help,
 };

@@ -1282,6 +1282,77 @@ MXSIM_API mxsim_status mxsim_gpu_report_save(mxsim_ctx *ctx, const mxsim_gpu_car
 MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_card *card, const mxsim_tconfig *cfg,
                                              const mxsim_trace *tr, const mxsim_gpu_bench *b, mxsim_table **out);
 
+
+/* ---- The cross-card GPU model (issue 16; sim/doc/gpu-model.md section 6) -----------------------
+** Calibrated on ONE card's bench.csv, it predicts another card from that card's datasheet values
+** only.  A kernel class per bench method (mxsim_gpu_xclass_of); time = L + Dser + max(C, D) +
+** ov min(C, D), C = a[G] W + b[G] S, D = bytes / (hbm x mem_eff x rho). */
+enum {
+    MXSIM_GX_COPY = 0, MXSIM_GX_DEQUANT, MXSIM_GX_CUBLAS_BF16, MXSIM_GX_CUBLASLT_INT8, MXSIM_GX_DEQUANT_CUBLAS,
+    MXSIM_GX_CFG5, MXSIM_GX_CFG3, MXSIM_GX_GEMV, MXSIM_GX_WGMMA, MXSIM_GX_NCLASS
+};
+/* Datasheet values of a card (workloads/gpus/<card>-xcard.ini [datasheet]). */
+typedef struct {
+    double n_sm, clock_mhz, int8_tops, bf16_tflops, hbm_gbs;
+} mxsim_gpu_xsheet;
+typedef struct {
+    double L, rho;              /* us; DRAM bytes per second relative to the copy */
+    double b[3], ov, a[3];      /* us per tile per SM, overlap loss, work factor; [G = 32, 64, 128] */
+} mxsim_gpu_xclass_params;
+typedef struct {
+    double mem_eff; /* copy bytes per second / datasheet HBM bandwidth */
+    mxsim_gpu_xclass_params cls[MXSIM_GX_NCLASS];
+} mxsim_gpu_xparams;
+typedef struct {
+    int n, cls_n[MXSIM_GX_NCLASS];
+    double mape, max_abs, cls_mape[MXSIM_GX_NCLASS]; /* fractions */
+} mxsim_gpu_xscore;
+typedef struct {
+    int cls;
+    int64_t M, N, K, G;
+    double measured_us, model_us;
+} mxsim_gpu_xrow;
+typedef struct mxsim_gpu_xbench mxsim_gpu_xbench;
+MXSIM_API const char *mxsim_gpu_xclass_name(int cls); /* static storage; NULL out of range */
+/* The class of a bench method ("mxk-gemm-mxint8" routes by M, N as mxk_gemm cfg 0); -1 if none. */
+MXSIM_API int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N);
+/* Reads a bench.csv (card,shape,M,N,K,G,method,median_us,...); keeps the modelled rows; the
+** first kept row must be the d2d-copy. */
+MXSIM_API mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_xbench **out);
+MXSIM_API void mxsim_gpu_xbench_free(mxsim_gpu_xbench *b); /* NULL ok */
+MXSIM_API const char *mxsim_gpu_xbench_card(const mxsim_gpu_xbench *b);
+MXSIM_API int mxsim_gpu_xbench_count(const mxsim_gpu_xbench *b);
+MXSIM_API mxsim_status mxsim_gpu_xbench_row(const mxsim_gpu_xbench *b, int i, const mxsim_gpu_xsheet *d,
+                                            const mxsim_gpu_xparams *p, mxsim_gpu_xrow *out);
+/* Fits p on bench b of the card with datasheet d (deterministic coordinate descent per class). */
+MXSIM_API mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d,
+                                            mxsim_gpu_xparams *out);
+MXSIM_API mxsim_status mxsim_gpu_xscore_bench(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d,
+                                              const mxsim_gpu_xparams *p, mxsim_gpu_xscore *out);
+MXSIM_API mxsim_status mxsim_gpu_xpredict(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p,
+                                          const char *method, int64_t M, int64_t N, int64_t K, int64_t G, double *us);
+
+/* Measured board power (a bench_ext.csv of kernels/tools/mxsim_gpu.cu: power_w per row, the NVML
+** mean over a sustained loop of the op).  _measured: 1 and the row's median time and power when
+** (method, M, N, K, G) was measured (G < 0: any G), else 0.  _watts: the power of method at M x N x K (G), linear in
+** log(2MNK) between the measured rows of that method (of that G when there are some), clamped at
+** the ends; 0 when the method has no row. */
+typedef struct mxsim_gpu_xpower mxsim_gpu_xpower;
+MXSIM_API mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_xpower **out);
+MXSIM_API void mxsim_gpu_xpower_free(mxsim_gpu_xpower *p); /* NULL ok */
+MXSIM_API const char *mxsim_gpu_xpower_card(const mxsim_gpu_xpower *p);
+MXSIM_API int mxsim_gpu_xpower_measured(const mxsim_gpu_xpower *p, const char *method, int64_t M, int64_t N, int64_t K,
+                                        int64_t G, double *us, double *watts);
+MXSIM_API double mxsim_gpu_xpower_watts(const mxsim_gpu_xpower *p, const char *method, int64_t M, int64_t N, int64_t K,
+                                        int64_t G);
+/* The accelerator next to the best GPU implementation per op (compare-gpu --trace --xcard):
+** per op the fastest of mxk (cfg 0), cuBLAS bf16 and cuBLASLt int8 among those the op's format
+** allows (sim/doc/gpu-model.md section 7), its time (measured when power has the op, else the
+** cross-card model of card d/p) and energy at measured power; card names the GPU in every row. */
+MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *card, const mxsim_gpu_xsheet *d,
+                                                  const mxsim_gpu_xparams *p, const mxsim_gpu_xpower *power,
+                                                  const mxsim_tconfig *cfg, const mxsim_trace *tr, mxsim_table **out);
+
 #ifdef __cplusplus
 }
 #endif

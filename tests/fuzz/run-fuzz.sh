@@ -10,7 +10,7 @@
 #   --fork N           N worker processes sharing one corpus (libFuzzer -fork=N; needs --seconds,
 #                      executions are summed over the workers; stops at the first crash)
 #   TARGET             npy npz trace trace_gz ini scalesim_cfg scalesim_csv model report
-#                      gpu_card gpu_bench api
+#                      gpu_card gpu_bench gpu_xbench api
 #                      (default: every fuzz_* binary in BUILD/tests/fuzz)
 #
 # The seed corpus (tests/fuzz/corpus/TARGET) is copied to BUILD/fuzz-work/TARGET/corpus, which
@@ -50,7 +50,7 @@ fi
 # members and a central directory), small enough to keep executions fast.
 max_len() {
   case $1 in
-    npz|report|gpu_bench) echo 8192 ;;
+    npz|report|gpu_bench|gpu_xbench) echo 8192 ;;
     npy|trace|trace_gz) echo 4096 ;;
     *) echo 2048 ;;
   esac

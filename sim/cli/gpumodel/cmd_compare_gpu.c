@@ -17,7 +17,7 @@
 /* ---- small helpers ------------------------------------------------------------------------ */
 
 typedef struct {
-    const char *card, *measured, *out, *trace, *config, *max_mape, *group_size;
+    const char *card, *measured, *out, *trace, *config, *max_mape, *group_size, *xcard, *power;
     int calibrate, swap, quiet;
 } opts;
 
@@ -140,13 +140,57 @@ static int run_trace(const opts *o, mxsim_ctx *ctx, const mxsim_gpu_card *card)
     mxsim_gpu_bench_free(bn);
     return rc;
 }
+
+/* Trace mode against the best GPU implementation per op, at measured power: -o DIR writes
+** DIR/accel_vs_best_gpu.csv. */
+static int run_best(const opts *o, mxsim_ctx *ctx)
+{
+    mxsim_gpu_xsheet d;
+    mxsim_gpu_xparams p;
+    char name[128] = "?";
+    int n_cal = 0, rc = cli_xcard_load(o->xcard, &d, &p, &n_cal, name, sizeof name);
+    if (rc) return rc;
+    if (n_cal == 0) return cli_usage("--xcard %s: no calibrated fields", o->xcard);
+    mxsim_tconfig cfg;
+    mxsim_tconfig_default(&cfg);
+    mxsim_status st = mxsim_tconfig_load(ctx, &cfg, o->config);
+    if (st == MXSIM_OK && o->group_size) st = mxsim_tconfig_set(ctx, &cfg, "mx.group_size", o->group_size, "--group-size");
+    if (st == MXSIM_OK) st = mxsim_tconfig_validate(ctx, &cfg);
+    mxsim_trace *tr = NULL;
+    mxsim_gpu_xpower *pw = NULL;
+    mxsim_table *t = NULL;
+    if (st == MXSIM_OK) st = mxsim_trace_load(ctx, o->trace, &tr);
+    if (st == MXSIM_OK) st = mxsim_gpu_xpower_load(ctx, o->power, &pw);
+    if (st == MXSIM_OK) st = mxsim_gpu_accel_best_table(ctx, mxsim_gpu_xpower_card(pw), &d, &p, pw, &cfg, tr, &t);
+    rc = st == MXSIM_OK ? 0 : cli_fail(ctx, st);
+    if (!rc && o->out && !(rc = make_dir(o->out))) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/accel_vs_best_gpu.csv", o->out);
+        if ((st = mxsim_table_save(ctx, t, MXSIM_OUTPUT_CSV, path)) != MXSIM_OK) rc = cli_fail(ctx, st);
+    }
+    if (!rc) rc = cli_emit_table(ctx, t, "csv", NULL);
+    mxsim_table_free(t);
+    mxsim_trace_free(tr);
+    mxsim_gpu_xpower_free(pw);
+    return rc;
+}
 #endif
 
 static int cmd_compare_gpu(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
 {
     opts o = {cli_get(c, a, "card"), cli_get(c, a, "measured"), cli_get(c, a, "out"), cli_get(c, a, "trace"),
               cli_get(c, a, "config"), cli_get(c, a, "max-mape"), cli_get(c, a, "group-size"),
+              cli_get(c, a, "xcard"), cli_get(c, a, "power"),
               cli_get(c, a, "calibrate") != NULL, cli_get(c, a, "swap-split") != NULL, cli_get(c, a, "quiet") != NULL};
+    if (o.xcard || o.power) {
+        if (!o.xcard || !o.power || !o.trace || !o.config)
+            return cli_usage("--xcard and --power go together, with --trace and --config");
+#if defined(MXSIM_WITH_TIMING) && defined(MXSIM_WITH_SWEEP)
+        return run_best(&o, ctx);
+#else
+        return cli_usage("--trace needs the timing engine and the cost model (MXSIM_WITH_TIMING, MXSIM_WITH_SWEEP)");
+#endif
+    }
     if (!o.card) return cli_usage("--card is required");
     if (!o.trace && !o.measured) return cli_usage("--measured BENCH.csv (or --trace) is required");
     if (o.trace && !o.config) return cli_usage("--trace needs --config CFG");
@@ -181,6 +225,8 @@ static const cli_opt k_opts[] = {
     {"swap-split", 0, 0, 0, "", "swap the training and held-out halves"},
     {"max-mape", 0, 1, 0, "PCT", "exit 1 if the held-out or overall MAPE is above PCT"},
     {"quiet", 0, 0, 0, "", "print the summary only"},
+    {"xcard", 0, 1, 0, "CARD-xcard.ini", "with --trace: the best GPU implementation per op (cross-card model)"},
+    {"power", 0, 1, 0, "BENCH_EXT.csv", "with --xcard: the card's measured times and NVML power"},
     {0}};
 
 const cli_command mxsim_cmd_compare_gpu = {
@@ -190,5 +236,7 @@ const cli_command mxsim_cmd_compare_gpu = {
     "measured time, error, bound, MAPE and Pearson r (log) on the training half, the held-out half\n"
     "and both, the worst outliers. --calibrate writes DIR/card.ini. With --trace: every op of\n"
     "TRACE on the accelerator (CFG; time, TOPS, energy, TOPS/W, TOPS/mm2) next to the GPU model\n"
-    "and, where BENCH.csv has the same op, the measured GPU time.",
+    "and, where BENCH.csv has the same op, the measured GPU time. With --trace --xcard --power: every\n"
+    "op against the best GPU implementation the op's format allows (mxk, cuBLAS bf16, cuBLASLt int8),\n"
+    "measured or from the cross-card model, at measured power, naming the card.",
     k_opts, 0, 0, cmd_compare_gpu, NULL};

@@ -145,3 +145,166 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
     *out = t;
     return MXSIM_OK;
 }
+
+/* ---- the accelerator against the best GPU implementation per op (issue 16) ---------------- */
+
+static const struct {
+    const char *name;
+    char type;
+    const char *unit;
+    int dec;
+    const char *doc;
+} k_bcols[] = {
+    {"op", 't', "", -1, "op name (TOTAL: the sum)"},
+    {"kind", 't', "", -1, "gemm, dequant or quantize"},
+    {"m", 'i', "elements", -1, "rows"},
+    {"n", 'i', "elements", -1, "columns"},
+    {"k", 'i', "elements", -1, "reduction depth (GEMM)"},
+    {"group_size", 'i', "elements", -1, "G the op runs with"},
+    {"repeat", 'i', "", -1, "back-to-back executions"},
+    {"accel_us", 'r', "us", 3, "accelerator time"},
+    {"accel_energy_uj", 'r', "uJ", 3, "accelerator energy, nominal constants"},
+    {"accel_tops_per_w", 'r', "TOPS/W", 4, "accelerator efficiency"},
+    {"gpu_card", 't', "", -1, "the GPU (its bench_ext.csv card name)"},
+    {"mxk_us", 'r', "us", 3, "mxk (cfg 0) time, empty if the format does not allow it"},
+    {"cublas_bf16_us", 'r', "us", 3, "cuBLAS bf16 time (operands converted exactly to bf16)"},
+    {"cublaslt_int8_us", 'r', "us", 3, "cuBLASLt int8 time, empty unless int8 operands or G >= K"},
+    {"gpu_best", 't', "", -1, "the fastest allowed implementation"},
+    {"gpu_best_us", 'r', "us", 3, "its time"},
+    {"gpu_best_source", 't', "", -1, "measured (bench row of the same op) or model (cross-card model)"},
+    {"gpu_power_w", 'r', "W", 1, "board power (NVML mean) measured for the op, else interpolated"},
+    {"gpu_energy_uj", 'r', "uJ", 3, "GPU energy at that power"},
+    {"gpu_tops_per_w", 'r', "TOPS/W", 4, "GPU efficiency, measured power"},
+    {"speedup_accel_vs_gpu", 'r', "", 3, "gpu_best_us / accel_us"},
+    {"energy_gpu_over_accel", 'r', "", 3, "gpu_energy_uj / accel_energy_uj"},
+};
+#define NB ((int)(sizeof k_bcols / sizeof k_bcols[0]))
+
+static mxsim_status set_brow(mxsim_ctx *ctx, mxsim_table *t, int64_t r, const double *v, const char *const *s)
+{
+    mxsim_status st = MXSIM_OK;
+    for (int c = 0; st == MXSIM_OK && c < NB; c++) {
+        if (k_bcols[c].type == 't') st = s[c] ? mxsim_table_set_text(ctx, t, r, k_bcols[c].name, s[c])
+                                               : mxsim_table_set_null(ctx, t, r, k_bcols[c].name);
+        else if (isnan(v[c])) st = mxsim_table_set_null(ctx, t, r, k_bcols[c].name);
+        else if (k_bcols[c].type == 'i') st = mxsim_table_set_int(ctx, t, r, k_bcols[c].name, (int64_t)v[c]);
+        else st = mxsim_table_set_real(ctx, t, r, k_bcols[c].name, v[c]);
+    }
+    return st;
+}
+
+/* One implementation's time and energy per execution: the measured median time when the bench has
+** the op, else the cross-card model; energy = the op's measured power (else the power interpolated
+** between the measured rows of the implementation) x that time.  Not bench_ext.csv's joules_per_op:
+** that is the energy per call of the power loop (warm L2, back-to-back calls), whose time per call
+** (joules_per_op / power_w) differs from the cold-L2 median (sim/doc/gpu-model.md section 7). */
+static int impl_time(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p, const mxsim_gpu_xpower *pw,
+                     const char *method, int64_t m, int64_t n, int64_t k, int64_t g, double *us, double *uj, int *measured)
+{
+    double mus = 0, w = 0;
+    if (mxsim_gpu_xpower_measured(pw, method, m, n, k, g, &mus, &w)) {
+        *us = mus, *uj = w * mus, *measured = 1;
+        return 1;
+    }
+    if (mxsim_gpu_xpredict(ctx, d, p, method, m, n, k, g, us) != MXSIM_OK) {
+        mx_clear_err(ctx);
+        return 0;
+    }
+    w = mxsim_gpu_xpower_watts(pw, method, m, n, k, g);
+    *uj = w > 0 ? w * *us : NAN, *measured = 0;
+    return 1;
+}
+
+MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *card, const mxsim_gpu_xsheet *d,
+                                                  const mxsim_gpu_xparams *p, const mxsim_gpu_xpower *pw,
+                                                  const mxsim_tconfig *cfg, const mxsim_trace *tr, mxsim_table **out)
+{
+    mx_clear_err(ctx);
+    if (out) *out = NULL;
+    if (!card || !d || !p || !cfg || !tr || !out) return mx_fail(ctx, MXSIM_E_ARG, "gpu_accel_best_table: NULL argument");
+    mxsim_cost_params cp;
+    mxsim_cost_params_default(&cp);
+    mxsim_area area;
+    mxsim_table *t = NULL;
+    mxsim_status st = mxsim_cost_area(ctx, cfg, &cp, &area);
+    if (st == MXSIM_OK) st = mxsim_table_create(ctx, &t);
+    for (int c = 0; st == MXSIM_OK && c < NB; c++)
+        st = mxsim_table_add_column(ctx, t, k_bcols[c].name,
+                                    k_bcols[c].type == 't' ? MXSIM_CELL_TEXT : k_bcols[c].type == 'i' ? MXSIM_CELL_INT : MXSIM_CELL_REAL,
+                                    k_bcols[c].unit, k_bcols[c].doc, 0, k_bcols[c].dec);
+    if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "card", card, 0);
+    if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "trace", mxsim_trace_source(tr), 0);
+    double tot_acc = 0, tot_ae = 0, tot_gpu = 0, tot_ge = 0, tot_ops = 0, tot_ops_e = 0, tot_ae_e = 0;
+    int ge_all = 1;
+    for (int64_t i = 0; st == MXSIM_OK && i < mxsim_trace_count(tr); i++) {
+        const mxsim_top *op = mxsim_trace_op(tr, i);
+        mxsim_tstats ts;
+        mxsim_energy en;
+        if ((st = mxsim_time_op(ctx, cfg, op, mxsim_trace_source(tr), 0, NULL, &ts)) != MXSIM_OK) break;
+        if ((st = mxsim_cost_energy(ctx, cfg, &cp, &area, &ts, &en)) != MXSIM_OK) break;
+        const int64_t g = op->group_size ? op->group_size : cfg->group_size, rep = op->repeat;
+        const int64_t kp = (op->k + g - 1) / g * g, np = (op->n + g - 1) / g * g;
+        const int64_t af = op->a_fmt >= 0 ? op->a_fmt : cfg->operand_format, bf = op->b_fmt >= 0 ? op->b_fmt : cfg->operand_format;
+        const int gemm = op->kind == MXSIM_OP_GEMM;
+        double tm[3] = {NAN, NAN, NAN}, em[3] = {NAN, NAN, NAN};
+        int meas[3] = {0, 0, 0};
+        static const char *const impl[3] = {"mxk-gemm-mxint8", "cublas-bf16", "cublaslt-int8"};
+        const char *best = NULL, *src = NULL;
+        double bus = NAN, buj = NAN;
+        if (gemm) {
+            /* mxk: MXINT8 operands with G a multiple of 32 (the modelled kernels); cuBLAS bf16: always
+            ** (MXINT8 and int8 values are exact in bf16); cuBLASLt int8: int8 operands, or one group
+            ** per row (G >= K: one power of two per output, applied exactly after the int32 dot) */
+            const int allow[3] = {af == MXSIM_FMT_MXINT8 && bf == MXSIM_FMT_MXINT8 && g % 32 == 0, 1,
+                                  (af == MXSIM_FMT_INT8 && bf == MXSIM_FMT_INT8) || g >= op->k};
+            for (int c = 0; c < 3; c++) {
+                if (!allow[c]) continue;
+                const int64_t kk = c == 0 ? kp : op->k, gg = c == 0 ? g : 0;
+                double us, uj;
+                if (!impl_time(ctx, d, p, pw, impl[c], op->m, op->n, kk, gg, &us, &uj, &meas[c])) continue;
+                tm[c] = us * (double)rep, em[c] = uj * (double)rep;
+                if (!best || tm[c] < bus) best = impl[c], bus = tm[c], buj = em[c], src = meas[c] ? "measured" : "model";
+            }
+        } else if (op->kind == MXSIM_OP_DEQUANT) {
+            double us, uj;
+            int ms = 0;
+            if (impl_time(ctx, d, p, pw, "mxk-dequant-ocp", op->m * np, 1, 1, g, &us, &uj, &ms))
+                best = "mxk-dequant-ocp", bus = us * (double)rep, buj = uj * (double)rep, src = ms ? "measured" : "model";
+        }
+        const double ops = gemm ? 2.0 * (double)op->m * (double)op->n * (double)op->k * (double)rep : 0;
+        const double acc_us = ts.seconds * 1e6, e_uj = en.total_pj[MXSIM_BAND_NOM] * 1e-6;
+        tot_acc += acc_us, tot_ae += e_uj, tot_ops += ops;
+        if (!isnan(bus)) tot_gpu += bus;
+        if (!isnan(buj) && ops > 0) tot_ge += buj, tot_ops_e += ops, tot_ae_e += e_uj;
+        if (ops > 0 && isnan(buj)) ge_all = 0;
+        const double gpw = !isnan(buj) && !isnan(bus) && bus > 0 ? buj / bus : NAN;
+        const double v[NB] = {0, 0, (double)op->m, (double)op->n, gemm ? (double)op->k : NAN, (double)g, (double)rep, acc_us,
+                              e_uj, en.tops_per_w[MXSIM_BAND_NOM], 0, tm[0], tm[1], tm[2], 0, bus, 0, gpw, buj,
+                              ops > 0 && buj > 0 ? ops / (buj * 1e-6) / 1e12 : NAN,
+                              acc_us > 0 && !isnan(bus) ? bus / acc_us : NAN, e_uj > 0 && !isnan(buj) ? buj / e_uj : NAN};
+        const char *s[NB] = {op->name, mxsim_op_kind_name((mxsim_op_kind)op->kind)};
+        s[10] = card, s[14] = best ? best : "none", s[16] = src;
+        int64_t r = 0;
+        if ((st = mxsim_table_add_row(ctx, t, &r)) == MXSIM_OK) st = set_brow(ctx, t, r, v, s);
+    }
+    if (st == MXSIM_OK) {
+        double v[NB];
+        for (int c = 0; c < NB; c++) v[c] = NAN;
+        v[7] = tot_acc, v[8] = tot_ae, v[9] = tot_ae > 0 ? tot_ops / (tot_ae * 1e-6) / 1e12 : NAN;
+        v[15] = tot_gpu, v[20] = tot_acc > 0 ? tot_gpu / tot_acc : NAN;
+        /* GPU energy: the GEMM ops (the only ones with measured power), all of them or none */
+        if (ge_all && tot_ge > 0) {
+            v[18] = tot_ge, v[19] = tot_ops_e / (tot_ge * 1e-6) / 1e12, v[21] = tot_ae_e > 0 ? tot_ge / tot_ae_e : NAN;
+        }
+        const char *s[NB] = {"TOTAL"};
+        s[10] = card, s[14] = "best per op";
+        int64_t r = 0;
+        if ((st = mxsim_table_add_row(ctx, t, &r)) == MXSIM_OK) st = set_brow(ctx, t, r, v, s);
+    }
+    if (st != MXSIM_OK) {
+        mxsim_table_free(t);
+        return st;
+    }
+    *out = t;
+    return MXSIM_OK;
+}

@@ -1,0 +1,245 @@
+/* cmd_gpu_calibrate.c - `mxsim gpu-calibrate`: the cross-card GPU model (sim/doc/gpu-model.md
+** section 6).  Calibrates on the bench.csv of one card, predicts the bench.csv of another from its
+** datasheet values only, prints the held-out MAPE (overall and per kernel class), optionally writes
+** the target's card file (its datasheet + the fields calibrated on the source) and checks a
+** committed card file against the re-derivation. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli_util.h"
+#include "gpumodel/cmd_gpumodel.h"
+
+#define NPAR 9
+static const char *const k_par[NPAR] = {"L_us", "rho", "b32_us", "b64_us", "b128_us", "ov", "a32", "a64", "a128"};
+
+/* Whether class c uses field k (the others keep their neutral values: rho 1, the G = 32 value). */
+static int par_used(int c, int k)
+{
+    const int gemm = c >= MXSIM_GX_CUBLAS_BF16;
+    const int per_g = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV;
+    switch (k) {
+    case 0: return c != MXSIM_GX_COPY;
+    case 1: return c == MXSIM_GX_DEQUANT;
+    case 2: return c >= MXSIM_GX_CFG5;
+    case 5: case 6: return gemm;
+    case 3: case 4: return per_g;
+    default: return per_g || c == MXSIM_GX_CFG3;
+    }
+}
+
+static double *par_ptr(mxsim_gpu_xparams *p, int c, int k)
+{
+    mxsim_gpu_xclass_params *q = &p->cls[c];
+    double *v[NPAR] = {&q->L, &q->rho, &q->b[0], &q->b[1], &q->b[2], &q->ov, &q->a[0], &q->a[1], &q->a[2]};
+    return v[k];
+}
+
+/* Reads an xcard INI: [datasheet] keys into d; calibrated keys (mem_eff, CLASS.PAR) into p when
+** p != NULL (*n_cal counts them).  Returns 0, or 2 after a message. */
+int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, int *n_cal, char *name, size_t nn)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "mxsim gpu-calibrate: error: %s: cannot open\n", path);
+        return CLI_EXIT_USAGE;
+    }
+    memset(d, 0, sizeof *d);
+    if (p) {
+        memset(p, 0, sizeof *p);
+        for (int c = 0; c < MXSIM_GX_NCLASS; c++) p->cls[c].rho = 1;
+    }
+    if (n_cal) *n_cal = 0;
+    char line[512];
+    int ln = 0, rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        char *h = strpbrk(line, "#;\n");
+        if (h) *h = '\0';
+        char *eq = strchr(line, '=');
+        if (!eq) continue;
+        *eq = '\0';
+        char key[128], val[128];
+        if (sscanf(line, " %127s", key) != 1 || sscanf(eq + 1, " %127s", val) != 1) continue;
+        if (!strcmp(key, "name")) {
+            if (strlen(val) < nn) memcpy(name, val, strlen(val) + 1);
+            continue;
+        }
+        char *e;
+        const double v = strtod(val, &e);
+        if (*e || !isfinite(v)) {
+            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: %s: not a number\n", path, ln, key);
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        if (!strcmp(key, "sm.count")) d->n_sm = v;
+        else if (!strcmp(key, "sm.clock_mhz")) d->clock_mhz = v;
+        else if (!strcmp(key, "tc.int8_dense_tops")) d->int8_tops = v;
+        else if (!strcmp(key, "tc.bf16_dense_tflops")) d->bf16_tflops = v;
+        else if (!strcmp(key, "hbm.bw_gbs")) d->hbm_gbs = v;
+        else if (!strcmp(key, "mem_eff")) {
+            if (p) p->mem_eff = v, (*n_cal)++;
+        }
+        else {
+            int found = 0;
+            for (int c = 0; c < MXSIM_GX_NCLASS && !found; c++)
+                for (int k = 0; k < NPAR && !found; k++) {
+                    char want[96];
+                    snprintf(want, sizeof want, "%s.%s", mxsim_gpu_xclass_name(c), k_par[k]);
+                    if (par_used(c, k) && !strcmp(key, want)) {
+                        found = 1;
+                        if (p) *par_ptr(p, c, k) = v, (*n_cal)++;
+                    }
+                }
+            if (!found) {
+                fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: unknown key '%s'\n", path, ln, key);
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+        }
+    }
+    fclose(f);
+    for (int c = 0; p && c < MXSIM_GX_NCLASS; c++)
+        for (int k = 3; k < NPAR; k++)
+            if (k != 5 && k != 6 && !par_used(c, k)) *par_ptr(p, c, k) = *par_ptr(p, c, k < 5 ? 2 : 6);
+    if (!rc && !(d->n_sm > 0 && d->clock_mhz > 0 && d->int8_tops > 0 && d->bf16_tflops > 0 && d->hbm_gbs > 0)) {
+        fprintf(stderr, "mxsim gpu-calibrate: error: %s: every [datasheet] value is required\n", path);
+        rc = CLI_EXIT_USAGE;
+    }
+    return rc;
+}
+
+static const char *bench_path(const char *dir, char *buf, size_t n)
+{
+    struct stat sb;
+    if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        snprintf(buf, n, "%s/bench.csv", dir);
+        return buf;
+    }
+    return dir;
+}
+
+static void print_score(const char *what, const mxsim_gpu_xscore *s)
+{
+    printf("%s: %d rows, MAPE %.2f%%, max |error| %.1f%%\n", what, s->n, 100 * s->mape, 100 * s->max_abs);
+    for (int c = 0; c < MXSIM_GX_NCLASS; c++)
+        if (s->cls_n[c]) printf("  %-22s %3d rows  MAPE %6.2f%%\n", mxsim_gpu_xclass_name(c), s->cls_n[c], 100 * s->cls_mape[c]);
+    /* mxsim's own kernels (copy, dequantize, mxk GEMMs) apart from the cuBLAS rows */
+    double e = 0;
+    int n = 0;
+    for (int c = 0; c < MXSIM_GX_NCLASS; c++)
+        if (c != MXSIM_GX_CUBLAS_BF16 && c != MXSIM_GX_CUBLASLT_INT8 && c != MXSIM_GX_DEQUANT_CUBLAS)
+            e += s->cls_mape[c] * s->cls_n[c], n += s->cls_n[c];
+    if (n) printf("  %-22s %3d rows  MAPE %6.2f%%\n", "(mxk + copy + dequant)", n, 100 * e / n);
+}
+
+static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ctx *ctx)
+{
+    const char *from = cli_get(cmd, a, "from"), *to = cli_get(cmd, a, "to");
+    const char *from_card = cli_get(cmd, a, "from-card"), *to_card = cli_get(cmd, a, "to-card");
+    const char *out = cli_get(cmd, a, "out"), *maxm = cli_get(cmd, a, "max-mape");
+    const int check = cli_get(cmd, a, "check") != NULL, rows = cli_get(cmd, a, "rows") != NULL;
+    if (!from || !to || !from_card || !to_card) return cli_usage("--from, --from-card, --to and --to-card are required");
+    double max_mape = 0;
+    if (maxm && cli_real("--max-mape", maxm, 0, 1000, &max_mape)) return CLI_EXIT_USAGE;
+    mxsim_gpu_xsheet ds, dt;
+    mxsim_gpu_xparams committed;
+    char sname[128] = "?", tname[128] = "?";
+    int n_cal = 0, rc;
+    if ((rc = cli_xcard_load(from_card, &ds, NULL, NULL, sname, sizeof sname))) return rc;
+    if ((rc = cli_xcard_load(to_card, &dt, &committed, &n_cal, tname, sizeof tname))) return rc;
+    char b1[4096], b2[4096];
+    mxsim_gpu_xbench *bs = NULL, *bt = NULL;
+    mxsim_status st = mxsim_gpu_xbench_load(ctx, bench_path(from, b1, sizeof b1), &bs);
+    if (st == MXSIM_OK) st = mxsim_gpu_xbench_load(ctx, bench_path(to, b2, sizeof b2), &bt);
+    mxsim_gpu_xparams p;
+    mxsim_gpu_xscore train, held;
+    if (st == MXSIM_OK) st = mxsim_gpu_xcalibrate(ctx, bs, &ds, &p);
+    if (st == MXSIM_OK) st = mxsim_gpu_xscore_bench(ctx, bs, &ds, &p, &train);
+    if (st == MXSIM_OK) st = mxsim_gpu_xscore_bench(ctx, bt, &dt, &p, &held);
+    if (st != MXSIM_OK) {
+        mxsim_gpu_xbench_free(bs);
+        mxsim_gpu_xbench_free(bt);
+        return cli_fail(ctx, st);
+    }
+    printf("calibrated on %s (%s, card %s), predicting %s (%s, card %s) from its datasheet\n", mxsim_gpu_xbench_card(bs), b1[0] ? b1 : from,
+           sname, mxsim_gpu_xbench_card(bt), b2[0] ? b2 : to, tname);
+    printf("mem_eff %.4f (copy / datasheet HBM on %s)\n", p.mem_eff, mxsim_gpu_xbench_card(bs));
+    print_score("calibration card (fit)", &train);
+    print_score("held-out card", &held);
+    if (rows) {
+        printf("class,M,N,K,G,measured_us,model_us,error_pct\n");
+        for (int i = 0; i < mxsim_gpu_xbench_count(bt); i++) {
+            mxsim_gpu_xrow r;
+            if (mxsim_gpu_xbench_row(bt, i, &dt, &p, &r) == MXSIM_OK)
+                printf("%s,%lld,%lld,%lld,%lld,%.3f,%.3f,%.2f\n", mxsim_gpu_xclass_name(r.cls), (long long)r.M, (long long)r.N,
+                       (long long)r.K, (long long)r.G, r.measured_us, r.model_us, 100 * (r.model_us / r.measured_us - 1));
+        }
+    }
+    int fail = 0;
+    /* text of the calibrated fields, for -o and --check */
+    char text[16384];
+    size_t u = 0;
+    u += (size_t)snprintf(text + u, sizeof text - u, "mem_eff = %.6g\n", p.mem_eff);
+    for (int c = 1; c < MXSIM_GX_NCLASS; c++)
+        for (int k = 0; k < NPAR; k++)
+            if (par_used(c, k))
+                u += (size_t)snprintf(text + u, sizeof text - u, "%s.%s = %.6g\n", mxsim_gpu_xclass_name(c), k_par[k], *par_ptr(&p, c, k));
+    if (check) {
+        int bad = 0;
+        if (n_cal == 0) {
+            fprintf(stderr, "check: %s has no calibrated fields\n", to_card);
+            bad++;
+        }
+        for (int c = 0; c < MXSIM_GX_NCLASS && n_cal; c++)
+            for (int k = 0; k < NPAR; k++) {
+                if (c == 0 && k > 0) break;
+                if (c > 0 && !par_used(c, k)) continue;
+                const double want = c == 0 ? p.mem_eff : *par_ptr(&p, c, k), got = c == 0 ? committed.mem_eff : *par_ptr(&committed, c, k);
+                if (fabs(want - got) > 1e-4 * fabs(want) + 1e-9) {
+                    fprintf(stderr, "check: %s: %s.%s = %.6g, re-derived %.6g\n", to_card, c ? mxsim_gpu_xclass_name(c) : "",
+                            c ? k_par[k] : "mem_eff", got, want);
+                    bad++;
+                }
+            }
+        printf("check %s: %s\n", to_card, bad ? "FAIL (calibrated fields differ from the re-derivation)" : "calibrated fields re-derived");
+        fail |= bad != 0;
+    }
+    if (maxm) {
+        const int over = 100 * held.mape > max_mape;
+        printf("held-out MAPE %.2f%% %s target %.2f%%\n", 100 * held.mape, over ? "ABOVE" : "within", max_mape);
+        fail |= over;
+    }
+    if (out) {
+        char file[20000];
+        const int n = snprintf(file, sizeof file,
+                               "# the calibrated fields of the cross-card GPU model, fitted on %s (%s)\n"
+                               "# by: mxsim gpu-calibrate --from %s --from-card %s --to %s --to-card %s\n"
+                               "[calibrated on %s]\n%s",
+                               mxsim_gpu_xbench_card(bs), from, from, from_card, to, to_card, mxsim_gpu_xbench_card(bs), text);
+        if (n < 0 || (size_t)n >= sizeof file || cli_write(ctx, out, file, (size_t)n)) fail = 1;
+    }
+    mxsim_gpu_xbench_free(bs);
+    mxsim_gpu_xbench_free(bt);
+    return fail ? CLI_EXIT_RUNTIME : 0;
+}
+
+static const cli_opt k_opts[] = {
+    {"from", 0, 1, 0, "DIR|BENCH.csv", "the calibration card's results (DIR/bench.csv)"},
+    {"from-card", 0, 1, 0, "CARD.ini", "its cross-card file (only [datasheet] is read)"},
+    {"to", 0, 1, 0, "DIR|BENCH.csv", "the predicted card's results"},
+    {"to-card", 0, 1, 0, "CARD.ini", "its cross-card file (datasheet; calibrated fields for --check)"},
+    {"out", 'o', 1, 0, "FILE", "write the calibrated fields (to paste into --to-card)"},
+    {"check", 0, 0, 0, "", "exit 1 if --to-card's calibrated fields differ from the re-derivation"},
+    {"max-mape", 0, 1, 0, "PCT", "exit 1 if the held-out MAPE is above PCT"},
+    {"rows", 0, 0, 0, "", "print every held-out row"},
+    {0}};
+
+const cli_command mxsim_cmd_gpu_calibrate = {
+    "gpu-calibrate", "",
+    "The cross-card GPU model (sim/doc/gpu-model.md section 6): calibrates on the bench of one card\n"
+    "(--from), predicts the bench of another (--to) from that card's datasheet values only, and prints\n"
+    "the held-out MAPE overall and per kernel class.",
+    k_opts, 0, 0, cmd_gpu_calibrate, NULL};

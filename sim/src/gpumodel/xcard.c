@@ -1,0 +1,472 @@
+/* xcard.c - the cross-card GPU model (issue 16 item 5; sim/doc/gpu-model.md section 6): one
+** structure per kernel class, card fields that are datasheet values or calibrated on ANOTHER card,
+** and the calibration itself (deterministic coordinate descent on one card's bench.csv).
+**
+** Per bench row of class c (mxsim_gpu_xclass), with the card's datasheet values:
+**   tensor  T = 2MNK / peak (int8 or bf16 dense)            epilogue E = M N (K/G) 3 / (128 n_sm f)
+**   work    W = max(T, E) (mxk tile kernels), T ceil(tiles/n_sm) / (tiles/n_sm) (cuBLAS), blocks/(2 n_sm) x rounds x 0.1 us (small-M
+**           cfg 4: rounds of its K-split warps; S = the same for its second row slice), 0 (copy, dequant)
+**   steps   S = tiles per SM (128 x 128 tiles: wgmma, cfg 5; cfg 3: 16 x 32 tiles x groups per SM);
+**           cuBLAS has no S: its T is wave-quantised (waves of 128 x 128 tiles over the SMs)
+**   DRAM    D = bytes / (hbm_bw x e_mem x rho_c), e_mem calibrated on the copy row
+**   time    L_c + Dser + max(C, D) + ov_c min(C, D),  C = a_{c,G} W + b_c S (us)
+** Dser is the dequantize pass of dequant+cuBLAS (serial, before the GEMM).  Calibrated per class:
+** L (launch/tail, us), a per G (work factor: 1 / efficiency, >= 1 except for the small-M kernel,
+** whose W is in arbitrary units), b (per-tile cost, us; per G for the
+** tile kernels wgmma and cfg 5, and for the small-M kernel, where it is the second row slice's cost), ov (overlap loss), rho (dequant only: its bytes per second relative
+** to the copy). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "gpuinternal.h"
+#include "internal.h"
+
+static const char *const k_cls[MXSIM_GX_NCLASS] = {"copy",      "dequant",       "cublas-bf16",
+                                                   "cublaslt-int8", "dequant+cublas-bf16", "mxk-cfg5",
+                                                   "mxk-cfg3",  "mxk-gemv-cfg4", "mxk-wgmma-cfg8"};
+
+const char *mxsim_gpu_xclass_name(int c) { return c >= 0 && c < MXSIM_GX_NCLASS ? k_cls[c] : NULL; }
+
+int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N)
+{
+    if (!method) return -1;
+    if (!strcmp(method, "d2d-copy")) return MXSIM_GX_COPY;
+    if (!strcmp(method, "mxk-dequant-ocp") || !strcmp(method, "mxk-dequant-mase-cuda")) return MXSIM_GX_DEQUANT;
+    if (!strcmp(method, "cublas-bf16")) return MXSIM_GX_CUBLAS_BF16;
+    if (!strcmp(method, "cublaslt-int8")) return MXSIM_GX_CUBLASLT_INT8;
+    if (!strcmp(method, "dequant+cublas-bf16")) return MXSIM_GX_DEQUANT_CUBLAS;
+    if (!strcmp(method, "mxk-gemm-mxint8-cfg5")) return MXSIM_GX_CFG5;
+    if (!strcmp(method, "mxk-gemm-mxint8-cfg8")) return MXSIM_GX_WGMMA;
+    if (!strcmp(method, "mxk-gemm-mxint8")) { /* cfg 0: the routing of kernels/src/gemm_mma.cu */
+        const int64_t tiles = ((M + 127) / 128) * ((N + 127) / 128);
+        if (M <= 16) return MXSIM_GX_GEMV;
+        if (tiles >= 132) return MXSIM_GX_WGMMA;
+        return MXSIM_GX_CFG3; /* cfg 2 (64 x 64 tiles, >= 100 of them) is not in any bench: modelled as cfg 3 */
+    }
+    return -1;
+}
+
+static int gidx(int64_t G) { return G >= 128 ? 2 : G >= 64 ? 1 : 0; }
+
+typedef struct {
+    double W, S, Dser, Dpar; /* s, tiles, bytes, bytes */
+} feat;
+
+static feat features(const mxsim_gpu_xsheet *d, int c, double M, double N, double K, double G)
+{
+    feat f = {0, 0, 0, 0};
+    const double nsm = d->n_sm, clk = d->clock_mhz * 1e6, i8 = d->int8_tops * 1e12, bf = d->bf16_tflops * 1e12;
+    const double tiles = ceil(M / 128) * ceil(N / 128), rounds = ceil(tiles / nsm);
+    const double gg = G > 0 ? G : 32;
+    switch (c) {
+    case MXSIM_GX_COPY: f.Dpar = 4 * M; break; /* bench: M elements of bf16 read + written */
+    case MXSIM_GX_DEQUANT: f.Dpar = M * (3 + 1 / gg); break;
+    case MXSIM_GX_CUBLAS_BF16:
+    case MXSIM_GX_DEQUANT_CUBLAS:
+        f.W = 2 * M * N * K / bf * rounds / (tiles / nsm); /* wave-quantised tensor time */
+        f.S = 0;
+        f.Dpar = 2 * (M * K + N * K) + 2 * M * N;
+        if (c == MXSIM_GX_DEQUANT_CUBLAS) f.Dser = (M * K + N * K) * (3 + 1 / gg);
+        break;
+    case MXSIM_GX_CUBLASLT_INT8:
+        f.W = 2 * M * N * K / i8 * rounds / (tiles / nsm);
+        f.S = 0;
+        f.Dpar = M * K + N * K + 4 * M * N;
+        break;
+    default: {
+        const double T = 2 * M * N * K / i8, E = M * N * (K / gg) * 3.0 / (128 * nsm * clk);
+        f.Dpar = (M * K + N * K) * (1 + 1 / gg) + 4 * M * N;
+        if (c == MXSIM_GX_GEMV) {
+            /* kernels/src/gemm_gemv.cu: blocks of 16 columns x 8 MS rows (MS = 1 for M <= 8, else 2),
+            ** 2 per SM, each warp of 8 takes GPW = 4, 2, 1 groups (G = 32, 64, 128) per round */
+            const double gpw = gg >= 128 ? 1 : gg >= 64 ? 2 : 4, ms = M > 8 ? 2 : 1;
+            const double base = ceil(N / 16) * ceil(M / (8 * ms)) / (2 * nsm) * ceil(K / gg / (8 * gpw));
+            f.W = base * 1e-7;       /* rounds per SM slot x 0.1 us: the first row slice */
+            f.S = base * (ms - 1);   /* the same for the second row slice (b: its cost, us) */
+        } else if (c == MXSIM_GX_CFG3) {
+            f.W = T > E ? T : E;
+            f.S = ceil(M / 16) * ceil(N / 32) / nsm * (K / gg);
+        } else {
+            f.W = T > E ? T : E;
+            f.S = tiles / nsm;
+        }
+    }
+    }
+    return f;
+}
+
+static double predict_us(const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p, int c, double M, double N, double K,
+                         double G)
+{
+    const feat f = features(d, c, M, N, K, G);
+    const mxsim_gpu_xclass_params *q = &p->cls[c];
+    const double bw = d->hbm_gbs * 1e9 * p->mem_eff * q->rho;
+    const int g = gidx((int64_t)G);
+    const double bb = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV ? q->b[g] : q->b[0];
+    const double C = q->a[g] * f.W * 1e6 + bb * f.S, D = f.Dpar / bw * 1e6;
+    return q->L + f.Dser / bw * 1e6 + (C > D ? C : D) + q->ov * (C < D ? C : D);
+}
+
+mxsim_status mxsim_gpu_xpredict(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p,
+                                const char *method, int64_t M, int64_t N, int64_t K, int64_t G, double *us)
+{
+    mx_clear_err(ctx);
+    if (!d || !p || !method || !us) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpredict: NULL argument");
+    const int c = mxsim_gpu_xclass_of(method, M, N);
+    if (c < 0) return mx_fail(ctx, MXSIM_E_UNSUPPORTED, "mxsim_gpu_xpredict: method '%s' is not modelled", method);
+    if (M < 1 || N < 1 || K < 1 || G < 0 || (G > 0 && K % G && c != MXSIM_GX_COPY && c != MXSIM_GX_DEQUANT))
+        return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpredict: bad shape");
+    *us = predict_us(d, p, c, (double)M, (double)N, (double)K, (double)G);
+    return MXSIM_OK;
+}
+
+/* ---- bench rows --------------------------------------------------------------------------- */
+
+typedef struct {
+    int c;
+    double M, N, K, G, us;
+} xrow;
+
+struct mxsim_gpu_xbench {
+    int n;
+    xrow *r;
+    char card[64];
+};
+
+void mxsim_gpu_xbench_free(mxsim_gpu_xbench *b)
+{
+    if (!b) return;
+    free(b->r);
+    free(b);
+}
+
+mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_xbench **out)
+{
+    mx_clear_err(ctx);
+    if (!path || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xbench_load: NULL argument");
+    *out = NULL;
+    uint8_t *data;
+    size_t len;
+    mxsim_status st = mx_file_read(ctx, path, 16u << 20, &data, &len);
+    if (st != MXSIM_OK) return st;
+    if ((st = mx_text_check(ctx, path, (const char *)data, len)) != MXSIM_OK) {
+        free(data);
+        return st;
+    }
+    size_t cap = 1;
+    for (size_t i = 0; i < len; i++) cap += data[i] == '\n';
+    mxsim_gpu_xbench *b = mx_calloc(1, sizeof *b);
+    if (b) b->r = mx_calloc(cap, sizeof *b->r);
+    if (!b || !b->r) {
+        free(data);
+        mxsim_gpu_xbench_free(b);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+    }
+    mx_lines cur;
+    mx_lines_init(&cur, (char *)data);
+    for (char *buf; (buf = mx_lines_next(&cur)) != NULL;) {
+        if (!buf[0]) continue;
+        char *f[12];
+        const int nf = mx_csv_split(buf, f, 11);
+        if (cur.line == 1) {
+            if (nf < 8 || strcmp(f[0], "card") || strcmp(f[2], "M") || strcmp(f[6], "method") || strcmp(f[7], "median_us")) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:1: header: expected card,shape,M,N,K,G,method,median_us,...", path);
+                goto fail;
+            }
+            continue;
+        }
+        if (nf < 8) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: expected at least 8 fields, found %d", path, cur.line, nf);
+            goto fail;
+        }
+        double v[5];
+        for (int j = 0; j < 5; j++) {
+            char *e;
+            errno = 0;
+            v[j] = strtod(f[j == 4 ? 7 : 2 + j], &e);
+            if (e == f[j == 4 ? 7 : 2 + j] || *e || errno || !isfinite(v[j]) || v[j] > 1e12 ||
+                (j == 4 ? !(v[j] > 0) : v[j] < (j == 3 ? 0 : 1))) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field %d: not a number in range", path, cur.line, j == 4 ? 8 : 3 + j);
+                goto fail;
+            }
+        }
+        const int c = mxsim_gpu_xclass_of(f[6], (int64_t)v[0], (int64_t)v[1]);
+        if (c < 0) continue; /* a variant the model does not cover (dequant cfgs, other mxk cfgs) */
+        snprintf(b->card, sizeof b->card, "%s", f[0]);
+        b->r[b->n++] = (xrow){c, v[0], v[1], v[2], v[3], v[4]};
+    }
+    free(data);
+    if (b->n == 0 || b->r[0].c != MXSIM_GX_COPY) {
+        mxsim_gpu_xbench_free(b);
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: the first modelled row must be the d2d-copy row", path);
+    }
+    *out = b;
+    return MXSIM_OK;
+fail:
+    free(data);
+    mxsim_gpu_xbench_free(b);
+    return st;
+}
+
+const char *mxsim_gpu_xbench_card(const mxsim_gpu_xbench *b) { return b ? b->card : ""; }
+int mxsim_gpu_xbench_count(const mxsim_gpu_xbench *b) { return b ? b->n : 0; }
+
+mxsim_status mxsim_gpu_xbench_row(const mxsim_gpu_xbench *b, int i, const mxsim_gpu_xsheet *d,
+                                  const mxsim_gpu_xparams *p, mxsim_gpu_xrow *out)
+{
+    if (!b || !d || !p || !out || i < 0 || i >= b->n) return MXSIM_E_ARG;
+    const xrow *r = &b->r[i];
+    out->cls = r->c;
+    out->M = (int64_t)r->M, out->N = (int64_t)r->N, out->K = (int64_t)r->K, out->G = (int64_t)r->G;
+    out->measured_us = r->us;
+    out->model_us = predict_us(d, p, r->c, r->M, r->N, r->K, r->G);
+    return MXSIM_OK;
+}
+
+static void score(const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p, int only_c,
+                  mxsim_gpu_xscore *s)
+{
+    memset(s, 0, sizeof *s);
+    double tot = 0;
+    for (int i = 0; i < b->n; i++) {
+        const xrow *r = &b->r[i];
+        if (only_c >= 0 && r->c != only_c) continue;
+        const double e = fabs(predict_us(d, p, r->c, r->M, r->N, r->K, r->G) / r->us - 1);
+        tot += e;
+        s->n++;
+        s->cls_n[r->c]++;
+        s->cls_mape[r->c] += e;
+        if (e > s->max_abs) s->max_abs = e;
+    }
+    s->mape = s->n ? tot / s->n : 0;
+    for (int c = 0; c < MXSIM_GX_NCLASS; c++)
+        if (s->cls_n[c]) s->cls_mape[c] /= s->cls_n[c];
+}
+
+mxsim_status mxsim_gpu_xscore_bench(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d,
+                                    const mxsim_gpu_xparams *p, mxsim_gpu_xscore *out)
+{
+    mx_clear_err(ctx);
+    if (!b || !d || !p || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xscore_bench: NULL argument");
+    score(b, d, p, -1, out);
+    return MXSIM_OK;
+}
+
+/* ---- calibration -------------------------------------------------------------------------- */
+
+static double cls_mape(const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p, int c)
+{
+    mxsim_gpu_xscore s;
+    score(b, d, p, c, &s);
+    return s.mape;
+}
+
+mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d,
+                                  mxsim_gpu_xparams *out)
+{
+    mx_clear_err(ctx);
+    if (!b || !d || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xcalibrate: NULL argument");
+    if (!(d->n_sm > 0 && d->clock_mhz > 0 && d->int8_tops > 0 && d->bf16_tflops > 0 && d->hbm_gbs > 0))
+        return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xcalibrate: datasheet values must be positive");
+    memset(out, 0, sizeof *out);
+    const xrow *cp = &b->r[0];
+    out->mem_eff = 4 * cp->M / (cp->us * 1e-6) / (d->hbm_gbs * 1e9);
+    for (int c = 0; c < MXSIM_GX_NCLASS; c++) {
+        mxsim_gpu_xclass_params *q = &out->cls[c];
+        q->rho = 1, q->a[0] = q->a[1] = q->a[2] = 1;
+        q->L = c == MXSIM_GX_COPY ? 0 : 5;
+    }
+    /* parameters per class: L; rho (dequant only); b per G (one b for the classes
+    ** whose b is not per G); ov; a per G */
+    enum { NP = 9 };
+    static const double F[] = {0.5, 0.8, 0.9, 0.97, 0.99, 0.998, 0.9998, 1.0002, 1.002, 1.01, 1.03, 1.1, 1.25, 2.0};
+    static const double A[] = {-2, -0.5, -0.1, -0.02, -0.002, 0.002, 0.02, 0.1, 0.5, 2};
+    for (int c = 1; c < MXSIM_GX_NCLASS; c++) {
+        mxsim_gpu_xclass_params *q = &out->cls[c];
+        int has = 0, gs[3] = {0, 0, 0};
+        for (int i = 0; i < b->n; i++)
+            if (b->r[i].c == c) has = 1, gs[gidx((int64_t)b->r[i].G)] = 1;
+        if (!has) continue;
+        double *par[NP] = {&q->L, &q->rho, &q->b[0], &q->b[1], &q->b[2], &q->ov, &q->a[0], &q->a[1], &q->a[2]};
+        const int gemm = c != MXSIM_GX_DEQUANT, mxk = c >= MXSIM_GX_CFG5, pergb = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV;
+        const int use[NP] = {1, c == MXSIM_GX_DEQUANT, mxk && gs[0], pergb && gs[1], pergb && gs[2],
+                             gemm, gemm && gs[0], gemm && gs[1], gemm && gs[2]};
+        /* start a and b from the least-squares fit of the relative error of L + a W + b S (the
+        ** compute-bound form) per G: the descent alone stalls on their correlation */
+        for (int g = 0; g < 3 && gemm; g++) {
+            double sww = 0, sws = 0, sss = 0, swy = 0, ssy = 0;
+            for (int i = 0; i < b->n; i++) {
+                const xrow *r = &b->r[i];
+                if (r->c != c || gidx((int64_t)r->G) != g) continue;
+                const feat f = features(d, c, r->M, r->N, r->K, r->G);
+                const double w = f.W * 1e6 / r->us, sv = (pergb || 1) ? f.S / r->us : 0, y = 1 - q->L / r->us;
+                sww += w * w, sws += w * sv, sss += sv * sv, swy += w * y, ssy += sv * y;
+            }
+            const double det = sww * sss - sws * sws;
+            double a = sww > 0 ? swy / sww : 1, bb = 0;
+            if (det > 1e-12 * (sww * sss + 1e-300) && (pergb || g == 0)) {
+                a = (swy * sss - ssy * sws) / det, bb = (sww * ssy - sws * swy) / det;
+                if (bb < 0) bb = 0, a = swy / sww;
+                if (a <= 0) a = 1e-3, bb = sss > 0 ? ssy / sss : 0;
+            }
+            if (sww > 0) q->a[g] = a > 1 || (c == MXSIM_GX_GEMV && a > 0) ? a : 1;
+            if (sww > 0 && (pergb || g == 0)) q->b[g] = bb;
+        }
+        for (int it = 0; it < 600; it++)
+            for (int k = 0; k < NP; k++) {
+                if (!use[k]) continue;
+                const double v = *par[k];
+                double best = cls_mape(b, d, out, c), bv = v;
+                const int mult = k == 1 || k >= 6;
+                const int nc = mult ? (int)(sizeof F / sizeof F[0]) : (int)(sizeof A / sizeof A[0]);
+                for (int j = 0; j < nc; j++) {
+                    double nv = mult ? v * F[j] : v + A[j] * (k == 5 ? 0.1 : 1);
+                    if (!mult && nv < 0) nv = 0;
+                    if (k >= 6 && c != MXSIM_GX_GEMV && nv < 1) nv = 1; /* no faster than the datasheet peak */
+                    if (k == 5 && nv > 1) nv = 1;
+                    *par[k] = nv;
+                    const double m = cls_mape(b, d, out, c);
+                    if (m < best - 1e-12) best = m, bv = nv;
+                }
+                *par[k] = bv;
+            }
+        if (!pergb) q->b[1] = q->b[2] = q->b[0];
+        /* classes without a G-specific row keep the a of the nearest G that has one */
+        for (int g = 0; g < 3; g++)
+            if (!gs[g]) q->a[g] = gs[0] ? q->a[0] : gs[1] ? q->a[1] : q->a[2];
+    }
+    return MXSIM_OK;
+}
+
+/* ---- measured power (bench_ext.csv) ------------------------------------------------------- */
+
+typedef struct {
+    char method[48];
+    double M, N, K, G, us, w, j;
+} prow;
+
+struct mxsim_gpu_xpower {
+    int n;
+    prow *r;
+    char card[64];
+};
+
+void mxsim_gpu_xpower_free(mxsim_gpu_xpower *p)
+{
+    if (!p) return;
+    free(p->r);
+    free(p);
+}
+const char *mxsim_gpu_xpower_card(const mxsim_gpu_xpower *p) { return p ? p->card : ""; }
+
+mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_xpower **out)
+{
+    mx_clear_err(ctx);
+    if (!path || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpower_load: NULL argument");
+    *out = NULL;
+    uint8_t *data;
+    size_t len;
+    mxsim_status st = mx_file_read(ctx, path, 16u << 20, &data, &len);
+    if (st != MXSIM_OK) return st;
+    if ((st = mx_text_check(ctx, path, (const char *)data, len)) != MXSIM_OK) {
+        free(data);
+        return st;
+    }
+    size_t cap = 1;
+    for (size_t i = 0; i < len; i++) cap += data[i] == '\n';
+    mxsim_gpu_xpower *p = mx_calloc(1, sizeof *p);
+    if (p) p->r = mx_calloc(cap, sizeof *p->r);
+    if (!p || !p->r) {
+        free(data);
+        mxsim_gpu_xpower_free(p);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+    }
+    int col_w = -1, col_j = -1;
+    mx_lines cur;
+    mx_lines_init(&cur, (char *)data);
+    for (char *buf; (buf = mx_lines_next(&cur)) != NULL;) {
+        if (!buf[0]) continue;
+        char *f[24];
+        const int nf = mx_csv_split(buf, f, 23);
+        if (cur.line == 1) {
+            for (int i = 0; i < nf; i++) {
+                if (!strcmp(f[i], "power_w")) col_w = i;
+                if (!strcmp(f[i], "joules_per_op")) col_j = i;
+            }
+            if (nf < 8 || strcmp(f[0], "card") || strcmp(f[6], "method") || strcmp(f[7], "median_us") || col_w < 0 || col_j < 0) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:1: header: expected card,shape,M,N,K,G,method,median_us,... with power_w and joules_per_op", path);
+                goto fail;
+            }
+            continue;
+        }
+        if (nf <= col_w || nf <= col_j) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: too few fields", path, cur.line);
+            goto fail;
+        }
+        prow *r = &p->r[p->n];
+        double *dst[7] = {&r->M, &r->N, &r->K, &r->G, &r->us, &r->w, &r->j};
+        const int col[7] = {2, 3, 4, 5, 7, col_w, col_j};
+        for (int j = 0; j < 7; j++) {
+            char *e;
+            errno = 0;
+            *dst[j] = strtod(f[col[j]], &e);
+            if (e == f[col[j]] || *e || errno || !isfinite(*dst[j]) || *dst[j] < 0) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field %d: not a number >= 0", path, cur.line, col[j] + 1);
+                goto fail;
+            }
+        }
+        if (strlen(f[6]) >= sizeof r->method) continue;
+        snprintf(r->method, sizeof r->method, "%s", f[6]);
+        snprintf(p->card, sizeof p->card, "%s", f[0]);
+        if (r->w > 0 && r->us > 0) p->n++;
+    }
+    free(data);
+    *out = p;
+    return MXSIM_OK;
+fail:
+    free(data);
+    mxsim_gpu_xpower_free(p);
+    return st;
+}
+
+int mxsim_gpu_xpower_measured(const mxsim_gpu_xpower *p, const char *method, int64_t M, int64_t N, int64_t K,
+                              int64_t G, double *us, double *watts)
+{
+    for (int i = 0; p && i < p->n; i++) {
+        const prow *r = &p->r[i];
+        if (!strcmp(r->method, method) && r->M == (double)M && r->N == (double)N && r->K == (double)K &&
+            (G < 0 || r->G == (double)G)) {
+            if (us) *us = r->us;
+            if (watts) *watts = r->w;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+double mxsim_gpu_xpower_watts(const mxsim_gpu_xpower *p, const char *method, int64_t M, int64_t N, int64_t K, int64_t G)
+{
+    if (!p || !method) return 0;
+    const double x = log(2.0 * (double)M * (double)N * (double)K);
+    int same_g = 0;
+    for (int i = 0; i < p->n; i++) same_g |= !strcmp(p->r[i].method, method) && p->r[i].G == (double)G;
+    /* the measured rows of this method (of the same G when there are some) nearest below and above
+    ** in log(ops), interpolated linearly; clamped at the ends */
+    int lo = -1, hi = -1;
+    double xlo = -INFINITY, xhi = INFINITY;
+    for (int i = 0; i < p->n; i++) {
+        const prow *r = &p->r[i];
+        if (strcmp(r->method, method) || (same_g && r->G != (double)G)) continue;
+        const double xi = log(2.0 * r->M * r->N * r->K);
+        if (xi <= x && xi > xlo) xlo = xi, lo = i;
+        if (xi >= x && xi < xhi) xhi = xi, hi = i;
+    }
+    if (lo < 0 && hi < 0) return 0;
+    if (lo < 0) return p->r[hi].w;
+    if (hi < 0 || xhi == xlo) return p->r[lo].w;
+    return p->r[lo].w + (p->r[hi].w - p->r[lo].w) * (x - xlo) / (xhi - xlo);
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# compare-gpu --trace --xcard --power (issue 16 item 6): the accelerator against the best GPU
+# implementation per op at measured power, on a three-op trace with hand-computed expectations
+# from reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-26/bench_ext.csv (H100):
+#   dec16 (16x4096x4096, MXINT8, G = 32): mxk measured 22.368 us, cuBLAS bf16 measured 18.176 us,
+#     cuBLASLt int8 not allowed (G < K) -> best cuBLAS bf16, 440.4 W x 18.176 us = 8004.71 uJ;
+#   dec1_int8 (1x4096x4096, int8 operands): mxk not allowed, cuBLAS 18.192, cuBLASLt 13.744 us
+#     -> best cuBLASLt int8, 406.0 W x 13.744 us = 5580.06 uJ;
+#   mid (2048x8192x4096, not measured): cuBLAS bf16 power between the 2048x4096x4096 (445.0 W) and
+#     2048x11008x4096 (628.4 W) rows, linear in log(ops): 445.0 + 183.4 x ln 2 / ln(11008/4096)
+#     = 573.6 W; energy = that x the modelled time.
+# Then the committed reports/gpu/compare-h100 and compare-h200 tables must match fresh runs.
+set -u
+: "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
+"$MXSIM" help run >/dev/null 2>&1 || { echo "skipped: needs the timing engine"; exit 77; }
+t=$MXSIM_TEST_TMP; rm -rf "$t" && mkdir -p "$t"; cd "$MXSIM_SOURCE_DIR" || exit 1
+fails=0; ok() { echo "ok   $*"; }; bad() { echo "FAIL: $*"; fails=$((fails+1)); }
+H100=reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-26; H200=reports/gpu/NVIDIA-H200-2026-11-26-issue16
+cat > "$t/tiny.trace" <<'TR'
+mxsim-trace 2
+gemm name=dec16 m=16 n=4096 k=4096
+gemm name=dec1_int8 m=1 n=4096 k=4096 a=int8 b=int8
+gemm name=mid m=2048 n=8192 k=4096 repeat=2
+TR
+"$MXSIM" compare-gpu --trace "$t/tiny.trace" --config workloads/configs/large.ini --xcard workloads/gpus/h100-xcard.ini \
+  --power $H100/bench_ext.csv > "$t/out.csv" 2> "$t/err" || { bad "compare-gpu exit $?"; cat "$t/err"; }
+# columns by name
+col() { awk -F, -v op="$1" -v c="$2" 'NR==1{for(i=1;i<=NF;i++) if($i==c) k=i; next} $1==op{print $k}' "$t/out.csv"; }
+near() { awk -v a="$1" -v b="$2" -v tol="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(a!="" && d<=tol)}'; }
+chk() { near "$(col "$1" "$2")" "$3" "$4" && ok "$1 $2 = $3" || bad "$1 $2 = '$(col "$1" "$2")', expected $3"; }
+txt() { [ "$(col "$1" "$2")" = "$3" ] && ok "$1 $2 = $3" || bad "$1 $2 = '$(col "$1" "$2")', expected '$3'"; }
+txt dec16 gpu_best cublas-bf16; txt dec16 gpu_best_source measured
+chk dec16 mxk_us 22.368 0.001; chk dec16 cublas_bf16_us 18.176 0.001; txt dec16 cublaslt_int8_us ""
+chk dec16 gpu_power_w 440.4 0.05; chk dec16 gpu_energy_uj 8004.71 0.02
+txt dec1_int8 gpu_best cublaslt-int8; txt dec1_int8 mxk_us ""
+chk dec1_int8 cublas_bf16_us 18.192 0.001; chk dec1_int8 gpu_best_us 13.744 0.001; chk dec1_int8 gpu_energy_uj 5580.06 0.02
+txt mid gpu_best_source model; chk mid gpu_power_w 573.6 0.05
+e=$(col mid gpu_energy_uj); u=$(col mid gpu_best_us)
+near "$(awk -v e="$e" -v u="$u" 'BEGIN{print e/u}')" 573.63 0.05 && ok "mid energy = 573.6 W x time" || bad "mid energy $e / time $u"
+b=$(col mid gpu_best); m=$(col mid mxk_us); c=$(col mid cublas_bf16_us)
+[ "$b" = cublas-bf16 ] && awk -v m="$m" -v c="$c" -v u="$u" 'BEGIN{exit !(c<=m && u==c)}' && ok "mid best is the fastest allowed" || bad "mid best $b ($u) of mxk $m, cuBLAS $c"
+n=$(awk -F, 'NR>1 && $0 !~ /NVIDIA H100 80GB HBM3/' "$t/out.csv" | wc -l)
+[ "$n" = 0 ] && ok "every row names the card" || bad "$n rows without the card"
+# the committed reports are current
+for c in h100:$H100 h200:$H200; do
+  k=${c%%:*}; d=${c#*:}
+  "$MXSIM" compare-gpu --trace traces/llama2-7b-decode-b16.trace --config workloads/configs/large.ini \
+    --xcard workloads/gpus/$k-xcard.ini --power $d/bench_ext.csv -o "$t/$k" > /dev/null 2>&1 || bad "$k report run"
+  cmp -s "$t/$k/accel_vs_best_gpu.csv" reports/gpu/compare-$k/accel_vs_best_gpu.csv && ok "compare-$k/accel_vs_best_gpu.csv is current" \
+    || bad "reports/gpu/compare-$k/accel_vs_best_gpu.csv differs from a fresh run"
+done
+# usage: --xcard without --power
+"$MXSIM" compare-gpu --trace "$t/tiny.trace" --config workloads/configs/large.ini --xcard workloads/gpus/h100-xcard.ini >/dev/null 2>&1
+[ $? -eq 2 ] && ok "--xcard without --power is a usage error" || bad "--xcard without --power"
+[ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
+echo "all ok"
