@@ -392,6 +392,10 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
         if (!buf[0]) continue;
         char *f[24];
         const int nf = mx_csv_split(buf, f, 23);
+        if (nf > 23) { /* the splitter's "too many" answer: f[23] is not set */
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: more than 23 fields", path, cur.line);
+            goto fail;
+        }
         if (cur.line == 1) {
             for (int i = 0; i < nf; i++) {
                 if (!strcmp(f[i], "power_w")) col_w = i;
