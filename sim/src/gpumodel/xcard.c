@@ -316,7 +316,9 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
             if (sww > 0) q->a[g] = a > 1 || (c == MXSIM_GX_GEMV && a > 0) ? a : 1;
             if (sww > 0 && (pergb || g == 0)) q->b[g] = bb;
         }
-        for (int it = 0; it < 600; it++)
+        /* a sweep that moves no parameter is a fixed point: every later sweep would repeat it */
+        for (int it = 0, moved = 1; it < 600 && moved; it++) {
+            moved = 0;
             for (int k = 0; k < NP; k++) {
                 if (!use[k]) continue;
                 const double v = *par[k];
@@ -332,8 +334,10 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
                     const double m = cls_mape(b, d, out, c);
                     if (m < best - 1e-12) best = m, bv = nv;
                 }
+                moved |= bv != v;
                 *par[k] = bv;
             }
+        }
         if (!pergb) q->b[1] = q->b[2] = q->b[0];
         /* classes without a G-specific row keep the a of the nearest G that has one */
         for (int g = 0; g < 3; g++)
