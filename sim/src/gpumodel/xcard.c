@@ -168,15 +168,17 @@ mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
     }
     mx_lines cur;
     mx_lines_init(&cur, (char *)data);
+    int header_seen = 0;
     for (char *buf; (buf = mx_lines_next(&cur)) != NULL;) {
         if (!buf[0]) continue;
         char *f[12];
         const int nf = mx_csv_split(buf, f, 11);
-        if (cur.line == 1) {
+        if (!header_seen) { /* the first non-blank line is the header */
             if (nf < 8 || strcmp(f[0], "card") || strcmp(f[2], "M") || strcmp(f[6], "method") || strcmp(f[7], "median_us")) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:1: header: expected card,shape,M,N,K,G,method,median_us,...", path);
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: header: expected card,shape,M,N,K,G,method,median_us,...", path, cur.line);
                 goto fail;
             }
+            header_seen = 1;
             continue;
         }
         if (nf < 8) {
@@ -400,13 +402,13 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: more than 23 fields", path, cur.line);
             goto fail;
         }
-        if (cur.line == 1) {
+        if (col_w < 0) { /* the first non-blank line is the header */
             for (int i = 0; i < nf; i++) {
                 if (!strcmp(f[i], "power_w")) col_w = i;
                 if (!strcmp(f[i], "joules_per_op")) col_j = i;
             }
             if (nf < 8 || strcmp(f[0], "card") || strcmp(f[6], "method") || strcmp(f[7], "median_us") || col_w < 0 || col_j < 0) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:1: header: expected card,shape,M,N,K,G,method,median_us,... with power_w and joules_per_op", path);
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: header: expected card,shape,M,N,K,G,method,median_us,... with power_w and joules_per_op", path, cur.line);
                 goto fail;
             }
             continue;
