@@ -181,7 +181,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 /* the op as appended, unless SCALE-Sim compat would step it over more buffer
                 ** columns than FZ_API_SCALESIM_BUDGET (fz_bound_gemm: up to 2^27 for 2^11-cubes) */
                 mxsim_top tim = op;
-                if (op.kind == MXSIM_OP_GEMM) fz_bound_gemm(&cfg, FZ_API_SCALESIM_BUDGET, &tim.m, &tim.n, &tim.k);
+                if (op.kind == MXSIM_OP_GEMM) fz_bound_gemm(&cfg, op.group_size, FZ_API_SCALESIM_BUDGET, &tim.m, &tim.n, &tim.k);
                 mxsim_tstats ts;
                 chk(ctx, mxsim_time_op(ctx, &cfg, &tim, mxsim_trace_source(tr), 0, NULL, &ts));
             }

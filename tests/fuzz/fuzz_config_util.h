@@ -41,7 +41,7 @@ static inline void fz_config_case(const char *name, const uint8_t *data, size_t 
         {MXSIM_OP_DEQUANT, "d", 64, 256, 0, 0, 1, -1, -1, -1, 2},
     };
     /* under SCALE-Sim compat with USER bandwidth the GEMM is stepped: keep it small */
-    fz_bound_gemm(&cfg, FZ_SCALESIM_BUDGET, &ops[0].m, &ops[0].n, &ops[0].k);
+    fz_bound_gemm(&cfg, ops[0].group_size, FZ_SCALESIM_BUDGET, &ops[0].m, &ops[0].n, &ops[0].k);
     for (int i = 0; i < 2; i++) {
         mxsim_tstats s;
         st = mxsim_time_op(ctx, &cfg, &ops[i], "fuzz", 0, NULL, &s);
