@@ -163,9 +163,9 @@ static inline double fz_scalesim_steps(const mxsim_tconfig *cfg, int64_t g, int6
 
 /* A GEMM to time under cfg: m x n x k with its largest dimension halved until the SCALE-Sim
 ** stepping above visits at most `budget` buffer columns.  Where even 1 x 1 x 1 would visit more
-** (arrays beyond about 20 x 20, or a group size in the hundreds), a 2^14-cube GEMM instead: the
-** library estimates that one in closed form (more than 2^26 operand elements), so both of its
-** USER paths stay covered.
+** (arrays beyond about 20 x 20, or group sizes above about 50: K is padded to G), a 2^14-cube
+** GEMM instead: the library estimates that one in closed form (more than 2^26 operand
+** elements), so both of its USER paths stay covered.
 ** Why: a fixed 96 x 80 x 256 GEMM on an 8 x 8 array is about 0.8 M visits, 34 ms per input
 ** under ASan + coverage (the ini and scalesim_cfg targets fell from 9,000-20,000 to 500-2,600
 ** executions per second when the stepping model came in). */
