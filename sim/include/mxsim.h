@@ -170,7 +170,9 @@ MXSIM_API mxsim_status mxsim_ctx_set_threads(mxsim_ctx *ctx, unsigned n_threads)
 /* SIMD path selection (default AUTO). */
 MXSIM_API mxsim_status mxsim_ctx_set_simd(mxsim_ctx *ctx, mxsim_simd simd);
 /* Cancellation hook: long operations poll fn(user) (the file writer before it creates anything
-** and between chunks of at most 1 MiB); a non-zero return stops the operation with
+** and between chunks of at most 1 MiB; mxsim_time_op's detailed engine every 2^14 cycles;
+** mxsim_sweep_run before each point or accuracy job, from its worker threads, so fn must be
+** callable from any thread); a non-zero return stops the operation with
 ** MXSIM_E_CANCELLED after the normal cleanup (no temporary file is left, no target is touched
 ** unless it is written in place).  fn must be async-signal-safe to read a flag that a signal
 ** handler sets.  fn NULL removes the hook.  ctx NULL is MXSIM_E_ARG. */
@@ -1095,8 +1097,9 @@ MXSIM_API const char *mxsim_sweep_axis_value(const mxsim_sweep *sw, int axis, in
 MXSIM_API int64_t mxsim_sweep_point_count(const mxsim_sweep *sw);
 /* The configuration every point starts from (NULL if sw is NULL). */
 MXSIM_API const mxsim_tconfig *mxsim_sweep_base(const mxsim_sweep *sw);
-/* Runs every point on trace tr.  Fails only on a global fault (memory, bad arguments); a point
-** whose configuration is invalid records its own status and message. */
+/* Runs every point on trace tr.  Fails only on a global fault (memory, bad arguments) or on
+** cancellation (ctx's hook, polled before each point and accuracy job: MXSIM_E_CANCELLED, no
+** results kept); a point whose configuration is invalid records its own status and message. */
 MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mxsim_trace *tr,
                                        const mxsim_sweep_opts *o);
 /* Point i after a run (NULL if out of range or not run).  The point and the op_* arrays it

@@ -85,6 +85,28 @@ for ((i = 0; i < N; i++)); do
     echo "FAIL [trial $i: $c, SIG$sig at $d ms] $bad"; head -2 "$t/err" | sed 's/^/       /'
   fi
 done
+# Promptness: one long op (2^26 cycles on a 1 x 1 array) in the detailed engine, which polls the
+# cancellation hook every 2^14 cycles: SIGINT at a fifth of its reference time must end it well
+# before the op would have finished (within a third of the reference time after the signal;
+# polling only between ops, it ran the remaining four fifths), exit 130, and leave nothing.
+printf 'mxsim-trace 1\ngemm name=long m=256 n=256 k=2048\n' > "$t/in/long.trace"
+long=("$MXSIM" run "$t/in/long.trace" --config "$cfg" --set array.rows=1 --set array.cols=1 --detail)
+rm -rf "${t:?}/out" && mkdir "$t/out"
+s=$(date +%s%N); "${long[@]}" -o "$t/out/l.csv" > /dev/null || { echo "FAIL: reference run of the long op"; fails=$((fails + 1)); }
+ref=$(( ($(date +%s%N) - s) / 1000000 ))
+rm -rf "${t:?}/out" && mkdir "$t/out"
+"${long[@]}" -o "$t/out/l.csv" > /dev/null 2>"$t/err" &
+pid=$!
+d=$((ref / 5))
+sleep "$(printf '%d.%03d' $((d / 1000)) $((d % 1000)))"
+s=$(date +%s%N); kill -s INT "$pid"; wait "$pid"; rc=$?
+after=$(( ($(date +%s%N) - s) / 1000000 ))
+left=$(find "$t/out" -mindepth 1 | wc -l)
+echo "long detailed op: reference $ref ms; SIGINT at $d ms, exit $rc $after ms later, $left files left"
+if [ "$rc" -ne 130 ] || [ "$left" -ne 0 ] || [ "$after" -gt $((ref / 3)) ]; then
+  echo "FAIL: a long --detail op was not cancelled promptly and cleanly"; head -2 "$t/err"; fails=$((fails + 1))
+fi
+
 echo "kill harness: $N kills, $interrupted runs interrupted (exit 128 + signal), $complete finished" \
   "before the signal, $fails failed"
 [ "$interrupted" -ge $((N / 4)) ] || { echo "FAIL: too few runs interrupted ($interrupted of $N)"; fails=$((fails + 1)); }

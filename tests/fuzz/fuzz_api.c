@@ -8,6 +8,13 @@
 ** the dequantized tensor has the quantized one's shape, a gemm result is [M,N]). */
 #include "fuzz_common.h"
 
+/* Per-input work bounds (the target ran at 276 executions/s with tensors of up to 2^20 elements,
+** unbounded gemms and SCALE-Sim stepping of up to 2^27 visits): elements of a tensor made of
+** small dims, multiply-adds of one gemm, buffer-column visits of one SCALE-Sim-compat timing. */
+#define FZ_API_MAX_ELEMS 4096
+#define FZ_API_MAX_MACS 65536.0
+#define FZ_API_SCALESIM_BUDGET 8192.0
+
 typedef struct {
     const uint8_t *p;
     size_t n;
@@ -54,11 +61,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             int ndim = (int)(u8(&in) % (MXSIM_MAX_DIMS + 2)) - (s & 0x80 ? 1 : 0);
             for (int i = 0; i < MXSIM_MAX_DIMS + 1; i++) shape[i] = dim(&in);
             /* small shapes stay small (the library's own 64 GiB limit is above the fuzzer's
-            ** 2 GiB malloc limit): a product of small dims above 2^20 is cut to 1 */
+            ** 2 GiB malloc limit, and every element costs time in quantize, dequantize and
+            ** gemm): a product of small dims above FZ_API_MAX_ELEMS is cut to 1.  Huge dims
+            ** (2^40 and up) are left alone: the library must refuse them */
             int64_t prod = 1;
             for (int i = 0; i < MXSIM_MAX_DIMS; i++)
                 if (shape[i] >= 0 && shape[i] <= 16) {
-                    if (prod * (shape[i] ? shape[i] : 1) > (1 << 20)) shape[i] = 1;
+                    if (prod * (shape[i] ? shape[i] : 1) > FZ_API_MAX_ELEMS) shape[i] = 1;
                     prod *= shape[i] ? shape[i] : 1;
                 }
             mxsim_tensor **slot = &t[s % 4];
@@ -115,6 +124,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             mxsim_gemm_opts o;
             mxsim_gemm_opts_default(&o);
             o.out_dtype = u8(&in) & 1 ? MXSIM_DTYPE_BF16 : MXSIM_DTYPE_F32;
+            /* two consistent 2-D operands of FZ_API_MAX_ELEMS elements can still ask for 2^24
+            ** multiply-adds ([4096,1] x [4096,1]^T): such a call is skipped, a mismatched or
+            ** smaller one goes through */
+            const mxsim_tensor *ma = mx[s % 3] ? mxsim_mx_mantissa(mx[s % 3]) : NULL;
+            const mxsim_tensor *mb = mx[(s >> 2) % 3] ? mxsim_mx_mantissa(mx[(s >> 2) % 3]) : NULL;
+            if (mxsim_tensor_ndim(ma) == 2 && mxsim_tensor_ndim(mb) == 2 &&
+                mxsim_tensor_shape(ma)[1] == mxsim_tensor_shape(mb)[1] &&
+                (double)mxsim_tensor_numel(ma) * (double)mxsim_tensor_shape(mb)[0] > FZ_API_MAX_MACS)
+                break;
             st = mxsim_gemm(ctx, mx[s % 3], mx[(s >> 2) % 3], s & 0x80 ? NULL : &o, &out);
             chk(ctx, st);
             if (st == MXSIM_OK) fz_check(out != NULL && mxsim_tensor_ndim(out) == 2);
@@ -160,8 +178,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             st = mxsim_trace_append(ctx, tr, &op);
             chk(ctx, st);
             if (st == MXSIM_OK && mxsim_tconfig_validate(ctx, &cfg) == MXSIM_OK) {
+                /* the op as appended, unless SCALE-Sim compat would step it over more buffer
+                ** columns than FZ_API_SCALESIM_BUDGET (fz_bound_gemm: up to 2^27 for 2^11-cubes) */
+                mxsim_top tim = op;
+                if (op.kind == MXSIM_OP_GEMM) fz_bound_gemm(&cfg, op.group_size, FZ_API_SCALESIM_BUDGET, &tim.m, &tim.n, &tim.k);
                 mxsim_tstats ts;
-                chk(ctx, mxsim_time_op(ctx, &cfg, &op, mxsim_trace_source(tr), 0, NULL, &ts));
+                chk(ctx, mxsim_time_op(ctx, &cfg, &tim, mxsim_trace_source(tr), 0, NULL, &ts));
             }
             break;
         }

@@ -143,4 +143,43 @@ static inline unsigned fz_touch(const void *p, size_t n)
     return s;
 }
 
+/* Work the library does to time a GEMM m x n x k of group size g (0: the configuration's) under
+** SCALE-Sim compatibility with USER bandwidth (scalesim.c, ss_user_sim): it steps SCALE-Sim's
+** buffers over every demand row of every fold, rf * cf * fl rows of R + 2C buffer columns each (up
+** to 2^27 per op; above that, or above 2^26 operand elements, it estimates in closed form).  The
+** K it steps is padded to whole groups (engine.c, mx_top_resolve: K = 8 with G = 64830 is 64830),
+** so k is padded here too.  An upper bound over the three dataflows; 0 in every other mode (the
+** analytic engine's cost does not grow with the op). */
+static inline double fz_scalesim_steps(const mxsim_tconfig *cfg, int64_t g, int64_t m, int64_t n, int64_t k)
+{
+    if (!cfg->scalesim_compat || cfg->scalesim_bw != MXSIM_SCALESIM_BW_USER) return 0;
+    if (g <= 0) g = cfg->group_size;
+    double R = (double)cfg->array_rows, C = (double)cfg->array_cols;
+    double kp = g > 1 ? (double)((k + g - 1) / g) * (double)g : (double)k;
+    double mn = (double)(m > n ? m : n), all = mn > kp ? mn : kp;
+    double rf = (double)(int64_t)((all + R - 1) / R), cf = (double)(int64_t)((mn + C - 1) / C);
+    return rf * cf * (all + 2 * R + C) * (R + 2 * C);
+}
+
+/* A GEMM to time under cfg: m x n x k with its largest dimension halved until the SCALE-Sim
+** stepping above visits at most `budget` buffer columns.  Where even 1 x 1 x 1 would visit more
+** (arrays beyond about 20 x 20, or group sizes above about 50: K is padded to G), a 2^14-cube
+** GEMM instead: the library estimates that one in closed form (more than 2^26 operand
+** elements), so both of its USER paths stay covered.
+** Why: a fixed 96 x 80 x 256 GEMM on an 8 x 8 array is about 0.8 M visits, 34 ms per input
+** under ASan + coverage (the ini and scalesim_cfg targets fell from 9,000-20,000 to 500-2,600
+** executions per second when the stepping model came in). */
+static inline void fz_bound_gemm(const mxsim_tconfig *cfg, int64_t g, double budget, int64_t *m, int64_t *n,
+                                 int64_t *k)
+{
+    while (fz_scalesim_steps(cfg, g, *m, *n, *k) > budget) {
+        if (*m <= 1 && *n <= 1 && *k <= 1) {
+            *m = *n = *k = (int64_t)1 << 14;
+            return;
+        }
+        int64_t *big = *m >= *n && *m >= *k ? m : *n >= *k ? n : k;
+        *big = (*big + 1) / 2;
+    }
+}
+
 #endif

@@ -166,6 +166,48 @@ MXTEST(axes_are_validated_up_front)
 
 /* Options not filled by mxsim_sweep_opts_default (or holding a hand-zeroed nested struct) are
 ** refused with a message; then a good run leaves the context's message empty. */
+/* The caller's cancellation hook is polled before each point (from the worker threads): a hook
+** that says stop on its k-th poll leaves MXSIM_E_CANCELLED, a message, and no results; with
+** one thread exactly k polls were made (one per point run, plus the one that stopped it). */
+static int g_polls, g_stop_at;
+static int stop_hook(void *user)
+{
+    (void)user;
+    return ++g_polls >= g_stop_at;
+}
+
+MXTEST(cancellation_stops_between_points)
+{
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    mxsim_trace *tr = small_trace(ctx);
+    mxsim_sweep *sw = make(ctx);
+    mxsim_sweep_opts o;
+    mxsim_sweep_opts_default(&o);
+    MXT_EQ_INT(mxsim_ctx_set_cancel(ctx, stop_hook, NULL), MXSIM_OK);
+    for (unsigned threads = 1; threads <= 4; threads += 3)
+        for (g_stop_at = 1; g_stop_at <= 6; g_stop_at++) {
+            g_polls = 0;
+            o.n_threads = threads;
+            MXT_EQ_INT(mxsim_sweep_run(ctx, sw, tr, &o), MXSIM_E_CANCELLED);
+            MXT_TRUE(strstr(mxsim_errmsg(ctx), "sweep: cancelled after") != NULL);
+            MXT_TRUE(mxsim_sweep_point_at(sw, 0) == NULL);
+            if (threads == 1) MXT_EQ_INT(g_polls, g_stop_at);
+        }
+    /* never asked to stop, accuracy off: 6 points run, one poll each and one that finds no
+    ** work left (with accuracy, each distinct accuracy job is polled for too) */
+    g_stop_at = 1000;
+    g_polls = 0;
+    o.n_threads = 1;
+    o.accuracy = 0;
+    MXT_EQ_INT(mxsim_sweep_run(ctx, sw, tr, &o), MXSIM_OK);
+    MXT_EQ_INT(g_polls, 7);
+    MXT_TRUE(mxsim_sweep_point_at(sw, 5) != NULL);
+    mxsim_sweep_free(sw);
+    mxsim_trace_free(tr);
+    mxsim_ctx_destroy(ctx);
+}
+
 MXTEST(sweep_opts_need_their_default_function)
 {
     mxsim_ctx *ctx;

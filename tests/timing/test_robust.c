@@ -86,6 +86,48 @@ MXTEST(cancel_leaves_nothing)
     mxsim_ctx_destroy(ctx);
 }
 
+/* The detailed engine polls the hook every 2^14 cycles (detail.c, run): a long op whose hook
+** says stop on its third poll returns MXSIM_E_CANCELLED after exactly three polls (within 2^15
+** cycles of the first), with its access trace removed (no file, no temporary). */
+MXTEST(cancel_detail)
+{
+    clean();
+    mxsim_ctx *ctx = NULL;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    mxsim_tconfig cfg;
+    mxsim_tconfig_default(&cfg);
+    MXT_EQ_INT(mxsim_tconfig_set(ctx, &cfg, "array.rows", "4", "test"), MXSIM_OK);
+    MXT_EQ_INT(mxsim_tconfig_set(ctx, &cfg, "array.cols", "4", "test"), MXSIM_OK);
+    mxsim_top op;
+    memset(&op, 0, sizeof op);
+    op.kind = MXSIM_OP_GEMM;
+    snprintf(op.name, sizeof op.name, "long");
+    op.m = 64, op.n = 64, op.k = 4096, op.repeat = 1;
+    op.a_fmt = op.b_fmt = op.out_fmt = -1;
+    mxsim_tstats s;
+    /* uncancelled, the hook counts the polls: the op is long (many polls) */
+    cancel_after = 1 << 30;
+    cancel_calls = 0;
+    MXT_EQ_INT(mxsim_ctx_set_cancel(ctx, cancel_fn, NULL), MXSIM_OK);
+    MXT_EQ_INT(mxsim_time_op(ctx, &cfg, &op, "t", 1, NULL, &s), MXSIM_OK);
+    int full = cancel_calls;
+    MXT_TRUE(full >= 8);
+    MXT_TRUE(s.cycles_total > (int64_t)(full - 1) * 16384 && s.cycles_total <= (int64_t)full * 16384);
+    for (int with_trace = 0; with_trace < 2; with_trace++) {
+        cancel_after = 2;
+        cancel_calls = 0;
+        MXT_EQ_INT(mxsim_time_op(ctx, &cfg, &op, "t", 1, with_trace ? path("acc.gz") : NULL, &s), MXSIM_E_CANCELLED);
+        MXT_EQ_INT(cancel_calls, 3);
+        MXT_TRUE(strstr(mxsim_errmsg(ctx), "cancelled at cycle 32768") != NULL);
+        MXT_EQ_INT(n_entries(), 0);
+    }
+    /* the analytic engine is closed form and does not poll */
+    cancel_after = 0;
+    cancel_calls = 0;
+    MXT_EQ_INT(mxsim_time_op(ctx, &cfg, &op, "t", 0, NULL, &s), MXSIM_OK);
+    mxsim_ctx_destroy(ctx);
+}
+
 MXTEST(files_write_all_or_nothing)
 {
     clean();

@@ -289,6 +289,8 @@ typedef struct {
     int64_t n_jobs;   /* accuracy jobs first, then one job per point of the slice */
     int64_t first;    /* the slice's first point (0 unless sharded) */
     int64_t next, done, total;
+    mxsim_ctx *caller; /* its cancellation hook is polled before each job */
+    int cancelled;
     pthread_mutex_t lock;
 } runner;
 
@@ -331,7 +333,8 @@ static void *worker(void *arg)
     if (have_ctx) mxsim_ctx_set_threads(ctx, 1); /* parallelism is across jobs */
     for (;;) {
         pthread_mutex_lock(&r->lock);
-        int64_t i = r->next < r->total ? r->next++ : -1;
+        if (!r->cancelled && mx_cancelled(r->caller)) r->cancelled = 1;
+        int64_t i = !r->cancelled && r->next < r->total ? r->next++ : -1;
         pthread_mutex_unlock(&r->lock);
         if (i < 0) break;
         if (!have_ctx) { /* cannot happen unless out of memory: mark the job failed */
@@ -447,6 +450,7 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
     r.n_jobs = n_jobs;
     r.first = first;
     r.total = n_jobs + (end - first);
+    r.caller = ctx;
     pthread_mutex_init(&r.lock, NULL);
     unsigned nt = o->n_threads ? o->n_threads : mx_online_cpus();
     if (nt < 1) nt = 1;
@@ -459,6 +463,12 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
     worker(&r); /* the calling thread works too */
     for (unsigned t = 0; t < started; t++) pthread_join(th[t], NULL);
     pthread_mutex_destroy(&r.lock);
+    if (r.cancelled) {
+        free(jobs);
+        free_results(sw);
+        return mx_fail(ctx, MXSIM_E_CANCELLED, "sweep: cancelled after %lld of %lld jobs", (long long)r.done,
+                       (long long)r.total);
+    }
     /* a failed accuracy job is the user's data (or memory): fail the sweep */
     for (int64_t j = 0; j < n_jobs; j++)
         if (jobs[j].st != MXSIM_OK) {

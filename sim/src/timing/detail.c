@@ -805,6 +805,10 @@ static mxsim_status run(dsim *d)
             return mx_fail(d->ctx, MXSIM_E_LIMIT,
                            "%s: detailed mode steps at most 2^26 PE-cycles and 2^26 cycles per op; this op "
                            "needs more: use the analytic engine (detail off)", d->where);
+        /* the caller's cancellation hook, every 2^14 cycles (at most 2^26 PE-cycles in all) */
+        if ((d->c & 0x3FFF) == 0 && mx_cancelled(d->ctx))
+            return mx_fail(d->ctx, MXSIM_E_CANCELLED, "%s: detailed mode: cancelled at cycle %lld", d->where,
+                           (long long)d->c);
         int done_array = 0;
         /* boundary: array (folds back to back, then the next tile), then the channel */
         while (d->busy) {

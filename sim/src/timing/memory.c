@@ -210,7 +210,7 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
         for (int w = 0; w < 2; w++) {
             double qe = (double)q.elems, pe = (double)tp.elems, bits = qe + pe > 0 ? (ideal * qe + 16.0 * pe) / (qe + pe) : 0;
             snprintf(w ? sform : wform, 320, "(%.4g*%lld + 16*%lld)/%lld = %.4g bits/elem: saves %.2f%% vs fp32, %.2f%% vs bf16",
-                     ideal, (long long)q.elems, (long long)tp.elems, (long long)(q.elems + tp.elems), bits,
+                     ideal, (long long)q.elems, (long long)tp.elems, (long long)sadd(q.elems, tp.elems), bits,
                      100.0 * (1.0 - bits / 32.0), 100.0 * (1.0 - bits / 16.0));
             mem_add(&q, &tk);
         }
