@@ -1,0 +1,270 @@
+/* gemm_decode.cu - MXINT8 GEMM for decode (M <= 16), mxk_gemm cfg 9; cfg 0 takes it for M <= 16
+** where it applies (G in {32, 64, 128, 256}, K % 64 == 0, K/G <= 256), else the older small-M
+** kernel (cfg 4, gemm_gemv.cu).  Bit-exact with the fp32 arithmetic contract (sim/doc/numerics.md
+** section 4): C[m,n] = fold over groups g ascending of acc = RN(acc + t_g), acc from +0.0, with
+** t_g = RN(d_g * 2^(EA[m,g] + EB[n,g] - 266)) and d_g the exact int32 dot of group g.
+**
+** Decode is memory-bound: the bytes that must move are N K (1 + 1/G) of weights (the activations
+** are small and L1/L2-resident).  The design puts the whole weight stream in flight at once:
+**   - a block (8 warps) owns 16 weight rows (columns of C) and every activation row (8 or 16: MS =
+**     1 or 2 slabs of 8); its warps split K in rounds of 64-byte chunks: in round r, warp w takes
+**     chunks [r*CR + w*CPW, +CPW) (CPW = 8 chunks per warp at MS = 1, 4 at MS = 2; CR = 8 CPW).
+**     At K = 4096 one round (MS = 1) or two (MS = 2) cover all of K, so each block issues its 64 KB
+**     (32 KB) of weights at its start: with 2 blocks per SM, 1x4096x4096 has all 17 MB in flight.
+**   - loads: lane (gid, tig) reads 16 bytes, ld.global.nc.L1::no_allocate.v4, of weight rows gid and
+**     gid + 8 at byte 16 tig of the chunk (8 rows x 64 contiguous bytes per warp instruction);
+**     the next round's chunk i is loaded into the same registers right after chunk i's mma.
+**   - dots: mma.sync m16n8k32 s8 with the WEIGHTS as the 16-row operand and the activations
+**     (16 bytes of activation row 8s + gid at the same k, L1-cached) as the 8-column operand.  Both
+**     operands use one permutation of k: mma k-slot 4 tig + j <-> byte 16 tig + j and slot 16 + 4 tig
+**     + j <-> byte 16 tig + 4 + j for the first mma of a chunk (registers .x, .y), + 8 for the second
+**     (.z, .w).  An integer dot is invariant under a permutation of its index (exact arithmetic), so
+**     the two mmas sum exactly the chunk's 64 products.  G >= 64: a 64-byte aligned chunk lies in
+**     one group; the group's G/64 chunks are in one warp (CPW is a multiple of G/64) and their mmas
+**     accumulate into one s32 set: d_g exactly (|d| <= G 2^14 < 2^31).  G = 32: bytes [0, 32) of the
+**     chunk (lanes tig 0, 1) are group 2c, bytes [32, 64) (tig 2, 3) are group 2c + 1; four mmas,
+**     the activation operand zeroed in the lanes of the other group (exact zeros), give the two
+**     groups' dots in two s32 sets.
+**   - terms: the thread holding d_g for (n, m) forms t_g (below) and stores it to shared memory
+**     T[g][n][m]; after one barrier, thread n M + m adds the round's terms in ascending g to its
+**     fp32 accumulator, one RN add each: exactly the contract's sequence of additions (the terms
+**     themselves depend only on (d, EA, EB), so which thread forms them and when is free).
+**   - scale factors: at block start the block turns its 16 rows' and the M activation rows' scale
+**     bytes into float factors f(E) = 2^(E-133) (exact: normal for E >= 7, subnormal 2^(E-133) >=
+**     2^-133 below; NaN for E = 255) in shared memory, plus one flag per group: some activation row
+**     has EA in [235, 254].
+** Term, exact by construction (|d| <= 256 * 2^14 = 2^22 here, so F = (float)d is exact):
+**   common case (flag clear, so EA <= 234 or EA = 255): x = F * f(EA) is exact: |x| <= 2^22 *
+**   2^101 < FLT_MAX, and x is an integer multiple of 2^(EA-133) >= 2^-133 with at most 22
+**   significant bits, so it is representable (normal or subnormal: every multiple of 2^-149 below
+**   2^-126 is).  t = x * f(EB) is then ONE IEEE rounding of d * 2^(EA+EB-266): RN-even, gradual
+**   underflow (no FTZ anywhere: -ftz=false, explicit __fmul_rn, -fmad=false), overflow to +-Inf:
+**   exactly the contract's step 2.  EA = 255 or EB = 255 gives a NaN factor, hence a NaN term
+**   (also for d = 0), hence a NaN output, as the contract says.
+**   flagged group, per term: if EA in [235, 254] the factors swap, t = (F * f(EB)) * f(EA): when
+**   EB <= 234 the first product is exact by the same argument and the second is the one rounding;
+**   when EB >= 235 as well, the exact |t| >= 2^204 (d != 0), i.e. +-Inf, and both orders give +-Inf
+**   with d's sign (|x| >= 2^102 and the factor >= 2^102, or x already +-Inf); d = 0 gives +0 in
+**   both.  EB = 255: NaN either way.
+** Shared memory per block: 4 (16 ng + 8 MS ng + ng + RG 16 M) bytes, RG the groups of a round
+** (at most 97 KB: K/G = 256, M = 16, G = 32).  Compiled with -fmad=false: nothing is contracted. */
+#include "mxk_common.cuh"
+
+#define DC_W 8 /* warps per block */
+
+__device__ __forceinline__ void dc_mma(int (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                       uint32_t b0, uint32_t b1)
+{
+    asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+/* weights: streamed once, kept out of L1 */
+__device__ __forceinline__ uint4 dc_ldw(const int8_t *p)
+{
+    uint4 v;
+    asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p));
+    return v;
+}
+
+/* f(E) = 2^(E-133) exactly (subnormal for E < 7), NaN for E = 255 */
+__device__ __forceinline__ float dc_fac(int e)
+{
+    if (e == 255) return __int_as_float(0x7FC00000);
+    return e >= 7 ? __int_as_float((e - 6) << 23) : __int_as_float(1 << (e + 16));
+}
+
+__device__ __forceinline__ float dc_term(int d, float fa, float fb, bool flagged)
+{
+    const float f = __int2float_rn(d);
+    if (!flagged) return __fmul_rn(__fmul_rn(f, fa), fb);
+    const bool sw = fa >= 0x1p102f; /* EA in [235, 254] (NaN compares false) */
+    return __fmul_rn(__fmul_rn(f, sw ? fb : fa), sw ? fa : fb);
+}
+
+template <int MS, int GT> struct DcShape {
+    static constexpr int MR = 8 * MS;
+    static constexpr int CPW = MS == 1 ? 8 : 4;                /* chunks per warp per round */
+    static constexpr int CR = DC_W * CPW;                      /* chunks per round */
+    static constexpr int GC = GT >= 64 ? GT / 64 : 1;          /* chunks per group */
+    static constexpr int RG = GT == 32 ? 2 * CR : CR / GC;     /* groups per round */
+    static_assert(GT == 32 || CPW % GC == 0, "a group's chunks must lie in one warp");
+};
+
+template <int MS, int GT>
+__global__ void __launch_bounds__(DC_W * 32, 2)
+    gemm_decode_kernel(int M, int N, int K, const int8_t *__restrict__ am, const uint8_t *__restrict__ ae,
+                       const int8_t *__restrict__ bm, const uint8_t *__restrict__ be, float *__restrict__ c)
+{
+    using S = DcShape<MS, GT>;
+    constexpr int MR = S::MR, CPW = S::CPW, CR = S::CR, GC = S::GC, RG = S::RG;
+    extern __shared__ __align__(16) float dsm[];
+    const int ng = K / GT, nchunks = K / 64;
+    float *FB = dsm;                      /* [ng][16] */
+    float *FA = FB + ng * 16;             /* [ng][MR] */
+    int *FL = (int *)(FA + ng * MR);      /* [ng] */
+    float *T = (float *)(FL + ng);        /* [RG][16][M] */
+
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int gid = lane >> 2, tig = lane & 3;
+    const int n0 = blockIdx.x * 16;
+    const int8_t *w0p = bm + (size_t)min(n0 + gid, N - 1) * K + tig * 16;
+    const int8_t *w1p = bm + (size_t)min(n0 + gid + 8, N - 1) * K + tig * 16;
+    const int8_t *xp[MS];
+#pragma unroll
+    for (int s = 0; s < MS; s++) xp[s] = am + (size_t)min(8 * s + gid, M - 1) * K + tig * 16;
+
+    /* round 0's weights first: DRAM starts before anything else */
+    uint4 wa[CPW], wb[CPW];
+#pragma unroll
+    for (int i = 0; i < CPW; i++) {
+        const int ch = warp * CPW + i;
+        if (ch < nchunks) {
+            wa[i] = dc_ldw(w0p + (size_t)ch * 64);
+            wb[i] = dc_ldw(w1p + (size_t)ch * 64);
+        }
+    }
+    /* factor tables for all of K */
+    for (int e = tid; e < 16 * ng; e += DC_W * 32) {
+        const int n = e / ng, g = e - n * ng;
+        FB[g * 16 + n] = dc_fac(__ldg(be + (size_t)min(n0 + n, N - 1) * ng + g));
+    }
+    for (int g = tid; g < ng; g += DC_W * 32) {
+        int fl = 0;
+#pragma unroll
+        for (int m = 0; m < MR; m++) {
+            const int e = __ldg(ae + (size_t)min(m, M - 1) * ng + g);
+            FA[g * MR + m] = dc_fac(e);
+            fl |= (e > 234 && e < 255);
+        }
+        FL[g] = fl;
+    }
+    __syncthreads();
+
+    float acc = 0.0f;
+    const int n_rounds = (nchunks + CR - 1) / CR;
+    for (int r = 0; r < n_rounds; r++) {
+        /* the terms of group g (global index), from the s32 dots dd */
+        auto emit = [&](int g, const int (&dd)[MS][4]) {
+            const int gl = g - r * RG;
+            const float fb0 = FB[g * 16 + gid], fb1 = FB[g * 16 + gid + 8];
+            const bool flagged = FL[g] != 0;
+#pragma unroll
+            for (int s = 0; s < MS; s++) {
+                const int m0 = 8 * s + 2 * tig;
+                const float2 fa = *reinterpret_cast<const float2 *>(FA + g * MR + m0);
+                const float t0 = dc_term(dd[s][0], fa.x, fb0, flagged);
+                const float t1 = dc_term(dd[s][1], fa.y, fb0, flagged);
+                const float t2 = dc_term(dd[s][2], fa.x, fb1, flagged);
+                const float t3 = dc_term(dd[s][3], fa.y, fb1, flagged);
+                float *tp = T + (gl * 16 + gid) * M + m0;
+                if (m0 < M) tp[0] = t0, tp[8 * M] = t2;
+                if (m0 + 1 < M) tp[1] = t1, tp[8 * M + 1] = t3;
+            }
+        };
+        int d0[MS][4], d1[MS][4];
+#pragma unroll
+        for (int s = 0; s < MS; s++)
+#pragma unroll
+            for (int q = 0; q < 4; q++) d0[s][q] = 0, d1[s][q] = 0;
+        const int cb = r * CR + warp * CPW;
+#pragma unroll
+        for (int i = 0; i < CPW; i++) {
+            const int ch = cb + i;
+            if (ch < nchunks) {
+                uint4 x[MS];
+#pragma unroll
+                for (int s = 0; s < MS; s++) x[s] = __ldg(reinterpret_cast<const uint4 *>(xp[s] + (size_t)ch * 64));
+                const uint4 p = wa[i], q = wb[i];
+                if (ch + CR < nchunks) { /* next round's chunk i into the freed registers */
+                    wa[i] = dc_ldw(w0p + (size_t)(ch + CR) * 64);
+                    wb[i] = dc_ldw(w1p + (size_t)(ch + CR) * 64);
+                }
+#pragma unroll
+                for (int s = 0; s < MS; s++) {
+                    if (GT == 32) {
+                        const uint32_t lo = tig < 2 ? 0xFFFFFFFFu : 0u, hi = ~lo;
+                        dc_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x & lo, x[s].y & lo);
+                        dc_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z & lo, x[s].w & lo);
+                        dc_mma(d1[s], p.x, q.x, p.y, q.y, x[s].x & hi, x[s].y & hi);
+                        dc_mma(d1[s], p.z, q.z, p.w, q.w, x[s].z & hi, x[s].w & hi);
+                    } else {
+                        dc_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x, x[s].y);
+                        dc_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z, x[s].w);
+                    }
+                }
+                if (GT == 32) {
+                    emit(2 * ch, d0);
+                    emit(2 * ch + 1, d1);
+#pragma unroll
+                    for (int s = 0; s < MS; s++)
+#pragma unroll
+                        for (int k = 0; k < 4; k++) d0[s][k] = 0, d1[s][k] = 0;
+                } else if ((i + 1) % GC == 0) {
+                    emit(ch / GC, d0);
+#pragma unroll
+                    for (int s = 0; s < MS; s++)
+#pragma unroll
+                        for (int k = 0; k < 4; k++) d0[s][k] = 0;
+                }
+            }
+        }
+        __syncthreads();
+        if (tid < 16 * M) {
+            const int cnt = min(RG, ng - r * RG);
+            const float *tp = T + tid;
+#pragma unroll 8
+            for (int gl = 0; gl < cnt; gl++) acc = __fadd_rn(acc, tp[gl * 16 * M]);
+        }
+        if (r + 1 < n_rounds) __syncthreads(); /* T is rewritten by the next round */
+    }
+    if (tid < 16 * M) {
+        const int on = tid / M, om = tid - on * M, n = n0 + on;
+        if (n < N) c[(size_t)om * N + n] = acc;
+    }
+}
+
+template <int MS, int GT>
+static int dc_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, const int8_t *bm,
+                     const uint8_t *be, float *c, cudaStream_t s)
+{
+    using S = DcShape<MS, GT>;
+    const int ng = K / GT;
+    const int smem = 4 * (16 * ng + S::MR * ng + ng + S::RG * 16 * M);
+    auto kern = gemm_decode_kernel<MS, GT>;
+    static bool attr_set = false; /* once per instantiation (benign race: idempotent) */
+    if (!attr_set) {
+        const int smax = 4 * (16 * 256 + S::MR * 256 + 256 + S::RG * 16 * 8 * MS);
+        cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smax);
+        if (e != cudaSuccess) return (int)e;
+        attr_set = true;
+    }
+    kern<<<(unsigned)((N + 15) / 16), DC_W * 32, smem, s>>>(M, N, K, am, ae, bm, be, c);
+    return mxk_err(cudaGetLastError());
+}
+
+template <int MS>
+static int dc_dispatch_g(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae, const int8_t *bm,
+                         const uint8_t *be, float *c, cudaStream_t s)
+{
+    if (G == 32) return dc_launch<MS, 32>(M, N, K, am, ae, bm, be, c, s);
+    if (G == 64) return dc_launch<MS, 64>(M, N, K, am, ae, bm, be, c, s);
+    if (G == 128) return dc_launch<MS, 128>(M, N, K, am, ae, bm, be, c, s);
+    return dc_launch<MS, 256>(M, N, K, am, ae, bm, be, c, s);
+}
+
+/* Internal entry (called by mxk_gemm; arguments checked: G % 32 == 0, 16-byte aligned mantissas,
+** sizes < 2^31).  -1 when the kernel does not apply (M > 16, G not 32/64/128/256, K % 64 != 0,
+** K/G > 256, N > 2^31 / 16 blocks); the caller then takes cfg 4. */
+int mxk_gemm_decode_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
+                             const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s)
+{
+    if (M < 1 || M > 16 || (G != 32 && G != 64 && G != 128 && G != 256) || K % 64 != 0 || K / G > 256)
+        return -1;
+    if (M <= 8) return dc_dispatch_g<1>(M, N, K, G, am, ae, bm, be, c, s);
+    return dc_dispatch_g<2>(M, N, K, G, am, ae, bm, be, c, s);
+}
