@@ -128,12 +128,40 @@ __global__ void __launch_bounds__(DC_W * 32, 2)
             wb[i] = dc_ldw(w1p + (size_t)ch * 64);
         }
     }
-    /* factor tables for all of K */
-    for (int e = tid; e < 16 * ng; e += DC_W * 32) {
-        const int n = e / ng, g = e - n * ng;
-        FB[g * 16 + n] = dc_fac(__ldg(be + (size_t)min(n0 + n, N - 1) * ng + g));
+    /* factor tables for all of K.  B: thread (n = tid / 16, j0 = tid % 16) takes groups j0 + 16 j of
+    ** row n; its (at most 16) byte loads are all issued before the first use (a loop that used each
+    ** load before the next one was issued cost one DRAM latency per iteration: 16 us at 1x4096x4096) */
+    {
+        const int n = tid >> 4, j0 = tid & 15;
+        const uint8_t *bp = be + (size_t)min(n0 + n, N - 1) * ng;
+        if ((ng & 3) == 0 && ((uintptr_t)be & 3) == 0) { /* 4 scale bytes per load: words j0 + 16 j */
+            uint32_t w[4];
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                w[j] = 4 * (j0 + 16 * j) < ng ? __ldg(reinterpret_cast<const uint32_t *>(bp) + j0 + 16 * j) : 0u;
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                if (4 * (j0 + 16 * j) < ng)
+#pragma unroll
+                    for (int b = 0; b < 4; b++) FB[(4 * (j0 + 16 * j) + b) * 16 + n] = dc_fac((w[j] >> (8 * b)) & 0xFF);
+        } else {
+#pragma unroll
+            for (int h = 0; h < 2; h++) { /* bytes j0 + 16 j, two batches of 8 loads */
+                int eb[8];
+#pragma unroll
+                for (int j = 0; j < 8; j++) {
+                    const int g = j0 + 16 * (8 * h + j);
+                    eb[j] = g < ng ? __ldg(bp + g) : 0;
+                }
+#pragma unroll
+                for (int j = 0; j < 8; j++) {
+                    const int g = j0 + 16 * (8 * h + j);
+                    if (g < ng) FB[g * 16 + n] = dc_fac(eb[j]);
+                }
+            }
+        }
     }
-    for (int g = tid; g < ng; g += DC_W * 32) {
+    for (int g = tid; g < ng; g += DC_W * 32) { /* one iteration: ng <= 256 */
         int fl = 0;
 #pragma unroll
         for (int m = 0; m < MR; m++) {
