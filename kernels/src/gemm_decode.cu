@@ -46,7 +46,7 @@
 **   when EB >= 235 as well, the exact |t| >= 2^204 (d != 0), i.e. +-Inf, and both orders give +-Inf
 **   with d's sign (|x| >= 2^102 and the factor >= 2^102, or x already +-Inf); d = 0 gives +0 in
 **   both.  EB = 255: NaN either way.
-** Shared memory per block: 4 (16 ng + 8 MS ng + ng + RG 16 M) bytes, RG the groups of a round
+** Shared memory per block: 4 (16 ng + 8 MS ng + RG 16 M) bytes, RG the groups of a round
 ** (at most 97 KB: K/G = 256, M = 16, G = 32).  Compiled with -fmad=false: nothing is contracted. */
 #include "mxk_common.cuh"
 
@@ -78,12 +78,16 @@ __device__ __forceinline__ float dc_fac(int e)
     return e >= 7 ? __int_as_float((e - 6) << 23) : __int_as_float(1 << (e + 16));
 }
 
-__device__ __forceinline__ float dc_term(int d, float fa, float fb, bool flagged)
+__device__ __forceinline__ float dc_term(int d, float fa, float fb)
 {
-    const float f = __int2float_rn(d);
-    if (!flagged) return __fmul_rn(__fmul_rn(f, fa), fb);
+    return __fmul_rn(__fmul_rn(__int2float_rn(d), fa), fb);
+}
+
+/* the swapped order where EA is in [235, 254] */
+__device__ __forceinline__ float dc_term_sw(int d, float fa, float fb)
+{
     const bool sw = fa >= 0x1p102f; /* EA in [235, 254] (NaN compares false) */
-    return __fmul_rn(__fmul_rn(f, sw ? fb : fa), sw ? fa : fb);
+    return __fmul_rn(__fmul_rn(__int2float_rn(d), sw ? fb : fa), sw ? fa : fb);
 }
 
 template <int MS, int GT> struct DcShape {
@@ -95,103 +99,58 @@ template <int MS, int GT> struct DcShape {
     static_assert(GT == 32 || CPW % GC == 0, "a group's chunks must lie in one warp");
 };
 
-template <int MS, int GT>
-__global__ void __launch_bounds__(DC_W * 32, 2)
-    gemm_decode_kernel(int M, int N, int K, const int8_t *__restrict__ am, const uint8_t *__restrict__ ae,
-                       const int8_t *__restrict__ bm, const uint8_t *__restrict__ be, float *__restrict__ c)
+__device__ __forceinline__ void dc_cp16(void *dst, const void *src)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((uint32_t)__cvta_generic_to_shared(dst)), "l"(src)
+                 : "memory");
+}
+
+/* The rounds: dots, terms, ordered sums, output.  SW: some activation scale of the block's K is in
+** [235, 254] (block-uniform), so every term takes the order rule of dc_term_sw. */
+template <int MS, int GT, bool SW>
+__device__ __forceinline__ void dc_body(int M, int N, int K, const float *FB, const float *FA, float *T,
+                                        const int8_t *xs, const int8_t *w0p, const int8_t *w1p,
+                                        uint4 (&wa)[DcShape<MS, GT>::CPW], uint4 (&wb)[DcShape<MS, GT>::CPW],
+                                        float *__restrict__ c, int n0)
 {
     using S = DcShape<MS, GT>;
     constexpr int MR = S::MR, CPW = S::CPW, CR = S::CR, GC = S::GC, RG = S::RG;
-    extern __shared__ __align__(16) float dsm[];
-    const int ng = K / GT, nchunks = K / 64;
-    float *FB = dsm;                      /* [ng][16] */
-    float *FA = FB + ng * 16;             /* [ng][MR] */
-    int *FL = (int *)(FA + ng * MR);      /* [ng] */
-    float *T = (float *)(FL + ng);        /* [RG][16][M] */
-
+    const int ng = K / GT, nchunks = K / 64, KP = K + 16;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int gid = lane >> 2, tig = lane & 3;
-    const int n0 = blockIdx.x * 16;
-    const int8_t *w0p = bm + (size_t)min(n0 + gid, N - 1) * K + tig * 16;
-    const int8_t *w1p = bm + (size_t)min(n0 + gid + 8, N - 1) * K + tig * 16;
-    const int8_t *xp[MS];
+    const int8_t *xr[MS]; /* this lane's activation bytes in shared memory (row stride K + 16) */
+    int tb[MS];           /* this lane's term offset in a group's T block: (gid, m0) */
 #pragma unroll
-    for (int s = 0; s < MS; s++) xp[s] = am + (size_t)min(8 * s + gid, M - 1) * K + tig * 16;
-
-    /* round 0's weights first: DRAM starts before anything else */
-    uint4 wa[CPW], wb[CPW];
-#pragma unroll
-    for (int i = 0; i < CPW; i++) {
-        const int ch = warp * CPW + i;
-        if (ch < nchunks) {
-            wa[i] = dc_ldw(w0p + (size_t)ch * 64);
-            wb[i] = dc_ldw(w1p + (size_t)ch * 64);
-        }
+    for (int s = 0; s < MS; s++) {
+        xr[s] = xs + min(8 * s + gid, M - 1) * KP + tig * 16;
+        tb[s] = gid * M + 8 * s + 2 * tig;
     }
-    /* factor tables for all of K.  B: thread (n = tid / 16, j0 = tid % 16) takes groups j0 + 16 j of
-    ** row n; its (at most 16) byte loads are all issued before the first use (a loop that used each
-    ** load before the next one was issued cost one DRAM latency per iteration: 16 us at 1x4096x4096) */
-    {
-        const int n = tid >> 4, j0 = tid & 15;
-        const uint8_t *bp = be + (size_t)min(n0 + n, N - 1) * ng;
-        if ((ng & 3) == 0 && ((uintptr_t)be & 3) == 0) { /* 4 scale bytes per load: words j0 + 16 j */
-            uint32_t w[4];
-#pragma unroll
-            for (int j = 0; j < 4; j++)
-                w[j] = 4 * (j0 + 16 * j) < ng ? __ldg(reinterpret_cast<const uint32_t *>(bp) + j0 + 16 * j) : 0u;
-#pragma unroll
-            for (int j = 0; j < 4; j++)
-                if (4 * (j0 + 16 * j) < ng)
-#pragma unroll
-                    for (int b = 0; b < 4; b++) FB[(4 * (j0 + 16 * j) + b) * 16 + n] = dc_fac((w[j] >> (8 * b)) & 0xFF);
-        } else {
-#pragma unroll
-            for (int h = 0; h < 2; h++) { /* bytes j0 + 16 j, two batches of 8 loads */
-                int eb[8];
-#pragma unroll
-                for (int j = 0; j < 8; j++) {
-                    const int g = j0 + 16 * (8 * h + j);
-                    eb[j] = g < ng ? __ldg(bp + g) : 0;
-                }
-#pragma unroll
-                for (int j = 0; j < 8; j++) {
-                    const int g = j0 + 16 * (8 * h + j);
-                    if (g < ng) FB[g * 16 + n] = dc_fac(eb[j]);
-                }
-            }
-        }
-    }
-    for (int g = tid; g < ng; g += DC_W * 32) { /* one iteration: ng <= 256 */
-        int fl = 0;
-#pragma unroll
-        for (int m = 0; m < MR; m++) {
-            const int e = __ldg(ae + (size_t)min(m, M - 1) * ng + g);
-            FA[g * MR + m] = dc_fac(e);
-            fl |= (e > 234 && e < 255);
-        }
-        FL[g] = fl;
-    }
-    __syncthreads();
-
+    const uint32_t lo = tig < 2 ? 0xFFFFFFFFu : 0u, hi = ~lo;
     float acc = 0.0f;
     const int n_rounds = (nchunks + CR - 1) / CR;
     for (int r = 0; r < n_rounds; r++) {
-        /* the terms of group g (global index), from the s32 dots dd */
         auto emit = [&](int g, const int (&dd)[MS][4]) {
-            const int gl = g - r * RG;
-            const float fb0 = FB[g * 16 + gid], fb1 = FB[g * 16 + gid + 8];
-            const bool flagged = FL[g] != 0;
+            const float2 fb = *reinterpret_cast<const float2 *>(FB + g * 16 + 2 * gid);
+            float *tg = T + (g - r * RG) * 16 * M;
 #pragma unroll
             for (int s = 0; s < MS; s++) {
                 const int m0 = 8 * s + 2 * tig;
                 const float2 fa = *reinterpret_cast<const float2 *>(FA + g * MR + m0);
-                const float t0 = dc_term(dd[s][0], fa.x, fb0, flagged);
-                const float t1 = dc_term(dd[s][1], fa.y, fb0, flagged);
-                const float t2 = dc_term(dd[s][2], fa.x, fb1, flagged);
-                const float t3 = dc_term(dd[s][3], fa.y, fb1, flagged);
-                float *tp = T + (gl * 16 + gid) * M + m0;
-                if (m0 < M) tp[0] = t0, tp[8 * M] = t2;
-                if (m0 + 1 < M) tp[1] = t1, tp[8 * M + 1] = t3;
+                float4 t;
+                if (!SW) {
+                    t.x = dc_term(dd[s][0], fa.x, fb.x);
+                    t.y = dc_term(dd[s][1], fa.y, fb.x);
+                    t.z = dc_term(dd[s][2], fa.x, fb.y);
+                    t.w = dc_term(dd[s][3], fa.y, fb.y);
+                } else {
+                    t.x = dc_term_sw(dd[s][0], fa.x, fb.x);
+                    t.y = dc_term_sw(dd[s][1], fa.y, fb.x);
+                    t.z = dc_term_sw(dd[s][2], fa.x, fb.y);
+                    t.w = dc_term_sw(dd[s][3], fa.y, fb.y);
+                }
+                float *tp = tg + tb[s];
+                if (m0 < M) tp[0] = t.x, tp[8 * M] = t.z;
+                if (m0 + 1 < M) tp[1] = t.y, tp[8 * M + 1] = t.w;
             }
         };
         int d0[MS][4], d1[MS][4];
@@ -206,7 +165,7 @@ __global__ void __launch_bounds__(DC_W * 32, 2)
             if (ch < nchunks) {
                 uint4 x[MS];
 #pragma unroll
-                for (int s = 0; s < MS; s++) x[s] = __ldg(reinterpret_cast<const uint4 *>(xp[s] + (size_t)ch * 64));
+                for (int s = 0; s < MS; s++) x[s] = *reinterpret_cast<const uint4 *>(xr[s] + ch * 64);
                 const uint4 p = wa[i], q = wb[i];
                 if (ch + CR < nchunks) { /* next round's chunk i into the freed registers */
                     wa[i] = dc_ldw(w0p + (size_t)(ch + CR) * 64);
@@ -215,7 +174,6 @@ __global__ void __launch_bounds__(DC_W * 32, 2)
 #pragma unroll
                 for (int s = 0; s < MS; s++) {
                     if (GT == 32) {
-                        const uint32_t lo = tig < 2 ? 0xFFFFFFFFu : 0u, hi = ~lo;
                         dc_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x & lo, x[s].y & lo);
                         dc_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z & lo, x[s].w & lo);
                         dc_mma(d1[s], p.x, q.x, p.y, q.y, x[s].x & hi, x[s].y & hi);
@@ -257,16 +215,108 @@ __global__ void __launch_bounds__(DC_W * 32, 2)
 }
 
 template <int MS, int GT>
+__global__ void __launch_bounds__(DC_W * 32, 2)
+    gemm_decode_kernel(int M, int N, int K, const int8_t *__restrict__ am, const uint8_t *__restrict__ ae,
+                       const int8_t *__restrict__ bm, const uint8_t *__restrict__ be, float *__restrict__ c)
+{
+    using S = DcShape<MS, GT>;
+    constexpr int MR = S::MR, CPW = S::CPW, RG = S::RG;
+    extern __shared__ __align__(16) float dsm[];
+    const int ng = K / GT, nchunks = K / 64;
+    float *FB = dsm;                                /* [ng][8][2]: rows (gid, gid + 8) adjacent */
+    float *FA = FB + ng * 16;                       /* [ng][MR] */
+    float *T = FA + ng * MR;                        /* [RG][16][M] */
+    int8_t *xs = reinterpret_cast<int8_t *>(T + RG * 16 * M); /* [M][K + 16] activations */
+
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int gid = lane >> 2, tig = lane & 3;
+    const int n0 = blockIdx.x * 16;
+    const int8_t *w0p = bm + (size_t)min(n0 + gid, N - 1) * K + tig * 16;
+    const int8_t *w1p = bm + (size_t)min(n0 + gid + 8, N - 1) * K + tig * 16;
+
+    /* round 0's weights first: DRAM starts before anything else */
+    uint4 wa[CPW], wb[CPW];
+#pragma unroll
+    for (int i = 0; i < CPW; i++) {
+        const int ch = warp * CPW + i;
+        if (ch < nchunks) {
+            wa[i] = dc_ldw(w0p + (size_t)ch * 64);
+            wb[i] = dc_ldw(w1p + (size_t)ch * 64);
+        }
+    }
+    /* the activations into shared memory, asynchronously (no registers, all copies in flight) */
+    for (int m = 0; m < M; m++)
+        for (int k = tid * 16; k < K; k += DC_W * 32 * 16) dc_cp16(xs + m * (K + 16) + k, am + (size_t)m * K + k);
+    /* factor tables for all of K.  B: thread (n = tid / 16, j0 = tid % 16) takes groups j0 + 16 j of
+    ** row n; its loads are all issued before the first use (a loop that used each load before the
+    ** next one was issued cost one DRAM latency per iteration) */
+    {
+        const int n = tid >> 4, j0 = tid & 15, np = n < 8 ? 2 * n : 2 * (n - 8) + 1; /* rows gid, gid+8 adjacent */
+        const uint8_t *bp = be + (size_t)min(n0 + n, N - 1) * ng;
+        if ((ng & 3) == 0 && ((uintptr_t)be & 3) == 0) { /* 4 scale bytes per load: words j0 + 16 j */
+            uint32_t w[4];
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                w[j] = 4 * (j0 + 16 * j) < ng ? __ldg(reinterpret_cast<const uint32_t *>(bp) + j0 + 16 * j) : 0u;
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                if (4 * (j0 + 16 * j) < ng)
+#pragma unroll
+                    for (int b = 0; b < 4; b++) FB[(4 * (j0 + 16 * j) + b) * 16 + np] = dc_fac((w[j] >> (8 * b)) & 0xFF);
+        } else {
+#pragma unroll
+            for (int h = 0; h < 2; h++) { /* bytes j0 + 16 j, two batches of 8 loads */
+                int eb[8];
+#pragma unroll
+                for (int j = 0; j < 8; j++) {
+                    const int g = j0 + 16 * (8 * h + j);
+                    eb[j] = g < ng ? __ldg(bp + g) : 0;
+                }
+#pragma unroll
+                for (int j = 0; j < 8; j++) {
+                    const int g = j0 + 16 * (8 * h + j);
+                    if (g < ng) FB[g * 16 + np] = dc_fac(eb[j]);
+                }
+            }
+        }
+    }
+    int fl = 0;
+    for (int g = tid; g < ng; g += DC_W * 32) { /* one iteration: ng <= 256 */
+        int e[MR];
+#pragma unroll
+        for (int m = 0; m < MR; m++) e[m] = __ldg(ae + (size_t)min(m, M - 1) * ng + g);
+#pragma unroll
+        for (int m = 0; m < MR; m++) {
+            FA[g * MR + m] = dc_fac(e[m]);
+            fl |= (e[m] > 234 && e[m] < 255);
+        }
+    }
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+    /* some activation scale of the block's K in [235, 254]: the swapped-order path (block-uniform) */
+    if (__syncthreads_or(fl))
+        dc_body<MS, GT, true>(M, N, K, FB, FA, T, xs, w0p, w1p, wa, wb, c, n0);
+    else
+        dc_body<MS, GT, false>(M, N, K, FB, FA, T, xs, w0p, w1p, wa, wb, c, n0);
+}
+
+template <int MS, int GT> static int dc_smem(int M, int K)
+{
+    using S = DcShape<MS, GT>;
+    const int ng = K / GT;
+    return 4 * (16 * ng + S::MR * ng + S::RG * 16 * M) + M * (K + 16);
+}
+
+template <int MS, int GT>
 static int dc_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, const int8_t *bm,
                      const uint8_t *be, float *c, cudaStream_t s)
 {
     using S = DcShape<MS, GT>;
     const int ng = K / GT;
-    const int smem = 4 * (16 * ng + S::MR * ng + ng + S::RG * 16 * M);
+    const int smem = dc_smem<MS, GT>(M, K);
     auto kern = gemm_decode_kernel<MS, GT>;
     static bool attr_set = false; /* once per instantiation (benign race: idempotent) */
     if (!attr_set) {
-        const int smax = 4 * (16 * 256 + S::MR * 256 + 256 + S::RG * 16 * 8 * MS);
+        const int smax = 227 * 1024;
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smax);
         if (e != cudaSuccess) return (int)e;
         attr_set = true;
@@ -293,6 +343,10 @@ int mxk_gemm_decode_internal(int M, int N, int K, int G, const int8_t *am, const
 {
     if (M < 1 || M > 16 || (G != 32 && G != 64 && G != 128 && G != 256) || K % 64 != 0 || K / G > 256)
         return -1;
+    if (K > 65536) return -1;
+    const int smem = M <= 8 ? (G == 32 ? dc_smem<1, 32>(M, K) : G == 64 ? dc_smem<1, 64>(M, K) : G == 128 ? dc_smem<1, 128>(M, K) : dc_smem<1, 256>(M, K))
+                            : (G == 32 ? dc_smem<2, 32>(M, K) : G == 64 ? dc_smem<2, 64>(M, K) : G == 128 ? dc_smem<2, 128>(M, K) : dc_smem<2, 256>(M, K));
+    if (smem > 200 * 1024) return -1;
     if (M <= 8) return dc_dispatch_g<1>(M, N, K, G, am, ae, bm, be, c, s);
     return dc_dispatch_g<2>(M, N, K, G, am, ae, bm, be, c, s);
 }
