@@ -109,7 +109,7 @@ __device__ __forceinline__ void dc_cp16(void *dst, const void *src)
 ** [235, 254] (block-uniform), so every term takes the order rule of dc_term_sw. */
 template <int MS, int GT, bool SW>
 __device__ __forceinline__ void dc_body(int M, int N, int K, const float *FB, const float *FA, float *T,
-                                        const int8_t *xs, const int8_t *w0p, const int8_t *w1p,
+                                        const int8_t *xs, const int8_t *__restrict__ xg, const int8_t *w0p, const int8_t *w1p,
                                         uint4 (&wa)[DcShape<MS, GT>::CPW], uint4 (&wb)[DcShape<MS, GT>::CPW],
                                         float *__restrict__ c, int n0)
 {
@@ -118,11 +118,12 @@ __device__ __forceinline__ void dc_body(int M, int N, int K, const float *FB, co
     const int ng = K / GT, nchunks = K / 64, KP = K + 16;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int gid = lane >> 2, tig = lane & 3;
-    const int8_t *xr[MS]; /* this lane's activation bytes in shared memory (row stride K + 16) */
+    const int8_t *xr[MS]; /* this lane's activation bytes: shared memory (row stride K + 16) at MS = 1,
+                          ** global memory (L1-cached) at MS = 2 */
     int tb[MS];           /* this lane's term offset in a group's T block: (gid, m0) */
 #pragma unroll
     for (int s = 0; s < MS; s++) {
-        xr[s] = xs + min(8 * s + gid, M - 1) * KP + tig * 16;
+        xr[s] = MS == 1 ? xs + min(8 * s + gid, M - 1) * KP + tig * 16 : xg + (size_t)min(8 * s + gid, M - 1) * K + tig * 16;
         tb[s] = gid * M + 8 * s + 2 * tig;
     }
     const uint32_t lo = tig < 2 ? 0xFFFFFFFFu : 0u, hi = ~lo;
@@ -165,7 +166,9 @@ __device__ __forceinline__ void dc_body(int M, int N, int K, const float *FB, co
             if (ch < nchunks) {
                 uint4 x[MS];
 #pragma unroll
-                for (int s = 0; s < MS; s++) x[s] = *reinterpret_cast<const uint4 *>(xr[s] + ch * 64);
+                for (int s = 0; s < MS; s++)
+                    x[s] = MS == 1 ? *reinterpret_cast<const uint4 *>(xr[s] + ch * 64)
+                                   : __ldg(reinterpret_cast<const uint4 *>(xr[s] + (size_t)ch * 64));
                 const uint4 p = wa[i], q = wb[i];
                 if (ch + CR < nchunks) { /* next round's chunk i into the freed registers */
                     wa[i] = dc_ldw(w0p + (size_t)(ch + CR) * 64);
@@ -226,7 +229,7 @@ __global__ void __launch_bounds__(DC_W * 32, 2)
     float *FB = dsm;                                /* [ng][8][2]: rows (gid, gid + 8) adjacent */
     float *FA = FB + ng * 16;                       /* [ng][MR] */
     float *T = FA + ng * MR;                        /* [RG][16][M] */
-    int8_t *xs = reinterpret_cast<int8_t *>(T + RG * 16 * M); /* [M][K + 16] activations */
+    int8_t *xs = reinterpret_cast<int8_t *>(T + RG * 16 * M); /* MS = 1: [M][K + 16] activations */
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int gid = lane >> 2, tig = lane & 3;
@@ -244,9 +247,12 @@ __global__ void __launch_bounds__(DC_W * 32, 2)
             wb[i] = dc_ldw(w1p + (size_t)ch * 64);
         }
     }
-    /* the activations into shared memory, asynchronously (no registers, all copies in flight) */
-    for (int m = 0; m < M; m++)
-        for (int k = tid * 16; k < K; k += DC_W * 32 * 16) dc_cp16(xs + m * (K + 16) + k, am + (size_t)m * K + k);
+    /* MS = 1: the activations into shared memory, asynchronously (no registers, all copies in flight;
+    ** loaded per chunk from L1 instead, each load's latency was exposed once per chunk).  MS = 2 keeps
+    ** them in global memory: 64 KB of shared memory per block would halve the blocks per SM */
+    if (MS == 1)
+        for (int m = 0; m < M; m++)
+            for (int k = tid * 16; k < K; k += DC_W * 32 * 16) dc_cp16(xs + m * (K + 16) + k, am + (size_t)m * K + k);
     /* factor tables for all of K.  B: thread (n = tid / 16, j0 = tid % 16) takes groups j0 + 16 j of
     ** row n; its loads are all issued before the first use (a loop that used each load before the
     ** next one was issued cost one DRAM latency per iteration) */
@@ -294,16 +300,16 @@ __global__ void __launch_bounds__(DC_W * 32, 2)
     asm volatile("cp.async.wait_all;\n" ::: "memory");
     /* some activation scale of the block's K in [235, 254]: the swapped-order path (block-uniform) */
     if (__syncthreads_or(fl))
-        dc_body<MS, GT, true>(M, N, K, FB, FA, T, xs, w0p, w1p, wa, wb, c, n0);
+        dc_body<MS, GT, true>(M, N, K, FB, FA, T, xs, am, w0p, w1p, wa, wb, c, n0);
     else
-        dc_body<MS, GT, false>(M, N, K, FB, FA, T, xs, w0p, w1p, wa, wb, c, n0);
+        dc_body<MS, GT, false>(M, N, K, FB, FA, T, xs, am, w0p, w1p, wa, wb, c, n0);
 }
 
 template <int MS, int GT> static int dc_smem(int M, int K)
 {
     using S = DcShape<MS, GT>;
     const int ng = K / GT;
-    return 4 * (16 * ng + S::MR * ng + S::RG * 16 * M) + M * (K + 16);
+    return 4 * (16 * ng + S::MR * ng + S::RG * 16 * M) + (MS == 1 ? M * (K + 16) : 0);
 }
 
 template <int MS, int GT>

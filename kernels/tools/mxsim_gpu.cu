@@ -1007,7 +1007,7 @@ static int cmd_bench(const char *outdir)
             ** large shapes: the alternatives are the previous kernels (cfg 4, cfg 5), same data */
             std::vector<int> alt;
             if (M >= 1024) alt = {5};
-            if (M <= 16) alt = {4}; /* the previous small-M kernel, on the same data */
+            if (M <= 16) alt = {4, 9}; /* the previous small-M kernel and the decode kernel, same data */
             for (int a : alt) {
                 auto runa = [&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, a, 0)); };
                 double ua = median_us(runa, ns);
