@@ -107,7 +107,7 @@ __device__ __forceinline__ void dc_cp16(void *dst, const void *src)
 
 /* The rounds: dots, terms, ordered sums, output.  SW: some activation scale of the block's K is in
 ** [235, 254] (block-uniform), so every term takes the order rule of dc_term_sw. */
-template <int MS, int GT, bool SW>
+template <int MS, int GT, bool ONE, bool SW>
 __device__ __forceinline__ void dc_body(int M, int N, int K, const float *FB, const float *FA, float *T,
                                         const int8_t *xs, const int8_t *__restrict__ xg, const int8_t *w0p, const int8_t *w1p,
                                         uint4 (&wa)[DcShape<MS, GT>::CPW], uint4 (&wb)[DcShape<MS, GT>::CPW],
@@ -127,6 +127,7 @@ __device__ __forceinline__ void dc_body(int M, int N, int K, const float *FB, co
         tb[s] = gid * M + 8 * s + 2 * tig;
     }
     const uint32_t lo = tig < 2 ? 0xFFFFFFFFu : 0u, hi = ~lo;
+    const uint32_t one_m = (tig < 2) == ((gid & 1) == 0) ? 0xFFFFFFFFu : 0u; /* ONE, G = 32 */
     float acc = 0.0f;
     const int n_rounds = (nchunks + CR - 1) / CR;
     for (int r = 0; r < n_rounds; r++) {
@@ -154,6 +155,11 @@ __device__ __forceinline__ void dc_body(int M, int N, int K, const float *FB, co
                 if (m0 + 1 < M) tp[1] = t.y, tp[8 * M + 1] = t.w;
             }
         };
+        /* M = 1: the term of group g for row gid + 8 rsel */
+        auto emit1 = [&](int g, int rsel, int d) {
+            const float fa = FA[g * MR], fb = FB[g * 16 + 2 * gid + rsel];
+            T[(g - r * RG) * 16 + gid + 8 * rsel] = SW ? dc_term_sw(d, fa, fb) : dc_term(d, fa, fb);
+        };
         int d0[MS][4], d1[MS][4];
 #pragma unroll
         for (int s = 0; s < MS; s++)
@@ -173,6 +179,29 @@ __device__ __forceinline__ void dc_body(int M, int N, int K, const float *FB, co
                 if (ch + CR < nchunks) { /* next round's chunk i into the freed registers */
                     wa[i] = dc_ldw(w0p + (size_t)(ch + CR) * 64);
                     wb[i] = dc_ldw(w1p + (size_t)(ch + CR) * 64);
+                }
+                if (ONE) {
+                    /* M = 1: the 8 B columns are free.  G = 32: even columns take group 2c (bytes of
+                    ** lanes tig 0, 1), odd columns group 2c + 1, so that two mmas give d0[0] = (row gid,
+                    ** 2c), [1] = (gid, 2c + 1), [2] = (gid + 8, 2c), [3] = (gid + 8, 2c + 1) in every
+                    ** lane; lane tig forms the one term [tig].  G >= 64: [0] = row gid, [2] = gid + 8. */
+                    if (GT == 32) {
+                        dc_mma(d0[0], p.x, q.x, p.y, q.y, x[0].x & one_m, x[0].y & one_m);
+                        dc_mma(d0[0], p.z, q.z, p.w, q.w, x[0].z & one_m, x[0].w & one_m);
+                        const int d = tig == 0 ? d0[0][0] : tig == 1 ? d0[0][1] : tig == 2 ? d0[0][2] : d0[0][3];
+                        emit1(2 * ch + (tig & 1), (tig >> 1), d);
+#pragma unroll
+                        for (int k = 0; k < 4; k++) d0[0][k] = 0;
+                    } else {
+                        dc_mma(d0[0], p.x, q.x, p.y, q.y, x[0].x, x[0].y);
+                        dc_mma(d0[0], p.z, q.z, p.w, q.w, x[0].z, x[0].w);
+                        if ((i + 1) % GC == 0) {
+                            if (tig < 2) emit1(ch / GC, tig, tig ? d0[0][2] : d0[0][0]);
+#pragma unroll
+                            for (int k = 0; k < 4; k++) d0[0][k] = 0;
+                        }
+                    }
+                    continue;
                 }
 #pragma unroll
                 for (int s = 0; s < MS; s++) {
@@ -217,7 +246,7 @@ __device__ __forceinline__ void dc_body(int M, int N, int K, const float *FB, co
     }
 }
 
-template <int MS, int GT>
+template <int MS, int GT, bool ONE>
 __global__ void __launch_bounds__(DC_W * 32, 2)
     gemm_decode_kernel(int M, int N, int K, const int8_t *__restrict__ am, const uint8_t *__restrict__ ae,
                        const int8_t *__restrict__ bm, const uint8_t *__restrict__ be, float *__restrict__ c)
@@ -300,9 +329,9 @@ __global__ void __launch_bounds__(DC_W * 32, 2)
     asm volatile("cp.async.wait_all;\n" ::: "memory");
     /* some activation scale of the block's K in [235, 254]: the swapped-order path (block-uniform) */
     if (__syncthreads_or(fl))
-        dc_body<MS, GT, true>(M, N, K, FB, FA, T, xs, am, w0p, w1p, wa, wb, c, n0);
+        dc_body<MS, GT, ONE, true>(M, N, K, FB, FA, T, xs, am, w0p, w1p, wa, wb, c, n0);
     else
-        dc_body<MS, GT, false>(M, N, K, FB, FA, T, xs, am, w0p, w1p, wa, wb, c, n0);
+        dc_body<MS, GT, ONE, false>(M, N, K, FB, FA, T, xs, am, w0p, w1p, wa, wb, c, n0);
 }
 
 template <int MS, int GT> static int dc_smem(int M, int K)
@@ -312,14 +341,14 @@ template <int MS, int GT> static int dc_smem(int M, int K)
     return 4 * (16 * ng + S::MR * ng + S::RG * 16 * M) + (MS == 1 ? M * (K + 16) : 0);
 }
 
-template <int MS, int GT>
+template <int MS, int GT, bool ONE>
 static int dc_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, const int8_t *bm,
                      const uint8_t *be, float *c, cudaStream_t s)
 {
     using S = DcShape<MS, GT>;
     const int ng = K / GT;
     const int smem = dc_smem<MS, GT>(M, K);
-    auto kern = gemm_decode_kernel<MS, GT>;
+    auto kern = gemm_decode_kernel<MS, GT, ONE>;
     static bool attr_set = false; /* once per instantiation (benign race: idempotent) */
     if (!attr_set) {
         const int smax = 227 * 1024;
@@ -335,10 +364,16 @@ template <int MS>
 static int dc_dispatch_g(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae, const int8_t *bm,
                          const uint8_t *be, float *c, cudaStream_t s)
 {
-    if (G == 32) return dc_launch<MS, 32>(M, N, K, am, ae, bm, be, c, s);
-    if (G == 64) return dc_launch<MS, 64>(M, N, K, am, ae, bm, be, c, s);
-    if (G == 128) return dc_launch<MS, 128>(M, N, K, am, ae, bm, be, c, s);
-    return dc_launch<MS, 256>(M, N, K, am, ae, bm, be, c, s);
+    if (MS == 1 && M == 1) {
+        if (G == 32) return dc_launch<1, 32, true>(M, N, K, am, ae, bm, be, c, s);
+        if (G == 64) return dc_launch<1, 64, true>(M, N, K, am, ae, bm, be, c, s);
+        if (G == 128) return dc_launch<1, 128, true>(M, N, K, am, ae, bm, be, c, s);
+        return dc_launch<1, 256, true>(M, N, K, am, ae, bm, be, c, s);
+    }
+    if (G == 32) return dc_launch<MS, 32, false>(M, N, K, am, ae, bm, be, c, s);
+    if (G == 64) return dc_launch<MS, 64, false>(M, N, K, am, ae, bm, be, c, s);
+    if (G == 128) return dc_launch<MS, 128, false>(M, N, K, am, ae, bm, be, c, s);
+    return dc_launch<MS, 256, false>(M, N, K, am, ae, bm, be, c, s);
 }
 
 /* Internal entry (called by mxk_gemm; arguments checked: G % 32 == 0, 16-byte aligned mantissas,
