@@ -71,6 +71,20 @@ __device__ __forceinline__ uint4 dc_ldw(const int8_t *p)
     return v;
 }
 
+/* scale bytes: volatile, so that they are issued where written (before the weights) */
+__device__ __forceinline__ uint32_t dc_ld32v(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.global.nc.u32 %0, [%1];\n" : "=r"(v) : "l"(p));
+    return v;
+}
+__device__ __forceinline__ uint32_t dc_ld8v(const uint8_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.global.nc.u8 %0, [%1];\n" : "=r"(v) : "l"(p));
+    return v;
+}
+
 /* f(E) = 2^(E-133) exactly (subnormal for E < 7), NaN for E = 255 */
 __device__ __forceinline__ float dc_fac(int e)
 {
@@ -266,7 +280,30 @@ __global__ void __launch_bounds__(DC_W * 32, 2)
     const int8_t *w0p = bm + (size_t)min(n0 + gid, N - 1) * K + tig * 16;
     const int8_t *w1p = bm + (size_t)min(n0 + gid + 8, N - 1) * K + tig * 16;
 
-    /* round 0's weights first: DRAM starts before anything else */
+    /* Order of issue: the scale bytes (into registers), the activations (cp.async, no registers),
+    ** then round 0's weights; the scales are turned into factors only after the weights are in
+    ** flight.  The scales and activations are 1/G and 1/N of the bytes: issued first, they arrive
+    ** early, the barrier below opens early, and each warp forms its terms while the rest of the
+    ** weight stream is still arriving (issued after the weights, they queued behind them and the
+    ** whole term work ran after the last weight byte had landed). */
+    const int fn = tid >> 4, j0 = tid & 15, np = fn < 8 ? 2 * fn : 2 * (fn - 8) + 1; /* rows gid, gid+8 adjacent */
+    const uint8_t *bp = be + (size_t)min(n0 + fn, N - 1) * ng;
+    const bool fbw = (ng & 3) == 0 && ((uintptr_t)be & 3) == 0; /* 4 scale bytes per load */
+    uint32_t w[4] = {0u, 0u, 0u, 0u};
+    if (fbw)
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            if (4 * (j0 + 16 * j) < ng) w[j] = dc_ld32v(reinterpret_cast<const uint32_t *>(bp) + j0 + 16 * j);
+    int e[MR]; /* thread g < ng: the activation scales of group g (ng <= 256 = threads) */
+    if (tid < ng)
+#pragma unroll
+        for (int m = 0; m < MR; m++) e[m] = (int)dc_ld8v(ae + (size_t)min(m, M - 1) * ng + tid);
+    /* MS = 1: the activations into shared memory, asynchronously (no registers, all copies in flight;
+    ** loaded per chunk from L1 instead, each load's latency was exposed once per chunk).  MS = 2 keeps
+    ** them in global memory: 64 KB of shared memory per block would halve the blocks per SM */
+    if (MS == 1)
+        for (int m = 0; m < M; m++)
+            for (int k = tid * 16; k < K; k += DC_W * 32 * 16) dc_cp16(xs + m * (K + 16) + k, am + (size_t)m * K + k);
     uint4 wa[CPW], wb[CPW];
 #pragma unroll
     for (int i = 0; i < CPW; i++) {
@@ -276,56 +313,37 @@ __global__ void __launch_bounds__(DC_W * 32, 2)
             wb[i] = dc_ldw(w1p + (size_t)ch * 64);
         }
     }
-    /* MS = 1: the activations into shared memory, asynchronously (no registers, all copies in flight;
-    ** loaded per chunk from L1 instead, each load's latency was exposed once per chunk).  MS = 2 keeps
-    ** them in global memory: 64 KB of shared memory per block would halve the blocks per SM */
-    if (MS == 1)
-        for (int m = 0; m < M; m++)
-            for (int k = tid * 16; k < K; k += DC_W * 32 * 16) dc_cp16(xs + m * (K + 16) + k, am + (size_t)m * K + k);
-    /* factor tables for all of K.  B: thread (n = tid / 16, j0 = tid % 16) takes groups j0 + 16 j of
-    ** row n; its loads are all issued before the first use (a loop that used each load before the
-    ** next one was issued cost one DRAM latency per iteration) */
-    {
-        const int n = tid >> 4, j0 = tid & 15, np = n < 8 ? 2 * n : 2 * (n - 8) + 1; /* rows gid, gid+8 adjacent */
-        const uint8_t *bp = be + (size_t)min(n0 + n, N - 1) * ng;
-        if ((ng & 3) == 0 && ((uintptr_t)be & 3) == 0) { /* 4 scale bytes per load: words j0 + 16 j */
-            uint32_t w[4];
+    /* factor tables for all of K.  B: thread (fn = tid / 16, j0 = tid % 16) takes groups j0 + 16 j of
+    ** row fn (loads all issued before the first use) */
+    if (fbw) {
 #pragma unroll
-            for (int j = 0; j < 4; j++)
-                w[j] = 4 * (j0 + 16 * j) < ng ? __ldg(reinterpret_cast<const uint32_t *>(bp) + j0 + 16 * j) : 0u;
+        for (int j = 0; j < 4; j++)
+            if (4 * (j0 + 16 * j) < ng)
 #pragma unroll
-            for (int j = 0; j < 4; j++)
-                if (4 * (j0 + 16 * j) < ng)
+                for (int b = 0; b < 4; b++) FB[(4 * (j0 + 16 * j) + b) * 16 + np] = dc_fac((w[j] >> (8 * b)) & 0xFF);
+    } else {
 #pragma unroll
-                    for (int b = 0; b < 4; b++) FB[(4 * (j0 + 16 * j) + b) * 16 + np] = dc_fac((w[j] >> (8 * b)) & 0xFF);
-        } else {
+        for (int h = 0; h < 2; h++) { /* bytes j0 + 16 j, two batches of 8 loads */
+            int eb[8];
 #pragma unroll
-            for (int h = 0; h < 2; h++) { /* bytes j0 + 16 j, two batches of 8 loads */
-                int eb[8];
+            for (int j = 0; j < 8; j++) {
+                const int g = j0 + 16 * (8 * h + j);
+                eb[j] = g < ng ? __ldg(bp + g) : 0;
+            }
 #pragma unroll
-                for (int j = 0; j < 8; j++) {
-                    const int g = j0 + 16 * (8 * h + j);
-                    eb[j] = g < ng ? __ldg(bp + g) : 0;
-                }
-#pragma unroll
-                for (int j = 0; j < 8; j++) {
-                    const int g = j0 + 16 * (8 * h + j);
-                    if (g < ng) FB[g * 16 + np] = dc_fac(eb[j]);
-                }
+            for (int j = 0; j < 8; j++) {
+                const int g = j0 + 16 * (8 * h + j);
+                if (g < ng) FB[g * 16 + np] = dc_fac(eb[j]);
             }
         }
     }
     int fl = 0;
-    for (int g = tid; g < ng; g += DC_W * 32) { /* one iteration: ng <= 256 */
-        int e[MR];
-#pragma unroll
-        for (int m = 0; m < MR; m++) e[m] = __ldg(ae + (size_t)min(m, M - 1) * ng + g);
+    if (tid < ng)
 #pragma unroll
         for (int m = 0; m < MR; m++) {
-            FA[g * MR + m] = dc_fac(e[m]);
+            FA[tid * MR + m] = dc_fac(e[m]);
             fl |= (e[m] > 234 && e[m] < 255);
         }
-    }
     asm volatile("cp.async.wait_all;\n" ::: "memory");
     /* some activation scale of the block's K in [235, 254]: the swapped-order path (block-uniform) */
     if (__syncthreads_or(fl))
