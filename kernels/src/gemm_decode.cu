@@ -1,53 +1,60 @@
-/* gemm_decode.cu - MXINT8 GEMM for decode (M <= 16), mxk_gemm cfg 9; cfg 0 takes it for M <= 16
-** where it applies (G in {32, 64, 128, 256}, K % 64 == 0, K/G <= 256), else the older small-M
-** kernel (cfg 4, gemm_gemv.cu).  Bit-exact with the fp32 arithmetic contract (sim/doc/numerics.md
-** section 4): C[m,n] = fold over groups g ascending of acc = RN(acc + t_g), acc from +0.0, with
-** t_g = RN(d_g * 2^(EA[m,g] + EB[n,g] - 266)) and d_g the exact int32 dot of group g.
+/* gemm_decode.cu - MXINT8 GEMM for decode (M <= 16), mxk_gemm cfg 9 (G in {32, 64, 128, 256},
+** K % 64 == 0, K/G <= 256, shared memory <= 200 KB; else cfg 4, gemm_gemv.cu).  cfg 0 takes cfg 9
+** at G = 32 (any M <= 16) and at G = 64 for M = 1 or M > 8, where it measured faster than cfg 4
+** (reports/gpu/*-2026-11-26-decode); cfg 4 elsewhere.  Bit-exact with the fp32 arithmetic
+** contract (sim/doc/numerics.md section 4): C[m,n] = fold over groups g ascending of acc = RN(acc +
+** t_g), acc from +0.0, with t_g = RN(d_g * 2^(EA[m,g] + EB[n,g] - 266)), d_g the exact int32 dot.
 **
 ** Decode is memory-bound: the bytes that must move are N K (1 + 1/G) of weights (the activations
-** are small and L1/L2-resident).  The design puts the whole weight stream in flight at once:
+** are small).  The design puts the weight stream in flight at once:
 **   - a block (8 warps) owns 16 weight rows (columns of C) and every activation row (8 or 16: MS =
 **     1 or 2 slabs of 8); its warps split K in rounds of 64-byte chunks: in round r, warp w takes
 **     chunks [r*CR + w*CPW, +CPW) (CPW = 8 chunks per warp at MS = 1, 4 at MS = 2; CR = 8 CPW).
 **     At K = 4096 one round (MS = 1) or two (MS = 2) cover all of K, so each block issues its 64 KB
 **     (32 KB) of weights at its start: with 2 blocks per SM, 1x4096x4096 has all 17 MB in flight.
-**   - loads: lane (gid, tig) reads 16 bytes, ld.global.nc.L1::no_allocate.v4, of weight rows gid and
-**     gid + 8 at byte 16 tig of the chunk (8 rows x 64 contiguous bytes per warp instruction);
-**     the next round's chunk i is loaded into the same registers right after chunk i's mma.
-**   - dots: mma.sync m16n8k32 s8 with the WEIGHTS as the 16-row operand and the activations
-**     (16 bytes of activation row 8s + gid at the same k, L1-cached) as the 8-column operand.  Both
-**     operands use one permutation of k: mma k-slot 4 tig + j <-> byte 16 tig + j and slot 16 + 4 tig
-**     + j <-> byte 16 tig + 4 + j for the first mma of a chunk (registers .x, .y), + 8 for the second
-**     (.z, .w).  An integer dot is invariant under a permutation of its index (exact arithmetic), so
-**     the two mmas sum exactly the chunk's 64 products.  G >= 64: a 64-byte aligned chunk lies in
-**     one group; the group's G/64 chunks are in one warp (CPW is a multiple of G/64) and their mmas
-**     accumulate into one s32 set: d_g exactly (|d| <= G 2^14 < 2^31).  G = 32: bytes [0, 32) of the
-**     chunk (lanes tig 0, 1) are group 2c, bytes [32, 64) (tig 2, 3) are group 2c + 1; four mmas,
-**     the activation operand zeroed in the lanes of the other group (exact zeros), give the two
-**     groups' dots in two s32 sets.
+**   - order of issue at block start: the block's scale bytes (to registers), the activations (MS = 1:
+**     cp.async into shared memory, row stride K + 16), then the weights; the scale bytes become
+**     float factors in shared memory after the weights are in flight, and one barrier opens the
+**     rounds.  Weights: lane (gid, tig) reads 16 bytes, ld.global.nc.L1::no_allocate.v4, of rows
+**     gid and gid + 8 at byte 16 tig of the chunk (8 rows x 64 contiguous bytes per instruction);
+**     the next round's chunk i goes into the same registers right after chunk i's mma.
+**   - dots: mma.sync m16n8k32 s8 with the WEIGHTS as the 16-row operand and the activations (16
+**     bytes of activation row 8s + gid at the same k; shared memory at MS = 1, L1-cached global at
+**     MS = 2) as the 8-column operand.  Both operands use one permutation of k: mma k-slot 4 tig + j
+**     <-> byte 16 tig + j and slot 16 + 4 tig + j <-> byte 16 tig + 4 + j for the first mma of a
+**     chunk (registers .x, .y), + 8 for the second (.z, .w).  An integer dot is invariant under a
+**     permutation of its index (exact arithmetic), so the two mmas sum exactly the chunk's 64
+**     products.  G >= 64: a 64-byte aligned chunk lies in one group; the group's G/64 chunks are in
+**     one warp (CPW is a multiple of G/64) and accumulate into one s32 set: d_g exactly (|d| <=
+**     G 2^14 < 2^31).  G = 32: bytes [0, 32) of the chunk (lanes tig 0, 1) are group 2c, bytes
+**     [32, 64) (tig 2, 3) group 2c + 1; four mmas, the activation operand zeroed in the lanes of the
+**     other group (exact zeros), give the two groups' dots in two s32 sets.  M = 1 (template ONE):
+**     the 8 activation columns are all row 0, so at G = 32 the even columns take the bytes of group
+**     2c and the odd ones those of 2c + 1 (zeros elsewhere): two mmas give, in every lane, (row gid,
+**     2c), (gid, 2c + 1), (gid + 8, 2c), (gid + 8, 2c + 1), and lane tig forms the term [tig] alone;
+**     at G >= 64 lanes tig 0 and 1 form the terms of rows gid and gid + 8.
 **   - terms: the thread holding d_g for (n, m) forms t_g (below) and stores it to shared memory
 **     T[g][n][m]; after one barrier, thread n M + m adds the round's terms in ascending g to its
-**     fp32 accumulator, one RN add each: exactly the contract's sequence of additions (the terms
-**     themselves depend only on (d, EA, EB), so which thread forms them and when is free).
-**   - scale factors: at block start the block turns its 16 rows' and the M activation rows' scale
-**     bytes into float factors f(E) = 2^(E-133) (exact: normal for E >= 7, subnormal 2^(E-133) >=
-**     2^-133 below; NaN for E = 255) in shared memory, plus one flag per group: some activation row
-**     has EA in [235, 254].
+**     fp32 accumulator, one RN add each: exactly the contract's sequence of additions (a term
+**     depends only on (d, EA, EB), so which thread forms it and when is free).
+**   - scale factors: f(E) = 2^(E-133) as a float (exact: normal for E >= 7, subnormal 2^(E-133) >=
+**     2^-133 below; NaN for E = 255), and one block-wide flag: some activation scale of the block's
+**     K is in [235, 254] (then the whole block takes the order rule below; block-uniform branch).
 ** Term, exact by construction (|d| <= 256 * 2^14 = 2^22 here, so F = (float)d is exact):
-**   common case (flag clear, so EA <= 234 or EA = 255): x = F * f(EA) is exact: |x| <= 2^22 *
-**   2^101 < FLT_MAX, and x is an integer multiple of 2^(EA-133) >= 2^-133 with at most 22
-**   significant bits, so it is representable (normal or subnormal: every multiple of 2^-149 below
-**   2^-126 is).  t = x * f(EB) is then ONE IEEE rounding of d * 2^(EA+EB-266): RN-even, gradual
-**   underflow (no FTZ anywhere: -ftz=false, explicit __fmul_rn, -fmad=false), overflow to +-Inf:
-**   exactly the contract's step 2.  EA = 255 or EB = 255 gives a NaN factor, hence a NaN term
-**   (also for d = 0), hence a NaN output, as the contract says.
-**   flagged group, per term: if EA in [235, 254] the factors swap, t = (F * f(EB)) * f(EA): when
-**   EB <= 234 the first product is exact by the same argument and the second is the one rounding;
-**   when EB >= 235 as well, the exact |t| >= 2^204 (d != 0), i.e. +-Inf, and both orders give +-Inf
-**   with d's sign (|x| >= 2^102 and the factor >= 2^102, or x already +-Inf); d = 0 gives +0 in
-**   both.  EB = 255: NaN either way.
-** Shared memory per block: 4 (16 ng + 8 MS ng + RG 16 M) bytes, RG the groups of a round
-** (at most 97 KB: K/G = 256, M = 16, G = 32).  Compiled with -fmad=false: nothing is contracted. */
+**   flag clear (every EA <= 234 or = 255): x = F * f(EA) is exact: |x| <= 2^22 * 2^101 < FLT_MAX,
+**   and x is an integer multiple of 2^(EA-133) >= 2^-133 with at most 22 significant bits, so it
+**   is representable (normal or subnormal: every multiple of 2^-149 below 2^-126 is).  t = x * f(EB)
+**   is then ONE IEEE rounding of d * 2^(EA+EB-266): RN-even, gradual underflow (no FTZ: -ftz=false,
+**   explicit __fmul_rn, -fmad=false; the SASS has FMUL without .FTZ), overflow to +-Inf: exactly the
+**   contract's step 2.  EA = 255 or EB = 255 gives a NaN factor, hence a NaN term (also for d = 0),
+**   hence a NaN output, as the contract says.
+**   flag set, per term: if EA is in [235, 254] (f(EA) >= 2^102) the factors swap, t = (F * f(EB)) *
+**   f(EA): when EB <= 234 the first product is exact by the same argument and the second is the
+**   one rounding; when EB >= 235 as well, the exact |t| >= 2^204 (d != 0), i.e. +-Inf, and both
+**   orders give +-Inf with d's sign (|x| >= 2^102 and the factor >= 2^102, or x already +-Inf);
+**   d = 0 gives +0 in both.  EB = 255: NaN either way.  Otherwise the order of the flag-clear case.
+** Shared memory per block: 4 (16 ng + 8 MS ng + RG 16 M) + (MS = 1: M (K + 16)) bytes, RG the
+** groups of a round.  Compiled with -fmad=false: nothing is contracted. */
 #include "mxk_common.cuh"
 
 #define DC_W 8 /* warps per block */
