@@ -25,6 +25,9 @@
 int mxk_gemm_gemv_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
                            const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s);
 #define MAGIC 0x4B400000
+/* gemm_decode.cu: the decode kernel (cfg 9); -1 when it does not apply */
+int mxk_gemm_decode_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
+                             const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s);
 /* gemm_wgmma.cu: the Hopper kernel (cfg 7, 8); -1 when it does not apply (not sm_90, K % 16, ...) */
 int mxk_gemm_wgmma_internal(int variant, int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
                             const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s);
@@ -312,7 +315,7 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
                         int cfg, mxk_stream stream)
 {
     if (M < 1 || N < 1 || K < 1 || G < 1 || G > 65536 || K % G != 0 || !a_m || !a_e || !b_m ||
-        !b_e || !c || cfg < 0 || cfg > 8)
+        !b_e || !c || cfg < 0 || cfg > 9)
         return (int)cudaErrorInvalidValue;
     const bool aligned = ((uintptr_t)a_m % 16 == 0) && ((uintptr_t)b_m % 16 == 0);
     if (G % 32 != 0 || !aligned || M > INT32_MAX / 2 || N > INT32_MAX / 2 || K > INT32_MAX / 2)
@@ -330,7 +333,16 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
         ** within +-2% at G = 32 (H200, run 1 of 2026-11-26), so G = 32 keeps cfg 1. */
         /* At least one 128x128 tile per SM: the Hopper wgmma kernel (cfg 8), which falls back to
         ** cfg 5 where it does not apply. */
-        cfg = M <= 16 ? (gemv ? 4 : 3) : tiles_l >= 132 ? 8 : tiles_s >= 100 ? 2 : 3;
+        /* M <= 16: the decode kernel (cfg 9) where it applies, else the small-M kernel (cfg 4). */
+        cfg = M <= 16 ? (gemv ? 9 : 3) : tiles_l >= 132 ? 8 : tiles_s >= 100 ? 2 : 3;
+        /* The decode kernel where it measured faster than cfg 4 on the H100 (2026-11-26 decode runs,
+        ** reports/gpu/*-decode): G = 32 at any M <= 16, G = 64 at M = 1 and M > 8; cfg 4 elsewhere. */
+        if (cfg == 9 && !(G == 32 || (G == 64 && (M == 1 || M > 8)))) cfg = 4;
+    }
+    if (cfg == 9) {
+        const int r = mxk_gemm_decode_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
+        if (r >= 0) return r;
+        cfg = 4;
     }
     if (cfg == 7 || cfg == 8) {
         const int r = mxk_gemm_wgmma_internal(cfg == 8, m, n, k, g, a_m, a_e, b_m, b_e, c, s);

@@ -35,6 +35,9 @@ stamp "== SASS of the Hopper kernel (libmxk_sm90a.a)"
   awk '/Function :/{f=$3} /IGMMA|HGMMA/{n[f]++} /LDL|STL/{l[f]++} END{for (k in n) printf "%s: GMMA %d, local-memory ops %d\n", k, n[k], l[k]+0}' /tmp/wg.sass
   grep -o 'IGMMA[^ ]*' /tmp/wg.sass | sort | uniq -c
   echo "LDL/STL in the library: $(grep -c 'LDL\|STL' /tmp/wg.sass)"
+  echo "== decode kernel (gemm_decode_kernel<MS, G>, libmxk.a, sm_90)"
+  lib2=$(find "$BUILD" -name 'libmxk.a' | head -1)
+  cuobjdump -sass "$lib2" 2>/dev/null | awk '/Function :/{f=$3; d=(f ~ /gemm_decode/)} d && /IMMA/{n[f]++} d && /LDG.*128/{l[f]++} d && /LDL|STL/{x[f]++} d && /FMUL/{m[f]++} END{for (k in n) printf "%s: IMMA %d, LDG.128 %d, FMUL %d, local-memory ops %d\n", k, n[k], l[k], m[k], x[k]+0}'
 } > "$DEST/sass.txt" 2>&1
 cat "$DEST/sass.txt"
 stamp "== smoke: Hopper kernel, 2048x4096x4096, both variants, G = 32 and 128"
@@ -61,7 +64,13 @@ if [ "${MXK_NCU:-1}" = 1 ] && command -v ncu > /dev/null; then
       --section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats --section Occupancy \
       "$G" perf 2048 4096 4096 $g 8 >> "$DEST/ncu.txt" 2>&1
   done
-  grep -E 'Duration|Throughput|Issue Slots|Executed Ipc|Registers|No Eligible|One or More|Warp Cycles|SM Frequency' "$DEST/ncu.txt" | head -40
+  stamp "== ncu: decode kernel (cfg 9) 1x4096x4096 G=32 and 16x4096x4096 G=128 (ncu flushes the caches before the profiled launch)"
+  for a in "1 4096 4096 32" "16 4096 4096 128"; do
+    timeout -k 5 60 ncu --clock-control none -k regex:gemm_decode --launch-skip 2 --launch-count 1 \
+      --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy \
+      "$G" perf $a 9 >> "$DEST/ncu.txt" 2>&1
+  done
+  grep -E 'gemm_|Duration|Throughput|Issue Slots|Executed Ipc|Registers|No Eligible|One or More|Warp Cycles|SM Frequency|Achieved Occupancy' "$DEST/ncu.txt" | head -60
 fi
 stamp "== summary"
 awk -F, 'NR>1 {n++; m+=$5} END {printf "verify: %d checks, %d mismatches\n", n, m}' "$DEST/verify.csv"

@@ -481,7 +481,7 @@ static int cmd_verify(const char *outdir)
         {50, 60, 160, 16, SC_WIDE, SC_EXTREME, 0, false},
         {31, 17, 96, 48, SC_EXTREME, SC_WIDE, 0, false},
         {7, 5, 12, 1, SC_WIDE, SC_WIDE, 0, false},
-        /* the small-M kernel (cfg 4; cfg 0 picks it for M <= 16): ragged N and M, M > 16 (several
+        /* the small-M kernel (cfg 4; cfg 0 picks it for M <= 16 where cfg 9 does not apply): ragged N and M, M > 16 (several
         ** row slices), every G branch (32/64/128 specialised, 256 and 2048 generic, > 1024 exact) */
         {1, 4096, 4096, 32, SC_EXTREME, SC_EXTREME, 4, false},
         {16, 4096, 4096, 128, SC_NAN, SC_WIDE, 4, false},
@@ -530,6 +530,33 @@ static int cmd_verify(const char *outdir)
         {33, 77, 96, 32, SC_EXTREME, SC_EXTREME, 8, false},
         {33, 77, 96, 32, SC_NARROW, SC_NARROW, 7, false},
         {2048, 4096, 512, 32, SC_NARROW, SC_NARROW, 0, false},
+        /* the decode kernel (cfg 9; cfg 0 takes it for M <= 16 with G in {32, 64, 128, 256},
+        ** K % 64 == 0, K/G <= 256): M = 1..16 (one and two slabs of 8), ragged N (not a multiple
+        ** of 16, N = 1), every G, several rounds (K > 4096 at M <= 8, K > 2048 at M > 8, a partial
+        ** last round at K = 4160), wide scales (EA in [235, 254]: the swapped factor order), extreme
+        ** (underflow, overflow), NaN scales, all -128 mantissas, and the cases that fall back to
+        ** cfg 4 (K % 64 != 0, K/G > 256, G = 512) */
+        {1, 4096, 4096, 32, SC_NARROW, SC_NARROW, 9, false},
+        {1, 4096, 4096, 32, SC_EXTREME, SC_EXTREME, 9, false},
+        {1, 11008, 4096, 128, SC_WIDE, SC_WIDE, 9, false},
+        {16, 4096, 4096, 128, SC_NAN, SC_WIDE, 9, false},
+        {16, 4096, 4096, 32, SC_WIDE, SC_EXTREME, 9, false},
+        {16, 11008, 4096, 64, SC_EXTREME, SC_OVERFLOW, 9, false},
+        {2, 300, 4160, 64, SC_NAN, SC_NAN, 9, false},
+        {3, 131, 512, 64, SC_OVERFLOW, SC_OVERFLOW, 9, false},
+        {13, 77, 4096, 32, SC_WIDE, SC_EXTREME, 9, true},
+        {8, 33, 2048, 256, SC_EXTREME, SC_WIDE, 9, false},
+        {9, 50, 1536, 32, SC_NARROW, SC_NARROW, 9, true},
+        {16, 1, 128, 32, SC_NARROW, SC_NARROW, 9, false},
+        {5, 1000, 8192, 32, SC_WIDE, SC_WIDE, 9, false},
+        {12, 200, 8192, 64, SC_EXTREME, SC_NARROW, 9, false},
+        {16, 300, 16384, 64, SC_WIDE, SC_EXTREME, 9, false},
+        {11, 250, 2048, 128, SC_WIDE, SC_EXTREME, 9, true},
+        {7, 4096, 4096, 256, SC_NARROW, SC_WIDE, 9, false},
+        {4, 129, 1024, 32, SC_NAN, SC_EXTREME, 9, true},
+        {1, 77, 96, 32, SC_WIDE, SC_WIDE, 9, false},
+        {1, 64, 16384, 32, SC_EXTREME, SC_WIDE, 9, false},
+        {6, 70, 4096, 512, SC_WIDE, SC_WIDE, 9, false},
     };
     for (const GemmCase &c : cases) log.row("gemm", gemm_params(c, false), (long)(c.M * c.N), check_gemm(ctx, r, c, false));
     const GemmCase simt_cases[] = {{257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 0, false},
@@ -669,7 +696,8 @@ static Roof roofline(int kind, int64_t M, int64_t N, int64_t K, int64_t G, doubl
 /* SASS-counted issue slots per output per group of the promotion (common case) */
 static double epi_instr(int cfg, int64_t M, int64_t N)
 {
-    if (cfg == 0) cfg = M <= 16 ? 4 : (((M + 127) / 128) * ((N + 127) / 128) >= 132 ? 8 : 3);
+    if (cfg == 0) cfg = M <= 16 ? 9 : (((M + 127) / 128) * ((N + 127) / 128) >= 132 ? 8 : 3);
+    /* decode kernel (cfg 9): I2F + 2 FMUL per term and the FADD of the ordered sum (memory-bound) */
     /* Hopper kernel (cfg 7/8): 64 IADD + 128 FFMA + 10 LDS + flag test per 64 outputs (SASS) */
     return cfg == 8 || cfg == 7 ? 3.2 : 3.0;
 }
@@ -975,10 +1003,11 @@ static int cmd_bench(const char *outdir)
             /* the other kernels on the same data: the old 16x32 tiles (cfg 3) and the small-M
             ** kernel (cfg 4) on decode shapes,
             ** the 16-warp and 2-blocks-per-SM tiles (cfg 5, 6) on large ones */
-            /* cfg 0 is cfg 4 at M <= 16 and cfg 8 (the Hopper kernel) on the large shapes: the
-            ** alternative is the previous large-tile kernel (cfg 5), on the same data */
+            /* cfg 0 is cfg 9 (the decode kernel) at M <= 16 and cfg 8 (the Hopper kernel) on the
+            ** large shapes: the alternatives are the previous kernels (cfg 4, cfg 5), same data */
             std::vector<int> alt;
             if (M >= 1024) alt = {5};
+            if (M <= 16) alt = {4, 9}; /* the previous small-M kernel and the decode kernel, same data */
             for (int a : alt) {
                 auto runa = [&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, a, 0)); };
                 double ua = median_us(runa, ns);
