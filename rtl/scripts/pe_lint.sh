@@ -6,7 +6,7 @@
 set -u
 V=$1 SRC=$2
 command -v "$V" >/dev/null 2>&1 || { echo "pe_lint: verilator not found ($V): skipped"; exit 77; }
-FILES="$SRC/mx_fp32_round.v $SRC/mx_exp_term.v $SRC/mx_fp32_add.v $SRC/mx_exp_unit.v $SRC/mx_pe.v $SRC/mx_delay.v $SRC/mx_array.v"
+FILES="$SRC/mx_fp32_round.v $SRC/mx_exp_term.v $SRC/mx_fp32_add.v $SRC/mx_exp_unit.v $SRC/mx_booth_lane.v $SRC/mx_dot_booth.v $SRC/mx_pe.v $SRC/mx_delay.v $SRC/mx_array.v"
 rc=0 n=0
 lint() { # description, top, then verilator arguments
     local what=$1 top=$2; shift 2
