@@ -21,7 +21,10 @@
 # gates, transistors / 4).  With OSU_LIB (osu018_stdcells.lib of Debian's qflow-tech-osu018) each
 # block is also mapped to OSU 0.18 um (chip area in um2, / 24 = NAND2 equivalents) and, when
 # OpenSTA (sta) is installed, its worst path is reported (ns; input and output delays 0, no wire
-# load): a relative figure, OSU018 being a 1.8 V lambda-rule library.
+# load): a relative figure, OSU018 being a 1.8 V lambda-rule library.  The netlist for OpenSTA is
+# written after `opt_clean -purge` (after the area is taken): without it, the named wires of the
+# kept sub-module instances (mx_dot_booth's lanes) come out as assigns to concatenations, which
+# OpenSTA's Verilog reader refuses.
 # OUT_CSV is replaced atomically.  Exit 0 ok, 1 a synthesis failed, 77 no yosys.
 set -u
 YOSYS=$1 SRC=$2 WORK=$3 OUT=$4 JOBS=${5:-2} MODE=${6:-quick} OSU=${7:-}
@@ -54,7 +57,7 @@ run_one() { # block L G NSH SHARE
     [ -n "$ge" ] && [ -n "$tr" ] || { echo "FAILED $tag: no figures in the stat output"; return 1; }
     if [ -n "$OSU" ]; then
         "$YOSYS" -q -l "$WORK/$tag.osu.log" -p "$pre; dfflibmap -liberty $OSU; abc -liberty $OSU; opt_clean; \
-            tee -q -o $WORK/$tag.osu.stat stat -liberty $OSU; write_verilog -noattr $WORK/$tag.osu.v" >/dev/null 2>&1 \
+            tee -q -o $WORK/$tag.osu.stat stat -liberty $OSU; opt_clean -purge; write_verilog -noattr $WORK/$tag.osu.v" >/dev/null 2>&1 \
             || { echo "FAILED $tag (osu)"; return 1; }
         osu=$(awk '/Chip area for module/ {print $NF}' "$WORK/$tag.osu.stat")
         if command -v sta >/dev/null 2>&1; then

@@ -14,14 +14,18 @@
 **            (low / synthesis <= 1.25 and high / synthesis >= 0.75);
 **   nominal  for the blocks named by --nominal (default: pe,exp), nominal model / synthesis
 **            within 1 +- 25 %.  A block left out of --nominal still has its ratio printed,
-**            marked "outside (not held)": CTest holds the exponent unit only, because the PE's
-**            nominal is 0.70-0.73 x at L >= 4 for one component, the int8 multiplier (HOR14
-**            282 um2 against 494 um2 for yosys's array multiplier on ge.lib): sim/doc/rtl.md
-**            section 10 and reports/rtl/README.md give the decomposition.
+**            marked "outside (not held)".  CTest holds both (--nominal pe,exp).  The PE is
+**            held since its multipliers and adder tree are one radix-4 Booth / Wallace dot product
+**            (rtl/src/mx_dot_booth.v); with yosys's own array multipliers it was 0.70-0.73 x at
+**            L >= 4 (tb/pe_area_prebooth.csv, CTest rtl_pe_area_check_prebooth, must fail):
+**            sim/doc/rtl.md section 10 and reports/rtl/README.md give the decomposition.
 ** Printed besides: the low and high bands, the per-PE cell (PE + its own unit) and the 4 x 4 arrays
 ** (model = R C PEs + their units; the arrays' controller, skew and drain logic is not modelled).
 ** DECOMP_CSV (rtl/scripts/pe_decompose.sh), when given: each block's synthesized components next to
-** the model's parts (printed, not checked: the probes are synthesized apart).
+** the model's parts (printed, not checked: the probes are synthesized apart).  The PE's dot product
+** is compared with the model's multipliers + adder tree together (its Booth lanes have no adder of
+** their own, its tree ends in the one adder: they do not map 1:1 onto the model's parts, and are
+** printed with that note); the lone 8 x 8 multipliers (block mul8) against the model's one.
 ** Exit 0 every checked block passes, 1 a block fails, 2 unreadable input or nothing to check. */
 #include <stdio.h>
 #include <stdlib.h>
