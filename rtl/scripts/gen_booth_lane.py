@@ -96,6 +96,10 @@ def main():
 // rows in carry-save form and propagates once (mx_dot_booth.v).  {n} full/half adders.
 `default_nettype none
 
+// keep_hierarchy: yosys maps each lane as its own module (a multiplier cell), then the scripts
+// flatten the mapped netlist (rtl.md section 10: ABC's SAT sweeping on the flattened L >= 8 dot
+// product does not finish in CI time).  Verilator ignores the attribute.
+(* keep_hierarchy *)
 module mx_booth_lane (
     input  wire [7:0]  a,
     input  wire [7:0]  b,

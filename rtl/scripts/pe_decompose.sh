@@ -40,7 +40,8 @@ chip() { awk '/Chip area for module/ {print $NF}' "$1"; }
 probe() { # top chparam-args -> GE
     local tag=$1 top=$2 setp=$3
     "$YOSYS" -q -l "$WORK/$tag.log" -p "read_verilog $PROBES $BOOTH; ${setp:+chparam $setp $top;} synth -flatten -top $top; \
-        abc -liberty $LIB; opt_clean; tee -q -o $WORK/$tag.stat stat -liberty $LIB" >/dev/null 2>&1 || { echo "FAILED $tag" >&2; return 1; }
+        abc -liberty $LIB; opt_clean; \
+        setattr -mod -unset keep_hierarchy *; flatten; opt_clean; tee -q -o $WORK/$tag.stat stat -liberty $LIB" >/dev/null 2>&1 || { echo "FAILED $tag" >&2; return 1; }
     local a; a=$(chip "$WORK/$tag.stat"); echo "${a:-0}"
 }
 
