@@ -21,7 +21,10 @@
 # gates, transistors / 4).  With OSU_LIB (osu018_stdcells.lib of Debian's qflow-tech-osu018) each
 # block is also mapped to OSU 0.18 um (chip area in um2, / 24 = NAND2 equivalents) and, when
 # OpenSTA (sta) is installed, its worst path is reported (ns; input and output delays 0, no wire
-# load): a relative figure, OSU018 being a 1.8 V lambda-rule library.
+# load): a relative figure, OSU018 being a 1.8 V lambda-rule library.  The netlist for OpenSTA is
+# written after `opt_clean -purge; splitnets` (after the area is taken): without it, the named
+# wires of the flattened sub-modules (mx_dot_booth's lanes) can come out as assigns to
+# concatenations, which OpenSTA's Verilog reader refuses.
 # OUT_CSV is replaced atomically.  Exit 0 ok, 1 a synthesis failed, 77 no yosys.
 set -u
 YOSYS=$1 SRC=$2 WORK=$3 OUT=$4 JOBS=${5:-2} MODE=${6:-quick} OSU=${7:-}
@@ -29,7 +32,7 @@ command -v "$YOSYS" >/dev/null 2>&1 || { echo "synth_pe_area: yosys not found ($
 HERE=$(cd "$(dirname "$0")" && pwd)
 LIB=$HERE/ge.lib
 mkdir -p "$WORK" "$(dirname "$OUT")"
-FILES="$SRC/mx_fp32_round.v $SRC/mx_exp_term.v $SRC/mx_fp32_add.v $SRC/mx_exp_unit.v $SRC/mx_pe.v $SRC/mx_delay.v $SRC/mx_array.v $SRC/mx_exp_unit_syn.v $SRC/mx_array_syn.v"
+FILES="$SRC/mx_fp32_round.v $SRC/mx_exp_term.v $SRC/mx_fp32_add.v $SRC/mx_exp_unit.v $SRC/mx_booth_lane.v $SRC/mx_dot_booth.v $SRC/mx_pe.v $SRC/mx_delay.v $SRC/mx_array.v $SRC/mx_exp_unit_syn.v $SRC/mx_array_syn.v"
 [ -n "$OSU" ] && [ ! -f "$OSU" ] && { echo "synth_pe_area: $OSU not found: OSU flow skipped"; OSU=; }
 
 clog2() { local v=1 n=0; while [ $v -lt "$1" ]; do v=$((v * 2)); n=$((n + 1)); done; echo $n; }
@@ -43,9 +46,12 @@ run_one() { # block L G NSH SHARE
     esac
     tag="${blk}_L${l}_G${g}_N${nsh}_S${sh}"
     local pre="read_verilog $FILES; $setp; synth -flatten -top $top; dfflegalize -cell \$_DFF_P_ 01"
-    "$YOSYS" -q -l "$WORK/$tag.ge.log" -p "$pre; dfflibmap -liberty $LIB; abc -liberty $LIB; opt_clean; \
+    # mx_booth_lane is (* keep_hierarchy *): each lane is mapped as its own module, then the mapped
+    # netlist is flattened so that stat counts one module (rtl.md section 10)
+    local post="setattr -mod -unset keep_hierarchy *; flatten; opt_clean"
+    "$YOSYS" -q -l "$WORK/$tag.ge.log" -p "$pre; dfflibmap -liberty $LIB; abc -liberty $LIB; opt_clean; $post; \
         tee -q -o $WORK/$tag.ge.stat stat -liberty $LIB" >/dev/null 2>&1 || { echo "FAILED $tag (ge)"; return 1; }
-    "$YOSYS" -q -l "$WORK/$tag.gen.log" -p "$pre; abc -g AND,NAND,OR,NOR,XOR,XNOR,MUX; opt_clean; \
+    "$YOSYS" -q -l "$WORK/$tag.gen.log" -p "$pre; abc -g AND,NAND,OR,NOR,XOR,XNOR,MUX; opt_clean; $post; \
         tee -q -o $WORK/$tag.gen.stat stat -tech cmos" >/dev/null 2>&1 || { echo "FAILED $tag (gen)"; return 1; }
     local ge dff tr osu="" sta=""
     ge=$(awk '/Chip area for module/ {print $NF}' "$WORK/$tag.ge.stat")
@@ -53,8 +59,8 @@ run_one() { # block L G NSH SHARE
     tr=$(awk '/Estimated number of transistors:/ {print $NF}' "$WORK/$tag.gen.stat")
     [ -n "$ge" ] && [ -n "$tr" ] || { echo "FAILED $tag: no figures in the stat output"; return 1; }
     if [ -n "$OSU" ]; then
-        "$YOSYS" -q -l "$WORK/$tag.osu.log" -p "$pre; dfflibmap -liberty $OSU; abc -liberty $OSU; opt_clean; \
-            tee -q -o $WORK/$tag.osu.stat stat -liberty $OSU; write_verilog -noattr $WORK/$tag.osu.v" >/dev/null 2>&1 \
+        "$YOSYS" -q -l "$WORK/$tag.osu.log" -p "$pre; dfflibmap -liberty $OSU; abc -liberty $OSU; opt_clean; $post; \
+            tee -q -o $WORK/$tag.osu.stat stat -liberty $OSU; opt_clean -purge; splitnets; opt_clean -purge; write_verilog -noattr $WORK/$tag.osu.v" >/dev/null 2>&1 \
             || { echo "FAILED $tag (osu)"; return 1; }
         osu=$(awk '/Chip area for module/ {print $NF}' "$WORK/$tag.osu.stat")
         if command -v sta >/dev/null 2>&1; then

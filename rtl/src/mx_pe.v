@@ -1,6 +1,7 @@
 // mx_pe.v - one processing element of the output-stationary MXINT8 array (sim/doc/rtl.md
 // section 5): L int8 x int8 multipliers (-128 legal, products in [-16256, 16384]) and an adder
-// tree into the int32 group partial sum.  A beat (w <= L mantissas of one group from each operand;
+// tree into the int32 group partial sum; the multipliers and the tree are one radix-4 Booth /
+// Wallace dot-product unit (mx_dot_booth.v).  A beat (w <= L mantissas of one group from each operand;
 // lanes the load path left empty are zero) is consumed in the cycle it is present on both
 // inputs; the group's last beat presents d = partial sum + this beat's tree sum, with the beat's
 // scale bytes, to the exponent unit in that same cycle (op_v).  Operands, scales and the token
@@ -40,17 +41,10 @@ module mx_pe #(
     output wire [7:0]     op_eb
 );
     localparam integer TW = 17 + $clog2(L); // tree sum width: L products of 17 bits signed
-    // the adder tree (a balanced tree is what synthesis builds from this sum)
-    reg [TW-1:0]        tree;
-    reg signed [15:0]   pr;
-    integer l;
-    always @* begin
-        tree = {TW{1'b0}};
-        for (l = 0; l < L; l = l + 1) begin
-            pr   = $signed(a_m[8*l +: 8]) * $signed(b_m[8*l +: 8]); // -128 * -128 = 16384 fits
-            tree = tree + {{(TW-16){pr[15]}}, pr};
-        end
-    end
+    // the L multipliers and the adder tree: radix-4 Booth lanes in carry-save form, one Wallace
+    // tree over all lanes' rows and one carry-propagate adder (mx_dot_booth.v, rtl.md section 6.1)
+    wire [TW-1:0] tree;
+    mx_dot_booth #(.L(L), .TW(TW)) u_dot (.a(a_m), .b(b_m), .dot(tree));
     generate
         if (DW < TW) begin : g_bad
             mx_pe_DW_must_hold_the_tree_sum u_bad (); // elaboration error: DW >= 17 + clog2(L)
