@@ -18,14 +18,16 @@ static double lookup_measured(const mxsim_gpu_bench *bn, int kernel, int64_t m, 
     return 0.0;
 }
 
-/* name, type (t/i/r), unit, decimals, doc */
-static const struct {
+/* A column of the comparison tables: name, type (t/i/r), unit, decimals, doc. */
+typedef struct {
     const char *name;
     char type;
     const char *unit;
     int dec;
     const char *doc;
-} k_cols[] = {
+} gcol;
+
+static const gcol k_cols[] = {
     {"op", 't', "", -1, "op name (TOTAL: the sum)"},
     {"kind", 't', "", -1, "gemm, dequant or quantize"},
     {"m", 'i', "elements", -1, "rows"},
@@ -52,17 +54,38 @@ static const struct {
 };
 #define NC ((int)(sizeof k_cols / sizeof k_cols[0]))
 
-/* Sets the cells of row r from v (reals and ints) and s (texts); NaN / -1 / NULL: empty. */
-static mxsim_status set_row(mxsim_ctx *ctx, mxsim_table *t, int64_t r, const double *v, const char *const *s)
+/* Sets the cells of row r from v (reals and ints) and s (texts); NaN / NULL: empty. */
+static mxsim_status set_cells(mxsim_ctx *ctx, mxsim_table *t, int64_t r, const gcol *cols, int nc, const double *v,
+                              const char *const *s)
 {
     mxsim_status st = MXSIM_OK;
-    for (int c = 0; st == MXSIM_OK && c < NC; c++) {
-        if (k_cols[c].type == 't') st = s[c] ? mxsim_table_set_text(ctx, t, r, k_cols[c].name, s[c])
-                                              : mxsim_table_set_null(ctx, t, r, k_cols[c].name);
-        else if (isnan(v[c])) st = mxsim_table_set_null(ctx, t, r, k_cols[c].name);
-        else if (k_cols[c].type == 'i') st = mxsim_table_set_int(ctx, t, r, k_cols[c].name, (int64_t)v[c]);
-        else st = mxsim_table_set_real(ctx, t, r, k_cols[c].name, v[c]);
+    for (int c = 0; st == MXSIM_OK && c < nc; c++) {
+        if (cols[c].type == 't') st = s[c] ? mxsim_table_set_text(ctx, t, r, cols[c].name, s[c])
+                                           : mxsim_table_set_null(ctx, t, r, cols[c].name);
+        else if (isnan(v[c])) st = mxsim_table_set_null(ctx, t, r, cols[c].name);
+        else if (cols[c].type == 'i') st = mxsim_table_set_int(ctx, t, r, cols[c].name, (int64_t)v[c]);
+        else st = mxsim_table_set_real(ctx, t, r, cols[c].name, v[c]);
     }
+    return st;
+}
+static mxsim_status set_row(mxsim_ctx *ctx, mxsim_table *t, int64_t r, const double *v, const char *const *s)
+{
+    return set_cells(ctx, t, r, k_cols, NC, v, s);
+}
+
+/* The accelerator's area, a new table with the columns and the card / trace metadata. */
+static mxsim_status table_start(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_cost_params *cp, const gcol *cols,
+                                int nc, const char *card, const mxsim_trace *tr, mxsim_area *area, mxsim_table **t)
+{
+    *t = NULL;
+    mxsim_status st = mxsim_cost_area(ctx, cfg, cp, area);
+    if (st == MXSIM_OK) st = mxsim_table_create(ctx, t);
+    for (int c = 0; st == MXSIM_OK && c < nc; c++)
+        st = mxsim_table_add_column(ctx, *t, cols[c].name,
+                                    cols[c].type == 't' ? MXSIM_CELL_TEXT : cols[c].type == 'i' ? MXSIM_CELL_INT : MXSIM_CELL_REAL,
+                                    cols[c].unit, cols[c].doc, 0, cols[c].dec);
+    if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, *t, "card", card, 0);
+    if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, *t, "trace", mxsim_trace_source(tr), 0);
     return st;
 }
 
@@ -76,14 +99,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
     mxsim_cost_params_default(&cp);
     mxsim_area area;
     mxsim_table *t = NULL;
-    mxsim_status st = mxsim_cost_area(ctx, cfg, &cp, &area);
-    if (st == MXSIM_OK) st = mxsim_table_create(ctx, &t);
-    for (int c = 0; st == MXSIM_OK && c < NC; c++)
-        st = mxsim_table_add_column(ctx, t, k_cols[c].name,
-                                    k_cols[c].type == 't' ? MXSIM_CELL_TEXT : k_cols[c].type == 'i' ? MXSIM_CELL_INT : MXSIM_CELL_REAL,
-                                    k_cols[c].unit, k_cols[c].doc, 0, k_cols[c].dec);
-    if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "card", card->name, 0);
-    if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "trace", mxsim_trace_source(tr), 0);
+    mxsim_status st = table_start(ctx, cfg, &cp, k_cols, NC, card->name, tr, &area, &t);
     double tot_acc = 0, tot_gpu = 0, tot_cub = 0, tot_e = 0, tot_ops = 0;
     for (int64_t i = 0; st == MXSIM_OK && i < mxsim_trace_count(tr); i++) {
         const mxsim_top *op = mxsim_trace_op(tr, i);
@@ -148,13 +164,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
 
 /* ---- the accelerator against the best GPU implementation per op (issue 16) ---------------- */
 
-static const struct {
-    const char *name;
-    char type;
-    const char *unit;
-    int dec;
-    const char *doc;
-} k_bcols[] = {
+static const gcol k_bcols[] = {
     {"op", 't', "", -1, "op name (TOTAL: the sum)"},
     {"kind", 't', "", -1, "gemm, dequant or quantize"},
     {"m", 'i', "elements", -1, "rows"},
@@ -182,15 +192,7 @@ static const struct {
 
 static mxsim_status set_brow(mxsim_ctx *ctx, mxsim_table *t, int64_t r, const double *v, const char *const *s)
 {
-    mxsim_status st = MXSIM_OK;
-    for (int c = 0; st == MXSIM_OK && c < NB; c++) {
-        if (k_bcols[c].type == 't') st = s[c] ? mxsim_table_set_text(ctx, t, r, k_bcols[c].name, s[c])
-                                               : mxsim_table_set_null(ctx, t, r, k_bcols[c].name);
-        else if (isnan(v[c])) st = mxsim_table_set_null(ctx, t, r, k_bcols[c].name);
-        else if (k_bcols[c].type == 'i') st = mxsim_table_set_int(ctx, t, r, k_bcols[c].name, (int64_t)v[c]);
-        else st = mxsim_table_set_real(ctx, t, r, k_bcols[c].name, v[c]);
-    }
-    return st;
+    return set_cells(ctx, t, r, k_bcols, NB, v, s);
 }
 
 /* One implementation's time and energy per execution: the measured median time when the bench has
@@ -226,14 +228,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
     mxsim_cost_params_default(&cp);
     mxsim_area area;
     mxsim_table *t = NULL;
-    mxsim_status st = mxsim_cost_area(ctx, cfg, &cp, &area);
-    if (st == MXSIM_OK) st = mxsim_table_create(ctx, &t);
-    for (int c = 0; st == MXSIM_OK && c < NB; c++)
-        st = mxsim_table_add_column(ctx, t, k_bcols[c].name,
-                                    k_bcols[c].type == 't' ? MXSIM_CELL_TEXT : k_bcols[c].type == 'i' ? MXSIM_CELL_INT : MXSIM_CELL_REAL,
-                                    k_bcols[c].unit, k_bcols[c].doc, 0, k_bcols[c].dec);
-    if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "card", card, 0);
-    if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "trace", mxsim_trace_source(tr), 0);
+    mxsim_status st = table_start(ctx, cfg, &cp, k_bcols, NB, card, tr, &area, &t);
     double tot_acc = 0, tot_ae = 0, tot_gpu = 0, tot_ge = 0, tot_ops = 0, tot_ops_e = 0, tot_ae_e = 0;
     int ge_all = 1;
     for (int64_t i = 0; st == MXSIM_OK && i < mxsim_trace_count(tr); i++) {
