@@ -1,6 +1,8 @@
 /* lines.c - the one line reader and the one CSV splitter (lines.h). */
+#include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "lines.h"
 
 void mx_lines_init(mx_lines *c, char *buf)
@@ -19,6 +21,25 @@ mxsim_status mx_text_check(mxsim_ctx *ctx, const char *path, const char *buf, si
     for (const char *p = buf; p < nul; p++) line += *p == '\n';
     return mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: contains a NUL byte (at byte %zu): not a text file", path, line,
                    (size_t)(nul - buf));
+}
+
+mxsim_status mx_text_read(mxsim_ctx *ctx, const char *path, uint64_t max_bytes, char **buf, size_t *n_lines)
+{
+    uint8_t *data = NULL;
+    size_t len = 0;
+    *buf = NULL;
+    mxsim_status st = mx_file_read(ctx, path, max_bytes, &data, &len);
+    if (st != MXSIM_OK) return st;
+    if ((st = mx_text_check(ctx, path, (const char *)data, len)) != MXSIM_OK) { /* else lines after it vanish */
+        free(data);
+        return st;
+    }
+    if (n_lines) {
+        *n_lines = 1;
+        for (size_t i = 0; i < len; i++) *n_lines += data[i] == '\n';
+    }
+    *buf = (char *)data;
+    return MXSIM_OK;
 }
 
 char *mx_lines_next(mx_lines *c)

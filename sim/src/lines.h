@@ -18,6 +18,11 @@ MX_INTERNAL void mx_lines_init(mx_lines *c, char *buf);
 /* MXSIM_E_INPUT "PATH:LINE: contains a NUL byte" if buf[0..len) holds one (a text reader would
 ** otherwise stop there and drop the rest silently). */
 MX_INTERNAL mxsim_status mx_text_check(mxsim_ctx *ctx, const char *path, const char *buf, size_t len);
+/* Reads a text file of at most max_bytes whole (mx_file_read, NUL-terminated) and refuses a NUL
+** byte in it (mx_text_check); *n_lines (may be NULL) = its '\n' count + 1, a bound on the lines
+** mx_lines_next returns.  The caller frees *buf. */
+MX_INTERNAL mxsim_status mx_text_read(mxsim_ctx *ctx, const char *path, uint64_t max_bytes, char **buf,
+                                      size_t *n_lines);
 /* The next line, or NULL after the last one. */
 MX_INTERNAL char *mx_lines_next(mx_lines *c);
 

@@ -55,18 +55,12 @@ mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_be
     mx_clear_err(ctx);
     if (!path || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_bench_load: NULL argument");
     *out = NULL;
-    uint8_t *data;
-    size_t len;
-    mxsim_status st = mx_file_read(ctx, path, 16u << 20, &data, &len);
+    char *data;
+    size_t cap;
+    mxsim_status st = mx_text_read(ctx, path, 16u << 20, &data, &cap);
     if (st != MXSIM_OK) return st;
-    if ((st = mx_text_check(ctx, path, (const char *)data, len)) != MXSIM_OK) {
-        free(data);
-        return st;
-    }
     mxsim_gpu_bench *b = mx_calloc(1, sizeof *b);
-    int64_t cap = 1;
-    for (size_t i = 0; i < len; i++) cap += data[i] == '\n';
-    if (b) b->pts = mx_calloc((size_t)cap, sizeof *b->pts);
+    if (b) b->pts = mx_calloc(cap, sizeof *b->pts);
     if (!b || !b->pts) {
         free(data);
         mxsim_gpu_bench_free(b);
@@ -75,8 +69,7 @@ mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_be
     int64_t shapes[64][3];
     int n_shapes = 0, line = 0;
     mx_lines cur;
-    mx_lines_init(&cur, (char *)data);
-    (void)len;
+    mx_lines_init(&cur, data);
     for (char *buf; (buf = mx_lines_next(&cur)) != NULL;) {
         line = cur.line;
         if (strlen(buf) >= 512) { /* bench rows are short: a long one is refused, not split */

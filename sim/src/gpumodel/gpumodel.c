@@ -100,20 +100,14 @@ mxsim_status mxsim_gpu_card_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_car
 {
     mx_clear_err(ctx);
     if (!path || !c) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_card_load: NULL argument");
-    uint8_t *data;
-    size_t len;
-    mxsim_status st = mx_file_read(ctx, path, 1u << 20, &data, &len);
+    char *data;
+    mxsim_status st = mx_text_read(ctx, path, 1u << 20, &data, NULL);
     if (st != MXSIM_OK) return st;
-    if ((st = mx_text_check(ctx, path, (const char *)data, len)) != MXSIM_OK) {
-        free(data);
-        return st;
-    }
     memset(c, 0, sizeof *c);
     int seen[N_FIELDS] = {0};
     int have_name = 0, line = 0;
     mx_lines cur;
-    mx_lines_init(&cur, (char *)data);
-    (void)len;
+    mx_lines_init(&cur, data);
     st = MXSIM_OK;
     for (char *buf; st == MXSIM_OK && (buf = mx_lines_next(&cur)) != NULL;) {
         line = cur.line;

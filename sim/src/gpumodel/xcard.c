@@ -149,16 +149,10 @@ mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
     mx_clear_err(ctx);
     if (!path || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xbench_load: NULL argument");
     *out = NULL;
-    uint8_t *data;
-    size_t len;
-    mxsim_status st = mx_file_read(ctx, path, 16u << 20, &data, &len);
+    char *data;
+    size_t cap;
+    mxsim_status st = mx_text_read(ctx, path, 16u << 20, &data, &cap);
     if (st != MXSIM_OK) return st;
-    if ((st = mx_text_check(ctx, path, (const char *)data, len)) != MXSIM_OK) {
-        free(data);
-        return st;
-    }
-    size_t cap = 1;
-    for (size_t i = 0; i < len; i++) cap += data[i] == '\n';
     mxsim_gpu_xbench *b = mx_calloc(1, sizeof *b);
     if (b) b->r = mx_calloc(cap, sizeof *b->r);
     if (!b || !b->r) {
@@ -167,7 +161,7 @@ mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
     }
     mx_lines cur;
-    mx_lines_init(&cur, (char *)data);
+    mx_lines_init(&cur, data);
     int header_seen = 0;
     for (char *buf; (buf = mx_lines_next(&cur)) != NULL;) {
         if (!buf[0]) continue;
@@ -374,16 +368,10 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
     mx_clear_err(ctx);
     if (!path || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpower_load: NULL argument");
     *out = NULL;
-    uint8_t *data;
-    size_t len;
-    mxsim_status st = mx_file_read(ctx, path, 16u << 20, &data, &len);
+    char *data;
+    size_t cap;
+    mxsim_status st = mx_text_read(ctx, path, 16u << 20, &data, &cap);
     if (st != MXSIM_OK) return st;
-    if ((st = mx_text_check(ctx, path, (const char *)data, len)) != MXSIM_OK) {
-        free(data);
-        return st;
-    }
-    size_t cap = 1;
-    for (size_t i = 0; i < len; i++) cap += data[i] == '\n';
     mxsim_gpu_xpower *p = mx_calloc(1, sizeof *p);
     if (p) p->r = mx_calloc(cap, sizeof *p->r);
     if (!p || !p->r) {
@@ -393,7 +381,7 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
     }
     int col_w = -1, col_j = -1;
     mx_lines cur;
-    mx_lines_init(&cur, (char *)data);
+    mx_lines_init(&cur, data);
     for (char *buf; (buf = mx_lines_next(&cur)) != NULL;) {
         if (!buf[0]) continue;
         char *f[24];

@@ -70,15 +70,9 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
     mx_clear_err(ctx);
     if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_gen: NULL");
     *out = NULL;
-    uint8_t *data = NULL;
-    size_t len = 0;
-    mxsim_status st = mx_file_read(ctx, path, 1u << 20, &data, &len);
+    char *buf;
+    mxsim_status st = mx_text_read(ctx, path, 1u << 20, &buf, NULL);
     if (st != MXSIM_OK) return st;
-    char *buf = (char *)data; /* mx_file_read NUL-terminates */
-    if ((st = mx_text_check(ctx, path, buf, len)) != MXSIM_OK) { /* else lines after it vanish */
-        free(buf);
-        return st;
-    }
     mxsim_trace *t = NULL;
     if ((st = mxsim_trace_create(ctx, path, &t)) != MXSIM_OK) {
         free(buf);
