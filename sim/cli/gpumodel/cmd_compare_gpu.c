@@ -114,27 +114,41 @@ static int run_bench(const opts *o, mxsim_ctx *ctx, mxsim_gpu_card *card, const 
 /* ---- trace mode --------------------------------------------------------------------------- */
 
 #if defined(MXSIM_WITH_TIMING) && defined(MXSIM_WITH_SWEEP)
+/* The accelerator's configuration: --config, then --group-size over it, validated. */
+static mxsim_status load_config(const opts *o, mxsim_ctx *ctx, mxsim_tconfig *cfg)
+{
+    mxsim_tconfig_default(cfg);
+    mxsim_status st = mxsim_tconfig_load(ctx, cfg, o->config);
+    if (st == MXSIM_OK && o->group_size) st = mxsim_tconfig_set(ctx, cfg, "mx.group_size", o->group_size, "--group-size");
+    if (st == MXSIM_OK) st = mxsim_tconfig_validate(ctx, cfg);
+    return st;
+}
+
+/* -o DIR: the table as DIR/file (CSV); then the table on stdout. */
+static int table_out(const opts *o, mxsim_ctx *ctx, const mxsim_table *t, const char *file)
+{
+    int rc = 0;
+    if (o->out && !(rc = make_dir(o->out))) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", o->out, file);
+        mxsim_status st = mxsim_table_save(ctx, t, MXSIM_OUTPUT_CSV, path);
+        if (st != MXSIM_OK) rc = cli_fail(ctx, st);
+    }
+    return rc ? rc : cli_emit_table(ctx, t, "csv", NULL);
+}
+
 /* Trace mode: the library's table; -o DIR also writes it as DIR/accel_vs_gpu.csv. */
 static int run_trace(const opts *o, mxsim_ctx *ctx, const mxsim_gpu_card *card)
 {
     mxsim_tconfig cfg;
-    mxsim_tconfig_default(&cfg);
-    mxsim_status st = mxsim_tconfig_load(ctx, &cfg, o->config);
-    if (st == MXSIM_OK && o->group_size) st = mxsim_tconfig_set(ctx, &cfg, "mx.group_size", o->group_size, "--group-size");
-    if (st == MXSIM_OK) st = mxsim_tconfig_validate(ctx, &cfg);
+    mxsim_status st = load_config(o, ctx, &cfg);
     mxsim_trace *tr = NULL;
     mxsim_gpu_bench *bn = NULL;
     mxsim_table *t = NULL;
     if (st == MXSIM_OK) st = mxsim_trace_load(ctx, o->trace, &tr);
     if (st == MXSIM_OK && o->measured) st = mxsim_gpu_bench_load(ctx, o->measured, &bn);
     if (st == MXSIM_OK) st = mxsim_gpu_accel_table(ctx, card, &cfg, tr, bn, &t);
-    int rc = st == MXSIM_OK ? 0 : cli_fail(ctx, st);
-    if (!rc && o->out && !(rc = make_dir(o->out))) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/accel_vs_gpu.csv", o->out);
-        if ((st = mxsim_table_save(ctx, t, MXSIM_OUTPUT_CSV, path)) != MXSIM_OK) rc = cli_fail(ctx, st);
-    }
-    if (!rc) rc = cli_emit_table(ctx, t, "csv", NULL);
+    const int rc = st == MXSIM_OK ? table_out(o, ctx, t, "accel_vs_gpu.csv") : cli_fail(ctx, st);
     mxsim_table_free(t);
     mxsim_trace_free(tr);
     mxsim_gpu_bench_free(bn);
@@ -152,23 +166,14 @@ static int run_best(const opts *o, mxsim_ctx *ctx)
     if (rc) return rc;
     if (n_cal == 0) return cli_usage("--xcard %s: no calibrated fields", o->xcard);
     mxsim_tconfig cfg;
-    mxsim_tconfig_default(&cfg);
-    mxsim_status st = mxsim_tconfig_load(ctx, &cfg, o->config);
-    if (st == MXSIM_OK && o->group_size) st = mxsim_tconfig_set(ctx, &cfg, "mx.group_size", o->group_size, "--group-size");
-    if (st == MXSIM_OK) st = mxsim_tconfig_validate(ctx, &cfg);
+    mxsim_status st = load_config(o, ctx, &cfg);
     mxsim_trace *tr = NULL;
     mxsim_gpu_xpower *pw = NULL;
     mxsim_table *t = NULL;
     if (st == MXSIM_OK) st = mxsim_trace_load(ctx, o->trace, &tr);
     if (st == MXSIM_OK) st = mxsim_gpu_xpower_load(ctx, o->power, &pw);
     if (st == MXSIM_OK) st = mxsim_gpu_accel_best_table(ctx, mxsim_gpu_xpower_card(pw), &d, &p, pw, &cfg, tr, &t);
-    rc = st == MXSIM_OK ? 0 : cli_fail(ctx, st);
-    if (!rc && o->out && !(rc = make_dir(o->out))) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/accel_vs_best_gpu.csv", o->out);
-        if ((st = mxsim_table_save(ctx, t, MXSIM_OUTPUT_CSV, path)) != MXSIM_OK) rc = cli_fail(ctx, st);
-    }
-    if (!rc) rc = cli_emit_table(ctx, t, "csv", NULL);
+    rc = st == MXSIM_OK ? table_out(o, ctx, t, "accel_vs_best_gpu.csv") : cli_fail(ctx, st);
     mxsim_table_free(t);
     mxsim_trace_free(tr);
     mxsim_gpu_xpower_free(pw);
