@@ -52,6 +52,18 @@ struct mxsim_mx {
 ** `return mx_fail(ctx, MXSIM_E_INPUT, "%s: ...", path)`. */
 MX_INTERNAL mxsim_status mx_fail(mxsim_ctx *ctx, mxsim_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The end of a table builder: on success hands t over as *out, else frees it; returns st. */
+static inline mxsim_status mx_table_handover(mxsim_table *t, mxsim_status st, mxsim_table **out)
+{
+    if (st != MXSIM_OK) {
+        mxsim_table_free(t);
+        return st;
+    }
+    *out = t;
+    return MXSIM_OK;
+}
+
 /* Empties ctx's message: the first statement of every public function taking a context, so
 ** that mxsim_errmsg() never reports a failure of an earlier call. */
 MX_INTERNAL void mx_clear_err(mxsim_ctx *ctx);

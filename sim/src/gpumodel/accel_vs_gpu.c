@@ -154,12 +154,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
         int64_t r = 0;
         if ((st = mxsim_table_add_row(ctx, t, &r)) == MXSIM_OK) st = set_row(ctx, t, r, v, s);
     }
-    if (st != MXSIM_OK) {
-        mxsim_table_free(t);
-        return st;
-    }
-    *out = t;
-    return MXSIM_OK;
+    return mx_table_handover(t, st, out);
 }
 
 /* ---- the accelerator against the best GPU implementation per op (issue 16) ---------------- */
@@ -296,10 +291,5 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         int64_t r = 0;
         if ((st = mxsim_table_add_row(ctx, t, &r)) == MXSIM_OK) st = set_brow(ctx, t, r, v, s);
     }
-    if (st != MXSIM_OK) {
-        mxsim_table_free(t);
-        return st;
-    }
-    *out = t;
-    return MXSIM_OK;
+    return mx_table_handover(t, st, out);
 }

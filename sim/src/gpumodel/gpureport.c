@@ -217,12 +217,7 @@ MXSIM_API mxsim_status mxsim_gpu_bench_table(mxsim_ctx *ctx, const mxsim_gpu_ben
                  : k_cols[c].type == 'i' ? mxsim_table_set_int(ctx, t, r, k_cols[c].name, iv[c])
                                          : mxsim_table_set_real(ctx, t, r, k_cols[c].name, v[c]);
     }
-    if (st != MXSIM_OK) {
-        mxsim_table_free(t);
-        return st;
-    }
-    *out = t;
-    return MXSIM_OK;
+    return mx_table_handover(t, st, out);
 }
 
 MXSIM_API mxsim_status mxsim_gpu_report_save(mxsim_ctx *ctx, const mxsim_gpu_card *card, const mxsim_gpu_bench *bn,

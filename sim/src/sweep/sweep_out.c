@@ -198,12 +198,7 @@ MXSIM_API mxsim_status mxsim_sweep_table(mxsim_ctx *ctx, const mxsim_sweep *sw, 
         for (int64_t k = totals_only ? pt->n_ops : 0; st == MXSIM_OK && k <= pt->n_ops; k++)
             st = add_row(ctx, t, sw, tr, p, pt, k, k < pt->n_ops ? mxsim_trace_op(tr, k) : NULL, info->opts->accuracy);
     }
-    if (st != MXSIM_OK) {
-        mxsim_table_free(t);
-        return st;
-    }
-    *out = t;
-    return MXSIM_OK;
+    return mx_table_handover(t, st, out);
 }
 
 /* A typed JSON value of text v: a number for int/real, else a string. */
@@ -373,12 +368,7 @@ MXSIM_API mxsim_status mxsim_cost_area_table(mxsim_ctx *ctx, const mxsim_tconfig
         for (int i = 0; st == MXSIM_OK && i < 6; i++)
             st = tot && i == 0 ? mxsim_table_set_null(ctx, t, r, cols[i][0]) : mxsim_table_set_real(ctx, t, r, cols[i][0], v[i]);
     }
-    if (st != MXSIM_OK) {
-        mxsim_table_free(t);
-        return st;
-    }
-    *out = t;
-    return MXSIM_OK;
+    return mx_table_handover(t, st, out);
 }
 
 MXSIM_API mxsim_status mxsim_cost_const_table(mxsim_ctx *ctx, mxsim_table **out)
@@ -411,12 +401,7 @@ MXSIM_API mxsim_status mxsim_cost_const_table(mxsim_ctx *ctx, mxsim_table **out)
         if (st == MXSIM_OK) st = mxsim_table_set_int(ctx, t, r, "node_nm", c->node_nm);
         for (int i = 0; st == MXSIM_OK && i < 4; i++) st = mxsim_table_set_text(ctx, t, r, tc2[i], tv2[i]);
     }
-    if (st != MXSIM_OK) {
-        mxsim_table_free(t);
-        return st;
-    }
-    *out = t;
-    return MXSIM_OK;
+    return mx_table_handover(t, st, out);
 }
 
 MXSIM_API mxsim_status mxsim_cost_ref_table(mxsim_ctx *ctx, mxsim_table **out)
@@ -435,12 +420,7 @@ MXSIM_API mxsim_status mxsim_cost_ref_table(mxsim_ctx *ctx, mxsim_table **out)
         st = mxsim_table_add_row(ctx, t, &row);
         for (int c = 0; st == MXSIM_OK && c < 3; c++) st = mxsim_table_set_text(ctx, t, row, cols[c], v[c]);
     }
-    if (st != MXSIM_OK) {
-        mxsim_table_free(t);
-        return st;
-    }
-    *out = t;
-    return MXSIM_OK;
+    return mx_table_handover(t, st, out);
 }
 
 MXSIM_API mxsim_status mxsim_cost_constants_md(mxsim_ctx *ctx, const mxsim_node_scale *sc, char **text, size_t *len)

@@ -221,10 +221,5 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
         if (st == MXSIM_OK) st = mem_row(ctx, t, g, "TOTAL weights+kv", "total", 0, 0, 0, &stored, "mixed", "what stays in memory", sform);
         if (st == MXSIM_OK) st = mem_row(ctx, t, g, "TOTAL act (largest)", "total", 0, 0, 0, &ta, "mxint8", "largest single activation tensor (transient: not summed)", form);
     }
-    if (st != MXSIM_OK) {
-        mxsim_table_free(t);
-        return st;
-    }
-    *out = t;
-    return MXSIM_OK;
+    return mx_table_handover(t, st, out);
 }

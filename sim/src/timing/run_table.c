@@ -92,12 +92,7 @@ MXSIM_API mxsim_status mxsim_run_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
                                                                : mxsim_table_set_null(ctx, t, row, dims[d]);
         if (st == MXSIM_OK) st = mx_tstats_set_row(ctx, t, row, op ? &op_stats[i] : total, op == NULL);
     }
-    if (st != MXSIM_OK) {
-        mxsim_table_free(t);
-        return st;
-    }
-    *out = t;
-    return MXSIM_OK;
+    return mx_table_handover(t, st, out);
 }
 
 MXSIM_API mxsim_status mxsim_tconfig_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg, mxsim_table **out)
@@ -125,12 +120,7 @@ MXSIM_API mxsim_status mxsim_tconfig_table(mxsim_ctx *ctx, const mxsim_tconfig *
         snprintf(doc, sizeof doc, "%s%s%s%s", f->choices ? "[" : "", f->choices ? f->choices : "", f->choices ? "] " : "", f->doc);
         if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, t, r, "doc", doc);
     }
-    if (st != MXSIM_OK) {
-        mxsim_table_free(t);
-        return st;
-    }
-    *out = t;
-    return MXSIM_OK;
+    return mx_table_handover(t, st, out);
 }
 
 MXSIM_API mxsim_status mxsim_tstats_table(mxsim_ctx *ctx, mxsim_table **out)
@@ -153,10 +143,5 @@ MXSIM_API mxsim_status mxsim_tstats_table(mxsim_ctx *ctx, mxsim_table **out)
         st = mxsim_table_add_row(ctx, t, &r);
         for (int c = 0; st == MXSIM_OK && c < 6; c++) st = mxsim_table_set_text(ctx, t, r, cols[c], v[c]);
     }
-    if (st != MXSIM_OK) {
-        mxsim_table_free(t);
-        return st;
-    }
-    *out = t;
-    return MXSIM_OK;
+    return mx_table_handover(t, st, out);
 }
