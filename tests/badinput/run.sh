@@ -253,6 +253,18 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   bad gpu-card-nul 2 "nul-card.ini:4: contains a NUL byte" -- "$MXSIM" compare-gpu --card "$in/nul-card.ini" --measured "$bench" --quiet
   { head -5 "$bench"; printf '\0'; tail -n +6 "$bench"; } > "$in/nul-bench.csv"
   bad gpu-bench-nul 2 "nul-bench.csv:6: contains a NUL byte" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$in/nul-bench.csv" --quiet
+  # the cross-card model's readers (sim/src/gpumodel/xcard.c): power CSV and bench CSV
+  xc=$src/workloads/gpus/h100-xcard.ini
+  printf 'card,shape,M,N,K,G,method,median_us,power_w,joules_per_op\nX,s,1,1,1,0,m,1,-5,1\n' > "$in/power-neg.csv"
+  bad xpower-negative 2 "power-neg.csv:2: field 9 (power_w): not a number >= 0" -- "$MXSIM" compare-gpu --trace "$tr" --config "$cfg" --xcard "$xc" --power "$in/power-neg.csv" -o "$out/cmp"
+  printf '\n\nX,s,1,1,1,0,m,1,5,1\n' > "$in/power-headerless.csv"
+  bad xpower-no-header 2 "power-headerless.csv:3: header: expected card" -- "$MXSIM" compare-gpu --trace "$tr" --config "$cfg" --xcard "$xc" --power "$in/power-headerless.csv" -o "$out/cmp"
+  { printf 'card'; for i in $(seq 30); do printf ',c%d' "$i"; done; printf '\n'; } > "$in/power-wide.csv"
+  bad xpower-too-many-fields 2 "power-wide.csv:1: more than 23 fields" -- "$MXSIM" compare-gpu --trace "$tr" --config "$cfg" --xcard "$xc" --power "$in/power-wide.csv" -o "$out/cmp"
+  mkdir -p "$in/xb"
+  printf 'card,shape,M,N,K,G,method,median_us,rate,unit,ratio\nX,copy,1,1,0,0,d2d-copy,abc,1,GB/s,1\n' > "$in/xb/bench.csv"
+  h100=$src/reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-26
+  bad xbench-field 2 "bench.csv:2: field 5" -- "$MXSIM" gpu-calibrate --from "$in/xb" --from-card "$xc" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
 fi
 bad flag-vdd-nan 2 "--vdd 'nan': not a number" -- "$MXSIM" cost --config "$cfg" --vdd nan
 bad flag-vdd-negative 2 "--vdd -1: must be in 0.01..10" -- "$MXSIM" cost --config "$cfg" --vdd -1

@@ -408,12 +408,13 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
         prow *r = &p->r[p->n];
         double *dst[7] = {&r->M, &r->N, &r->K, &r->G, &r->us, &r->w, &r->j};
         const int col[7] = {2, 3, 4, 5, 7, col_w, col_j};
+        static const char *const name[7] = {"M", "N", "K", "G", "median_us", "power_w", "joules_per_op"};
         for (int j = 0; j < 7; j++) {
             char *e;
             errno = 0;
             *dst[j] = strtod(f[col[j]], &e);
             if (e == f[col[j]] || *e || errno || !isfinite(*dst[j]) || *dst[j] < 0) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field %d: not a number >= 0", path, cur.line, col[j] + 1);
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field %d (%s): not a number >= 0", path, cur.line, col[j] + 1, name[j]);
                 goto fail;
             }
         }
