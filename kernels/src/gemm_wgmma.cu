@@ -124,6 +124,25 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map
                  " [%0], [%1, {%2, %3}], [%4];\n"
                  ::"r"(dst), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(bar) : "memory");
 }
+/* the same box into the same shared-memory offset of every CTA of the cluster in mask, each of
+** whose mbarrier at bar's offset receives the bytes */
+__device__ __forceinline__ void tma_load_2d_mc(uint32_t dst, const CUtensorMap *map, int c0, int c1, uint32_t bar,
+                                               uint16_t mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+                 " [%0], [%1, {%2, %3}], [%4], %5;\n"
+                 ::"r"(dst), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(bar), "h"(mask) : "memory");
+}
+/* arrive on the mbarrier at the same offset in CTA rank of the cluster */
+__device__ __forceinline__ void mbar_arrive_cta(uint32_t bar, int rank)
+{
+    asm volatile("{\n.reg .b32 ra;\nmapa.shared::cluster.u32 ra, %0, %1;\n"
+                 "mbarrier.arrive.shared::cluster.b64 _, [ra];\n}\n" ::"r"(bar), "r"(rank) : "memory");
+}
+__device__ __forceinline__ void cluster_sync()
+{
+    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+}
 /* K-major operand, 128-byte swizzle: rows of 128 bytes, 8-row groups 1024 bytes apart. */
 __device__ __forceinline__ uint64_t make_desc(uint32_t addr)
 {
@@ -200,11 +219,22 @@ __device__ __forceinline__ int bperm(int c)
     return (((b >> 1) * 4 + q) * 4) + (b & 1) * 2 + e;
 }
 
-template <int KPG_T>
+struct WgParams {
+    int M, N, K, G;
+    int Mg, Ng; /* tile groups: CM x CN tiles, one per CTA of a cluster */
+    int band;   /* group rows per band of the rasterisation (1..Mg) */
+    int dbg;
+};
+
+/* CM x CN CTAs form a cluster working on CM x CN adjacent tiles: the CN CTAs of a tile row share
+** its A tile, the CM CTAs of a tile column its B tile; each loads 1/CN of the shared A tile and 1/CM
+** of the shared B tile and multicasts it to the sharers, so that every operand byte crosses from
+** L2 once per cluster instead of once per CTA. */
+template <int KPG_T, int CM, int CN>
 __global__ void __launch_bounds__(384, 1)
-    gemm_wgmma_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB, int M,
-                      int N, int K, int G, const uint8_t *__restrict__ ae, const uint8_t *__restrict__ be,
-                      float *__restrict__ c, int dbg)
+    gemm_wgmma_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB,
+                      const WgParams P, const uint8_t *__restrict__ ae, const uint8_t *__restrict__ be,
+                      float *__restrict__ c)
 {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
     extern __shared__ uint8_t smem_raw[];
@@ -214,26 +244,37 @@ __global__ void __launch_bounds__(384, 1)
     uint64_t *bars = reinterpret_cast<uint64_t *>(smem + DATA_BYTES + SC_BYTES);
     const uint32_t full0 = smem_u32(bars), empty0 = full0 + WG_STAGES * 8;
 
+    constexpr int CS = CM * CN;
     const int tid = threadIdx.x, wg = tid >> 7;
+    /* group grp -> origin (row of A, row of B) of this CTA's tile: bands of P.band group rows,
+    ** column-major inside a band, so that the CTAs running at one time share A and B blocks in L2 */
+    auto origin = [&](int grp) -> int2 {
+        const int rk = (int)blockIdx.x % CS, per = P.band * P.Ng, b = grp / per, w = grp - b * per;
+        const int rows = min(P.band, P.Mg - b * P.band), gm = b * P.band + w % rows, gn = w / rows;
+        return make_int2((gm * CM + rk % CM) * WG_BM, (gn * CN + rk / CM) * WG_BN);
+    };
     /* the problem's constants, formed inside each role after setmaxnreg (values live across the
     ** register-count change were spilled to local memory) */
 #define WG_CONSTS                                                                                     \
-    const int Mt = (M + WG_BM - 1) / WG_BM, Nt = (N + WG_BN - 1) / WG_BN, ntiles = Mt * Nt;         \
+    const int M = P.M, N = P.N, K = P.K, G = P.G, dbg = P.dbg;                                     \
+    const int ngroups = P.Mg * P.Ng, cid = (int)blockIdx.x / CS, ncl = (int)gridDim.x / CS;        \
     const int KS = K / 32, n_kt = (K + WG_BK - 1) / WG_BK, ng = K / G, KPG = G / 32;              \
-    const int my_tiles = (int)blockIdx.x < ntiles ? (ntiles - 1 - (int)blockIdx.x) / (int)gridDim.x + 1 : 0; \
+    const int my_tiles = cid < ngroups ? (ngroups - 1 - cid) / ncl + 1 : 0;                        \
     const int njobs = my_tiles * n_kt;                                                             \
-    (void)ng, (void)KPG, (void)njobs, (void)KS;
+    (void)ng, (void)KPG, (void)njobs, (void)KS, (void)M, (void)N, (void)G, (void)dbg;
 
     if (tid == 0) {
         for (int s = 0; s < WG_STAGES; s++) {
             mbar_init(full0 + 8 * s, 2); /* the TMA bytes + the scale factors, both by one producer warp */
-            mbar_init(empty0 + 8 * s, 8);
+            mbar_init(empty0 + 8 * s, 8 * CS); /* every consumer warp of the cluster */
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
         asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)&tmA) : "memory");
         asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)&tmB) : "memory");
     }
-    __syncthreads();
+    /* the peers' multicasts and arrivals need this CTA's barriers initialised */
+    if (CS > 1) cluster_sync();
+    else __syncthreads();
 
     if (wg == 0) {
         /* ------------------------------ producer ------------------------------ */
@@ -256,14 +297,17 @@ __global__ void __launch_bounds__(384, 1)
             return (j == 0 && endk <= KS && endk % KPG == 0) ? endk / KPG - 1 : -1;
         };
         /* job q -> (tile, kt), advanced by 4 jobs at a time */
-        int tile = blockIdx.x, kt = warp;
-        while (kt >= n_kt) kt -= n_kt, tile += gridDim.x;
+        int tile = cid, kt = warp;
+        while (kt >= n_kt) kt -= n_kt, tile += ncl;
         int s = warp % WG_STAGES;
         uint32_t ph = 0;
         auto advance = [&](int &tl, int &k) {
             k += 4;
-            while (k >= n_kt) k -= n_kt, tl += gridDim.x;
+            while (k >= n_kt) k -= n_kt, tl += ncl;
         };
+        /* origins of the tiles of the current and of the prefetched job, recomputed on a change */
+        int cur_tl = -1, pre_tl = -1;
+        int2 cur_o = make_int2(0, 0), pre_o = cur_o;
         /* NSL bytes of one row (the groups ending in stage k), as one word */
         const bool vec = KPG_T > 0 && (ng % NSL) == 0 && ((uintptr_t)ae % 4) == 0 && ((uintptr_t)be % 4) == 0;
         auto load_word = [&](const uint8_t *base, int row, int rows, int k) -> uint32_t {
@@ -286,7 +330,8 @@ __global__ void __launch_bounds__(384, 1)
         };
         uint32_t nw[8];
         auto fetch = [&](int tl, int k) {
-            const int r0 = (tl % Mt) * WG_BM + lane, c0 = (tl / Mt) * WG_BN + lane;
+            if (tl != pre_tl) pre_tl = tl, pre_o = origin(tl);
+            const int r0 = pre_o.x + lane, c0 = pre_o.y + lane;
 #pragma unroll
             for (int i = 0; i < 4; i++) {
                 nw[i] = load_word(ae, r0 + 32 * i, M, k);
@@ -306,10 +351,25 @@ __global__ void __launch_bounds__(384, 1)
                 if (dbg & 16) {
                     mbar_arrive(fbar); /* timing experiment: no TMA */
                 } else {
+                    if (tile != cur_tl) cur_tl = tile, cur_o = origin(tile);
+                    /* this CTA receives both whole tiles, its own loads and the peers' multicasts */
                     mbar_arrive_tx(fbar, A_TILE + B_TILE);
-                    const uint32_t dA = sbase + s * (A_TILE + B_TILE);
-                    tma_load_2d(dA, &tmA, kt * WG_BK, (tile % Mt) * WG_BM, fbar);
-                    tma_load_2d(dA + A_TILE, &tmB, kt * WG_BK, (tile / Mt) * WG_BN, fbar);
+                    const uint32_t dA = sbase + s * (A_TILE + B_TILE), dB = dA + A_TILE;
+                    const int rk = (int)blockIdx.x % CS, rm = rk % CM, rn = rk / CM;
+                    if (CN == 1) {
+                        tma_load_2d(dA, &tmA, kt * WG_BK, cur_o.x, fbar);
+                    } else { /* part rn of the A tile, to the CTAs of this tile row */
+                        uint16_t mask = 0;
+                        for (int j = 0; j < CN; j++) mask |= (uint16_t)(1u << (rm + CM * j));
+                        tma_load_2d_mc(dA + rn * (A_TILE / CN), &tmA, kt * WG_BK, cur_o.x + rn * (WG_BM / CN), fbar, mask);
+                    }
+                    if (CM == 1) {
+                        tma_load_2d(dB, &tmB, kt * WG_BK, cur_o.y, fbar);
+                    } else { /* part rm of the B tile, to the CTAs of this tile column */
+                        uint16_t mask = 0;
+                        for (int j = 0; j < CM; j++) mask |= (uint16_t)(1u << (j + CM * rn));
+                        tma_load_2d_mc(dB + rm * (B_TILE / CM), &tmB, kt * WG_BK, cur_o.y + rm * (WG_BN / CM), fbar, mask);
+                    }
                 }
             }
             uint32_t cw_[8];
@@ -401,8 +461,8 @@ __global__ void __launch_bounds__(384, 1)
                 }
             }
         };
-        auto store_tile = [&](int tile) {
-            const int m0 = (tile % Mt) * WG_BM, n0 = (tile / Mt) * WG_BN;
+        auto store_tile = [&](int2 o) {
+            const int m0 = o.x, n0 = o.y; /* rows >= M, columns >= N (tiles past the edge of a group) skipped */
 #pragma unroll
             for (int h = 0; h < 2; h++) {
                 const int r = m0 + rl0 + 8 * h;
@@ -425,7 +485,7 @@ __global__ void __launch_bounds__(384, 1)
         };
         int s = 0;
         uint32_t ph = 0;
-        for (int tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
+        for (int grp = cid; grp < ngroups; grp += ncl) {
             for (int kt = 0; kt < n_kt; kt++) {
                 if (dbg & 128) mbar_wait_poll(full0 + 8 * s, ph);
                 else mbar_wait(full0 + 8 * s, ph);
@@ -499,12 +559,20 @@ __global__ void __launch_bounds__(384, 1)
                     if ((ks0 + nk) % KPG == 0) promote(d, st[0]);
                 }
                 __syncwarp();
-                if (lane == 0) mbar_arrive(empty0 + 8 * s);
+                if (lane == 0) {
+                    /* the slot is free once every CTA that multicasts into it saw it released: all of the cluster */
+                    if (CS == 1) mbar_arrive(empty0 + 8 * s);
+                    else
+#pragma unroll
+                        for (int r = 0; r < CS; r++) mbar_arrive_cta(empty0 + 8 * s, r);
+                }
                 if (++s == WG_STAGES) s = 0, ph ^= 1;
             }
-            store_tile(tile);
+            store_tile(origin(grp));
         }
     }
+    /* no CTA leaves while a peer may still multicast into it or arrive on its barriers */
+    if (CS > 1) cluster_sync();
 #endif
 }
 
@@ -521,18 +589,26 @@ PFN_cuTensorMapEncodeTiled_v12000 get_encode()
     return fn;
 }
 
-bool make_map(CUtensorMap *m, const int8_t *p, int rows, int K)
+bool make_map(CUtensorMap *m, const int8_t *p, int rows, int K, int box_rows)
 {
     auto enc = get_encode();
     if (!enc) return false;
     cuuint64_t dims[2] = {(cuuint64_t)K, (cuuint64_t)rows};
     cuuint64_t strides[1] = {(cuuint64_t)K};
-    cuuint32_t box[2] = {WG_BK, 128};
+    cuuint32_t box[2] = {WG_BK, (cuuint32_t)box_rows};
     cuuint32_t es[2] = {1, 1};
     return enc(m, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, (void *)p, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
                CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
+
+typedef void (*WgKernel)(const CUtensorMap, const CUtensorMap, const WgParams, const uint8_t *, const uint8_t *, float *);
+
+/* one kernel per G class (G/32 = 1, 2, 4, other) and cluster shape */
+template <int CM, int CN> struct WgFamily {
+    static constexpr WgKernel k[4] = {gemm_wgmma_kernel<1, CM, CN>, gemm_wgmma_kernel<2, CM, CN>,
+                                      gemm_wgmma_kernel<4, CM, CN>, gemm_wgmma_kernel<0, CM, CN>};
+};
 
 } // namespace
 
@@ -550,22 +626,50 @@ int mxk_gemm_wgmma_internal(int variant, int M, int N, int K, int G, const int8_
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     }
     if (cc_major != 9 || G % 32 != 0 || K % 16 != 0 || (uintptr_t)am % 16 || (uintptr_t)bm % 16) return -1;
-    CUtensorMap ta, tb;
-    if (!make_map(&ta, am, M, K) || !make_map(&tb, bm, N, K)) return -1;
     (void)variant;
+    /* EXPERIMENT: cluster shape and band from the environment (MXK_WG_CLUSTER = 11, 21, 12, 22) */
+    const char *cv_s = getenv("MXK_WG_CLUSTER");
+    const int cvn = cv_s ? atoi(cv_s) : 11;
+    const int CM = cvn / 10 == 2 ? 2 : 1, CN = cvn % 10 == 2 ? 2 : 1, cv = (CM - 1) + 2 * (CN - 1);
+    CUtensorMap ta, tb;
+    if (!make_map(&ta, am, M, K, WG_BM / CN) || !make_map(&tb, bm, N, K, WG_BN / CM)) return -1;
     const int kpg = G / 32, ki = kpg == 1 ? 0 : kpg == 2 ? 1 : kpg == 4 ? 2 : 3;
-    static decltype(&gemm_wgmma_kernel<1>) const table[4] = {gemm_wgmma_kernel<1>, gemm_wgmma_kernel<2>,
-                                                              gemm_wgmma_kernel<4>, gemm_wgmma_kernel<0>};
-    const auto kern = table[ki];
-    static bool attr[4] = {};
-    if (!attr[ki]) {
+    static const WgKernel *const fam[4] = {WgFamily<1, 1>::k, WgFamily<2, 1>::k, WgFamily<1, 2>::k, WgFamily<2, 2>::k};
+    const WgKernel kern = fam[cv][ki];
+    static bool attr[4][4] = {};
+    static int max_cl[4][4] = {};
+    cudaLaunchConfig_t lc = {};
+    cudaLaunchAttribute la[1];
+    la[0].id = cudaLaunchAttributeClusterDimension;
+    la[0].val.clusterDim.x = CM * CN;
+    la[0].val.clusterDim.y = 1;
+    la[0].val.clusterDim.z = 1;
+    lc.blockDim = dim3(384);
+    lc.dynamicSmemBytes = SMEM_BYTES;
+    lc.stream = s;
+    lc.attrs = la;
+    lc.numAttrs = 1;
+    if (!attr[cv][ki]) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
         if (e != cudaSuccess) return (int)e;
-        attr[ki] = true;
+        /* persistent clusters: no more than fit at once (a GPC's SMs hold whole clusters only) */
+        lc.gridDim = dim3(sms);
+        int n = 0;
+        e = cudaOccupancyMaxActiveClusters(&n, (void *)kern, &lc);
+        if (e != cudaSuccess || n <= 0) return e != cudaSuccess ? (int)e : -1;
+        max_cl[cv][ki] = n;
+        attr[cv][ki] = true;
     }
-    const long long tiles = (long long)((M + WG_BM - 1) / WG_BM) * ((N + WG_BN - 1) / WG_BN);
-    const int grid = (int)(tiles < sms ? tiles : sms);
-    static const int dbg = getenv("MXK_WG_DEBUG") ? atoi(getenv("MXK_WG_DEBUG")) : 0; /* timing experiments */
-    kern<<<grid, 384, SMEM_BYTES, s>>>(ta, tb, M, N, K, G, ae, be, c, dbg);
-    return mxk_err(cudaGetLastError());
+    WgParams P;
+    P.M = M, P.N = N, P.K = K, P.G = G;
+    const int Mt = (M + WG_BM - 1) / WG_BM, Nt = (N + WG_BN - 1) / WG_BN;
+    P.Mg = (Mt + CM - 1) / CM, P.Ng = (Nt + CN - 1) / CN;
+    const char *band_s = getenv("MXK_WG_BAND"); /* EXPERIMENT: group rows per band, 0 = all */
+    const int band = band_s ? atoi(band_s) : 0;
+    P.band = band > 0 && band < P.Mg ? band : P.Mg;
+    P.dbg = getenv("MXK_WG_DEBUG") ? atoi(getenv("MXK_WG_DEBUG")) : 0; /* timing experiments */
+    const long long groups = (long long)P.Mg * P.Ng;
+    const int ncl = (int)(groups < max_cl[cv][ki] ? groups : max_cl[cv][ki]);
+    lc.gridDim = dim3(ncl * CM * CN);
+    return mxk_err(cudaLaunchKernelEx(&lc, kern, ta, tb, P, ae, be, c));
 }

@@ -349,6 +349,125 @@ static std::string gemm_params(const GemmCase &c, bool simt)
     return b;
 }
 
+/* the GEMM cases of verify (all, or those of one cfg) */
+static void verify_gemm(VerifyLog &log, mxsim_ctx *ctx, Rng &r, int only_cfg)
+{
+    /* GEMM: >= 10 shapes, ragged, M = 1, extreme scales, every tile config and path */
+    static const GemmCase cases[] = {
+        {1, 4096, 4096, 32, SC_NARROW, SC_NARROW, 0, false},
+        {16, 4096, 4096, 32, SC_WIDE, SC_WIDE, 0, false},
+        {128, 768, 768, 32, SC_NARROW, SC_WIDE, 0, false},
+        {128, 3072, 768, 64, SC_NARROW, SC_NARROW, 0, false},
+        {1024, 1024, 2048, 32, SC_NARROW, SC_NARROW, 0, false},
+        {1024, 1024, 2048, 128, SC_WIDE, SC_NARROW, 1, false},
+        {257, 131, 512, 64, SC_WIDE, SC_WIDE, 0, false},
+        {257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 1, false},
+        {257, 131, 512, 32, SC_EXTREME, SC_WIDE, 2, false},
+        {257, 131, 512, 128, SC_WIDE, SC_EXTREME, 3, false},
+        {1, 1, 32, 32, SC_WIDE, SC_WIDE, 0, false},
+        {1, 77, 96, 32, SC_EXTREME, SC_EXTREME, 0, false},
+        {33, 77, 384, 128, SC_OVERFLOW, SC_OVERFLOW, 0, false},
+        {200, 300, 1024, 32, SC_NAN, SC_NAN, 1, false},
+        {200, 300, 1024, 32, SC_NARROW, SC_NARROW, 2, true},
+        {200, 300, 1024, 128, SC_EXTREME, SC_EXTREME, 3, true},
+        {64, 64, 96, 32, SC_WIDE, SC_WIDE, 1, false},
+        {100, 100, 512, 256, SC_WIDE, SC_WIDE, 0, true},
+        {9, 40, 4096, 1024, SC_NARROW, SC_WIDE, 0, false},
+        {50, 60, 160, 16, SC_WIDE, SC_EXTREME, 0, false},
+        {31, 17, 96, 48, SC_EXTREME, SC_WIDE, 0, false},
+        {7, 5, 12, 1, SC_WIDE, SC_WIDE, 0, false},
+        /* the small-M kernel (cfg 4; cfg 0 picks it for M <= 16 where cfg 9 does not apply): ragged N and M, M > 16 (several
+        ** row slices), every G branch (32/64/128 specialised, 256 and 2048 generic, > 1024 exact) */
+        {1, 4096, 4096, 32, SC_EXTREME, SC_EXTREME, 4, false},
+        {16, 4096, 4096, 128, SC_NAN, SC_WIDE, 4, false},
+        {3, 131, 512, 64, SC_OVERFLOW, SC_OVERFLOW, 4, false},
+        {13, 77, 4096, 32, SC_WIDE, SC_EXTREME, 4, true},
+        {8, 33, 2048, 256, SC_EXTREME, SC_WIDE, 4, false},
+        {9, 50, 1536, 32, SC_NARROW, SC_NARROW, 4, true},
+        {33, 250, 1024, 32, SC_WIDE, SC_WIDE, 4, false},
+        {1, 17, 65536, 2048, SC_EXTREME, SC_EXTREME, 4, true},
+        {16, 1, 96, 32, SC_NARROW, SC_NARROW, 4, false},
+        {1, 11008, 4096, 128, SC_NARROW, SC_NARROW, 0, false},
+        {16, 11008, 4096, 64, SC_WIDE, SC_NARROW, 0, false},
+        {2, 300, 4160, 64, SC_NAN, SC_NAN, 0, false},
+        /* the 16-warp (cfg 5) and 2-blocks-per-SM (cfg 6) tile kernels */
+        {257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 5, false},
+        {200, 300, 1024, 32, SC_NAN, SC_NAN, 6, false},
+        {1024, 1024, 2048, 32, SC_NARROW, SC_NARROW, 5, false},
+        {1024, 1024, 2048, 128, SC_WIDE, SC_WIDE, 6, true},
+        {129, 67, 160, 32, SC_OVERFLOW, SC_EXTREME, 5, false},
+        {129, 67, 160, 32, SC_WIDE, SC_OVERFLOW, 6, false},
+        /* the Hopper kernel, both variants (cfg 7: IADD bias, cfg 8: biased accumulator): fast path
+        ** (narrow scales), exact path (extreme/overflow/NaN, G > 128), K tails (K % 128 != 0, K < 128),
+        ** ragged M and N, more tiles than SMs (persistent loop), all -128 mantissas (|d| = 2^21) */
+        {257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 7, false},
+        {257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 8, false},
+        {200, 300, 1024, 32, SC_NAN, SC_NAN, 7, false},
+        {200, 300, 1024, 32, SC_NAN, SC_NAN, 8, false},
+        {1024, 1024, 2048, 32, SC_NARROW, SC_NARROW, 7, false},
+        {1024, 1024, 2048, 32, SC_NARROW, SC_NARROW, 8, false},
+        {1024, 1024, 2048, 128, SC_WIDE, SC_WIDE, 7, true},
+        {1024, 1024, 2048, 128, SC_WIDE, SC_WIDE, 8, true},
+        {256, 256, 1024, 128, SC_NARROW, SC_NARROW, 7, true},
+        {256, 256, 1024, 128, SC_NARROW, SC_NARROW, 8, true},
+        {129, 67, 160, 32, SC_OVERFLOW, SC_EXTREME, 7, false},
+        {129, 67, 160, 32, SC_OVERFLOW, SC_EXTREME, 8, false},
+        {1664, 1408, 512, 32, SC_NARROW, SC_NARROW, 7, false},
+        {1664, 1408, 512, 32, SC_NARROW, SC_NARROW, 8, false},
+        {1664, 1408, 512, 128, SC_NARROW, SC_WIDE, 8, false},
+        {1664, 1408, 512, 64, SC_WIDE, SC_NARROW, 7, false},
+        {300, 520, 4160, 64, SC_NARROW, SC_NARROW, 7, false},
+        {300, 520, 4160, 64, SC_NARROW, SC_NARROW, 8, false},
+        {100, 100, 512, 256, SC_WIDE, SC_WIDE, 8, true},
+        {64, 200, 2048, 1024, SC_NARROW, SC_WIDE, 7, false},
+        {17, 4096, 4096, 32, SC_NARROW, SC_NARROW, 8, false},
+        {1024, 1024, 2048, 64, SC_NARROW, SC_EXTREME, 8, false},
+        {33, 77, 96, 32, SC_EXTREME, SC_EXTREME, 8, false},
+        {33, 77, 96, 32, SC_NARROW, SC_NARROW, 7, false},
+        {2048, 4096, 512, 32, SC_NARROW, SC_NARROW, 0, false},
+        /* clusters of tiles: odd tile counts in M and N (a cluster's tile past the edge), more
+        ** tile groups than clusters, several bands of the rasterisation */
+        {1920, 2176, 640, 64, SC_NARROW, SC_WIDE, 8, false},
+        {2304, 1152, 384, 128, SC_NARROW, SC_NARROW, 8, false},
+        {4224, 1152, 256, 32, SC_NARROW, SC_NARROW, 8, false},
+        {1152, 4224, 256, 32, SC_WIDE, SC_NARROW, 8, false},
+        {8192, 640, 128, 128, SC_NARROW, SC_NARROW, 8, false},
+        /* the decode kernel (cfg 9; cfg 0 takes it for M <= 16 with G in {32, 64, 128, 256},
+        ** K % 64 == 0, K/G <= 256): M = 1..16 (one and two slabs of 8), ragged N (not a multiple
+        ** of 16, N = 1), every G, several rounds (K > 4096 at M <= 8, K > 2048 at M > 8, a partial
+        ** last round at K = 4160), wide scales (EA in [235, 254]: the swapped factor order), extreme
+        ** (underflow, overflow), NaN scales, all -128 mantissas, and the cases that fall back to
+        ** cfg 4 (K % 64 != 0, K/G > 256, G = 512) */
+        {1, 4096, 4096, 32, SC_NARROW, SC_NARROW, 9, false},
+        {1, 4096, 4096, 32, SC_EXTREME, SC_EXTREME, 9, false},
+        {1, 11008, 4096, 128, SC_WIDE, SC_WIDE, 9, false},
+        {16, 4096, 4096, 128, SC_NAN, SC_WIDE, 9, false},
+        {16, 4096, 4096, 32, SC_WIDE, SC_EXTREME, 9, false},
+        {16, 11008, 4096, 64, SC_EXTREME, SC_OVERFLOW, 9, false},
+        {2, 300, 4160, 64, SC_NAN, SC_NAN, 9, false},
+        {3, 131, 512, 64, SC_OVERFLOW, SC_OVERFLOW, 9, false},
+        {13, 77, 4096, 32, SC_WIDE, SC_EXTREME, 9, true},
+        {8, 33, 2048, 256, SC_EXTREME, SC_WIDE, 9, false},
+        {9, 50, 1536, 32, SC_NARROW, SC_NARROW, 9, true},
+        {16, 1, 128, 32, SC_NARROW, SC_NARROW, 9, false},
+        {5, 1000, 8192, 32, SC_WIDE, SC_WIDE, 9, false},
+        {12, 200, 8192, 64, SC_EXTREME, SC_NARROW, 9, false},
+        {16, 300, 16384, 64, SC_WIDE, SC_EXTREME, 9, false},
+        {11, 250, 2048, 128, SC_WIDE, SC_EXTREME, 9, true},
+        {7, 4096, 4096, 256, SC_NARROW, SC_WIDE, 9, false},
+        {4, 129, 1024, 32, SC_NAN, SC_EXTREME, 9, true},
+        {1, 77, 96, 32, SC_WIDE, SC_WIDE, 9, false},
+        {1, 64, 16384, 32, SC_EXTREME, SC_WIDE, 9, false},
+        {6, 70, 4096, 512, SC_WIDE, SC_WIDE, 9, false},
+    };
+    for (const GemmCase &c : cases)
+        if (only_cfg < 0 || c.cfg == only_cfg) log.row("gemm", gemm_params(c, false), (long)(c.M * c.N), check_gemm(ctx, r, c, false));
+    if (only_cfg >= 0) return;
+    const GemmCase simt_cases[] = {{257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 0, false},
+                                   {33, 77, 384, 128, SC_NAN, SC_OVERFLOW, 0, true}};
+    for (const GemmCase &c : simt_cases) log.row("gemm", gemm_params(c, true), (long)(c.M * c.N), check_gemm(ctx, r, c, true));
+}
+
 static int cmd_verify(const char *outdir)
 {
     std::string path = std::string(outdir) + "/verify.csv";
@@ -361,6 +480,15 @@ static int cmd_verify(const char *outdir)
     fprintf(log.f, "card,check,params,n,mismatches\n");
     mxsim_ctx *ctx = new_ctx();
     Rng r(20261126);
+    /* MXK_VERIFY_CFG=8: only the GEMM cases of that cfg (a quick check of one kernel's variants) */
+    if (getenv("MXK_VERIFY_CFG")) {
+        verify_gemm(log, ctx, r, atoi(getenv("MXK_VERIFY_CFG")));
+        fclose(log.f);
+        mxsim_ctx_destroy(ctx);
+        printf("verify (cfg %s only): %ld checks, %ld mismatches in total -> %s\n", getenv("MXK_VERIFY_CFG"), log.n_checks,
+               log.total_mismatch, path.c_str());
+        return log.total_mismatch ? 1 : 0;
+    }
 
     /* dequant: all 65,536 (E, m) pairs per profile and group size */
     const int profiles[2] = {MXK_PROFILE_OCP, MXK_PROFILE_MASE_CUDA};
@@ -457,112 +585,7 @@ static int cmd_verify(const char *outdir)
             log.row("quantize", b, (long)n, check_quantize(dt, x, G));
         }
 
-    /* GEMM: >= 10 shapes, ragged, M = 1, extreme scales, every tile config and path */
-    const GemmCase cases[] = {
-        {1, 4096, 4096, 32, SC_NARROW, SC_NARROW, 0, false},
-        {16, 4096, 4096, 32, SC_WIDE, SC_WIDE, 0, false},
-        {128, 768, 768, 32, SC_NARROW, SC_WIDE, 0, false},
-        {128, 3072, 768, 64, SC_NARROW, SC_NARROW, 0, false},
-        {1024, 1024, 2048, 32, SC_NARROW, SC_NARROW, 0, false},
-        {1024, 1024, 2048, 128, SC_WIDE, SC_NARROW, 1, false},
-        {257, 131, 512, 64, SC_WIDE, SC_WIDE, 0, false},
-        {257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 1, false},
-        {257, 131, 512, 32, SC_EXTREME, SC_WIDE, 2, false},
-        {257, 131, 512, 128, SC_WIDE, SC_EXTREME, 3, false},
-        {1, 1, 32, 32, SC_WIDE, SC_WIDE, 0, false},
-        {1, 77, 96, 32, SC_EXTREME, SC_EXTREME, 0, false},
-        {33, 77, 384, 128, SC_OVERFLOW, SC_OVERFLOW, 0, false},
-        {200, 300, 1024, 32, SC_NAN, SC_NAN, 1, false},
-        {200, 300, 1024, 32, SC_NARROW, SC_NARROW, 2, true},
-        {200, 300, 1024, 128, SC_EXTREME, SC_EXTREME, 3, true},
-        {64, 64, 96, 32, SC_WIDE, SC_WIDE, 1, false},
-        {100, 100, 512, 256, SC_WIDE, SC_WIDE, 0, true},
-        {9, 40, 4096, 1024, SC_NARROW, SC_WIDE, 0, false},
-        {50, 60, 160, 16, SC_WIDE, SC_EXTREME, 0, false},
-        {31, 17, 96, 48, SC_EXTREME, SC_WIDE, 0, false},
-        {7, 5, 12, 1, SC_WIDE, SC_WIDE, 0, false},
-        /* the small-M kernel (cfg 4; cfg 0 picks it for M <= 16 where cfg 9 does not apply): ragged N and M, M > 16 (several
-        ** row slices), every G branch (32/64/128 specialised, 256 and 2048 generic, > 1024 exact) */
-        {1, 4096, 4096, 32, SC_EXTREME, SC_EXTREME, 4, false},
-        {16, 4096, 4096, 128, SC_NAN, SC_WIDE, 4, false},
-        {3, 131, 512, 64, SC_OVERFLOW, SC_OVERFLOW, 4, false},
-        {13, 77, 4096, 32, SC_WIDE, SC_EXTREME, 4, true},
-        {8, 33, 2048, 256, SC_EXTREME, SC_WIDE, 4, false},
-        {9, 50, 1536, 32, SC_NARROW, SC_NARROW, 4, true},
-        {33, 250, 1024, 32, SC_WIDE, SC_WIDE, 4, false},
-        {1, 17, 65536, 2048, SC_EXTREME, SC_EXTREME, 4, true},
-        {16, 1, 96, 32, SC_NARROW, SC_NARROW, 4, false},
-        {1, 11008, 4096, 128, SC_NARROW, SC_NARROW, 0, false},
-        {16, 11008, 4096, 64, SC_WIDE, SC_NARROW, 0, false},
-        {2, 300, 4160, 64, SC_NAN, SC_NAN, 0, false},
-        /* the 16-warp (cfg 5) and 2-blocks-per-SM (cfg 6) tile kernels */
-        {257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 5, false},
-        {200, 300, 1024, 32, SC_NAN, SC_NAN, 6, false},
-        {1024, 1024, 2048, 32, SC_NARROW, SC_NARROW, 5, false},
-        {1024, 1024, 2048, 128, SC_WIDE, SC_WIDE, 6, true},
-        {129, 67, 160, 32, SC_OVERFLOW, SC_EXTREME, 5, false},
-        {129, 67, 160, 32, SC_WIDE, SC_OVERFLOW, 6, false},
-        /* the Hopper kernel, both variants (cfg 7: IADD bias, cfg 8: biased accumulator): fast path
-        ** (narrow scales), exact path (extreme/overflow/NaN, G > 128), K tails (K % 128 != 0, K < 128),
-        ** ragged M and N, more tiles than SMs (persistent loop), all -128 mantissas (|d| = 2^21) */
-        {257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 7, false},
-        {257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 8, false},
-        {200, 300, 1024, 32, SC_NAN, SC_NAN, 7, false},
-        {200, 300, 1024, 32, SC_NAN, SC_NAN, 8, false},
-        {1024, 1024, 2048, 32, SC_NARROW, SC_NARROW, 7, false},
-        {1024, 1024, 2048, 32, SC_NARROW, SC_NARROW, 8, false},
-        {1024, 1024, 2048, 128, SC_WIDE, SC_WIDE, 7, true},
-        {1024, 1024, 2048, 128, SC_WIDE, SC_WIDE, 8, true},
-        {256, 256, 1024, 128, SC_NARROW, SC_NARROW, 7, true},
-        {256, 256, 1024, 128, SC_NARROW, SC_NARROW, 8, true},
-        {129, 67, 160, 32, SC_OVERFLOW, SC_EXTREME, 7, false},
-        {129, 67, 160, 32, SC_OVERFLOW, SC_EXTREME, 8, false},
-        {1664, 1408, 512, 32, SC_NARROW, SC_NARROW, 7, false},
-        {1664, 1408, 512, 32, SC_NARROW, SC_NARROW, 8, false},
-        {1664, 1408, 512, 128, SC_NARROW, SC_WIDE, 8, false},
-        {1664, 1408, 512, 64, SC_WIDE, SC_NARROW, 7, false},
-        {300, 520, 4160, 64, SC_NARROW, SC_NARROW, 7, false},
-        {300, 520, 4160, 64, SC_NARROW, SC_NARROW, 8, false},
-        {100, 100, 512, 256, SC_WIDE, SC_WIDE, 8, true},
-        {64, 200, 2048, 1024, SC_NARROW, SC_WIDE, 7, false},
-        {17, 4096, 4096, 32, SC_NARROW, SC_NARROW, 8, false},
-        {1024, 1024, 2048, 64, SC_NARROW, SC_EXTREME, 8, false},
-        {33, 77, 96, 32, SC_EXTREME, SC_EXTREME, 8, false},
-        {33, 77, 96, 32, SC_NARROW, SC_NARROW, 7, false},
-        {2048, 4096, 512, 32, SC_NARROW, SC_NARROW, 0, false},
-        /* the decode kernel (cfg 9; cfg 0 takes it for M <= 16 with G in {32, 64, 128, 256},
-        ** K % 64 == 0, K/G <= 256): M = 1..16 (one and two slabs of 8), ragged N (not a multiple
-        ** of 16, N = 1), every G, several rounds (K > 4096 at M <= 8, K > 2048 at M > 8, a partial
-        ** last round at K = 4160), wide scales (EA in [235, 254]: the swapped factor order), extreme
-        ** (underflow, overflow), NaN scales, all -128 mantissas, and the cases that fall back to
-        ** cfg 4 (K % 64 != 0, K/G > 256, G = 512) */
-        {1, 4096, 4096, 32, SC_NARROW, SC_NARROW, 9, false},
-        {1, 4096, 4096, 32, SC_EXTREME, SC_EXTREME, 9, false},
-        {1, 11008, 4096, 128, SC_WIDE, SC_WIDE, 9, false},
-        {16, 4096, 4096, 128, SC_NAN, SC_WIDE, 9, false},
-        {16, 4096, 4096, 32, SC_WIDE, SC_EXTREME, 9, false},
-        {16, 11008, 4096, 64, SC_EXTREME, SC_OVERFLOW, 9, false},
-        {2, 300, 4160, 64, SC_NAN, SC_NAN, 9, false},
-        {3, 131, 512, 64, SC_OVERFLOW, SC_OVERFLOW, 9, false},
-        {13, 77, 4096, 32, SC_WIDE, SC_EXTREME, 9, true},
-        {8, 33, 2048, 256, SC_EXTREME, SC_WIDE, 9, false},
-        {9, 50, 1536, 32, SC_NARROW, SC_NARROW, 9, true},
-        {16, 1, 128, 32, SC_NARROW, SC_NARROW, 9, false},
-        {5, 1000, 8192, 32, SC_WIDE, SC_WIDE, 9, false},
-        {12, 200, 8192, 64, SC_EXTREME, SC_NARROW, 9, false},
-        {16, 300, 16384, 64, SC_WIDE, SC_EXTREME, 9, false},
-        {11, 250, 2048, 128, SC_WIDE, SC_EXTREME, 9, true},
-        {7, 4096, 4096, 256, SC_NARROW, SC_WIDE, 9, false},
-        {4, 129, 1024, 32, SC_NAN, SC_EXTREME, 9, true},
-        {1, 77, 96, 32, SC_WIDE, SC_WIDE, 9, false},
-        {1, 64, 16384, 32, SC_EXTREME, SC_WIDE, 9, false},
-        {6, 70, 4096, 512, SC_WIDE, SC_WIDE, 9, false},
-    };
-    for (const GemmCase &c : cases) log.row("gemm", gemm_params(c, false), (long)(c.M * c.N), check_gemm(ctx, r, c, false));
-    const GemmCase simt_cases[] = {{257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 0, false},
-                                   {33, 77, 384, 128, SC_NAN, SC_OVERFLOW, 0, true}};
-    for (const GemmCase &c : simt_cases) log.row("gemm", gemm_params(c, true), (long)(c.M * c.N), check_gemm(ctx, r, c, true));
-
+    verify_gemm(log, ctx, r, -1);
     fclose(log.f);
     mxsim_ctx_destroy(ctx);
     printf("verify: %ld checks, %ld mismatches in total -> %s\n", log.n_checks, log.total_mismatch, path.c_str());
@@ -1412,12 +1435,109 @@ static int cmd_memory(const char *out, int ntr, char **traces)
     return rc;
 }
 
+/* bench-prefill OUTDIR: the prefill shapes only, cuBLAS bf16 and the Hopper kernel (cfg 8) in the
+** same run, cold L2 as in bench; MXK_PREFILL_VARIANTS = "V[,V...]" with V = env settings of the
+** kernel's experiment switches, "CLUSTER[:BAND[:DBG]]" (e.g. 11, 21:8, 11:0:1), each timed on the
+** same data.  Writes OUTDIR/bench_prefill.csv. */
+static int cmd_bench_prefill(const char *outdir)
+{
+    std::string path = std::string(outdir) + "/bench_prefill.csv";
+    FILE *f = fopen(path.c_str(), "w");
+    if (!f) {
+        perror(path.c_str());
+        return 1;
+    }
+    fprintf(f, "card,M,N,K,G,method,variant,median_us,ratio_vs_bf16\n");
+    std::vector<std::string> vars;
+    {
+        const char *e = getenv("MXK_PREFILL_VARIANTS");
+        std::string v = e ? e : "11";
+        size_t p0 = 0;
+        while (p0 <= v.size()) {
+            size_t p1 = v.find(',', p0);
+            if (p1 == std::string::npos) p1 = v.size();
+            if (p1 > p0) vars.push_back(v.substr(p0, p1 - p0));
+            p0 = p1 + 1;
+        }
+    }
+    cublasHandle_t cb;
+    CKB(cublasCreate(&cb));
+    size_t ws_bytes = 64u << 20;
+    DBuf<uint8_t> ws(ws_bytes);
+    CKB(cublasSetWorkspace(cb, ws.p, ws_bytes));
+    const int64_t shapes[][3] = {{2048, 4096, 4096}, {2048, 11008, 4096}, {8192, 8192, 8192}};
+    for (const auto &sh : shapes) {
+        const int64_t M = sh[0], N = sh[1], K = sh[2];
+        double bf16_us;
+        {
+            const int ns = sets_for((size_t)(M * K + N * K) * 2);
+            std::vector<DBuf<uint16_t>> A, B;
+            for (int i = 0; i < ns; i++) {
+                A.emplace_back(M * K);
+                B.emplace_back(N * K);
+                rnd_bf16(A.back().p, M * K);
+                rnd_bf16(B.back().p, N * K);
+            }
+            DBuf<uint16_t> C(M * N);
+            const float one = 1.0f, zero = 0.0f;
+            bf16_us = median_us([&](int i) {
+                CKB(cublasGemmEx(cb, CUBLAS_OP_T, CUBLAS_OP_N, (int)N, (int)M, (int)K, &one, B[i].p, CUDA_R_16BF,
+                                 (int)K, A[i].p, CUDA_R_16BF, (int)K, &zero, C.p, CUDA_R_16BF, (int)N,
+                                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+            }, ns);
+            fprintf(f, "%s,%lld,%lld,%lld,0,cublas-bf16,-,%.3f,1.000\n", g_card.c_str(), (long long)M, (long long)N,
+                    (long long)K, bf16_us);
+            printf("%lldx%lldx%lld cublas-bf16 %.2f us\n", (long long)M, (long long)N, (long long)K, bf16_us);
+        }
+        for (int64_t G : {32, 64, 128}) {
+            const int ns = sets_for((size_t)(M * K + N * K) + (size_t)(M * K + N * K) / G);
+            std::vector<DBuf<int8_t>> Am, Bm;
+            std::vector<DBuf<uint8_t>> Ae, Be;
+            for (int i = 0; i < ns; i++) {
+                Am.emplace_back(M * K);
+                Bm.emplace_back(N * K);
+                Ae.emplace_back(M * K / G);
+                Be.emplace_back(N * K / G);
+                rnd_mant(Am.back().p, M * K);
+                rnd_mant(Bm.back().p, N * K);
+                rnd_scale(Ae.back().p, M * K / G);
+                rnd_scale(Be.back().p, N * K / G);
+            }
+            DBuf<float> C(M * N);
+            for (const std::string &v : vars) {
+                std::string parts[3] = {"11", "0", "0"};
+                for (size_t i = 0, p0 = 0; i < 3 && p0 <= v.size(); i++) {
+                    size_t p1 = v.find(':', p0);
+                    if (p1 == std::string::npos) p1 = v.size();
+                    parts[i] = v.substr(p0, p1 - p0);
+                    p0 = p1 + 1;
+                }
+                setenv("MXK_WG_CLUSTER", parts[0].c_str(), 1);
+                setenv("MXK_WG_BAND", parts[1].c_str(), 1);
+                setenv("MXK_WG_DEBUG", parts[2].c_str(), 1);
+                const double us = median_us([&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, 8, 0)); }, ns);
+                fprintf(f, "%s,%lld,%lld,%lld,%lld,mxk-cfg8,%s,%.3f,%.3f\n", g_card.c_str(), (long long)M, (long long)N,
+                        (long long)K, (long long)G, v.c_str(), us, bf16_us / us);
+                fflush(f);
+                printf("%lldx%lldx%lld G=%-4lld %-10s %9.2f us  x%.3f\n", (long long)M, (long long)N, (long long)K,
+                       (long long)G, v.c_str(), us, bf16_us / us);
+            }
+            unsetenv("MXK_WG_CLUSTER");
+            unsetenv("MXK_WG_BAND");
+            unsetenv("MXK_WG_DEBUG");
+        }
+    }
+    cublasDestroy(cb);
+    fclose(f);
+    return 0;
+}
+
 static void usage()
 {
     fprintf(stderr,
             "usage: mxsim-gpu info | dequant IN.npz OUT.npy | quantize IN.npy G OUT.npz |\n"
             "                 gemm A.npz B.npz OUT.npy | verify OUTDIR | bench OUTDIR | golden OUTDIR |\n"
-            "                 bench-dequant OUTDIR |\n"
+            "                 bench-dequant OUTDIR | bench-prefill OUTDIR |\n"
             "                 perf M N K G [cfg] |\n"
             "                 memory OUT.csv TRACE...\n");
 }
@@ -1449,6 +1569,7 @@ int main(int argc, char **argv)
     if (cmd == "verify" && argc == 3) return cmd_verify(argv[2]);
     if (cmd == "bench" && argc == 3) return cmd_bench(argv[2]);
     if (cmd == "bench-dequant" && argc == 3) return cmd_bench_dequant(argv[2]);
+    if (cmd == "bench-prefill" && argc == 3) return cmd_bench_prefill(argv[2]);
     if (cmd == "golden" && argc == 3) return cmd_golden(argv[2]);
     if (cmd == "memory" && argc >= 4) return cmd_memory(argv[2], argc - 3, argv + 3);
     if (cmd == "perf" && (argc == 6 || argc == 7))
