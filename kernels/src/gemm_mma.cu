@@ -28,7 +28,7 @@ int mxk_gemm_gemv_internal(int M, int N, int K, int G, const int8_t *am, const u
 /* gemm_decode.cu: the decode kernel (cfg 9); -1 when it does not apply */
 int mxk_gemm_decode_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
                              const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s);
-/* gemm_wgmma.cu: the Hopper kernel (cfg 7, 8); -1 when it does not apply (not sm_90, K % 16, ...) */
+/* gemm_wgmma.cu: the Hopper kernel (cfg 8); -1 when it does not apply (not sm_90, K % 16, ...) */
 int mxk_gemm_wgmma_internal(int variant, int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
                             const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s);
 
@@ -315,7 +315,7 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
                         int cfg, mxk_stream stream)
 {
     if (M < 1 || N < 1 || K < 1 || G < 1 || G > 65536 || K % G != 0 || !a_m || !a_e || !b_m ||
-        !b_e || !c || cfg < 0 || cfg > 9)
+        !b_e || !c || cfg < 0 || cfg > 9 || cfg == 1 || cfg == 6 || cfg == 7)
         return (int)cudaErrorInvalidValue;
     const bool aligned = ((uintptr_t)a_m % 16 == 0) && ((uintptr_t)b_m % 16 == 0);
     if (G % 32 != 0 || !aligned || M > INT32_MAX / 2 || N > INT32_MAX / 2 || K > INT32_MAX / 2)
@@ -329,8 +329,6 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
         ** 16x32 tiles (cfg 3) on every decode shape of the bench: 0.91-1.41x vs 0.29-0.51x of
         ** cuBLAS bf16; closest at 16x11008x4096 G=32 (53.9 vs 57.8 us). */
         const bool gemv = M <= 16;
-        /* Large tiles: 16 warps (cfg 5) measured 7-10% faster than 8 warps (cfg 1) at G >= 64 and
-        ** within +-2% at G = 32 (H200, run 1 of 2026-11-26), so G = 32 keeps cfg 1. */
         /* At least one 128x128 tile per SM: the Hopper wgmma kernel (cfg 8), which falls back to
         ** cfg 5 where it does not apply. */
         /* M <= 16: the decode kernel (cfg 9) where it applies, else the small-M kernel (cfg 4). */
@@ -344,15 +342,13 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
         if (r >= 0) return r;
         cfg = 4;
     }
-    if (cfg == 7 || cfg == 8) {
+    if (cfg == 8) {
         const int r = mxk_gemm_wgmma_internal(cfg == 8, m, n, k, g, a_m, a_e, b_m, b_e, c, s);
         if (r >= 0) return r;
         cfg = 5;
     }
     if (cfg == 4) return mxk_gemm_gemv_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
     if (cfg == 5) return launch_cfg<128, 128, 4, 4, 3>(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
-    if (cfg == 6) return launch_cfg<128, 64, 4, 2, 3, 2>(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
-    if (cfg == 1) return launch_cfg<128, 128, 2, 4, 3>(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
     if (cfg == 2) return launch_cfg<64, 64, 2, 2, 4>(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
     return launch_cfg<16, 32, 1, 4, 6>(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
 }
