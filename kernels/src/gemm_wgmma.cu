@@ -421,12 +421,23 @@ __global__ void __launch_bounds__(384, 1)
         for (int i = 0; i < 64; i++) d[i] = 0, d1[i] = 0, acc[i] = 0.0f;
         /* promotion of the group dots in dd into acc (see the header) */
         /* the fast path of the promotion (see the header): acc += ((dd + bias as float) * sa + ca) * sb */
-        auto promote_fast = [&](int (&dd)[64], uint32_t sca) {
-            const float2 A0 = lds_f2(sca + 8 * rl0), A1 = lds_f2(sca + 8 * (rl0 + 8));
+        struct Fac {
+            float2 a0, a1; /* rows rl0, rl0 + 8 */
+            float4 b[8];   /* this thread's 32 columns */
+        };
+        auto load_fac = [&](uint32_t sca) -> Fac {
+            Fac f;
+            f.a0 = lds_f2(sca + 8 * rl0), f.a1 = lds_f2(sca + 8 * (rl0 + 8));
             const uint32_t bq = sca + (uint32_t)offsetof(SlotSc, b) + 16 * q4;
 #pragma unroll
+            for (int bb = 0; bb < 8; bb++) f.b[bb] = lds_f4(bq + 64 * bb);
+            return f;
+        };
+        auto apply_fac = [&](int (&dd)[64], const Fac &f) {
+            const float2 A0 = f.a0, A1 = f.a1;
+#pragma unroll
             for (int bb = 0; bb < 8; bb++) {
-                const float4 B = lds_f4(bq + 64 * bb);
+                const float4 B = f.b[bb];
                 const float sbv[4] = {B.x, B.y, B.z, B.w};
 #pragma unroll
                 for (int h2 = 0; h2 < 2; h2++)
@@ -437,6 +448,17 @@ __global__ void __launch_bounds__(384, 1)
                         const float x = __fmaf_rn(__int_as_float(dd[i] + WG_MAGIC), A.x, A.y);
                         acc[i] = __fmaf_rn(x, sbv[h2 * 2 + (e & 1)], acc[i]);
                     }
+            }
+        };
+        auto promote_fast = [&](int (&dd)[64], uint32_t sca) { apply_fac(dd, load_fac(sca)); };
+        /* the slot is free once every CTA that multicasts into it saw it released: all of the cluster */
+        auto release = [&](int s) {
+            __syncwarp();
+            if (lane == 0) {
+                if (CS == 1) mbar_arrive(empty0 + 8 * s);
+                else
+#pragma unroll
+                    for (int r = 0; r < CS; r++) mbar_arrive_cta(empty0 + 8 * s, r);
             }
         };
         /* fast-path verdict of a slot for this warpgroup: a B row of the tile or an A row of the
@@ -492,6 +514,7 @@ __global__ void __launch_bounds__(384, 1)
                 const uint32_t dA = sbase + s * (A_TILE + B_TILE);
                 const uint64_t descA = make_desc(dA + cw * 64 * WG_BK), descB = make_desc(dA + A_TILE);
                 const SlotSc *st = scs + s * SLOTS;
+                bool released = false;
                 if ((dbg & 8) || ((dbg & 32) && cw == 1)) {
                     /* timing experiment: no wgmma */
                 } else if ((KPG_T == 1 || KPG_T == 2) && kt * 4 + 4 <= KS && !(dbg & 1) &&
@@ -533,6 +556,29 @@ __global__ void __launch_bounds__(384, 1)
                         wgmma_wait0(d1);
                         promote_fast(d1, smem_u32(&st[1]));
                     }
+                } else if (KPG_T == 4 && kt * 4 + 4 <= KS && !(dbg & 512)) {
+                    /* G = 128: the factors go to registers before the wgmmas (verdict and loads
+                    ** ahead of them, so that no branch meets an in-flight accumulator), and the
+                    ** slot is released as soon as the wgmmas that read it completed, before the
+                    ** promotion: the producer refills it one promotion earlier. */
+                    const uint32_t sca = smem_u32(&st[0]);
+                    const bool fast = slot_fast(sca);
+                    const Fac f = load_fac(sca);
+                    wgmma_fence();
+#pragma unroll
+                    for (int k = 0; k < 4; k++) {
+                        if (k == 0) wgmma_s8_first(d, descA, descB);
+                        else wgmma_s8(d, descA + 2 * k, descB + 2 * k, 1);
+                    }
+                    wgmma_commit();
+                    wgmma_wait0(d);
+                    if (fast) {
+                        release(s);
+                        released = true;
+                        if (!(dbg & 1)) apply_fac(d, f);
+                    } else {
+                        promote(d, st[0]);
+                    }
                 } else if (KPG_T > 0) {
                     constexpr int KP = KPG_T > 0 ? KPG_T : 1;
 #pragma unroll
@@ -558,14 +604,7 @@ __global__ void __launch_bounds__(384, 1)
                     wgmma_wait0(d);
                     if ((ks0 + nk) % KPG == 0) promote(d, st[0]);
                 }
-                __syncwarp();
-                if (lane == 0) {
-                    /* the slot is free once every CTA that multicasts into it saw it released: all of the cluster */
-                    if (CS == 1) mbar_arrive(empty0 + 8 * s);
-                    else
-#pragma unroll
-                        for (int r = 0; r < CS; r++) mbar_arrive_cta(empty0 + 8 * s, r);
-                }
+                if (!released) release(s);
                 if (++s == WG_STAGES) s = 0, ph ^= 1;
             }
             store_tile(origin(grp));
