@@ -124,25 +124,6 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map
                  " [%0], [%1, {%2, %3}], [%4];\n"
                  ::"r"(dst), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(bar) : "memory");
 }
-/* the same box into the same shared-memory offset of every CTA of the cluster in mask, each of
-** whose mbarrier at bar's offset receives the bytes */
-__device__ __forceinline__ void tma_load_2d_mc(uint32_t dst, const CUtensorMap *map, int c0, int c1, uint32_t bar,
-                                               uint16_t mask)
-{
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
-                 " [%0], [%1, {%2, %3}], [%4], %5;\n"
-                 ::"r"(dst), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(bar), "h"(mask) : "memory");
-}
-/* arrive on the mbarrier at the same offset in CTA rank of the cluster */
-__device__ __forceinline__ void mbar_arrive_cta(uint32_t bar, int rank)
-{
-    asm volatile("{\n.reg .b32 ra;\nmapa.shared::cluster.u32 ra, %0, %1;\n"
-                 "mbarrier.arrive.shared::cluster.b64 _, [ra];\n}\n" ::"r"(bar), "r"(rank) : "memory");
-}
-__device__ __forceinline__ void cluster_sync()
-{
-    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
-}
 /* K-major operand, 128-byte swizzle: rows of 128 bytes, 8-row groups 1024 bytes apart. */
 __device__ __forceinline__ uint64_t make_desc(uint32_t addr)
 {
@@ -221,16 +202,13 @@ __device__ __forceinline__ int bperm(int c)
 
 struct WgParams {
     int M, N, K, G;
-    int Mg, Ng; /* tile groups: CM x CN tiles, one per CTA of a cluster */
-    int band;   /* group rows per band of the rasterisation (1..Mg) */
+    int Mt, Nt; /* 128 x 128 tiles */
+    int band;   /* tile rows per band of the rasterisation (1..Mt) */
     int dbg;
 };
 
-/* CM x CN CTAs form a cluster working on CM x CN adjacent tiles: the CN CTAs of a tile row share
-** its A tile, the CM CTAs of a tile column its B tile; each loads 1/CN of the shared A tile and 1/CM
-** of the shared B tile and multicasts it to the sharers, so that every operand byte crosses from
-** L2 once per cluster instead of once per CTA. */
-template <int KPG_T, int CM, int CN>
+/* PP: the two consumer warpgroups take turns to issue their wgmmas (G = 128 stages) */
+template <int KPG_T, bool PP>
 __global__ void __launch_bounds__(384, 1)
     gemm_wgmma_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB,
                       const WgParams P, const uint8_t *__restrict__ ae, const uint8_t *__restrict__ be,
@@ -244,20 +222,20 @@ __global__ void __launch_bounds__(384, 1)
     uint64_t *bars = reinterpret_cast<uint64_t *>(smem + DATA_BYTES + SC_BYTES);
     const uint32_t full0 = smem_u32(bars), empty0 = full0 + WG_STAGES * 8;
 
-    constexpr int CS = CM * CN;
     const int tid = threadIdx.x, wg = tid >> 7;
-    /* group grp -> origin (row of A, row of B) of this CTA's tile: bands of P.band group rows,
-    ** column-major inside a band, so that the CTAs running at one time share A and B blocks in L2 */
-    auto origin = [&](int grp) -> int2 {
-        const int rk = (int)blockIdx.x % CS, per = P.band * P.Ng, b = grp / per, w = grp - b * per;
-        const int rows = min(P.band, P.Mg - b * P.band), gm = b * P.band + w % rows, gn = w / rows;
-        return make_int2((gm * CM + rk % CM) * WG_BM, (gn * CN + rk / CM) * WG_BN);
+    /* tile t -> origin (row of A, row of B): bands of P.band tile rows, column-major inside a
+    ** band, so that the CTAs running at one time share A and B blocks in L2 (at M <= 128 * band
+    ** this is the plain M-fastest order) */
+    auto origin = [&](int t) -> int2 {
+        const int per = P.band * P.Nt, b = t / per, w = t - b * per;
+        const int rows = min(P.band, P.Mt - b * P.band);
+        return make_int2((b * P.band + w % rows) * WG_BM, (w / rows) * WG_BN);
     };
     /* the problem's constants, formed inside each role after setmaxnreg (values live across the
     ** register-count change were spilled to local memory) */
 #define WG_CONSTS                                                                                     \
     const int M = P.M, N = P.N, K = P.K, G = P.G, dbg = P.dbg;                                     \
-    const int ngroups = P.Mg * P.Ng, cid = (int)blockIdx.x / CS, ncl = (int)gridDim.x / CS;        \
+    const int ngroups = P.Mt * P.Nt, cid = (int)blockIdx.x, ncl = (int)gridDim.x;                 \
     const int KS = K / 32, n_kt = (K + WG_BK - 1) / WG_BK, ng = K / G, KPG = G / 32;              \
     const int my_tiles = cid < ngroups ? (ngroups - 1 - cid) / ncl + 1 : 0;                        \
     const int njobs = my_tiles * n_kt;                                                             \
@@ -266,15 +244,13 @@ __global__ void __launch_bounds__(384, 1)
     if (tid == 0) {
         for (int s = 0; s < WG_STAGES; s++) {
             mbar_init(full0 + 8 * s, 2); /* the TMA bytes + the scale factors, both by one producer warp */
-            mbar_init(empty0 + 8 * s, 8 * CS); /* every consumer warp of the cluster */
+            mbar_init(empty0 + 8 * s, 8); /* every consumer warp */
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
         asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)&tmA) : "memory");
         asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)&tmB) : "memory");
     }
-    /* the peers' multicasts and arrivals need this CTA's barriers initialised */
-    if (CS > 1) cluster_sync();
-    else __syncthreads();
+    __syncthreads();
 
     if (wg == 0) {
         /* ------------------------------ producer ------------------------------ */
@@ -352,24 +328,10 @@ __global__ void __launch_bounds__(384, 1)
                     mbar_arrive(fbar); /* timing experiment: no TMA */
                 } else {
                     if (tile != cur_tl) cur_tl = tile, cur_o = origin(tile);
-                    /* this CTA receives both whole tiles, its own loads and the peers' multicasts */
                     mbar_arrive_tx(fbar, A_TILE + B_TILE);
-                    const uint32_t dA = sbase + s * (A_TILE + B_TILE), dB = dA + A_TILE;
-                    const int rk = (int)blockIdx.x % CS, rm = rk % CM, rn = rk / CM;
-                    if (CN == 1) {
-                        tma_load_2d(dA, &tmA, kt * WG_BK, cur_o.x, fbar);
-                    } else { /* part rn of the A tile, to the CTAs of this tile row */
-                        uint16_t mask = 0;
-                        for (int j = 0; j < CN; j++) mask |= (uint16_t)(1u << (rm + CM * j));
-                        tma_load_2d_mc(dA + rn * (A_TILE / CN), &tmA, kt * WG_BK, cur_o.x + rn * (WG_BM / CN), fbar, mask);
-                    }
-                    if (CM == 1) {
-                        tma_load_2d(dB, &tmB, kt * WG_BK, cur_o.y, fbar);
-                    } else { /* part rm of the B tile, to the CTAs of this tile column */
-                        uint16_t mask = 0;
-                        for (int j = 0; j < CM; j++) mask |= (uint16_t)(1u << (j + CM * rn));
-                        tma_load_2d_mc(dB + rm * (B_TILE / CM), &tmB, kt * WG_BK, cur_o.y + rm * (WG_BN / CM), fbar, mask);
-                    }
+                    const uint32_t dA = sbase + s * (A_TILE + B_TILE);
+                    tma_load_2d(dA, &tmA, kt * WG_BK, cur_o.x, fbar);
+                    tma_load_2d(dA + A_TILE, &tmB, kt * WG_BK, cur_o.y, fbar);
                 }
             }
             uint32_t cw_[8];
@@ -451,16 +413,15 @@ __global__ void __launch_bounds__(384, 1)
             }
         };
         auto promote_fast = [&](int (&dd)[64], uint32_t sca) { apply_fac(dd, load_fac(sca)); };
-        /* the slot is free once every CTA that multicasts into it saw it released: all of the cluster */
         auto release = [&](int s) {
             __syncwarp();
-            if (lane == 0) {
-                if (CS == 1) mbar_arrive(empty0 + 8 * s);
-                else
-#pragma unroll
-                    for (int r = 0; r < CS; r++) mbar_arrive_cta(empty0 + 8 * s, r);
-            }
+            if (lane == 0) mbar_arrive(empty0 + 8 * s);
         };
+        /* PP turns: warpgroup cw waits on named barrier 1 + cw and passes the turn on 2 - cw
+        ** (bar.arrive: no wait) right after issuing, so that the tensor pipe runs one warpgroup's
+        ** stage while the other promotes its previous one; warpgroup 0 starts without waiting and
+        ** takes the last turn passed to it after its loop. */
+        int pp_n = 0;
         /* fast-path verdict of a slot for this warpgroup: a B row of the tile or an A row of the
         ** warpgroup outside the window makes it slow (warp-uniform by the vote) */
         auto slot_fast = [&](uint32_t sca) -> bool {
@@ -564,6 +525,7 @@ __global__ void __launch_bounds__(384, 1)
                     const uint32_t sca = smem_u32(&st[0]);
                     const bool fast = slot_fast(sca);
                     const Fac f = load_fac(sca);
+                    if (PP && (cw == 1 || pp_n > 0)) asm volatile("bar.sync %0, 256;\n" ::"r"(1 + cw) : "memory");
                     wgmma_fence();
 #pragma unroll
                     for (int k = 0; k < 4; k++) {
@@ -571,6 +533,8 @@ __global__ void __launch_bounds__(384, 1)
                         else wgmma_s8(d, descA + 2 * k, descB + 2 * k, 1);
                     }
                     wgmma_commit();
+                    if (PP) asm volatile("bar.arrive %0, 256;\n" ::"r"(2 - cw) : "memory");
+                    pp_n++;
                     wgmma_wait0(d);
                     if (fast) {
                         release(s);
@@ -609,9 +573,8 @@ __global__ void __launch_bounds__(384, 1)
             }
             store_tile(origin(grp));
         }
+        if (PP && cw == 0 && pp_n > 0) asm volatile("bar.sync 1, 256;\n" ::: "memory");
     }
-    /* no CTA leaves while a peer may still multicast into it or arrive on its barriers */
-    if (CS > 1) cluster_sync();
 #endif
 }
 
@@ -643,12 +606,6 @@ bool make_map(CUtensorMap *m, const int8_t *p, int rows, int K, int box_rows)
 
 typedef void (*WgKernel)(const CUtensorMap, const CUtensorMap, const WgParams, const uint8_t *, const uint8_t *, float *);
 
-/* one kernel per G class (G/32 = 1, 2, 4, other) and cluster shape */
-template <int CM, int CN> struct WgFamily {
-    static constexpr WgKernel k[4] = {gemm_wgmma_kernel<1, CM, CN>, gemm_wgmma_kernel<2, CM, CN>,
-                                      gemm_wgmma_kernel<4, CM, CN>, gemm_wgmma_kernel<0, CM, CN>};
-};
-
 } // namespace
 
 /* 0 = launched; -1 = not applicable here (caller falls back); > 0 = CUDA error */
@@ -666,49 +623,30 @@ int mxk_gemm_wgmma_internal(int variant, int M, int N, int K, int G, const int8_
     }
     if (cc_major != 9 || G % 32 != 0 || K % 16 != 0 || (uintptr_t)am % 16 || (uintptr_t)bm % 16) return -1;
     (void)variant;
-    /* EXPERIMENT: cluster shape and band from the environment (MXK_WG_CLUSTER = 11, 21, 12, 22) */
-    const char *cv_s = getenv("MXK_WG_CLUSTER");
-    const int cvn = cv_s ? atoi(cv_s) : 11;
-    const int CM = cvn / 10 == 2 ? 2 : 1, CN = cvn % 10 == 2 ? 2 : 1, cv = (CM - 1) + 2 * (CN - 1);
     CUtensorMap ta, tb;
-    if (!make_map(&ta, am, M, K, WG_BM / CN) || !make_map(&tb, bm, N, K, WG_BN / CM)) return -1;
+    if (!make_map(&ta, am, M, K, WG_BM) || !make_map(&tb, bm, N, K, WG_BN)) return -1;
     const int kpg = G / 32, ki = kpg == 1 ? 0 : kpg == 2 ? 1 : kpg == 4 ? 2 : 3;
-    static const WgKernel *const fam[4] = {WgFamily<1, 1>::k, WgFamily<2, 1>::k, WgFamily<1, 2>::k, WgFamily<2, 2>::k};
-    const WgKernel kern = fam[cv][ki];
-    static bool attr[4][4] = {};
-    static int max_cl[4][4] = {};
-    cudaLaunchConfig_t lc = {};
-    cudaLaunchAttribute la[1];
-    la[0].id = cudaLaunchAttributeClusterDimension;
-    la[0].val.clusterDim.x = CM * CN;
-    la[0].val.clusterDim.y = 1;
-    la[0].val.clusterDim.z = 1;
-    lc.blockDim = dim3(384);
-    lc.dynamicSmemBytes = SMEM_BYTES;
-    lc.stream = s;
-    lc.attrs = la;
-    lc.numAttrs = 1;
-    if (!attr[cv][ki]) {
+    /* EXPERIMENT: MXK_WG_PP=1 turns at G = 128 */
+    const int pp = getenv("MXK_WG_PP") && atoi(getenv("MXK_WG_PP")) ? 1 : 0;
+    static const WgKernel table[2][4] = {
+        {gemm_wgmma_kernel<1, false>, gemm_wgmma_kernel<2, false>, gemm_wgmma_kernel<4, false>, gemm_wgmma_kernel<0, false>},
+        {gemm_wgmma_kernel<1, false>, gemm_wgmma_kernel<2, false>, gemm_wgmma_kernel<4, true>, gemm_wgmma_kernel<0, false>}};
+    const WgKernel kern = table[pp][ki];
+    static bool attr[2][4] = {};
+    if (!attr[pp][ki]) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
         if (e != cudaSuccess) return (int)e;
-        /* persistent clusters: no more than fit at once (a GPC's SMs hold whole clusters only) */
-        lc.gridDim = dim3(sms);
-        int n = 0;
-        e = cudaOccupancyMaxActiveClusters(&n, (void *)kern, &lc);
-        if (e != cudaSuccess || n <= 0) return e != cudaSuccess ? (int)e : -1;
-        max_cl[cv][ki] = n;
-        attr[cv][ki] = true;
+        attr[pp][ki] = true;
     }
     WgParams P;
     P.M = M, P.N = N, P.K = K, P.G = G;
-    const int Mt = (M + WG_BM - 1) / WG_BM, Nt = (N + WG_BN - 1) / WG_BN;
-    P.Mg = (Mt + CM - 1) / CM, P.Ng = (Nt + CN - 1) / CN;
-    const char *band_s = getenv("MXK_WG_BAND"); /* EXPERIMENT: group rows per band, 0 = all */
+    P.Mt = (M + WG_BM - 1) / WG_BM, P.Nt = (N + WG_BN - 1) / WG_BN;
+    const char *band_s = getenv("MXK_WG_BAND"); /* EXPERIMENT: tile rows per band, 0 = all */
     const int band = band_s ? atoi(band_s) : 0;
-    P.band = band > 0 && band < P.Mg ? band : P.Mg;
+    P.band = band > 0 && band < P.Mt ? band : P.Mt;
     P.dbg = getenv("MXK_WG_DEBUG") ? atoi(getenv("MXK_WG_DEBUG")) : 0; /* timing experiments */
-    const long long groups = (long long)P.Mg * P.Ng;
-    const int ncl = (int)(groups < max_cl[cv][ki] ? groups : max_cl[cv][ki]);
-    lc.gridDim = dim3(ncl * CM * CN);
-    return mxk_err(cudaLaunchKernelEx(&lc, kern, ta, tb, P, ae, be, c));
+    const long long tiles = (long long)P.Mt * P.Nt;
+    const int grid = (int)(tiles < sms ? tiles : sms);
+    kern<<<grid, 384, SMEM_BYTES, s>>>(ta, tb, P, ae, be, c);
+    return mxk_err(cudaGetLastError());
 }

@@ -3,8 +3,9 @@
 # (and, when BASE_SRC names another tree, that one as the baseline), hang-guarded smoke runs of each
 # variant, the cfg-8 verify cases per variant (0 mismatches expected), L2-warm perf of the baseline
 # and this tree, and bench-prefill (cuBLAS bf16 and every variant in the same run, cold L2).
-#   usage: [VARIANTS=11,21:8,...] [BASE_SRC=..] [NCU="11 21"] kernels/tools/prefill_iter.sh OUTDIR
-# A variant is CLUSTER[:BAND[:DBG]] (MXK_WG_CLUSTER, MXK_WG_BAND, MXK_WG_DEBUG of gemm_wgmma.cu).
+#   usage: [VARIANTS=0,1:16,...] [BASE_SRC=..] [NCU="0:32 1:128"] kernels/tools/prefill_iter.sh OUTDIR
+# A variant is PP[:BAND[:DBG]] (MXK_WG_PP, MXK_WG_BAND, MXK_WG_DEBUG of gemm_wgmma.cu); NCU lists
+# PP:G pairs profiled at 2048x4096x4096 (throughputs and warp stall reasons).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DEST=${1:-${OUT:-/tmp/prefill_out}}
@@ -13,7 +14,7 @@ exec > >(tee "$DEST/iter.log") 2>&1
 T0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
-VARIANTS=${VARIANTS:-11}
+VARIANTS=${VARIANTS:-0}
 build() { # src dir, build dir
   cmake -S "$1" -B "$2" -DMXSIM_WITH_CUDA=ON -DMXSIM_BUILD_BENCH=OFF -DMXSIM_WITH_RTL=OFF \
     -DMXSIM_WITH_SYSTEMC=OFF -DCMAKE_BUILD_TYPE=Release > "$2.log" 2>&1 &&
@@ -30,21 +31,21 @@ ok=""
 for v in $(echo "$VARIANTS" | tr ',' ' '); do
   c=${v%%:*}
   case " $ok " in *" $c "*) continue ;; esac
-  if MXK_WG_CLUSTER=$c timeout -k 2 20 "$NEW" perf 2048 4096 4096 128 8 && MXK_WG_CLUSTER=$c timeout -k 2 20 "$NEW" perf 2048 4096 4096 32 8; then
+  if MXK_WG_PP=$c timeout -k 2 20 "$NEW" perf 2048 4096 4096 128 8 && MXK_WG_PP=$c timeout -k 2 20 "$NEW" perf 2048 4096 4096 32 8; then
     ok="$ok $c"
-  else echo "cluster $c FAILED smoke"; fi
+  else echo "pp $c FAILED smoke"; fi
 done
-stamp "passing cluster shapes:$ok"
-stamp "== verify cfg 8 per cluster shape"
+stamp "passing pp settings:$ok"
+stamp "== verify cfg 8 per pp setting"
 for c in $ok; do
-  MXK_WG_CLUSTER=$c MXK_VERIFY_CFG=8 timeout -k 2 120 "$NEW" verify "$DEST" > /tmp/ver.log 2>&1; echo "cluster $c rc=$?: $(tail -1 /tmp/ver.log)"
+  MXK_WG_PP=$c MXK_VERIFY_CFG=8 timeout -k 2 120 "$NEW" verify "$DEST" > /tmp/ver.log 2>&1; echo "pp $c rc=$?: $(tail -1 /tmp/ver.log)"
   grep -v "mismatches=0" /tmp/ver.log | grep gemm | head -5
   cp "$DEST/verify.csv" "$DEST/verify_c$c.csv"
 done
 c=$(echo $ok | awk '{print $NF}')
-MXK_WG_CLUSTER=$c MXK_WG_BAND=3 MXK_VERIFY_CFG=8 timeout -k 2 120 "$NEW" verify "$DEST" > /tmp/ver.log 2>&1; echo "cluster $c band 3 rc=$?: $(tail -1 /tmp/ver.log)"
+MXK_WG_PP=$c MXK_WG_BAND=3 MXK_VERIFY_CFG=8 timeout -k 2 120 "$NEW" verify "$DEST" > /tmp/ver.log 2>&1; echo "pp $c band 3 rc=$?: $(tail -1 /tmp/ver.log)"
 cp "$DEST/verify.csv" "$DEST/verify_c${c}_band3.csv"; rm -f "$DEST/verify.csv"
-stamp "== L2-warm perf, baseline vs this tree (cluster 11)"
+stamp "== L2-warm perf, baseline vs this tree (defaults)"
 for g in 32 64 128; do
   [ -x "$OLD" ] && timeout -k 2 20 "$OLD" perf 2048 4096 4096 $g 8 | sed 's/^/old /'
   timeout -k 2 20 "$NEW" perf 2048 4096 4096 $g 8 | sed 's/^/new /'
@@ -54,12 +55,14 @@ keep=""
 for v in $(echo "$VARIANTS" | tr ',' ' '); do case " $ok " in *" ${v%%:*} "*) keep="$keep,$v" ;; esac; done
 MXK_PREFILL_VARIANTS=${keep#,} timeout -k 5 200 "$NEW" bench-prefill "$DEST"
 if [ -n "${NCU:-}" ] && command -v ncu > /dev/null; then
-  for c in $NCU; do
-    stamp "== ncu cluster $c, 2048x4096x4096 G=128"
-    MXK_WG_CLUSTER=$c timeout -k 5 60 ncu --clock-control none -k regex:wgmma --launch-skip 2 --launch-count 1 \
-      --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
-      "$NEW" perf 2048 4096 4096 128 8 > "$DEST/ncu_c$c.txt" 2>&1
-    grep -E "Duration|Throughput|L2 Hit|Mem Busy|Max Bandwidth|Issue|Warp Cycles|SM Frequency" "$DEST/ncu_c$c.txt" | head -20
+  for pg in $NCU; do
+    c=${pg%%:*} g=${pg##*:}
+    stamp "== ncu pp $c, 2048x4096x4096 G=$g"
+    MXK_WG_PP=$c MXK_WG_BAND=${NCU_BAND:-0} timeout -k 5 60 ncu --clock-control none -k regex:wgmma --launch-skip 2 --launch-count 1 \
+      --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
+      --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio" \
+      "$NEW" perf 2048 4096 4096 $g 8 > "$DEST/ncu_pp${c}_g$g.txt" 2>&1
+    grep -E "Duration|Throughput|Issue|Warp Cycles|SM Frequency|Eligible|stalled" "$DEST/ncu_pp${c}_g$g.txt" | awk '$NF+0 > 0.05 || !/stalled/' | head -40
   done
 fi
 stamp "done"
