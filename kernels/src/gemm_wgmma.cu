@@ -76,20 +76,28 @@
 
 namespace {
 
-struct SlotSc {          /* the scale values of one group that ends in a stage */
-    float2 a[WG_BM];     /* per A row: {2^(EA-133), -1.5*2^23*2^(EA-133) (NaN for EA > 237)} */
-    float b[WG_BN];      /* per B row (C column), permuted for one LDS.128 per 2 n8 blocks */
-    uint8_t ea[WG_BM];   /* raw bytes for the exact path */
-    uint8_t eb[WG_BN];
-    int bad;             /* bit 0: an A row of rows 0-63, bit 1: of rows 64-127, bit 2: a B row outside
-                            the fast-path window (all set for G > 128) */
+/* The factors of one group of one 128-row block, formed once per call by wg_factors (global
+** memory, [block][group]) and copied into a stage with the operand tiles (cp.async.bulk). */
+struct FacA {            /* A rows */
+    float2 v[WG_BM];     /* {2^(EA-133), -1.5*2^23*2^(EA-133) (NaN for EA > 237)} */
+    uint8_t e[WG_BM];    /* raw bytes for the exact path */
+    int bad;             /* bit 0: a row of rows 0-63, bit 1: of rows 64-127 outside the fast-path
+                            window (7 for G > 128) */
     int pad[3];
 };
-constexpr int SLOTS = 4;
+struct FacB {            /* B rows (C columns) */
+    float v[WG_BN];      /* 2^(EB-133), permuted for one LDS.128 per 2 n8 blocks (bperm) */
+    uint8_t e[WG_BN];
+    int bad;             /* bit 2: a row outside the window (7 for G > 128) */
+    int pad[3];
+};
+constexpr int SLOTS = 4; /* groups ending in a stage, at most */
 constexpr int A_TILE = WG_BM * WG_BK, B_TILE = WG_BN * WG_BK;
 constexpr int DATA_BYTES = WG_STAGES * (A_TILE + B_TILE);
-constexpr int SC_BYTES = WG_STAGES * SLOTS * (int)sizeof(SlotSc);
+constexpr int FAC_STAGE = SLOTS * (int)(sizeof(FacA) + sizeof(FacB)); /* FacA[SLOTS], then FacB[SLOTS] */
+constexpr int SC_BYTES = WG_STAGES * FAC_STAGE;
 constexpr int SMEM_BYTES = 1024 + DATA_BYTES + SC_BYTES + 2 * WG_STAGES * 8;
+static_assert(sizeof(FacA) % 16 == 0 && sizeof(FacB) % 16 == 0 && FAC_STAGE % 16 == 0, "bulk copies: 16-byte units");
 
 __device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
 
@@ -123,6 +131,12 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
                  " [%0], [%1, {%2, %3}], [%4];\n"
                  ::"r"(dst), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(bar) : "memory");
+}
+/* n bytes (a multiple of 16) from global to shared memory, counted on bar */
+__device__ __forceinline__ void bulk_load(uint32_t dst, const void *src, int n, uint32_t bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+                 ::"r"(dst), "l"((uint64_t)src), "r"(n), "r"(bar) : "memory");
 }
 /* K-major operand, 128-byte swizzle: rows of 128 bytes, 8-row groups 1024 bytes apart. */
 __device__ __forceinline__ uint64_t make_desc(uint32_t addr)
@@ -192,7 +206,7 @@ __device__ __forceinline__ int lds_s32(uint32_t addr)
     return v;
 }
 
-/* position of column c's factor in SlotSc::b: thread q = (c>>1)&3 reads one float4 per pair of n8
+/* position of column c's factor in FacB::v: thread q = (c>>1)&3 reads one float4 per pair of n8
 ** blocks {8b+2q, 8b+2q+1, 8(b+1)+2q, 8(b+1)+2q+1} */
 __device__ __forceinline__ int bperm(int c)
 {
@@ -208,17 +222,53 @@ struct WgParams {
 };
 
 /* PP: the two consumer warpgroups take turns to issue their wgmmas (G = 128 stages) */
+/* The factor tables: one block of 128 threads per (128-row block, 16 groups), one row per thread.
+** Rows past the operand's end get E = 127 (inside the window; their mantissas are TMA zero fill). */
+template <bool IS_A>
+__global__ void __launch_bounds__(128)
+    wg_factors(const uint8_t *__restrict__ sc, int R, int ng, int G, void *__restrict__ out)
+{
+    __shared__ int bad[16];
+    const int t = threadIdx.x, rb = blockIdx.x, g0 = blockIdx.y * 16, row = rb * 128 + t;
+    if (t < 16) bad[t] = G > 128 ? 7 : 0;
+    __syncthreads();
+    for (int j = 0; j < 16 && g0 + j < ng; j++) {
+        const int g = g0 + j;
+        const int e = row < R ? sc[(size_t)row * ng + g] : 127;
+        /* fast-path window (see the header): 59 <= E <= 186 */
+        const bool b = __any_sync(0xffffffffu, (unsigned)(e - 59) > 127u);
+        if (IS_A) {
+            FacA *f = reinterpret_cast<FacA *>(out) + (size_t)rb * ng + g;
+            f->v[t] = make_float2(mxk_pow2f(e - 133),
+                                  e > 237 ? __int_as_float(0x7FC00000)
+                                          : __int_as_float((int)(0x80000000u | ((uint32_t)(e + 17) << 23) | 0x400000u)));
+            f->e[t] = (uint8_t)e;
+            if (b && (t & 31) == 0) atomicOr(&bad[j], t < 64 ? 1 : 2);
+        } else {
+            FacB *f = reinterpret_cast<FacB *>(out) + (size_t)rb * ng + g;
+            f->v[bperm(t)] = e == 255 ? __int_as_float(0x7FC00000) : mxk_pow2f(e - 133);
+            f->e[t] = (uint8_t)e;
+            if (b && (t & 31) == 0) atomicOr(&bad[j], 4);
+        }
+    }
+    __syncthreads();
+    if (t < 16 && g0 + t < ng) {
+        if (IS_A) (reinterpret_cast<FacA *>(out) + (size_t)rb * ng + g0 + t)->bad = bad[t];
+        else (reinterpret_cast<FacB *>(out) + (size_t)rb * ng + g0 + t)->bad = bad[t];
+    }
+}
+
 template <int KPG_T, bool PP>
 __global__ void __launch_bounds__(384, 1)
     gemm_wgmma_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB,
-                      const WgParams P, const uint8_t *__restrict__ ae, const uint8_t *__restrict__ be,
+                      const WgParams P, const FacA *__restrict__ fac_a, const FacB *__restrict__ fac_b,
                       float *__restrict__ c)
 {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
     extern __shared__ uint8_t smem_raw[];
     uint8_t *smem = (uint8_t *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     const uint32_t sbase = smem_u32(smem);
-    SlotSc *scs = reinterpret_cast<SlotSc *>(smem + DATA_BYTES);
+    const uint32_t fac0 = sbase + DATA_BYTES; /* stage s: FacA[SLOTS] at fac0 + s * FAC_STAGE, then FacB[SLOTS] */
     uint64_t *bars = reinterpret_cast<uint64_t *>(smem + DATA_BYTES + SC_BYTES);
     const uint32_t full0 = smem_u32(bars), empty0 = full0 + WG_STAGES * 8;
 
@@ -243,7 +293,7 @@ __global__ void __launch_bounds__(384, 1)
 
     if (tid == 0) {
         for (int s = 0; s < WG_STAGES; s++) {
-            mbar_init(full0 + 8 * s, 2); /* the TMA bytes + the scale factors, both by one producer warp */
+            mbar_init(full0 + 8 * s, 1); /* the producer thread, with the bytes of its copies */
             mbar_init(empty0 + 8 * s, 8); /* every consumer warp */
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
@@ -254,126 +304,47 @@ __global__ void __launch_bounds__(384, 1)
 
     if (wg == 0) {
         /* ------------------------------ producer ------------------------------ */
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 72;\n");
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
         WG_CONSTS
-        const int lane = tid & 31, warp = tid >> 5;
-        /* The 4 producer warps take the stages round robin (warp w: jobs q = w, w+4, ...), so each
-        ** has 4 stage-times for one stage.  For its stage, a warp: waits for the slot to be free,
-        ** lane 0 arms full[s] with the TMA bytes and issues the two tensor copies, then every lane
-        ** turns the scale bytes of 4 A rows and 4 B rows (lane + 32 i, fetched one own job ahead)
-        ** into factors, the warp votes whether all rows lie in the fast-path window, and lane 0
-        ** arrives on full[s].  No barrier, no cross-warp reduction, no division per stage.  (A
-        ** design in which all 128 threads worked on every stage, with min/max reductions and one
-        ** thread forming the flags, made the producer the bottleneck of the whole kernel: its
-        ** dependent instruction chains ran one warp per scheduler with nothing to hide them.) */
-        constexpr int KP = KPG_T > 0 ? KPG_T : 4, NSL = 4 / KP; /* groups ending per stage */
-        auto group_of = [&](int kt, int j) -> int { /* group ending in slot j of stage kt, or -1 */
-            if (KPG_T > 0) return kt * 4 + (j + 1) * KP <= KS ? kt * NSL + j : -1;
-            const int endk = 4 * kt + 4;
-            return (j == 0 && endk <= KS && endk % KPG == 0) ? endk / KPG - 1 : -1;
-        };
-        /* job q -> (tile, kt), advanced by 4 jobs at a time */
-        int tile = cid, kt = warp;
-        while (kt >= n_kt) kt -= n_kt, tile += ncl;
-        int s = warp % WG_STAGES;
-        uint32_t ph = 0;
-        auto advance = [&](int &tl, int &k) {
-            k += 4;
-            while (k >= n_kt) k -= n_kt, tl += ncl;
-        };
-        /* origins of the tiles of the current and of the prefetched job, recomputed on a change */
-        int cur_tl = -1, pre_tl = -1;
-        int2 cur_o = make_int2(0, 0), pre_o = cur_o;
-        /* NSL bytes of one row (the groups ending in stage k), as one word */
-        const bool vec = KPG_T > 0 && (ng % NSL) == 0 && ((uintptr_t)ae % 4) == 0 && ((uintptr_t)be % 4) == 0;
-        auto load_word = [&](const uint8_t *base, int row, int rows, int k) -> uint32_t {
-            if (row >= rows || (dbg & 2)) return 0x7F7F7F7Fu;
-            const uint8_t *p = base + (size_t)row * ng;
-            const int g0 = group_of(k, 0);
-            if (g0 < 0) return 0x7F7F7F7Fu;
-            if (vec) {
-                if (NSL == 4) return __ldg(reinterpret_cast<const uint32_t *>(p + g0));
-                if (NSL == 2) return (uint32_t)__ldg(reinterpret_cast<const uint16_t *>(p + g0)) | 0x7F7F0000u;
-                return (uint32_t)__ldg(p + g0) | 0x7F7F7F00u;
-            }
-            uint32_t w = 0x7F7F7F7Fu;
-#pragma unroll
-            for (int j = 0; j < NSL; j++) {
-                const int g = group_of(k, j);
-                if (g >= 0) w = (w & ~(0xFFu << (8 * j))) | ((uint32_t)__ldg(p + g) << (8 * j));
-            }
-            return w;
-        };
-        uint32_t nw[8];
-        auto fetch = [&](int tl, int k) {
-            if (tl != pre_tl) pre_tl = tl, pre_o = origin(tl);
-            const int r0 = pre_o.x + lane, c0 = pre_o.y + lane;
-#pragma unroll
-            for (int i = 0; i < 4; i++) {
-                nw[i] = load_word(ae, r0 + 32 * i, M, k);
-                nw[4 + i] = load_word(be, c0 + 32 * i, N, k);
-            }
-        };
-        int f_tile = tile, f_kt = kt;
-        if (warp < njobs) fetch(f_tile, f_kt);
-        for (int q = warp; q < njobs; q += 4) {
-            /* wait for the slot FIRST, then take the prefetched bytes and fetch the next own job's:
-            ** so that a load has about STAGES stage-times to land (taking them before the wait left
-            ** it only this warp's own work time, and the loads bounded the kernel) */
-            if (dbg & 64) mbar_wait_poll(empty0 + 8 * s, ph ^ 1);
-            else mbar_wait(empty0 + 8 * s, ph ^ 1);
-            const uint32_t fbar = full0 + 8 * s;
-            if (lane == 0) {
-                if (dbg & 16) {
-                    mbar_arrive(fbar); /* timing experiment: no TMA */
-                } else {
-                    if (tile != cur_tl) cur_tl = tile, cur_o = origin(tile);
-                    mbar_arrive_tx(fbar, A_TILE + B_TILE);
-                    const uint32_t dA = sbase + s * (A_TILE + B_TILE);
-                    tma_load_2d(dA, &tmA, kt * WG_BK, cur_o.x, fbar);
-                    tma_load_2d(dA + A_TILE, &tmB, kt * WG_BK, cur_o.y, fbar);
+        /* One thread issues every copy of a stage: the two operand tiles (TMA) and the factors of
+        ** the groups that end in the stage (two bulk copies), all counted on full[s].  (The factors
+        ** used to be formed here, per stage, by the producer warps from the scale bytes: that work
+        ** and its scale loads bounded the kernel, MXK_WG_DEBUG timings on an H200: the pipeline
+        ** without promotion, wgmma and TMA took 57 us of the 124 at 2048x4096x4096 G=128.) */
+        if (tid == 0) {
+            int s = 0;
+            uint32_t ph = 0;
+            for (int t = cid; t < ngroups; t += ncl) {
+                const int2 o = origin(t);
+                const FacA *fa = fac_a + (size_t)(o.x / WG_BM) * ng;
+                const FacB *fb = fac_b + (size_t)(o.y / WG_BN) * ng;
+                for (int kt = 0; kt < n_kt; kt++) {
+                    if (dbg & 64) mbar_wait_poll(empty0 + 8 * s, ph ^ 1);
+                    else mbar_wait(empty0 + 8 * s, ph ^ 1);
+                    const uint32_t fbar = full0 + 8 * s;
+                    /* groups ending in k-steps (4 kt, min(4 kt + 4, KS)]: g0 .. g0 + n - 1 */
+                    const int g0 = KPG_T > 0 ? kt * (4 / (KPG_T > 0 ? KPG_T : 1)) : 4 * kt / KPG;
+                    const int kend = 4 * kt + 4 < KS ? 4 * kt + 4 : KS;
+                    const int n = (KPG_T > 0 ? kend / (KPG_T > 0 ? KPG_T : 1) : kend / KPG) - g0;
+                    if (dbg & 16) {
+                        mbar_arrive(fbar); /* timing experiment: no copies */
+                    } else {
+                        mbar_arrive_tx(fbar, A_TILE + B_TILE + n * (int)(sizeof(FacA) + sizeof(FacB)));
+                        const uint32_t dA = sbase + s * (A_TILE + B_TILE), dF = fac0 + s * FAC_STAGE;
+                        tma_load_2d(dA, &tmA, kt * WG_BK, o.x, fbar);
+                        tma_load_2d(dA + A_TILE, &tmB, kt * WG_BK, o.y, fbar);
+                        if (n > 0) {
+                            bulk_load(dF, fa + g0, n * (int)sizeof(FacA), fbar);
+                            bulk_load(dF + SLOTS * (int)sizeof(FacA), fb + g0, n * (int)sizeof(FacB), fbar);
+                        }
+                    }
+                    if (++s == WG_STAGES) s = 0, ph ^= 1;
                 }
             }
-            uint32_t cw_[8];
-#pragma unroll
-            for (int i = 0; i < 8; i++) cw_[i] = nw[i];
-            advance(f_tile, f_kt);
-            if (q + 4 < njobs) fetch(f_tile, f_kt);
-            SlotSc *st = scs + s * SLOTS;
-#pragma unroll
-            for (int j = 0; j < NSL; j++) {
-                if (group_of(kt, j) < 0) continue; /* uniform over the warp */
-                bool bad0 = false, bad1 = false, badb = false;
-#pragma unroll
-                for (int i = 0; i < 4; i++) {
-                    const int ea = (int)((cw_[i] >> (8 * j)) & 0xFFu), eb = (int)((cw_[4 + i] >> (8 * j)) & 0xFFu);
-                    const int r = lane + 32 * i;
-                    float2 av;
-                    av.x = mxk_pow2f(ea - 133);
-                    av.y = ea > 237 ? __int_as_float(0x7FC00000)
-                                    : __int_as_float((int)(0x80000000u | ((uint32_t)(ea + 17) << 23) | 0x400000u));
-                    st[j].a[r] = av;
-                    st[j].ea[r] = (uint8_t)ea;
-                    st[j].b[bperm(r)] = eb == 255 ? __int_as_float(0x7FC00000) : mxk_pow2f(eb - 133);
-                    st[j].eb[r] = (uint8_t)eb;
-                    /* fast-path window (see the header): 59 <= E <= 186 */
-                    const bool ba = (unsigned)(ea - 59) > 127u;
-                    if (i < 2) bad0 |= ba; else bad1 |= ba;
-                    badb |= (unsigned)(eb - 59) > 127u;
-                }
-                const bool b0 = __any_sync(0xffffffffu, bad0), b1 = __any_sync(0xffffffffu, bad1),
-                           bb = __any_sync(0xffffffffu, badb);
-                if (lane == 0) st[j].bad = (b0 ? 1 : 0) | (b1 ? 2 : 0) | (bb ? 4 : 0) | (G > 128 ? 7 : 0);
-            }
-            __syncwarp();
-            if (lane == 0) mbar_arrive(fbar);
-            s += 4;
-            if (s >= WG_STAGES) s -= WG_STAGES, ph ^= 1;
-            advance(tile, kt);
         }
     } else {
         /* ------------------------------ consumers ------------------------------ */
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 216;\n");
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
         WG_CONSTS
         const int cw = wg - 1, lane = tid & 31, w = (tid >> 5) & 3;
         const int q4 = lane & 3, rl0 = cw * 64 + w * 16 + (lane >> 2); /* tile-local rows rl0, rl0+8 */
@@ -387,10 +358,13 @@ __global__ void __launch_bounds__(384, 1)
             float2 a0, a1; /* rows rl0, rl0 + 8 */
             float4 b[8];   /* this thread's 32 columns */
         };
-        auto load_fac = [&](uint32_t sca) -> Fac {
+        /* slot j of stage s: its FacA and FacB (shared-memory addresses) */
+        constexpr uint32_t SZA = sizeof(FacA), SZB = sizeof(FacB);
+#define WG_SLOT(s, j) fac0 + (s) * FAC_STAGE + (j) * SZA, fac0 + (s) * FAC_STAGE + SLOTS * SZA + (j) * SZB
+        auto load_fac = [&](uint32_t sca, uint32_t scb) -> Fac {
             Fac f;
             f.a0 = lds_f2(sca + 8 * rl0), f.a1 = lds_f2(sca + 8 * (rl0 + 8));
-            const uint32_t bq = sca + (uint32_t)offsetof(SlotSc, b) + 16 * q4;
+            const uint32_t bq = scb + 16 * q4;
 #pragma unroll
             for (int bb = 0; bb < 8; bb++) f.b[bb] = lds_f4(bq + 64 * bb);
             return f;
@@ -412,7 +386,7 @@ __global__ void __launch_bounds__(384, 1)
                     }
             }
         };
-        auto promote_fast = [&](int (&dd)[64], uint32_t sca) { apply_fac(dd, load_fac(sca)); };
+        auto promote_fast = [&](int (&dd)[64], uint32_t sca, uint32_t scb) { apply_fac(dd, load_fac(sca, scb)); };
         auto release = [&](int s) {
             __syncwarp();
             if (lane == 0) mbar_arrive(empty0 + 8 * s);
@@ -424,23 +398,24 @@ __global__ void __launch_bounds__(384, 1)
         int pp_n = 0;
         /* fast-path verdict of a slot for this warpgroup: a B row of the tile or an A row of the
         ** warpgroup outside the window makes it slow (warp-uniform by the vote) */
-        auto slot_fast = [&](uint32_t sca) -> bool {
-            const unsigned badw = (unsigned)lds_s32(sca + (uint32_t)offsetof(SlotSc, bad));
+        auto slot_fast = [&](uint32_t sca, uint32_t scb) -> bool {
+            const unsigned badw = (unsigned)(lds_s32(sca + (uint32_t)offsetof(FacA, bad)) | lds_s32(scb + (uint32_t)offsetof(FacB, bad)));
             return __all_sync(0xffffffffu, (badw & (4u | (1u << cw))) == 0);
         };
         /* promotion of the group dots in dd into acc, fast or exact path */
-        auto promote = [&](int (&dd)[64], const SlotSc &sc) {
-            const uint32_t sca = smem_u32(&sc);
-            const bool fast = slot_fast(sca);
+        auto promote = [&](int (&dd)[64], uint32_t sca, uint32_t scb) {
+            const bool fast = slot_fast(sca, scb);
             if (dbg & 1) return; /* timing experiment only: no promotion */
             if (KPG_T > 0 && fast) {
-                promote_fast(dd, sca);
+                promote_fast(dd, sca, scb);
             } else {
-                const int ea0 = sc.ea[rl0], ea1 = sc.ea[rl0 + 8];
+                const FacA &fa = *reinterpret_cast<const FacA *>(smem + (sca - sbase));
+                const FacB &fb = *reinterpret_cast<const FacB *>(smem + (scb - sbase));
+                const int ea0 = fa.e[rl0], ea1 = fa.e[rl0 + 8];
 #pragma unroll
                 for (int i = 0; i < 64; i++) {
                     const int col = (i >> 2) * 8 + q4 * 2 + (i & 1);
-                    acc[i] = __fadd_rn(acc[i], mxk_term_exact(dd[i], (i & 2) ? ea1 : ea0, sc.eb[col]));
+                    acc[i] = __fadd_rn(acc[i], mxk_term_exact(dd[i], (i & 2) ? ea1 : ea0, fb.e[col]));
                 }
             }
         };
@@ -474,7 +449,6 @@ __global__ void __launch_bounds__(384, 1)
                 else mbar_wait(full0 + 8 * s, ph);
                 const uint32_t dA = sbase + s * (A_TILE + B_TILE);
                 const uint64_t descA = make_desc(dA + cw * 64 * WG_BK), descB = make_desc(dA + A_TILE);
-                const SlotSc *st = scs + s * SLOTS;
                 bool released = false;
                 if ((dbg & 8) || ((dbg & 32) && cw == 1)) {
                     /* timing experiment: no wgmma */
@@ -482,7 +456,7 @@ __global__ void __launch_bounds__(384, 1)
                            [&] {
                                bool all = true;
 #pragma unroll
-                               for (int gi = 0; gi < 4 / (KPG_T > 0 ? KPG_T : 1); gi++) all &= slot_fast(smem_u32(&st[gi]));
+                               for (int gi = 0; gi < 4 / (KPG_T > 0 ? KPG_T : 1); gi++) all &= slot_fast(WG_SLOT(s, gi));
                                return all;
                            }()) {
                     /* A full stage whose groups all take the fast path (4 groups at G = 32, 2 at 64):
@@ -503,28 +477,27 @@ __global__ void __launch_bounds__(384, 1)
                     issue(d, 0);
                     issue(d1, 1);
                     wgmma_wait1(d);
-                    promote_fast(d, smem_u32(&st[0]));
+                    promote_fast(d, WG_SLOT(s, 0));
                     if (NG == 4) {
                         issue(d, 2);
                         wgmma_wait1(d1);
-                        promote_fast(d1, smem_u32(&st[1]));
+                        promote_fast(d1, WG_SLOT(s, 1));
                         issue(d1, 3);
                         wgmma_wait1(d);
-                        promote_fast(d, smem_u32(&st[2]));
+                        promote_fast(d, WG_SLOT(s, 2));
                         wgmma_wait0(d1);
-                        promote_fast(d1, smem_u32(&st[3]));
+                        promote_fast(d1, WG_SLOT(s, 3));
                     } else {
                         wgmma_wait0(d1);
-                        promote_fast(d1, smem_u32(&st[1]));
+                        promote_fast(d1, WG_SLOT(s, 1));
                     }
                 } else if (KPG_T == 4 && kt * 4 + 4 <= KS && !(dbg & 512)) {
                     /* G = 128: the factors go to registers before the wgmmas (verdict and loads
                     ** ahead of them, so that no branch meets an in-flight accumulator), and the
                     ** slot is released as soon as the wgmmas that read it completed, before the
                     ** promotion: the producer refills it one promotion earlier. */
-                    const uint32_t sca = smem_u32(&st[0]);
-                    const bool fast = slot_fast(sca);
-                    const Fac f = load_fac(sca);
+                    const bool fast = slot_fast(WG_SLOT(s, 0));
+                    const Fac f = load_fac(WG_SLOT(s, 0));
                     if (PP && (cw == 1 || pp_n > 0)) asm volatile("bar.sync %0, 256;\n" ::"r"(1 + cw) : "memory");
                     wgmma_fence();
 #pragma unroll
@@ -541,7 +514,7 @@ __global__ void __launch_bounds__(384, 1)
                         released = true;
                         if (!(dbg & 1)) apply_fac(d, f);
                     } else {
-                        promote(d, st[0]);
+                        promote(d, WG_SLOT(s, 0));
                     }
                 } else if (KPG_T > 0) {
                     constexpr int KP = KPG_T > 0 ? KPG_T : 1;
@@ -556,7 +529,7 @@ __global__ void __launch_bounds__(384, 1)
                         }
                         wgmma_commit();
                         wgmma_wait0(d);
-                        promote(d, st[gi]);
+                        promote(d, WG_SLOT(s, gi));
                     }
                 } else { /* G >= 256: a group spans stages; exact path only (G > 128) */
                     const int ks0 = kt * 4, nk = KS - ks0 < 4 ? KS - ks0 : 4;
@@ -566,7 +539,7 @@ __global__ void __launch_bounds__(384, 1)
                     for (int k = 0; k < nk; k++) wgmma_s8(d, descA + 2 * k, descB + 2 * k, (k == 0 && first) ? 0 : 1);
                     wgmma_commit();
                     wgmma_wait0(d);
-                    if ((ks0 + nk) % KPG == 0) promote(d, st[0]);
+                    if ((ks0 + nk) % KPG == 0) promote(d, WG_SLOT(s, 0));
                 }
                 if (!released) release(s);
                 if (++s == WG_STAGES) s = 0, ph ^= 1;
@@ -604,7 +577,7 @@ bool make_map(CUtensorMap *m, const int8_t *p, int rows, int K, int box_rows)
                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-typedef void (*WgKernel)(const CUtensorMap, const CUtensorMap, const WgParams, const uint8_t *, const uint8_t *, float *);
+typedef void (*WgKernel)(const CUtensorMap, const CUtensorMap, const WgParams, const FacA *, const FacB *, float *);
 
 } // namespace
 
@@ -622,6 +595,10 @@ int mxk_gemm_wgmma_internal(int variant, int M, int N, int K, int G, const int8_
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     }
     if (cc_major != 9 || G % 32 != 0 || K % 16 != 0 || (uintptr_t)am % 16 || (uintptr_t)bm % 16) return -1;
+    /* groups end on stage (128-byte) boundaries or inside one stage: G in {32, 64, 128} or a
+    ** multiple of 128 (G = 96, 160, ... would end groups across stage edges, which no path handles) */
+    if (G > 128 && G % 128 != 0) return -1;
+    if (G == 96) return -1;
     (void)variant;
     CUtensorMap ta, tb;
     if (!make_map(&ta, am, M, K, WG_BM) || !make_map(&tb, bm, N, K, WG_BN)) return -1;
@@ -647,6 +624,18 @@ int mxk_gemm_wgmma_internal(int variant, int M, int N, int K, int G, const int8_
     P.dbg = getenv("MXK_WG_DEBUG") ? atoi(getenv("MXK_WG_DEBUG")) : 0; /* timing experiments */
     const long long tiles = (long long)P.Mt * P.Nt;
     const int grid = (int)(tiles < sms ? tiles : sms);
-    kern<<<grid, 384, SMEM_BYTES, s>>>(ta, tb, P, ae, be, c);
-    return mxk_err(cudaGetLastError());
+    /* the factor tables, stream-ordered: formed, read by the GEMM, freed */
+    const int ng = K / G, Nt = P.Nt;
+    const size_t bytes_a = (size_t)P.Mt * ng * sizeof(FacA), bytes_b = (size_t)Nt * ng * sizeof(FacB);
+    void *fac = nullptr;
+    cudaError_t e = cudaMallocAsync(&fac, bytes_a + bytes_b, s);
+    if (e != cudaSuccess) return (int)e;
+    FacA *fa = reinterpret_cast<FacA *>(fac);
+    FacB *fb = reinterpret_cast<FacB *>(reinterpret_cast<uint8_t *>(fac) + bytes_a);
+    wg_factors<true><<<dim3(P.Mt, (ng + 15) / 16), 128, 0, s>>>(ae, M, ng, G, fa);
+    wg_factors<false><<<dim3(Nt, (ng + 15) / 16), 128, 0, s>>>(be, N, ng, G, fb);
+    kern<<<grid, 384, SMEM_BYTES, s>>>(ta, tb, P, fa, fb, c);
+    e = cudaGetLastError();
+    cudaFreeAsync(fac, s);
+    return mxk_err(e);
 }

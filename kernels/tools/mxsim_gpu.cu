@@ -422,6 +422,12 @@ static void verify_gemm(VerifyLog &log, mxsim_ctx *ctx, Rng &r, int only_cfg)
         {4224, 1152, 256, 32, SC_NARROW, SC_NARROW, 8, false},
         {1152, 4224, 256, 32, SC_WIDE, SC_NARROW, 8, false},
         {8192, 640, 128, 128, SC_NARROW, SC_NARROW, 8, false},
+        /* G = 96 and 320 end groups across stage edges: cfg 8 hands them to cfg 5; G = 256, 512 (the
+        ** generic kernel: groups over several stages) */
+        {257, 300, 960, 96, SC_WIDE, SC_NARROW, 8, false},
+        {300, 520, 4160, 320, SC_NARROW, SC_NARROW, 8, false},
+        {640, 384, 1536, 256, SC_NARROW, SC_EXTREME, 8, false},
+        {1024, 1152, 4096, 512, SC_WIDE, SC_NARROW, 8, false},
         /* the decode kernel (cfg 9; cfg 0 takes it for M <= 16 with G in {32, 64, 128, 256},
         ** K % 64 == 0, K/G <= 256): M = 1..16 (one and two slabs of 8), ragged N (not a multiple
         ** of 16, N = 1), every G, several rounds (K > 4096 at M <= 8, K > 2048 at M > 8, a partial

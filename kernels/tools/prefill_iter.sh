@@ -45,6 +45,9 @@ done
 c=$(echo $ok | awk '{print $NF}')
 MXK_WG_PP=$c MXK_WG_BAND=3 MXK_VERIFY_CFG=8 timeout -k 2 120 "$NEW" verify "$DEST" > /tmp/ver.log 2>&1; echo "pp $c band 3 rc=$?: $(tail -1 /tmp/ver.log)"
 cp "$DEST/verify.csv" "$DEST/verify_c${c}_band3.csv"; rm -f "$DEST/verify.csv"
+stamp "== full verify (defaults)"
+timeout -k 2 200 "$NEW" verify "$DEST" > /tmp/ver.log 2>&1; echo "full verify rc=$?: $(tail -1 /tmp/ver.log)"
+grep -v "mismatches=0" /tmp/ver.log | grep -E "^(gemm|dequant|quantize)" | head -5
 stamp "== L2-warm perf, baseline vs this tree (defaults)"
 for g in 32 64 128; do
   [ -x "$OLD" ] && timeout -k 2 20 "$OLD" perf 2048 4096 4096 $g 8 | sed 's/^/old /'
