@@ -217,11 +217,9 @@ __device__ __forceinline__ int bperm(int c)
 struct WgParams {
     int M, N, K, G;
     int Mt, Nt; /* 128 x 128 tiles */
-    int band;   /* tile rows per band of the rasterisation (1..Mt) */
     int dbg;
 };
 
-/* PP: the two consumer warpgroups take turns to issue their wgmmas (G = 128 stages) */
 /* The factor tables: one block of 128 threads per (128-row block, 16 groups), one row per thread.
 ** Rows past the operand's end get E = 127 (inside the window; their mantissas are TMA zero fill). */
 template <bool IS_A>
@@ -258,7 +256,7 @@ __global__ void __launch_bounds__(128)
     }
 }
 
-template <int KPG_T, bool PP>
+template <int KPG_T>
 __global__ void __launch_bounds__(384, 1)
     gemm_wgmma_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB,
                       const WgParams P, const FacA *__restrict__ fac_a, const FacB *__restrict__ fac_b,
@@ -273,14 +271,10 @@ __global__ void __launch_bounds__(384, 1)
     const uint32_t full0 = smem_u32(bars), empty0 = full0 + WG_STAGES * 8;
 
     const int tid = threadIdx.x, wg = tid >> 7;
-    /* tile t -> origin (row of A, row of B): bands of P.band tile rows, column-major inside a
-    ** band, so that the CTAs running at one time share A and B blocks in L2 (at M <= 128 * band
-    ** this is the plain M-fastest order) */
-    auto origin = [&](int t) -> int2 {
-        const int per = P.band * P.Nt, b = t / per, w = t - b * per;
-        const int rows = min(P.band, P.Mt - b * P.band);
-        return make_int2((b * P.band + w % rows) * WG_BM, (w / rows) * WG_BN);
-    };
+    /* tile t -> origin (row of A, row of B), M-blocks fastest so that concurrent CTAs share B
+    ** tiles in L2 (bands of 16 tile rows measured no better at 8192^3 once the producer stopped
+    ** bounding the kernel) */
+    auto origin = [&](int t) -> int2 { return make_int2((t % P.Mt) * WG_BM, (t / P.Mt) * WG_BN); };
     /* the problem's constants, formed inside each role after setmaxnreg (values live across the
     ** register-count change were spilled to local memory) */
 #define WG_CONSTS                                                                                     \
@@ -391,11 +385,6 @@ __global__ void __launch_bounds__(384, 1)
             __syncwarp();
             if (lane == 0) mbar_arrive(empty0 + 8 * s);
         };
-        /* PP turns: warpgroup cw waits on named barrier 1 + cw and passes the turn on 2 - cw
-        ** (bar.arrive: no wait) right after issuing, so that the tensor pipe runs one warpgroup's
-        ** stage while the other promotes its previous one; warpgroup 0 starts without waiting and
-        ** takes the last turn passed to it after its loop. */
-        int pp_n = 0;
         /* fast-path verdict of a slot for this warpgroup: a B row of the tile or an A row of the
         ** warpgroup outside the window makes it slow (warp-uniform by the vote) */
         auto slot_fast = [&](uint32_t sca, uint32_t scb) -> bool {
@@ -444,6 +433,7 @@ __global__ void __launch_bounds__(384, 1)
         int s = 0;
         uint32_t ph = 0;
         for (int grp = cid; grp < ngroups; grp += ncl) {
+            const int2 org = origin(grp);
             for (int kt = 0; kt < n_kt; kt++) {
                 if (dbg & 128) mbar_wait_poll(full0 + 8 * s, ph);
                 else mbar_wait(full0 + 8 * s, ph);
@@ -498,7 +488,6 @@ __global__ void __launch_bounds__(384, 1)
                     ** promotion: the producer refills it one promotion earlier. */
                     const bool fast = slot_fast(WG_SLOT(s, 0));
                     const Fac f = load_fac(WG_SLOT(s, 0));
-                    if (PP && (cw == 1 || pp_n > 0)) asm volatile("bar.sync %0, 256;\n" ::"r"(1 + cw) : "memory");
                     wgmma_fence();
 #pragma unroll
                     for (int k = 0; k < 4; k++) {
@@ -506,8 +495,6 @@ __global__ void __launch_bounds__(384, 1)
                         else wgmma_s8(d, descA + 2 * k, descB + 2 * k, 1);
                     }
                     wgmma_commit();
-                    if (PP) asm volatile("bar.arrive %0, 256;\n" ::"r"(2 - cw) : "memory");
-                    pp_n++;
                     wgmma_wait0(d);
                     if (fast) {
                         release(s);
@@ -544,9 +531,8 @@ __global__ void __launch_bounds__(384, 1)
                 if (!released) release(s);
                 if (++s == WG_STAGES) s = 0, ph ^= 1;
             }
-            store_tile(origin(grp));
+            store_tile(org);
         }
-        if (PP && cw == 0 && pp_n > 0) asm volatile("bar.sync 1, 256;\n" ::: "memory");
     }
 #endif
 }
@@ -564,13 +550,13 @@ PFN_cuTensorMapEncodeTiled_v12000 get_encode()
     return fn;
 }
 
-bool make_map(CUtensorMap *m, const int8_t *p, int rows, int K, int box_rows)
+bool make_map(CUtensorMap *m, const int8_t *p, int rows, int K)
 {
     auto enc = get_encode();
     if (!enc) return false;
     cuuint64_t dims[2] = {(cuuint64_t)K, (cuuint64_t)rows};
     cuuint64_t strides[1] = {(cuuint64_t)K};
-    cuuint32_t box[2] = {WG_BK, (cuuint32_t)box_rows};
+    cuuint32_t box[2] = {WG_BK, 128};
     cuuint32_t es[2] = {1, 1};
     return enc(m, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, (void *)p, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
                CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
@@ -597,30 +583,22 @@ int mxk_gemm_wgmma_internal(int variant, int M, int N, int K, int G, const int8_
     if (cc_major != 9 || G % 32 != 0 || K % 16 != 0 || (uintptr_t)am % 16 || (uintptr_t)bm % 16) return -1;
     /* groups end on stage (128-byte) boundaries or inside one stage: G in {32, 64, 128} or a
     ** multiple of 128 (G = 96, 160, ... would end groups across stage edges, which no path handles) */
-    if (G > 128 && G % 128 != 0) return -1;
-    if (G == 96) return -1;
+    if (G > 128 ? G % 128 != 0 : G == 96) return -1;
     (void)variant;
     CUtensorMap ta, tb;
-    if (!make_map(&ta, am, M, K, WG_BM) || !make_map(&tb, bm, N, K, WG_BN)) return -1;
+    if (!make_map(&ta, am, M, K) || !make_map(&tb, bm, N, K)) return -1;
     const int kpg = G / 32, ki = kpg == 1 ? 0 : kpg == 2 ? 1 : kpg == 4 ? 2 : 3;
-    /* EXPERIMENT: MXK_WG_PP=1 turns at G = 128 */
-    const int pp = getenv("MXK_WG_PP") && atoi(getenv("MXK_WG_PP")) ? 1 : 0;
-    static const WgKernel table[2][4] = {
-        {gemm_wgmma_kernel<1, false>, gemm_wgmma_kernel<2, false>, gemm_wgmma_kernel<4, false>, gemm_wgmma_kernel<0, false>},
-        {gemm_wgmma_kernel<1, false>, gemm_wgmma_kernel<2, false>, gemm_wgmma_kernel<4, true>, gemm_wgmma_kernel<0, false>}};
-    const WgKernel kern = table[pp][ki];
-    static bool attr[2][4] = {};
-    if (!attr[pp][ki]) {
+    static const WgKernel table[4] = {gemm_wgmma_kernel<1>, gemm_wgmma_kernel<2>, gemm_wgmma_kernel<4>, gemm_wgmma_kernel<0>};
+    const WgKernel kern = table[ki];
+    static bool attr[4] = {};
+    if (!attr[ki]) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
         if (e != cudaSuccess) return (int)e;
-        attr[pp][ki] = true;
+        attr[ki] = true;
     }
     WgParams P;
     P.M = M, P.N = N, P.K = K, P.G = G;
     P.Mt = (M + WG_BM - 1) / WG_BM, P.Nt = (N + WG_BN - 1) / WG_BN;
-    const char *band_s = getenv("MXK_WG_BAND"); /* EXPERIMENT: tile rows per band, 0 = all */
-    const int band = band_s ? atoi(band_s) : 0;
-    P.band = band > 0 && band < P.Mt ? band : P.Mt;
     P.dbg = getenv("MXK_WG_DEBUG") ? atoi(getenv("MXK_WG_DEBUG")) : 0; /* timing experiments */
     const long long tiles = (long long)P.Mt * P.Nt;
     const int grid = (int)(tiles < sms ? tiles : sms);

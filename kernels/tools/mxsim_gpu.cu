@@ -1433,9 +1433,9 @@ static int cmd_memory(const char *out, int ntr, char **traces)
 }
 
 /* bench-prefill OUTDIR: the prefill shapes only, cuBLAS bf16 and the Hopper kernel (cfg 8) in the
-** same run, cold L2 as in bench; MXK_PREFILL_VARIANTS = "V[,V...]" with V = env settings of the
-** kernel's experiment switches, "PP[:BAND[:DBG]]" (MXK_WG_PP, MXK_WG_BAND, MXK_WG_DEBUG; e.g. 0,
-** 1:16, 0:0:1), each timed on the same data.  Writes OUTDIR/bench_prefill.csv. */
+** same run, cold L2 as in bench; MXK_PREFILL_VARIANTS = "V[,V...]" with V a value of the kernel's
+** MXK_WG_DEBUG timing switches (0: the kernel as it is; 1: no promotion, ...), each timed on the
+** same data.  Writes OUTDIR/bench_prefill.csv. */
 static int cmd_bench_prefill(const char *outdir)
 {
     std::string path = std::string(outdir) + "/bench_prefill.csv";
@@ -1448,7 +1448,7 @@ static int cmd_bench_prefill(const char *outdir)
     std::vector<std::string> vars;
     {
         const char *e = getenv("MXK_PREFILL_VARIANTS");
-        std::string v = e ? e : "11";
+        std::string v = e ? e : "0";
         size_t p0 = 0;
         while (p0 <= v.size()) {
             size_t p1 = v.find(',', p0);
@@ -1502,16 +1502,7 @@ static int cmd_bench_prefill(const char *outdir)
             }
             DBuf<float> C(M * N);
             for (const std::string &v : vars) {
-                std::string parts[3] = {"0", "0", "0"};
-                for (size_t i = 0, p0 = 0; i < 3 && p0 <= v.size(); i++) {
-                    size_t p1 = v.find(':', p0);
-                    if (p1 == std::string::npos) p1 = v.size();
-                    parts[i] = v.substr(p0, p1 - p0);
-                    p0 = p1 + 1;
-                }
-                setenv("MXK_WG_PP", parts[0].c_str(), 1);
-                setenv("MXK_WG_BAND", parts[1].c_str(), 1);
-                setenv("MXK_WG_DEBUG", parts[2].c_str(), 1);
+                setenv("MXK_WG_DEBUG", v.c_str(), 1);
                 const double us = median_us([&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, 8, 0)); }, ns);
                 fprintf(f, "%s,%lld,%lld,%lld,%lld,mxk-cfg8,%s,%.3f,%.3f\n", g_card.c_str(), (long long)M, (long long)N,
                         (long long)K, (long long)G, v.c_str(), us, bf16_us / us);
@@ -1519,8 +1510,6 @@ static int cmd_bench_prefill(const char *outdir)
                 printf("%lldx%lldx%lld G=%-4lld %-10s %9.2f us  x%.3f\n", (long long)M, (long long)N, (long long)K,
                        (long long)G, v.c_str(), us, bf16_us / us);
             }
-            unsetenv("MXK_WG_PP");
-            unsetenv("MXK_WG_BAND");
             unsetenv("MXK_WG_DEBUG");
         }
     }

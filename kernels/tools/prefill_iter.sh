@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
 # prefill_iter.sh - one device call for an iteration on the Hopper kernel (cfg 8): build this tree
-# (and, when BASE_SRC names another tree, that one as the baseline), hang-guarded smoke runs of each
-# variant, the cfg-8 verify cases per variant (0 mismatches expected), L2-warm perf of the baseline
-# and this tree, and bench-prefill (cuBLAS bf16 and every variant in the same run, cold L2).
-#   usage: [VARIANTS=0,1:16,...] [BASE_SRC=..] [NCU="0:32 1:128"] kernels/tools/prefill_iter.sh OUTDIR
-# A variant is PP[:BAND[:DBG]] (MXK_WG_PP, MXK_WG_BAND, MXK_WG_DEBUG of gemm_wgmma.cu); NCU lists
-# PP:G pairs profiled at 2048x4096x4096 (throughputs and warp stall reasons).
+# (and, when BASE_SRC names another tree, that one as the baseline), a hang-guarded smoke run, the
+# cfg-8 verify cases and the full verify (0 mismatches expected), L2-warm perf of the baseline and
+# this tree, and bench-prefill (cuBLAS bf16 and each MXK_WG_DEBUG timing variant, same run, cold L2).
+#   usage: [VARIANTS=0,1,9] [BASE_SRC=..] [NCU="32 128"] kernels/tools/prefill_iter.sh OUTDIR
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DEST=${1:-${OUT:-/tmp/prefill_out}}
@@ -14,7 +12,6 @@ exec > >(tee "$DEST/iter.log") 2>&1
 T0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
-VARIANTS=${VARIANTS:-0}
 build() { # src dir, build dir
   cmake -S "$1" -B "$2" -DMXSIM_WITH_CUDA=ON -DMXSIM_BUILD_BENCH=OFF -DMXSIM_WITH_RTL=OFF \
     -DMXSIM_WITH_SYSTEMC=OFF -DCMAKE_BUILD_TYPE=Release > "$2.log" 2>&1 &&
@@ -24,48 +21,31 @@ stamp "== build"
 build "$ROOT" /tmp/b_new & p1=$!
 if [ -n "${BASE_SRC:-}" ]; then build "$BASE_SRC" /tmp/b_old & p2=$!; wait $p2 || echo "baseline build failed"; fi
 wait $p1 || { tail -30 /tmp/b_new.log; exit 1; }
-grep -E "C75(18|20)|spill" /tmp/b_new.log | grep -v " 0 bytes spill" | sort | uniq -c | head
+grep -E "C75(14|18|20)|spill" /tmp/b_new.log | grep -v " 0 bytes spill" | sort | uniq -c | head
 NEW=/tmp/b_new/mxsim-gpu OLD=/tmp/b_old/mxsim-gpu
 stamp "== smoke (20 s limit per call)"
-ok=""
-for v in $(echo "$VARIANTS" | tr ',' ' '); do
-  c=${v%%:*}
-  case " $ok " in *" $c "*) continue ;; esac
-  if MXK_WG_PP=$c timeout -k 2 20 "$NEW" perf 2048 4096 4096 128 8 && MXK_WG_PP=$c timeout -k 2 20 "$NEW" perf 2048 4096 4096 32 8; then
-    ok="$ok $c"
-  else echo "pp $c FAILED smoke"; fi
-done
-stamp "passing pp settings:$ok"
-stamp "== verify cfg 8 per pp setting"
-for c in $ok; do
-  MXK_WG_PP=$c MXK_VERIFY_CFG=8 timeout -k 2 120 "$NEW" verify "$DEST" > /tmp/ver.log 2>&1; echo "pp $c rc=$?: $(tail -1 /tmp/ver.log)"
-  grep -v "mismatches=0" /tmp/ver.log | grep gemm | head -5
-  cp "$DEST/verify.csv" "$DEST/verify_c$c.csv"
-done
-c=$(echo $ok | awk '{print $NF}')
-MXK_WG_PP=$c MXK_WG_BAND=3 MXK_VERIFY_CFG=8 timeout -k 2 120 "$NEW" verify "$DEST" > /tmp/ver.log 2>&1; echo "pp $c band 3 rc=$?: $(tail -1 /tmp/ver.log)"
-cp "$DEST/verify.csv" "$DEST/verify_c${c}_band3.csv"; rm -f "$DEST/verify.csv"
-stamp "== full verify (defaults)"
+for g in 32 64 128 256; do timeout -k 2 20 "$NEW" perf 2048 4096 4096 $g 8 || { echo "smoke FAILED at G=$g"; exit 1; }; done
+stamp "== verify: cfg 8 cases, then everything"
+MXK_VERIFY_CFG=8 timeout -k 2 120 "$NEW" verify "$DEST" > /tmp/ver.log 2>&1; echo "cfg 8 rc=$?: $(tail -1 /tmp/ver.log)"
+grep -v "mismatches=0" /tmp/ver.log | grep gemm | head -5
+cp "$DEST/verify.csv" "$DEST/verify_cfg8.csv"
 timeout -k 2 200 "$NEW" verify "$DEST" > /tmp/ver.log 2>&1; echo "full verify rc=$?: $(tail -1 /tmp/ver.log)"
 grep -v "mismatches=0" /tmp/ver.log | grep -E "^(gemm|dequant|quantize)" | head -5
-stamp "== L2-warm perf, baseline vs this tree (defaults)"
+stamp "== L2-warm perf, baseline vs this tree"
 for g in 32 64 128; do
   [ -x "$OLD" ] && timeout -k 2 20 "$OLD" perf 2048 4096 4096 $g 8 | sed 's/^/old /'
   timeout -k 2 20 "$NEW" perf 2048 4096 4096 $g 8 | sed 's/^/new /'
 done
-stamp "== bench-prefill: $VARIANTS"
-keep=""
-for v in $(echo "$VARIANTS" | tr ',' ' '); do case " $ok " in *" ${v%%:*} "*) keep="$keep,$v" ;; esac; done
-MXK_PREFILL_VARIANTS=${keep#,} timeout -k 5 200 "$NEW" bench-prefill "$DEST"
+stamp "== bench-prefill: MXK_WG_DEBUG in ${VARIANTS:-0}"
+MXK_PREFILL_VARIANTS=${VARIANTS:-0} timeout -k 5 200 "$NEW" bench-prefill "$DEST"
 if [ -n "${NCU:-}" ] && command -v ncu > /dev/null; then
-  for pg in $NCU; do
-    c=${pg%%:*} g=${pg##*:}
-    stamp "== ncu pp $c, 2048x4096x4096 G=$g"
-    MXK_WG_PP=$c MXK_WG_BAND=${NCU_BAND:-0} timeout -k 5 60 ncu --clock-control none -k regex:wgmma --launch-skip 2 --launch-count 1 \
+  for g in $NCU; do
+    stamp "== ncu 2048x4096x4096 G=$g"
+    timeout -k 5 60 ncu --clock-control none -k regex:gemm_wgmma --launch-skip 2 --launch-count 1 \
       --section SpeedOfLight --section WarpStateStats --section SchedulerStats \
       --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio" \
-      "$NEW" perf 2048 4096 4096 $g 8 > "$DEST/ncu_pp${c}_g$g.txt" 2>&1
-    grep -E "Duration|Throughput|Issue|Warp Cycles|SM Frequency|Eligible|stalled" "$DEST/ncu_pp${c}_g$g.txt" | awk '$NF+0 > 0.05 || !/stalled/' | head -40
+      "$NEW" perf 2048 4096 4096 $g 8 > "$DEST/ncu_g$g.txt" 2>&1
+    grep -E "Duration|Throughput|Issue|Warp Cycles|SM Frequency|Eligible|stalled" "$DEST/ncu_g$g.txt" | awk '$NF+0 > 0.05 || !/stalled/' | head -40
   done
 fi
 stamp "done"
