@@ -173,6 +173,29 @@ __device__ __forceinline__ void wgmma_s8_first(int (&d)[64], uint64_t da, uint64
                  : WG_W8(0), WG_W8(8), WG_W8(16), WG_W8(24), WG_W8(32), WG_W8(40), WG_W8(48), WG_W8(56)
                  : "l"(da), "l"(db));
 }
+/* m64n64k32 on 32 accumulators (half of an m64n128 set: its n8 blocks 0-7 or 8-15) */
+#define WG_H8(i, m) m(d[i]), m(d[i + 1]), m(d[i + 2]), m(d[i + 3]), m(d[i + 4]), m(d[i + 5]), m(d[i + 6]), m(d[i + 7])
+__device__ __forceinline__ void wgmma_s8_n64(int *d, uint64_t da, uint64_t db, int scale_d)
+{
+    if (scale_d)
+        asm volatile("wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 "
+                     "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+                     "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, 1;\n"
+                     : WG_H8(0, "+r"), WG_H8(8, "+r"), WG_H8(16, "+r"), WG_H8(24, "+r")
+                     : "l"(da), "l"(db));
+    else
+        asm volatile("wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 "
+                     "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+                     "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, 0;\n"
+                     : WG_H8(0, "=r"), WG_H8(8, "=r"), WG_H8(16, "=r"), WG_H8(24, "=r")
+                     : "l"(da), "l"(db));
+}
+template <int N> __device__ __forceinline__ void wgmma_wait_n64(int *d)
+{
+    asm volatile("wgmma.wait_group.sync.aligned %32;\n"
+                 : WG_H8(0, "+r"), WG_H8(8, "+r"), WG_H8(16, "+r"), WG_H8(24, "+r")
+                 : "n"(N) : "memory");
+}
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_wait0(int (&d)[64])
@@ -363,10 +386,11 @@ __global__ void __launch_bounds__(384, 1)
             for (int bb = 0; bb < 8; bb++) f.b[bb] = lds_f4(bq + 64 * bb);
             return f;
         };
-        auto apply_fac = [&](int (&dd)[64], const Fac &f) {
+        /* pairs of n8 blocks bb0 .. bb1-1 (all: 0 .. 8; columns 0-63: 0 .. 4) */
+        auto apply_fac = [&](int (&dd)[64], const Fac &f, int bb0 = 0, int bb1 = 8) {
             const float2 A0 = f.a0, A1 = f.a1;
 #pragma unroll
-            for (int bb = 0; bb < 8; bb++) {
+            for (int bb = bb0; bb < bb1; bb++) {
                 const float4 B = f.b[bb];
                 const float sbv[4] = {B.x, B.y, B.z, B.w};
 #pragma unroll
@@ -481,6 +505,27 @@ __global__ void __launch_bounds__(384, 1)
                         wgmma_wait0(d1);
                         promote_fast(d1, WG_SLOT(s, 1));
                     }
+                } else if (KPG_T == 4 && kt * 4 + 4 <= KS && (dbg & 1024) && !(dbg & 1) &&
+                           slot_fast(WG_SLOT(s, 0))) {
+                    /* EXPERIMENT (G = 128, fast stage): the tile's columns in two halves (m64n64),
+                    ** each its own commit group, so that the left half is promoted while the
+                    ** right half's wgmmas run; the verdict is taken before any wgmma (no branch
+                    ** meets an in-flight accumulator). */
+                    const Fac f = load_fac(WG_SLOT(s, 0));
+                    const uint64_t descBh = descB + ((WG_BN / 2 * WG_BK) >> 4);
+                    wgmma_fence();
+#pragma unroll
+                    for (int k = 0; k < 4; k++) wgmma_s8_n64(d, descA + 2 * k, descB + 2 * k, k);
+                    wgmma_commit();
+#pragma unroll
+                    for (int k = 0; k < 4; k++) wgmma_s8_n64(d + 32, descA + 2 * k, descBh + 2 * k, k);
+                    wgmma_commit();
+                    wgmma_wait_n64<1>(d);
+                    apply_fac(d, f, 0, 4);
+                    wgmma_wait_n64<0>(d + 32);
+                    release(s);
+                    released = true;
+                    apply_fac(d, f, 4, 8);
                 } else if (KPG_T == 4 && kt * 4 + 4 <= KS && !(dbg & 512)) {
                     /* G = 128: the factors go to registers before the wgmmas (verdict and loads
                     ** ahead of them, so that no branch meets an in-flight accumulator), and the

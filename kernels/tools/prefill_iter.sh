@@ -29,6 +29,10 @@ stamp "== verify: cfg 8 cases, then everything"
 MXK_VERIFY_CFG=8 timeout -k 2 120 "$NEW" verify "$DEST" > /tmp/ver.log 2>&1; echo "cfg 8 rc=$?: $(tail -1 /tmp/ver.log)"
 grep -v "mismatches=0" /tmp/ver.log | grep gemm | head -5
 cp "$DEST/verify.csv" "$DEST/verify_cfg8.csv"
+for d in ${VERIFY_DBG:-}; do # experimental paths selected by MXK_WG_DEBUG bits must be exact too
+  MXK_WG_DEBUG=$d MXK_VERIFY_CFG=8 timeout -k 2 120 "$NEW" verify "$DEST" > /tmp/ver.log 2>&1; echo "cfg 8, MXK_WG_DEBUG=$d rc=$?: $(tail -1 /tmp/ver.log)"
+  cp "$DEST/verify.csv" "$DEST/verify_cfg8_dbg$d.csv"
+done
 timeout -k 2 200 "$NEW" verify "$DEST" > /tmp/ver.log 2>&1; echo "full verify rc=$?: $(tail -1 /tmp/ver.log)"
 grep -v "mismatches=0" /tmp/ver.log | grep -E "^(gemm|dequant|quantize)" | head -5
 stamp "== L2-warm perf, baseline vs this tree"
