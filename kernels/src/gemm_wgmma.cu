@@ -1,30 +1,38 @@
 /* gemm_wgmma.cu - MXINT8 GEMM for Hopper (sm_90a): wgmma int8 with s32 accumulators, TMA loads
 ** into a multi-stage shared-memory ring guarded by mbarriers, warp specialisation (one producer
-** warpgroup, two consumer warpgroups, setmaxnreg 72 / 216), a persistent tile scheduler, and the
+** warpgroup, two consumer warpgroups, setmaxnreg 40 / 232), a persistent tile scheduler, and the
 ** contract's per-group promotion on the CUDA cores.  Bit-exact with the fp32 arithmetic contract
 ** (sim/doc/numerics.md section 4): C[i,j] = fold over groups g ascending of acc = RN(acc + RN(d_g *
-** 2^(EA+EB-266))), acc from +0.0.  mxk_gemm cfg 8 (cfg 7 is an alias); cfg 0 picks it when M > 16
-** and there are >= 132 tiles.
+** 2^(EA+EB-266))), acc from +0.0.  mxk_gemm cfg 8; cfg 0 picks it when M > 16 and there are >= 132
+** tiles.
 **
 ** Structure (one CTA per SM, 384 threads, grid = min(tiles, SMs), tile t = blockIdx.x + i*gridDim.x,
 ** M-blocks fastest so that concurrent CTAs share B tiles in L2):
+**   - wg_factors (two small kernels before the GEMM, stream-ordered scratch from cudaMallocAsync)
+**     turns the scale bytes into factor tables, one FacA / FacB per 128-row block and group: the
+**     per-row factors the promotion needs, the raw bytes for the exact path, and the fast-path
+**     verdict of the block (a row outside the window, per 64-row half for A).
 **   - a tile is 128 rows of A x 128 rows of B (columns of C); K streams in stages of 128 bytes
 **     (4 k-steps of 32), 5 stages.  A stage holds the A and B tiles (TMA, 128-byte swizzle, zero
-**     fill outside the tensor) and, for every group that ENDS in the stage (4 at G = 32, 2 at 64,
-**     1 at 128), the per-row factors the consumers need and a fast-path verdict.
-**   - producer warpgroup: its 4 warps take the stages round robin.  For its stage a warp waits for
-**     empty[s], lane 0 arms full[s] with the byte count and issues the two tensor copies, then each
-**     lane turns the scale bytes of 4 A rows and 4 B rows (fetched one own job = 4 stages ahead)
-**     into factors, the warp votes the verdict, and lane 0 arrives on full[s] (count 2).
+**     fill outside the tensor) and the FacA / FacB of every group that ENDS in the stage (4 at
+**     G = 32, 2 at 64, 1 at 128; G = 96 and G > 128 not a multiple of 128 end groups across stage
+**     edges and go to cfg 5).
+**   - producer: one thread waits for empty[s], arms full[s] with the byte count and issues the
+**     stage's four copies (two tensor copies, two cp.async.bulk of the factors).  (The producer
+**     warps used to form the factors per stage from the scale bytes; on an H200 that work and its
+**     scale loads took 57 us of the 124 us at 2048x4096x4096 G=128 with the tensor work switched
+**     off, and bounded the kernel; the tables cost two launches of a few microseconds.)
 **   - consumer warpgroups 1 and 2 own rows [0,64) and [64,128): per group, KPG = G/32 wgmma
 **     m64n128k32.s32.s8.s8 from the swizzled stage (the first with scale-d = 0, so the s32
 **     registers hold the group dot d itself), commit, wait, promote the 64 dots per thread into 64
 **     fp32 accumulators.  At G = 32 and 64, when every group of a (full) stage takes the fast
 **     path, the stage runs with two accumulator sets: the wgmma of group gi+1 is in flight while
 **     group gi is promoted (straight-line code drained at the stage end: an in-flight accumulator
-**     that meets a data-dependent branch or a loop back edge makes ptxas serialise the wgmmas,
-**     warning C7518).  Besides, while one warpgroup promotes, the other one's wgmma runs on the
-**     tensor cores.  After a stage's last group each consumer warp arrives on empty[s] (count 8).
+**     that meets a branch (even lane 0's arrive) or a loop back edge makes ptxas serialise the
+**     wgmmas, warnings C7514/C7518; two sets across stages at G = 128 hit exactly that).  At
+**     G = 128 the factors go to registers before the wgmmas and the slot is released before the
+**     promotion.  While one warpgroup promotes, the other one's wgmma runs on the tensor cores.
+**     After a stage each consumer warp arrives on empty[s] (count 8).
 **
 ** Promotion, fast path.  It applies to a (warpgroup, group) when every A row of the warpgroup and
 ** every B row of the tile has its scale E in the window [59, 186], and G <= 128 (the producer's
@@ -52,12 +60,14 @@
 ** and an RN add.  The common case costs 1 IADD + 2 FFMA per output per group plus 10 shared loads
 ** per 64 outputs.  Compiled with -fmad=false and explicit _rn intrinsics.
 **
-** Measured on an H100 while building it (reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-26/README.md):
-** the producer was the bottleneck three times (integer divisions per stage; a min/max reduction
-** with a named barrier and one thread forming the flags; scale loads consumed before the slot wait,
-** which left one L2 round trip exposed per stage).  MXK_WG_DEBUG (bits: 1 no promotion, 2 no scale
-** loads, 8 no wgmma, 16 no TMA, 64/128 polling waits) switches parts off for such timing
-** experiments; the results are then wrong, and it is never set outside them.
+** Measured on an H100 and an H200 while building it (the 2026-11-26 READMEs under reports/gpu): the
+** producer was the bottleneck four times (integer divisions per stage; a min/max reduction with a
+** named barrier; scale loads consumed before the slot wait; the per-stage factor work itself).
+** Thread-block clusters with TMA multicast of the shared A or B block (2x1, 1x2, 2x2) were slower
+** at every prefill shape: L2 traffic is not the bound.  MXK_WG_DEBUG (bits: 1 no promotion, 8 no
+** wgmma, 16 no copies, 64/128 polling waits, 512 the G = 128 slot released after the promotion)
+** switches parts off for timing experiments; the results are then wrong, and it is never set
+** outside them.
 **
 ** Requirements (checked by the launcher, else mxk_gemm falls back to cfg 5): an sm_90 device, G a
 ** multiple of 32, K a multiple of 16 (TMA strides), 16-byte aligned mantissa pointers. */
@@ -172,29 +182,6 @@ __device__ __forceinline__ void wgmma_s8_first(int (&d)[64], uint64_t da, uint64
                  " %64, %65, p;\n}\n"
                  : WG_W8(0), WG_W8(8), WG_W8(16), WG_W8(24), WG_W8(32), WG_W8(40), WG_W8(48), WG_W8(56)
                  : "l"(da), "l"(db));
-}
-/* m64n64k32 on 32 accumulators (half of an m64n128 set: its n8 blocks 0-7 or 8-15) */
-#define WG_H8(i, m) m(d[i]), m(d[i + 1]), m(d[i + 2]), m(d[i + 3]), m(d[i + 4]), m(d[i + 5]), m(d[i + 6]), m(d[i + 7])
-__device__ __forceinline__ void wgmma_s8_n64(int *d, uint64_t da, uint64_t db, int scale_d)
-{
-    if (scale_d)
-        asm volatile("wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 "
-                     "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-                     "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, 1;\n"
-                     : WG_H8(0, "+r"), WG_H8(8, "+r"), WG_H8(16, "+r"), WG_H8(24, "+r")
-                     : "l"(da), "l"(db));
-    else
-        asm volatile("wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 "
-                     "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-                     "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, 0;\n"
-                     : WG_H8(0, "=r"), WG_H8(8, "=r"), WG_H8(16, "=r"), WG_H8(24, "=r")
-                     : "l"(da), "l"(db));
-}
-template <int N> __device__ __forceinline__ void wgmma_wait_n64(int *d)
-{
-    asm volatile("wgmma.wait_group.sync.aligned %32;\n"
-                 : WG_H8(0, "+r"), WG_H8(8, "+r"), WG_H8(16, "+r"), WG_H8(24, "+r")
-                 : "n"(N) : "memory");
 }
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
@@ -386,11 +373,10 @@ __global__ void __launch_bounds__(384, 1)
             for (int bb = 0; bb < 8; bb++) f.b[bb] = lds_f4(bq + 64 * bb);
             return f;
         };
-        /* pairs of n8 blocks bb0 .. bb1-1 (all: 0 .. 8; columns 0-63: 0 .. 4) */
-        auto apply_fac = [&](int (&dd)[64], const Fac &f, int bb0 = 0, int bb1 = 8) {
+        auto apply_fac = [&](int (&dd)[64], const Fac &f) {
             const float2 A0 = f.a0, A1 = f.a1;
 #pragma unroll
-            for (int bb = bb0; bb < bb1; bb++) {
+            for (int bb = 0; bb < 8; bb++) {
                 const float4 B = f.b[bb];
                 const float sbv[4] = {B.x, B.y, B.z, B.w};
 #pragma unroll
@@ -505,27 +491,6 @@ __global__ void __launch_bounds__(384, 1)
                         wgmma_wait0(d1);
                         promote_fast(d1, WG_SLOT(s, 1));
                     }
-                } else if (KPG_T == 4 && kt * 4 + 4 <= KS && (dbg & 1024) && !(dbg & 1) &&
-                           slot_fast(WG_SLOT(s, 0))) {
-                    /* EXPERIMENT (G = 128, fast stage): the tile's columns in two halves (m64n64),
-                    ** each its own commit group, so that the left half is promoted while the
-                    ** right half's wgmmas run; the verdict is taken before any wgmma (no branch
-                    ** meets an in-flight accumulator). */
-                    const Fac f = load_fac(WG_SLOT(s, 0));
-                    const uint64_t descBh = descB + ((WG_BN / 2 * WG_BK) >> 4);
-                    wgmma_fence();
-#pragma unroll
-                    for (int k = 0; k < 4; k++) wgmma_s8_n64(d, descA + 2 * k, descB + 2 * k, k);
-                    wgmma_commit();
-#pragma unroll
-                    for (int k = 0; k < 4; k++) wgmma_s8_n64(d + 32, descA + 2 * k, descBh + 2 * k, k);
-                    wgmma_commit();
-                    wgmma_wait_n64<1>(d);
-                    apply_fac(d, f, 0, 4);
-                    wgmma_wait_n64<0>(d + 32);
-                    release(s);
-                    released = true;
-                    apply_fac(d, f, 4, 8);
                 } else if (KPG_T == 4 && kt * 4 + 4 <= KS && !(dbg & 512)) {
                     /* G = 128: the factors go to registers before the wgmmas (verdict and loads
                     ** ahead of them, so that no branch meets an in-flight accumulator), and the

@@ -3,7 +3,10 @@
 # (and, when BASE_SRC names another tree, that one as the baseline), a hang-guarded smoke run, the
 # cfg-8 verify cases and the full verify (0 mismatches expected), L2-warm perf of the baseline and
 # this tree, and bench-prefill (cuBLAS bf16 and each MXK_WG_DEBUG timing variant, same run, cold L2).
-#   usage: [VARIANTS=0,1,9] [BASE_SRC=..] [NCU="32 128"] kernels/tools/prefill_iter.sh OUTDIR
+#   usage: [VARIANTS=0,1,9] [BASE_SRC=..] [NCU="32 128"] [KERNELS="orig=FILE ..."] \
+#          kernels/tools/prefill_iter.sh OUTDIR
+# KERNELS: other versions of gemm_wgmma.cu (same launcher interface), each built into a copy of this
+# tree and timed by the same bench-prefill (cold L2, cuBLAS bf16 again), results in OUTDIR/NAME/.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DEST=${1:-${OUT:-/tmp/prefill_out}}
@@ -20,11 +23,27 @@ build() { # src dir, build dir
 stamp "== build"
 build "$ROOT" /tmp/b_new & p1=$!
 if [ -n "${BASE_SRC:-}" ]; then build "$BASE_SRC" /tmp/b_old & p2=$!; wait $p2 || echo "baseline build failed"; fi
+kb=""
+for kv in ${KERNELS:-}; do
+  n=${kv%%=*} f=${kv#*=}
+  rm -rf /tmp/t_$n && mkdir -p /tmp/t_$n && tar -C "$ROOT" --exclude='./build*' -cf - . | tar -C /tmp/t_$n -xf - &&
+    cp "$f" /tmp/t_$n/kernels/src/gemm_wgmma.cu && { build /tmp/t_$n /tmp/b_$n & kb="$kb $!"; }
+done
 wait $p1 || { tail -30 /tmp/b_new.log; exit 1; }
+for p in $kb; do wait $p; done
+cmake --build /tmp/b_new -j8 --target test_gpu_kernels >> /tmp/b_new.log 2>&1
+lib=$(find /tmp/b_new -name 'libmxk_sm90a.a' | head -1)
+if command -v cuobjdump > /dev/null && [ -n "$lib" ]; then
+  cuobjdump -sass "$lib" > /tmp/wg.sass 2>&1
+  awk '/Function :/{f=$3} /IGMMA|HGMMA/{n[f]++} /LDL|STL/{l[f]++} END{for (k in n) printf "%s: GMMA %d, local-memory ops %d\n", k, n[k], l[k]+0}' /tmp/wg.sass | tee "$DEST/sass.txt"
+  grep -o 'IGMMA[^ ]*' /tmp/wg.sass | sort | uniq -c | tee -a "$DEST/sass.txt"
+fi
+grep -E "C75(14|18|20)" /tmp/b_new.log | sort -u | tee -a "$DEST/sass.txt" | head -5
 grep -E "C75(14|18|20)|spill" /tmp/b_new.log | grep -v " 0 bytes spill" | sort | uniq -c | head
 NEW=/tmp/b_new/mxsim-gpu OLD=/tmp/b_old/mxsim-gpu
 stamp "== smoke (20 s limit per call)"
 for g in 32 64 128 256; do timeout -k 2 20 "$NEW" perf 2048 4096 4096 $g 8 || { echo "smoke FAILED at G=$g"; exit 1; }; done
+stamp "== test_gpu_kernels"; timeout -k 2 120 /tmp/b_new/kernels/test_gpu_kernels > /tmp/t.log 2>&1; echo "test_gpu_kernels rc=$?: $(tail -1 /tmp/t.log)"
 stamp "== verify: cfg 8 cases, then everything"
 MXK_VERIFY_CFG=8 timeout -k 2 120 "$NEW" verify "$DEST" > /tmp/ver.log 2>&1; echo "cfg 8 rc=$?: $(tail -1 /tmp/ver.log)"
 grep -v "mismatches=0" /tmp/ver.log | grep gemm | head -5
@@ -42,6 +61,13 @@ for g in 32 64 128; do
 done
 stamp "== bench-prefill: MXK_WG_DEBUG in ${VARIANTS:-0}"
 MXK_PREFILL_VARIANTS=${VARIANTS:-0} timeout -k 5 200 "$NEW" bench-prefill "$DEST"
+for kv in ${KERNELS:-}; do
+  n=${kv%%=*}
+  [ -x /tmp/b_$n/mxsim-gpu ] || { echo "$n: build failed"; continue; }
+  stamp "== bench-prefill, kernel $n"
+  mkdir -p "$DEST/$n"
+  timeout -k 5 100 /tmp/b_$n/mxsim-gpu bench-prefill "$DEST/$n" | sed "s/^/$n /"
+done
 if [ -n "${NCU:-}" ] && command -v ncu > /dev/null; then
   for g in $NCU; do
     stamp "== ncu 2048x4096x4096 G=$g"
