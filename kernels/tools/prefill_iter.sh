@@ -64,8 +64,9 @@ MXK_PREFILL_VARIANTS=${VARIANTS:-0} timeout -k 5 200 "$NEW" bench-prefill "$DEST
 for kv in ${KERNELS:-}; do
   n=${kv%%=*}
   [ -x /tmp/b_$n/mxsim-gpu ] || { echo "$n: build failed"; continue; }
-  stamp "== bench-prefill, kernel $n"
+  stamp "== kernel $n: cfg 8 verify, bench-prefill"
   mkdir -p "$DEST/$n"
+  MXK_VERIFY_CFG=8 timeout -k 2 120 /tmp/b_$n/mxsim-gpu verify "$DEST/$n" > /tmp/ver.log 2>&1; echo "$n cfg 8 rc=$?: $(tail -1 /tmp/ver.log)"
   timeout -k 5 100 /tmp/b_$n/mxsim-gpu bench-prefill "$DEST/$n" | sed "s/^/$n /"
 done
 if [ -n "${NCU:-}" ] && command -v ncu > /dev/null; then
