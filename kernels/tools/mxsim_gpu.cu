@@ -10,7 +10,10 @@
 **   mxsim-gpu bench OUTDIR                    (writes OUTDIR/bench.csv)
 **   mxsim-gpu bench-dequant OUTDIR            (dequant only, every kernel variant and traffic
 **                                              ceilings: OUTDIR/bench_dequant.csv)
-**   (verify with MXK_VERIFY_DEQUANT_ONLY set stops after the dequant checks)
+**   mxsim-gpu bench-prefill OUTDIR            (prefill shapes, cuBLAS bf16 and cfg 8 with the
+**                                              MXK_PREFILL_VARIANTS timing switches: bench_prefill.csv)
+**   (verify with MXK_VERIFY_DEQUANT_ONLY set stops after the dequant checks; with MXK_VERIFY_CFG=N
+**   it runs only the GEMM cases of cfg N)
 **   mxsim-gpu golden OUTDIR                   (writes the golden set and its MANIFEST)
 **   mxsim-gpu perf M N K G [cfg]              (times one GEMM size; for ncu and tile choices)
 **   mxsim-gpu memory OUT.csv TRACE...         (weight memory of each trace's model on the card,
