@@ -30,14 +30,20 @@ static const mxsim_gpu_xsheet k_h100 = {132, 1830, 1979, 989.5, 3350};
 
 MXTEST(xcard_routing)
 {
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 16, 4096), MXSIM_GX_GEMV);   /* M <= 16 */
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 17, 16896), MXSIM_GX_WGMMA); /* 1 x 132 tiles */
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 128, 16768), MXSIM_GX_CFG3); /* 131 tiles */
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8-cfg5", 4096, 4096), MXSIM_GX_CFG5);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("dequant+cublas-bf16", 1, 1), MXSIM_GX_DEQUANT_CUBLAS);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-dequant-mase-cuda", 1, 1), MXSIM_GX_DEQUANT);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-dequant-ocp-cfg1", 1, 1), -1);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("warp-drive", 1, 1), -1);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 16, 4096, 32), MXSIM_GX_DECODE); /* M <= 16, G = 32 */
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 16, 4096, 128), MXSIM_GX_GEMV);  /* M <= 16, G = 128 */
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 1, 4096, 64), MXSIM_GX_DECODE);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 4, 4096, 64), MXSIM_GX_GEMV);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 12, 4096, 64), MXSIM_GX_DECODE);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8-cfg9", 16, 4096, 128), MXSIM_GX_DECODE);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8-cfg4", 1, 4096, 32), MXSIM_GX_GEMV);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 17, 16896, 32), MXSIM_GX_WGMMA); /* 1 x 132 tiles */
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 128, 16768, 32), MXSIM_GX_CFG3); /* 131 tiles */
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8-cfg5", 4096, 4096, 32), MXSIM_GX_CFG5);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("dequant+cublas-bf16", 1, 1, 32), MXSIM_GX_DEQUANT_CUBLAS);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-dequant-mase-cuda", 1, 1, 32), MXSIM_GX_DEQUANT);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-dequant-ocp-cfg1", 1, 1, 32), -1);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("warp-drive", 1, 1, 32), -1);
     MXT_TRUE(strcmp(mxsim_gpu_xclass_name(MXSIM_GX_WGMMA), "mxk-wgmma-cfg8") == 0);
     MXT_TRUE(mxsim_gpu_xclass_name(MXSIM_GX_NCLASS) == NULL);
 }

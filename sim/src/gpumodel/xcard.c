@@ -27,11 +27,16 @@
 
 static const char *const k_cls[MXSIM_GX_NCLASS] = {"copy",      "dequant",       "cublas-bf16",
                                                    "cublaslt-int8", "dequant+cublas-bf16", "mxk-cfg5",
-                                                   "mxk-cfg3",  "mxk-gemv-cfg4", "mxk-wgmma-cfg8"};
+                                                   "mxk-cfg3",  "mxk-gemv-cfg4", "mxk-wgmma-cfg8",
+                                                   "mxk-decode-cfg9"};
 
 const char *mxsim_gpu_xclass_name(int c) { return c >= 0 && c < MXSIM_GX_NCLASS ? k_cls[c] : NULL; }
 
-int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N)
+/* cfg 0 routes as kernels/src/gemm_mma.cu (mxk_gemm, cfg == 0) does: M <= 16: the decode kernel
+** (cfg 9) at G = 32, and at G = 64 when M = 1 or M > 8, else the small-M kernel (cfg 4); at least
+** 132 tiles of 128 x 128: the Hopper kernel (cfg 8); else cfg 3 (cfg 2, 64 x 64 tiles, >= 100 of
+** them, is in no bench row: modelled as cfg 3).  "mxk-gemm-mxint8-cfgN" is kernel N itself. */
+int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t G)
 {
     if (!method) return -1;
     if (!strcmp(method, "d2d-copy")) return MXSIM_GX_COPY;
@@ -39,13 +44,16 @@ int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N)
     if (!strcmp(method, "cublas-bf16")) return MXSIM_GX_CUBLAS_BF16;
     if (!strcmp(method, "cublaslt-int8")) return MXSIM_GX_CUBLASLT_INT8;
     if (!strcmp(method, "dequant+cublas-bf16")) return MXSIM_GX_DEQUANT_CUBLAS;
+    if (!strcmp(method, "mxk-gemm-mxint8-cfg3")) return MXSIM_GX_CFG3;
+    if (!strcmp(method, "mxk-gemm-mxint8-cfg4")) return MXSIM_GX_GEMV;
     if (!strcmp(method, "mxk-gemm-mxint8-cfg5")) return MXSIM_GX_CFG5;
     if (!strcmp(method, "mxk-gemm-mxint8-cfg8")) return MXSIM_GX_WGMMA;
-    if (!strcmp(method, "mxk-gemm-mxint8")) { /* cfg 0: the routing of kernels/src/gemm_mma.cu */
+    if (!strcmp(method, "mxk-gemm-mxint8-cfg9")) return M <= 16 ? MXSIM_GX_DECODE : MXSIM_GX_GEMV; /* its fallback */
+    if (!strcmp(method, "mxk-gemm-mxint8")) {
         const int64_t tiles = ((M + 127) / 128) * ((N + 127) / 128);
-        if (M <= 16) return MXSIM_GX_GEMV;
+        if (M <= 16) return G == 32 || (G == 64 && (M == 1 || M > 8)) ? MXSIM_GX_DECODE : MXSIM_GX_GEMV;
         if (tiles >= 132) return MXSIM_GX_WGMMA;
-        return MXSIM_GX_CFG3; /* cfg 2 (64 x 64 tiles, >= 100 of them) is not in any bench: modelled as cfg 3 */
+        return MXSIM_GX_CFG3;
     }
     return -1;
 }
@@ -87,6 +95,12 @@ static feat features(const mxsim_gpu_xsheet *d, int c, double M, double N, doubl
             const double base = ceil(N / 16) * ceil(M / (8 * ms)) / (2 * nsm) * ceil(K / gg / (8 * gpw));
             f.W = base * 1e-7;       /* rounds per SM slot x 0.1 us: the first row slice */
             f.S = base * (ms - 1);   /* the same for the second row slice (b: its cost, us) */
+        } else if (c == MXSIM_GX_DECODE) {
+            /* kernels/src/gemm_decode.cu: every weight byte (N K mantissas + N K / G scales) in
+            ** flight once, M <= 16 activation rows; memory-bound unless M K / G per-output group
+            ** sums (E) outrun the bytes */
+            f.W = T > E ? T : E;
+            f.S = f.Dpar / (nsm * clk) * 1e6; /* us at 1 byte per SM clock: b = 1 / (bytes in flight per SM / latency) */
         } else if (c == MXSIM_GX_CFG3) {
             f.W = T > E ? T : E;
             f.S = ceil(M / 16) * ceil(N / 32) / nsm * (K / gg);
@@ -107,7 +121,9 @@ static double predict_us(const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p, 
     const double bw = d->hbm_gbs * 1e9 * p->mem_eff * q->rho;
     const int g = gidx((int64_t)G);
     const double bb = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV ? q->b[g] : q->b[0];
-    const double C = q->a[g] * f.W * 1e6 + bb * f.S, D = f.Dpar / bw * 1e6;
+    double C = q->a[g] * f.W * 1e6 + bb * f.S, D = f.Dpar / bw * 1e6;
+    if (c == MXSIM_GX_DECODE) /* the weight stream: latency-bound issue (b S) then transfer (D), in series */
+        C = q->a[g] * f.W * 1e6, D += bb * f.S;
     return q->L + f.Dser / bw * 1e6 + (C > D ? C : D) + q->ov * (C < D ? C : D);
 }
 
@@ -116,7 +132,7 @@ mxsim_status mxsim_gpu_xpredict(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const
 {
     mx_clear_err(ctx);
     if (!d || !p || !method || !us) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpredict: NULL argument");
-    const int c = mxsim_gpu_xclass_of(method, M, N);
+    const int c = mxsim_gpu_xclass_of(method, M, N, G);
     if (c < 0) return mx_fail(ctx, MXSIM_E_UNSUPPORTED, "mxsim_gpu_xpredict: method '%s' is not modelled", method);
     if (M < 1 || N < 1 || K < 1 || G < 0 || (G > 0 && K % G && c != MXSIM_GX_COPY && c != MXSIM_GX_DEQUANT))
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpredict: bad shape");
@@ -129,6 +145,7 @@ mxsim_status mxsim_gpu_xpredict(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const
 typedef struct {
     int c;
     double M, N, K, G, us;
+    char method[48];
 } xrow;
 
 struct mxsim_gpu_xbench {
@@ -190,10 +207,12 @@ mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
                 goto fail;
             }
         }
-        const int c = mxsim_gpu_xclass_of(f[6], (int64_t)v[0], (int64_t)v[1]);
-        if (c < 0) continue; /* a variant the model does not cover (dequant cfgs, other mxk cfgs) */
+        const int c = mxsim_gpu_xclass_of(f[6], (int64_t)v[0], (int64_t)v[1], (int64_t)v[3]);
+        if (c < 0 || strlen(f[6]) >= sizeof b->r->method) continue; /* a variant the model does not cover */
         snprintf(b->card, sizeof b->card, "%s", f[0]);
-        b->r[b->n++] = (xrow){c, v[0], v[1], v[2], v[3], v[4]};
+        xrow *r = &b->r[b->n++];
+        *r = (xrow){c, v[0], v[1], v[2], v[3], v[4], ""};
+        memcpy(r->method, f[6], strlen(f[6]) + 1);
     }
     free(data);
     if (b->n == 0 || b->r[0].c != MXSIM_GX_COPY) {
@@ -209,6 +228,55 @@ fail:
 }
 
 const char *mxsim_gpu_xbench_card(const mxsim_gpu_xbench *b) { return b ? b->card : ""; }
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Library kernels (not built from this repository): the same code in every build of the bench. */
+static int library_method(const char *m)
+{
+    return !strcmp(m, "d2d-copy") || !strcmp(m, "cublas-bf16") || !strcmp(m, "cublaslt-int8");
+}
+
+mxsim_status mxsim_gpu_xbench_median(mxsim_ctx *ctx, const mxsim_gpu_xbench *const *runs, const int *build, int n,
+                                     mxsim_gpu_xbench **out)
+{
+    mx_clear_err(ctx);
+    if (!runs || !out || n < 1) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xbench_median: NULL argument or no run");
+    *out = NULL;
+    for (int k = 0; k < n; k++)
+        if (!runs[k]) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xbench_median: NULL run");
+    mxsim_gpu_xbench *b = mx_calloc(1, sizeof *b);
+    double *v = mx_calloc((size_t)n, sizeof *v);
+    if (b) b->r = mx_calloc((size_t)runs[0]->n + 1, sizeof *b->r);
+    if (!b || !v || !b->r) {
+        free(v);
+        mxsim_gpu_xbench_free(b);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "mxsim_gpu_xbench_median: out of memory");
+    }
+    memcpy(b->card, runs[0]->card, sizeof b->card);
+    for (int i = 0; i < runs[0]->n; i++) {
+        const xrow *r = &runs[0]->r[i];
+        int m = 0;
+        for (int k = 0; k < n; k++)
+            for (int j = 0; j < runs[k]->n && (!build || build[k] == build[0] || library_method(r->method)); j++) {
+                const xrow *q = &runs[k]->r[j];
+                if (q->M == r->M && q->N == r->N && q->K == r->K && q->G == r->G && !strcmp(q->method, r->method)) {
+                    v[m++] = q->us;
+                    break;
+                }
+            }
+        qsort(v, (size_t)m, sizeof *v, cmp_dbl);
+        b->r[b->n] = *r;
+        b->r[b->n++].us = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+    }
+    free(v);
+    *out = b;
+    return MXSIM_OK;
+}
 int mxsim_gpu_xbench_count(const mxsim_gpu_xbench *b) { return b ? b->n : 0; }
 
 mxsim_status mxsim_gpu_xbench_row(const mxsim_gpu_xbench *b, int i, const mxsim_gpu_xsheet *d,
@@ -219,6 +287,7 @@ mxsim_status mxsim_gpu_xbench_row(const mxsim_gpu_xbench *b, int i, const mxsim_
     out->cls = r->c;
     out->M = (int64_t)r->M, out->N = (int64_t)r->N, out->K = (int64_t)r->K, out->G = (int64_t)r->G;
     out->measured_us = r->us;
+    out->method = r->method;
     out->model_us = predict_us(d, p, r->c, r->M, r->N, r->K, r->G);
     return MXSIM_OK;
 }
