@@ -1298,6 +1298,7 @@ enum {
 /* Datasheet values of a card (workloads/gpus/<card>-xcard.ini [datasheet]). */
 typedef struct {
     double n_sm, clock_mhz, int8_tops, bf16_tflops, hbm_gbs;
+    double l2_mb; /* L2 cache, MB (1e6 bytes); 0: no L2 reuse modelled */
 } mxsim_gpu_xsheet;
 typedef struct {
     double L, rho;              /* us; DRAM bytes per second relative to the copy */

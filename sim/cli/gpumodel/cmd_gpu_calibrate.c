@@ -80,6 +80,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         else if (!strcmp(key, "tc.int8_dense_tops")) d->int8_tops = v;
         else if (!strcmp(key, "tc.bf16_dense_tflops")) d->bf16_tflops = v;
         else if (!strcmp(key, "hbm.bw_gbs")) d->hbm_gbs = v;
+        else if (!strcmp(key, "l2.mb")) d->l2_mb = v;
         else if (!strcmp(key, "mem_eff")) {
             if (p) p->mem_eff = v, (*n_cal)++;
         }
@@ -105,7 +106,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
     for (int c = 0; p && c < MXSIM_GX_NCLASS; c++)
         for (int k = 3; k < NPAR; k++)
             if (k != 5 && k != 6 && !par_used(c, k)) *par_ptr(p, c, k) = *par_ptr(p, c, k < 5 ? 2 : 6);
-    if (!rc && !(d->n_sm > 0 && d->clock_mhz > 0 && d->int8_tops > 0 && d->bf16_tflops > 0 && d->hbm_gbs > 0)) {
+    if (!rc && !(d->n_sm > 0 && d->clock_mhz > 0 && d->int8_tops > 0 && d->bf16_tflops > 0 && d->hbm_gbs > 0 && d->l2_mb > 0)) {
         fprintf(stderr, "mxsim gpu-calibrate: error: %s: every [datasheet] value is required\n", path);
         rc = CLI_EXIT_USAGE;
     }
@@ -230,14 +231,17 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
         free_runs(&rt);
         return cli_fail(ctx, st);
     }
-    printf("calibrated on %s (card %s), the per-row median of %d run(s):\n", mxsim_gpu_xbench_card(bs), sname, rs.n);
-    for (int i = 0; i < rs.n; i++) printf("  %s\n", rs.path[i]);
+    printf("calibrated on %s (card %s): the per-row median of %d run(s) (sim/doc/gpu-model.md section 6.4)\n",
+           mxsim_gpu_xbench_card(bs), sname, rs.n);
+    for (int i = 0; i < rs.n; i++)
+        printf("  %s%s\n", rs.path[i], rs.build[i] ? " (library rows only: another build)" : "");
     printf("predicting %s (card %s) from its datasheet, %d run(s):\n", mxsim_gpu_xbench_card(bt), tname, rt.n);
-    for (int i = 0; i < rt.n; i++) printf("  run %d: %s\n", i + 1, rt.path[i]);
-    printf("mem_eff %.4f (copy / datasheet HBM on %s)\n", p.mem_eff, mxsim_gpu_xbench_card(bs));
+    for (int i = 0; i < rt.n; i++)
+        printf("  run %d: %s%s\n", i + 1, rt.path[i], rt.build[i] ? " (library rows only: another build)" : "");
     print_score("calibration card (fit, median of its runs)", &train);
     print_score("held-out card (median of its runs)", &held);
     for (int i = 0; i < rt.n && rt.n > 1; i++) {
+        if (rt.build[i]) continue; /* its mxk rows ran other kernels: scored through the median only */
         char what[64];
         snprintf(what, sizeof what, "held-out card, run %d", i + 1);
         print_score(what, &each[i]);
@@ -281,25 +285,22 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
         printf("check %s: %s\n", to_card, bad ? "FAIL (calibrated fields differ from the re-derivation)" : "calibrated fields re-derived");
         fail |= bad != 0;
     }
-    if (maxm) { /* the median of the held-out runs, and each run alone */
-        int over = 100 * held.mape > max_mape;
+    if (maxm) { /* the median of the held-out runs (each run is printed above, not gated: noise) */
+        const int over = 100 * held.mape > max_mape;
         printf("held-out MAPE %.2f%% (median of %d run(s)) %s target %.2f%%\n", 100 * held.mape, rt.n,
                over ? "ABOVE" : "within", max_mape);
-        for (int i = 0; i < rt.n && rt.n > 1; i++) {
-            const int o = 100 * each[i].mape > max_mape;
-            printf("held-out MAPE %.2f%% (run %d) %s target %.2f%%\n", 100 * each[i].mape, i + 1, o ? "ABOVE" : "within", max_mape);
-            over |= o;
-        }
         fail |= over;
     }
     if (out) {
-        char file[20000];
-        const int n = snprintf(file, sizeof file,
-                               "# the calibrated fields of the cross-card GPU model, fitted on %s (%s)\n"
-                               "# by: mxsim gpu-calibrate --from %s --from-card %s --to %s --to-card %s\n"
-                               "[calibrated on %s]\n%s",
-                               mxsim_gpu_xbench_card(bs), from, from, from_card, to, to_card, mxsim_gpu_xbench_card(bs), text);
-        if (n < 0 || (size_t)n >= sizeof file || cli_write(ctx, out, file, (size_t)n)) fail = 1;
+        static char file[40000];
+        size_t w = 0;
+        w += (size_t)snprintf(file + w, sizeof file - w,
+                              "# calibrated on %s by mxsim gpu-calibrate (per-row median of these runs):\n", mxsim_gpu_xbench_card(bs));
+        for (int i = 0; i < rs.n && w < sizeof file; i++)
+            w += (size_t)snprintf(file + w, sizeof file - w, "#   %s%s\n", rs.path[i], rs.build[i] ? " (library rows only)" : "");
+        if (w < sizeof file)
+            w += (size_t)snprintf(file + w, sizeof file - w, "[calibrated on %s]\n%s", mxsim_gpu_xbench_card(bs), text);
+        if (w >= sizeof file || cli_write(ctx, out, file, w)) fail = 1;
     }
     mxsim_gpu_xbench_free(bs);
     mxsim_gpu_xbench_free(bt);

@@ -78,7 +78,15 @@ static feat features(const mxsim_gpu_xsheet *d, int c, double M, double N, doubl
         f.W = 2 * M * N * K / bf * rounds / (tiles / nsm); /* wave-quantised tensor time */
         f.S = 0;
         f.Dpar = 2 * (M * K + N * K) + 2 * M * N;
-        if (c == MXSIM_GX_DEQUANT_CUBLAS) f.Dser = (M * K + N * K) * (3 + 1 / gg);
+        if (c == MXSIM_GX_DEQUANT_CUBLAS) {
+            /* the dequantize pass writes the bf16 operands just before the GEMM reads them: when
+            ** they fit in L2 the GEMM reads them from there; when not, the write stream has
+            ** evicted its own beginning by the time the GEMM starts (LRU under a sequential
+            ** stream larger than the cache): all from DRAM */
+            const double op = 2 * (M * K + N * K), l2 = d->l2_mb * 1e6;
+            f.Dser = (M * K + N * K) * (3 + 1 / gg);
+            f.Dpar = (op > l2 ? op : 0) + 2 * M * N;
+        }
         break;
     case MXSIM_GX_CUBLASLT_INT8:
         f.W = 2 * M * N * K / i8 * rounds / (tiles / nsm);
@@ -335,7 +343,7 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
 {
     mx_clear_err(ctx);
     if (!b || !d || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xcalibrate: NULL argument");
-    if (!(d->n_sm > 0 && d->clock_mhz > 0 && d->int8_tops > 0 && d->bf16_tflops > 0 && d->hbm_gbs > 0))
+    if (!(d->n_sm > 0 && d->clock_mhz > 0 && d->int8_tops > 0 && d->bf16_tflops > 0 && d->hbm_gbs > 0 && d->l2_mb >= 0))
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xcalibrate: datasheet values must be positive");
     memset(out, 0, sizeof *out);
     const xrow *cp = &b->r[0];
