@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fz_check(b == NULL);
         fz_check(strstr(mxsim_errmsg(ctx), "in.csv") != NULL);
     } else {
-        const mxsim_gpu_xsheet d = {132, 1830, 1979, 989.5, 3350};
+        const mxsim_gpu_xsheet d = {132, 1830, 1979, 989.5, 3350, 52.4288};
         mxsim_gpu_xparams p;
         fz_check(mxsim_gpu_xbench_count(b) >= 1);
         if (mxsim_gpu_xcalibrate(ctx, b, &d, &p) == MXSIM_OK) {

@@ -33,11 +33,16 @@ t=${MXSIM_TEST_TMP:-/tmp/mxsim_xcard_$$}; mkdir -p "$t"
 mm=(); [ -n "${MXSIM_XCARD_MAX_MAPE:-}" ] && mm=(--max-mape "$MXSIM_XCARD_MAX_MAPE")
 rc=0
 # direction: SRC DST (card names); the calibration of SRC goes into DST's file
+# (--write: the target's datasheet part only, so that a stale calibrated block cannot stop it)
 run() {
   local s=$1 d=$2; shift 2
   local from=("${h100[@]}") tov=("${h200to[@]}"); [ "$s" = h200 ] && from=("${h200[@]}") tov=("${h100to[@]}")
-  "$MXSIM" gpu-calibrate "${from[@]}" --from-card workloads/gpus/$s-xcard.ini "${tov[@]}" \
-    --to-card workloads/gpus/$d-xcard.ini --rows "$@"
+  local tc=workloads/gpus/$d-xcard.ini fc=workloads/gpus/$s-xcard.ini
+  if [ $write = 1 ]; then
+    awk '/^# Calibrated on the other card/ { exit } { print }' $tc > "$t/$d-datasheet.ini"; tc=$t/$d-datasheet.ini
+    awk '/^# Calibrated on the other card/ { exit } { print }' $fc > "$t/$s-datasheet.ini"; fc=$t/$s-datasheet.ini
+  fi
+  "$MXSIM" gpu-calibrate "${from[@]}" --from-card "$fc" "${tov[@]}" --to-card "$tc" --rows "$@"
 }
 for dir in h100:h200 h200:h100; do
   s=${dir%%:*}; d=${dir#*:}

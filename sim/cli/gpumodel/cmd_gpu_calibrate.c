@@ -25,7 +25,8 @@ static int par_used(int c, int k)
     case 0: return c != MXSIM_GX_COPY;
     case 1: return c == MXSIM_GX_DEQUANT;
     case 2: return c >= MXSIM_GX_CFG5;
-    case 5: case 6: return gemm;
+    case 5: return gemm && c != MXSIM_GX_DECODE; /* decode: the group sums overlap the stream (ov 0) */
+    case 6: return gemm;
     case 3: case 4: return per_g;
     default: return per_g || c == MXSIM_GX_CFG3 || c == MXSIM_GX_DECODE;
     }

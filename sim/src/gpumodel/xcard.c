@@ -253,8 +253,8 @@ mxsim_status mxsim_gpu_xbench_median(mxsim_ctx *ctx, const mxsim_gpu_xbench *con
                                      mxsim_gpu_xbench **out)
 {
     mx_clear_err(ctx);
+    if (out) *out = NULL;
     if (!runs || !out || n < 1) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xbench_median: NULL argument or no run");
-    *out = NULL;
     for (int k = 0; k < n; k++)
         if (!runs[k]) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xbench_median: NULL run");
     mxsim_gpu_xbench *b = mx_calloc(1, sizeof *b);
@@ -338,6 +338,38 @@ static double cls_mape(const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d, con
     return s.mape;
 }
 
+/* Coordinate descent on the class MAPE: each used parameter in turn tries a fixed set of steps
+** (multiplicative for rho, a, and the decode class's b; additive otherwise) and keeps the best; a
+** sweep that moves no parameter is a fixed point (every later sweep would repeat it). */
+enum { NP = 9 };
+static void descend(const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d, mxsim_gpu_xparams *out, int c, const int *use,
+                    double *const *par)
+{
+    static const double F[] = {0.5, 0.8, 0.9, 0.97, 0.99, 0.998, 0.9998, 1.0002, 1.002, 1.01, 1.03, 1.1, 1.25, 2.0};
+    static const double A[] = {-2, -0.5, -0.1, -0.02, -0.002, 0.002, 0.02, 0.1, 0.5, 2};
+    for (int it = 0, moved = 1; it < 600 && moved; it++) {
+        moved = 0;
+        for (int k = 0; k < NP; k++) {
+            if (!use[k]) continue;
+            const double v = *par[k];
+            double best = cls_mape(b, d, out, c), bv = v;
+            const int mult = k == 1 || k >= 6 || (c == MXSIM_GX_DECODE && k == 2);
+            const int nc = mult ? (int)(sizeof F / sizeof F[0]) : (int)(sizeof A / sizeof A[0]);
+            for (int j = 0; j < nc; j++) {
+                double nv = mult ? v * F[j] : v + A[j] * (k == 5 ? 0.1 : 1);
+                if (!mult && nv < 0) nv = 0;
+                if (k >= 6 && c != MXSIM_GX_GEMV && nv < 1) nv = 1; /* no faster than the datasheet peak */
+                if (k == 5 && nv > 1) nv = 1;
+                *par[k] = nv;
+                const double m = cls_mape(b, d, out, c);
+                if (m < best - 1e-12) best = m, bv = nv;
+            }
+            moved |= bv != v;
+            *par[k] = bv;
+        }
+    }
+}
+
 mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d,
                                   mxsim_gpu_xparams *out)
 {
@@ -355,9 +387,6 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
     }
     /* parameters per class: L; rho (dequant only); b per G (one b for the classes
     ** whose b is not per G); ov; a per G */
-    enum { NP = 9 };
-    static const double F[] = {0.5, 0.8, 0.9, 0.97, 0.99, 0.998, 0.9998, 1.0002, 1.002, 1.01, 1.03, 1.1, 1.25, 2.0};
-    static const double A[] = {-2, -0.5, -0.1, -0.02, -0.002, 0.002, 0.02, 0.1, 0.5, 2};
     for (int c = 1; c < MXSIM_GX_NCLASS; c++) {
         mxsim_gpu_xclass_params *q = &out->cls[c];
         int has = 0, gs[3] = {0, 0, 0};
@@ -367,7 +396,7 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
         double *par[NP] = {&q->L, &q->rho, &q->b[0], &q->b[1], &q->b[2], &q->ov, &q->a[0], &q->a[1], &q->a[2]};
         const int gemm = c != MXSIM_GX_DEQUANT, mxk = c >= MXSIM_GX_CFG5, pergb = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV;
         const int use[NP] = {1, c == MXSIM_GX_DEQUANT, mxk && gs[0], pergb && gs[1], pergb && gs[2],
-                             gemm, gemm && gs[0], gemm && gs[1], gemm && gs[2]};
+                             gemm && c != MXSIM_GX_DECODE, gemm && gs[0], gemm && gs[1], gemm && gs[2]};
         /* start a and b from the least-squares fit of the relative error of L + a W + b S (the
         ** compute-bound form) per G: the descent alone stalls on their correlation */
         for (int g = 0; g < 3 && gemm; g++) {
@@ -389,28 +418,22 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
             if (sww > 0) q->a[g] = a > 1 || (c == MXSIM_GX_GEMV && a > 0) ? a : 1;
             if (sww > 0 && (pergb || g == 0)) q->b[g] = bb;
         }
-        /* a sweep that moves no parameter is a fixed point: every later sweep would repeat it */
-        for (int it = 0, moved = 1; it < 600 && moved; it++) {
-            moved = 0;
-            for (int k = 0; k < NP; k++) {
-                if (!use[k]) continue;
-                const double v = *par[k];
-                double best = cls_mape(b, d, out, c), bv = v;
-                const int mult = k == 1 || k >= 6;
-                const int nc = mult ? (int)(sizeof F / sizeof F[0]) : (int)(sizeof A / sizeof A[0]);
-                for (int j = 0; j < nc; j++) {
-                    double nv = mult ? v * F[j] : v + A[j] * (k == 5 ? 0.1 : 1);
-                    if (!mult && nv < 0) nv = 0;
-                    if (k >= 6 && c != MXSIM_GX_GEMV && nv < 1) nv = 1; /* no faster than the datasheet peak */
-                    if (k == 5 && nv > 1) nv = 1;
-                    *par[k] = nv;
-                    const double m = cls_mape(b, d, out, c);
-                    if (m < best - 1e-12) best = m, bv = nv;
-                }
-                moved |= bv != v;
-                *par[k] = bv;
+        /* the decode class has no compute-bound start (its time is the weight stream's): the
+        ** descent from a grid of starts (L, b, a), keeping the best; one start for the others */
+        static const double SL[] = {2, 5}, SB[] = {0.02, 0.05, 0.1, 0.2}, SA[] = {1, 4, 16};
+        const int nstart = c == MXSIM_GX_DECODE ? 24 : 1;
+        mxsim_gpu_xclass_params best_q = *q;
+        double best_m = INFINITY;
+        for (int st = 0; st < nstart; st++) {
+            if (c == MXSIM_GX_DECODE) {
+                q->L = SL[st % 2], q->b[0] = SB[(st / 2) % 4];
+                q->a[0] = q->a[1] = q->a[2] = SA[st / 8];
             }
+            descend(b, d, out, c, use, par);
+            const double m = cls_mape(b, d, out, c);
+            if (m < best_m - 1e-12) best_m = m, best_q = *q;
         }
+        *q = best_q;
         if (!pergb) q->b[1] = q->b[2] = q->b[0];
         /* classes without a G-specific row keep the a of the nearest G that has one */
         for (int g = 0; g < 3; g++)
