@@ -211,7 +211,9 @@ mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
             v[j] = strtod(f[j == 4 ? 7 : 2 + j], &e);
             if (e == f[j == 4 ? 7 : 2 + j] || *e || errno || !isfinite(v[j]) || v[j] > 1e12 ||
                 (j == 4 ? !(v[j] > 0) : v[j] < (j == 3 ? 0 : 1))) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field %d: not a number in range", path, cur.line, j == 4 ? 8 : 3 + j);
+                static const char *const nm[5] = {"M", "N", "K", "G", "median_us"};
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field %d (%s): not a number in range", path, cur.line,
+                             j == 4 ? 8 : 3 + j, nm[j]);
                 goto fail;
             }
         }
