@@ -1329,6 +1329,8 @@ MXSIM_API mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, m
 MXSIM_API void mxsim_gpu_xbench_free(mxsim_gpu_xbench *b); /* NULL ok */
 MXSIM_API const char *mxsim_gpu_xbench_card(const mxsim_gpu_xbench *b);
 MXSIM_API int mxsim_gpu_xbench_count(const mxsim_gpu_xbench *b);
+/* Rows of methods the model has no class for (skipped by the loader: ceiling-*, *-unsupported, ...). */
+MXSIM_API int mxsim_gpu_xbench_skipped(const mxsim_gpu_xbench *b);
 /* The per-row median of n >= 1 runs of one card: a row is identified by (method, M, N, K, G); the
 ** rows of runs[0] in its order, each the median over the runs that ran the same code (the mean of
 ** the middle two for an even count): every run of the same build (build[k] == build[0]; build

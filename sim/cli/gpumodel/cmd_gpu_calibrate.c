@@ -235,10 +235,14 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
     printf("calibrated on %s (card %s): the per-row median of %d run(s) (sim/doc/gpu-model.md section 6.4)\n",
            mxsim_gpu_xbench_card(bs), sname, rs.n);
     for (int i = 0; i < rs.n; i++)
-        printf("  %s%s\n", rs.path[i], rs.build[i] ? " (library rows only: another build)" : "");
+        printf("  %s%s (%d modelled rows, %d of unmodelled methods skipped)\n", rs.path[i],
+               rs.build[i] ? " (library rows only: another build)" : "", mxsim_gpu_xbench_count(rs.b[i]),
+               mxsim_gpu_xbench_skipped(rs.b[i]));
     printf("predicting %s (card %s) from its datasheet, %d run(s):\n", mxsim_gpu_xbench_card(bt), tname, rt.n);
     for (int i = 0; i < rt.n; i++)
-        printf("  run %d: %s%s\n", i + 1, rt.path[i], rt.build[i] ? " (library rows only: another build)" : "");
+        printf("  run %d: %s%s (%d modelled rows, %d of unmodelled methods skipped)\n", i + 1, rt.path[i],
+               rt.build[i] ? " (library rows only: another build)" : "", mxsim_gpu_xbench_count(rt.b[i]),
+               mxsim_gpu_xbench_skipped(rt.b[i]));
     print_score("calibration card (fit, median of its runs)", &train);
     print_score("held-out card (median of its runs)", &held);
     for (int i = 0; i < rt.n && rt.n > 1; i++) {
@@ -262,8 +266,8 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
     char text[16384];
     size_t u = 0;
     u += (size_t)snprintf(text + u, sizeof text - u, "mem_eff = %.6g\n", p.mem_eff);
-    for (int c = 1; c < MXSIM_GX_NCLASS; c++)
-        for (int k = 0; k < NPAR; k++)
+    for (int c = 1; c < MXSIM_GX_NCLASS; c++) /* the classes the calibration card has rows of */
+        for (int k = 0; k < NPAR && train.cls_n[c]; k++)
             if (par_used(c, k))
                 u += (size_t)snprintf(text + u, sizeof text - u, "%s.%s = %.6g\n", mxsim_gpu_xclass_name(c), k_par[k], *par_ptr(&p, c, k));
     if (check) {
@@ -275,7 +279,7 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
         for (int c = 0; c < MXSIM_GX_NCLASS && n_cal; c++)
             for (int k = 0; k < NPAR; k++) {
                 if (c == 0 && k > 0) break;
-                if (c > 0 && !par_used(c, k)) continue;
+                if (c > 0 && (!par_used(c, k) || !train.cls_n[c])) continue;
                 const double want = c == 0 ? p.mem_eff : *par_ptr(&p, c, k), got = c == 0 ? committed.mem_eff : *par_ptr(&committed, c, k);
                 if (fabs(want - got) > 1e-4 * fabs(want) + 1e-9) {
                     fprintf(stderr, "check: %s: %s.%s = %.6g, re-derived %.6g\n", to_card, c ? mxsim_gpu_xclass_name(c) : "",

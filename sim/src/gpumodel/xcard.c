@@ -157,7 +157,7 @@ typedef struct {
 } xrow;
 
 struct mxsim_gpu_xbench {
-    int n;
+    int n, skipped;
     xrow *r;
     char card[64];
 };
@@ -218,7 +218,10 @@ mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
             }
         }
         const int c = mxsim_gpu_xclass_of(f[6], (int64_t)v[0], (int64_t)v[1], (int64_t)v[3]);
-        if (c < 0 || strlen(f[6]) >= sizeof b->r->method) continue; /* a variant the model does not cover */
+        if (c < 0 || strlen(f[6]) >= sizeof b->r->method) { /* a variant the model does not cover */
+            b->skipped++;
+            continue;
+        }
         snprintf(b->card, sizeof b->card, "%s", f[0]);
         xrow *r = &b->r[b->n++];
         *r = (xrow){c, v[0], v[1], v[2], v[3], v[4], ""};
@@ -288,6 +291,7 @@ mxsim_status mxsim_gpu_xbench_median(mxsim_ctx *ctx, const mxsim_gpu_xbench *con
     return MXSIM_OK;
 }
 int mxsim_gpu_xbench_count(const mxsim_gpu_xbench *b) { return b ? b->n : 0; }
+int mxsim_gpu_xbench_skipped(const mxsim_gpu_xbench *b) { return b ? b->skipped : 0; }
 
 mxsim_status mxsim_gpu_xbench_row(const mxsim_gpu_xbench *b, int i, const mxsim_gpu_xsheet *d,
                                   const mxsim_gpu_xparams *p, mxsim_gpu_xrow *out)
