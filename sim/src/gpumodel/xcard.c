@@ -1,20 +1,25 @@
 /* xcard.c - the cross-card GPU model (issue 16 item 5; sim/doc/gpu-model.md section 6): one
 ** structure per kernel class, card fields that are datasheet values or calibrated on ANOTHER card,
-** and the calibration itself (deterministic coordinate descent on one card's bench.csv).
+** the calibration itself (deterministic coordinate descent on one card's bench.csv, or on the
+** per-row median of several runs of it: mxsim_gpu_xbench_median).
 **
-** Per bench row of class c (mxsim_gpu_xclass), with the card's datasheet values:
+** Per bench row of class c (mxsim_gpu_xclass_of), with the card's datasheet values:
 **   tensor  T = 2MNK / peak (int8 or bf16 dense)            epilogue E = M N (K/G) 3 / (128 n_sm f)
-**   work    W = max(T, E) (mxk tile kernels), T ceil(tiles/n_sm) / (tiles/n_sm) (cuBLAS), blocks/(2 n_sm) x rounds x 0.1 us (small-M
-**           cfg 4: rounds of its K-split warps; S = the same for its second row slice), 0 (copy, dequant)
+**   work    W = max(T, E) (mxk tile kernels, decode kernel), T ceil(tiles/n_sm) / (tiles/n_sm)
+**           (cuBLAS), blocks/(2 n_sm) x rounds x 0.1 us (small-M cfg 4: rounds of its K-split
+**           warps; S = the same for its second row slice), 0 (copy, dequant)
 **   steps   S = tiles per SM (128 x 128 tiles: wgmma, cfg 5; cfg 3: 16 x 32 tiles x groups per SM);
-**           cuBLAS has no S: its T is wave-quantised (waves of 128 x 128 tiles over the SMs)
+**           decode: its bytes / (n_sm f); cuBLAS has no S: its T is wave-quantised
 **   DRAM    D = bytes / (hbm_bw x e_mem x rho_c), e_mem calibrated on the copy row
 **   time    L_c + Dser + max(C, D) + ov_c min(C, D),  C = a_{c,G} W + b_c S (us)
-** Dser is the dequantize pass of dequant+cuBLAS (serial, before the GEMM).  Calibrated per class:
+**   decode  L + max(a_G W, b S + D): the weight stream's latency-bound issue and its transfer in
+**           series, the group sums overlapping it (no ov)
+** Dser is the dequantize pass of dequant+cuBLAS (serial, before the GEMM); its GEMM reads the bf16
+** operands from L2 when they fit (l2_mb), else from DRAM.  Calibrated per class:
 ** L (launch/tail, us), a per G (work factor: 1 / efficiency, >= 1 except for the small-M kernel,
-** whose W is in arbitrary units), b (per-tile cost, us; per G for the
-** tile kernels wgmma and cfg 5, and for the small-M kernel, where it is the second row slice's cost), ov (overlap loss), rho (dequant only: its bytes per second relative
-** to the copy). */
+** whose W is in arbitrary units), b (per-tile cost, us; per G for the tile kernels wgmma and cfg 5,
+** and for the small-M kernel, where it is the second row slice's cost; decode: SM-clocks per byte
+** in flight), ov (overlap loss), rho (dequant only: its bytes per second relative to the copy). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
