@@ -83,6 +83,12 @@ if "$MXSIM" gpu-calibrate --from "$t/kinds" --from-card workloads/gpus/h100-xcar
    && grep -q "1 of unmodelled methods skipped" "$t/kinds/log" && ! grep -q "mxk-decode-cfg9" "$t/kinds/cal.ini" \
    && grep -q "^mxk-gemv-cfg4.a32" "$t/kinds/cal.ini"; then echo "ok: a run with an unknown method and no decode rows calibrates on the rest"
 else echo "FAIL: rows of other kinds"; cat "$t/kinds/log" | head -5; rc=1; fi
+# negative control on the real runs: the H200 predicted with the H100's bandwidth and L2 (its
+# datasheet difference ignored) must miss the 5% target, or the gate could not tell
+sed 's/^hbm.bw_gbs = .*/hbm.bw_gbs = 3350/; s/^l2.mb = .*/l2.mb = 52.4288/' workloads/gpus/h200-xcard.ini > "$t/h200-as-h100.ini"
+if "$MXSIM" gpu-calibrate "${h100[@]}" --from-card workloads/gpus/h100-xcard.ini "${h200to[@]}" --to-card "$t/h200-as-h100.ini" \
+     --max-mape 5 > "$t/neg.log" 2>&1; then echo "FAIL: the H200 with the H100's datasheet met the 5% target"; rc=1
+else echo "ok: negative control: $(grep '^held-out MAPE' "$t/neg.log")"; fi
 # the check can fail: a card file with one calibrated field changed must be rejected
 sed 's/^\(mxk-decode-cfg9.a32 = \)\(.*\)$/\1 9.99/' workloads/gpus/h200-xcard.ini > "$t/bad.ini"
 if "$MXSIM" gpu-calibrate "${h100[@]}" --from-card workloads/gpus/h100-xcard.ini "${h200to[@]}" --to-card "$t/bad.ini" \
