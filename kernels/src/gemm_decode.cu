@@ -69,6 +69,7 @@
 ** their dots, terms and sums are formed and dropped).  Compiled with -fmad=false: nothing is
 ** contracted. */
 #include <algorithm>
+#include <cstdlib>
 
 #include "mxk_common.cuh"
 
@@ -151,9 +152,9 @@ __device__ __forceinline__ float ds_term_sw(int d, float fa, float fb)
     return __fmul_rn(__fmul_rn(__int2float_rn(d), sw ? fb : fa), sw ? fa : fb);
 }
 
-template <int MS, int GT> struct DsShape {
+template <int MS, int GT, int CP> struct DsShape {
     static constexpr int MR = 8 * MS;
-    static constexpr int CPW = MS == 2 && GT == 32 ? 2 : 4; /* chunks per warp per stage (T size at M > 8) */
+    static constexpr int CPW = CP;                          /* chunks per warp per stage */
     static constexpr int CS = DS_W * CPW;                   /* chunks per stage */
     static constexpr int KS = 64 * CS;                      /* bytes of a row per stage */
     static constexpr int KSP = KS + 64;                     /* ring row stride: conflict-free LDS.128 */
@@ -165,16 +166,17 @@ template <int MS, int GT> struct DsShape {
 /* Shared-memory plan, the same on host and device: offsets in bytes from the dynamic base. */
 struct DsPlan {
     int ns;            /* ring stages */
+    int mode;          /* 0; 1 = stream only, no dots (timing experiments: MXK_DS_NOCOMP=1) */
     int kp;            /* activation row stride */
     int ebp;           /* B scale row stride (bytes, odd number of words) */
     uint32_t o_x, o_t, o_fa, o_eb, bytes;
 };
 
-template <int MS, int GT, bool ONE, bool SW>
+template <int MS, int GT, int CP, bool ONE, bool SW>
 __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, int r0, int r1, uint32_t sbase,
                                         const uint8_t *sm, float *__restrict__ c)
 {
-    using S = DsShape<MS, GT>;
+    using S = DsShape<MS, GT, CP>;
     constexpr int MR = S::MR, CPW = S::CPW, CS = S::CS, KS = S::KS, KSP = S::KSP, GC = S::GC, RG = S::RG;
     const int ng = K / GT, nchunks = K / 64, NS = P.ns;
     const int nrows = r1 - r0, ntiles = (nrows + 15) / 16, nst = (K + KS - 1) / KS, nit = ntiles * nst;
@@ -308,12 +310,12 @@ __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, in
     }
 }
 
-template <int MS, int GT, bool ONE>
+template <int MS, int GT, int CP, bool ONE>
 __global__ void __launch_bounds__(DS_T, 1)
     gemm_decode_kernel(DsPlan P, int M, int N, int K, const int8_t *__restrict__ am, const uint8_t *__restrict__ ae,
                        const int8_t *__restrict__ bm, const uint8_t *__restrict__ be, float *__restrict__ c)
 {
-    using S = DsShape<MS, GT>;
+    using S = DsShape<MS, GT, CP>;
     constexpr int MR = S::MR, KS = S::KS, KSP = S::KSP;
     extern __shared__ __align__(128) uint8_t dsm[];
     const int ng = K / GT, NS = P.ns;
@@ -388,10 +390,19 @@ __global__ void __launch_bounds__(DS_T, 1)
     /* some activation scale in [235, 254]: the swapped-order path (block-uniform) */
     const int sw = ds_sync_or(fl);
     ds_wait(sbase + 16 * NS, 0u); /* the activations */
+    if (P.mode == 1) { /* stream only: the ring's pace without the dots */
+        const int nit = (nrows + 15) / 16 * ((K + KS - 1) / KS);
+        for (int it = 0; it < nit; it++) {
+            ds_wait(sbase + 8 * (it % NS), (uint32_t)(it / NS) & 1u);
+            ds_sync();
+            if (tid == 0) ds_arrive(sbase + 8 * (NS + it % NS));
+        }
+        return;
+    }
     if (sw)
-        ds_body<MS, GT, ONE, true>(P, M, N, K, r0, r1, sbase, dsm, c);
+        ds_body<MS, GT, CP, ONE, true>(P, M, N, K, r0, r1, sbase, dsm, c);
     else
-        ds_body<MS, GT, ONE, false>(P, M, N, K, r0, r1, sbase, dsm, c);
+        ds_body<MS, GT, CP, ONE, false>(P, M, N, K, r0, r1, sbase, dsm, c);
 }
 
 static int ds_dev_attr(cudaDeviceAttr a)
@@ -402,18 +413,30 @@ static int ds_dev_attr(cudaDeviceAttr a)
 }
 
 /* Grid and shared-memory plan; ns = 0 when nothing fits (then cfg 4). */
-template <int MS, int GT> static DsPlan ds_plan(int M, int N, int K, int nsm, int smax, int *grid)
+/* Timing knobs (environment, read once): MXK_DS_NS caps the ring stages, MXK_DS_BPS sets blocks
+** per SM, MXK_DS_NOCOMP=1 streams without dots (wrong results: timing only), MXK_DS_CPW=2 halves the
+** stage (G <= 128). */
+static int ds_env(const char *name)
 {
-    using S = DsShape<MS, GT>;
+    const char *v = getenv(name);
+    return v ? atoi(v) : 0;
+}
+static const int ds_env_ns = ds_env("MXK_DS_NS"), ds_env_bps = ds_env("MXK_DS_BPS"),
+                 ds_env_nocomp = ds_env("MXK_DS_NOCOMP"), ds_env_cpw = ds_env("MXK_DS_CPW");
+
+template <int MS, int GT, int CP> static DsPlan ds_plan(int M, int N, int K, int nsm, int smax, int *grid)
+{
+    using S = DsShape<MS, GT, CP>;
     DsPlan P{};
     const int ng = K / GT;
     /* one block per SM; more (smaller row ranges) only where the B scale bytes would not fit */
-    int64_t g = std::min<int64_t>(nsm, (N + 15) / 16);
+    const int bps = ds_env_bps > 1 ? ds_env_bps : 1;
+    int64_t g = std::min<int64_t>((int64_t)bps * nsm, (N + 15) / 16);
     g = std::max<int64_t>(g, ((int64_t)N * ng + DS_EB_MAX - 1) / DS_EB_MAX);
     g = std::min<int64_t>(g, N);
     *grid = (int)g;
     const int rows = (int)((N + g - 1) / g), rows16 = (rows + 15) / 16 * 16;
-    const int budget = g > nsm ? smax / 2 - 1024 : smax; /* two blocks per SM when there are more */
+    const int budget = g > (int64_t)bps * nsm ? smax / (bps + 1) - 1024 : bps > 1 ? smax / bps - 1024 : smax;
     P.kp = K % 128 == 0 ? K + 64 : K;                       /* rows 64 bytes apart in the banks */
     const int wds = (ng + 3) / 4;
     P.ebp = 4 * (wds | 1);
@@ -422,9 +445,10 @@ template <int MS, int GT> static DsPlan ds_plan(int M, int N, int K, int nsm, in
     const int fixed = 256 + fixed_x + t_bytes + fa_bytes + eb_bytes;
     const int stage = 16 * S::KSP;
     int ns = (budget - fixed) / stage;
-    ns = std::min(ns, 8);
+    ns = std::min(ns, ds_env_ns > 1 ? ds_env_ns : 8);
     if (ns < 2 || rows * ng > DS_EB_MAX) return P;
     P.ns = ns;
+    P.mode = ds_env_nocomp == 1;
     P.o_x = 256 + ns * stage;
     P.o_t = P.o_x + (uint32_t)fixed_x;
     P.o_fa = P.o_t + (uint32_t)t_bytes;
@@ -433,17 +457,17 @@ template <int MS, int GT> static DsPlan ds_plan(int M, int N, int K, int nsm, in
     return P;
 }
 
-template <int MS, int GT, bool ONE>
-static int ds_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, const int8_t *bm,
+template <int MS, int GT, int CP, bool ONE>
+static int ds_launch1(int M, int N, int K, const int8_t *am, const uint8_t *ae, const int8_t *bm,
                      const uint8_t *be, float *c, cudaStream_t s)
 {
     const int nsm = ds_dev_attr(cudaDevAttrMultiProcessorCount);
     const int smax = ds_dev_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
     if (nsm < 1 || smax < 1) return -1;
     int grid = 0;
-    const DsPlan P = ds_plan<MS, GT>(M, N, K, nsm, smax, &grid);
+    const DsPlan P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, &grid);
     if (P.ns == 0) return -1;
-    auto kern = gemm_decode_kernel<MS, GT, ONE>;
+    auto kern = gemm_decode_kernel<MS, GT, CP, ONE>;
     static int attr_set = 0; /* once per instantiation (benign race: idempotent) */
     if (attr_set != smax) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smax);
@@ -452,6 +476,17 @@ static int ds_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, c
     }
     kern<<<(unsigned)grid, DS_T, P.bytes, s>>>(P, M, N, K, am, ae, bm, be, c);
     return mxk_err(cudaGetLastError());
+}
+
+/* chunks per warp per stage: 4 (KS = 2048), 2 at M > 8 with G = 32 (the terms buffer), or 2 by
+** MXK_DS_CPW=2 where G <= 128 */
+template <int MS, int GT, bool ONE>
+static int ds_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, const int8_t *bm,
+                     const uint8_t *be, float *c, cudaStream_t s)
+{
+    if ((MS == 2 && GT == 32) || (ds_env_cpw == 2 && GT <= 128))
+        return ds_launch1<MS, GT, (GT <= 128 ? 2 : 4), ONE>(M, N, K, am, ae, bm, be, c, s);
+    return ds_launch1<MS, GT, 4, ONE>(M, N, K, am, ae, bm, be, c, s);
 }
 
 template <int MS>
