@@ -202,6 +202,7 @@ __device__ __forceinline__ void ds_compute(const DsPlan &P, int M, int K, int nr
     const int ntiles = (nrows + 15) / 16, nst = (K + KS - 1) / KS, nit = ntiles * nst;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int grp = warp / DS_WPG, wig = warp - grp * DS_WPG;
+    if (grp >= P.ngr) return; /* an idle group (ns not a multiple of DS_NG) */
     const int gid = lane >> 2, tig = lane & 3;
     const float *FA = reinterpret_cast<const float *>(sm + P.o_fa);
     float *T0 = reinterpret_cast<float *>(const_cast<uint8_t *>(sm) + P.o_t);
