@@ -73,10 +73,8 @@
 
 #include "mxk_common.cuh"
 
-#define DS_NG 4                    /* compute groups (at most; DsPlan.ngr are active; ds_sync_group) */
-#define DS_WPG 2                   /* warps per compute group */
-#define DS_W (DS_NG * DS_WPG)      /* compute warps; warp DS_W folds, warp DS_W + 1 produces */
-#define DS_T ((DS_W + 2) * 32)
+#define DS_W 8                   /* consumer warps */
+#define DS_T (DS_W * 32 + 32)    /* + the producer warp */
 #define DS_EB_MAX 12288          /* bytes of B scales a block keeps (its rows x K/G) */
 #define DS_EBW (DS_EB_MAX / 1024) /* 32-bit scale loads per consumer thread */
 
@@ -127,23 +125,13 @@ __device__ __forceinline__ void ds_bulk(uint32_t dst, const void *src, uint32_t 
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
                  ::"r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
 }
-/* barrier of one compute group (ids 1..DS_NG; the folder and producer warps never join) */
-__device__ __forceinline__ void ds_sync_group(int grp)
-{
-    /* immediate ids: a register id makes ptxas reserve all 16 barriers */
-    switch (grp) {
-    case 0: asm volatile("bar.sync 1, %0;\n" ::"n"(DS_WPG * 32) : "memory"); break;
-    case 1: asm volatile("bar.sync 2, %0;\n" ::"n"(DS_WPG * 32) : "memory"); break;
-    case 2: asm volatile("bar.sync 3, %0;\n" ::"n"(DS_WPG * 32) : "memory"); break;
-    default: asm volatile("bar.sync 4, %0;\n" ::"n"(DS_WPG * 32) : "memory"); break;
-    }
-}
-/* OR over the compute warps (barrier id DS_NG + 1) */
+/* barrier of the 256 consumer threads only (the producer warp never joins) */
+__device__ __forceinline__ void ds_sync() { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
 __device__ __forceinline__ int ds_sync_or(int v)
 {
     int r;
-    asm volatile("{\n.reg .pred p, q;\nsetp.ne.s32 q, %1, 0;\nbar.red.or.pred p, %2, %3, q;\nselp.s32 %0, 1, 0, p;\n}\n"
-                 : "=r"(r) : "r"(v), "n"(DS_NG + 1), "n"(DS_W * 32) : "memory");
+    asm volatile("{\n.reg .pred p, q;\nsetp.ne.s32 q, %1, 0;\nbar.red.or.pred p, 1, 256, q;\nselp.s32 %0, 1, 0, p;\n}\n"
+                 : "=r"(r) : "r"(v) : "memory");
     return r;
 }
 
@@ -167,7 +155,7 @@ __device__ __forceinline__ float ds_term_sw(int d, float fa, float fb)
 template <int MS, int GT, int CP> struct DsShape {
     static constexpr int MR = 8 * MS;
     static constexpr int CPW = CP;                          /* chunks per warp per stage */
-    static constexpr int CS = DS_WPG * CPW;                 /* chunks per stage */
+    static constexpr int CS = DS_W * CPW;                   /* chunks per stage */
     static constexpr int KS = 64 * CS;                      /* bytes of a row per stage */
     static constexpr int KSP = KS + 64;                     /* ring row stride: conflict-free LDS.128 */
     static constexpr int GC = GT >= 64 ? GT / 64 : 1;       /* chunks per group */
@@ -177,32 +165,22 @@ template <int MS, int GT, int CP> struct DsShape {
 
 /* Shared-memory plan, the same on host and device: offsets in bytes from the dynamic base. */
 struct DsPlan {
-    int ns;            /* ring stages (a multiple of ngr) */
-    int ngr;           /* active compute groups: stage it goes to group it % ngr */
+    int ns;            /* ring stages */
     int mode;          /* 0; 1 = stream only, no dots (timing experiments: MXK_DS_NOCOMP=1) */
     int kp;            /* activation row stride */
     int ebp;           /* B scale row stride (bytes, odd number of words) */
     uint32_t o_x, o_t, o_fa, o_eb, bytes;
 };
 
-/* mbarriers: full[ns] (producer, tx bytes), empty[ns] (count 2: the stage's compute group and the
-** folder), tfull[ns] (the compute group: the stage's terms are in T[slot]), x (the activations) */
-#define DS_FULL(st) (sbase + 8 * (st))
-#define DS_EMPTY(st) (sbase + 8 * (P.ns + (st)))
-#define DS_TFULL(st) (sbase + 8 * (2 * P.ns + (st)))
-#define DS_XBAR (sbase + 8 * (3 * P.ns))
-
-/* A compute group: its stages it = grp, grp + ngr, ...: dots of the ring slot, terms into T[slot]. */
 template <int MS, int GT, int CP, bool ONE, bool SW>
-__device__ __forceinline__ void ds_compute(const DsPlan &P, int M, int K, int nrows, uint32_t sbase, const uint8_t *sm)
+__device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, int r0, int r1, uint32_t sbase,
+                                        const uint8_t *sm, float *__restrict__ c)
 {
     using S = DsShape<MS, GT, CP>;
     constexpr int MR = S::MR, CPW = S::CPW, CS = S::CS, KS = S::KS, KSP = S::KSP, GC = S::GC, RG = S::RG;
-    const int nchunks = K / 64, NS = P.ns;
-    const int ntiles = (nrows + 15) / 16, nst = (K + KS - 1) / KS, nit = ntiles * nst;
+    const int ng = K / GT, nchunks = K / 64, NS = P.ns;
+    const int nrows = r1 - r0, ntiles = (nrows + 15) / 16, nst = (K + KS - 1) / KS, nit = ntiles * nst;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int grp = warp / DS_WPG, wig = warp - grp * DS_WPG;
-    if (grp >= P.ngr) return; /* an idle group (ns not a multiple of DS_NG) */
     const int gid = lane >> 2, tig = lane & 3;
     const float *FA = reinterpret_cast<const float *>(sm + P.o_fa);
     float *T0 = reinterpret_cast<float *>(const_cast<uint8_t *>(sm) + P.o_t);
@@ -216,11 +194,12 @@ __device__ __forceinline__ void ds_compute(const DsPlan &P, int M, int K, int nr
     }
     const uint32_t lo = tig < 2 ? 0xFFFFFFFFu : 0u, hi = ~lo;
     const uint32_t one_m = (tig < 2) == ((gid & 1) == 0) ? 0xFFFFFFFFu : 0u; /* ONE, G = 32 */
-    const uint8_t *wl = sm + 256 + gid * KSP + tig * 16; /* ring: slot st at + st 16 KSP */
-    for (int it = grp; it < nit; it += P.ngr) {
+    const uint8_t *wl = sm + 256 + gid * KSP + tig * 16; /* ring: stage s at + s 16 KSP */
+    float acc = 0.0f;
+    for (int it = 0; it < nit; it++) {
         const int st = it % NS, t = it / nst, ks = it - t * nst;
         const int kc0 = ks * CS, gs0 = kc0 * 64 / GT;
-        float *T = T0 + st * (RG * 16 * M);
+        float *T = T0 + (it & 1) * (RG * 16 * M);
         const uint8_t *eb0 = EB + (16 * t + gid) * P.ebp, *eb1 = eb0 + 8 * P.ebp;
         auto emit = [&](int g, const int (&dd)[MS][4]) {
             const float fb0 = ds_fac(eb0[g]), fb1 = ds_fac(eb1[g]);
@@ -251,119 +230,83 @@ __device__ __forceinline__ void ds_compute(const DsPlan &P, int M, int K, int nr
             const float fa = FA[g * MR], fb = ds_fac(rsel ? eb1[g] : eb0[g]);
             T[(g - gs0) * 16 + gid + 8 * rsel] = SW ? ds_term_sw(d, fa, fb) : ds_term(d, fa, fb);
         };
-        ds_wait(DS_FULL(st), (uint32_t)(it / NS) & 1u);
+        ds_wait(sbase + 8 * st, (uint32_t)(it / NS) & 1u);
         __syncwarp();
-        if (P.mode != 1) {
-            const uint8_t *ws = wl + st * 16 * KSP;
-            int d0[MS][4], d1[MS][4];
+        const uint8_t *ws = wl + st * 16 * KSP;
+        int d0[MS][4], d1[MS][4];
 #pragma unroll
-            for (int s = 0; s < MS; s++)
+        for (int s = 0; s < MS; s++)
 #pragma unroll
-                for (int q = 0; q < 4; q++) d0[s][q] = 0, d1[s][q] = 0;
+            for (int q = 0; q < 4; q++) d0[s][q] = 0, d1[s][q] = 0;
 #pragma unroll
-            for (int i = 0; i < CPW; i++) {
-                const int cl = wig * CPW + i, ch = kc0 + cl;
-                if (ch < nchunks) {
-                    const uint4 p = *reinterpret_cast<const uint4 *>(ws + cl * 64);
-                    const uint4 q = *reinterpret_cast<const uint4 *>(ws + 8 * KSP + cl * 64);
-                    uint4 x[MS];
+        for (int i = 0; i < CPW; i++) {
+            const int cl = warp * CPW + i, ch = kc0 + cl;
+            if (ch < nchunks) {
+                const uint4 p = *reinterpret_cast<const uint4 *>(ws + cl * 64);
+                const uint4 q = *reinterpret_cast<const uint4 *>(ws + 8 * KSP + cl * 64);
+                uint4 x[MS];
 #pragma unroll
-                    for (int s = 0; s < MS; s++) x[s] = *reinterpret_cast<const uint4 *>(xr[s] + ch * 64);
-                    if (ONE) {
-                        if (GT == 32) {
-                            ds_mma(d0[0], p.x, q.x, p.y, q.y, x[0].x & one_m, x[0].y & one_m);
-                            ds_mma(d0[0], p.z, q.z, p.w, q.w, x[0].z & one_m, x[0].w & one_m);
-                            const int d = tig == 0 ? d0[0][0] : tig == 1 ? d0[0][1] : tig == 2 ? d0[0][2] : d0[0][3];
-                            emit1(2 * ch + (tig & 1), tig >> 1, d);
+                for (int s = 0; s < MS; s++) x[s] = *reinterpret_cast<const uint4 *>(xr[s] + ch * 64);
+                if (ONE) {
+                    if (GT == 32) {
+                        ds_mma(d0[0], p.x, q.x, p.y, q.y, x[0].x & one_m, x[0].y & one_m);
+                        ds_mma(d0[0], p.z, q.z, p.w, q.w, x[0].z & one_m, x[0].w & one_m);
+                        const int d = tig == 0 ? d0[0][0] : tig == 1 ? d0[0][1] : tig == 2 ? d0[0][2] : d0[0][3];
+                        emit1(2 * ch + (tig & 1), tig >> 1, d);
+#pragma unroll
+                        for (int k = 0; k < 4; k++) d0[0][k] = 0;
+                    } else {
+                        ds_mma(d0[0], p.x, q.x, p.y, q.y, x[0].x, x[0].y);
+                        ds_mma(d0[0], p.z, q.z, p.w, q.w, x[0].z, x[0].w);
+                        if ((i + 1) % GC == 0) {
+                            if (tig < 2) emit1(ch / GC, tig, tig ? d0[0][2] : d0[0][0]);
 #pragma unroll
                             for (int k = 0; k < 4; k++) d0[0][k] = 0;
-                        } else {
-                            ds_mma(d0[0], p.x, q.x, p.y, q.y, x[0].x, x[0].y);
-                            ds_mma(d0[0], p.z, q.z, p.w, q.w, x[0].z, x[0].w);
-                            if ((i + 1) % GC == 0) {
-                                if (tig < 2) emit1(ch / GC, tig, tig ? d0[0][2] : d0[0][0]);
-#pragma unroll
-                                for (int k = 0; k < 4; k++) d0[0][k] = 0;
-                            }
-                        }
-                        continue;
-                    }
-#pragma unroll
-                    for (int s = 0; s < MS; s++) {
-                        if (GT == 32) {
-                            ds_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x & lo, x[s].y & lo);
-                            ds_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z & lo, x[s].w & lo);
-                            ds_mma(d1[s], p.x, q.x, p.y, q.y, x[s].x & hi, x[s].y & hi);
-                            ds_mma(d1[s], p.z, q.z, p.w, q.w, x[s].z & hi, x[s].w & hi);
-                        } else {
-                            ds_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x, x[s].y);
-                            ds_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z, x[s].w);
                         }
                     }
+                    continue;
+                }
+#pragma unroll
+                for (int s = 0; s < MS; s++) {
                     if (GT == 32) {
-                        emit(2 * ch, d0);
-                        emit(2 * ch + 1, d1);
-#pragma unroll
-                        for (int s = 0; s < MS; s++)
-#pragma unroll
-                            for (int k = 0; k < 4; k++) d0[s][k] = 0, d1[s][k] = 0;
-                    } else if ((i + 1) % GC == 0) {
-                        emit(ch / GC, d0);
-#pragma unroll
-                        for (int s = 0; s < MS; s++)
-#pragma unroll
-                            for (int k = 0; k < 4; k++) d0[s][k] = 0;
+                        ds_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x & lo, x[s].y & lo);
+                        ds_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z & lo, x[s].w & lo);
+                        ds_mma(d1[s], p.x, q.x, p.y, q.y, x[s].x & hi, x[s].y & hi);
+                        ds_mma(d1[s], p.z, q.z, p.w, q.w, x[s].z & hi, x[s].w & hi);
+                    } else {
+                        ds_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x, x[s].y);
+                        ds_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z, x[s].w);
                     }
                 }
-            }
-        }
-        ds_sync_group(grp); /* the group's terms are in T[st]; both warps are done with the ring slot */
-        if (wig == 0 && lane == 0) {
-            ds_arrive(DS_TFULL(st));
-            ds_arrive(DS_EMPTY(st));
-        }
-    }
-}
-
-/* The folder warp: every stage in order, thread o (o = lane + 32 j < 16 M) adds the stage's terms of
-** output (n, m) = (o / M, o % M) in ascending g; C at a tile's last stage, then +0.0 again. */
-template <int MS, int GT, int CP>
-__device__ __forceinline__ void ds_fold(const DsPlan &P, int M, int N, int K, int r0, int r1, uint32_t sbase,
-                                        const uint8_t *sm, float *__restrict__ c)
-{
-    using S = DsShape<MS, GT, CP>;
-    constexpr int KS = S::KS, RG = S::RG, CS = S::CS, NJ = 4 * MS; /* 16 MR / 32 outputs per lane at most */
-    const int ng = K / GT, NS = P.ns, no = 16 * M;
-    const int nrows = r1 - r0, ntiles = (nrows + 15) / 16, nst = (K + KS - 1) / KS, nit = ntiles * nst;
-    const int lane = threadIdx.x & 31;
-    const float *T0 = reinterpret_cast<const float *>(sm + P.o_t);
-    float acc[NJ];
+                if (GT == 32) {
+                    emit(2 * ch, d0);
+                    emit(2 * ch + 1, d1);
 #pragma unroll
-    for (int j = 0; j < NJ; j++) acc[j] = 0.0f;
-    for (int it = 0; it < nit; it++) {
-        const int st = it % NS, t = it / nst, ks = it - t * nst;
-        const int gs0 = ks * CS * 64 / GT, cnt = min(RG, ng - gs0);
-        const float *T = T0 + st * (RG * 16 * M) + lane;
-        ds_wait(DS_TFULL(st), (uint32_t)(it / NS) & 1u);
-        __syncwarp();
-#pragma unroll 4
-        for (int gl = 0; gl < cnt; gl++)
+                    for (int s = 0; s < MS; s++)
 #pragma unroll
-            for (int j = 0; j < NJ; j++)
-                if (lane + 32 * j < no) acc[j] = __fadd_rn(acc[j], T[gl * no + 32 * j]);
-        if (ks == nst - 1) {
+                        for (int k = 0; k < 4; k++) d0[s][k] = 0, d1[s][k] = 0;
+                } else if ((i + 1) % GC == 0) {
+                    emit(ch / GC, d0);
 #pragma unroll
-            for (int j = 0; j < NJ; j++) {
-                const int o = lane + 32 * j;
-                if (o < no) {
-                    const int on = o / M, om = o - on * M, n = r0 + 16 * t + on;
-                    if (n < r1) c[(size_t)om * N + n] = acc[j];
+                    for (int s = 0; s < MS; s++)
+#pragma unroll
+                        for (int k = 0; k < 4; k++) d0[s][k] = 0;
                 }
-                acc[j] = 0.0f;
             }
         }
-        __syncwarp(); /* every lane is done with T[st] */
-        if (lane == 0) ds_arrive(DS_EMPTY(st));
+        ds_sync(); /* the stage's terms are in T; every warp is done with the ring stage */
+        if (tid == 0) ds_arrive(sbase + 8 * (NS + st));
+        if (tid < 16 * M) {
+            const int cnt = min(RG, ng - gs0);
+            const float *tp = T + tid;
+#pragma unroll 8
+            for (int gl = 0; gl < cnt; gl++) acc = __fadd_rn(acc, tp[gl * 16 * M]);
+            if (ks == nst - 1) { /* the tile's last stage: C[m, n], then +0.0 for the next tile */
+                const int on = tid / M, om = tid - on * M, n = r0 + 16 * t + on;
+                if (n < r1) c[(size_t)om * N + n] = acc;
+                acc = 0.0f;
+            }
+        }
     }
 }
 
@@ -379,14 +322,9 @@ __global__ void __launch_bounds__(DS_T, 1)
     const int tid = threadIdx.x, warp = tid >> 5;
     const int r0 = (int)((int64_t)blockIdx.x * N / gridDim.x), r1 = (int)((int64_t)(blockIdx.x + 1) * N / gridDim.x);
     const int nrows = r1 - r0;
-    const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(dsm);
+    const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(dsm); /* full[NS], empty[NS], x */
     if (tid == 0) {
-        for (int s = 0; s < NS; s++) {
-            ds_bar_init(DS_FULL(s), 1);
-            ds_bar_init(DS_EMPTY(s), 2);
-            ds_bar_init(DS_TFULL(s), 1);
-        }
-        ds_bar_init(DS_XBAR, 1);
+        for (int s = 0; s < 2 * NS + 1; s++) ds_bar_init(sbase + 8 * s, 1);
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
     /* The scale bytes first (registers): 1/G of the bytes, they must not queue behind the stream. */
@@ -405,29 +343,26 @@ __global__ void __launch_bounds__(DS_T, 1)
             for (int m = 0; m < MR; m++) e[m] = (int)ds_ld8v(ae + (size_t)min(m, M - 1) * ng + tid);
     }
     __syncthreads(); /* barriers initialised; the scale loads are out */
-    if (warp == DS_W + 1) {
+    if (warp == DS_W) {
         /* producer: the activations, then every stage of every tile, in consumption order */
-        if (tid == (DS_W + 1) * 32) {
+        if (tid == DS_W * 32) {
             const int ntiles = (nrows + 15) / 16, nst = (K + KS - 1) / KS, nit = ntiles * nst;
-            ds_arrive_tx(DS_XBAR, (uint32_t)(M * K));
-            for (int m = 0; m < M; m++) ds_bulk(sbase + P.o_x + m * P.kp, am + (size_t)m * K, (uint32_t)K, DS_XBAR);
+            const uint32_t xbar = sbase + 16 * NS;
+            ds_arrive_tx(xbar, (uint32_t)(M * K));
+            for (int m = 0; m < M; m++) ds_bulk(sbase + P.o_x + m * P.kp, am + (size_t)m * K, (uint32_t)K, xbar);
             for (int it = 0; it < nit; it++) {
                 const int st = it % NS, t = it / nst, k0 = (it - t * nst) * KS;
-                if (it >= NS) ds_wait(DS_EMPTY(st), (uint32_t)((it / NS) + 1) & 1u);
+                if (it >= NS) ds_wait(sbase + 8 * (NS + st), (uint32_t)((it / NS) + 1) & 1u);
                 const int rows = min(16, nrows - 16 * t), kb = min(KS, K - k0);
-                const uint32_t dst = sbase + 256 + st * 16 * KSP;
-                ds_arrive_tx(DS_FULL(st), (uint32_t)(rows * kb));
+                const uint32_t full = sbase + 8 * st, dst = sbase + 256 + st * 16 * KSP;
+                ds_arrive_tx(full, (uint32_t)(rows * kb));
                 for (int r = 0; r < rows; r++)
-                    ds_bulk(dst + r * KSP, bm + (size_t)(r0 + 16 * t + r) * K + k0, (uint32_t)kb, DS_FULL(st));
+                    ds_bulk(dst + r * KSP, bm + (size_t)(r0 + 16 * t + r) * K + k0, (uint32_t)kb, full);
             }
         }
         return;
     }
-    if (warp == DS_W) {
-        ds_fold<MS, GT, CP>(P, M, N, K, r0, r1, sbase, dsm, c);
-        return;
-    }
-    /* compute warps: B scale bytes into shared memory (row stride ebp), A factors into FA[g][MR] */
+    /* consumers: B scale bytes into shared memory (row stride ebp), A factors into FA[g][MR] */
     uint8_t *EB = dsm + P.o_eb;
     if (fbw) {
 #pragma unroll
@@ -454,11 +389,20 @@ __global__ void __launch_bounds__(DS_T, 1)
         }
     /* some activation scale in [235, 254]: the swapped-order path (block-uniform) */
     const int sw = ds_sync_or(fl);
-    ds_wait(DS_XBAR, 0u); /* the activations */
+    ds_wait(sbase + 16 * NS, 0u); /* the activations */
+    if (P.mode == 1) { /* stream only: the ring's pace without the dots */
+        const int nit = (nrows + 15) / 16 * ((K + KS - 1) / KS);
+        for (int it = 0; it < nit; it++) {
+            ds_wait(sbase + 8 * (it % NS), (uint32_t)(it / NS) & 1u);
+            ds_sync();
+            if (tid == 0) ds_arrive(sbase + 8 * (NS + it % NS));
+        }
+        return;
+    }
     if (sw)
-        ds_compute<MS, GT, CP, ONE, true>(P, M, K, nrows, sbase, dsm);
+        ds_body<MS, GT, CP, ONE, true>(P, M, N, K, r0, r1, sbase, dsm, c);
     else
-        ds_compute<MS, GT, CP, ONE, false>(P, M, K, nrows, sbase, dsm);
+        ds_body<MS, GT, CP, ONE, false>(P, M, N, K, r0, r1, sbase, dsm, c);
 }
 
 static int ds_dev_attr(cudaDeviceAttr a)
@@ -468,9 +412,10 @@ static int ds_dev_attr(cudaDeviceAttr a)
     return v;
 }
 
+/* Grid and shared-memory plan; ns = 0 when nothing fits (then cfg 4). */
 /* Timing knobs (environment, read once): MXK_DS_NS caps the ring stages, MXK_DS_BPS sets blocks
-** per SM, MXK_DS_NOCOMP=1 streams without dots (wrong results: timing only), MXK_DS_CPW=8 halves the
-** stage. */
+** per SM, MXK_DS_NOCOMP=1 streams without dots (wrong results: timing only), MXK_DS_CPW=2 halves the
+** stage (G <= 128). */
 static int ds_env(const char *name)
 {
     const char *v = getenv(name);
@@ -479,40 +424,33 @@ static int ds_env(const char *name)
 static const int ds_env_ns = ds_env("MXK_DS_NS"), ds_env_bps = ds_env("MXK_DS_BPS"),
                  ds_env_nocomp = ds_env("MXK_DS_NOCOMP"), ds_env_cpw = ds_env("MXK_DS_CPW");
 
-/* Grid and shared-memory plan; ns = 0 when nothing fits (then cfg 4). */
-template <int MS, int GT, int CP> static DsPlan ds_plan(int M, int N, int K, int nsm, int smax, int *grid)
+template <int MS, int GT, int CP> static DsPlan ds_plan(int M, int N, int K, int nsm, int smax, int bps, int *grid)
 {
     using S = DsShape<MS, GT, CP>;
     DsPlan P{};
     const int ng = K / GT;
-    /* one block per SM; more (smaller row ranges) only where the B scale bytes would not fit */
-    const int bps = ds_env_bps > 1 ? ds_env_bps : 1;
+    /* bps blocks per SM; more (smaller row ranges) only where the B scale bytes would not fit */
     int64_t g = std::min<int64_t>((int64_t)bps * nsm, (N + 15) / 16);
     g = std::max<int64_t>(g, ((int64_t)N * ng + DS_EB_MAX - 1) / DS_EB_MAX);
     g = std::min<int64_t>(g, N);
     *grid = (int)g;
     const int rows = (int)((N + g - 1) / g), rows16 = (rows + 15) / 16 * 16;
     const int budget = g > (int64_t)bps * nsm ? smax / (bps + 1) - 1024 : bps > 1 ? smax / bps - 1024 : smax;
-    P.kp = K % 128 == 0 ? K + 64 : K; /* rows 64 bytes apart in the banks */
+    P.kp = K % 128 == 0 ? K + 64 : K;                       /* rows 64 bytes apart in the banks */
     const int wds = (ng + 3) / 4;
     P.ebp = 4 * (wds | 1);
-    const int fixed_x = M * P.kp, fa_bytes = ng * S::MR * 4, eb_bytes = rows16 * P.ebp;
-    const int fixed = 256 + fixed_x + fa_bytes + eb_bytes;
-    const int t_slot = S::RG * 16 * M * 4, slot = 16 * S::KSP + t_slot;
-    int ns = (budget - fixed) / slot;
+    const int fixed_x = M * P.kp, t_bytes = 2 * S::RG * 16 * M * 4, fa_bytes = ng * S::MR * 4;
+    const int eb_bytes = rows16 * P.ebp;
+    const int fixed = 256 + fixed_x + t_bytes + fa_bytes + eb_bytes;
+    const int stage = 16 * S::KSP;
+    int ns = (budget - fixed) / stage;
     ns = std::min(ns, ds_env_ns > 1 ? ds_env_ns : 8);
     if (ns < 2 || rows * ng > DS_EB_MAX) return P;
-    /* stage it goes to group it % ngr and slot it % ns: ns a multiple of ngr keeps a slot's stages
-    ** in one group, in order (no group waits on a slot phase that another group has not consumed) */
-    int best = 0, ngr = 1;
-    for (int q = DS_NG; q >= 1; q--)
-        if (ns - ns % q > best) best = ns - ns % q, ngr = q;
-    P.ns = best;
-    P.ngr = ngr;
+    P.ns = ns;
     P.mode = ds_env_nocomp == 1;
-    P.o_x = 256 + P.ns * 16 * S::KSP;
+    P.o_x = 256 + ns * stage;
     P.o_t = P.o_x + (uint32_t)fixed_x;
-    P.o_fa = P.o_t + (uint32_t)(P.ns * t_slot);
+    P.o_fa = P.o_t + (uint32_t)t_bytes;
     P.o_eb = P.o_fa + (uint32_t)fa_bytes;
     P.bytes = P.o_eb + (uint32_t)eb_bytes;
     return P;
@@ -520,13 +458,17 @@ template <int MS, int GT, int CP> static DsPlan ds_plan(int M, int N, int K, int
 
 template <int MS, int GT, int CP, bool ONE>
 static int ds_launch1(int M, int N, int K, const int8_t *am, const uint8_t *ae, const int8_t *bm,
-                      const uint8_t *be, float *c, cudaStream_t s)
+                     const uint8_t *be, float *c, cudaStream_t s)
 {
     const int nsm = ds_dev_attr(cudaDevAttrMultiProcessorCount);
     const int smax = ds_dev_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
     if (nsm < 1 || smax < 1) return -1;
-    int grid = 0;
-    const DsPlan P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, &grid);
+    /* M <= 8: two blocks per SM where two fit with 2 ring stages each (measured on an H200: two
+    ** independent consumer pipelines per SM hide each other's barriers and ordered sums, e.g.
+    ** 1x11008x4096 G = 32 19.3 us against 23.4 with one block); else one block per SM */
+    int grid = 0, bps = ds_env_bps >= 1 ? ds_env_bps : MS == 1 ? 2 : 1;
+    DsPlan P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps, &grid);
+    if (P.ns == 0 && bps > 1) P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps = 1, &grid);
     if (P.ns == 0) return -1;
     auto kern = gemm_decode_kernel<MS, GT, CP, ONE>;
     static int attr_set = 0; /* once per instantiation (benign race: idempotent) */
@@ -539,15 +481,17 @@ static int ds_launch1(int M, int N, int K, const int8_t *am, const uint8_t *ae, 
     return mxk_err(cudaGetLastError());
 }
 
-/* chunks per warp per stage: 16 (KS = 2048); 8 (KS = 1024: the terms buffer) at M > 8 with G <= 64,
-** or by MXK_DS_CPW=8 */
+/* chunks per warp per stage: 4 (KS = 2048), 2 at M > 8 with G = 32 (the terms buffer), or 2 by
+** MXK_DS_CPW=2 where G <= 128 */
 template <int MS, int GT, bool ONE>
 static int ds_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, const int8_t *bm,
                      const uint8_t *be, float *c, cudaStream_t s)
 {
-    if ((MS == 2 && GT <= 64) || ds_env_cpw == 8) return ds_launch1<MS, GT, 8, ONE>(M, N, K, am, ae, bm, be, c, s);
-    return ds_launch1<MS, GT, 16, ONE>(M, N, K, am, ae, bm, be, c, s);
+    if ((MS == 2 && GT == 32) || (ds_env_cpw == 2 && GT <= 128))
+        return ds_launch1<MS, GT, (GT <= 128 ? 2 : 4), ONE>(M, N, K, am, ae, bm, be, c, s);
+    return ds_launch1<MS, GT, 4, ONE>(M, N, K, am, ae, bm, be, c, s);
 }
+
 template <int MS>
 static int ds_dispatch_g(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae, const int8_t *bm,
                          const uint8_t *be, float *c, cudaStream_t s)
