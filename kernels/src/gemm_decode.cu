@@ -8,10 +8,11 @@
 **
 ** Decode is memory-bound: N K (1 + 1/G) weight bytes must move, and the time is how fast they
 ** stream.  The design keeps the DRAM busy from the first microsecond to the last, on every SM:
-**   - grid = one block per SM (more only when the B scale bytes of a row range would not fit, see
-**     ds_plan); block b owns the CONTIGUOUS weight rows [b N / grid, (b + 1) N / grid) (columns of
-**     C): at most one row more than the average, so there is no wave tail.  It walks them in tiles
-**     of 16 rows and each tile's K in stages of KS bytes (KS = 2048; 1024 at M > 8, G = 32).
+**   - grid = 2 blocks per SM at M <= 8 where two fit with >= 2 ring stages each, else 1 (more only
+**     when the B scale bytes of a row range would not fit, see ds_plan); block b owns the
+**     CONTIGUOUS weight rows [b N / grid, (b + 1) N / grid) (columns of C): at most one row more
+**     than the average, so there is no wave tail.  It walks them in tiles of 16 rows and each
+**     tile's K in stages of KS bytes (KS = 2048; 1024 at M > 8, G = 32).
 **   - warp 8 (the producer, one thread) streams every stage with 1-D bulk copies (cp.async.bulk,
 **     one per row, KS contiguous bytes, mbarrier complete_tx) into a ring of NS stages in shared
 **     memory (NS = 2..8, as many as fit: ~100-200 KB in flight per SM, against the ~30-60 KB that
@@ -65,6 +66,16 @@
 **   one rounding; when EB >= 235 as well, the exact |t| >= 2^204 (d != 0), i.e. +-Inf, and both
 **   orders give +-Inf with d's sign (|x| >= 2^102 and the factor >= 2^102, or x already +-Inf);
 **   d = 0 gives +0 in both.  EB = 255: NaN either way.  Otherwise the order of the flag-clear case.
+** Measured (H200, reports/gpu/NVIDIA-H200-2026-11-26-decode2, cold L2, cuBLAS bf16 same run): 1x4096x4096
+** G = 32 10.9 us (cfg 10 12.7), 1x11008x4096 G = 32 19.2 (27.1), G = 128 18.8 (cfg 4 19.0),
+** 16x11008x4096 G = 128 23.7 (cfg 4 27.4); with the dots switched off (MXK_DS_NOCOMP=1) the same
+** stream takes 9.0 / 15.7 / 15.7 / 17.2 us: the rest is consumer work that the ring does not hide
+** (the stages of a block complete nearly together, then are consumed one after the other: per stage
+** the dots, one barrier and the ordered sums of 16 M threads).  Two blocks per SM at M <= 8 give
+** two such pipelines per SM (1x11008x4096 G = 32: 23.4 us with one).  Tried and slower on the H200:
+** 1 KB stages (MXK_DS_CPW=2, more barriers), 2-4 ring stages instead of 6 (no change), and a
+** decoupled variant (commit 9fad076 and its fix: 4 groups of 2 warps each taking whole stages, a
+** folder warp doing the ordered sums): 17.3 us at 1x4096x4096 G = 32.
 ** Rows of a tile past the block's range are neither copied nor stored (their ring bytes are stale:
 ** their dots, terms and sums are formed and dropped).  Compiled with -fmad=false: nothing is
 ** contracted. */
@@ -413,9 +424,10 @@ static int ds_dev_attr(cudaDeviceAttr a)
 }
 
 /* Grid and shared-memory plan; ns = 0 when nothing fits (then cfg 4). */
-/* Timing knobs (environment, read once): MXK_DS_NS caps the ring stages, MXK_DS_BPS sets blocks
-** per SM, MXK_DS_NOCOMP=1 streams without dots (wrong results: timing only), MXK_DS_CPW=2 halves the
-** stage (G <= 128). */
+/* Timing knobs (environment, read once; for measurements, kernels/tools/decode_sweep.sh):
+** MXK_DS_NS caps the ring stages, MXK_DS_BPS sets blocks per SM (default 2 at M <= 8, else 1),
+** MXK_DS_NOCOMP=1 streams without dots (WRONG results: timing only), MXK_DS_CPW=2 halves the stage
+** (G <= 128).  Unset, the kernel runs as documented above. */
 static int ds_env(const char *name)
 {
     const char *v = getenv(name);
