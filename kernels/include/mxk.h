@@ -72,7 +72,7 @@ int mxk_dequantize_bf16_cfg(int profile, const int8_t *mantissa, const uint8_t *
 ** 128, 256}, K % 64 == 0, K/G <= 256 and a shared-memory plan of >= 2 ring stages, else cfg 4;
 ** 10 = the first decode kernel (src/gemm_decode_v1.cu: weights in registers, all of K in flight per
 ** block), same rules.  cfg 0 takes cfg 9 for M <= 16, except cfg 10 for 8 < M <= 16 at G = 32 (where
-** each measured fastest, reports/gpu/*-decode2). */
+** each measured fastest, reports/gpu/NVIDIA-H200-2026-11-26-decode2). */
 int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m, const uint8_t *a_e,
              const int8_t *b_m, const uint8_t *b_e, float *c, int cfg, mxk_stream stream);
 

@@ -1,6 +1,6 @@
 /* gemm_decode_v1.cu - the first decode kernel (mxk_gemm cfg 10; cfg 9 until the streaming kernel of
 ** gemm_decode.cu replaced it): M <= 16, G in {32, 64, 128, 256}, K % 64 == 0, K/G <= 256, shared
-** memory <= 200 KB; else cfg 4.  Kept for same-run comparisons (reports/gpu/*-2026-11-26-decode*).
+** memory <= 200 KB; else cfg 4.  Kept for same-run comparisons (reports/gpu/<card>-2026-11-26-decode*).
 ** Bit-exact with the fp32 arithmetic
 ** contract (sim/doc/numerics.md section 4): C[m,n] = fold over groups g ascending of acc = RN(acc +
 ** t_g), acc from +0.0, with t_g = RN(d_g * 2^(EA[m,g] + EB[n,g] - 266)), d_g the exact int32 dot.

@@ -339,7 +339,7 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
         /* M <= 16: the decode kernel (cfg 9) where it applies, else the small-M kernel (cfg 4). */
         cfg = M <= 16 ? (gemv ? 9 : 3) : tiles_l >= 132 ? 8 : tiles_s >= 100 ? 2 : 3;
         /* The streaming decode kernel (cfg 9) where it measured fastest on an H200 (2026-11-26,
-        ** reports/gpu/*-decode2): M <= 8 at every G, M > 8 at G >= 64; the first decode kernel
+        ** reports/gpu/NVIDIA-H200-2026-11-26-decode2): M <= 8 at every G, M > 8 at G >= 64; the first decode kernel
         ** (cfg 10) at M > 8 with G = 32, where the 16 x 16 terms per group bound cfg 9. */
         if (cfg == 9 && M > 8 && G == 32) cfg = 10;
     }
