@@ -60,15 +60,21 @@ int mxk_dequantize_bf16_cfg(int profile, const int8_t *mantissa, const uint8_t *
 ** a_m[M*K], b_m[N*K] int8 row-major; a_e[M*(K/G)], b_e[N*(K/G)] OCP scale bytes (0xFF = NaN).
 ** Any M, N >= 1 and K >= G with G | K, G <= 65536.  G a multiple of 32 runs on int8 tensor
 ** cores (mma.sync m16n8k32); G in {32, 64, 128} is the fast path; other G use a SIMT kernel.
-** cfg = 0 picks the kernel by heuristic (M <= 16: cfg 9 or cfg 4, below); 2 = 64x64, 3 = 16x32
+** cfg = 0 picks the kernel by heuristic (M <= 16: cfg 9 or 10, below); 2 = 64x64, 3 = 16x32
 ** tiles (mma.sync; cfg 0 takes 2 with >= 100 tiles of 64 x 64, else 3); 4 = the small-M kernel (any
 ** M; blocks of 16 columns x 8 or 16 rows, K split over 8 warps, ordered fp32 sum); 5 = 128x128
 ** tiles on 16 warps (the fallback of cfg 8); 8 = the Hopper kernel (src/gemm_wgmma.cu: wgmma int8,
 ** TMA ring, warp-specialised, persistent), sm_90 with 16-byte aligned operands and K % 16 == 0,
 ** else cfg 5.  cfg 0 takes cfg 8 when M > 16 and there are at least 132 tiles of 128 x 128.
-** 9 = the decode kernel (src/gemm_decode.cu) for M <= 16 where it applies, else cfg 4.
+** 9 = the decode kernel (src/gemm_decode.cu: persistent, contiguous row ranges per block, a
+** producer warp streaming the weights with 1-D bulk copies into a shared-memory ring, mma.sync
+** consumers, ordered fp32 sum per stage) for M <= 16, G in {32, 64, 128, 256}, K % 64 == 0,
+** K/G <= 256 and a shared-memory plan of >= 2 ring stages, else cfg 4; 10 = the first decode
+** kernel (src/gemm_decode_v1.cu: weights in registers, all of K in flight per block), same rules.
+** cfg 0 takes cfg 9 for M <= 16, except cfg 10 for 8 < M <= 16 at G = 32 (where each measured
+** fastest, reports/gpu/NVIDIA-H200-2026-11-26-decode2).
 ** cfg 1, 6 and 7 (128x128 on 8 warps, 128x64 at 2 blocks per SM, an alias of 8) served no shape
-** and were removed (issue 16 item 7): like any number outside 0..9 they return
+** and were removed (issue 16 item 7): like any number outside 0..10 they return
 ** cudaErrorInvalidValue. */
 int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m, const uint8_t *a_e,
              const int8_t *b_m, const uint8_t *b_e, float *c, int cfg, mxk_stream stream);

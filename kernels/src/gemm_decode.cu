@@ -1,45 +1,58 @@
-/* gemm_decode.cu - MXINT8 GEMM for decode (M <= 16), mxk_gemm cfg 9 (G in {32, 64, 128, 256},
-** K % 64 == 0, K/G <= 256, shared memory <= 200 KB; else cfg 4, gemm_gemv.cu).  cfg 0 takes cfg 9
-** at G = 32 (any M <= 16) and at G = 64 for M = 1 or M > 8, where it measured faster than cfg 4
-** (reports/gpu/*-2026-11-26-decode); cfg 4 elsewhere.  Bit-exact with the fp32 arithmetic
-** contract (sim/doc/numerics.md section 4): C[m,n] = fold over groups g ascending of acc = RN(acc +
-** t_g), acc from +0.0, with t_g = RN(d_g * 2^(EA[m,g] + EB[n,g] - 266)), d_g the exact int32 dot.
+/* gemm_decode.cu - MXINT8 GEMM for decode (M <= 16), mxk_gemm cfg 9: a persistent, warp-specialised
+** streaming kernel.  Applies for M <= 16, G in {32, 64, 128, 256}, K % 64 == 0, K/G <= 256 and a
+** shared-memory layout of at least 2 ring stages (below); else cfg 4 (gemm_gemv.cu).  The previous
+** decode kernel (weights in registers) is cfg 10, gemm_decode_v1.cu.  Bit-exact with the fp32
+** arithmetic contract (sim/doc/numerics.md section 4): C[m,n] = fold over groups g ascending of
+** acc = RN(acc + t_g), acc from +0.0, with t_g = RN(d_g * 2^(EA[m,g] + EB[n,g] - 266)), d_g the exact
+** int32 dot of group g.
 **
-** Decode is memory-bound: the bytes that must move are N K (1 + 1/G) of weights (the activations
-** are small).  The design puts the weight stream in flight at once:
-**   - a block (8 warps) owns 16 weight rows (columns of C) and every activation row (8 or 16: MS =
-**     1 or 2 slabs of 8); its warps split K in rounds of 64-byte chunks: in round r, warp w takes
-**     chunks [r*CR + w*CPW, +CPW) (CPW = 8 chunks per warp at MS = 1, 4 at MS = 2; CR = 8 CPW).
-**     At K = 4096 one round (MS = 1) or two (MS = 2) cover all of K, so each block issues its 64 KB
-**     (32 KB) of weights at its start: with 2 blocks per SM, 1x4096x4096 has all 17 MB in flight.
-**   - order of issue at block start: the block's scale bytes (to registers), the activations (MS = 1:
-**     cp.async into shared memory, row stride K + 16), then the weights; the scale bytes become
-**     float factors in shared memory after the weights are in flight, and one barrier opens the
-**     rounds.  Weights: lane (gid, tig) reads 16 bytes, ld.global.nc.L1::no_allocate.v4, of rows
-**     gid and gid + 8 at byte 16 tig of the chunk (8 rows x 64 contiguous bytes per instruction);
-**     the next round's chunk i goes into the same registers right after chunk i's mma.
-**   - dots: mma.sync m16n8k32 s8 with the WEIGHTS as the 16-row operand and the activations (16
-**     bytes of activation row 8s + gid at the same k; shared memory at MS = 1, L1-cached global at
-**     MS = 2) as the 8-column operand.  Both operands use one permutation of k: mma k-slot 4 tig + j
-**     <-> byte 16 tig + j and slot 16 + 4 tig + j <-> byte 16 tig + 4 + j for the first mma of a
-**     chunk (registers .x, .y), + 8 for the second (.z, .w).  An integer dot is invariant under a
-**     permutation of its index (exact arithmetic), so the two mmas sum exactly the chunk's 64
-**     products.  G >= 64: a 64-byte aligned chunk lies in one group; the group's G/64 chunks are in
-**     one warp (CPW is a multiple of G/64) and accumulate into one s32 set: d_g exactly (|d| <=
-**     G 2^14 < 2^31).  G = 32: bytes [0, 32) of the chunk (lanes tig 0, 1) are group 2c, bytes
-**     [32, 64) (tig 2, 3) group 2c + 1; four mmas, the activation operand zeroed in the lanes of the
-**     other group (exact zeros), give the two groups' dots in two s32 sets.  M = 1 (template ONE):
-**     the 8 activation columns are all row 0, so at G = 32 the even columns take the bytes of group
-**     2c and the odd ones those of 2c + 1 (zeros elsewhere): two mmas give, in every lane, (row gid,
-**     2c), (gid, 2c + 1), (gid + 8, 2c), (gid + 8, 2c + 1), and lane tig forms the term [tig] alone;
-**     at G >= 64 lanes tig 0 and 1 form the terms of rows gid and gid + 8.
+** Decode is memory-bound: N K (1 + 1/G) weight bytes must move, and the time is how fast they
+** stream.  The design keeps the DRAM busy from the first microsecond to the last, on every SM:
+**   - grid = 2 blocks per SM at M <= 8 where two fit with >= 2 ring stages each, else 1 (more only
+**     when the B scale bytes of a row range would not fit, see ds_plan); block b owns the
+**     CONTIGUOUS weight rows [b N / grid, (b + 1) N / grid) (columns of C): at most one row more
+**     than the average, so there is no wave tail.  It walks them in tiles of 16 rows and each
+**     tile's K in stages of KS bytes (KS = 2048; 1024 at M > 8, G = 32).
+**   - warp 8 (the producer, one thread) streams every stage with 1-D bulk copies (cp.async.bulk,
+**     one per row, KS contiguous bytes, mbarrier complete_tx) into a ring of NS stages in shared
+**     memory (NS = 2..8, as many as fit: ~100-200 KB in flight per SM, against the ~30-60 KB that
+**     Little's law asks); it refills a stage when the consumers release it (empty mbarrier).  The
+**     activations (M rows) come first by the same path (one mbarrier), so every block has its
+**     operands in shared memory and no register holds a byte in flight.
+**   - before the stream starts (one __syncthreads after the loads are issued), the consumers issue
+**     the loads of the block's B scale bytes (contiguous: rows r0..r1 x K/G) and of the activation
+**     scales: issued first, they do not queue behind the weight stream.  They land in shared
+**     memory as bytes (B, row stride odd in words: conflict-free) and as factors (A, below).
+**   - warps 0-7 (consumers), per stage: warp w takes chunks [w CPW, (w + 1) CPW) of the stage's
+**     64-byte chunks (CPW = KS / 512).  Dots: mma.sync m16n8k32 s8 with the WEIGHTS as the 16-row
+**     operand (lane (gid, tig) loads 16 bytes at byte 16 tig of the chunk of rows gid and gid + 8;
+**     row stride KS + 64 in the ring: the 8 lanes of an LDS.128 phase hit distinct banks) and the
+**     activations (16 bytes of row 8 s + gid at the same k) as the 8-column operand.  Both operands
+**     use one permutation of k: mma k-slot 4 tig + j <-> byte 16 tig + j and slot 16 + 4 tig + j <->
+**     byte 16 tig + 4 + j for the first mma of a chunk (registers .x, .y), + 8 for the second (.z,
+**     .w).  An integer dot is invariant under a permutation of its index (exact arithmetic), so the
+**     two mmas sum exactly the chunk's 64 products.  G >= 64: a 64-byte aligned chunk lies in one
+**     group; the group's G/64 chunks are in one warp (CPW is a multiple of G/64; stages start at
+**     multiples of KS, a multiple of G) and accumulate into one s32 set: d_g exactly (|d| <= G 2^14
+**     < 2^31).  G = 32: bytes [0, 32) of the chunk (lanes tig 0, 1) are group 2c, bytes [32, 64)
+**     (tig 2, 3) group 2c + 1; four mmas, the activation operand zeroed in the lanes of the other
+**     group (exact zeros), give the two groups' dots in two s32 sets.  M = 1 (template ONE): the 8
+**     activation columns are all row 0, so at G = 32 the even columns take the bytes of group 2c and
+**     the odd ones those of 2c + 1 (zeros elsewhere): two mmas give, in every lane, (row gid, 2c),
+**     (gid, 2c + 1), (gid + 8, 2c), (gid + 8, 2c + 1), and lane tig forms the term [tig] alone; at
+**     G >= 64 lanes tig 0 and 1 form the terms of rows gid and gid + 8.
 **   - terms: the thread holding d_g for (n, m) forms t_g (below) and stores it to shared memory
-**     T[g][n][m]; after one barrier, thread n M + m adds the round's terms in ascending g to its
-**     fp32 accumulator, one RN add each: exactly the contract's sequence of additions (a term
-**     depends only on (d, EA, EB), so which thread forms it and when is free).
+**     T[g][n][m] (two buffers, by stage parity); one named barrier of the 256 consumer threads per
+**     stage; then thread 0 releases the ring stage and thread n M + m adds the stage's terms in
+**     ascending g to its fp32 accumulator, one RN add each, while the other warps go on to the next
+**     stage (they write the other T buffer; the next barrier orders the reuse): exactly the
+**     contract's sequence of additions, stage after stage, from +0.0 at each tile (a term depends
+**     only on (d, EA, EB), so which thread forms it and when is free).  After a tile's last stage,
+**     the same thread stores C[m, n] and restarts from +0.0.
 **   - scale factors: f(E) = 2^(E-133) as a float (exact: normal for E >= 7, subnormal 2^(E-133) >=
-**     2^-133 below; NaN for E = 255), and one block-wide flag: some activation scale of the block's
-**     K is in [235, 254] (then the whole block takes the order rule below; block-uniform branch).
+**     2^-133 below; NaN for E = 255); A's in a table, B's formed from the byte at the term.  One
+**     block-wide flag (bar.red.or over the consumers): some activation scale is in [235, 254] (then
+**     the whole block takes the order rule below; block-uniform branch).
 ** Term, exact by construction (|d| <= 256 * 2^14 = 2^22 here, so F = (float)d is exact):
 **   flag clear (every EA <= 234 or = 255): x = F * f(EA) is exact: |x| <= 2^22 * 2^101 < FLT_MAX,
 **   and x is an integer multiple of 2^(EA-133) >= 2^-133 with at most 22 significant bits, so it
@@ -53,13 +66,30 @@
 **   one rounding; when EB >= 235 as well, the exact |t| >= 2^204 (d != 0), i.e. +-Inf, and both
 **   orders give +-Inf with d's sign (|x| >= 2^102 and the factor >= 2^102, or x already +-Inf);
 **   d = 0 gives +0 in both.  EB = 255: NaN either way.  Otherwise the order of the flag-clear case.
-** Shared memory per block: 4 (16 ng + 8 MS ng + RG 16 M) + (MS = 1: M (K + 16)) bytes, RG the
-** groups of a round.  Compiled with -fmad=false: nothing is contracted. */
+** Measured (H200, reports/gpu/NVIDIA-H200-2026-11-26-decode2, cold L2, cuBLAS bf16 same run): 1x4096x4096
+** G = 32 10.9 us (cfg 10 12.7), 1x11008x4096 G = 32 19.2 (27.1), G = 128 18.8 (cfg 4 19.0),
+** 16x11008x4096 G = 128 23.7 (cfg 4 27.4); with the dots switched off (MXK_DS_NOCOMP=1) the same
+** stream takes 9.0 / 15.7 / 15.7 / 17.2 us: the rest is consumer work that the ring does not hide
+** (the stages of a block complete nearly together, then are consumed one after the other: per stage
+** the dots, one barrier and the ordered sums of 16 M threads).  Two blocks per SM at M <= 8 give
+** two such pipelines per SM (1x11008x4096 G = 32: 23.4 us with one).  Tried and slower on the H200:
+** 1 KB stages (MXK_DS_CPW=2, more barriers), 2-4 ring stages instead of 6 (no change), and a
+** decoupled variant (commit 9fad076 and its fix: 4 groups of 2 warps each taking whole stages, a
+** folder warp doing the ordered sums): 17.3 us at 1x4096x4096 G = 32.
+** Rows of a tile past the block's range are neither copied nor stored (their ring bytes are stale:
+** their dots, terms and sums are formed and dropped).  Compiled with -fmad=false: nothing is
+** contracted. */
+#include <algorithm>
+#include <cstdlib>
+
 #include "mxk_common.cuh"
 
-#define DC_W 8 /* warps per block */
+#define DS_W 8                   /* consumer warps */
+#define DS_T (DS_W * 32 + 32)    /* + the producer warp */
+#define DS_EB_MAX 12288          /* bytes of B scales a block keeps (its rows x K/G) */
+#define DS_EBW (DS_EB_MAX / 1024) /* 32-bit scale loads per consumer thread */
 
-__device__ __forceinline__ void dc_mma(int (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+__device__ __forceinline__ void ds_mma(int (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
                                        uint32_t b0, uint32_t b1)
 {
     asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
@@ -68,351 +98,437 @@ __device__ __forceinline__ void dc_mma(int (&d)[4], uint32_t a0, uint32_t a1, ui
         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 
-/* weights: streamed once, kept out of L1 */
-__device__ __forceinline__ uint4 dc_ldw(const int8_t *p)
-{
-    uint4 v;
-    asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                 : "l"(p));
-    return v;
-}
-
-/* scale bytes: volatile, so that they are issued where written (before the weights) */
-__device__ __forceinline__ uint32_t dc_ld32v(const uint32_t *p)
+/* scale bytes: volatile, so that they are issued where written (before the stream starts) */
+__device__ __forceinline__ uint32_t ds_ld32v(const uint8_t *p)
 {
     uint32_t v;
     asm volatile("ld.global.nc.u32 %0, [%1];\n" : "=r"(v) : "l"(p));
     return v;
 }
-__device__ __forceinline__ uint32_t dc_ld8v(const uint8_t *p)
+__device__ __forceinline__ uint32_t ds_ld8v(const uint8_t *p)
 {
     uint32_t v;
     asm volatile("ld.global.nc.u8 %0, [%1];\n" : "=r"(v) : "l"(p));
     return v;
 }
 
+__device__ __forceinline__ void ds_bar_init(uint32_t bar, int count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count));
+}
+__device__ __forceinline__ void ds_arrive(uint32_t bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+__device__ __forceinline__ void ds_arrive_tx(uint32_t bar, uint32_t bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void ds_wait(uint32_t bar, uint32_t parity)
+{
+    asm volatile("{\n.reg .pred p;\nDSWAIT_%=:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+                 "@!p bra DSWAIT_%=;\n}\n" ::"r"(bar), "r"(parity) : "memory");
+}
+/* 1-D bulk copy global -> shared, completion counted in bytes on the mbarrier */
+__device__ __forceinline__ void ds_bulk(uint32_t dst, const void *src, uint32_t bytes, uint32_t bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+                 ::"r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
+}
+/* barrier of the 256 consumer threads only (the producer warp never joins) */
+__device__ __forceinline__ void ds_sync() { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
+__device__ __forceinline__ int ds_sync_or(int v)
+{
+    int r;
+    asm volatile("{\n.reg .pred p, q;\nsetp.ne.s32 q, %1, 0;\nbar.red.or.pred p, 1, 256, q;\nselp.s32 %0, 1, 0, p;\n}\n"
+                 : "=r"(r) : "r"(v) : "memory");
+    return r;
+}
+
 /* f(E) = 2^(E-133) exactly (subnormal for E < 7), NaN for E = 255 */
-__device__ __forceinline__ float dc_fac(int e)
+__device__ __forceinline__ float ds_fac(int e)
 {
     if (e == 255) return __int_as_float(0x7FC00000);
     return e >= 7 ? __int_as_float((e - 6) << 23) : __int_as_float(1 << (e + 16));
 }
-
-__device__ __forceinline__ float dc_term(int d, float fa, float fb)
+__device__ __forceinline__ float ds_term(int d, float fa, float fb)
 {
     return __fmul_rn(__fmul_rn(__int2float_rn(d), fa), fb);
 }
-
 /* the swapped order where EA is in [235, 254] */
-__device__ __forceinline__ float dc_term_sw(int d, float fa, float fb)
+__device__ __forceinline__ float ds_term_sw(int d, float fa, float fb)
 {
     const bool sw = fa >= 0x1p102f; /* EA in [235, 254] (NaN compares false) */
     return __fmul_rn(__fmul_rn(__int2float_rn(d), sw ? fb : fa), sw ? fa : fb);
 }
 
-template <int MS, int GT> struct DcShape {
+template <int MS, int GT, int CP> struct DsShape {
     static constexpr int MR = 8 * MS;
-    static constexpr int CPW = MS == 1 ? 8 : 4;                /* chunks per warp per round */
-    static constexpr int CR = DC_W * CPW;                      /* chunks per round */
-    static constexpr int GC = GT >= 64 ? GT / 64 : 1;          /* chunks per group */
-    static constexpr int RG = GT == 32 ? 2 * CR : CR / GC;     /* groups per round */
+    static constexpr int CPW = CP;                          /* chunks per warp per stage */
+    static constexpr int CS = DS_W * CPW;                   /* chunks per stage */
+    static constexpr int KS = 64 * CS;                      /* bytes of a row per stage */
+    static constexpr int KSP = KS + 64;                     /* ring row stride: conflict-free LDS.128 */
+    static constexpr int GC = GT >= 64 ? GT / 64 : 1;       /* chunks per group */
+    static constexpr int RG = GT == 32 ? 2 * CS : CS / GC;  /* groups per stage */
     static_assert(GT == 32 || CPW % GC == 0, "a group's chunks must lie in one warp");
 };
 
-__device__ __forceinline__ void dc_cp16(void *dst, const void *src)
-{
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((uint32_t)__cvta_generic_to_shared(dst)), "l"(src)
-                 : "memory");
-}
+/* Shared-memory plan, the same on host and device: offsets in bytes from the dynamic base. */
+struct DsPlan {
+    int ns;            /* ring stages */
+    int mode;          /* 0; 1 = stream only, no dots (timing experiments: MXK_DS_NOCOMP=1) */
+    int kp;            /* activation row stride */
+    int ebp;           /* B scale row stride (bytes, odd number of words) */
+    uint32_t o_x, o_t, o_fa, o_eb, bytes;
+};
 
-/* The rounds: dots, terms, ordered sums, output.  SW: some activation scale of the block's K is in
-** [235, 254] (block-uniform), so every term takes the order rule of dc_term_sw. */
-template <int MS, int GT, bool ONE, bool SW>
-__device__ __forceinline__ void dc_body(int M, int N, int K, const float *FB, const float *FA, float *T,
-                                        const int8_t *xs, const int8_t *__restrict__ xg, const int8_t *w0p, const int8_t *w1p,
-                                        uint4 (&wa)[DcShape<MS, GT>::CPW], uint4 (&wb)[DcShape<MS, GT>::CPW],
-                                        float *__restrict__ c, int n0)
+template <int MS, int GT, int CP, bool ONE, bool SW>
+__device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, int r0, int r1, uint32_t sbase,
+                                        const uint8_t *sm, float *__restrict__ c)
 {
-    using S = DcShape<MS, GT>;
-    constexpr int MR = S::MR, CPW = S::CPW, CR = S::CR, GC = S::GC, RG = S::RG;
-    const int ng = K / GT, nchunks = K / 64, KP = K + 16;
+    using S = DsShape<MS, GT, CP>;
+    constexpr int MR = S::MR, CPW = S::CPW, CS = S::CS, KS = S::KS, KSP = S::KSP, GC = S::GC, RG = S::RG;
+    const int ng = K / GT, nchunks = K / 64, NS = P.ns;
+    const int nrows = r1 - r0, ntiles = (nrows + 15) / 16, nst = (K + KS - 1) / KS, nit = ntiles * nst;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int gid = lane >> 2, tig = lane & 3;
-    const int8_t *xr[MS]; /* this lane's activation bytes: shared memory (row stride K + 16) at MS = 1,
-                          ** global memory (L1-cached) at MS = 2 */
-    int tb[MS];           /* this lane's term offset in a group's T block: (gid, m0) */
+    const float *FA = reinterpret_cast<const float *>(sm + P.o_fa);
+    float *T0 = reinterpret_cast<float *>(const_cast<uint8_t *>(sm) + P.o_t);
+    const uint8_t *EB = sm + P.o_eb;
+    const uint8_t *xr[MS]; /* this lane's activation bytes: row 8 s + gid (clamped), byte 16 tig */
+    int tb[MS];            /* this lane's term offset in a group's T block: (gid, m0) */
 #pragma unroll
     for (int s = 0; s < MS; s++) {
-        xr[s] = MS == 1 ? xs + min(8 * s + gid, M - 1) * KP + tig * 16 : xg + (size_t)min(8 * s + gid, M - 1) * K + tig * 16;
+        xr[s] = sm + P.o_x + min(8 * s + gid, M - 1) * P.kp + tig * 16;
         tb[s] = gid * M + 8 * s + 2 * tig;
     }
     const uint32_t lo = tig < 2 ? 0xFFFFFFFFu : 0u, hi = ~lo;
     const uint32_t one_m = (tig < 2) == ((gid & 1) == 0) ? 0xFFFFFFFFu : 0u; /* ONE, G = 32 */
+    const uint8_t *wl = sm + 256 + gid * KSP + tig * 16; /* ring: stage s at + s 16 KSP */
     float acc = 0.0f;
-    const int n_rounds = (nchunks + CR - 1) / CR;
-    for (int r = 0; r < n_rounds; r++) {
+    for (int it = 0; it < nit; it++) {
+        const int st = it % NS, t = it / nst, ks = it - t * nst;
+        const int kc0 = ks * CS, gs0 = kc0 * 64 / GT;
+        float *T = T0 + (it & 1) * (RG * 16 * M);
+        const uint8_t *eb0 = EB + (16 * t + gid) * P.ebp, *eb1 = eb0 + 8 * P.ebp;
         auto emit = [&](int g, const int (&dd)[MS][4]) {
-            const float2 fb = *reinterpret_cast<const float2 *>(FB + g * 16 + 2 * gid);
-            float *tg = T + (g - r * RG) * 16 * M;
+            const float fb0 = ds_fac(eb0[g]), fb1 = ds_fac(eb1[g]);
+            float *tg = T + (g - gs0) * 16 * M;
 #pragma unroll
             for (int s = 0; s < MS; s++) {
                 const int m0 = 8 * s + 2 * tig;
                 const float2 fa = *reinterpret_cast<const float2 *>(FA + g * MR + m0);
-                float4 t;
+                float4 v;
                 if (!SW) {
-                    t.x = dc_term(dd[s][0], fa.x, fb.x);
-                    t.y = dc_term(dd[s][1], fa.y, fb.x);
-                    t.z = dc_term(dd[s][2], fa.x, fb.y);
-                    t.w = dc_term(dd[s][3], fa.y, fb.y);
+                    v.x = ds_term(dd[s][0], fa.x, fb0);
+                    v.y = ds_term(dd[s][1], fa.y, fb0);
+                    v.z = ds_term(dd[s][2], fa.x, fb1);
+                    v.w = ds_term(dd[s][3], fa.y, fb1);
                 } else {
-                    t.x = dc_term_sw(dd[s][0], fa.x, fb.x);
-                    t.y = dc_term_sw(dd[s][1], fa.y, fb.x);
-                    t.z = dc_term_sw(dd[s][2], fa.x, fb.y);
-                    t.w = dc_term_sw(dd[s][3], fa.y, fb.y);
+                    v.x = ds_term_sw(dd[s][0], fa.x, fb0);
+                    v.y = ds_term_sw(dd[s][1], fa.y, fb0);
+                    v.z = ds_term_sw(dd[s][2], fa.x, fb1);
+                    v.w = ds_term_sw(dd[s][3], fa.y, fb1);
                 }
                 float *tp = tg + tb[s];
-                if (m0 < M) tp[0] = t.x, tp[8 * M] = t.z;
-                if (m0 + 1 < M) tp[1] = t.y, tp[8 * M + 1] = t.w;
+                if (m0 < M) tp[0] = v.x, tp[8 * M] = v.z;
+                if (m0 + 1 < M) tp[1] = v.y, tp[8 * M + 1] = v.w;
             }
         };
         /* M = 1: the term of group g for row gid + 8 rsel */
         auto emit1 = [&](int g, int rsel, int d) {
-            const float fa = FA[g * MR], fb = FB[g * 16 + 2 * gid + rsel];
-            T[(g - r * RG) * 16 + gid + 8 * rsel] = SW ? dc_term_sw(d, fa, fb) : dc_term(d, fa, fb);
+            const float fa = FA[g * MR], fb = ds_fac(rsel ? eb1[g] : eb0[g]);
+            T[(g - gs0) * 16 + gid + 8 * rsel] = SW ? ds_term_sw(d, fa, fb) : ds_term(d, fa, fb);
         };
+        ds_wait(sbase + 8 * st, (uint32_t)(it / NS) & 1u);
+        __syncwarp();
+        const uint8_t *ws = wl + st * 16 * KSP;
         int d0[MS][4], d1[MS][4];
 #pragma unroll
         for (int s = 0; s < MS; s++)
 #pragma unroll
             for (int q = 0; q < 4; q++) d0[s][q] = 0, d1[s][q] = 0;
-        const int cb = r * CR + warp * CPW;
 #pragma unroll
         for (int i = 0; i < CPW; i++) {
-            const int ch = cb + i;
+            const int cl = warp * CPW + i, ch = kc0 + cl;
             if (ch < nchunks) {
+                const uint4 p = *reinterpret_cast<const uint4 *>(ws + cl * 64);
+                const uint4 q = *reinterpret_cast<const uint4 *>(ws + 8 * KSP + cl * 64);
                 uint4 x[MS];
 #pragma unroll
-                for (int s = 0; s < MS; s++)
-                    x[s] = MS == 1 ? *reinterpret_cast<const uint4 *>(xr[s] + ch * 64)
-                                   : __ldg(reinterpret_cast<const uint4 *>(xr[s] + (size_t)ch * 64));
-                const uint4 p = wa[i], q = wb[i];
-                if (ch + CR < nchunks) { /* next round's chunk i into the freed registers */
-                    wa[i] = dc_ldw(w0p + (size_t)(ch + CR) * 64);
-                    wb[i] = dc_ldw(w1p + (size_t)(ch + CR) * 64);
-                }
+                for (int s = 0; s < MS; s++) x[s] = *reinterpret_cast<const uint4 *>(xr[s] + ch * 64);
                 if (ONE) {
-                    /* M = 1: the 8 B columns are free.  G = 32: even columns take group 2c (bytes of
-                    ** lanes tig 0, 1), odd columns group 2c + 1, so that two mmas give d0[0] = (row gid,
-                    ** 2c), [1] = (gid, 2c + 1), [2] = (gid + 8, 2c), [3] = (gid + 8, 2c + 1) in every
-                    ** lane; lane tig forms the one term [tig].  G >= 64: [0] = row gid, [2] = gid + 8. */
                     if (GT == 32) {
-                        dc_mma(d0[0], p.x, q.x, p.y, q.y, x[0].x & one_m, x[0].y & one_m);
-                        dc_mma(d0[0], p.z, q.z, p.w, q.w, x[0].z & one_m, x[0].w & one_m);
+                        ds_mma(d0[0], p.x, q.x, p.y, q.y, x[0].x & one_m, x[0].y & one_m);
+                        ds_mma(d0[0], p.z, q.z, p.w, q.w, x[0].z & one_m, x[0].w & one_m);
                         const int d = tig == 0 ? d0[0][0] : tig == 1 ? d0[0][1] : tig == 2 ? d0[0][2] : d0[0][3];
-                        emit1(2 * ch + (tig & 1), (tig >> 1), d);
+                        emit1(2 * ch + (tig & 1), tig >> 1, d);
 #pragma unroll
                         for (int k = 0; k < 4; k++) d0[0][k] = 0;
                     } else {
-                        dc_mma(d0[0], p.x, q.x, p.y, q.y, x[0].x, x[0].y);
-                        dc_mma(d0[0], p.z, q.z, p.w, q.w, x[0].z, x[0].w);
+                        ds_mma(d0[0], p.x, q.x, p.y, q.y, x[0].x, x[0].y);
+                        ds_mma(d0[0], p.z, q.z, p.w, q.w, x[0].z, x[0].w);
                         if ((i + 1) % GC == 0) {
                             if (tig < 2) emit1(ch / GC, tig, tig ? d0[0][2] : d0[0][0]);
 #pragma unroll
                             for (int k = 0; k < 4; k++) d0[0][k] = 0;
                         }
                     }
-                    continue;
-                }
+                } else {
 #pragma unroll
-                for (int s = 0; s < MS; s++) {
-                    if (GT == 32) {
-                        dc_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x & lo, x[s].y & lo);
-                        dc_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z & lo, x[s].w & lo);
-                        dc_mma(d1[s], p.x, q.x, p.y, q.y, x[s].x & hi, x[s].y & hi);
-                        dc_mma(d1[s], p.z, q.z, p.w, q.w, x[s].z & hi, x[s].w & hi);
-                    } else {
-                        dc_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x, x[s].y);
-                        dc_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z, x[s].w);
+                    for (int s = 0; s < MS; s++) {
+                        if (GT == 32) {
+                            ds_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x & lo, x[s].y & lo);
+                            ds_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z & lo, x[s].w & lo);
+                            ds_mma(d1[s], p.x, q.x, p.y, q.y, x[s].x & hi, x[s].y & hi);
+                            ds_mma(d1[s], p.z, q.z, p.w, q.w, x[s].z & hi, x[s].w & hi);
+                        } else {
+                            ds_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x, x[s].y);
+                            ds_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z, x[s].w);
+                        }
                     }
-                }
-                if (GT == 32) {
-                    emit(2 * ch, d0);
-                    emit(2 * ch + 1, d1);
+                    if (GT == 32) {
+                        emit(2 * ch, d0);
+                        emit(2 * ch + 1, d1);
 #pragma unroll
-                    for (int s = 0; s < MS; s++)
+                        for (int s = 0; s < MS; s++)
 #pragma unroll
-                        for (int k = 0; k < 4; k++) d0[s][k] = 0, d1[s][k] = 0;
-                } else if ((i + 1) % GC == 0) {
-                    emit(ch / GC, d0);
+                            for (int k = 0; k < 4; k++) d0[s][k] = 0, d1[s][k] = 0;
+                    } else if ((i + 1) % GC == 0) {
+                        emit(ch / GC, d0);
 #pragma unroll
-                    for (int s = 0; s < MS; s++)
+                        for (int s = 0; s < MS; s++)
 #pragma unroll
-                        for (int k = 0; k < 4; k++) d0[s][k] = 0;
+                            for (int k = 0; k < 4; k++) d0[s][k] = 0;
+                    }
                 }
             }
         }
-        __syncthreads();
+        ds_sync(); /* the stage's terms are in T; every warp is done with the ring stage */
+        if (tid == 0) ds_arrive(sbase + 8 * (NS + st));
         if (tid < 16 * M) {
-            const int cnt = min(RG, ng - r * RG);
+            const int cnt = min(RG, ng - gs0);
             const float *tp = T + tid;
 #pragma unroll 8
             for (int gl = 0; gl < cnt; gl++) acc = __fadd_rn(acc, tp[gl * 16 * M]);
+            if (ks == nst - 1) { /* the tile's last stage: C[m, n], then +0.0 for the next tile */
+                const int on = tid / M, om = tid - on * M, n = r0 + 16 * t + on;
+                if (n < r1) c[(size_t)om * N + n] = acc;
+                acc = 0.0f;
+            }
         }
-        if (r + 1 < n_rounds) __syncthreads(); /* T is rewritten by the next round */
-    }
-    if (tid < 16 * M) {
-        const int on = tid / M, om = tid - on * M, n = n0 + on;
-        if (n < N) c[(size_t)om * N + n] = acc;
     }
 }
 
-template <int MS, int GT, bool ONE>
-__global__ void __launch_bounds__(DC_W * 32, 2)
-    gemm_decode_kernel(int M, int N, int K, const int8_t *__restrict__ am, const uint8_t *__restrict__ ae,
+template <int MS, int GT, int CP, bool ONE>
+__global__ void __launch_bounds__(DS_T, 1)
+    gemm_decode_kernel(DsPlan P, int M, int N, int K, const int8_t *__restrict__ am, const uint8_t *__restrict__ ae,
                        const int8_t *__restrict__ bm, const uint8_t *__restrict__ be, float *__restrict__ c)
 {
-    using S = DcShape<MS, GT>;
-    constexpr int MR = S::MR, CPW = S::CPW, RG = S::RG;
-    extern __shared__ __align__(16) float dsm[];
-    const int ng = K / GT, nchunks = K / 64;
-    float *FB = dsm;                                /* [ng][8][2]: rows (gid, gid + 8) adjacent */
-    float *FA = FB + ng * 16;                       /* [ng][MR] */
-    float *T = FA + ng * MR;                        /* [RG][16][M] */
-    int8_t *xs = reinterpret_cast<int8_t *>(T + RG * 16 * M); /* MS = 1: [M][K + 16] activations */
-
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int gid = lane >> 2, tig = lane & 3;
-    const int n0 = blockIdx.x * 16;
-    const int8_t *w0p = bm + (size_t)min(n0 + gid, N - 1) * K + tig * 16;
-    const int8_t *w1p = bm + (size_t)min(n0 + gid + 8, N - 1) * K + tig * 16;
-
-    /* Order of issue: the scale bytes (into registers), the activations (cp.async, no registers),
-    ** then round 0's weights; the scales are turned into factors only after the weights are in
-    ** flight.  The scales and activations are 1/G and 1/N of the bytes: issued first, they arrive
-    ** early, the barrier below opens early, and each warp forms its terms while the rest of the
-    ** weight stream is still arriving (issued after the weights, they queued behind them and the
-    ** whole term work ran after the last weight byte had landed). */
-    const int fn = tid >> 4, j0 = tid & 15, np = fn < 8 ? 2 * fn : 2 * (fn - 8) + 1; /* rows gid, gid+8 adjacent */
-    const uint8_t *bp = be + (size_t)min(n0 + fn, N - 1) * ng;
-    const bool fbw = (ng & 3) == 0 && ((uintptr_t)be & 3) == 0; /* 4 scale bytes per load */
-    uint32_t w[4] = {0u, 0u, 0u, 0u};
-    if (fbw)
-#pragma unroll
-        for (int j = 0; j < 4; j++)
-            if (4 * (j0 + 16 * j) < ng) w[j] = dc_ld32v(reinterpret_cast<const uint32_t *>(bp) + j0 + 16 * j);
-    int e[MR]; /* thread g < ng: the activation scales of group g (ng <= 256 = threads) */
-    if (tid < ng)
-#pragma unroll
-        for (int m = 0; m < MR; m++) e[m] = (int)dc_ld8v(ae + (size_t)min(m, M - 1) * ng + tid);
-    /* MS = 1: the activations into shared memory, asynchronously (no registers, all copies in flight;
-    ** loaded per chunk from L1 instead, each load's latency was exposed once per chunk).  MS = 2 keeps
-    ** them in global memory: 64 KB of shared memory per block would halve the blocks per SM */
-    if (MS == 1)
-        for (int m = 0; m < M; m++)
-            for (int k = tid * 16; k < K; k += DC_W * 32 * 16) dc_cp16(xs + m * (K + 16) + k, am + (size_t)m * K + k);
-    uint4 wa[CPW], wb[CPW];
-#pragma unroll
-    for (int i = 0; i < CPW; i++) {
-        const int ch = warp * CPW + i;
-        if (ch < nchunks) {
-            wa[i] = dc_ldw(w0p + (size_t)ch * 64);
-            wb[i] = dc_ldw(w1p + (size_t)ch * 64);
-        }
+    using S = DsShape<MS, GT, CP>;
+    constexpr int MR = S::MR, KS = S::KS, KSP = S::KSP;
+    extern __shared__ __align__(128) uint8_t dsm[];
+    const int ng = K / GT, NS = P.ns;
+    const int tid = threadIdx.x, warp = tid >> 5;
+    const int r0 = (int)((int64_t)blockIdx.x * N / gridDim.x), r1 = (int)((int64_t)(blockIdx.x + 1) * N / gridDim.x);
+    const int nrows = r1 - r0;
+    const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(dsm); /* full[NS], empty[NS], x */
+    if (tid == 0) {
+        for (int s = 0; s < 2 * NS + 1; s++) ds_bar_init(sbase + 8 * s, 1);
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
-    /* factor tables for all of K.  B: thread (fn = tid / 16, j0 = tid % 16) takes groups j0 + 16 j of
-    ** row fn (loads all issued before the first use) */
+    /* The scale bytes first (registers): 1/G of the bytes, they must not queue behind the stream. */
+    const uint8_t *bp = be + (size_t)r0 * ng;
+    const int nb = nrows * ng; /* contiguous B scale bytes of the block */
+    const bool fbw = (ng & 3) == 0 && ((uintptr_t)be & 3) == 0;
+    uint32_t w[DS_EBW];
+    int e[MR]; /* thread g < ng: the activation scales of group g */
+    if (warp < DS_W) {
+        if (fbw)
+#pragma unroll
+            for (int j = 0; j < DS_EBW; j++)
+                if (4 * (tid + 256 * j) < nb) w[j] = ds_ld32v(bp + 4 * (tid + 256 * j));
+        if (tid < ng)
+#pragma unroll
+            for (int m = 0; m < MR; m++) e[m] = (int)ds_ld8v(ae + (size_t)min(m, M - 1) * ng + tid);
+    }
+    __syncthreads(); /* barriers initialised; the scale loads are out */
+    if (warp == DS_W) {
+        /* producer: the activations, then every stage of every tile, in consumption order */
+        if (tid == DS_W * 32) {
+            const int ntiles = (nrows + 15) / 16, nst = (K + KS - 1) / KS, nit = ntiles * nst;
+            const uint32_t xbar = sbase + 16 * NS;
+            ds_arrive_tx(xbar, (uint32_t)(M * K));
+            for (int m = 0; m < M; m++) ds_bulk(sbase + P.o_x + m * P.kp, am + (size_t)m * K, (uint32_t)K, xbar);
+            for (int it = 0; it < nit; it++) {
+                const int st = it % NS, t = it / nst, k0 = (it - t * nst) * KS;
+                if (it >= NS) ds_wait(sbase + 8 * (NS + st), (uint32_t)((it / NS) + 1) & 1u);
+                const int rows = min(16, nrows - 16 * t), kb = min(KS, K - k0);
+                const uint32_t full = sbase + 8 * st, dst = sbase + 256 + st * 16 * KSP;
+                ds_arrive_tx(full, (uint32_t)(rows * kb));
+                for (int r = 0; r < rows; r++)
+                    ds_bulk(dst + r * KSP, bm + (size_t)(r0 + 16 * t + r) * K + k0, (uint32_t)kb, full);
+            }
+        }
+        return;
+    }
+    /* consumers: B scale bytes into shared memory (row stride ebp), A factors into FA[g][MR] */
+    uint8_t *EB = dsm + P.o_eb;
     if (fbw) {
 #pragma unroll
-        for (int j = 0; j < 4; j++)
-            if (4 * (j0 + 16 * j) < ng)
-#pragma unroll
-                for (int b = 0; b < 4; b++) FB[(4 * (j0 + 16 * j) + b) * 16 + np] = dc_fac((w[j] >> (8 * b)) & 0xFF);
-    } else {
-#pragma unroll
-        for (int h = 0; h < 2; h++) { /* bytes j0 + 16 j, two batches of 8 loads */
-            int eb[8];
-#pragma unroll
-            for (int j = 0; j < 8; j++) {
-                const int g = j0 + 16 * (8 * h + j);
-                eb[j] = g < ng ? __ldg(bp + g) : 0;
-            }
-#pragma unroll
-            for (int j = 0; j < 8; j++) {
-                const int g = j0 + 16 * (8 * h + j);
-                if (g < ng) FB[g * 16 + np] = dc_fac(eb[j]);
+        for (int j = 0; j < DS_EBW; j++) {
+            const int i = 4 * (tid + 256 * j);
+            if (i < nb) {
+                const int row = i / ng;
+                *reinterpret_cast<uint32_t *>(EB + row * P.ebp + (i - row * ng)) = w[j];
             }
         }
+    } else {
+        for (int i = tid; i < nb; i += DS_W * 32) {
+            const int row = i / ng;
+            EB[row * P.ebp + (i - row * ng)] = bp[i];
+        }
     }
+    float *FA = reinterpret_cast<float *>(dsm + P.o_fa);
     int fl = 0;
     if (tid < ng)
 #pragma unroll
         for (int m = 0; m < MR; m++) {
-            FA[tid * MR + m] = dc_fac(e[m]);
+            FA[tid * MR + m] = ds_fac(e[m]);
             fl |= (e[m] > 234 && e[m] < 255);
         }
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
-    /* some activation scale of the block's K in [235, 254]: the swapped-order path (block-uniform) */
-    if (__syncthreads_or(fl))
-        dc_body<MS, GT, ONE, true>(M, N, K, FB, FA, T, xs, am, w0p, w1p, wa, wb, c, n0);
+    /* some activation scale in [235, 254]: the swapped-order path (block-uniform) */
+    const int sw = ds_sync_or(fl);
+    ds_wait(sbase + 16 * NS, 0u); /* the activations */
+    if (P.mode == 1) { /* stream only: the ring's pace without the dots */
+        const int nit = (nrows + 15) / 16 * ((K + KS - 1) / KS);
+        for (int it = 0; it < nit; it++) {
+            ds_wait(sbase + 8 * (it % NS), (uint32_t)(it / NS) & 1u);
+            ds_sync();
+            if (tid == 0) ds_arrive(sbase + 8 * (NS + it % NS));
+        }
+        return;
+    }
+    if (sw)
+        ds_body<MS, GT, CP, ONE, true>(P, M, N, K, r0, r1, sbase, dsm, c);
     else
-        dc_body<MS, GT, ONE, false>(M, N, K, FB, FA, T, xs, am, w0p, w1p, wa, wb, c, n0);
+        ds_body<MS, GT, CP, ONE, false>(P, M, N, K, r0, r1, sbase, dsm, c);
 }
 
-template <int MS, int GT> static int dc_smem(int M, int K)
+static int ds_dev_attr(cudaDeviceAttr a)
 {
-    using S = DcShape<MS, GT>;
-    const int ng = K / GT;
-    return 4 * (16 * ng + S::MR * ng + S::RG * 16 * M) + (MS == 1 ? M * (K + 16) : 0);
+    int dev = 0, v = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, a, dev) != cudaSuccess) return 0;
+    return v;
 }
 
-template <int MS, int GT, bool ONE>
-static int dc_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, const int8_t *bm,
+/* Grid and shared-memory plan; ns = 0 when nothing fits (then cfg 4). */
+/* Timing knobs (environment, read once; for measurements, kernels/tools/decode_sweep.sh):
+** MXK_DS_NS caps the ring stages, MXK_DS_BPS sets blocks per SM (default 2 at M <= 8, else 1),
+** MXK_DS_NOCOMP=1 streams without dots (WRONG results: timing only), MXK_DS_CPW=2 halves the stage
+** (G <= 128).  Unset, the kernel runs as documented above. */
+static int ds_env(const char *name)
+{
+    const char *v = getenv(name);
+    return v ? atoi(v) : 0;
+}
+static const int ds_env_ns = ds_env("MXK_DS_NS"), ds_env_bps = ds_env("MXK_DS_BPS"),
+                 ds_env_nocomp = ds_env("MXK_DS_NOCOMP"), ds_env_cpw = ds_env("MXK_DS_CPW");
+
+template <int MS, int GT, int CP> static DsPlan ds_plan(int M, int N, int K, int nsm, int smax, int bps, int *grid)
+{
+    using S = DsShape<MS, GT, CP>;
+    DsPlan P{};
+    const int ng = K / GT;
+    /* bps blocks per SM; more (smaller row ranges) only where the B scale bytes would not fit */
+    int64_t g = std::min<int64_t>((int64_t)bps * nsm, (N + 15) / 16);
+    g = std::max<int64_t>(g, ((int64_t)N * ng + DS_EB_MAX - 1) / DS_EB_MAX);
+    g = std::min<int64_t>(g, N);
+    *grid = (int)g;
+    const int rows = (int)((N + g - 1) / g), rows16 = (rows + 15) / 16 * 16;
+    const int budget = g > (int64_t)bps * nsm ? smax / (bps + 1) - 1024 : bps > 1 ? smax / bps - 1024 : smax;
+    P.kp = K % 128 == 0 ? K + 64 : K;                       /* rows 64 bytes apart in the banks */
+    const int wds = (ng + 3) / 4;
+    P.ebp = 4 * (wds | 1);
+    const int fixed_x = M * P.kp, t_bytes = 2 * S::RG * 16 * M * 4, fa_bytes = ng * S::MR * 4;
+    const int eb_bytes = rows16 * P.ebp;
+    const int fixed = 256 + fixed_x + t_bytes + fa_bytes + eb_bytes;
+    const int stage = 16 * S::KSP;
+    int ns = (budget - fixed) / stage;
+    ns = std::min(ns, ds_env_ns > 1 ? ds_env_ns : 8);
+    if (ns < 2 || rows * ng > DS_EB_MAX) return P;
+    P.ns = ns;
+    P.mode = ds_env_nocomp == 1;
+    P.o_x = 256 + ns * stage;
+    P.o_t = P.o_x + (uint32_t)fixed_x;
+    P.o_fa = P.o_t + (uint32_t)t_bytes;
+    P.o_eb = P.o_fa + (uint32_t)fa_bytes;
+    P.bytes = P.o_eb + (uint32_t)eb_bytes;
+    return P;
+}
+
+template <int MS, int GT, int CP, bool ONE>
+static int ds_launch1(int M, int N, int K, const int8_t *am, const uint8_t *ae, const int8_t *bm,
                      const uint8_t *be, float *c, cudaStream_t s)
 {
-    using S = DcShape<MS, GT>;
-    const int ng = K / GT;
-    const int smem = dc_smem<MS, GT>(M, K);
-    auto kern = gemm_decode_kernel<MS, GT, ONE>;
-    static bool attr_set = false; /* once per instantiation (benign race: idempotent) */
-    if (!attr_set) {
-        const int smax = 227 * 1024;
+    const int nsm = ds_dev_attr(cudaDevAttrMultiProcessorCount);
+    const int smax = ds_dev_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    if (nsm < 1 || smax < 1) return -1;
+    /* M <= 8: two blocks per SM where two fit with 2 ring stages each (measured on an H200: two
+    ** independent consumer pipelines per SM hide each other's barriers and ordered sums, e.g.
+    ** 1x11008x4096 G = 32 19.3 us against 23.4 with one block); else one block per SM */
+    int grid = 0, bps = ds_env_bps >= 1 ? ds_env_bps : MS == 1 ? 2 : 1;
+    DsPlan P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps, &grid);
+    if (P.ns == 0 && bps > 1) P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps = 1, &grid);
+    if (P.ns == 0) return -1;
+    auto kern = gemm_decode_kernel<MS, GT, CP, ONE>;
+    static int attr_set = 0; /* once per instantiation (benign race: idempotent) */
+    if (attr_set != smax) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smax);
         if (e != cudaSuccess) return (int)e;
-        attr_set = true;
+        attr_set = smax;
     }
-    kern<<<(unsigned)((N + 15) / 16), DC_W * 32, smem, s>>>(M, N, K, am, ae, bm, be, c);
+    kern<<<(unsigned)grid, DS_T, P.bytes, s>>>(P, M, N, K, am, ae, bm, be, c);
     return mxk_err(cudaGetLastError());
 }
 
+/* chunks per warp per stage: 4 (KS = 2048), 2 at M > 8 with G = 32 (the terms buffer), or 2 by
+** MXK_DS_CPW=2 where G <= 128 */
+template <int MS, int GT, bool ONE>
+static int ds_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, const int8_t *bm,
+                     const uint8_t *be, float *c, cudaStream_t s)
+{
+    if ((MS == 2 && GT == 32) || (ds_env_cpw == 2 && GT <= 128))
+        return ds_launch1<MS, GT, (GT <= 128 ? 2 : 4), ONE>(M, N, K, am, ae, bm, be, c, s);
+    return ds_launch1<MS, GT, 4, ONE>(M, N, K, am, ae, bm, be, c, s);
+}
+
 template <int MS>
-static int dc_dispatch_g(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae, const int8_t *bm,
+static int ds_dispatch_g(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae, const int8_t *bm,
                          const uint8_t *be, float *c, cudaStream_t s)
 {
     if (MS == 1 && M == 1) {
-        if (G == 32) return dc_launch<1, 32, true>(M, N, K, am, ae, bm, be, c, s);
-        if (G == 64) return dc_launch<1, 64, true>(M, N, K, am, ae, bm, be, c, s);
-        if (G == 128) return dc_launch<1, 128, true>(M, N, K, am, ae, bm, be, c, s);
-        return dc_launch<1, 256, true>(M, N, K, am, ae, bm, be, c, s);
+        if (G == 32) return ds_launch<1, 32, true>(M, N, K, am, ae, bm, be, c, s);
+        if (G == 64) return ds_launch<1, 64, true>(M, N, K, am, ae, bm, be, c, s);
+        if (G == 128) return ds_launch<1, 128, true>(M, N, K, am, ae, bm, be, c, s);
+        return ds_launch<1, 256, true>(M, N, K, am, ae, bm, be, c, s);
     }
-    if (G == 32) return dc_launch<MS, 32, false>(M, N, K, am, ae, bm, be, c, s);
-    if (G == 64) return dc_launch<MS, 64, false>(M, N, K, am, ae, bm, be, c, s);
-    if (G == 128) return dc_launch<MS, 128, false>(M, N, K, am, ae, bm, be, c, s);
-    return dc_launch<MS, 256, false>(M, N, K, am, ae, bm, be, c, s);
+    if (G == 32) return ds_launch<MS, 32, false>(M, N, K, am, ae, bm, be, c, s);
+    if (G == 64) return ds_launch<MS, 64, false>(M, N, K, am, ae, bm, be, c, s);
+    if (G == 128) return ds_launch<MS, 128, false>(M, N, K, am, ae, bm, be, c, s);
+    return ds_launch<MS, 256, false>(M, N, K, am, ae, bm, be, c, s);
 }
 
 /* Internal entry (called by mxk_gemm; arguments checked: G % 32 == 0, 16-byte aligned mantissas,
 ** sizes < 2^31).  -1 when the kernel does not apply (M > 16, G not 32/64/128/256, K % 64 != 0,
-** K/G > 256, N > 2^31 / 16 blocks); the caller then takes cfg 4. */
+** K/G > 256, the shared-memory plan has fewer than 2 stages); the caller then takes cfg 4. */
 int mxk_gemm_decode_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
                              const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s)
 {
     if (M < 1 || M > 16 || (G != 32 && G != 64 && G != 128 && G != 256) || K % 64 != 0 || K / G > 256)
         return -1;
     if (K > 65536) return -1;
-    const int smem = M <= 8 ? (G == 32 ? dc_smem<1, 32>(M, K) : G == 64 ? dc_smem<1, 64>(M, K) : G == 128 ? dc_smem<1, 128>(M, K) : dc_smem<1, 256>(M, K))
-                            : (G == 32 ? dc_smem<2, 32>(M, K) : G == 64 ? dc_smem<2, 64>(M, K) : G == 128 ? dc_smem<2, 128>(M, K) : dc_smem<2, 256>(M, K));
-    if (smem > 200 * 1024) return -1;
-    if (M <= 8) return dc_dispatch_g<1>(M, N, K, G, am, ae, bm, be, c, s);
-    return dc_dispatch_g<2>(M, N, K, G, am, ae, bm, be, c, s);
+    if (M <= 8) return ds_dispatch_g<1>(M, N, K, G, am, ae, bm, be, c, s);
+    return ds_dispatch_g<2>(M, N, K, G, am, ae, bm, be, c, s);
 }

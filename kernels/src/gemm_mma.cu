@@ -28,6 +28,9 @@ int mxk_gemm_gemv_internal(int M, int N, int K, int G, const int8_t *am, const u
 /* gemm_decode.cu: the decode kernel (cfg 9); -1 when it does not apply */
 int mxk_gemm_decode_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
                              const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s);
+/* gemm_decode_v1.cu: the first decode kernel (cfg 10); -1 when it does not apply */
+int mxk_gemm_decode_v1_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
+                                const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s);
 /* gemm_wgmma.cu: the Hopper kernel (cfg 8); -1 when it does not apply (not sm_90, K % 16, ...) */
 int mxk_gemm_wgmma_internal(int variant, int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
                             const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s);
@@ -315,7 +318,7 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
                         int cfg, mxk_stream stream)
 {
     if (M < 1 || N < 1 || K < 1 || G < 1 || G > 65536 || K % G != 0 || !a_m || !a_e || !b_m ||
-        !b_e || !c || cfg < 0 || cfg > 9 || cfg == 1 || cfg == 6 || cfg == 7)
+        !b_e || !c || cfg < 0 || cfg > 10 || cfg == 1 || cfg == 6 || cfg == 7)
         return (int)cudaErrorInvalidValue;
     const bool aligned = ((uintptr_t)a_m % 16 == 0) && ((uintptr_t)b_m % 16 == 0);
     if (G % 32 != 0 || !aligned || M > INT32_MAX / 2 || N > INT32_MAX / 2 || K > INT32_MAX / 2)
@@ -333,12 +336,18 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
         ** cfg 5 where it does not apply. */
         /* M <= 16: the decode kernel (cfg 9) where it applies, else the small-M kernel (cfg 4). */
         cfg = M <= 16 ? (gemv ? 9 : 3) : tiles_l >= 132 ? 8 : tiles_s >= 100 ? 2 : 3;
-        /* The decode kernel where it measured faster than cfg 4 on the H100 (2026-11-26 decode runs,
-        ** reports/gpu/*-decode): G = 32 at any M <= 16, G = 64 at M = 1 and M > 8; cfg 4 elsewhere. */
-        if (cfg == 9 && !(G == 32 || (G == 64 && (M == 1 || M > 8)))) cfg = 4;
+        /* The streaming decode kernel (cfg 9) where it measured fastest on an H200 (2026-11-26,
+        ** reports/gpu/NVIDIA-H200-2026-11-26-decode2): M <= 8 at every G, M > 8 at G >= 64; the first decode kernel
+        ** (cfg 10) at M > 8 with G = 32, where the 16 x 16 terms per group bound cfg 9. */
+        if (cfg == 9 && M > 8 && G == 32) cfg = 10;
     }
     if (cfg == 9) {
         const int r = mxk_gemm_decode_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
+        if (r >= 0) return r;
+        cfg = 4;
+    }
+    if (cfg == 10) {
+        const int r = mxk_gemm_decode_v1_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
         if (r >= 0) return r;
         cfg = 4;
     }

@@ -37,7 +37,7 @@ stamp "== SASS of the Hopper kernel (libmxk_sm90a.a)"
   echo "LDL/STL in the library: $(grep -c 'LDL\|STL' /tmp/wg.sass)"
   echo "== decode kernel (gemm_decode_kernel<MS, G>, libmxk.a, sm_90)"
   lib2=$(find "$BUILD" -name 'libmxk.a' | head -1)
-  cuobjdump -sass "$lib2" 2>/dev/null | awk '/Function :/{f=$3; d=(f ~ /gemm_decode/)} d && /IMMA/{n[f]++} d && /LDG.*128/{l[f]++} d && /LDL|STL/{x[f]++} d && /FMUL/{m[f]++} END{for (k in n) printf "%s: IMMA %d, LDG.128 %d, FMUL %d, local-memory ops %d\n", k, n[k], l[k], m[k], x[k]+0}'
+  cuobjdump -sass "$lib2" 2>/dev/null | awk '/Function :/{f=$3; d=(f ~ /gemm_decode/)} d && /IMMA/{n[f]++} d && /LDG.*128/{l[f]++} d && /UBLKCP/{b[f]++} d && /LDL|STL/{x[f]++} d && /FMUL/{m[f]++} END{for (k in n) printf "%s: IMMA %d, LDG.128 %d, UBLKCP %d, FMUL %d, local-memory ops %d\n", k, n[k], l[k]+0, b[k]+0, m[k], x[k]+0}'
 } > "$DEST/sass.txt" 2>&1
 cat "$DEST/sass.txt"
 stamp "== smoke: Hopper kernel, 2048x4096x4096, G = 32, 64 and 128"

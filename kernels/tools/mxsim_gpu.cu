@@ -458,6 +458,21 @@ static void verify_gemm(VerifyLog &log, mxsim_ctx *ctx, Rng &r, int only_cfg)
         {1, 77, 96, 32, SC_WIDE, SC_WIDE, 9, false},
         {1, 64, 16384, 32, SC_EXTREME, SC_WIDE, 9, false},
         {6, 70, 4096, 512, SC_WIDE, SC_WIDE, 9, false},
+        /* the streaming decode kernel (cfg 9 since decode2): several 16-row tiles per block (N = 11008),
+        ** M = 8 (3 ring stages), K/G = 1 and 3 (byte-wise scale loads, one partial stage), a grid
+        ** above the SM count (K/G = 256 at N = 11008: the B scale bytes bound the rows per block),
+        ** G = 256 at M = 1, fewer rows than a tile; and the first decode kernel (cfg 10) */
+        {1, 11008, 4096, 32, SC_NARROW, SC_WIDE, 9, false},
+        {16, 11008, 4096, 128, SC_WIDE, SC_WIDE, 9, false},
+        {8, 4096, 4096, 32, SC_WIDE, SC_EXTREME, 9, false},
+        {1, 50, 64, 64, SC_EXTREME, SC_NARROW, 9, false},
+        {3, 700, 192, 64, SC_WIDE, SC_NAN, 9, false},
+        {1, 11008, 8192, 32, SC_NARROW, SC_NARROW, 9, false},
+        {1, 4096, 4096, 256, SC_WIDE, SC_EXTREME, 9, true},
+        {10, 13, 2048, 128, SC_EXTREME, SC_OVERFLOW, 9, false},
+        {1, 4096, 4096, 32, SC_EXTREME, SC_EXTREME, 10, false},
+        {16, 4096, 4096, 128, SC_NAN, SC_WIDE, 10, false},
+        {13, 77, 4096, 32, SC_WIDE, SC_EXTREME, 10, true},
     };
     for (const GemmCase &c : cases)
         if (only_cfg < 0 || c.cfg == only_cfg) log.row("gemm", gemm_params(c, false), (long)(c.M * c.N), check_gemm(ctx, r, c, false));
@@ -586,6 +601,7 @@ static int cmd_verify(const char *outdir)
 
     verify_gemm(log, ctx, r, -1);
 
+
     fclose(log.f);
     mxsim_ctx_destroy(ctx);
     printf("verify: %ld checks, %ld mismatches in total -> %s\n", log.n_checks, log.total_mismatch, path.c_str());
@@ -627,6 +643,7 @@ struct Nvml {
     int (*energy)(void *, unsigned long long *) = nullptr;
 };
 static Nvml g_nvml;
+static bool g_no_power = false; /* MXK_BENCH_DECODE=1: decode rows only, no power loops */
 static void nvml_open()
 {
     void *h = dlopen("libnvidia-ml.so.1", RTLD_NOW);
@@ -645,6 +662,7 @@ struct PowerResult {
 };
 template <class F> static PowerResult measure_power(F &&fn, int nsets, double us_hint)
 {
+    if (g_no_power) return PowerResult();
     PowerResult r;
     if (!g_nvml.ok || us_hint <= 0) return r;
     /* 100 ms of the same calls first, so that the board reaches its steady power, then >= 600 ms
@@ -908,6 +926,10 @@ static int cmd_bench(const char *outdir)
     if (g_ext)
         fprintf(g_ext, "card,shape,M,N,K,G,method,median_us,ratio_vs_bf16,bound,bound_us,tensor_us,epilogue_us,"
                        "dram_us,frac_of_bound,power_w,joules_per_op,tops_per_w,power_calls\n");
+    /* MXK_BENCH_DECODE=1: only the decode shapes (M <= 16), the decode kernels and no power loops:
+    ** a short run for decode-kernel iterations (cuBLAS bf16 is still measured in the same run) */
+    const bool decode_only = getenv("MXK_BENCH_DECODE") && atoi(getenv("MXK_BENCH_DECODE")) == 1;
+    g_no_power = decode_only;
     nvml_open();
     printf("NVML power: %s\n", g_nvml.ok ? "available" : "not available (power columns 0)");
     cublasHandle_t cb;
@@ -932,6 +954,7 @@ static int cmd_bench(const char *outdir)
                             {"cube", 8192, 8192, 8192}};
     for (const Shape &sh : shapes) {
         const int64_t M = sh.M, N = sh.N, K = sh.K;
+        if (decode_only && M > 16) continue;
         const double ops = 2.0 * M * N * K;
         /* cuBLAS bf16: C[M,N] row-major = col-major C'[N,M] = B[N,K] . A^T (TN) */
         double bf16_us;
@@ -1030,7 +1053,7 @@ static int cmd_bench(const char *outdir)
             ** large shapes: the alternatives are the previous kernels (cfg 4, cfg 5), same data */
             std::vector<int> alt;
             if (M >= 1024) alt = {5};
-            if (M <= 16) alt = {4, 9}; /* the previous small-M kernel and the decode kernel, same data */
+            if (M <= 16) alt = {4, 9, 10}; /* the small-M kernel, the decode kernel and the first decode kernel, same data */
             for (int a : alt) {
                 auto runa = [&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, a, 0)); };
                 double ua = median_us(runa, ns);
@@ -1039,7 +1062,7 @@ static int cmd_bench(const char *outdir)
                 write_ext(sh.name, meth, M, N, K, G, ua, bf16_us / ua, roofline(0, M, N, K, G, epi_instr(a, M, N)),
                           measure_power(runa, ns, ua));
             }
-            if (G == 32) {
+            if (G == 32 && !decode_only) {
                 DBuf<uint16_t> Ab(M * K), Bb(N * K), Cb(M * N);
                 const float one = 1.0f, zero = 0.0f;
                 double us2 = median_us([&](int i) {

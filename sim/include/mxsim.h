@@ -1287,16 +1287,18 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
 
 
 /* ---- The cross-card GPU model (issue 16; sim/doc/gpu-model.md section 6) -----------------------
-** Calibrated on ONE card's bench.csv, it predicts another card from that card's datasheet values
-** only.  A kernel class per bench method (mxsim_gpu_xclass_of); time = L + Dser + max(C, D) +
-** ov min(C, D), C = a[G] W + b[G] S, D = bytes / (hbm x mem_eff x rho). */
+** Calibrated on ONE card's bench.csv (or the per-row median of several runs of it), it predicts
+** another card from that card's datasheet values only.  A kernel class per bench method
+** (mxsim_gpu_xclass_of); time = L + Dser + max(C, D) + ov min(C, D), C = a[G] W + b[G] S,
+** D = bytes / (hbm x mem_eff x rho). */
 enum {
     MXSIM_GX_COPY = 0, MXSIM_GX_DEQUANT, MXSIM_GX_CUBLAS_BF16, MXSIM_GX_CUBLASLT_INT8, MXSIM_GX_DEQUANT_CUBLAS,
-    MXSIM_GX_CFG5, MXSIM_GX_CFG3, MXSIM_GX_GEMV, MXSIM_GX_WGMMA, MXSIM_GX_NCLASS
+    MXSIM_GX_CFG5, MXSIM_GX_CFG3, MXSIM_GX_GEMV, MXSIM_GX_WGMMA, MXSIM_GX_DECODE, MXSIM_GX_NCLASS
 };
 /* Datasheet values of a card (workloads/gpus/<card>-xcard.ini [datasheet]). */
 typedef struct {
     double n_sm, clock_mhz, int8_tops, bf16_tflops, hbm_gbs;
+    double l2_mb; /* L2 cache, MB (1e6 bytes); 0: no L2 reuse modelled */
 } mxsim_gpu_xsheet;
 typedef struct {
     double L, rho;              /* us; DRAM bytes per second relative to the copy */
@@ -1314,17 +1316,28 @@ typedef struct {
     int cls;
     int64_t M, N, K, G;
     double measured_us, model_us;
+    const char *method; /* the bench's method name; valid while the bench lives */
 } mxsim_gpu_xrow;
 typedef struct mxsim_gpu_xbench mxsim_gpu_xbench;
 MXSIM_API const char *mxsim_gpu_xclass_name(int cls); /* static storage; NULL out of range */
-/* The class of a bench method ("mxk-gemm-mxint8" routes by M, N as mxk_gemm cfg 0); -1 if none. */
-MXSIM_API int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N);
+/* The class of a bench method ("mxk-gemm-mxint8" routes by M, N, G as mxk_gemm cfg 0 does,
+** "mxk-gemm-mxint8-cfgN" is kernel N); -1 if none. */
+MXSIM_API int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t G);
 /* Reads a bench.csv (card,shape,M,N,K,G,method,median_us,...); keeps the modelled rows; the
 ** first kept row must be the d2d-copy. */
 MXSIM_API mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_xbench **out);
 MXSIM_API void mxsim_gpu_xbench_free(mxsim_gpu_xbench *b); /* NULL ok */
 MXSIM_API const char *mxsim_gpu_xbench_card(const mxsim_gpu_xbench *b);
 MXSIM_API int mxsim_gpu_xbench_count(const mxsim_gpu_xbench *b);
+/* Rows of methods the model has no class for (skipped by the loader: ceiling-*, *-unsupported, ...). */
+MXSIM_API int mxsim_gpu_xbench_skipped(const mxsim_gpu_xbench *b);
+/* The per-row median of n >= 1 runs of one card: a row is identified by (method, M, N, K, G); the
+** rows of runs[0] in its order, each the median over the runs that ran the same code (the mean of
+** the middle two for an even count): every run of the same build (build[k] == build[0]; build
+** NULL: all one build) and, for the library kernels (d2d-copy, cublas-bf16, cublaslt-int8), every
+** run.  The calibration's noise treatment (sim/doc/gpu-model.md section 6). */
+MXSIM_API mxsim_status mxsim_gpu_xbench_median(mxsim_ctx *ctx, const mxsim_gpu_xbench *const *runs, const int *build,
+                                               int n, mxsim_gpu_xbench **out);
 MXSIM_API mxsim_status mxsim_gpu_xbench_row(const mxsim_gpu_xbench *b, int i, const mxsim_gpu_xsheet *d,
                                             const mxsim_gpu_xparams *p, mxsim_gpu_xrow *out);
 /* Fits p on bench b of the card with datasheet d (deterministic coordinate descent per class). */

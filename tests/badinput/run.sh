@@ -264,7 +264,17 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   mkdir -p "$in/xb"
   printf 'card,shape,M,N,K,G,method,median_us,rate,unit,ratio\nX,copy,1,1,0,0,d2d-copy,abc,1,GB/s,1\n' > "$in/xb/bench.csv"
   h100=$src/reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-26
-  bad xbench-field 2 "bench.csv:2: field 5" -- "$MXSIM" gpu-calibrate --from "$in/xb" --from-card "$xc" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  bad xbench-field 2 "bench.csv:2: field 5 (K)" -- "$MXSIM" gpu-calibrate --from "$in/xb" --from-card "$xc" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  # a folder is its bench.csv and its bench_run*.csv: a bad row in a later run names that file
+  mkdir -p "$in/xr"
+  cp "$h100/bench.csv" "$in/xr/bench.csv"
+  { head -2 "$h100/bench.csv"; printf 'X,s,16,4096,4096,32,mxk-gemm-mxint8-cfg9,-3,1,u,1\n'; } > "$in/xr/bench_run2.csv"
+  bad xbench-run-field 2 "bench_run2.csv:3: field 8 (median_us)" -- "$MXSIM" gpu-calibrate --from "$in/xr" --from-card "$xc" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  # the cross-card file's L2 size (the dequant+cuBLAS L2 reuse term): not a number, missing
+  sed 's/^l2.mb = .*/l2.mb = lots/' "$xc" > "$in/xc-l2.ini"
+  bad xcard-l2-nan 2 "xc-l2.ini:14: l2.mb: not a number" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc-l2.ini" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  grep -v '^l2.mb' "$xc" > "$in/xc-nol2.ini"
+  bad xcard-l2-missing 2 "xc-nol2.ini: every [datasheet] value is required" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$xc" --to "$h100" --to-card "$in/xc-nol2.ini" -o "$out/cal.csv"
 fi
 bad flag-vdd-nan 2 "--vdd 'nan': not a number" -- "$MXSIM" cost --config "$cfg" --vdd nan
 bad flag-vdd-negative 2 "--vdd -1: must be in 0.01..10" -- "$MXSIM" cost --config "$cfg" --vdd -1

@@ -18,9 +18,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fz_check(b == NULL);
         fz_check(strstr(mxsim_errmsg(ctx), "in.csv") != NULL);
     } else {
-        const mxsim_gpu_xsheet d = {132, 1830, 1979, 989.5, 3350};
+        const mxsim_gpu_xsheet d = {132, 1830, 1979, 989.5, 3350, 52.4288};
         mxsim_gpu_xparams p;
         fz_check(mxsim_gpu_xbench_count(b) >= 1);
+        {   /* the median of a bench with itself is the bench */
+            const mxsim_gpu_xbench *two[2] = {b, b};
+            mxsim_gpu_xbench *m = NULL;
+            fz_check(mxsim_gpu_xbench_median(ctx, two, NULL, 2, &m) == MXSIM_OK);
+            fz_check(mxsim_gpu_xbench_count(m) == mxsim_gpu_xbench_count(b));
+            mxsim_gpu_xbench_free(m);
+        }
         if (mxsim_gpu_xcalibrate(ctx, b, &d, &p) == MXSIM_OK) {
             for (int i = 0; i < mxsim_gpu_xbench_count(b); i++) {
                 mxsim_gpu_xrow r;

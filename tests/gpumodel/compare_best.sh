@@ -9,7 +9,8 @@
 #   mid (2048x8192x4096, not measured): cuBLAS bf16 power between the 2048x4096x4096 (445.0 W) and
 #     2048x11008x4096 (628.4 W) rows, linear in log(ops): 445.0 + 183.4 x ln 2 / ln(11008/4096)
 #     = 573.6 W; energy = that x the modelled time.
-# Then the committed reports/gpu/compare-h100 and compare-h200 tables must match fresh runs.
+# Then the committed reports/gpu/compare-h100 and compare-h200 tables must match fresh runs
+# (tests/gpumodel/xcard.sh --write regenerates them).
 set -u
 : "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
 "$MXSIM" help run >/dev/null 2>&1 || { echo "skipped: needs the timing engine"; exit 77; }
@@ -41,8 +42,10 @@ b=$(col mid gpu_best); m=$(col mid mxk_us); c=$(col mid cublas_bf16_us)
 [ "$b" = cublas-bf16 ] && awk -v m="$m" -v c="$c" -v u="$u" 'BEGIN{exit !(c<=m && u==c)}' && ok "mid best is the fastest allowed" || bad "mid best $b ($u) of mxk $m, cuBLAS $c"
 n=$(awk -F, 'NR>1 && $0 !~ /NVIDIA H100 80GB HBM3/' "$t/out.csv" | wc -l)
 [ "$n" = 0 ] && ok "every row names the card" || bad "$n rows without the card"
-# the committed reports are current
-for c in h100:$H100 h200:$H200; do
+# the committed reports are current (power: the first folder of each card in workloads/gpus/xcard-runs.txt,
+# as tests/gpumodel/xcard.sh --write makes them)
+first() { awk -v c="$1" '$0 !~ /^[ \t]*(#|$)/ && $1 == c { print $2; exit }' workloads/gpus/xcard-runs.txt; }
+for c in h100:$(first h100) h200:$(first h200); do
   k=${c%%:*}; d=${c#*:}
   "$MXSIM" compare-gpu --trace traces/llama2-7b-decode-b16.trace --config workloads/configs/large.ini \
     --xcard workloads/gpus/$k-xcard.ini --power $d/bench_ext.csv -o "$t/$k" > /dev/null 2>&1 || bad "$k report run"

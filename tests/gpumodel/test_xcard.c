@@ -26,18 +26,24 @@ static const char *tmp_file(const char *name)
     return buf[k];
 }
 
-static const mxsim_gpu_xsheet k_h100 = {132, 1830, 1979, 989.5, 3350};
+static const mxsim_gpu_xsheet k_h100 = {132, 1830, 1979, 989.5, 3350, 52.4288};
 
 MXTEST(xcard_routing)
 {
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 16, 4096), MXSIM_GX_GEMV);   /* M <= 16 */
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 17, 16896), MXSIM_GX_WGMMA); /* 1 x 132 tiles */
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 128, 16768), MXSIM_GX_CFG3); /* 131 tiles */
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8-cfg5", 4096, 4096), MXSIM_GX_CFG5);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("dequant+cublas-bf16", 1, 1), MXSIM_GX_DEQUANT_CUBLAS);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-dequant-mase-cuda", 1, 1), MXSIM_GX_DEQUANT);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-dequant-ocp-cfg1", 1, 1), -1);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("warp-drive", 1, 1), -1);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 16, 4096, 32), MXSIM_GX_DECODE); /* M <= 16, G = 32 */
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 16, 4096, 128), MXSIM_GX_GEMV);  /* M <= 16, G = 128 */
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 1, 4096, 64), MXSIM_GX_DECODE);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 4, 4096, 64), MXSIM_GX_GEMV);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 12, 4096, 64), MXSIM_GX_DECODE);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8-cfg9", 16, 4096, 128), MXSIM_GX_DECODE);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8-cfg4", 1, 4096, 32), MXSIM_GX_GEMV);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 17, 16896, 32), MXSIM_GX_WGMMA); /* 1 x 132 tiles */
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 128, 16768, 32), MXSIM_GX_CFG3); /* 131 tiles */
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8-cfg5", 4096, 4096, 32), MXSIM_GX_CFG5);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("dequant+cublas-bf16", 1, 1, 32), MXSIM_GX_DEQUANT_CUBLAS);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-dequant-mase-cuda", 1, 1, 32), MXSIM_GX_DEQUANT);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-dequant-ocp-cfg1", 1, 1, 32), -1);
+    MXT_EQ_INT(mxsim_gpu_xclass_of("warp-drive", 1, 1, 32), -1);
     MXT_TRUE(strcmp(mxsim_gpu_xclass_name(MXSIM_GX_WGMMA), "mxk-wgmma-cfg8") == 0);
     MXT_TRUE(mxsim_gpu_xclass_name(MXSIM_GX_NCLASS) == NULL);
 }
@@ -69,8 +75,11 @@ MXTEST(xcard_predict_by_hand)
     mxsim_ctx_destroy(ctx);
 }
 
-/* A synthetic bench of card d from fields truth: the copy, dequant and Hopper-kernel rows. */
-static int write_bench(mxsim_ctx *ctx, const char *path, const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *truth)
+/* A synthetic bench of card d from fields truth: the copy, dequant, cuBLAS, dequant+cuBLAS, the
+** Hopper kernel and the decode kernel (cfg 0 and explicit cfg 9) rows of kernels/tools/mxsim_gpu.cu's
+** bench.  scale != 1 multiplies every decode row (a card that breaks the model's structure). */
+static int write_bench(mxsim_ctx *ctx, const char *path, const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *truth,
+                       double scale)
 {
     FILE *f = fopen(path, "w");
     if (!f) return -1;
@@ -80,17 +89,28 @@ static int write_bench(mxsim_ctx *ctx, const char *path, const mxsim_gpu_xsheet 
         {234881024, 1, 1, 128, "mxk-dequant-ocp"}, {2048, 4096, 4096, 32, "mxk-gemm-mxint8"},
         {2048, 11008, 4096, 32, "mxk-gemm-mxint8"}, {8192, 8192, 8192, 32, "mxk-gemm-mxint8"},
         {2048, 4096, 4096, 128, "mxk-gemm-mxint8"}, {2048, 11008, 4096, 128, "mxk-gemm-mxint8"},
-        {8192, 8192, 8192, 128, "mxk-gemm-mxint8"}};
+        {8192, 8192, 8192, 128, "mxk-gemm-mxint8"},
+        {2048, 4096, 4096, 0, "cublas-bf16"}, {8192, 8192, 8192, 0, "cublas-bf16"}, {1, 4096, 4096, 0, "cublas-bf16"},
+        {1, 11008, 4096, 0, "cublas-bf16"}, {2048, 4096, 4096, 32, "dequant+cublas-bf16"},
+        {1, 4096, 4096, 32, "dequant+cublas-bf16"}, {1, 11008, 4096, 32, "dequant+cublas-bf16"},
+        {16, 11008, 4096, 32, "dequant+cublas-bf16"},
+        {1, 4096, 4096, 32, "mxk-gemm-mxint8"}, {16, 4096, 4096, 32, "mxk-gemm-mxint8"},
+        {1, 11008, 4096, 32, "mxk-gemm-mxint8"}, {16, 11008, 4096, 32, "mxk-gemm-mxint8"},
+        {1, 4096, 4096, 128, "mxk-gemm-mxint8-cfg9"}, {16, 4096, 4096, 128, "mxk-gemm-mxint8-cfg9"},
+        {1, 11008, 4096, 128, "mxk-gemm-mxint8-cfg9"}, {16, 11008, 4096, 128, "mxk-gemm-mxint8-cfg9"}};
     int rc = 0;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         double us = 0;
         if (mxsim_gpu_xpredict(ctx, d, truth, rows[i].m, rows[i].M, rows[i].N, rows[i].K, rows[i].G, &us) != MXSIM_OK) rc = -1;
+        if (mxsim_gpu_xclass_of(rows[i].m, rows[i].M, rows[i].N, rows[i].G) == MXSIM_GX_DECODE) us *= scale;
         fprintf(f, "Synthetic,s,%lld,%lld,%lld,%lld,%s,%.6f,1,u,1\n", (long long)rows[i].M, (long long)rows[i].N,
                 (long long)rows[i].K, (long long)rows[i].G, rows[i].m, us);
     }
     fclose(f);
     return rc;
 }
+
+#define NSYN 25
 
 MXTEST(xcard_calibration_recovers_synthetic_fields)
 {
@@ -103,26 +123,106 @@ MXTEST(xcard_calibration_recovers_synthetic_fields)
     truth.cls[MXSIM_GX_DEQUANT].L = 4, truth.cls[MXSIM_GX_DEQUANT].rho = 0.97;
     mxsim_gpu_xclass_params *w = &truth.cls[MXSIM_GX_WGMMA];
     w->L = 6, w->a[0] = 2.5, w->a[2] = 3.0, w->b[0] = 10, w->b[2] = 1;
-    const mxsim_gpu_xsheet other = {132, 1830, 1979, 989.5, 4800}; /* a card with more bandwidth */
-    const char *pa = tmp_file("xcard_a.csv"), *pb = tmp_file("xcard_b.csv");
-    MXT_EQ_INT(write_bench(ctx, pa, &k_h100, &truth), 0);
-    MXT_EQ_INT(write_bench(ctx, pb, &other, &truth), 0);
-    mxsim_gpu_xbench *ba = NULL, *bb = NULL;
+    mxsim_gpu_xclass_params *cb = &truth.cls[MXSIM_GX_CUBLAS_BF16], *dc = &truth.cls[MXSIM_GX_DEQUANT_CUBLAS];
+    cb->L = 7, cb->a[0] = cb->a[1] = cb->a[2] = 1.25;
+    dc->L = 12, dc->a[0] = dc->a[1] = dc->a[2] = 1.2;
+    /* the decode kernel: launch 4 us, 1 / 0.06 = 16.7 bytes per SM clock in flight per latency, the
+    ** group sums at 16x / 10x of the issue bound (G = 32 / 128), overlapping the stream (ov 0: the
+    ** decode class does not calibrate ov) */
+    mxsim_gpu_xclass_params *de = &truth.cls[MXSIM_GX_DECODE];
+    de->L = 4, de->b[0] = de->b[1] = de->b[2] = 0.06, de->ov = 0, de->a[0] = de->a[1] = 16, de->a[2] = 10;
+    const mxsim_gpu_xsheet other = {132, 1830, 1979, 989.5, 4800, 62.9146}; /* a card with more bandwidth */
+    const char *pa = tmp_file("xcard_a.csv"), *pb = tmp_file("xcard_b.csv"), *pc = tmp_file("xcard_c.csv");
+    MXT_EQ_INT(write_bench(ctx, pa, &k_h100, &truth, 1), 0);
+    MXT_EQ_INT(write_bench(ctx, pb, &other, &truth, 1), 0);
+    MXT_EQ_INT(write_bench(ctx, pc, &other, &truth, 1.25), 0); /* decode 25% slower than the structure says */
+    mxsim_gpu_xbench *ba = NULL, *bb = NULL, *bc = NULL;
     MXT_EQ_INT(mxsim_gpu_xbench_load(ctx, pa, &ba), MXSIM_OK);
     MXT_EQ_INT(mxsim_gpu_xbench_load(ctx, pb, &bb), MXSIM_OK);
-    MXT_EQ_INT(mxsim_gpu_xbench_count(ba), 9);
+    MXT_EQ_INT(mxsim_gpu_xbench_load(ctx, pc, &bc), MXSIM_OK);
+    MXT_EQ_INT(mxsim_gpu_xbench_count(ba), NSYN);
     mxsim_gpu_xparams fit;
     MXT_EQ_INT(mxsim_gpu_xcalibrate(ctx, ba, &k_h100, &fit), MXSIM_OK);
     MXT_NEAR(fit.mem_eff, 0.9, 1e-6); /* from the copy row alone, exactly (printed to 6 decimals) */
-    mxsim_gpu_xscore sa, sb;
+    mxsim_gpu_xscore sa, sb, sc, sw;
     MXT_EQ_INT(mxsim_gpu_xscore_bench(ctx, ba, &k_h100, &fit, &sa), MXSIM_OK);
     MXT_EQ_INT(mxsim_gpu_xscore_bench(ctx, bb, &other, &fit, &sb), MXSIM_OK);
     MXT_TRUE(sa.mape < 0.005); /* the structure can represent the truth: the fit finds it */
     MXT_TRUE(sb.mape < 0.005); /* and then predicts the other card */
-    MXT_EQ_INT(sb.n, 9);
+    MXT_EQ_INT(sb.n, NSYN);
     MXT_EQ_INT(sb.cls_n[MXSIM_GX_WGMMA], 6);
+    MXT_EQ_INT(sb.cls_n[MXSIM_GX_DECODE], 8);
+    MXT_TRUE(sb.cls_mape[MXSIM_GX_DECODE] < 0.005);
+    MXT_TRUE(sb.cls_mape[MXSIM_GX_DEQUANT_CUBLAS] < 0.005); /* L2 reuse at 4096, none at 11008 */
+    /* the decode fields that the rows determine are found back */
+    MXT_NEAR(fit.cls[MXSIM_GX_DECODE].L, 4, 0.2);
+    MXT_NEAR(fit.cls[MXSIM_GX_DECODE].b[0], 0.06, 0.003);
+    MXT_NEAR(fit.cls[MXSIM_GX_DECODE].a[0], 16, 0.8);
+    /* negative controls, so that the held-out check can fail: (1) the other card predicted with
+    ** the calibration card's datasheet (its bandwidth and L2 ignored); (2) a card whose decode rows
+    ** do not follow the structure */
+    MXT_EQ_INT(mxsim_gpu_xscore_bench(ctx, bb, &k_h100, &fit, &sw), MXSIM_OK);
+    MXT_TRUE(sw.mape > 0.05);
+    MXT_EQ_INT(mxsim_gpu_xscore_bench(ctx, bc, &other, &fit, &sc), MXSIM_OK);
+    MXT_TRUE(sc.cls_mape[MXSIM_GX_DECODE] > 0.15);
     mxsim_gpu_xbench_free(ba);
     mxsim_gpu_xbench_free(bb);
+    mxsim_gpu_xbench_free(bc);
+    mxsim_ctx_destroy(ctx);
+}
+
+/* The per-row median of several runs (the calibration's noise treatment). */
+MXTEST(xcard_median_of_runs)
+{
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    static const double copy[4] = {300, 310, 305, 900}, cub[4] = {10, 30, 12, 11}, mxk[4] = {20, 22, 100, 100};
+    mxsim_gpu_xbench *b[4] = {NULL, NULL, NULL, NULL}, *m = NULL;
+    for (int k = 0; k < 4; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "xcard_run%d.csv", k);
+        const char *p = tmp_file(name);
+        FILE *f = fopen(p, "w");
+        MXT_TRUE(f != NULL);
+        if (!f) return;
+        fprintf(f, "card,shape,M,N,K,G,method,median_us,rate,unit,ratio\n"
+                   "X,s,1000000,1,1,0,d2d-copy,%g,1,u,1\nX,s,16,4096,4096,0,cublas-bf16,%g,1,u,1\n"
+                   "X,s,16,4096,4096,32,mxk-gemm-mxint8,%g,1,u,1\n", copy[k], cub[k], mxk[k]);
+        if (k == 1) fprintf(f, "X,s,1,4096,4096,0,cublas-bf16,99,1,u,1\n"); /* a row run 0 does not have: ignored */
+        fclose(f);
+        MXT_EQ_INT(mxsim_gpu_xbench_load(ctx, p, &b[k]), MXSIM_OK);
+    }
+    const mxsim_gpu_xsheet d = k_h100;
+    mxsim_gpu_xparams p;
+    memset(&p, 0, sizeof p);
+    mxsim_gpu_xrow r;
+    /* one build: median of 4 = mean of the middle two */
+    MXT_EQ_INT(mxsim_gpu_xbench_median(ctx, (const mxsim_gpu_xbench *const *)b, NULL, 4, &m), MXSIM_OK);
+    MXT_EQ_INT(mxsim_gpu_xbench_count(m), 3);
+    MXT_EQ_INT(mxsim_gpu_xbench_row(m, 0, &d, &p, &r), MXSIM_OK);
+    MXT_NEAR(r.measured_us, 307.5, 1e-9);
+    MXT_EQ_INT(mxsim_gpu_xbench_row(m, 1, &d, &p, &r), MXSIM_OK);
+    MXT_NEAR(r.measured_us, 11.5, 1e-9);
+    MXT_EQ_INT(mxsim_gpu_xbench_row(m, 2, &d, &p, &r), MXSIM_OK);
+    MXT_NEAR(r.measured_us, 61, 1e-9);
+    MXT_TRUE(strcmp(r.method, "mxk-gemm-mxint8") == 0);
+    mxsim_gpu_xbench_free(m);
+    /* runs 2 and 3 of another build: their library rows count, their mxk rows do not */
+    const int build[4] = {0, 0, 1, 1};
+    MXT_EQ_INT(mxsim_gpu_xbench_median(ctx, (const mxsim_gpu_xbench *const *)b, build, 4, &m), MXSIM_OK);
+    MXT_EQ_INT(mxsim_gpu_xbench_row(m, 1, &d, &p, &r), MXSIM_OK);
+    MXT_NEAR(r.measured_us, 11.5, 1e-9);
+    MXT_EQ_INT(mxsim_gpu_xbench_row(m, 2, &d, &p, &r), MXSIM_OK);
+    MXT_NEAR(r.measured_us, 21, 1e-9);
+    mxsim_gpu_xbench_free(m);
+    /* three runs: the middle value */
+    MXT_EQ_INT(mxsim_gpu_xbench_median(ctx, (const mxsim_gpu_xbench *const *)b, NULL, 3, &m), MXSIM_OK);
+    MXT_EQ_INT(mxsim_gpu_xbench_row(m, 1, &d, &p, &r), MXSIM_OK);
+    MXT_NEAR(r.measured_us, 12, 1e-9);
+    mxsim_gpu_xbench_free(m);
+    MXT_EQ_INT(mxsim_gpu_xbench_median(ctx, (const mxsim_gpu_xbench *const *)b, NULL, 0, &m), MXSIM_E_ARG);
+    MXT_TRUE(m == NULL);
+    for (int k = 0; k < 4; k++) mxsim_gpu_xbench_free(b[k]);
     mxsim_ctx_destroy(ctx);
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include "cli_util.h"
@@ -24,9 +25,10 @@ static int par_used(int c, int k)
     case 0: return c != MXSIM_GX_COPY;
     case 1: return c == MXSIM_GX_DEQUANT;
     case 2: return c >= MXSIM_GX_CFG5;
-    case 5: case 6: return gemm;
+    case 5: return gemm && c != MXSIM_GX_DECODE; /* decode: the group sums overlap the stream (ov 0) */
+    case 6: return gemm;
     case 3: case 4: return per_g;
-    default: return per_g || c == MXSIM_GX_CFG3;
+    default: return per_g || c == MXSIM_GX_CFG3 || c == MXSIM_GX_DECODE;
     }
 }
 
@@ -79,6 +81,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         else if (!strcmp(key, "tc.int8_dense_tops")) d->int8_tops = v;
         else if (!strcmp(key, "tc.bf16_dense_tflops")) d->bf16_tflops = v;
         else if (!strcmp(key, "hbm.bw_gbs")) d->hbm_gbs = v;
+        else if (!strcmp(key, "l2.mb")) d->l2_mb = v;
         else if (!strcmp(key, "mem_eff")) {
             if (p) p->mem_eff = v, (*n_cal)++;
         }
@@ -104,21 +107,82 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
     for (int c = 0; p && c < MXSIM_GX_NCLASS; c++)
         for (int k = 3; k < NPAR; k++)
             if (k != 5 && k != 6 && !par_used(c, k)) *par_ptr(p, c, k) = *par_ptr(p, c, k < 5 ? 2 : 6);
-    if (!rc && !(d->n_sm > 0 && d->clock_mhz > 0 && d->int8_tops > 0 && d->bf16_tflops > 0 && d->hbm_gbs > 0)) {
+    if (!rc && !(d->n_sm > 0 && d->clock_mhz > 0 && d->int8_tops > 0 && d->bf16_tflops > 0 && d->hbm_gbs > 0 && d->l2_mb > 0)) {
         fprintf(stderr, "mxsim gpu-calibrate: error: %s: every [datasheet] value is required\n", path);
         rc = CLI_EXIT_USAGE;
     }
     return rc;
 }
 
-static const char *bench_path(const char *dir, char *buf, size_t n)
+/* The runs named by --from or --to: each value is a bench CSV, or a folder, which means its
+** bench.csv and every bench_run*.csv in it (the other runs of the same build, by name order). */
+#define MAXRUN 32
+typedef struct {
+    int n;
+    char path[MAXRUN][1024];
+    int build[MAXRUN]; /* the --from / --to value it came from: one build of the kernels */
+    mxsim_gpu_xbench *b[MAXRUN];
+} runs_t;
+
+static int cmp_str(const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); }
+
+static int add_run(runs_t *r, const char *path, int build)
 {
-    struct stat sb;
-    if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        snprintf(buf, n, "%s/bench.csv", dir);
-        return buf;
+    if (r->n >= MAXRUN || strlen(path) >= sizeof r->path[0]) {
+        fprintf(stderr, "mxsim gpu-calibrate: error: %s: more than %d runs or a path too long\n", path, MAXRUN);
+        return CLI_EXIT_USAGE;
     }
-    return dir;
+    r->build[r->n] = build;
+    memcpy(r->path[r->n++], path, strlen(path) + 1);
+    return 0;
+}
+
+static int expand_runs(const cli_command *cmd, const cli_args *a, const char *opt, runs_t *r)
+{
+    const char *const *v;
+    const int n = cli_get_list(cmd, a, opt, &v);
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < n; i++) {
+        struct stat sb;
+        char buf[1100];
+        int rc;
+        if (stat(v[i], &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+            if ((rc = add_run(r, v[i], i))) return rc;
+            continue;
+        }
+        snprintf(buf, sizeof buf, "%s/bench.csv", v[i]);
+        if ((rc = add_run(r, buf, i))) return rc;
+        DIR *dp = opendir(v[i]);
+        char *names[MAXRUN];
+        int nn = 0;
+        for (struct dirent *de; dp && (de = readdir(dp)) != NULL;) {
+            const size_t l = strlen(de->d_name);
+            if (!strncmp(de->d_name, "bench_run", 9) && l > 13 && !strcmp(de->d_name + l - 4, ".csv") && nn < MAXRUN)
+                names[nn++] = strdup(de->d_name);
+        }
+        if (dp) closedir(dp);
+        qsort(names, (size_t)nn, sizeof *names, cmp_str);
+        for (int k = 0; k < nn; k++) {
+            snprintf(buf, sizeof buf, "%s/%s", v[i], names[k] ? names[k] : "");
+            if (!rc && names[k]) rc = add_run(r, buf, i);
+            free(names[k]);
+        }
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static void free_runs(runs_t *r)
+{
+    for (int i = 0; i < r->n; i++) mxsim_gpu_xbench_free(r->b[i]);
+}
+
+static mxsim_status load_runs(mxsim_ctx *ctx, runs_t *r, mxsim_gpu_xbench **median)
+{
+    mxsim_status st = MXSIM_OK;
+    for (int i = 0; i < r->n && st == MXSIM_OK; i++) st = mxsim_gpu_xbench_load(ctx, r->path[i], &r->b[i]);
+    if (st == MXSIM_OK) st = mxsim_gpu_xbench_median(ctx, (const mxsim_gpu_xbench *const *)r->b, r->build, r->n, median);
+    return st;
 }
 
 static void print_score(const char *what, const mxsim_gpu_xscore *s)
@@ -133,6 +197,35 @@ static void print_score(const char *what, const mxsim_gpu_xscore *s)
         if (c != MXSIM_GX_CUBLAS_BF16 && c != MXSIM_GX_CUBLASLT_INT8 && c != MXSIM_GX_DEQUANT_CUBLAS)
             e += s->cls_mape[c] * s->cls_n[c], n += s->cls_n[c];
     if (n) printf("  %-22s %3d rows  MAPE %6.2f%%\n", "(mxk + copy + dequant)", n, 100 * e / n);
+}
+
+/* cfg 0 (mxk-gemm-mxint8) runs one of the explicit kernels, and the bench times those on the same
+** data: a cfg 0 row far (> 10%) from the explicit row of the class the routing gives it, but near
+** (< 5%) another explicit row, means that the build routes differently from mxsim_gpu_xclass_of.
+** A note, not an error: the model keeps the routing of kernels/src/gemm_mma.cu it was written for. */
+static void routing_notes(const char *path, const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p)
+{
+    const int n = mxsim_gpu_xbench_count(b);
+    for (int i = 0; i < n; i++) {
+        mxsim_gpu_xrow r;
+        if (mxsim_gpu_xbench_row(b, i, d, p, &r) != MXSIM_OK || strcmp(r.method, "mxk-gemm-mxint8")) continue;
+        double same = 0, other = 0;
+        const char *other_m = NULL;
+        for (int j = 0; j < n; j++) {
+            mxsim_gpu_xrow e;
+            if (mxsim_gpu_xbench_row(b, j, d, p, &e) != MXSIM_OK || strncmp(e.method, "mxk-gemm-mxint8-cfg", 19) ||
+                e.M != r.M || e.N != r.N || e.K != r.K || e.G != r.G)
+                continue;
+            const double dev = fabs(r.measured_us / e.measured_us - 1);
+            if (e.cls == r.cls) same = dev > same ? dev : same;
+            else if (!other_m || dev < other) other = dev, other_m = e.method;
+        }
+        if (same > 0.10 && other_m && other < 0.05)
+            printf("note: %s: cfg 0 at %lldx%lldx%lld G=%lld (%.3f us) is %.0f%% off its routed class %s but "
+                   "within %.0f%% of %s: does this build route differently (mxsim_gpu_xclass_of)?\n",
+                   path, (long long)r.M, (long long)r.N, (long long)r.K, (long long)r.G, r.measured_us, 100 * same,
+                   mxsim_gpu_xclass_name(r.cls), 100 * other, other_m);
+    }
 }
 
 static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ctx *ctx)
@@ -150,32 +243,56 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
     int n_cal = 0, rc;
     if ((rc = cli_xcard_load(from_card, &ds, NULL, NULL, sname, sizeof sname))) return rc;
     if ((rc = cli_xcard_load(to_card, &dt, &committed, &n_cal, tname, sizeof tname))) return rc;
-    char b1[4096], b2[4096];
+    static runs_t rs, rt;
+    if ((rc = expand_runs(cmd, a, "from", &rs)) || (rc = expand_runs(cmd, a, "to", &rt))) return rc;
     mxsim_gpu_xbench *bs = NULL, *bt = NULL;
-    mxsim_status st = mxsim_gpu_xbench_load(ctx, bench_path(from, b1, sizeof b1), &bs);
-    if (st == MXSIM_OK) st = mxsim_gpu_xbench_load(ctx, bench_path(to, b2, sizeof b2), &bt);
+    mxsim_status st = load_runs(ctx, &rs, &bs);
+    if (st == MXSIM_OK) st = load_runs(ctx, &rt, &bt);
     mxsim_gpu_xparams p;
-    mxsim_gpu_xscore train, held;
+    mxsim_gpu_xscore train, held, each[MAXRUN];
     if (st == MXSIM_OK) st = mxsim_gpu_xcalibrate(ctx, bs, &ds, &p);
     if (st == MXSIM_OK) st = mxsim_gpu_xscore_bench(ctx, bs, &ds, &p, &train);
     if (st == MXSIM_OK) st = mxsim_gpu_xscore_bench(ctx, bt, &dt, &p, &held);
+    for (int i = 0; i < rt.n && st == MXSIM_OK; i++) st = mxsim_gpu_xscore_bench(ctx, rt.b[i], &dt, &p, &each[i]);
     if (st != MXSIM_OK) {
         mxsim_gpu_xbench_free(bs);
         mxsim_gpu_xbench_free(bt);
+        free_runs(&rs);
+        free_runs(&rt);
         return cli_fail(ctx, st);
     }
-    printf("calibrated on %s (%s, card %s), predicting %s (%s, card %s) from its datasheet\n", mxsim_gpu_xbench_card(bs), b1[0] ? b1 : from,
-           sname, mxsim_gpu_xbench_card(bt), b2[0] ? b2 : to, tname);
+    printf("calibrated on %s (card %s): the per-row median of %d run(s) (sim/doc/gpu-model.md section 6.4)\n",
+           mxsim_gpu_xbench_card(bs), sname, rs.n);
+    for (int i = 0; i < rs.n; i++)
+        printf("  %s%s (%d modelled rows, %d of unmodelled methods skipped)\n", rs.path[i],
+               rs.build[i] ? " (library rows only: another build)" : "", mxsim_gpu_xbench_count(rs.b[i]),
+               mxsim_gpu_xbench_skipped(rs.b[i]));
+    printf("predicting %s (card %s) from its datasheet, %d run(s):\n", mxsim_gpu_xbench_card(bt), tname, rt.n);
+    for (int i = 0; i < rt.n; i++)
+        printf("  run %d: %s%s (%d modelled rows, %d of unmodelled methods skipped)\n", i + 1, rt.path[i],
+               rt.build[i] ? " (library rows only: another build)" : "", mxsim_gpu_xbench_count(rt.b[i]),
+               mxsim_gpu_xbench_skipped(rt.b[i]));
     printf("mem_eff %.4f (copy / datasheet HBM on %s)\n", p.mem_eff, mxsim_gpu_xbench_card(bs));
-    print_score("calibration card (fit)", &train);
-    print_score("held-out card", &held);
+    for (int i = 0; i < rs.n; i++)
+        if (!rs.build[i]) routing_notes(rs.path[i], rs.b[i], &ds, &p);
+    for (int i = 0; i < rt.n; i++)
+        if (!rt.build[i]) routing_notes(rt.path[i], rt.b[i], &dt, &p);
+    print_score("calibration card (fit, median of its runs)", &train);
+    print_score("held-out card (median of its runs)", &held);
+    for (int i = 0; i < rt.n && rt.n > 1; i++) {
+        if (rt.build[i]) continue; /* its mxk rows ran other kernels: scored through the median only */
+        char what[64];
+        snprintf(what, sizeof what, "held-out card, run %d", i + 1);
+        print_score(what, &each[i]);
+    }
     if (rows) {
-        printf("class,M,N,K,G,measured_us,model_us,error_pct\n");
+        printf("held-out rows (median of its runs)\nclass,method,M,N,K,G,measured_us,model_us,error_pct\n");
         for (int i = 0; i < mxsim_gpu_xbench_count(bt); i++) {
             mxsim_gpu_xrow r;
             if (mxsim_gpu_xbench_row(bt, i, &dt, &p, &r) == MXSIM_OK)
-                printf("%s,%lld,%lld,%lld,%lld,%.3f,%.3f,%.2f\n", mxsim_gpu_xclass_name(r.cls), (long long)r.M, (long long)r.N,
-                       (long long)r.K, (long long)r.G, r.measured_us, r.model_us, 100 * (r.model_us / r.measured_us - 1));
+                printf("%s,%s,%lld,%lld,%lld,%lld,%.3f,%.3f,%.2f\n", mxsim_gpu_xclass_name(r.cls), r.method, (long long)r.M,
+                       (long long)r.N, (long long)r.K, (long long)r.G, r.measured_us, r.model_us,
+                       100 * (r.model_us / r.measured_us - 1));
         }
     }
     int fail = 0;
@@ -183,8 +300,8 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
     char text[16384];
     size_t u = 0;
     u += (size_t)snprintf(text + u, sizeof text - u, "mem_eff = %.6g\n", p.mem_eff);
-    for (int c = 1; c < MXSIM_GX_NCLASS; c++)
-        for (int k = 0; k < NPAR; k++)
+    for (int c = 1; c < MXSIM_GX_NCLASS; c++) /* the classes the calibration card has rows of */
+        for (int k = 0; k < NPAR && train.cls_n[c]; k++)
             if (par_used(c, k))
                 u += (size_t)snprintf(text + u, sizeof text - u, "%s.%s = %.6g\n", mxsim_gpu_xclass_name(c), k_par[k], *par_ptr(&p, c, k));
     if (check) {
@@ -196,7 +313,7 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
         for (int c = 0; c < MXSIM_GX_NCLASS && n_cal; c++)
             for (int k = 0; k < NPAR; k++) {
                 if (c == 0 && k > 0) break;
-                if (c > 0 && !par_used(c, k)) continue;
+                if (c > 0 && (!par_used(c, k) || !train.cls_n[c])) continue;
                 const double want = c == 0 ? p.mem_eff : *par_ptr(&p, c, k), got = c == 0 ? committed.mem_eff : *par_ptr(&committed, c, k);
                 if (fabs(want - got) > 1e-4 * fabs(want) + 1e-9) {
                     fprintf(stderr, "check: %s: %s.%s = %.6g, re-derived %.6g\n", to_card, c ? mxsim_gpu_xclass_name(c) : "",
@@ -207,29 +324,34 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
         printf("check %s: %s\n", to_card, bad ? "FAIL (calibrated fields differ from the re-derivation)" : "calibrated fields re-derived");
         fail |= bad != 0;
     }
-    if (maxm) {
+    if (maxm) { /* the median of the held-out runs (each run is printed above, not gated: noise) */
         const int over = 100 * held.mape > max_mape;
-        printf("held-out MAPE %.2f%% %s target %.2f%%\n", 100 * held.mape, over ? "ABOVE" : "within", max_mape);
+        printf("held-out MAPE %.2f%% (median of %d run(s)) %s target %.2f%%\n", 100 * held.mape, rt.n,
+               over ? "ABOVE" : "within", max_mape);
         fail |= over;
     }
     if (out) {
-        char file[20000];
-        const int n = snprintf(file, sizeof file,
-                               "# the calibrated fields of the cross-card GPU model, fitted on %s (%s)\n"
-                               "# by: mxsim gpu-calibrate --from %s --from-card %s --to %s --to-card %s\n"
-                               "[calibrated on %s]\n%s",
-                               mxsim_gpu_xbench_card(bs), from, from, from_card, to, to_card, mxsim_gpu_xbench_card(bs), text);
-        if (n < 0 || (size_t)n >= sizeof file || cli_write(ctx, out, file, (size_t)n)) fail = 1;
+        static char file[40000];
+        size_t w = 0;
+        w += (size_t)snprintf(file + w, sizeof file - w,
+                              "# calibrated on %s by mxsim gpu-calibrate (per-row median of these runs):\n", mxsim_gpu_xbench_card(bs));
+        for (int i = 0; i < rs.n && w < sizeof file; i++)
+            w += (size_t)snprintf(file + w, sizeof file - w, "#   %s%s\n", rs.path[i], rs.build[i] ? " (library rows only)" : "");
+        if (w < sizeof file)
+            w += (size_t)snprintf(file + w, sizeof file - w, "[calibrated on %s]\n%s", mxsim_gpu_xbench_card(bs), text);
+        if (w >= sizeof file || cli_write(ctx, out, file, w)) fail = 1;
     }
     mxsim_gpu_xbench_free(bs);
     mxsim_gpu_xbench_free(bt);
+    free_runs(&rs);
+    free_runs(&rt);
     return fail ? CLI_EXIT_RUNTIME : 0;
 }
 
 static const cli_opt k_opts[] = {
-    {"from", 0, 1, 0, "DIR|BENCH.csv", "the calibration card's results (DIR/bench.csv)"},
+    {"from", 0, 1, 1, "DIR|BENCH.csv", "the calibration card's runs (repeatable; DIR: bench.csv + bench_run*.csv)"},
     {"from-card", 0, 1, 0, "CARD.ini", "its cross-card file (only [datasheet] is read)"},
-    {"to", 0, 1, 0, "DIR|BENCH.csv", "the predicted card's results"},
+    {"to", 0, 1, 1, "DIR|BENCH.csv", "the predicted card's runs (repeatable; scored each and as their median)"},
     {"to-card", 0, 1, 0, "CARD.ini", "its cross-card file (datasheet; calibrated fields for --check)"},
     {"out", 'o', 1, 0, "FILE", "write the calibrated fields (to paste into --to-card)"},
     {"check", 0, 0, 0, "", "exit 1 if --to-card's calibrated fields differ from the re-derivation"},

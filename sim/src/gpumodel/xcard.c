@@ -1,20 +1,25 @@
 /* xcard.c - the cross-card GPU model (issue 16 item 5; sim/doc/gpu-model.md section 6): one
 ** structure per kernel class, card fields that are datasheet values or calibrated on ANOTHER card,
-** and the calibration itself (deterministic coordinate descent on one card's bench.csv).
+** the calibration itself (deterministic coordinate descent on one card's bench.csv, or on the
+** per-row median of several runs of it: mxsim_gpu_xbench_median).
 **
-** Per bench row of class c (mxsim_gpu_xclass), with the card's datasheet values:
+** Per bench row of class c (mxsim_gpu_xclass_of), with the card's datasheet values:
 **   tensor  T = 2MNK / peak (int8 or bf16 dense)            epilogue E = M N (K/G) 3 / (128 n_sm f)
-**   work    W = max(T, E) (mxk tile kernels), T ceil(tiles/n_sm) / (tiles/n_sm) (cuBLAS), blocks/(2 n_sm) x rounds x 0.1 us (small-M
-**           cfg 4: rounds of its K-split warps; S = the same for its second row slice), 0 (copy, dequant)
+**   work    W = max(T, E) (mxk tile kernels, decode kernel), T ceil(tiles/n_sm) / (tiles/n_sm)
+**           (cuBLAS), blocks/(2 n_sm) x rounds x 0.1 us (small-M cfg 4: rounds of its K-split
+**           warps; S = the same for its second row slice), 0 (copy, dequant)
 **   steps   S = tiles per SM (128 x 128 tiles: wgmma, cfg 5; cfg 3: 16 x 32 tiles x groups per SM);
-**           cuBLAS has no S: its T is wave-quantised (waves of 128 x 128 tiles over the SMs)
+**           decode: its bytes / (n_sm f); cuBLAS has no S: its T is wave-quantised
 **   DRAM    D = bytes / (hbm_bw x e_mem x rho_c), e_mem calibrated on the copy row
 **   time    L_c + Dser + max(C, D) + ov_c min(C, D),  C = a_{c,G} W + b_c S (us)
-** Dser is the dequantize pass of dequant+cuBLAS (serial, before the GEMM).  Calibrated per class:
+**   decode  L + max(a_G W, b S + D): the weight stream's latency-bound issue and its transfer in
+**           series, the group sums overlapping it (no ov)
+** Dser is the dequantize pass of dequant+cuBLAS (serial, before the GEMM); its GEMM reads the bf16
+** operands from L2 when they fit (l2_mb), else from DRAM.  Calibrated per class:
 ** L (launch/tail, us), a per G (work factor: 1 / efficiency, >= 1 except for the small-M kernel,
-** whose W is in arbitrary units), b (per-tile cost, us; per G for the
-** tile kernels wgmma and cfg 5, and for the small-M kernel, where it is the second row slice's cost), ov (overlap loss), rho (dequant only: its bytes per second relative
-** to the copy). */
+** whose W is in arbitrary units), b (per-tile cost, us; per G for the tile kernels wgmma and cfg 5,
+** and for the small-M kernel, where it is the second row slice's cost; decode: SM-clocks per byte
+** in flight), ov (overlap loss), rho (dequant only: its bytes per second relative to the copy). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -27,11 +32,16 @@
 
 static const char *const k_cls[MXSIM_GX_NCLASS] = {"copy",      "dequant",       "cublas-bf16",
                                                    "cublaslt-int8", "dequant+cublas-bf16", "mxk-cfg5",
-                                                   "mxk-cfg3",  "mxk-gemv-cfg4", "mxk-wgmma-cfg8"};
+                                                   "mxk-cfg3",  "mxk-gemv-cfg4", "mxk-wgmma-cfg8",
+                                                   "mxk-decode-cfg9"};
 
 const char *mxsim_gpu_xclass_name(int c) { return c >= 0 && c < MXSIM_GX_NCLASS ? k_cls[c] : NULL; }
 
-int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N)
+/* cfg 0 routes as kernels/src/gemm_mma.cu (mxk_gemm, cfg == 0) does: M <= 16: the decode kernel
+** (cfg 9) at G = 32, and at G = 64 when M = 1 or M > 8, else the small-M kernel (cfg 4); at least
+** 132 tiles of 128 x 128: the Hopper kernel (cfg 8); else cfg 3 (cfg 2, 64 x 64 tiles, >= 100 of
+** them, is in no bench row: modelled as cfg 3).  "mxk-gemm-mxint8-cfgN" is kernel N itself. */
+int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t G)
 {
     if (!method) return -1;
     if (!strcmp(method, "d2d-copy")) return MXSIM_GX_COPY;
@@ -39,13 +49,16 @@ int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N)
     if (!strcmp(method, "cublas-bf16")) return MXSIM_GX_CUBLAS_BF16;
     if (!strcmp(method, "cublaslt-int8")) return MXSIM_GX_CUBLASLT_INT8;
     if (!strcmp(method, "dequant+cublas-bf16")) return MXSIM_GX_DEQUANT_CUBLAS;
+    if (!strcmp(method, "mxk-gemm-mxint8-cfg3")) return MXSIM_GX_CFG3;
+    if (!strcmp(method, "mxk-gemm-mxint8-cfg4")) return MXSIM_GX_GEMV;
     if (!strcmp(method, "mxk-gemm-mxint8-cfg5")) return MXSIM_GX_CFG5;
     if (!strcmp(method, "mxk-gemm-mxint8-cfg8")) return MXSIM_GX_WGMMA;
-    if (!strcmp(method, "mxk-gemm-mxint8")) { /* cfg 0: the routing of kernels/src/gemm_mma.cu */
+    if (!strcmp(method, "mxk-gemm-mxint8-cfg9")) return M <= 16 ? MXSIM_GX_DECODE : MXSIM_GX_GEMV; /* its fallback */
+    if (!strcmp(method, "mxk-gemm-mxint8")) {
         const int64_t tiles = ((M + 127) / 128) * ((N + 127) / 128);
-        if (M <= 16) return MXSIM_GX_GEMV;
+        if (M <= 16) return G == 32 || (G == 64 && (M == 1 || M > 8)) ? MXSIM_GX_DECODE : MXSIM_GX_GEMV;
         if (tiles >= 132) return MXSIM_GX_WGMMA;
-        return MXSIM_GX_CFG3; /* cfg 2 (64 x 64 tiles, >= 100 of them) is not in any bench: modelled as cfg 3 */
+        return MXSIM_GX_CFG3;
     }
     return -1;
 }
@@ -70,7 +83,15 @@ static feat features(const mxsim_gpu_xsheet *d, int c, double M, double N, doubl
         f.W = 2 * M * N * K / bf * rounds / (tiles / nsm); /* wave-quantised tensor time */
         f.S = 0;
         f.Dpar = 2 * (M * K + N * K) + 2 * M * N;
-        if (c == MXSIM_GX_DEQUANT_CUBLAS) f.Dser = (M * K + N * K) * (3 + 1 / gg);
+        if (c == MXSIM_GX_DEQUANT_CUBLAS) {
+            /* the dequantize pass writes the bf16 operands just before the GEMM reads them: when
+            ** they fit in L2 the GEMM reads them from there; when not, the write stream has
+            ** evicted its own beginning by the time the GEMM starts (LRU under a sequential
+            ** stream larger than the cache): all from DRAM */
+            const double op = 2 * (M * K + N * K), l2 = d->l2_mb * 1e6;
+            f.Dser = (M * K + N * K) * (3 + 1 / gg);
+            f.Dpar = (op > l2 ? op : 0) + 2 * M * N;
+        }
         break;
     case MXSIM_GX_CUBLASLT_INT8:
         f.W = 2 * M * N * K / i8 * rounds / (tiles / nsm);
@@ -87,6 +108,12 @@ static feat features(const mxsim_gpu_xsheet *d, int c, double M, double N, doubl
             const double base = ceil(N / 16) * ceil(M / (8 * ms)) / (2 * nsm) * ceil(K / gg / (8 * gpw));
             f.W = base * 1e-7;       /* rounds per SM slot x 0.1 us: the first row slice */
             f.S = base * (ms - 1);   /* the same for the second row slice (b: its cost, us) */
+        } else if (c == MXSIM_GX_DECODE) {
+            /* kernels/src/gemm_decode.cu: every weight byte (N K mantissas + N K / G scales) in
+            ** flight once, M <= 16 activation rows; memory-bound unless M K / G per-output group
+            ** sums (E) outrun the bytes */
+            f.W = T > E ? T : E;
+            f.S = f.Dpar / (nsm * clk) * 1e6; /* us at 1 byte per SM clock: b = 1 / (bytes in flight per SM / latency) */
         } else if (c == MXSIM_GX_CFG3) {
             f.W = T > E ? T : E;
             f.S = ceil(M / 16) * ceil(N / 32) / nsm * (K / gg);
@@ -107,7 +134,9 @@ static double predict_us(const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p, 
     const double bw = d->hbm_gbs * 1e9 * p->mem_eff * q->rho;
     const int g = gidx((int64_t)G);
     const double bb = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV ? q->b[g] : q->b[0];
-    const double C = q->a[g] * f.W * 1e6 + bb * f.S, D = f.Dpar / bw * 1e6;
+    double C = q->a[g] * f.W * 1e6 + bb * f.S, D = f.Dpar / bw * 1e6;
+    if (c == MXSIM_GX_DECODE) /* the weight stream: latency-bound issue (b S) then transfer (D), in series */
+        C = q->a[g] * f.W * 1e6, D += bb * f.S;
     return q->L + f.Dser / bw * 1e6 + (C > D ? C : D) + q->ov * (C < D ? C : D);
 }
 
@@ -116,7 +145,7 @@ mxsim_status mxsim_gpu_xpredict(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const
 {
     mx_clear_err(ctx);
     if (!d || !p || !method || !us) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpredict: NULL argument");
-    const int c = mxsim_gpu_xclass_of(method, M, N);
+    const int c = mxsim_gpu_xclass_of(method, M, N, G);
     if (c < 0) return mx_fail(ctx, MXSIM_E_UNSUPPORTED, "mxsim_gpu_xpredict: method '%s' is not modelled", method);
     if (M < 1 || N < 1 || K < 1 || G < 0 || (G > 0 && K % G && c != MXSIM_GX_COPY && c != MXSIM_GX_DEQUANT))
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpredict: bad shape");
@@ -129,10 +158,11 @@ mxsim_status mxsim_gpu_xpredict(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const
 typedef struct {
     int c;
     double M, N, K, G, us;
+    char method[48];
 } xrow;
 
 struct mxsim_gpu_xbench {
-    int n;
+    int n, skipped;
     xrow *r;
     char card[64];
 };
@@ -186,14 +216,21 @@ mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
             v[j] = strtod(f[j == 4 ? 7 : 2 + j], &e);
             if (e == f[j == 4 ? 7 : 2 + j] || *e || errno || !isfinite(v[j]) || v[j] > 1e12 ||
                 (j == 4 ? !(v[j] > 0) : v[j] < (j == 3 ? 0 : 1))) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field %d: not a number in range", path, cur.line, j == 4 ? 8 : 3 + j);
+                static const char *const nm[5] = {"M", "N", "K", "G", "median_us"};
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field %d (%s): not a number in range", path, cur.line,
+                             j == 4 ? 8 : 3 + j, nm[j]);
                 goto fail;
             }
         }
-        const int c = mxsim_gpu_xclass_of(f[6], (int64_t)v[0], (int64_t)v[1]);
-        if (c < 0) continue; /* a variant the model does not cover (dequant cfgs, other mxk cfgs) */
+        const int c = mxsim_gpu_xclass_of(f[6], (int64_t)v[0], (int64_t)v[1], (int64_t)v[3]);
+        if (c < 0 || strlen(f[6]) >= sizeof b->r->method) { /* a variant the model does not cover */
+            b->skipped++;
+            continue;
+        }
         snprintf(b->card, sizeof b->card, "%s", f[0]);
-        b->r[b->n++] = (xrow){c, v[0], v[1], v[2], v[3], v[4]};
+        xrow *r = &b->r[b->n++];
+        *r = (xrow){c, v[0], v[1], v[2], v[3], v[4], ""};
+        memcpy(r->method, f[6], strlen(f[6]) + 1);
     }
     free(data);
     if (b->n == 0 || b->r[0].c != MXSIM_GX_COPY) {
@@ -209,7 +246,57 @@ fail:
 }
 
 const char *mxsim_gpu_xbench_card(const mxsim_gpu_xbench *b) { return b ? b->card : ""; }
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Library kernels (not built from this repository): the same code in every build of the bench. */
+static int library_method(const char *m)
+{
+    return !strcmp(m, "d2d-copy") || !strcmp(m, "cublas-bf16") || !strcmp(m, "cublaslt-int8");
+}
+
+mxsim_status mxsim_gpu_xbench_median(mxsim_ctx *ctx, const mxsim_gpu_xbench *const *runs, const int *build, int n,
+                                     mxsim_gpu_xbench **out)
+{
+    mx_clear_err(ctx);
+    if (out) *out = NULL;
+    if (!runs || !out || n < 1) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xbench_median: NULL argument or no run");
+    for (int k = 0; k < n; k++)
+        if (!runs[k]) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xbench_median: NULL run");
+    mxsim_gpu_xbench *b = mx_calloc(1, sizeof *b);
+    double *v = mx_calloc((size_t)n, sizeof *v);
+    if (b) b->r = mx_calloc((size_t)runs[0]->n + 1, sizeof *b->r);
+    if (!b || !v || !b->r) {
+        free(v);
+        mxsim_gpu_xbench_free(b);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "mxsim_gpu_xbench_median: out of memory");
+    }
+    memcpy(b->card, runs[0]->card, sizeof b->card);
+    for (int i = 0; i < runs[0]->n; i++) {
+        const xrow *r = &runs[0]->r[i];
+        int m = 0;
+        for (int k = 0; k < n; k++)
+            for (int j = 0; j < runs[k]->n && (!build || build[k] == build[0] || library_method(r->method)); j++) {
+                const xrow *q = &runs[k]->r[j];
+                if (q->M == r->M && q->N == r->N && q->K == r->K && q->G == r->G && !strcmp(q->method, r->method)) {
+                    v[m++] = q->us;
+                    break;
+                }
+            }
+        qsort(v, (size_t)m, sizeof *v, cmp_dbl);
+        b->r[b->n] = *r;
+        b->r[b->n++].us = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+    }
+    free(v);
+    *out = b;
+    return MXSIM_OK;
+}
 int mxsim_gpu_xbench_count(const mxsim_gpu_xbench *b) { return b ? b->n : 0; }
+int mxsim_gpu_xbench_skipped(const mxsim_gpu_xbench *b) { return b ? b->skipped : 0; }
 
 mxsim_status mxsim_gpu_xbench_row(const mxsim_gpu_xbench *b, int i, const mxsim_gpu_xsheet *d,
                                   const mxsim_gpu_xparams *p, mxsim_gpu_xrow *out)
@@ -219,6 +306,7 @@ mxsim_status mxsim_gpu_xbench_row(const mxsim_gpu_xbench *b, int i, const mxsim_
     out->cls = r->c;
     out->M = (int64_t)r->M, out->N = (int64_t)r->N, out->K = (int64_t)r->K, out->G = (int64_t)r->G;
     out->measured_us = r->us;
+    out->method = r->method;
     out->model_us = predict_us(d, p, r->c, r->M, r->N, r->K, r->G);
     return MXSIM_OK;
 }
@@ -261,12 +349,44 @@ static double cls_mape(const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d, con
     return s.mape;
 }
 
+/* Coordinate descent on the class MAPE: each used parameter in turn tries a fixed set of steps
+** (multiplicative for rho, a, and the decode class's b; additive otherwise) and keeps the best; a
+** sweep that moves no parameter is a fixed point (every later sweep would repeat it). */
+enum { NP = 9 };
+static void descend(const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d, mxsim_gpu_xparams *out, int c, const int *use,
+                    double *const *par)
+{
+    static const double F[] = {0.5, 0.8, 0.9, 0.97, 0.99, 0.998, 0.9998, 1.0002, 1.002, 1.01, 1.03, 1.1, 1.25, 2.0};
+    static const double A[] = {-2, -0.5, -0.1, -0.02, -0.002, 0.002, 0.02, 0.1, 0.5, 2};
+    for (int it = 0, moved = 1; it < 600 && moved; it++) {
+        moved = 0;
+        for (int k = 0; k < NP; k++) {
+            if (!use[k]) continue;
+            const double v = *par[k];
+            double best = cls_mape(b, d, out, c), bv = v;
+            const int mult = k == 1 || k >= 6 || (c == MXSIM_GX_DECODE && k == 2);
+            const int nc = mult ? (int)(sizeof F / sizeof F[0]) : (int)(sizeof A / sizeof A[0]);
+            for (int j = 0; j < nc; j++) {
+                double nv = mult ? v * F[j] : v + A[j] * (k == 5 ? 0.1 : 1);
+                if (!mult && nv < 0) nv = 0;
+                if (k >= 6 && c != MXSIM_GX_GEMV && nv < 1) nv = 1; /* no faster than the datasheet peak */
+                if (k == 5 && nv > 1) nv = 1;
+                *par[k] = nv;
+                const double m = cls_mape(b, d, out, c);
+                if (m < best - 1e-12) best = m, bv = nv;
+            }
+            moved |= bv != v;
+            *par[k] = bv;
+        }
+    }
+}
+
 mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d,
                                   mxsim_gpu_xparams *out)
 {
     mx_clear_err(ctx);
     if (!b || !d || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xcalibrate: NULL argument");
-    if (!(d->n_sm > 0 && d->clock_mhz > 0 && d->int8_tops > 0 && d->bf16_tflops > 0 && d->hbm_gbs > 0))
+    if (!(d->n_sm > 0 && d->clock_mhz > 0 && d->int8_tops > 0 && d->bf16_tflops > 0 && d->hbm_gbs > 0 && d->l2_mb >= 0))
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xcalibrate: datasheet values must be positive");
     memset(out, 0, sizeof *out);
     const xrow *cp = &b->r[0];
@@ -278,9 +398,6 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
     }
     /* parameters per class: L; rho (dequant only); b per G (one b for the classes
     ** whose b is not per G); ov; a per G */
-    enum { NP = 9 };
-    static const double F[] = {0.5, 0.8, 0.9, 0.97, 0.99, 0.998, 0.9998, 1.0002, 1.002, 1.01, 1.03, 1.1, 1.25, 2.0};
-    static const double A[] = {-2, -0.5, -0.1, -0.02, -0.002, 0.002, 0.02, 0.1, 0.5, 2};
     for (int c = 1; c < MXSIM_GX_NCLASS; c++) {
         mxsim_gpu_xclass_params *q = &out->cls[c];
         int has = 0, gs[3] = {0, 0, 0};
@@ -290,7 +407,7 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
         double *par[NP] = {&q->L, &q->rho, &q->b[0], &q->b[1], &q->b[2], &q->ov, &q->a[0], &q->a[1], &q->a[2]};
         const int gemm = c != MXSIM_GX_DEQUANT, mxk = c >= MXSIM_GX_CFG5, pergb = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV;
         const int use[NP] = {1, c == MXSIM_GX_DEQUANT, mxk && gs[0], pergb && gs[1], pergb && gs[2],
-                             gemm, gemm && gs[0], gemm && gs[1], gemm && gs[2]};
+                             gemm && c != MXSIM_GX_DECODE, gemm && gs[0], gemm && gs[1], gemm && gs[2]};
         /* start a and b from the least-squares fit of the relative error of L + a W + b S (the
         ** compute-bound form) per G: the descent alone stalls on their correlation */
         for (int g = 0; g < 3 && gemm; g++) {
@@ -312,28 +429,22 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
             if (sww > 0) q->a[g] = a > 1 || (c == MXSIM_GX_GEMV && a > 0) ? a : 1;
             if (sww > 0 && (pergb || g == 0)) q->b[g] = bb;
         }
-        /* a sweep that moves no parameter is a fixed point: every later sweep would repeat it */
-        for (int it = 0, moved = 1; it < 600 && moved; it++) {
-            moved = 0;
-            for (int k = 0; k < NP; k++) {
-                if (!use[k]) continue;
-                const double v = *par[k];
-                double best = cls_mape(b, d, out, c), bv = v;
-                const int mult = k == 1 || k >= 6;
-                const int nc = mult ? (int)(sizeof F / sizeof F[0]) : (int)(sizeof A / sizeof A[0]);
-                for (int j = 0; j < nc; j++) {
-                    double nv = mult ? v * F[j] : v + A[j] * (k == 5 ? 0.1 : 1);
-                    if (!mult && nv < 0) nv = 0;
-                    if (k >= 6 && c != MXSIM_GX_GEMV && nv < 1) nv = 1; /* no faster than the datasheet peak */
-                    if (k == 5 && nv > 1) nv = 1;
-                    *par[k] = nv;
-                    const double m = cls_mape(b, d, out, c);
-                    if (m < best - 1e-12) best = m, bv = nv;
-                }
-                moved |= bv != v;
-                *par[k] = bv;
+        /* the decode class has no compute-bound start (its time is the weight stream's): the
+        ** descent from a grid of starts (L, b, a), keeping the best; one start for the others */
+        static const double SL[] = {2, 5}, SB[] = {0.02, 0.05, 0.1, 0.2}, SA[] = {1, 4, 16};
+        const int nstart = c == MXSIM_GX_DECODE ? 24 : 1;
+        mxsim_gpu_xclass_params best_q = *q;
+        double best_m = INFINITY;
+        for (int st = 0; st < nstart; st++) {
+            if (c == MXSIM_GX_DECODE) {
+                q->L = SL[st % 2], q->b[0] = SB[(st / 2) % 4];
+                q->a[0] = q->a[1] = q->a[2] = SA[st / 8];
             }
+            descend(b, d, out, c, use, par);
+            const double m = cls_mape(b, d, out, c);
+            if (m < best_m - 1e-12) best_m = m, best_q = *q;
         }
+        *q = best_q;
         if (!pergb) q->b[1] = q->b[2] = q->b[0];
         /* classes without a G-specific row keep the a of the nearest G that has one */
         for (int g = 0; g < 3; g++)
