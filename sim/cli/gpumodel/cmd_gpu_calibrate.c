@@ -161,6 +161,12 @@ static int expand_runs(const cli_command *cmd, const cli_args *a, const char *op
             const size_t l = strlen(k_build_tag[t]);
             if (!strncmp(path, k_build_tag[t], l) && path[l] == ':') tag = t, path += l + 1;
         }
+        const char *colon = strchr(path, ':');
+        if (tag == MXSIM_GX_BUILD_CURRENT && colon && stat(path, &sb) != 0) {
+            fprintf(stderr, "mxsim gpu-calibrate: error: --%s %s: unknown build '%.*s' (known: decode1)\n", opt, path,
+                    (int)(colon - path), path);
+            return CLI_EXIT_USAGE;
+        }
         if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
             if ((rc = add_run(r, path, i, tag))) return rc;
             continue;
