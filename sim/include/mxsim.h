@@ -63,7 +63,9 @@ extern "C" {
 
 /* ABI version: incremented by every change that breaks programs compiled against an earlier
 ** header (a caller-allocated struct changes size or layout, a signature or an enumerator value
-** changes).  Appending functions, or fields to the library's static table rows, does not. */
+** changes).  Appending functions, or fields to the library's static table rows, does not.
+** 3: the cross-card model's class MXSIM_GX_DECODE1 (mxsim_gpu_xparams / _xscore grow),
+** mxsim_gpu_xscore.uncalibrated, mxsim_gpu_xclass_of(method, M, N, K, G, build). */
 #define MXSIM_ABI_VERSION 3
 
 /* ---------------------------------------------------------------------------------------------
