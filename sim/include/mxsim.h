@@ -63,8 +63,10 @@ extern "C" {
 
 /* ABI version: incremented by every change that breaks programs compiled against an earlier
 ** header (a caller-allocated struct changes size or layout, a signature or an enumerator value
-** changes).  Appending functions, or fields to the library's static table rows, does not. */
-#define MXSIM_ABI_VERSION 2
+** changes).  Appending functions, or fields to the library's static table rows, does not.
+** 3: the cross-card model's class MXSIM_GX_DECODE1 (mxsim_gpu_xparams / _xscore grow),
+** mxsim_gpu_xscore.uncalibrated, mxsim_gpu_xclass_of(method, M, N, K, G, build). */
+#define MXSIM_ABI_VERSION 3
 
 /* ---------------------------------------------------------------------------------------------
 ** Status codes.  (symbol, text); the order is ABI: append only.
@@ -1293,7 +1295,16 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
 ** D = bytes / (hbm x mem_eff x rho). */
 enum {
     MXSIM_GX_COPY = 0, MXSIM_GX_DEQUANT, MXSIM_GX_CUBLAS_BF16, MXSIM_GX_CUBLASLT_INT8, MXSIM_GX_DEQUANT_CUBLAS,
-    MXSIM_GX_CFG5, MXSIM_GX_CFG3, MXSIM_GX_GEMV, MXSIM_GX_WGMMA, MXSIM_GX_DECODE, MXSIM_GX_NCLASS
+    MXSIM_GX_CFG5, MXSIM_GX_CFG3, MXSIM_GX_GEMV, MXSIM_GX_WGMMA, MXSIM_GX_DECODE, MXSIM_GX_DECODE1, MXSIM_GX_NCLASS
+};
+/* MXSIM_GX_DECODE is the streaming decode kernel (mxk_gemm cfg 9 since decode2), MXSIM_GX_DECODE1
+** the first decode kernel (cfg 10 now; cfg 9 in builds before decode2): the same model structure,
+** each its own calibrated fields.  The build of the kernels a bench ran (which kernel a method
+** name means there): */
+enum {
+    MXSIM_GX_BUILD_CURRENT = 0, /* kernels/src/gemm_mma.cu as it is now (cfg 9 streaming, cfg 10 first decode) */
+    MXSIM_GX_BUILD_DECODE1 = 1, /* before decode2: cfg 9 = the first decode kernel, no cfg 10, the old cfg 0 rule */
+    MXSIM_GX_NBUILD
 };
 /* Datasheet values of a card (workloads/gpus/<card>-xcard.ini [datasheet]). */
 typedef struct {
@@ -1311,6 +1322,7 @@ typedef struct {
 typedef struct {
     int n, cls_n[MXSIM_GX_NCLASS];
     double mape, max_abs, cls_mape[MXSIM_GX_NCLASS]; /* fractions */
+    int uncalibrated; /* rows of a class p was not calibrated on (no row of it on that card): not scored */
 } mxsim_gpu_xscore;
 typedef struct {
     int cls;
@@ -1320,12 +1332,15 @@ typedef struct {
 } mxsim_gpu_xrow;
 typedef struct mxsim_gpu_xbench mxsim_gpu_xbench;
 MXSIM_API const char *mxsim_gpu_xclass_name(int cls); /* static storage; NULL out of range */
-/* The class of a bench method ("mxk-gemm-mxint8" routes by M, N, G as mxk_gemm cfg 0 does,
-** "mxk-gemm-mxint8-cfgN" is kernel N); -1 if none. */
-MXSIM_API int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t G);
+/* The class of a bench method in build `build` (MXSIM_GX_BUILD_*): "mxk-gemm-mxint8" routes by
+** M, N, K, G as that build's mxk_gemm cfg 0 does, "mxk-gemm-mxint8-cfgN" is kernel N (with its
+** fallback where it does not apply: cfg 9 / 10 -> cfg 4); -1 if none (or build unknown). */
+MXSIM_API int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t K, int64_t G, int build);
 /* Reads a bench.csv (card,shape,M,N,K,G,method,median_us,...); keeps the modelled rows; the
-** first kept row must be the d2d-copy. */
+** first kept row must be the d2d-copy.  _load: a run of the current build; _load_build: of
+** build `build` (the classes of its mxk rows follow that build's kernels). */
 MXSIM_API mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_xbench **out);
+MXSIM_API mxsim_status mxsim_gpu_xbench_load_build(mxsim_ctx *ctx, const char *path, int build, mxsim_gpu_xbench **out);
 MXSIM_API void mxsim_gpu_xbench_free(mxsim_gpu_xbench *b); /* NULL ok */
 MXSIM_API const char *mxsim_gpu_xbench_card(const mxsim_gpu_xbench *b);
 MXSIM_API int mxsim_gpu_xbench_count(const mxsim_gpu_xbench *b);
@@ -1340,7 +1355,10 @@ MXSIM_API mxsim_status mxsim_gpu_xbench_median(mxsim_ctx *ctx, const mxsim_gpu_x
                                                int n, mxsim_gpu_xbench **out);
 MXSIM_API mxsim_status mxsim_gpu_xbench_row(const mxsim_gpu_xbench *b, int i, const mxsim_gpu_xsheet *d,
                                             const mxsim_gpu_xparams *p, mxsim_gpu_xrow *out);
-/* Fits p on bench b of the card with datasheet d (deterministic coordinate descent per class). */
+/* Fits p on bench b of the card with datasheet d (deterministic coordinate descent per class).  A
+** class without a row in b is left uncalibrated: all its fields 0 except rho 1 (a[0] == 0 marks
+** it; a calibrated class has a[0] > 0: copy and dequant, which have no work factor, keep a = 1); mxsim_gpu_xpredict refuses it (MXSIM_E_UNSUPPORTED), mxsim_gpu_xscore_bench counts its
+** rows in `uncalibrated` instead of scoring them, mxsim_gpu_xbench_row gives model_us NaN. */
 MXSIM_API mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d,
                                             mxsim_gpu_xparams *out);
 MXSIM_API mxsim_status mxsim_gpu_xscore_bench(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d,

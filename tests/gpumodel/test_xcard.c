@@ -30,20 +30,60 @@ static const mxsim_gpu_xsheet k_h100 = {132, 1830, 1979, 989.5, 3350, 52.4288};
 
 MXTEST(xcard_routing)
 {
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 16, 4096, 32), MXSIM_GX_DECODE); /* M <= 16, G = 32 */
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 16, 4096, 128), MXSIM_GX_GEMV);  /* M <= 16, G = 128 */
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 1, 4096, 64), MXSIM_GX_DECODE);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 4, 4096, 64), MXSIM_GX_GEMV);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 12, 4096, 64), MXSIM_GX_DECODE);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8-cfg9", 16, 4096, 128), MXSIM_GX_DECODE);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8-cfg4", 1, 4096, 32), MXSIM_GX_GEMV);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 17, 16896, 32), MXSIM_GX_WGMMA); /* 1 x 132 tiles */
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8", 128, 16768, 32), MXSIM_GX_CFG3); /* 131 tiles */
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-gemm-mxint8-cfg5", 4096, 4096, 32), MXSIM_GX_CFG5);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("dequant+cublas-bf16", 1, 1, 32), MXSIM_GX_DEQUANT_CUBLAS);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-dequant-mase-cuda", 1, 1, 32), MXSIM_GX_DEQUANT);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("mxk-dequant-ocp-cfg1", 1, 1, 32), -1);
-    MXT_EQ_INT(mxsim_gpu_xclass_of("warp-drive", 1, 1, 32), -1);
+    /* the current build (kernels/src/gemm_mma.cu cfg 0; cfg 9 / 10 and their fallback to cfg 4), each
+    ** cfg and decode shape of the bench (M 1, 16; N 4096, 11008; K 4096; G 32, 64, 128) and the edges */
+    enum { C = MXSIM_GX_BUILD_CURRENT, O = MXSIM_GX_BUILD_DECODE1, D9 = MXSIM_GX_DECODE, D10 = MXSIM_GX_DECODE1 };
+    static const struct { const char *m; int64_t M, N, K, G; int build, want; } t[] = {
+        /* cfg 0, current: M <= 8 -> cfg 9 at every G; 8 < M <= 16 -> cfg 10 at G = 32, else cfg 9 */
+        {"mxk-gemm-mxint8", 1, 4096, 4096, 32, C, D9},      {"mxk-gemm-mxint8", 1, 4096, 4096, 64, C, D9},
+        {"mxk-gemm-mxint8", 1, 11008, 4096, 128, C, D9},    {"mxk-gemm-mxint8", 8, 4096, 4096, 32, C, D9},
+        {"mxk-gemm-mxint8", 4, 4096, 4096, 64, C, D9},      {"mxk-gemm-mxint8", 1, 4096, 4096, 256, C, D9},
+        {"mxk-gemm-mxint8", 9, 4096, 4096, 32, C, D10},     {"mxk-gemm-mxint8", 16, 4096, 4096, 32, C, D10},
+        {"mxk-gemm-mxint8", 16, 11008, 4096, 32, C, D10},   {"mxk-gemm-mxint8", 16, 4096, 4096, 64, C, D9},
+        {"mxk-gemm-mxint8", 16, 11008, 4096, 128, C, D9},   {"mxk-gemm-mxint8", 12, 4096, 4096, 64, C, D9},
+        /* cfg 0 where the decode kernels do not apply: cfg 4 */
+        {"mxk-gemm-mxint8", 1, 4096, 4096, 512, C, MXSIM_GX_GEMV},  /* G not 32..256 */
+        {"mxk-gemm-mxint8", 1, 4096, 4128, 32, C, MXSIM_GX_GEMV},   /* K % 64 != 0 */
+        {"mxk-gemm-mxint8", 1, 4096, 11008, 32, C, MXSIM_GX_GEMV},  /* K/G = 344 > 256 */
+        {"mxk-gemm-mxint8", 1, 4096, 11008, 64, C, D9},             /* K/G = 172 */
+        {"mxk-gemm-mxint8", 16, 4096, 16384, 128, C, MXSIM_GX_GEMV}, /* shared memory: 16 x 16448 bytes of activations */
+        {"mxk-gemm-mxint8", 8, 4096, 16384, 128, C, D9},
+        {"mxk-gemm-mxint8", 16, 4096, 8192, 32, C, D10},
+        /* explicit cfg 9 / cfg 10 / cfg 4 */
+        {"mxk-gemm-mxint8-cfg9", 16, 4096, 4096, 32, C, D9},  {"mxk-gemm-mxint8-cfg9", 1, 11008, 4096, 128, C, D9},
+        {"mxk-gemm-mxint8-cfg10", 1, 4096, 4096, 32, C, D10}, {"mxk-gemm-mxint8-cfg10", 16, 11008, 4096, 128, C, D10},
+        {"mxk-gemm-mxint8-cfg9", 17, 4096, 4096, 32, C, MXSIM_GX_GEMV}, {"mxk-gemm-mxint8-cfg10", 17, 4096, 4096, 32, C, MXSIM_GX_GEMV},
+        {"mxk-gemm-mxint8-cfg9", 1, 4096, 11008, 32, C, MXSIM_GX_GEMV}, {"mxk-gemm-mxint8-cfg10", 1, 4096, 4096, 512, C, MXSIM_GX_GEMV},
+        {"mxk-gemm-mxint8-cfg4", 1, 4096, 4096, 32, C, MXSIM_GX_GEMV},
+        /* M > 16 (both builds) */
+        {"mxk-gemm-mxint8", 17, 16896, 4096, 32, C, MXSIM_GX_WGMMA}, /* 1 x 132 tiles */
+        {"mxk-gemm-mxint8", 128, 16768, 4096, 32, C, MXSIM_GX_CFG3}, /* 131 tiles */
+        {"mxk-gemm-mxint8", 17, 16896, 4096, 32, O, MXSIM_GX_WGMMA},
+        {"mxk-gemm-mxint8-cfg5", 4096, 4096, 4096, 32, C, MXSIM_GX_CFG5},
+        {"mxk-gemm-mxint8-cfg3", 16, 4096, 4096, 32, C, MXSIM_GX_CFG3},
+        {"mxk-gemm-mxint8-cfg8", 4096, 4096, 4096, 32, O, MXSIM_GX_WGMMA},
+        /* the build before decode2: its cfg 9 was the first decode kernel (class cfg 10), cfg 0 took it
+        ** at G = 32 and at G = 64 for M = 1 or M > 8; it had no cfg 10 */
+        {"mxk-gemm-mxint8", 16, 4096, 4096, 32, O, D10},    {"mxk-gemm-mxint8", 1, 4096, 4096, 32, O, D10},
+        {"mxk-gemm-mxint8", 16, 4096, 4096, 128, O, MXSIM_GX_GEMV}, {"mxk-gemm-mxint8", 1, 4096, 4096, 64, O, D10},
+        {"mxk-gemm-mxint8", 4, 4096, 4096, 64, O, MXSIM_GX_GEMV}, {"mxk-gemm-mxint8", 12, 4096, 4096, 64, O, D10},
+        {"mxk-gemm-mxint8-cfg9", 16, 4096, 4096, 128, O, D10}, {"mxk-gemm-mxint8-cfg9", 17, 4096, 4096, 128, O, MXSIM_GX_GEMV},
+        {"mxk-gemm-mxint8-cfg10", 1, 4096, 4096, 32, O, -1},
+        /* removed kernels and other methods */
+        {"mxk-gemm-mxint8-cfg1", 4096, 4096, 4096, 32, C, -1}, {"mxk-gemm-mxint8-cfg6", 4096, 4096, 4096, 32, O, -1},
+        {"dequant+cublas-bf16", 1, 1, 32, 32, C, MXSIM_GX_DEQUANT_CUBLAS},
+        {"mxk-dequant-mase-cuda", 1, 1, 1, 32, C, MXSIM_GX_DEQUANT}, {"d2d-copy", 1, 1, 1, 0, O, MXSIM_GX_COPY},
+        {"mxk-dequant-ocp-cfg1", 1, 1, 32, 32, C, -1}, {"warp-drive", 1, 1, 32, 32, C, -1},
+        {"mxk-gemm-mxint8", 1, 4096, 4096, 32, MXSIM_GX_NBUILD, -1}, {"mxk-gemm-mxint8", 1, 4096, 4096, 32, -1, -1}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        const int got = mxsim_gpu_xclass_of(t[i].m, t[i].M, t[i].N, t[i].K, t[i].G, t[i].build);
+        if (got != t[i].want)
+            fprintf(stderr, "routing %s %lldx%lldx%lld G=%lld build %d: class %d, want %d\n", t[i].m, (long long)t[i].M,
+                    (long long)t[i].N, (long long)t[i].K, (long long)t[i].G, t[i].build, got, t[i].want);
+        MXT_EQ_INT(got, t[i].want);
+    }
+    MXT_TRUE(strcmp(mxsim_gpu_xclass_name(MXSIM_GX_DECODE), "mxk-decode-cfg9") == 0);
+    MXT_TRUE(strcmp(mxsim_gpu_xclass_name(MXSIM_GX_DECODE1), "mxk-decode-cfg10") == 0);
     MXT_TRUE(strcmp(mxsim_gpu_xclass_name(MXSIM_GX_WGMMA), "mxk-wgmma-cfg8") == 0);
     MXT_TRUE(mxsim_gpu_xclass_name(MXSIM_GX_NCLASS) == NULL);
 }
@@ -97,12 +137,17 @@ static int write_bench(mxsim_ctx *ctx, const char *path, const mxsim_gpu_xsheet 
         {1, 4096, 4096, 32, "mxk-gemm-mxint8"}, {16, 4096, 4096, 32, "mxk-gemm-mxint8"},
         {1, 11008, 4096, 32, "mxk-gemm-mxint8"}, {16, 11008, 4096, 32, "mxk-gemm-mxint8"},
         {1, 4096, 4096, 128, "mxk-gemm-mxint8-cfg9"}, {16, 4096, 4096, 128, "mxk-gemm-mxint8-cfg9"},
-        {1, 11008, 4096, 128, "mxk-gemm-mxint8-cfg9"}, {16, 11008, 4096, 128, "mxk-gemm-mxint8-cfg9"}};
+        {1, 11008, 4096, 128, "mxk-gemm-mxint8-cfg9"}, {16, 11008, 4096, 128, "mxk-gemm-mxint8-cfg9"},
+        {1, 4096, 4096, 128, "mxk-gemm-mxint8-cfg10"}, {16, 4096, 4096, 128, "mxk-gemm-mxint8-cfg10"},
+        {1, 11008, 4096, 128, "mxk-gemm-mxint8-cfg10"}, {16, 11008, 4096, 128, "mxk-gemm-mxint8-cfg10"},
+        {1, 4096, 4096, 32, "mxk-gemm-mxint8-cfg10"}, {1, 11008, 4096, 32, "mxk-gemm-mxint8-cfg10"},
+        {16, 4096, 4096, 32, "mxk-gemm-mxint8-cfg9"}, {16, 11008, 4096, 32, "mxk-gemm-mxint8-cfg9"}};
     int rc = 0;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         double us = 0;
         if (mxsim_gpu_xpredict(ctx, d, truth, rows[i].m, rows[i].M, rows[i].N, rows[i].K, rows[i].G, &us) != MXSIM_OK) rc = -1;
-        if (mxsim_gpu_xclass_of(rows[i].m, rows[i].M, rows[i].N, rows[i].G) == MXSIM_GX_DECODE) us *= scale;
+        { const int c = mxsim_gpu_xclass_of(rows[i].m, rows[i].M, rows[i].N, rows[i].K, rows[i].G, MXSIM_GX_BUILD_CURRENT);
+          if (c == MXSIM_GX_DECODE || c == MXSIM_GX_DECODE1) us *= scale; }
         fprintf(f, "Synthetic,s,%lld,%lld,%lld,%lld,%s,%.6f,1,u,1\n", (long long)rows[i].M, (long long)rows[i].N,
                 (long long)rows[i].K, (long long)rows[i].G, rows[i].m, us);
     }
@@ -110,7 +155,7 @@ static int write_bench(mxsim_ctx *ctx, const char *path, const mxsim_gpu_xsheet 
     return rc;
 }
 
-#define NSYN 25
+#define NSYN 33
 
 MXTEST(xcard_calibration_recovers_synthetic_fields)
 {
@@ -131,6 +176,9 @@ MXTEST(xcard_calibration_recovers_synthetic_fields)
     ** decode class does not calibrate ov) */
     mxsim_gpu_xclass_params *de = &truth.cls[MXSIM_GX_DECODE];
     de->L = 4, de->b[0] = de->b[1] = de->b[2] = 0.06, de->ov = 0, de->a[0] = de->a[1] = 16, de->a[2] = 10;
+    /* the first decode kernel (cfg 10): the same structure, other fields */
+    mxsim_gpu_xclass_params *d1 = &truth.cls[MXSIM_GX_DECODE1];
+    d1->L = 3, d1->b[0] = d1->b[1] = d1->b[2] = 0.09, d1->ov = 0, d1->a[0] = d1->a[1] = 20, d1->a[2] = 8;
     const mxsim_gpu_xsheet other = {132, 1830, 1979, 989.5, 4800, 62.9146}; /* a card with more bandwidth */
     const char *pa = tmp_file("xcard_a.csv"), *pb = tmp_file("xcard_b.csv"), *pc = tmp_file("xcard_c.csv");
     MXT_EQ_INT(write_bench(ctx, pa, &k_h100, &truth, 1), 0);
@@ -151,13 +199,47 @@ MXTEST(xcard_calibration_recovers_synthetic_fields)
     MXT_TRUE(sb.mape < 0.005); /* and then predicts the other card */
     MXT_EQ_INT(sb.n, NSYN);
     MXT_EQ_INT(sb.cls_n[MXSIM_GX_WGMMA], 6);
-    MXT_EQ_INT(sb.cls_n[MXSIM_GX_DECODE], 8);
+    MXT_EQ_INT(sb.cls_n[MXSIM_GX_DECODE], 8);  /* cfg 0 at M = 1 (G = 32), cfg 9 */
+    MXT_EQ_INT(sb.cls_n[MXSIM_GX_DECODE1], 8); /* cfg 0 at M = 16, G = 32; cfg 10 */
+    MXT_EQ_INT(sb.uncalibrated, 0);
     MXT_TRUE(sb.cls_mape[MXSIM_GX_DECODE] < 0.005);
+    MXT_TRUE(sb.cls_mape[MXSIM_GX_DECODE1] < 0.005);
     MXT_TRUE(sb.cls_mape[MXSIM_GX_DEQUANT_CUBLAS] < 0.005); /* L2 reuse at 4096, none at 11008 */
     /* the decode fields that the rows determine are found back */
     MXT_NEAR(fit.cls[MXSIM_GX_DECODE].L, 4, 0.2);
     MXT_NEAR(fit.cls[MXSIM_GX_DECODE].b[0], 0.06, 0.003);
     MXT_NEAR(fit.cls[MXSIM_GX_DECODE].a[0], 16, 0.8);
+    MXT_NEAR(fit.cls[MXSIM_GX_DECODE1].L, 3, 0.2);
+    MXT_NEAR(fit.cls[MXSIM_GX_DECODE1].b[0], 0.09, 0.0045);
+    MXT_NEAR(fit.cls[MXSIM_GX_DECODE1].a[0], 20, 1.0);
+    /* the same bench read as a run of the build before decode2: its cfg 9 rows and cfg 0 decode
+    ** rows are the first decode kernel's (class cfg 10); it had no cfg 10 (those rows skipped) */
+    mxsim_gpu_xbench *bo = NULL;
+    MXT_EQ_INT(mxsim_gpu_xbench_load_build(ctx, pa, MXSIM_GX_BUILD_DECODE1, &bo), MXSIM_OK);
+    MXT_EQ_INT(mxsim_gpu_xbench_count(bo), NSYN - 6);
+    MXT_EQ_INT(mxsim_gpu_xbench_skipped(bo), 6);
+    mxsim_gpu_xparams fo;
+    mxsim_gpu_xscore so;
+    MXT_EQ_INT(mxsim_gpu_xcalibrate(ctx, bo, &k_h100, &fo), MXSIM_OK);
+    MXT_EQ_INT(mxsim_gpu_xscore_bench(ctx, bo, &k_h100, &fo, &so), MXSIM_OK);
+    MXT_EQ_INT(so.cls_n[MXSIM_GX_DECODE], 0);
+    MXT_EQ_INT(so.cls_n[MXSIM_GX_DECODE1], 10);
+    MXT_EQ_INT(mxsim_gpu_xbench_load_build(ctx, pa, MXSIM_GX_NBUILD, &bo), MXSIM_E_ARG);
+    /* a class without a row on the calibration card stays uncalibrated: not predicted, not scored */
+    MXT_TRUE(fo.cls[MXSIM_GX_DECODE].a[0] == 0);
+    double us = 0;
+    MXT_EQ_INT(mxsim_gpu_xpredict(ctx, &other, &fo, "mxk-gemm-mxint8-cfg9", 1, 4096, 4096, 32, &us), MXSIM_E_UNSUPPORTED);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "mxk-decode-cfg9") != NULL);
+    MXT_EQ_INT(mxsim_gpu_xpredict(ctx, &other, &fo, "mxk-gemm-mxint8-cfg10", 1, 4096, 4096, 32, &us), MXSIM_OK);
+    MXT_EQ_INT(mxsim_gpu_xscore_bench(ctx, bb, &other, &fo, &so), MXSIM_OK);
+    MXT_EQ_INT(so.uncalibrated, 8);
+    MXT_EQ_INT(so.n, NSYN - 8);
+    mxsim_gpu_xrow xr;
+    int nan_rows = 0;
+    for (int i = 0; i < mxsim_gpu_xbench_count(bb); i++)
+        if (mxsim_gpu_xbench_row(bb, i, &other, &fo, &xr) == MXSIM_OK && isnan(xr.model_us)) nan_rows += xr.cls == MXSIM_GX_DECODE;
+    MXT_EQ_INT(nan_rows, 8);
+    mxsim_gpu_xbench_free(bo);
     /* negative controls, so that the held-out check can fail: (1) the other card predicted with
     ** the calibration card's datasheet (its bandwidth and L2 ignored); (2) a card whose decode rows
     ** do not follow the structure */

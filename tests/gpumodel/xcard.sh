@@ -21,11 +21,12 @@ cd "$MXSIM_SOURCE_DIR" || exit 1
 : "${MXSIM:=$MXSIM_SOURCE_DIR/build/mxsim}"
 write=0; [ "${1:-}" = --write ] && write=1
 list=${MXSIM_XCARD_RUNS:-workloads/gpus/xcard-runs.txt}
-args() { awk -v c="$1" '$0 !~ /^[ \t]*(#|$)/ && $1 == c { print $2 }' "$list"; }
-first() { args "$1" | head -1; }
+# a line: CARD FOLDER [BUILD]; BUILD (decode1: the kernels before decode2) goes to gpu-calibrate as BUILD:FOLDER
+args() { awk -v c="$1" '$0 !~ /^[ \t]*(#|$)/ && $1 == c { print ($3 != "" ? $3 ":" $2 : $2) }' "$list"; }
+first() { local f; f=$(args "$1" | head -1); echo "${f##*:}"; }
 h100=(); h200=()
-for f in $(args h100); do [ -e "$f" ] || { echo "skipped: $f missing"; exit 77; }; h100+=(--from "$f"); done
-for f in $(args h200); do [ -e "$f" ] || { echo "skipped: $f missing"; exit 77; }; h200+=(--from "$f"); done
+for f in $(args h100); do [ -e "${f##*:}" ] || { echo "skipped: $f missing"; exit 77; }; h100+=(--from "$f"); done
+for f in $(args h200); do [ -e "${f##*:}" ] || { echo "skipped: $f missing"; exit 77; }; h200+=(--from "$f"); done
 [ ${#h100[@]} -gt 0 ] && [ ${#h200[@]} -gt 0 ] || { echo "skipped: $list names no H100 or H200 runs"; exit 77; }
 to() { local a=("$@"); printf '%s\n' "${a[@]}" | sed 's/^--from$/--to/'; }
 mapfile -t h100to < <(to "${h100[@]}"); mapfile -t h200to < <(to "${h200[@]}")
@@ -74,13 +75,13 @@ fi
 # the kinds of rows in a bench: a run with a method the model has no class for and without any
 # decode-kernel row is calibrated on what it has; the skipped rows are counted, and the fields of
 # the missing class are neither written nor checked
-h1=$(args h100 | head -1); [ -d "$h1" ] && h1=$h1/bench.csv
+h1=$(first h100); [ -d "$h1" ] && h1=$h1/bench.csv
 mkdir -p "$t/kinds"
-awk -F, 'NR == 1 || !($7 == "mxk-gemm-mxint8-cfg9" || ($7 == "mxk-gemm-mxint8" && $3 <= 16 && ($6 == 32 || $6 == 64)))' "$h1" > "$t/kinds/bench.csv"
+awk -F, 'NR == 1 || !($7 ~ /^mxk-gemm-mxint8-cfg(9|10)$/ || ($7 == "mxk-gemm-mxint8" && $3 <= 16))' "$h1" > "$t/kinds/bench.csv"
 echo "X,future,16,4096,4096,32,mxk-gemm-mxint8-cfg42,10.0,1,TOPS,1" >> "$t/kinds/bench.csv"
 if "$MXSIM" gpu-calibrate --from "$t/kinds" --from-card workloads/gpus/h100-xcard.ini "${h200to[@]}" \
      --to-card workloads/gpus/h200-xcard.ini -o "$t/kinds/cal.ini" > "$t/kinds/log" 2>&1 \
-   && grep -q "1 of unmodelled methods skipped" "$t/kinds/log" && ! grep -q "mxk-decode-cfg9" "$t/kinds/cal.ini" \
+   && grep -q "1 of unmodelled methods skipped" "$t/kinds/log" && ! grep -q "mxk-decode-cfg" "$t/kinds/cal.ini" \
    && grep -q "^mxk-gemv-cfg4.a32" "$t/kinds/cal.ini"; then echo "ok: a run with an unknown method and no decode rows calibrates on the rest"
 else echo "FAIL: rows of other kinds"; cat "$t/kinds/log" | head -5; rc=1; fi
 # negative control on the real runs: the H200 predicted with the H100's bandwidth and L2 (its
@@ -90,8 +91,8 @@ if "$MXSIM" gpu-calibrate "${h100[@]}" --from-card workloads/gpus/h100-xcard.ini
      --max-mape 5 > "$t/neg.log" 2>&1; then echo "FAIL: the H200 with the H100's datasheet met the 5% target"; rc=1
 else echo "ok: negative control: $(grep '^held-out MAPE' "$t/neg.log")"; fi
 # the check can fail: a card file with one calibrated field changed must be rejected
-sed 's/^\(mxk-decode-cfg9.a32 = \)\(.*\)$/\1 9.99/' workloads/gpus/h200-xcard.ini > "$t/bad.ini"
+sed 's/^\(cublas-bf16.a32 = \)\(.*\)$/\1 9.99/' workloads/gpus/h200-xcard.ini > "$t/bad.ini"
 if "$MXSIM" gpu-calibrate "${h100[@]}" --from-card workloads/gpus/h100-xcard.ini "${h200to[@]}" --to-card "$t/bad.ini" \
      --check > "$t/bad.log" 2>&1; then echo "FAIL: --check accepted a changed calibrated field"; rc=1
-else grep -q "mxk-decode-cfg9.a32 = 9.99" "$t/bad.log" && echo "ok: --check rejects a changed field" || { echo "FAIL: no message"; rc=1; }; fi
+else grep -q "cublas-bf16.a32 = 9.99" "$t/bad.log" && echo "ok: --check rejects a changed field" || { echo "FAIL: no message"; rc=1; }; fi
 exit $rc

@@ -25,10 +25,10 @@ static int par_used(int c, int k)
     case 0: return c != MXSIM_GX_COPY;
     case 1: return c == MXSIM_GX_DEQUANT;
     case 2: return c >= MXSIM_GX_CFG5;
-    case 5: return gemm && c != MXSIM_GX_DECODE; /* decode: the group sums overlap the stream (ov 0) */
+    case 5: return gemm && c != MXSIM_GX_DECODE && c != MXSIM_GX_DECODE1; /* decode: the group sums overlap the stream (ov 0) */
     case 6: return gemm;
     case 3: case 4: return per_g;
-    default: return per_g || c == MXSIM_GX_CFG3 || c == MXSIM_GX_DECODE;
+    default: return per_g || c == MXSIM_GX_CFG3 || c == MXSIM_GX_DECODE || c == MXSIM_GX_DECODE1;
     }
 }
 
@@ -55,7 +55,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
     }
     if (n_cal) *n_cal = 0;
     char line[512];
-    int ln = 0, rc = 0;
+    int ln = 0, rc = 0, seen[MXSIM_GX_NCLASS] = {0};
     while (fgets(line, sizeof line, f)) {
         ln++;
         char *h = strpbrk(line, "#;\n");
@@ -93,7 +93,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
                     snprintf(want, sizeof want, "%s.%s", mxsim_gpu_xclass_name(c), k_par[k]);
                     if (par_used(c, k) && !strcmp(key, want)) {
                         found = 1;
-                        if (p) *par_ptr(p, c, k) = v, (*n_cal)++;
+                        if (p) *par_ptr(p, c, k) = v, (*n_cal)++, seen[c] = 1;
                     }
                 }
             if (!found) {
@@ -107,6 +107,10 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
     for (int c = 0; p && c < MXSIM_GX_NCLASS; c++)
         for (int k = 3; k < NPAR; k++)
             if (k != 5 && k != 6 && !par_used(c, k)) *par_ptr(p, c, k) = *par_ptr(p, c, k < 5 ? 2 : 6);
+    /* a[0] > 0 marks a calibrated class (mxsim_gpu_xcalibrate): the classes without a work factor
+    ** (copy, dequant) have a = 1 when the file has their fields (copy: mem_eff), else 0 */
+    for (int c = 0; p && c < MXSIM_GX_NCLASS; c++)
+        if (!par_used(c, 6) && (c == MXSIM_GX_COPY ? p->mem_eff > 0 : seen[c])) p->cls[c].a[0] = p->cls[c].a[1] = p->cls[c].a[2] = 1;
     if (!rc && !(d->n_sm > 0 && d->clock_mhz > 0 && d->int8_tops > 0 && d->bf16_tflops > 0 && d->hbm_gbs > 0 && d->l2_mb > 0)) {
         fprintf(stderr, "mxsim gpu-calibrate: error: %s: every [datasheet] value is required\n", path);
         rc = CLI_EXIT_USAGE;
@@ -115,24 +119,30 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
 }
 
 /* The runs named by --from or --to: each value is a bench CSV, or a folder, which means its
-** bench.csv and every bench_run*.csv in it (the other runs of the same build, by name order). */
+** bench.csv and every bench_run*.csv in it (the other runs of the same build, by name order).
+** A value "decode1:PATH" says that PATH ran the build before decode2 (MXSIM_GX_BUILD_DECODE1: its
+** cfg 9 is the first decode kernel, class mxk-decode-cfg10); any other value is a path of the
+** current build (workloads/gpus/xcard-runs.txt's third field, sim/doc/gpu-model.md section 6). */
+static const char *const k_build_tag[MXSIM_GX_NBUILD] = {"", "decode1"};
 #define MAXRUN 32
 typedef struct {
     int n;
     char path[MAXRUN][1024];
     int build[MAXRUN]; /* the --from / --to value it came from: one build of the kernels */
+    int tag[MAXRUN];   /* its MXSIM_GX_BUILD_* */
     mxsim_gpu_xbench *b[MAXRUN];
 } runs_t;
 
 static int cmp_str(const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); }
 
-static int add_run(runs_t *r, const char *path, int build)
+static int add_run(runs_t *r, const char *path, int build, int tag)
 {
     if (r->n >= MAXRUN || strlen(path) >= sizeof r->path[0]) {
         fprintf(stderr, "mxsim gpu-calibrate: error: %s: more than %d runs or a path too long\n", path, MAXRUN);
         return CLI_EXIT_USAGE;
     }
     r->build[r->n] = build;
+    r->tag[r->n] = tag;
     memcpy(r->path[r->n++], path, strlen(path) + 1);
     return 0;
 }
@@ -145,14 +155,25 @@ static int expand_runs(const cli_command *cmd, const cli_args *a, const char *op
     for (int i = 0; i < n; i++) {
         struct stat sb;
         char buf[1100];
-        int rc;
-        if (stat(v[i], &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-            if ((rc = add_run(r, v[i], i))) return rc;
+        int rc, tag = MXSIM_GX_BUILD_CURRENT;
+        const char *path = v[i];
+        for (int t = 1; t < MXSIM_GX_NBUILD; t++) {
+            const size_t l = strlen(k_build_tag[t]);
+            if (!strncmp(path, k_build_tag[t], l) && path[l] == ':') tag = t, path += l + 1;
+        }
+        const char *colon = strchr(path, ':');
+        if (tag == MXSIM_GX_BUILD_CURRENT && colon && stat(path, &sb) != 0) {
+            fprintf(stderr, "mxsim gpu-calibrate: error: --%s %s: unknown build '%.*s' (known: decode1)\n", opt, path,
+                    (int)(colon - path), path);
+            return CLI_EXIT_USAGE;
+        }
+        if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+            if ((rc = add_run(r, path, i, tag))) return rc;
             continue;
         }
-        snprintf(buf, sizeof buf, "%s/bench.csv", v[i]);
-        if ((rc = add_run(r, buf, i))) return rc;
-        DIR *dp = opendir(v[i]);
+        snprintf(buf, sizeof buf, "%s/bench.csv", path);
+        if ((rc = add_run(r, buf, i, tag))) return rc;
+        DIR *dp = opendir(path);
         char *names[MAXRUN];
         int nn = 0;
         for (struct dirent *de; dp && (de = readdir(dp)) != NULL;) {
@@ -163,8 +184,8 @@ static int expand_runs(const cli_command *cmd, const cli_args *a, const char *op
         if (dp) closedir(dp);
         qsort(names, (size_t)nn, sizeof *names, cmp_str);
         for (int k = 0; k < nn; k++) {
-            snprintf(buf, sizeof buf, "%s/%s", v[i], names[k] ? names[k] : "");
-            if (!rc && names[k]) rc = add_run(r, buf, i);
+            snprintf(buf, sizeof buf, "%s/%s", path, names[k] ? names[k] : "");
+            if (!rc && names[k]) rc = add_run(r, buf, i, tag);
             free(names[k]);
         }
         if (rc) return rc;
@@ -180,7 +201,7 @@ static void free_runs(runs_t *r)
 static mxsim_status load_runs(mxsim_ctx *ctx, runs_t *r, mxsim_gpu_xbench **median)
 {
     mxsim_status st = MXSIM_OK;
-    for (int i = 0; i < r->n && st == MXSIM_OK; i++) st = mxsim_gpu_xbench_load(ctx, r->path[i], &r->b[i]);
+    for (int i = 0; i < r->n && st == MXSIM_OK; i++) st = mxsim_gpu_xbench_load_build(ctx, r->path[i], r->tag[i], &r->b[i]);
     if (st == MXSIM_OK) st = mxsim_gpu_xbench_median(ctx, (const mxsim_gpu_xbench *const *)r->b, r->build, r->n, median);
     return st;
 }
@@ -197,6 +218,9 @@ static void print_score(const char *what, const mxsim_gpu_xscore *s)
         if (c != MXSIM_GX_CUBLAS_BF16 && c != MXSIM_GX_CUBLASLT_INT8 && c != MXSIM_GX_DEQUANT_CUBLAS)
             e += s->cls_mape[c] * s->cls_n[c], n += s->cls_n[c];
     if (n) printf("  %-22s %3d rows  MAPE %6.2f%%\n", "(mxk + copy + dequant)", n, 100 * e / n);
+    if (s->uncalibrated)
+        printf("  %-22s %3d rows  not predicted: their class has no row on the calibration card\n", "(uncalibrated)",
+               s->uncalibrated);
 }
 
 /* cfg 0 (mxk-gemm-mxint8) runs one of the explicit kernels, and the bench times those on the same
@@ -264,12 +288,14 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
     printf("calibrated on %s (card %s): the per-row median of %d run(s) (sim/doc/gpu-model.md section 6.4)\n",
            mxsim_gpu_xbench_card(bs), sname, rs.n);
     for (int i = 0; i < rs.n; i++)
-        printf("  %s%s (%d modelled rows, %d of unmodelled methods skipped)\n", rs.path[i],
+        printf("  %s%s%s%s%s (%d modelled rows, %d of unmodelled methods skipped)\n", rs.path[i],
+               rs.tag[i] ? " (build " : "", k_build_tag[rs.tag[i]], rs.tag[i] ? ")" : "",
                rs.build[i] ? " (library rows only: another build)" : "", mxsim_gpu_xbench_count(rs.b[i]),
                mxsim_gpu_xbench_skipped(rs.b[i]));
     printf("predicting %s (card %s) from its datasheet, %d run(s):\n", mxsim_gpu_xbench_card(bt), tname, rt.n);
     for (int i = 0; i < rt.n; i++)
-        printf("  run %d: %s%s (%d modelled rows, %d of unmodelled methods skipped)\n", i + 1, rt.path[i],
+        printf("  run %d: %s%s%s%s%s (%d modelled rows, %d of unmodelled methods skipped)\n", i + 1, rt.path[i],
+               rt.tag[i] ? " (build " : "", k_build_tag[rt.tag[i]], rt.tag[i] ? ")" : "",
                rt.build[i] ? " (library rows only: another build)" : "", mxsim_gpu_xbench_count(rt.b[i]),
                mxsim_gpu_xbench_skipped(rt.b[i]));
     printf("mem_eff %.4f (copy / datasheet HBM on %s)\n", p.mem_eff, mxsim_gpu_xbench_card(bs));
@@ -336,7 +362,8 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
         w += (size_t)snprintf(file + w, sizeof file - w,
                               "# calibrated on %s by mxsim gpu-calibrate (per-row median of these runs):\n", mxsim_gpu_xbench_card(bs));
         for (int i = 0; i < rs.n && w < sizeof file; i++)
-            w += (size_t)snprintf(file + w, sizeof file - w, "#   %s%s\n", rs.path[i], rs.build[i] ? " (library rows only)" : "");
+            w += (size_t)snprintf(file + w, sizeof file - w, "#   %s%s%s%s%s\n", rs.path[i], rs.tag[i] ? " (build " : "",
+                                  k_build_tag[rs.tag[i]], rs.tag[i] ? ")" : "", rs.build[i] ? " (library rows only)" : "");
         if (w < sizeof file)
             w += (size_t)snprintf(file + w, sizeof file - w, "[calibrated on %s]\n%s", mxsim_gpu_xbench_card(bs), text);
         if (w >= sizeof file || cli_write(ctx, out, file, w)) fail = 1;
@@ -349,9 +376,9 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
 }
 
 static const cli_opt k_opts[] = {
-    {"from", 0, 1, 1, "DIR|BENCH.csv", "the calibration card's runs (repeatable; DIR: bench.csv + bench_run*.csv)"},
+    {"from", 0, 1, 1, "[decode1:]DIR|BENCH.csv", "the calibration card's runs (repeatable; DIR: bench.csv + bench_run*.csv; decode1: the build before decode2)"},
     {"from-card", 0, 1, 0, "CARD.ini", "its cross-card file (only [datasheet] is read)"},
-    {"to", 0, 1, 1, "DIR|BENCH.csv", "the predicted card's runs (repeatable; scored each and as their median)"},
+    {"to", 0, 1, 1, "[decode1:]DIR|BENCH.csv", "the predicted card's runs (repeatable; scored each and as their median)"},
     {"to-card", 0, 1, 0, "CARD.ini", "its cross-card file (datasheet; calibrated fields for --check)"},
     {"out", 'o', 1, 0, "FILE", "write the calibrated fields (to paste into --to-card)"},
     {"check", 0, 0, 0, "", "exit 1 if --to-card's calibrated fields differ from the re-derivation"},

@@ -33,17 +33,38 @@
 static const char *const k_cls[MXSIM_GX_NCLASS] = {"copy",      "dequant",       "cublas-bf16",
                                                    "cublaslt-int8", "dequant+cublas-bf16", "mxk-cfg5",
                                                    "mxk-cfg3",  "mxk-gemv-cfg4", "mxk-wgmma-cfg8",
-                                                   "mxk-decode-cfg9"};
+                                                   "mxk-decode-cfg9", "mxk-decode-cfg10"};
 
 const char *mxsim_gpu_xclass_name(int c) { return c >= 0 && c < MXSIM_GX_NCLASS ? k_cls[c] : NULL; }
 
-/* cfg 0 routes as kernels/src/gemm_mma.cu (mxk_gemm, cfg == 0) does: M <= 16: the decode kernel
-** (cfg 9) at G = 32, and at G = 64 when M = 1 or M > 8, else the small-M kernel (cfg 4); at least
-** 132 tiles of 128 x 128: the Hopper kernel (cfg 8); else cfg 3 (cfg 2, 64 x 64 tiles, >= 100 of
-** them, is in no bench row: modelled as cfg 3).  "mxk-gemm-mxint8-cfgN" is kernel N itself. */
-int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t G)
+/* The two decode classes share one structure (features, predict_us, calibration). */
+static int is_decode(int c) { return c == MXSIM_GX_DECODE || c == MXSIM_GX_DECODE1; }
+
+/* Whether a decode kernel (cfg 9 or cfg 10 of the current build) applies, as
+** mxk_gemm_decode_internal / mxk_gemm_decode_v1_internal decide: M <= 16, G in {32, 64, 128, 256},
+** K % 64 == 0, K/G <= 256, K <= 65536, and the kernel's shared memory fits.  The last condition is
+** approximated from the shape alone (the kernels read the card's opt-in limit, 227 KB on H100 and
+** H200, and add terms/scale buffers of a few KB): the M activation rows of K + 64 bytes plus two
+** ring stages of 16 x 2112 bytes within 200 KiB (cfg 10's own limit is 200 KiB of about M K
+** bytes).  Every decode shape of the bench (K = 4096) applies; the rule only matters for K above
+** about 8192 at M = 16. */
+static int decode_applies(int64_t M, int64_t K, int64_t G)
 {
-    if (!method) return -1;
+    if (M < 1 || M > 16 || (G != 32 && G != 64 && G != 128 && G != 256) || K % 64 || K / G > 256 || K > 65536) return 0;
+    return M * (K + 64) + 2 * 16 * 2112 <= 200 * 1024;
+}
+
+/* Routing (kernels/src/gemm_mma.cu, mxk_gemm), current build: cfg 0 at M <= 16 takes cfg 9, except
+** cfg 10 for 8 < M <= 16 at G = 32; cfg 9 and cfg 10 fall back to cfg 4 where they do not apply
+** (decode_applies); M > 16: at least 132 tiles of 128 x 128: the Hopper kernel (cfg 8); else cfg 3
+** (cfg 2, 64 x 64 tiles, >= 100 of them, is in no bench row: modelled as cfg 3).
+** MXSIM_GX_BUILD_DECODE1 (the runs before decode2): cfg 9 was the first decode kernel (class
+** mxk-decode-cfg10) at M <= 16, else cfg 4; cfg 0 at M <= 16 took it at G = 32, and at G = 64 when
+** M = 1 or M > 8, else cfg 4; there was no cfg 10.  "mxk-gemm-mxint8-cfgN" is kernel N itself. */
+int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t K, int64_t G, int build)
+{
+    if (!method || build < 0 || build >= MXSIM_GX_NBUILD) return -1;
+    const int old = build == MXSIM_GX_BUILD_DECODE1;
     if (!strcmp(method, "d2d-copy")) return MXSIM_GX_COPY;
     if (!strcmp(method, "mxk-dequant-ocp") || !strcmp(method, "mxk-dequant-mase-cuda")) return MXSIM_GX_DEQUANT;
     if (!strcmp(method, "cublas-bf16")) return MXSIM_GX_CUBLAS_BF16;
@@ -53,10 +74,20 @@ int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t G)
     if (!strcmp(method, "mxk-gemm-mxint8-cfg4")) return MXSIM_GX_GEMV;
     if (!strcmp(method, "mxk-gemm-mxint8-cfg5")) return MXSIM_GX_CFG5;
     if (!strcmp(method, "mxk-gemm-mxint8-cfg8")) return MXSIM_GX_WGMMA;
-    if (!strcmp(method, "mxk-gemm-mxint8-cfg9")) return M <= 16 ? MXSIM_GX_DECODE : MXSIM_GX_GEMV; /* its fallback */
+    if (old) {
+        if (!strcmp(method, "mxk-gemm-mxint8-cfg9")) return M <= 16 ? MXSIM_GX_DECODE1 : MXSIM_GX_GEMV;
+        if (!strcmp(method, "mxk-gemm-mxint8-cfg10")) return -1;
+    } else {
+        if (!strcmp(method, "mxk-gemm-mxint8-cfg9")) return decode_applies(M, K, G) ? MXSIM_GX_DECODE : MXSIM_GX_GEMV;
+        if (!strcmp(method, "mxk-gemm-mxint8-cfg10")) return decode_applies(M, K, G) ? MXSIM_GX_DECODE1 : MXSIM_GX_GEMV;
+    }
     if (!strcmp(method, "mxk-gemm-mxint8")) {
         const int64_t tiles = ((M + 127) / 128) * ((N + 127) / 128);
-        if (M <= 16) return G == 32 || (G == 64 && (M == 1 || M > 8)) ? MXSIM_GX_DECODE : MXSIM_GX_GEMV;
+        if (M <= 16 && old) return G == 32 || (G == 64 && (M == 1 || M > 8)) ? MXSIM_GX_DECODE1 : MXSIM_GX_GEMV;
+        if (M <= 16) {
+            if (!decode_applies(M, K, G)) return MXSIM_GX_GEMV;
+            return M > 8 && G == 32 ? MXSIM_GX_DECODE1 : MXSIM_GX_DECODE;
+        }
         if (tiles >= 132) return MXSIM_GX_WGMMA;
         return MXSIM_GX_CFG3;
     }
@@ -108,7 +139,7 @@ static feat features(const mxsim_gpu_xsheet *d, int c, double M, double N, doubl
             const double base = ceil(N / 16) * ceil(M / (8 * ms)) / (2 * nsm) * ceil(K / gg / (8 * gpw));
             f.W = base * 1e-7;       /* rounds per SM slot x 0.1 us: the first row slice */
             f.S = base * (ms - 1);   /* the same for the second row slice (b: its cost, us) */
-        } else if (c == MXSIM_GX_DECODE) {
+        } else if (is_decode(c)) {
             /* kernels/src/gemm_decode.cu: every weight byte (N K mantissas + N K / G scales) in
             ** flight once, M <= 16 activation rows; memory-bound unless M K / G per-output group
             ** sums (E) outrun the bytes */
@@ -135,18 +166,23 @@ static double predict_us(const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p, 
     const int g = gidx((int64_t)G);
     const double bb = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV ? q->b[g] : q->b[0];
     double C = q->a[g] * f.W * 1e6 + bb * f.S, D = f.Dpar / bw * 1e6;
-    if (c == MXSIM_GX_DECODE) /* the weight stream: latency-bound issue (b S) then transfer (D), in series */
+    if (is_decode(c)) /* the weight stream: latency-bound issue (b S) then transfer (D), in series */
         C = q->a[g] * f.W * 1e6, D += bb * f.S;
     return q->L + f.Dser / bw * 1e6 + (C > D ? C : D) + q->ov * (C < D ? C : D);
 }
+
+/* a[0] == 0: the class had no row on the calibration card (mxsim_gpu_xcalibrate) */
+static int calibrated(const mxsim_gpu_xparams *p, int c) { return p->cls[c].a[0] > 0 && (c != MXSIM_GX_COPY || p->mem_eff > 0); }
 
 mxsim_status mxsim_gpu_xpredict(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p,
                                 const char *method, int64_t M, int64_t N, int64_t K, int64_t G, double *us)
 {
     mx_clear_err(ctx);
     if (!d || !p || !method || !us) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpredict: NULL argument");
-    const int c = mxsim_gpu_xclass_of(method, M, N, G);
+    const int c = mxsim_gpu_xclass_of(method, M, N, K, G, MXSIM_GX_BUILD_CURRENT);
     if (c < 0) return mx_fail(ctx, MXSIM_E_UNSUPPORTED, "mxsim_gpu_xpredict: method '%s' is not modelled", method);
+    if (!calibrated(p, c))
+        return mx_fail(ctx, MXSIM_E_UNSUPPORTED, "mxsim_gpu_xpredict: class %s (of '%s') is not calibrated", k_cls[c], method);
     if (M < 1 || N < 1 || K < 1 || G < 0 || (G > 0 && K % G && c != MXSIM_GX_COPY && c != MXSIM_GX_DEQUANT))
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpredict: bad shape");
     *us = predict_us(d, p, c, (double)M, (double)N, (double)K, (double)G);
@@ -176,8 +212,14 @@ void mxsim_gpu_xbench_free(mxsim_gpu_xbench *b)
 
 mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_xbench **out)
 {
+    return mxsim_gpu_xbench_load_build(ctx, path, MXSIM_GX_BUILD_CURRENT, out);
+}
+
+mxsim_status mxsim_gpu_xbench_load_build(mxsim_ctx *ctx, const char *path, int build, mxsim_gpu_xbench **out)
+{
     mx_clear_err(ctx);
     if (!path || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xbench_load: NULL argument");
+    if (build < 0 || build >= MXSIM_GX_NBUILD) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xbench_load: build %d unknown", build);
     *out = NULL;
     char *data;
     size_t cap;
@@ -222,7 +264,7 @@ mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
                 goto fail;
             }
         }
-        const int c = mxsim_gpu_xclass_of(f[6], (int64_t)v[0], (int64_t)v[1], (int64_t)v[3]);
+        const int c = mxsim_gpu_xclass_of(f[6], (int64_t)v[0], (int64_t)v[1], (int64_t)v[2], (int64_t)v[3], build);
         if (c < 0 || strlen(f[6]) >= sizeof b->r->method) { /* a variant the model does not cover */
             b->skipped++;
             continue;
@@ -307,7 +349,7 @@ mxsim_status mxsim_gpu_xbench_row(const mxsim_gpu_xbench *b, int i, const mxsim_
     out->M = (int64_t)r->M, out->N = (int64_t)r->N, out->K = (int64_t)r->K, out->G = (int64_t)r->G;
     out->measured_us = r->us;
     out->method = r->method;
-    out->model_us = predict_us(d, p, r->c, r->M, r->N, r->K, r->G);
+    out->model_us = calibrated(p, r->c) ? predict_us(d, p, r->c, r->M, r->N, r->K, r->G) : NAN;
     return MXSIM_OK;
 }
 
@@ -319,6 +361,10 @@ static void score(const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d, const mx
     for (int i = 0; i < b->n; i++) {
         const xrow *r = &b->r[i];
         if (only_c >= 0 && r->c != only_c) continue;
+        if (!calibrated(p, r->c)) {
+            s->uncalibrated++;
+            continue;
+        }
         const double e = fabs(predict_us(d, p, r->c, r->M, r->N, r->K, r->G) / r->us - 1);
         tot += e;
         s->n++;
@@ -364,7 +410,7 @@ static void descend(const mxsim_gpu_xbench *b, const mxsim_gpu_xsheet *d, mxsim_
             if (!use[k]) continue;
             const double v = *par[k];
             double best = cls_mape(b, d, out, c), bv = v;
-            const int mult = k == 1 || k >= 6 || (c == MXSIM_GX_DECODE && k == 2);
+            const int mult = k == 1 || k >= 6 || (is_decode(c) && k == 2);
             const int nc = mult ? (int)(sizeof F / sizeof F[0]) : (int)(sizeof A / sizeof A[0]);
             for (int j = 0; j < nc; j++) {
                 double nv = mult ? v * F[j] : v + A[j] * (k == 5 ? 0.1 : 1);
@@ -403,11 +449,15 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
         int has = 0, gs[3] = {0, 0, 0};
         for (int i = 0; i < b->n; i++)
             if (b->r[i].c == c) has = 1, gs[gidx((int64_t)b->r[i].G)] = 1;
-        if (!has) continue;
+        if (!has) { /* not calibrated: a[0] == 0 marks it */
+            memset(q, 0, sizeof *q);
+            q->rho = 1;
+            continue;
+        }
         double *par[NP] = {&q->L, &q->rho, &q->b[0], &q->b[1], &q->b[2], &q->ov, &q->a[0], &q->a[1], &q->a[2]};
         const int gemm = c != MXSIM_GX_DEQUANT, mxk = c >= MXSIM_GX_CFG5, pergb = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV;
         const int use[NP] = {1, c == MXSIM_GX_DEQUANT, mxk && gs[0], pergb && gs[1], pergb && gs[2],
-                             gemm && c != MXSIM_GX_DECODE, gemm && gs[0], gemm && gs[1], gemm && gs[2]};
+                             gemm && !is_decode(c), gemm && gs[0], gemm && gs[1], gemm && gs[2]};
         /* start a and b from the least-squares fit of the relative error of L + a W + b S (the
         ** compute-bound form) per G: the descent alone stalls on their correlation */
         for (int g = 0; g < 3 && gemm; g++) {
@@ -432,11 +482,11 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
         /* the decode class has no compute-bound start (its time is the weight stream's): the
         ** descent from a grid of starts (L, b, a), keeping the best; one start for the others */
         static const double SL[] = {2, 5}, SB[] = {0.02, 0.05, 0.1, 0.2}, SA[] = {1, 4, 16};
-        const int nstart = c == MXSIM_GX_DECODE ? 24 : 1;
+        const int nstart = is_decode(c) ? 24 : 1;
         mxsim_gpu_xclass_params best_q = *q;
         double best_m = INFINITY;
         for (int st = 0; st < nstart; st++) {
-            if (c == MXSIM_GX_DECODE) {
+            if (is_decode(c)) {
                 q->L = SL[st % 2], q->b[0] = SB[(st / 2) % 4];
                 q->a[0] = q->a[1] = q->a[2] = SA[st / 8];
             }
