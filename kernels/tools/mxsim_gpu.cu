@@ -817,6 +817,49 @@ static int sets_for(size_t bytes_per_set)
     return std::max(2, std::min(n, 512));
 }
 
+/* Rotating operand sets (cold L2: together they span 3x the L2) of one GEMM shape: bf16 for cuBLAS,
+** MXINT8 mantissas + scale bytes for mxk. */
+struct Bf16Sets {
+    std::vector<DBuf<uint16_t>> A, B;
+    int ns;
+    Bf16Sets(int64_t M, int64_t N, int64_t K) : ns(sets_for((size_t)(M * K + N * K) * 2))
+    {
+        for (int i = 0; i < ns; i++) {
+            A.emplace_back(M * K);
+            B.emplace_back(N * K);
+            rnd_bf16(A.back().p, M * K);
+            rnd_bf16(B.back().p, N * K);
+        }
+    }
+};
+struct MxSets {
+    std::vector<DBuf<int8_t>> Am, Bm;
+    std::vector<DBuf<uint8_t>> Ae, Be;
+    int ns;
+    MxSets(int64_t M, int64_t N, int64_t K, int64_t G)
+        : ns(sets_for((size_t)(M * K + N * K) + (size_t)(M * K + N * K) / G))
+    {
+        for (int i = 0; i < ns; i++) {
+            Am.emplace_back(M * K);
+            Bm.emplace_back(N * K);
+            Ae.emplace_back(M * K / G);
+            Be.emplace_back(N * K / G);
+            rnd_mant(Am.back().p, M * K);
+            rnd_mant(Bm.back().p, N * K);
+            rnd_scale(Ae.back().p, M * K / G);
+            rnd_scale(Be.back().p, N * K / G);
+        }
+    }
+};
+/* cuBLAS bf16 on set i: C[M,N] row-major = col-major C'[N,M] = B[N,K] . A^T (TN) */
+static void cublas_bf16(cublasHandle_t cb, const Bf16Sets &S, int i, int64_t M, int64_t N, int64_t K, uint16_t *C)
+{
+    const float one = 1.0f, zero = 0.0f;
+    CKB(cublasGemmEx(cb, CUBLAS_OP_T, CUBLAS_OP_N, (int)N, (int)M, (int)K, &one, S.B[i].p, CUDA_R_16BF, (int)K,
+                     S.A[i].p, CUDA_R_16BF, (int)K, &zero, C, CUDA_R_16BF, (int)N, CUBLAS_COMPUTE_32F,
+                     CUBLAS_GEMM_DEFAULT));
+}
+
 /* Traffic ceilings for the dequant bench, in the runner so that they stay out of the library:
 ** a 16-byte copy kernel (the same bytes as cudaMemcpy), and a kernel that reads n bytes and writes
 ** 2n (each byte zero-extended to 16 bits, the dequant's store pattern without its arithmetic). */
@@ -959,22 +1002,10 @@ static int cmd_bench(const char *outdir)
         /* cuBLAS bf16: C[M,N] row-major = col-major C'[N,M] = B[N,K] . A^T (TN) */
         double bf16_us;
         {
-            const size_t per = (size_t)(M * K + N * K) * 2;
-            const int ns = sets_for(per);
-            std::vector<DBuf<uint16_t>> A, B;
-            for (int i = 0; i < ns; i++) {
-                A.emplace_back(M * K);
-                B.emplace_back(N * K);
-                rnd_bf16(A.back().p, M * K);
-                rnd_bf16(B.back().p, N * K);
-            }
+            const Bf16Sets S(M, N, K);
+            const int ns = S.ns;
             DBuf<uint16_t> C(M * N);
-            const float one = 1.0f, zero = 0.0f;
-            auto run = [&](int i) {
-                CKB(cublasGemmEx(cb, CUBLAS_OP_T, CUBLAS_OP_N, (int)N, (int)M, (int)K, &one, B[i].p, CUDA_R_16BF,
-                                 (int)K, A[i].p, CUDA_R_16BF, (int)K, &zero, C.p, CUDA_R_16BF, (int)N,
-                                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-            };
+            auto run = [&](int i) { cublas_bf16(cb, S, i, M, N, K, C.p); };
             bf16_us = median_us(run, ns);
             write_bench(f, {sh.name, "cublas-bf16", M, N, K, 0, bf16_us, ops / bf16_us * 1e-6, 1.0, "TOPS"});
             write_ext(sh.name, "cublas-bf16", M, N, K, 0, bf16_us, 1.0, roofline(1, M, N, K, 1, 0), measure_power(run, ns, bf16_us));
@@ -1026,20 +1057,10 @@ static int cmd_bench(const char *outdir)
         }
         /* MXINT8: this kernel, and the seeds' path (dequantize both, then cuBLAS bf16) */
         for (int64_t G : {32, 64, 128}) {
-            const size_t per = (size_t)(M * K + N * K) + (size_t)(M * K + N * K) / G;
-            const int ns = sets_for(per);
-            std::vector<DBuf<int8_t>> Am, Bm;
-            std::vector<DBuf<uint8_t>> Ae, Be;
-            for (int i = 0; i < ns; i++) {
-                Am.emplace_back(M * K);
-                Bm.emplace_back(N * K);
-                Ae.emplace_back(M * K / G);
-                Be.emplace_back(N * K / G);
-                rnd_mant(Am.back().p, M * K);
-                rnd_mant(Bm.back().p, N * K);
-                rnd_scale(Ae.back().p, M * K / G);
-                rnd_scale(Be.back().p, N * K / G);
-            }
+            const MxSets S(M, N, K, G);
+            const int ns = S.ns;
+            const auto &Am = S.Am, &Bm = S.Bm;
+            const auto &Ae = S.Ae, &Be = S.Be;
             DBuf<float> C(M * N);
             auto run0 = [&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, 0, 0)); };
             double us = median_us(run0, ns);
@@ -1493,39 +1514,18 @@ static int cmd_bench_prefill(const char *outdir)
         const int64_t M = sh[0], N = sh[1], K = sh[2];
         double bf16_us;
         {
-            const int ns = sets_for((size_t)(M * K + N * K) * 2);
-            std::vector<DBuf<uint16_t>> A, B;
-            for (int i = 0; i < ns; i++) {
-                A.emplace_back(M * K);
-                B.emplace_back(N * K);
-                rnd_bf16(A.back().p, M * K);
-                rnd_bf16(B.back().p, N * K);
-            }
+            const Bf16Sets S(M, N, K);
             DBuf<uint16_t> C(M * N);
-            const float one = 1.0f, zero = 0.0f;
-            bf16_us = median_us([&](int i) {
-                CKB(cublasGemmEx(cb, CUBLAS_OP_T, CUBLAS_OP_N, (int)N, (int)M, (int)K, &one, B[i].p, CUDA_R_16BF,
-                                 (int)K, A[i].p, CUDA_R_16BF, (int)K, &zero, C.p, CUDA_R_16BF, (int)N,
-                                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-            }, ns);
+            bf16_us = median_us([&](int i) { cublas_bf16(cb, S, i, M, N, K, C.p); }, S.ns);
             fprintf(f, "%s,%lld,%lld,%lld,0,cublas-bf16,-,%.3f,1.000\n", g_card.c_str(), (long long)M, (long long)N,
                     (long long)K, bf16_us);
             printf("%lldx%lldx%lld cublas-bf16 %.2f us\n", (long long)M, (long long)N, (long long)K, bf16_us);
         }
         for (int64_t G : {32, 64, 128}) {
-            const int ns = sets_for((size_t)(M * K + N * K) + (size_t)(M * K + N * K) / G);
-            std::vector<DBuf<int8_t>> Am, Bm;
-            std::vector<DBuf<uint8_t>> Ae, Be;
-            for (int i = 0; i < ns; i++) {
-                Am.emplace_back(M * K);
-                Bm.emplace_back(N * K);
-                Ae.emplace_back(M * K / G);
-                Be.emplace_back(N * K / G);
-                rnd_mant(Am.back().p, M * K);
-                rnd_mant(Bm.back().p, N * K);
-                rnd_scale(Ae.back().p, M * K / G);
-                rnd_scale(Be.back().p, N * K / G);
-            }
+            const MxSets S(M, N, K, G);
+            const int ns = S.ns;
+            const auto &Am = S.Am, &Bm = S.Bm;
+            const auto &Ae = S.Ae, &Be = S.Be;
             DBuf<float> C(M * N);
             for (const std::string &v : vars) {
                 setenv("MXK_WG_DEBUG", v.c_str(), 1);
