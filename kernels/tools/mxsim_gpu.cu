@@ -941,15 +941,20 @@ static void bench_dequant(FILE *f, bool variants)
     }
 }
 
+/* OUTDIR/NAME opened for writing with its CSV header line, or NULL (perror'd) */
+static FILE *open_csv(const char *outdir, const char *name, const char *header)
+{
+    const std::string path = std::string(outdir) + "/" + name;
+    FILE *f = fopen(path.c_str(), "w");
+    if (!f) perror(path.c_str());
+    else fprintf(f, "%s\n", header);
+    return f;
+}
+
 static int cmd_bench_dequant(const char *outdir)
 {
-    std::string path = std::string(outdir) + "/bench_dequant.csv";
-    FILE *f = fopen(path.c_str(), "w");
-    if (!f) {
-        perror(path.c_str());
-        return 1;
-    }
-    fprintf(f, "card,shape,M,N,K,G,method,median_us,rate,unit,ratio\n");
+    FILE *f = open_csv(outdir, "bench_dequant.csv", "card,shape,M,N,K,G,method,median_us,rate,unit,ratio");
+    if (!f) return 1;
     bench_dequant(f, true);
     fclose(f);
     return 0;
@@ -957,13 +962,8 @@ static int cmd_bench_dequant(const char *outdir)
 
 static int cmd_bench(const char *outdir)
 {
-    std::string path = std::string(outdir) + "/bench.csv";
-    FILE *f = fopen(path.c_str(), "w");
-    if (!f) {
-        perror(path.c_str());
-        return 1;
-    }
-    fprintf(f, "card,shape,M,N,K,G,method,median_us,rate,unit,ratio\n");
+    FILE *f = open_csv(outdir, "bench.csv", "card,shape,M,N,K,G,method,median_us,rate,unit,ratio");
+    if (!f) return 1;
     std::string pext = std::string(outdir) + "/bench_ext.csv";
     g_ext = fopen(pext.c_str(), "w");
     if (g_ext)
@@ -1102,7 +1102,7 @@ static int cmd_bench(const char *outdir)
     if (g_ext) fclose(g_ext);
     g_ext = nullptr;
     fclose(f);
-    printf("bench -> %s\n", path.c_str());
+    printf("bench -> %s/bench.csv\n", outdir);
     return 0;
 }
 
@@ -1485,13 +1485,8 @@ static int cmd_memory(const char *out, int ntr, char **traces)
 ** same data.  Writes OUTDIR/bench_prefill.csv. */
 static int cmd_bench_prefill(const char *outdir)
 {
-    std::string path = std::string(outdir) + "/bench_prefill.csv";
-    FILE *f = fopen(path.c_str(), "w");
-    if (!f) {
-        perror(path.c_str());
-        return 1;
-    }
-    fprintf(f, "card,M,N,K,G,method,variant,median_us,ratio_vs_bf16\n");
+    FILE *f = open_csv(outdir, "bench_prefill.csv", "card,M,N,K,G,method,variant,median_us,ratio_vs_bf16");
+    if (!f) return 1;
     std::vector<std::string> vars;
     {
         const char *e = getenv("MXK_PREFILL_VARIANTS");
