@@ -4,7 +4,7 @@
 # test as the default, cfg 9 cases under the other knobs), then decode-only benches alternating the
 # variants (cuBLAS bf16 measured in each bench run: ratios are same-run).
 #   usage: kernels/tools/decode_ab.sh OUTDIR "NAME:ENV=V,..." ...   (the bench variants, run in order)
-#   env: MXK_AB_VERIFY="ENV=V,ENV=V ..." extra cfg-9 verify knob sets (default: V2 with BPS=1, CPW=2)
+#   env: MXK_AB_VERIFY="ENV=V,ENV=V ..." cfg-9 verify knob sets (default: V2 forced on / off, with BPS=1, CPW=2, NS=2)
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${MXK_BUILD:-/tmp/mxsim_decode_build}
@@ -29,13 +29,13 @@ for v in 0 1; do
   done
 done
 rc=0
-stamp "== verify (full set, MXK_DS_V2=1)"
-MXK_DS_V2=1 timeout -k 5 100 "$G" verify "$DEST" > "$DEST/verify_v2.log" 2>&1 || rc=1
-tail -2 "$DEST/verify_v2.log"; cp "$DEST/verify.csv" "$DEST/verify_v2.csv" 2>/dev/null
-for e in ${MXK_AB_VERIFY:-MXK_DS_V2=0 MXK_DS_V2=1,MXK_DS_BPS=1 MXK_DS_V2=1,MXK_DS_CPW=2 MXK_DS_V2=1,MXK_DS_NS=2}; do
-  mkdir -p "$DEST/vf_$e"
-  env $(echo "$e" | tr ',' ' ') MXK_VERIFY_CFG=9 timeout -k 5 60 "$G" verify "$DEST/vf_$e" > "$DEST/vf_$e/log" 2>&1 || rc=1
-  echo "verify cfg 9 [$e]: $(tail -1 "$DEST/vf_$e/log")"
+stamp "== verify (full set, default knobs)"
+timeout -k 5 100 "$G" verify "$DEST" > "$DEST/verify.log" 2>&1 || rc=1
+tail -2 "$DEST/verify.log"
+for e in ${MXK_AB_VERIFY:-MXK_DS_V2=0 MXK_DS_V2=1 MXK_DS_V2=1,MXK_DS_BPS=1 MXK_DS_V2=1,MXK_DS_CPW=2 MXK_DS_V2=1,MXK_DS_NS=2}; do
+  d="$DEST/vf_$(echo "$e" | tr ',=' '__')"; mkdir -p "$d"
+  env $(echo "$e" | tr ',' ' ') MXK_VERIFY_CFG=9 timeout -k 5 60 "$G" verify "$d" > "$d/log" 2>&1 || rc=1
+  echo "verify cfg 9 [$e]: $(tail -1 "$d/log")"
 done
 stamp "== benches"
 MXK_BUILD=$BUILD "$ROOT/kernels/tools/decode_sweep.sh" "$DEST" "$@"
