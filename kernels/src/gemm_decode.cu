@@ -178,7 +178,6 @@ template <int MS, int GT, int CP> struct DsShape {
 struct DsPlan {
     int ns;            /* ring stages */
     int mode;          /* 0; 1 = stream only, no dots (timing experiments: MXK_DS_NOCOMP=1) */
-    int warm;          /* V2: one dry pass of the loop body before the first stage (MXK_DS_WARM=1) */
     int kp;            /* activation row stride */
     int ebp;           /* B scale row stride (bytes, odd number of words) */
     uint32_t o_x, o_t, o_fa, o_eb, bytes;
@@ -354,17 +353,12 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
     const uint32_t lo = tig < 2 ? 0xFFFFFFFFu : 0u, hi = ~lo;
     const uint32_t one_m = (tig < 2) == ((gid & 1) == 0) ? 0xFFFFFFFFu : 0u; /* ONE, G = 32 */
     const uint8_t *wl = sm + 256 + gid * KSP + tig * 16;
-    /* it = -1 (P.warm): a dry pass over stage 0's code path while the stream starts (no waits, no
-    ** arrivals, no stores; it reads whatever the ring holds): the instructions are fetched before
-    ** the data is there */
-    for (int it = -P.warm; it < nit; it++) {
-        const bool dry = it < 0;
-        const int itc = dry ? 0 : it;
-        const int st = itc % NS, t = itc / nst, ks = itc - t * nst;
-        const int kc0 = ks * CS, gs0 = kc0 * 64 / GT, slot = itc & 1;
+    for (int it = 0; it < nit; it++) {
+        const int st = it % NS, t = it / nst, ks = it - t * nst;
+        const int kc0 = ks * CS, gs0 = kc0 * 64 / GT, slot = it & 1;
         float *T = T0 + slot * (RG * 16 * M);
         const uint8_t *eb0 = EB + (16 * t + gid) * P.ebp, *eb1 = eb0 + 8 * P.ebp;
-        if (!dry) ds_wait(sbase + 8 * st, (uint32_t)(it / NS) & 1u);
+        ds_wait(sbase + 8 * st, (uint32_t)(it / NS) & 1u);
         __syncwarp();
         const uint8_t *ws = wl + st * 16 * KSP;
         /* dd[j]: the dots of the warp's group j of the stage (G = 32: 2i + h for chunk i, half h) */
@@ -421,7 +415,7 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
 #pragma unroll
                     for (int q = 0; q < 4; q++) dd[i / GC][s][q] += dc[i][s][q];
         __syncwarp();
-        if (lane == 0 && !dry) ds_arrive(sbase + 8 * (NS + st)); /* this warp is done with the ring stage */
+        if (lane == 0) ds_arrive(sbase + 8 * (NS + st)); /* this warp is done with the ring stage */
         if (it >= 2) ds_wait(tfree + 8 * slot, (uint32_t)((it >> 1) + 1) & 1u); /* stage it - 2 folded */
         if (P.mode == 3) { /* timing only: the dots without the terms (kept alive by a store that never runs) */
             int x = 0;
@@ -431,7 +425,7 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
                 for (int s = 0; s < MS; s++)
 #pragma unroll
                     for (int q = 0; q < 4; q++) x ^= dd[j][s][q];
-            if (x == 0x7EDCBA98 && !dry) T[lane] = 1.0f;
+            if (x == 0x7EDCBA98) T[lane] = 1.0f;
         } else
 #pragma unroll
         for (int j = 0; j < NGW; j++) {
@@ -446,14 +440,12 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
                         const int gg = g + (tig & 1), rsel = tig >> 1;
                         const int d = tig == 0 ? dd[j][0][0] : tig == 1 ? dd[j][0][1] : tig == 2 ? dd[j][0][2] : dd[j][0][3];
                         const float fa = FA[gg * MR], fb = ds_fac(rsel ? eb1[gg] : eb0[gg]);
-                        const float v = SW ? ds_term_sw(d, fa, fb) : ds_term(d, fa, fb);
-                        if (!dry) T[(gg - gs0) * 16 + gid + 8 * rsel] = v;
+                        T[(gg - gs0) * 16 + gid + 8 * rsel] = SW ? ds_term_sw(d, fa, fb) : ds_term(d, fa, fb);
                     }
                 } else if (tig < 2) {
                     const int d = tig ? dd[j][0][2] : dd[j][0][0];
                     const float fa = FA[g * MR], fb = ds_fac(tig ? eb1[g] : eb0[g]);
-                    const float v = SW ? ds_term_sw(d, fa, fb) : ds_term(d, fa, fb);
-                    if (!dry) T[(g - gs0) * 16 + gid + 8 * tig] = v;
+                    T[(g - gs0) * 16 + gid + 8 * tig] = SW ? ds_term_sw(d, fa, fb) : ds_term(d, fa, fb);
                 }
             } else {
                 const float fb0 = ds_fac(eb0[g]), fb1 = ds_fac(eb1[g]);
@@ -475,13 +467,13 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
                         v.w = ds_term_sw(dd[j][s][3], fa.y, fb1);
                     }
                     float *tp = tg + tb[s];
-                    if (m0 < M && !dry) tp[0] = v.x, tp[8 * M] = v.z;
-                    if (m0 + 1 < M && !dry) tp[1] = v.y, tp[8 * M + 1] = v.w;
+                    if (m0 < M) tp[0] = v.x, tp[8 * M] = v.z;
+                    if (m0 + 1 < M) tp[1] = v.y, tp[8 * M + 1] = v.w;
                 }
             }
         }
         __syncwarp();
-        if (lane == 0 && !dry) ds_arrive(trdy + 8 * slot); /* the warp's terms of stage it are in T */
+        if (lane == 0) ds_arrive(trdy + 8 * slot); /* the warp's terms of stage it are in T */
     }
 }
 
@@ -499,23 +491,21 @@ __device__ __forceinline__ void ds_fold2(const DsPlan &P, int M, int N, int K, i
     const bool act = f < 16 * M;
     const int on = f / M, om = f - on * M;
     float acc = 0.0f;
-    for (int it = -P.warm; it < nit; it++) { /* it = -1: dry pass (no waits, arrivals or stores) */
-        const bool dry = it < 0;
-        const int itc = dry ? 0 : it;
-        const int t = itc / nst, ks = itc - t * nst, slot = itc & 1, gs0 = ks * KS / GT;
-        if (!dry) ds_wait(trdy + 8 * slot, (uint32_t)(it >> 1) & 1u);
+    for (int it = 0; it < nit; it++) {
+        const int t = it / nst, ks = it - t * nst, slot = it & 1, gs0 = ks * KS / GT;
+        ds_wait(trdy + 8 * slot, (uint32_t)(it >> 1) & 1u);
         if (act && P.mode == 0) {
             const int cnt = min(RG, ng - gs0);
             const float *tp = T0 + slot * (RG * 16 * M) + f;
 #pragma unroll 8
             for (int gl = 0; gl < cnt; gl++) acc = __fadd_rn(acc, tp[gl * 16 * M]);
-            if (ks == nst - 1 || dry) {
+            if (ks == nst - 1) {
                 const int n = r0 + 16 * t + on;
-                if (n < r1 && !dry) c[(size_t)om * N + n] = acc;
+                if (n < r1) c[(size_t)om * N + n] = acc;
                 acc = 0.0f;
             }
         }
-        if (!dry) ds_arrive(tfree + 8 * slot);
+        ds_arrive(tfree + 8 * slot);
     }
 }
 
@@ -658,12 +648,12 @@ static int ds_env(const char *name)
 }
 static const int ds_env_ns = ds_env("MXK_DS_NS"), ds_env_bps = ds_env("MXK_DS_BPS"),
                  ds_env_nocomp = ds_env("MXK_DS_NOCOMP"), ds_env_cpw = ds_env("MXK_DS_CPW");
-/* MXK_DS_V2=1 / 0 selects the V2 consumers (folder warps, no block barrier per stage) / the per-stage
-** barrier; unset: DS_V2_DEFAULT */
+/* MXK_DS_V2=1 / 0 forces the V2 consumers (folder warps, no block barrier per stage) / the per-stage
+** barrier; unset: the default of ds_launch1 */
 static const int ds_env_v2 = getenv("MXK_DS_V2") ? atoi(getenv("MXK_DS_V2")) : -1;
-static const int ds_env_warm = getenv("MXK_DS_WARM") ? atoi(getenv("MXK_DS_WARM")) : 0;
 
-template <int MS, int GT, int CP> static DsPlan ds_plan(int M, int N, int K, int nsm, int smax, int bps, int *grid)
+template <int MS, int GT, int CP>
+static DsPlan ds_plan(int M, int N, int K, int nsm, int smax, int bps, int nscap, int *grid)
 {
     using S = DsShape<MS, GT, CP>;
     DsPlan P{};
@@ -683,10 +673,9 @@ template <int MS, int GT, int CP> static DsPlan ds_plan(int M, int N, int K, int
     const int fixed = 256 + fixed_x + t_bytes + fa_bytes + eb_bytes;
     const int stage = 16 * S::KSP;
     int ns = (budget - fixed) / stage;
-    ns = std::min(ns, ds_env_ns > 1 ? ds_env_ns : 8);
+    ns = std::min(ns, ds_env_ns > 1 ? ds_env_ns : nscap);
     if (ns < 2 || rows * ng > DS_EB_MAX) return P;
     P.ns = ns;
-    P.warm = ds_env_warm == 1;
     P.mode = ds_env_nocomp >= 1 && ds_env_nocomp <= 3 ? ds_env_nocomp : 0;
     P.o_x = 256 + ns * stage;
     P.o_t = P.o_x + (uint32_t)fixed_x;
@@ -707,8 +696,10 @@ static int ds_launch1(int M, int N, int K, const int8_t *am, const uint8_t *ae, 
     ** independent consumer pipelines per SM hide each other's barriers and ordered sums, e.g.
     ** 1x11008x4096 G = 32 19.3 us against 23.4 with one block); else one block per SM */
     int grid = 0, bps = ds_env_bps >= 1 ? ds_env_bps : MS == 1 ? 2 : 1;
-    DsPlan P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps, &grid);
-    if (P.ns == 0 && bps > 1) P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps = 1, &grid);
+    /* ring stages: as many as fit (at most 8), but 2 at M = 1 with two or more blocks per SM (H200:
+    ** 1x11008x4096 G = 128 17.7 us with 2 stages per block against 18.7 with 3) */
+    DsPlan P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps, ONE && bps > 1 ? 2 : 8, &grid);
+    if (P.ns == 0 && bps > 1) P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps = 1, 8, &grid);
     if (P.ns == 0) return -1;
     /* V2 by default except at M = 1, G = 32 (H200, same-run A/B: 1x4096x4096 G = 32 11.1 us against
     ** 10.8-10.9 with the per-stage barrier; everywhere else V2 is as fast or faster) */
