@@ -49,6 +49,18 @@
 **     contract's sequence of additions, stage after stage, from +0.0 at each tile (a term depends
 **     only on (d, EA, EB), so which thread forms it and when is free).  After a tile's last stage,
 **     the same thread stores C[m, n] and restarts from +0.0.
+**   - V2 consumers (the default, except at M = 1 with G = 32, where the per-stage barrier above runs;
+**     MXK_DS_V2=0 / 1 forces either): no block barrier per stage.  Each consumer warp waits for its
+**     stage, forms its dots with one s32 set per 64-byte chunk (the chunks' mmas are independent; a
+**     group's G/64 chunks are then summed with integer adds, exact since |d| <= G 2^14 < 2^31: the
+**     same d_g), releases its part of the ring stage itself (empty mbarrier, count 8), waits until
+**     the T slot of stage it - 2 is folded (tfree mbarrier, count: the folder threads), writes its
+**     terms to T[g][n][m] of slot it & 1 and arrives on tready (count 8; __syncwarp first, so the
+**     lanes' stores are ordered before lane 0's release).  Folder warps (16 M threads, rounded up
+**     to warps, after the producer warp) wait for tready, add the stage's terms in ascending g, one
+**     RN add each, to the accumulator of thread n M + m, free the slot, and store C[m, n] after a
+**     tile's last stage: the same terms and the same sequence of additions as above, so the same
+**     bits.  With V2 at M = 1 the ring has 2 stages per block (two blocks per SM).
 **   - scale factors: f(E) = 2^(E-133) as a float (exact: normal for E >= 7, subnormal 2^(E-133) >=
 **     2^-133 below; NaN for E = 255); A's in a table, B's formed from the byte at the term.  One
 **     block-wide flag (bar.red.or over the consumers): some activation scale is in [235, 254] (then
@@ -66,7 +78,13 @@
 **   one rounding; when EB >= 235 as well, the exact |t| >= 2^204 (d != 0), i.e. +-Inf, and both
 **   orders give +-Inf with d's sign (|x| >= 2^102 and the factor >= 2^102, or x already +-Inf);
 **   d = 0 gives +0 in both.  EB = 255: NaN either way.  Otherwise the order of the flag-clear case.
-** Measured (H200, reports/gpu/NVIDIA-H200-2026-11-26-decode2, cold L2, cuBLAS bf16 same run): 1x4096x4096
+** Measured (H200, reports/gpu/NVIDIA-H200-2026-11-26-decode3, cold L2, means of 3 same-call runs):
+** V2 + 2-stage ring at M = 1: 1x11008x4096 G = 128 17.7 us (per-stage barrier 18.9), G = 64 18.1
+** (20.3); 16x11008x4096 G = 64 26.8 (30.9), G = 32 44.3 (52.0), G = 128 23.8 (23.8); 1x4096x4096
+** unchanged within noise (10.5-10.8).  Diagnostic modes of V2 (MXK_DS_NOCOMP=2: no ordered sums,
+** =3: dots only) put most of the remaining gap to the stream in the dots themselves: 16x11008x4096
+** G = 128 stream 17.3, dots only 21.6, + terms 22.9, + sums 23.8 us.
+** Earlier (decode2, per-stage barrier everywhere): 1x4096x4096
 ** G = 32 10.9 us (cfg 10 12.7), 1x11008x4096 G = 32 19.2 (27.1), G = 128 18.8 (cfg 4 19.0),
 ** 16x11008x4096 G = 128 23.7 (cfg 4 27.4); with the dots switched off (MXK_DS_NOCOMP=1) the same
 ** stream takes 9.0 / 15.7 / 15.7 / 17.2 us: the rest is consumer work that the ring does not hide
@@ -696,14 +714,16 @@ static int ds_launch1(int M, int N, int K, const int8_t *am, const uint8_t *ae, 
     ** independent consumer pipelines per SM hide each other's barriers and ordered sums, e.g.
     ** 1x11008x4096 G = 32 19.3 us against 23.4 with one block); else one block per SM */
     int grid = 0, bps = ds_env_bps >= 1 ? ds_env_bps : MS == 1 ? 2 : 1;
-    /* ring stages: as many as fit (at most 8), but 2 at M = 1 with two or more blocks per SM (H200:
-    ** 1x11008x4096 G = 128 17.7 us with 2 stages per block against 18.7 with 3) */
-    DsPlan P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps, ONE && bps > 1 ? 2 : 8, &grid);
+    /* V2 consumers by default except at M = 1, G = 32 (H200, run 3 of
+    ** reports/gpu/NVIDIA-H200-2026-11-26-decode3: 1x4096x4096 G = 32 11.0 us with V2 against 10.7
+    ** with the per-stage barrier; elsewhere V2 is as fast or faster, up to 15% at M = 16, G <= 64).
+    ** Ring stages: as many as fit (at most 8), but 2 for V2 at M = 1 with two blocks per SM
+    ** (1x11008x4096 G = 128 17.7 us against 18.4-18.6 with 3, G = 64 18.1 against 19.2-19.4). */
+    const bool v2w = ds_env_v2 >= 0 ? ds_env_v2 == 1 : !(ONE && GT == 32);
+    DsPlan P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps, v2w && ONE && bps > 1 ? 2 : 8, &grid);
     if (P.ns == 0 && bps > 1) P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps = 1, 8, &grid);
     if (P.ns == 0) return -1;
-    /* V2 by default except at M = 1, G = 32 (H200, same-run A/B: 1x4096x4096 G = 32 11.1 us against
-    ** 10.8-10.9 with the per-stage barrier; everywhere else V2 is as fast or faster) */
-    const bool v2 = (ds_env_v2 >= 0 ? ds_env_v2 == 1 : !(ONE && GT == 32)) && P.mode != 1;
+    const bool v2 = v2w && P.mode != 1;
     auto kern = v2 ? gemm_decode_kernel<MS, GT, CP, ONE, true> : gemm_decode_kernel<MS, GT, CP, ONE, false>;
     static int attr_set[2] = {0, 0}; /* once per instantiation (benign race: idempotent) */
     if (attr_set[v2] != smax) {
