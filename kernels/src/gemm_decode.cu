@@ -81,8 +81,8 @@
 ** Measured (H200, reports/gpu/NVIDIA-H200-2026-11-26-decode3, cold L2, means of 3 same-call runs):
 ** V2 + 2-stage ring at M = 1: 1x11008x4096 G = 128 17.7 us (per-stage barrier 18.9), G = 64 18.1
 ** (20.3); 16x11008x4096 G = 64 26.8 (30.9), G = 32 44.3 (52.0), G = 128 23.8 (23.8); 1x4096x4096
-** unchanged within noise (10.5-10.8).  Diagnostic modes of V2 (MXK_DS_NOCOMP=2: no ordered sums,
-** =3: dots only) put most of the remaining gap to the stream in the dots themselves: 16x11008x4096
+** unchanged within noise (10.5-10.8).  Diagnostic modes of V2 (run 2; MXK_DS_NOCOMP=2: no ordered
+** sums, =3: dots only) put most of the remaining gap to the stream in the dots themselves: 16x11008x4096
 ** G = 128 stream 17.3, dots only 21.6, + terms 22.9, + sums 23.8 us.
 ** Earlier (decode2, per-stage barrier everywhere): 1x4096x4096
 ** G = 32 10.9 us (cfg 10 12.7), 1x11008x4096 G = 32 19.2 (27.1), G = 128 18.8 (cfg 4 19.0),
