@@ -49,6 +49,18 @@
 **     contract's sequence of additions, stage after stage, from +0.0 at each tile (a term depends
 **     only on (d, EA, EB), so which thread forms it and when is free).  After a tile's last stage,
 **     the same thread stores C[m, n] and restarts from +0.0.
+**   - V2 consumers (the default, except at M = 1 with G = 32, where the per-stage barrier above runs;
+**     MXK_DS_V2=0 / 1 forces either): no block barrier per stage.  Each consumer warp waits for its
+**     stage, forms its dots with one s32 set per 64-byte chunk (the chunks' mmas are independent; a
+**     group's G/64 chunks are then summed with integer adds, exact since |d| <= G 2^14 < 2^31: the
+**     same d_g), releases its part of the ring stage itself (empty mbarrier, count 8), waits until
+**     the T slot of stage it - 2 is folded (tfree mbarrier, count: the folder threads), writes its
+**     terms to T[g][n][m] of slot it & 1 and arrives on tready (count 8; __syncwarp first, so the
+**     lanes' stores are ordered before lane 0's release).  Folder warps (16 M threads, rounded up
+**     to warps, after the producer warp) wait for tready, add the stage's terms in ascending g, one
+**     RN add each, to the accumulator of thread n M + m, free the slot, and store C[m, n] after a
+**     tile's last stage: the same terms and the same sequence of additions as above, so the same
+**     bits.  With V2 at M = 1 the ring has 2 stages per block (two blocks per SM).
 **   - scale factors: f(E) = 2^(E-133) as a float (exact: normal for E >= 7, subnormal 2^(E-133) >=
 **     2^-133 below; NaN for E = 255); A's in a table, B's formed from the byte at the term.  One
 **     block-wide flag (bar.red.or over the consumers): some activation scale is in [235, 254] (then
@@ -66,7 +78,13 @@
 **   one rounding; when EB >= 235 as well, the exact |t| >= 2^204 (d != 0), i.e. +-Inf, and both
 **   orders give +-Inf with d's sign (|x| >= 2^102 and the factor >= 2^102, or x already +-Inf);
 **   d = 0 gives +0 in both.  EB = 255: NaN either way.  Otherwise the order of the flag-clear case.
-** Measured (H200, reports/gpu/NVIDIA-H200-2026-11-26-decode2, cold L2, cuBLAS bf16 same run): 1x4096x4096
+** Measured (H200, reports/gpu/NVIDIA-H200-2026-11-26-decode3, cold L2, means of 3 same-call runs):
+** V2 + 2-stage ring at M = 1: 1x11008x4096 G = 128 17.7 us (per-stage barrier 18.9), G = 64 18.1
+** (20.3); 16x11008x4096 G = 64 26.8 (30.9), G = 32 44.3 (52.0), G = 128 23.8 (23.8); 1x4096x4096
+** unchanged within noise (10.5-10.8).  Diagnostic modes of V2 (run 2; MXK_DS_NOCOMP=2: no ordered
+** sums, =3: dots only) put most of the remaining gap to the stream in the dots themselves: 16x11008x4096
+** G = 128 stream 17.3, dots only 21.6, + terms 22.9, + sums 23.8 us.
+** Earlier (decode2, per-stage barrier everywhere): 1x4096x4096
 ** G = 32 10.9 us (cfg 10 12.7), 1x11008x4096 G = 32 19.2 (27.1), G = 128 18.8 (cfg 4 19.0),
 ** 16x11008x4096 G = 128 23.7 (cfg 4 27.4); with the dots switched off (MXK_DS_NOCOMP=1) the same
 ** stream takes 9.0 / 15.7 / 15.7 / 17.2 us: the rest is consumer work that the ring does not hide
@@ -321,8 +339,203 @@ __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, in
     }
 }
 
-template <int MS, int GT, int CP, bool ONE>
-__global__ void __launch_bounds__(DS_T, 1)
+
+/* V2 consumers (MXK_DS_V2=1; see the header's V2 paragraph): no block barrier per stage.  Each warp
+** waits for its stage, forms all its dots (one s32 set per chunk: the chunks' mmas are independent,
+** a group's chunks are summed with exact integer adds), releases its part of the ring stage (empty
+** mbarrier, count 8), waits until the folder warps are done with the T slot of stage it - 2
+** (tfree), writes its terms and arrives on tready (count 8).  The ordered sums are the folder warps'
+** (ds_fold2), so no consumer waits for them. */
+template <int MS, int GT, int CP, bool ONE, bool SW>
+__device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, int r1, uint32_t sbase,
+                                         const uint8_t *sm)
+{
+    using S = DsShape<MS, GT, CP>;
+    constexpr int MR = S::MR, CPW = S::CPW, CS = S::CS, KS = S::KS, KSP = S::KSP, GC = S::GC, RG = S::RG;
+    constexpr int NGW = GT == 32 ? 2 * CPW : CPW / GC; /* groups of a warp per stage */
+    const int nchunks = K / 64, NS = P.ns;
+    const int nrows = r1 - r0, ntiles = (nrows + 15) / 16, nst = (K + KS - 1) / KS, nit = ntiles * nst;
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int gid = lane >> 2, tig = lane & 3;
+    const uint32_t trdy = sbase + 8 * (2 * NS + 1), tfree = trdy + 16;
+    const float *FA = reinterpret_cast<const float *>(sm + P.o_fa);
+    float *T0 = reinterpret_cast<float *>(const_cast<uint8_t *>(sm) + P.o_t);
+    const uint8_t *EB = sm + P.o_eb;
+    const uint8_t *xr[MS];
+    int tb[MS];
+#pragma unroll
+    for (int s = 0; s < MS; s++) {
+        xr[s] = sm + P.o_x + min(8 * s + gid, M - 1) * P.kp + tig * 16;
+        tb[s] = gid * M + 8 * s + 2 * tig;
+    }
+    const uint32_t lo = tig < 2 ? 0xFFFFFFFFu : 0u, hi = ~lo;
+    const uint32_t one_m = (tig < 2) == ((gid & 1) == 0) ? 0xFFFFFFFFu : 0u; /* ONE, G = 32 */
+    const uint8_t *wl = sm + 256 + gid * KSP + tig * 16;
+    for (int it = 0; it < nit; it++) {
+        const int st = it % NS, t = it / nst, ks = it - t * nst;
+        const int kc0 = ks * CS, gs0 = kc0 * 64 / GT, slot = it & 1;
+        float *T = T0 + slot * (RG * 16 * M);
+        const uint8_t *eb0 = EB + (16 * t + gid) * P.ebp, *eb1 = eb0 + 8 * P.ebp;
+        ds_wait(sbase + 8 * st, (uint32_t)(it / NS) & 1u);
+        __syncwarp();
+        const uint8_t *ws = wl + st * 16 * KSP;
+        /* dd[j]: the dots of the warp's group j of the stage (G = 32: 2i + h for chunk i, half h) */
+        int dd[NGW][MS][4];
+#pragma unroll
+        for (int j = 0; j < NGW; j++)
+#pragma unroll
+            for (int s = 0; s < MS; s++)
+#pragma unroll
+                for (int q = 0; q < 4; q++) dd[j][s][q] = 0;
+        int dc[CPW][MS][4]; /* G >= 64: one s32 set per chunk */
+#pragma unroll
+        for (int i = 0; i < CPW; i++) {
+            const int cl = warp * CPW + i, ch = kc0 + cl;
+#pragma unroll
+            for (int s = 0; s < MS; s++)
+#pragma unroll
+                for (int q = 0; q < 4; q++) dc[i][s][q] = 0;
+            if (ch < nchunks) {
+                const uint4 p = *reinterpret_cast<const uint4 *>(ws + cl * 64);
+                const uint4 q = *reinterpret_cast<const uint4 *>(ws + 8 * KSP + cl * 64);
+                uint4 x[MS];
+#pragma unroll
+                for (int s = 0; s < MS; s++) x[s] = *reinterpret_cast<const uint4 *>(xr[s] + ch * 64);
+                if (ONE) {
+                    if (GT == 32) {
+                        ds_mma(dd[2 * i][0], p.x, q.x, p.y, q.y, x[0].x & one_m, x[0].y & one_m);
+                        ds_mma(dd[2 * i][0], p.z, q.z, p.w, q.w, x[0].z & one_m, x[0].w & one_m);
+                    } else {
+                        ds_mma(dc[i][0], p.x, q.x, p.y, q.y, x[0].x, x[0].y);
+                        ds_mma(dc[i][0], p.z, q.z, p.w, q.w, x[0].z, x[0].w);
+                    }
+                } else {
+#pragma unroll
+                    for (int s = 0; s < MS; s++) {
+                        if (GT == 32) {
+                            ds_mma(dd[2 * i][s], p.x, q.x, p.y, q.y, x[s].x & lo, x[s].y & lo);
+                            ds_mma(dd[2 * i][s], p.z, q.z, p.w, q.w, x[s].z & lo, x[s].w & lo);
+                            ds_mma(dd[2 * i + 1][s], p.x, q.x, p.y, q.y, x[s].x & hi, x[s].y & hi);
+                            ds_mma(dd[2 * i + 1][s], p.z, q.z, p.w, q.w, x[s].z & hi, x[s].w & hi);
+                        } else {
+                            ds_mma(dc[i][s], p.x, q.x, p.y, q.y, x[s].x, x[s].y);
+                            ds_mma(dc[i][s], p.z, q.z, p.w, q.w, x[s].z, x[s].w);
+                        }
+                    }
+                }
+            }
+        }
+        if (GT >= 64) /* a group's chunks: exact integer sums (|d| <= G 2^14 < 2^31) */
+#pragma unroll
+            for (int i = 0; i < CPW; i++)
+#pragma unroll
+                for (int s = 0; s < MS; s++)
+#pragma unroll
+                    for (int q = 0; q < 4; q++) dd[i / GC][s][q] += dc[i][s][q];
+        __syncwarp();
+        if (lane == 0) ds_arrive(sbase + 8 * (NS + st)); /* this warp is done with the ring stage */
+        if (it >= 2) ds_wait(tfree + 8 * slot, (uint32_t)((it >> 1) + 1) & 1u); /* stage it - 2 folded */
+        if (P.mode == 3) { /* timing only: the dots without the terms (kept alive by a store that never runs) */
+            int x = 0;
+#pragma unroll
+            for (int j = 0; j < NGW; j++)
+#pragma unroll
+                for (int s = 0; s < MS; s++)
+#pragma unroll
+                    for (int q = 0; q < 4; q++) x ^= dd[j][s][q];
+            if (x == 0x7EDCBA98) T[lane] = 1.0f;
+        } else
+#pragma unroll
+        for (int j = 0; j < NGW; j++) {
+            const int g = GT == 32 ? 2 * (kc0 + warp * CPW) + j : (kc0 + warp * CPW) / GC + j;
+            if (g * GT >= K) break;
+            if (ONE) {
+                /* G = 32: lane tig forms (row gid + 8 (tig >> 1), group 2c + (tig & 1)), c the chunk
+                ** (j = 2i: the even/odd columns hold groups 2c and 2c + 1 of chunk i); G >= 64: lanes
+                ** tig 0, 1 form rows gid, gid + 8 */
+                if (GT == 32) {
+                    if ((j & 1) == 0) {
+                        const int gg = g + (tig & 1), rsel = tig >> 1;
+                        const int d = tig == 0 ? dd[j][0][0] : tig == 1 ? dd[j][0][1] : tig == 2 ? dd[j][0][2] : dd[j][0][3];
+                        const float fa = FA[gg * MR], fb = ds_fac(rsel ? eb1[gg] : eb0[gg]);
+                        T[(gg - gs0) * 16 + gid + 8 * rsel] = SW ? ds_term_sw(d, fa, fb) : ds_term(d, fa, fb);
+                    }
+                } else if (tig < 2) {
+                    const int d = tig ? dd[j][0][2] : dd[j][0][0];
+                    const float fa = FA[g * MR], fb = ds_fac(tig ? eb1[g] : eb0[g]);
+                    T[(g - gs0) * 16 + gid + 8 * tig] = SW ? ds_term_sw(d, fa, fb) : ds_term(d, fa, fb);
+                }
+            } else {
+                const float fb0 = ds_fac(eb0[g]), fb1 = ds_fac(eb1[g]);
+                float *tg = T + (g - gs0) * 16 * M;
+#pragma unroll
+                for (int s = 0; s < MS; s++) {
+                    const int m0 = 8 * s + 2 * tig;
+                    const float2 fa = *reinterpret_cast<const float2 *>(FA + g * MR + m0);
+                    float4 v;
+                    if (!SW) {
+                        v.x = ds_term(dd[j][s][0], fa.x, fb0);
+                        v.y = ds_term(dd[j][s][1], fa.y, fb0);
+                        v.z = ds_term(dd[j][s][2], fa.x, fb1);
+                        v.w = ds_term(dd[j][s][3], fa.y, fb1);
+                    } else {
+                        v.x = ds_term_sw(dd[j][s][0], fa.x, fb0);
+                        v.y = ds_term_sw(dd[j][s][1], fa.y, fb0);
+                        v.z = ds_term_sw(dd[j][s][2], fa.x, fb1);
+                        v.w = ds_term_sw(dd[j][s][3], fa.y, fb1);
+                    }
+                    float *tp = tg + tb[s];
+                    if (m0 < M) tp[0] = v.x, tp[8 * M] = v.z;
+                    if (m0 + 1 < M) tp[1] = v.y, tp[8 * M + 1] = v.w;
+                }
+            }
+        }
+        __syncwarp();
+        if (lane == 0) ds_arrive(trdy + 8 * slot); /* the warp's terms of stage it are in T */
+    }
+}
+
+/* V2 folder warps: thread f = n M + m (f < 16 M) adds stage it's terms of (n, m) in ascending g to
+** its accumulator once the 8 consumer warps have written them (tready), then frees the T slot
+** (tfree, count: every folder thread); after a tile's last stage, C[m, n] and +0.0 again. */
+__device__ __forceinline__ void ds_fold2(const DsPlan &P, int M, int N, int K, int GT, int RG, int KS, int r0, int r1,
+                                         uint32_t sbase, const uint8_t *sm, float *__restrict__ c)
+{
+    const int ng = K / GT, NS = P.ns;
+    const int nrows = r1 - r0, ntiles = (nrows + 15) / 16, nst = (K + KS - 1) / KS, nit = ntiles * nst;
+    const int f = threadIdx.x - (DS_T);
+    const uint32_t trdy = sbase + 8 * (2 * NS + 1), tfree = trdy + 16;
+    const float *T0 = reinterpret_cast<const float *>(sm + P.o_t);
+    const bool act = f < 16 * M;
+    const int on = f / M, om = f - on * M;
+    float acc = 0.0f;
+    for (int it = 0; it < nit; it++) {
+        const int t = it / nst, ks = it - t * nst, slot = it & 1, gs0 = ks * KS / GT;
+        ds_wait(trdy + 8 * slot, (uint32_t)(it >> 1) & 1u);
+        if (act && P.mode == 0) {
+            const int cnt = min(RG, ng - gs0);
+            const float *tp = T0 + slot * (RG * 16 * M) + f;
+#pragma unroll 8
+            for (int gl = 0; gl < cnt; gl++) acc = __fadd_rn(acc, tp[gl * 16 * M]);
+            if (ks == nst - 1) {
+                const int n = r0 + 16 * t + on;
+                if (n < r1) c[(size_t)om * N + n] = acc;
+                acc = 0.0f;
+            }
+        }
+        ds_arrive(tfree + 8 * slot);
+    }
+}
+
+/* V2: + the folder warps (16 M threads, rounded up to warps); launch bound: M <= 8 keeps two blocks per SM */
+template <int MS, bool ONE, bool V2> struct DsThreads {
+    static constexpr int FW = V2 ? (ONE ? 1 : MS == 1 ? 4 : 8) : 0; /* folder warps, at most */
+    static constexpr int T = DS_T + 32 * FW;
+    static constexpr int MINB = V2 && MS == 1 ? 2 : 1;
+};
+
+template <int MS, int GT, int CP, bool ONE, bool V2>
+__global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ONE, V2>::MINB))
     gemm_decode_kernel(DsPlan P, int M, int N, int K, const int8_t *__restrict__ am, const uint8_t *__restrict__ ae,
                        const int8_t *__restrict__ bm, const uint8_t *__restrict__ be, float *__restrict__ c)
 {
@@ -335,7 +548,15 @@ __global__ void __launch_bounds__(DS_T, 1)
     const int nrows = r1 - r0;
     const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(dsm); /* full[NS], empty[NS], x */
     if (tid == 0) {
-        for (int s = 0; s < 2 * NS + 1; s++) ds_bar_init(sbase + 8 * s, 1);
+        /* full[NS], empty[NS], x, and for V2 tready[2], tfree[2] (counts: below) */
+        const bool v2 = V2 && P.mode != 1;
+        for (int s = 0; s < 2 * NS + 1; s++) ds_bar_init(sbase + 8 * s, v2 && s >= NS && s < 2 * NS ? DS_W : 1);
+        if (v2) {
+            ds_bar_init(sbase + 8 * (2 * NS + 1), DS_W);
+            ds_bar_init(sbase + 8 * (2 * NS + 2), DS_W);
+            ds_bar_init(sbase + 8 * (2 * NS + 3), blockDim.x - DS_T);
+            ds_bar_init(sbase + 8 * (2 * NS + 4), blockDim.x - DS_T);
+        }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
     /* The scale bytes first (registers): 1/G of the bytes, they must not queue behind the stream. */
@@ -371,6 +592,10 @@ __global__ void __launch_bounds__(DS_T, 1)
                     ds_bulk(dst + r * KSP, bm + (size_t)(r0 + 16 * t + r) * K + k0, (uint32_t)kb, full);
             }
         }
+        return;
+    }
+    if (V2 && warp > DS_W) { /* folder warps */
+        if (P.mode != 1) ds_fold2(P, M, N, K, GT, S::RG, KS, r0, r1, sbase, dsm, c);
         return;
     }
     /* consumers: B scale bytes into shared memory (row stride ebp), A factors into FA[g][MR] */
@@ -410,7 +635,12 @@ __global__ void __launch_bounds__(DS_T, 1)
         }
         return;
     }
-    if (sw)
+    if (V2) {
+        if (sw)
+            ds_body2<MS, GT, CP, ONE, true>(P, M, K, r0, r1, sbase, dsm);
+        else
+            ds_body2<MS, GT, CP, ONE, false>(P, M, K, r0, r1, sbase, dsm);
+    } else if (sw)
         ds_body<MS, GT, CP, ONE, true>(P, M, N, K, r0, r1, sbase, dsm, c);
     else
         ds_body<MS, GT, CP, ONE, false>(P, M, N, K, r0, r1, sbase, dsm, c);
@@ -426,8 +656,9 @@ static int ds_dev_attr(cudaDeviceAttr a)
 /* Grid and shared-memory plan; ns = 0 when nothing fits (then cfg 4). */
 /* Timing knobs (environment, read once; for measurements, kernels/tools/decode_sweep.sh):
 ** MXK_DS_NS caps the ring stages, MXK_DS_BPS sets blocks per SM (default 2 at M <= 8, else 1),
-** MXK_DS_NOCOMP=1 streams without dots (WRONG results: timing only), MXK_DS_CPW=2 halves the stage
-** (G <= 128).  Unset, the kernel runs as documented above. */
+** MXK_DS_NOCOMP=1 streams without dots (WRONG results: timing only; =2: V2 without the ordered sums,
+** =3: V2 dots only, also timing only), MXK_DS_CPW=2 halves the stage (G <= 128), MXK_DS_V2=0 / 1
+** forces the per-stage-barrier / V2 consumers.  Unset, the kernel runs as documented above. */
 static int ds_env(const char *name)
 {
     const char *v = getenv(name);
@@ -435,8 +666,12 @@ static int ds_env(const char *name)
 }
 static const int ds_env_ns = ds_env("MXK_DS_NS"), ds_env_bps = ds_env("MXK_DS_BPS"),
                  ds_env_nocomp = ds_env("MXK_DS_NOCOMP"), ds_env_cpw = ds_env("MXK_DS_CPW");
+/* MXK_DS_V2=1 / 0 forces the V2 consumers (folder warps, no block barrier per stage) / the per-stage
+** barrier; unset: the default of ds_launch1 */
+static const int ds_env_v2 = getenv("MXK_DS_V2") ? atoi(getenv("MXK_DS_V2")) : -1;
 
-template <int MS, int GT, int CP> static DsPlan ds_plan(int M, int N, int K, int nsm, int smax, int bps, int *grid)
+template <int MS, int GT, int CP>
+static DsPlan ds_plan(int M, int N, int K, int nsm, int smax, int bps, int nscap, int *grid)
 {
     using S = DsShape<MS, GT, CP>;
     DsPlan P{};
@@ -456,10 +691,10 @@ template <int MS, int GT, int CP> static DsPlan ds_plan(int M, int N, int K, int
     const int fixed = 256 + fixed_x + t_bytes + fa_bytes + eb_bytes;
     const int stage = 16 * S::KSP;
     int ns = (budget - fixed) / stage;
-    ns = std::min(ns, ds_env_ns > 1 ? ds_env_ns : 8);
+    ns = std::min(ns, ds_env_ns > 1 ? ds_env_ns : nscap);
     if (ns < 2 || rows * ng > DS_EB_MAX) return P;
     P.ns = ns;
-    P.mode = ds_env_nocomp == 1;
+    P.mode = ds_env_nocomp >= 1 && ds_env_nocomp <= 3 ? ds_env_nocomp : 0;
     P.o_x = 256 + ns * stage;
     P.o_t = P.o_x + (uint32_t)fixed_x;
     P.o_fa = P.o_t + (uint32_t)t_bytes;
@@ -479,17 +714,25 @@ static int ds_launch1(int M, int N, int K, const int8_t *am, const uint8_t *ae, 
     ** independent consumer pipelines per SM hide each other's barriers and ordered sums, e.g.
     ** 1x11008x4096 G = 32 19.3 us against 23.4 with one block); else one block per SM */
     int grid = 0, bps = ds_env_bps >= 1 ? ds_env_bps : MS == 1 ? 2 : 1;
-    DsPlan P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps, &grid);
-    if (P.ns == 0 && bps > 1) P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps = 1, &grid);
+    /* V2 consumers by default except at M = 1, G = 32 (H200, run 3 of
+    ** reports/gpu/NVIDIA-H200-2026-11-26-decode3: 1x4096x4096 G = 32 11.0 us with V2 against 10.7
+    ** with the per-stage barrier; elsewhere V2 is as fast or faster, up to 15% at M = 16, G <= 64).
+    ** Ring stages: as many as fit (at most 8), but 2 for V2 at M = 1 with two blocks per SM
+    ** (1x11008x4096 G = 128 17.7 us against 18.4-18.6 with 3, G = 64 18.1 against 19.2-19.4). */
+    const bool v2w = ds_env_v2 >= 0 ? ds_env_v2 == 1 : !(ONE && GT == 32);
+    DsPlan P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps, v2w && ONE && bps > 1 ? 2 : 8, &grid);
+    if (P.ns == 0 && bps > 1) P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps = 1, 8, &grid);
     if (P.ns == 0) return -1;
-    auto kern = gemm_decode_kernel<MS, GT, CP, ONE>;
-    static int attr_set = 0; /* once per instantiation (benign race: idempotent) */
-    if (attr_set != smax) {
+    const bool v2 = v2w && P.mode != 1;
+    auto kern = v2 ? gemm_decode_kernel<MS, GT, CP, ONE, true> : gemm_decode_kernel<MS, GT, CP, ONE, false>;
+    static int attr_set[2] = {0, 0}; /* once per instantiation (benign race: idempotent) */
+    if (attr_set[v2] != smax) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smax);
         if (e != cudaSuccess) return (int)e;
-        attr_set = smax;
+        attr_set[v2] = smax;
     }
-    kern<<<(unsigned)grid, DS_T, P.bytes, s>>>(P, M, N, K, am, ae, bm, be, c);
+    const int threads = v2 ? DS_T + 32 * ((16 * M + 31) / 32) : DS_T;
+    kern<<<(unsigned)grid, (unsigned)threads, P.bytes, s>>>(P, M, N, K, am, ae, bm, be, c);
     return mxk_err(cudaGetLastError());
 }
 
@@ -499,9 +742,12 @@ template <int MS, int GT, bool ONE>
 static int ds_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, const int8_t *bm,
                      const uint8_t *be, float *c, cudaStream_t s)
 {
-    if ((MS == 2 && GT == 32) || (ds_env_cpw == 2 && GT <= 128))
-        return ds_launch1<MS, GT, (GT <= 128 ? 2 : 4), ONE>(M, N, K, am, ae, bm, be, c, s);
-    return ds_launch1<MS, GT, 4, ONE>(M, N, K, am, ae, bm, be, c, s);
+    if constexpr (MS == 2 && GT == 32) {
+        return ds_launch1<MS, GT, 2, ONE>(M, N, K, am, ae, bm, be, c, s);
+    } else {
+        if (ds_env_cpw == 2 && GT <= 128) return ds_launch1<MS, GT, (GT <= 128 ? 2 : 4), ONE>(M, N, K, am, ae, bm, be, c, s);
+        return ds_launch1<MS, GT, 4, ONE>(M, N, K, am, ae, bm, be, c, s);
+    }
 }
 
 template <int MS>
