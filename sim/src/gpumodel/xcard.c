@@ -295,15 +295,10 @@ static int cmp_dbl(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Kernels whose code is the same in every build that workloads/gpus/xcard-runs.txt lists: the
-** library ones (copy, cuBLAS, cuBLASLt), and the dequantize kernel with the dequant+cuBLAS path
-** built on it (kernels/src/dequantize.cu: its fast path, the one the bench times, has not changed
-** since the runs of 2026-11-26 15:25 on; the earlier runs 15-17 ran the same path as "cfg 9" of
-** the variants removed after them).  Their rows are medians over every listed run of a card. */
+/* Library kernels (not built from this repository): the same code in every build of the bench. */
 static int library_method(const char *m)
 {
-    return !strcmp(m, "d2d-copy") || !strcmp(m, "cublas-bf16") || !strcmp(m, "cublaslt-int8") ||
-           !strncmp(m, "mxk-dequant-", 12) || !strcmp(m, "dequant+cublas-bf16");
+    return !strcmp(m, "d2d-copy") || !strcmp(m, "cublas-bf16") || !strcmp(m, "cublaslt-int8");
 }
 
 mxsim_status mxsim_gpu_xbench_median(mxsim_ctx *ctx, const mxsim_gpu_xbench *const *runs, const int *build, int n,
