@@ -101,59 +101,14 @@
 #include <cstdlib>
 
 #include "mxk_common.cuh"
+#include "mxk_decode.cuh"
+#include "mxk_mbar.cuh"
 
 #define DS_W 8                   /* consumer warps */
 #define DS_T (DS_W * 32 + 32)    /* + the producer warp */
 #define DS_EB_MAX 12288          /* bytes of B scales a block keeps (its rows x K/G) */
 #define DS_EBW (DS_EB_MAX / 1024) /* 32-bit scale loads per consumer thread */
 
-__device__ __forceinline__ void ds_mma(int (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
-                                       uint32_t b0, uint32_t b1)
-{
-    asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-        "{%8,%9}, {%0,%1,%2,%3};\n"
-        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-}
-
-/* scale bytes: volatile, so that they are issued where written (before the stream starts) */
-__device__ __forceinline__ uint32_t ds_ld32v(const uint8_t *p)
-{
-    uint32_t v;
-    asm volatile("ld.global.nc.u32 %0, [%1];\n" : "=r"(v) : "l"(p));
-    return v;
-}
-__device__ __forceinline__ uint32_t ds_ld8v(const uint8_t *p)
-{
-    uint32_t v;
-    asm volatile("ld.global.nc.u8 %0, [%1];\n" : "=r"(v) : "l"(p));
-    return v;
-}
-
-__device__ __forceinline__ void ds_bar_init(uint32_t bar, int count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count));
-}
-__device__ __forceinline__ void ds_arrive(uint32_t bar)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
-}
-__device__ __forceinline__ void ds_arrive_tx(uint32_t bar, uint32_t bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void ds_wait(uint32_t bar, uint32_t parity)
-{
-    asm volatile("{\n.reg .pred p;\nDSWAIT_%=:\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-                 "@!p bra DSWAIT_%=;\n}\n" ::"r"(bar), "r"(parity) : "memory");
-}
-/* 1-D bulk copy global -> shared, completion counted in bytes on the mbarrier */
-__device__ __forceinline__ void ds_bulk(uint32_t dst, const void *src, uint32_t bytes, uint32_t bar)
-{
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
-                 ::"r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
-}
 /* barrier of the 256 consumer threads only (the producer warp never joins) */
 __device__ __forceinline__ void ds_sync() { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
 __device__ __forceinline__ int ds_sync_or(int v)
@@ -162,23 +117,6 @@ __device__ __forceinline__ int ds_sync_or(int v)
     asm volatile("{\n.reg .pred p, q;\nsetp.ne.s32 q, %1, 0;\nbar.red.or.pred p, 1, 256, q;\nselp.s32 %0, 1, 0, p;\n}\n"
                  : "=r"(r) : "r"(v) : "memory");
     return r;
-}
-
-/* f(E) = 2^(E-133) exactly (subnormal for E < 7), NaN for E = 255 */
-__device__ __forceinline__ float ds_fac(int e)
-{
-    if (e == 255) return __int_as_float(0x7FC00000);
-    return e >= 7 ? __int_as_float((e - 6) << 23) : __int_as_float(1 << (e + 16));
-}
-__device__ __forceinline__ float ds_term(int d, float fa, float fb)
-{
-    return __fmul_rn(__fmul_rn(__int2float_rn(d), fa), fb);
-}
-/* the swapped order where EA is in [235, 254] */
-__device__ __forceinline__ float ds_term_sw(int d, float fa, float fb)
-{
-    const bool sw = fa >= 0x1p102f; /* EA in [235, 254] (NaN compares false) */
-    return __fmul_rn(__fmul_rn(__int2float_rn(d), sw ? fb : fa), sw ? fa : fb);
 }
 
 template <int MS, int GT, int CP> struct DsShape {
@@ -231,7 +169,7 @@ __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, in
         float *T = T0 + (it & 1) * (RG * 16 * M);
         const uint8_t *eb0 = EB + (16 * t + gid) * P.ebp, *eb1 = eb0 + 8 * P.ebp;
         auto emit = [&](int g, const int (&dd)[MS][4]) {
-            const float fb0 = ds_fac(eb0[g]), fb1 = ds_fac(eb1[g]);
+            const float fb0 = mxk_dec_fac(eb0[g]), fb1 = mxk_dec_fac(eb1[g]);
             float *tg = T + (g - gs0) * 16 * M;
 #pragma unroll
             for (int s = 0; s < MS; s++) {
@@ -239,15 +177,15 @@ __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, in
                 const float2 fa = *reinterpret_cast<const float2 *>(FA + g * MR + m0);
                 float4 v;
                 if (!SW) {
-                    v.x = ds_term(dd[s][0], fa.x, fb0);
-                    v.y = ds_term(dd[s][1], fa.y, fb0);
-                    v.z = ds_term(dd[s][2], fa.x, fb1);
-                    v.w = ds_term(dd[s][3], fa.y, fb1);
+                    v.x = mxk_dec_term(dd[s][0], fa.x, fb0);
+                    v.y = mxk_dec_term(dd[s][1], fa.y, fb0);
+                    v.z = mxk_dec_term(dd[s][2], fa.x, fb1);
+                    v.w = mxk_dec_term(dd[s][3], fa.y, fb1);
                 } else {
-                    v.x = ds_term_sw(dd[s][0], fa.x, fb0);
-                    v.y = ds_term_sw(dd[s][1], fa.y, fb0);
-                    v.z = ds_term_sw(dd[s][2], fa.x, fb1);
-                    v.w = ds_term_sw(dd[s][3], fa.y, fb1);
+                    v.x = mxk_dec_term_sw(dd[s][0], fa.x, fb0);
+                    v.y = mxk_dec_term_sw(dd[s][1], fa.y, fb0);
+                    v.z = mxk_dec_term_sw(dd[s][2], fa.x, fb1);
+                    v.w = mxk_dec_term_sw(dd[s][3], fa.y, fb1);
                 }
                 float *tp = tg + tb[s];
                 if (m0 < M) tp[0] = v.x, tp[8 * M] = v.z;
@@ -256,10 +194,10 @@ __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, in
         };
         /* M = 1: the term of group g for row gid + 8 rsel */
         auto emit1 = [&](int g, int rsel, int d) {
-            const float fa = FA[g * MR], fb = ds_fac(rsel ? eb1[g] : eb0[g]);
-            T[(g - gs0) * 16 + gid + 8 * rsel] = SW ? ds_term_sw(d, fa, fb) : ds_term(d, fa, fb);
+            const float fa = FA[g * MR], fb = mxk_dec_fac(rsel ? eb1[g] : eb0[g]);
+            T[(g - gs0) * 16 + gid + 8 * rsel] = SW ? mxk_dec_term_sw(d, fa, fb) : mxk_dec_term(d, fa, fb);
         };
-        ds_wait(sbase + 8 * st, (uint32_t)(it / NS) & 1u);
+        mxk_mbar_wait(sbase + 8 * st, (uint32_t)(it / NS) & 1u);
         __syncwarp();
         const uint8_t *ws = wl + st * 16 * KSP;
         int d0[MS][4], d1[MS][4];
@@ -278,15 +216,15 @@ __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, in
                 for (int s = 0; s < MS; s++) x[s] = *reinterpret_cast<const uint4 *>(xr[s] + ch * 64);
                 if (ONE) {
                     if (GT == 32) {
-                        ds_mma(d0[0], p.x, q.x, p.y, q.y, x[0].x & one_m, x[0].y & one_m);
-                        ds_mma(d0[0], p.z, q.z, p.w, q.w, x[0].z & one_m, x[0].w & one_m);
+                        mxk_mma_s8(d0[0], p.x, q.x, p.y, q.y, x[0].x & one_m, x[0].y & one_m);
+                        mxk_mma_s8(d0[0], p.z, q.z, p.w, q.w, x[0].z & one_m, x[0].w & one_m);
                         const int d = tig == 0 ? d0[0][0] : tig == 1 ? d0[0][1] : tig == 2 ? d0[0][2] : d0[0][3];
                         emit1(2 * ch + (tig & 1), tig >> 1, d);
 #pragma unroll
                         for (int k = 0; k < 4; k++) d0[0][k] = 0;
                     } else {
-                        ds_mma(d0[0], p.x, q.x, p.y, q.y, x[0].x, x[0].y);
-                        ds_mma(d0[0], p.z, q.z, p.w, q.w, x[0].z, x[0].w);
+                        mxk_mma_s8(d0[0], p.x, q.x, p.y, q.y, x[0].x, x[0].y);
+                        mxk_mma_s8(d0[0], p.z, q.z, p.w, q.w, x[0].z, x[0].w);
                         if ((i + 1) % GC == 0) {
                             if (tig < 2) emit1(ch / GC, tig, tig ? d0[0][2] : d0[0][0]);
 #pragma unroll
@@ -297,13 +235,13 @@ __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, in
 #pragma unroll
                     for (int s = 0; s < MS; s++) {
                         if (GT == 32) {
-                            ds_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x & lo, x[s].y & lo);
-                            ds_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z & lo, x[s].w & lo);
-                            ds_mma(d1[s], p.x, q.x, p.y, q.y, x[s].x & hi, x[s].y & hi);
-                            ds_mma(d1[s], p.z, q.z, p.w, q.w, x[s].z & hi, x[s].w & hi);
+                            mxk_mma_s8(d0[s], p.x, q.x, p.y, q.y, x[s].x & lo, x[s].y & lo);
+                            mxk_mma_s8(d0[s], p.z, q.z, p.w, q.w, x[s].z & lo, x[s].w & lo);
+                            mxk_mma_s8(d1[s], p.x, q.x, p.y, q.y, x[s].x & hi, x[s].y & hi);
+                            mxk_mma_s8(d1[s], p.z, q.z, p.w, q.w, x[s].z & hi, x[s].w & hi);
                         } else {
-                            ds_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x, x[s].y);
-                            ds_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z, x[s].w);
+                            mxk_mma_s8(d0[s], p.x, q.x, p.y, q.y, x[s].x, x[s].y);
+                            mxk_mma_s8(d0[s], p.z, q.z, p.w, q.w, x[s].z, x[s].w);
                         }
                     }
                     if (GT == 32) {
@@ -324,7 +262,7 @@ __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, in
             }
         }
         ds_sync(); /* the stage's terms are in T; every warp is done with the ring stage */
-        if (tid == 0) ds_arrive(sbase + 8 * (NS + st));
+        if (tid == 0) mxk_mbar_arrive(sbase + 8 * (NS + st));
         if (tid < 16 * M) {
             const int cnt = min(RG, ng - gs0);
             const float *tp = T + tid;
@@ -338,7 +276,6 @@ __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, in
         }
     }
 }
-
 
 /* V2 consumers (MXK_DS_V2=1; see the header's V2 paragraph): no block barrier per stage.  Each warp
 ** waits for its stage, forms all its dots (one s32 set per chunk: the chunks' mmas are independent,
@@ -376,7 +313,7 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
         const int kc0 = ks * CS, gs0 = kc0 * 64 / GT, slot = it & 1;
         float *T = T0 + slot * (RG * 16 * M);
         const uint8_t *eb0 = EB + (16 * t + gid) * P.ebp, *eb1 = eb0 + 8 * P.ebp;
-        ds_wait(sbase + 8 * st, (uint32_t)(it / NS) & 1u);
+        mxk_mbar_wait(sbase + 8 * st, (uint32_t)(it / NS) & 1u);
         __syncwarp();
         const uint8_t *ws = wl + st * 16 * KSP;
         /* dd[j]: the dots of the warp's group j of the stage (G = 32: 2i + h for chunk i, half h) */
@@ -403,23 +340,23 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
                 for (int s = 0; s < MS; s++) x[s] = *reinterpret_cast<const uint4 *>(xr[s] + ch * 64);
                 if (ONE) {
                     if (GT == 32) {
-                        ds_mma(dd[2 * i][0], p.x, q.x, p.y, q.y, x[0].x & one_m, x[0].y & one_m);
-                        ds_mma(dd[2 * i][0], p.z, q.z, p.w, q.w, x[0].z & one_m, x[0].w & one_m);
+                        mxk_mma_s8(dd[2 * i][0], p.x, q.x, p.y, q.y, x[0].x & one_m, x[0].y & one_m);
+                        mxk_mma_s8(dd[2 * i][0], p.z, q.z, p.w, q.w, x[0].z & one_m, x[0].w & one_m);
                     } else {
-                        ds_mma(dc[i][0], p.x, q.x, p.y, q.y, x[0].x, x[0].y);
-                        ds_mma(dc[i][0], p.z, q.z, p.w, q.w, x[0].z, x[0].w);
+                        mxk_mma_s8(dc[i][0], p.x, q.x, p.y, q.y, x[0].x, x[0].y);
+                        mxk_mma_s8(dc[i][0], p.z, q.z, p.w, q.w, x[0].z, x[0].w);
                     }
                 } else {
 #pragma unroll
                     for (int s = 0; s < MS; s++) {
                         if (GT == 32) {
-                            ds_mma(dd[2 * i][s], p.x, q.x, p.y, q.y, x[s].x & lo, x[s].y & lo);
-                            ds_mma(dd[2 * i][s], p.z, q.z, p.w, q.w, x[s].z & lo, x[s].w & lo);
-                            ds_mma(dd[2 * i + 1][s], p.x, q.x, p.y, q.y, x[s].x & hi, x[s].y & hi);
-                            ds_mma(dd[2 * i + 1][s], p.z, q.z, p.w, q.w, x[s].z & hi, x[s].w & hi);
+                            mxk_mma_s8(dd[2 * i][s], p.x, q.x, p.y, q.y, x[s].x & lo, x[s].y & lo);
+                            mxk_mma_s8(dd[2 * i][s], p.z, q.z, p.w, q.w, x[s].z & lo, x[s].w & lo);
+                            mxk_mma_s8(dd[2 * i + 1][s], p.x, q.x, p.y, q.y, x[s].x & hi, x[s].y & hi);
+                            mxk_mma_s8(dd[2 * i + 1][s], p.z, q.z, p.w, q.w, x[s].z & hi, x[s].w & hi);
                         } else {
-                            ds_mma(dc[i][s], p.x, q.x, p.y, q.y, x[s].x, x[s].y);
-                            ds_mma(dc[i][s], p.z, q.z, p.w, q.w, x[s].z, x[s].w);
+                            mxk_mma_s8(dc[i][s], p.x, q.x, p.y, q.y, x[s].x, x[s].y);
+                            mxk_mma_s8(dc[i][s], p.z, q.z, p.w, q.w, x[s].z, x[s].w);
                         }
                     }
                 }
@@ -433,8 +370,8 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
 #pragma unroll
                     for (int q = 0; q < 4; q++) dd[i / GC][s][q] += dc[i][s][q];
         __syncwarp();
-        if (lane == 0) ds_arrive(sbase + 8 * (NS + st)); /* this warp is done with the ring stage */
-        if (it >= 2) ds_wait(tfree + 8 * slot, (uint32_t)((it >> 1) + 1) & 1u); /* stage it - 2 folded */
+        if (lane == 0) mxk_mbar_arrive(sbase + 8 * (NS + st)); /* this warp is done with the ring stage */
+        if (it >= 2) mxk_mbar_wait(tfree + 8 * slot, (uint32_t)((it >> 1) + 1) & 1u); /* stage it - 2 folded */
         if (P.mode == 3) { /* timing only: the dots without the terms (kept alive by a store that never runs) */
             int x = 0;
 #pragma unroll
@@ -457,16 +394,16 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
                     if ((j & 1) == 0) {
                         const int gg = g + (tig & 1), rsel = tig >> 1;
                         const int d = tig == 0 ? dd[j][0][0] : tig == 1 ? dd[j][0][1] : tig == 2 ? dd[j][0][2] : dd[j][0][3];
-                        const float fa = FA[gg * MR], fb = ds_fac(rsel ? eb1[gg] : eb0[gg]);
-                        T[(gg - gs0) * 16 + gid + 8 * rsel] = SW ? ds_term_sw(d, fa, fb) : ds_term(d, fa, fb);
+                        const float fa = FA[gg * MR], fb = mxk_dec_fac(rsel ? eb1[gg] : eb0[gg]);
+                        T[(gg - gs0) * 16 + gid + 8 * rsel] = SW ? mxk_dec_term_sw(d, fa, fb) : mxk_dec_term(d, fa, fb);
                     }
                 } else if (tig < 2) {
                     const int d = tig ? dd[j][0][2] : dd[j][0][0];
-                    const float fa = FA[g * MR], fb = ds_fac(tig ? eb1[g] : eb0[g]);
-                    T[(g - gs0) * 16 + gid + 8 * tig] = SW ? ds_term_sw(d, fa, fb) : ds_term(d, fa, fb);
+                    const float fa = FA[g * MR], fb = mxk_dec_fac(tig ? eb1[g] : eb0[g]);
+                    T[(g - gs0) * 16 + gid + 8 * tig] = SW ? mxk_dec_term_sw(d, fa, fb) : mxk_dec_term(d, fa, fb);
                 }
             } else {
-                const float fb0 = ds_fac(eb0[g]), fb1 = ds_fac(eb1[g]);
+                const float fb0 = mxk_dec_fac(eb0[g]), fb1 = mxk_dec_fac(eb1[g]);
                 float *tg = T + (g - gs0) * 16 * M;
 #pragma unroll
                 for (int s = 0; s < MS; s++) {
@@ -474,15 +411,15 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
                     const float2 fa = *reinterpret_cast<const float2 *>(FA + g * MR + m0);
                     float4 v;
                     if (!SW) {
-                        v.x = ds_term(dd[j][s][0], fa.x, fb0);
-                        v.y = ds_term(dd[j][s][1], fa.y, fb0);
-                        v.z = ds_term(dd[j][s][2], fa.x, fb1);
-                        v.w = ds_term(dd[j][s][3], fa.y, fb1);
+                        v.x = mxk_dec_term(dd[j][s][0], fa.x, fb0);
+                        v.y = mxk_dec_term(dd[j][s][1], fa.y, fb0);
+                        v.z = mxk_dec_term(dd[j][s][2], fa.x, fb1);
+                        v.w = mxk_dec_term(dd[j][s][3], fa.y, fb1);
                     } else {
-                        v.x = ds_term_sw(dd[j][s][0], fa.x, fb0);
-                        v.y = ds_term_sw(dd[j][s][1], fa.y, fb0);
-                        v.z = ds_term_sw(dd[j][s][2], fa.x, fb1);
-                        v.w = ds_term_sw(dd[j][s][3], fa.y, fb1);
+                        v.x = mxk_dec_term_sw(dd[j][s][0], fa.x, fb0);
+                        v.y = mxk_dec_term_sw(dd[j][s][1], fa.y, fb0);
+                        v.z = mxk_dec_term_sw(dd[j][s][2], fa.x, fb1);
+                        v.w = mxk_dec_term_sw(dd[j][s][3], fa.y, fb1);
                     }
                     float *tp = tg + tb[s];
                     if (m0 < M) tp[0] = v.x, tp[8 * M] = v.z;
@@ -491,7 +428,7 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
             }
         }
         __syncwarp();
-        if (lane == 0) ds_arrive(trdy + 8 * slot); /* the warp's terms of stage it are in T */
+        if (lane == 0) mxk_mbar_arrive(trdy + 8 * slot); /* the warp's terms of stage it are in T */
     }
 }
 
@@ -511,7 +448,7 @@ __device__ __forceinline__ void ds_fold2(const DsPlan &P, int M, int N, int K, i
     float acc = 0.0f;
     for (int it = 0; it < nit; it++) {
         const int t = it / nst, ks = it - t * nst, slot = it & 1, gs0 = ks * KS / GT;
-        ds_wait(trdy + 8 * slot, (uint32_t)(it >> 1) & 1u);
+        mxk_mbar_wait(trdy + 8 * slot, (uint32_t)(it >> 1) & 1u);
         if (act && P.mode == 0) {
             const int cnt = min(RG, ng - gs0);
             const float *tp = T0 + slot * (RG * 16 * M) + f;
@@ -523,7 +460,7 @@ __device__ __forceinline__ void ds_fold2(const DsPlan &P, int M, int N, int K, i
                 acc = 0.0f;
             }
         }
-        ds_arrive(tfree + 8 * slot);
+        mxk_mbar_arrive(tfree + 8 * slot);
     }
 }
 
@@ -550,12 +487,12 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
     if (tid == 0) {
         /* full[NS], empty[NS], x, and for V2 tready[2], tfree[2] (counts: below) */
         const bool v2 = V2 && P.mode != 1;
-        for (int s = 0; s < 2 * NS + 1; s++) ds_bar_init(sbase + 8 * s, v2 && s >= NS && s < 2 * NS ? DS_W : 1);
+        for (int s = 0; s < 2 * NS + 1; s++) mxk_mbar_init(sbase + 8 * s, v2 && s >= NS && s < 2 * NS ? DS_W : 1);
         if (v2) {
-            ds_bar_init(sbase + 8 * (2 * NS + 1), DS_W);
-            ds_bar_init(sbase + 8 * (2 * NS + 2), DS_W);
-            ds_bar_init(sbase + 8 * (2 * NS + 3), blockDim.x - DS_T);
-            ds_bar_init(sbase + 8 * (2 * NS + 4), blockDim.x - DS_T);
+            mxk_mbar_init(sbase + 8 * (2 * NS + 1), DS_W);
+            mxk_mbar_init(sbase + 8 * (2 * NS + 2), DS_W);
+            mxk_mbar_init(sbase + 8 * (2 * NS + 3), blockDim.x - DS_T);
+            mxk_mbar_init(sbase + 8 * (2 * NS + 4), blockDim.x - DS_T);
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
     }
@@ -569,10 +506,10 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
         if (fbw)
 #pragma unroll
             for (int j = 0; j < DS_EBW; j++)
-                if (4 * (tid + 256 * j) < nb) w[j] = ds_ld32v(bp + 4 * (tid + 256 * j));
+                if (4 * (tid + 256 * j) < nb) w[j] = mxk_ld32v(bp + 4 * (tid + 256 * j));
         if (tid < ng)
 #pragma unroll
-            for (int m = 0; m < MR; m++) e[m] = (int)ds_ld8v(ae + (size_t)min(m, M - 1) * ng + tid);
+            for (int m = 0; m < MR; m++) e[m] = (int)mxk_ld8v(ae + (size_t)min(m, M - 1) * ng + tid);
     }
     __syncthreads(); /* barriers initialised; the scale loads are out */
     if (warp == DS_W) {
@@ -580,16 +517,16 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
         if (tid == DS_W * 32) {
             const int ntiles = (nrows + 15) / 16, nst = (K + KS - 1) / KS, nit = ntiles * nst;
             const uint32_t xbar = sbase + 16 * NS;
-            ds_arrive_tx(xbar, (uint32_t)(M * K));
-            for (int m = 0; m < M; m++) ds_bulk(sbase + P.o_x + m * P.kp, am + (size_t)m * K, (uint32_t)K, xbar);
+            mxk_mbar_arrive_tx(xbar, (uint32_t)(M * K));
+            for (int m = 0; m < M; m++) mxk_bulk_g2s(sbase + P.o_x + m * P.kp, am + (size_t)m * K, (uint32_t)K, xbar);
             for (int it = 0; it < nit; it++) {
                 const int st = it % NS, t = it / nst, k0 = (it - t * nst) * KS;
-                if (it >= NS) ds_wait(sbase + 8 * (NS + st), (uint32_t)((it / NS) + 1) & 1u);
+                if (it >= NS) mxk_mbar_wait(sbase + 8 * (NS + st), (uint32_t)((it / NS) + 1) & 1u);
                 const int rows = min(16, nrows - 16 * t), kb = min(KS, K - k0);
                 const uint32_t full = sbase + 8 * st, dst = sbase + 256 + st * 16 * KSP;
-                ds_arrive_tx(full, (uint32_t)(rows * kb));
+                mxk_mbar_arrive_tx(full, (uint32_t)(rows * kb));
                 for (int r = 0; r < rows; r++)
-                    ds_bulk(dst + r * KSP, bm + (size_t)(r0 + 16 * t + r) * K + k0, (uint32_t)kb, full);
+                    mxk_bulk_g2s(dst + r * KSP, bm + (size_t)(r0 + 16 * t + r) * K + k0, (uint32_t)kb, full);
             }
         }
         return;
@@ -620,18 +557,18 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
     if (tid < ng)
 #pragma unroll
         for (int m = 0; m < MR; m++) {
-            FA[tid * MR + m] = ds_fac(e[m]);
+            FA[tid * MR + m] = mxk_dec_fac(e[m]);
             fl |= (e[m] > 234 && e[m] < 255);
         }
     /* some activation scale in [235, 254]: the swapped-order path (block-uniform) */
     const int sw = ds_sync_or(fl);
-    ds_wait(sbase + 16 * NS, 0u); /* the activations */
+    mxk_mbar_wait(sbase + 16 * NS, 0u); /* the activations */
     if (P.mode == 1) { /* stream only: the ring's pace without the dots */
         const int nit = (nrows + 15) / 16 * ((K + KS - 1) / KS);
         for (int it = 0; it < nit; it++) {
-            ds_wait(sbase + 8 * (it % NS), (uint32_t)(it / NS) & 1u);
+            mxk_mbar_wait(sbase + 8 * (it % NS), (uint32_t)(it / NS) & 1u);
             ds_sync();
-            if (tid == 0) ds_arrive(sbase + 8 * (NS + it % NS));
+            if (tid == 0) mxk_mbar_arrive(sbase + 8 * (NS + it % NS));
         }
         return;
     }

@@ -56,17 +56,9 @@
 ** Shared memory per block: 4 (16 ng + 8 MS ng + RG 16 M) + (MS = 1: M (K + 16)) bytes, RG the
 ** groups of a round.  Compiled with -fmad=false: nothing is contracted. */
 #include "mxk_common.cuh"
+#include "mxk_decode.cuh"
 
 #define DC_W 8 /* warps per block */
-
-__device__ __forceinline__ void dc_mma(int (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
-                                       uint32_t b0, uint32_t b1)
-{
-    asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-        "{%8,%9}, {%0,%1,%2,%3};\n"
-        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-}
 
 /* weights: streamed once, kept out of L1 */
 __device__ __forceinline__ uint4 dc_ldw(const int8_t *p)
@@ -76,39 +68,6 @@ __device__ __forceinline__ uint4 dc_ldw(const int8_t *p)
                  : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
                  : "l"(p));
     return v;
-}
-
-/* scale bytes: volatile, so that they are issued where written (before the weights) */
-__device__ __forceinline__ uint32_t dc_ld32v(const uint32_t *p)
-{
-    uint32_t v;
-    asm volatile("ld.global.nc.u32 %0, [%1];\n" : "=r"(v) : "l"(p));
-    return v;
-}
-__device__ __forceinline__ uint32_t dc_ld8v(const uint8_t *p)
-{
-    uint32_t v;
-    asm volatile("ld.global.nc.u8 %0, [%1];\n" : "=r"(v) : "l"(p));
-    return v;
-}
-
-/* f(E) = 2^(E-133) exactly (subnormal for E < 7), NaN for E = 255 */
-__device__ __forceinline__ float dc_fac(int e)
-{
-    if (e == 255) return __int_as_float(0x7FC00000);
-    return e >= 7 ? __int_as_float((e - 6) << 23) : __int_as_float(1 << (e + 16));
-}
-
-__device__ __forceinline__ float dc_term(int d, float fa, float fb)
-{
-    return __fmul_rn(__fmul_rn(__int2float_rn(d), fa), fb);
-}
-
-/* the swapped order where EA is in [235, 254] */
-__device__ __forceinline__ float dc_term_sw(int d, float fa, float fb)
-{
-    const bool sw = fa >= 0x1p102f; /* EA in [235, 254] (NaN compares false) */
-    return __fmul_rn(__fmul_rn(__int2float_rn(d), sw ? fb : fa), sw ? fa : fb);
 }
 
 template <int MS, int GT> struct DcShape {
@@ -127,7 +86,7 @@ __device__ __forceinline__ void dc_cp16(void *dst, const void *src)
 }
 
 /* The rounds: dots, terms, ordered sums, output.  SW: some activation scale of the block's K is in
-** [235, 254] (block-uniform), so every term takes the order rule of dc_term_sw. */
+** [235, 254] (block-uniform), so every term takes the order rule of mxk_dec_term_sw. */
 template <int MS, int GT, bool ONE, bool SW>
 __device__ __forceinline__ void dc_body(int M, int N, int K, const float *FB, const float *FA, float *T,
                                         const int8_t *xs, const int8_t *__restrict__ xg, const int8_t *w0p, const int8_t *w1p,
@@ -161,15 +120,15 @@ __device__ __forceinline__ void dc_body(int M, int N, int K, const float *FB, co
                 const float2 fa = *reinterpret_cast<const float2 *>(FA + g * MR + m0);
                 float4 t;
                 if (!SW) {
-                    t.x = dc_term(dd[s][0], fa.x, fb.x);
-                    t.y = dc_term(dd[s][1], fa.y, fb.x);
-                    t.z = dc_term(dd[s][2], fa.x, fb.y);
-                    t.w = dc_term(dd[s][3], fa.y, fb.y);
+                    t.x = mxk_dec_term(dd[s][0], fa.x, fb.x);
+                    t.y = mxk_dec_term(dd[s][1], fa.y, fb.x);
+                    t.z = mxk_dec_term(dd[s][2], fa.x, fb.y);
+                    t.w = mxk_dec_term(dd[s][3], fa.y, fb.y);
                 } else {
-                    t.x = dc_term_sw(dd[s][0], fa.x, fb.x);
-                    t.y = dc_term_sw(dd[s][1], fa.y, fb.x);
-                    t.z = dc_term_sw(dd[s][2], fa.x, fb.y);
-                    t.w = dc_term_sw(dd[s][3], fa.y, fb.y);
+                    t.x = mxk_dec_term_sw(dd[s][0], fa.x, fb.x);
+                    t.y = mxk_dec_term_sw(dd[s][1], fa.y, fb.x);
+                    t.z = mxk_dec_term_sw(dd[s][2], fa.x, fb.y);
+                    t.w = mxk_dec_term_sw(dd[s][3], fa.y, fb.y);
                 }
                 float *tp = tg + tb[s];
                 if (m0 < M) tp[0] = t.x, tp[8 * M] = t.z;
@@ -179,7 +138,7 @@ __device__ __forceinline__ void dc_body(int M, int N, int K, const float *FB, co
         /* M = 1: the term of group g for row gid + 8 rsel */
         auto emit1 = [&](int g, int rsel, int d) {
             const float fa = FA[g * MR], fb = FB[g * 16 + 2 * gid + rsel];
-            T[(g - r * RG) * 16 + gid + 8 * rsel] = SW ? dc_term_sw(d, fa, fb) : dc_term(d, fa, fb);
+            T[(g - r * RG) * 16 + gid + 8 * rsel] = SW ? mxk_dec_term_sw(d, fa, fb) : mxk_dec_term(d, fa, fb);
         };
         int d0[MS][4], d1[MS][4];
 #pragma unroll
@@ -207,48 +166,48 @@ __device__ __forceinline__ void dc_body(int M, int N, int K, const float *FB, co
                     ** 2c), [1] = (gid, 2c + 1), [2] = (gid + 8, 2c), [3] = (gid + 8, 2c + 1) in every
                     ** lane; lane tig forms the one term [tig].  G >= 64: [0] = row gid, [2] = gid + 8. */
                     if (GT == 32) {
-                        dc_mma(d0[0], p.x, q.x, p.y, q.y, x[0].x & one_m, x[0].y & one_m);
-                        dc_mma(d0[0], p.z, q.z, p.w, q.w, x[0].z & one_m, x[0].w & one_m);
+                        mxk_mma_s8(d0[0], p.x, q.x, p.y, q.y, x[0].x & one_m, x[0].y & one_m);
+                        mxk_mma_s8(d0[0], p.z, q.z, p.w, q.w, x[0].z & one_m, x[0].w & one_m);
                         const int d = tig == 0 ? d0[0][0] : tig == 1 ? d0[0][1] : tig == 2 ? d0[0][2] : d0[0][3];
                         emit1(2 * ch + (tig & 1), (tig >> 1), d);
 #pragma unroll
                         for (int k = 0; k < 4; k++) d0[0][k] = 0;
                     } else {
-                        dc_mma(d0[0], p.x, q.x, p.y, q.y, x[0].x, x[0].y);
-                        dc_mma(d0[0], p.z, q.z, p.w, q.w, x[0].z, x[0].w);
+                        mxk_mma_s8(d0[0], p.x, q.x, p.y, q.y, x[0].x, x[0].y);
+                        mxk_mma_s8(d0[0], p.z, q.z, p.w, q.w, x[0].z, x[0].w);
                         if ((i + 1) % GC == 0) {
                             if (tig < 2) emit1(ch / GC, tig, tig ? d0[0][2] : d0[0][0]);
 #pragma unroll
                             for (int k = 0; k < 4; k++) d0[0][k] = 0;
                         }
                     }
-                    continue;
-                }
+                } else {
 #pragma unroll
-                for (int s = 0; s < MS; s++) {
-                    if (GT == 32) {
-                        dc_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x & lo, x[s].y & lo);
-                        dc_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z & lo, x[s].w & lo);
-                        dc_mma(d1[s], p.x, q.x, p.y, q.y, x[s].x & hi, x[s].y & hi);
-                        dc_mma(d1[s], p.z, q.z, p.w, q.w, x[s].z & hi, x[s].w & hi);
-                    } else {
-                        dc_mma(d0[s], p.x, q.x, p.y, q.y, x[s].x, x[s].y);
-                        dc_mma(d0[s], p.z, q.z, p.w, q.w, x[s].z, x[s].w);
+                    for (int s = 0; s < MS; s++) {
+                        if (GT == 32) {
+                            mxk_mma_s8(d0[s], p.x, q.x, p.y, q.y, x[s].x & lo, x[s].y & lo);
+                            mxk_mma_s8(d0[s], p.z, q.z, p.w, q.w, x[s].z & lo, x[s].w & lo);
+                            mxk_mma_s8(d1[s], p.x, q.x, p.y, q.y, x[s].x & hi, x[s].y & hi);
+                            mxk_mma_s8(d1[s], p.z, q.z, p.w, q.w, x[s].z & hi, x[s].w & hi);
+                        } else {
+                            mxk_mma_s8(d0[s], p.x, q.x, p.y, q.y, x[s].x, x[s].y);
+                            mxk_mma_s8(d0[s], p.z, q.z, p.w, q.w, x[s].z, x[s].w);
+                        }
                     }
-                }
-                if (GT == 32) {
-                    emit(2 * ch, d0);
-                    emit(2 * ch + 1, d1);
+                    if (GT == 32) {
+                        emit(2 * ch, d0);
+                        emit(2 * ch + 1, d1);
 #pragma unroll
-                    for (int s = 0; s < MS; s++)
+                        for (int s = 0; s < MS; s++)
 #pragma unroll
-                        for (int k = 0; k < 4; k++) d0[s][k] = 0, d1[s][k] = 0;
-                } else if ((i + 1) % GC == 0) {
-                    emit(ch / GC, d0);
+                            for (int k = 0; k < 4; k++) d0[s][k] = 0, d1[s][k] = 0;
+                    } else if ((i + 1) % GC == 0) {
+                        emit(ch / GC, d0);
 #pragma unroll
-                    for (int s = 0; s < MS; s++)
+                        for (int s = 0; s < MS; s++)
 #pragma unroll
-                        for (int k = 0; k < 4; k++) d0[s][k] = 0;
+                            for (int k = 0; k < 4; k++) d0[s][k] = 0;
+                    }
                 }
             }
         }
@@ -300,11 +259,11 @@ __global__ void __launch_bounds__(DC_W * 32, 2)
     if (fbw)
 #pragma unroll
         for (int j = 0; j < 4; j++)
-            if (4 * (j0 + 16 * j) < ng) w[j] = dc_ld32v(reinterpret_cast<const uint32_t *>(bp) + j0 + 16 * j);
+            if (4 * (j0 + 16 * j) < ng) w[j] = mxk_ld32v(reinterpret_cast<const uint32_t *>(bp) + j0 + 16 * j);
     int e[MR]; /* thread g < ng: the activation scales of group g (ng <= 256 = threads) */
     if (tid < ng)
 #pragma unroll
-        for (int m = 0; m < MR; m++) e[m] = (int)dc_ld8v(ae + (size_t)min(m, M - 1) * ng + tid);
+        for (int m = 0; m < MR; m++) e[m] = (int)mxk_ld8v(ae + (size_t)min(m, M - 1) * ng + tid);
     /* MS = 1: the activations into shared memory, asynchronously (no registers, all copies in flight;
     ** loaded per chunk from L1 instead, each load's latency was exposed once per chunk).  MS = 2 keeps
     ** them in global memory: 64 KB of shared memory per block would halve the blocks per SM */
@@ -327,7 +286,7 @@ __global__ void __launch_bounds__(DC_W * 32, 2)
         for (int j = 0; j < 4; j++)
             if (4 * (j0 + 16 * j) < ng)
 #pragma unroll
-                for (int b = 0; b < 4; b++) FB[(4 * (j0 + 16 * j) + b) * 16 + np] = dc_fac((w[j] >> (8 * b)) & 0xFF);
+                for (int b = 0; b < 4; b++) FB[(4 * (j0 + 16 * j) + b) * 16 + np] = mxk_dec_fac((w[j] >> (8 * b)) & 0xFF);
     } else {
 #pragma unroll
         for (int h = 0; h < 2; h++) { /* bytes j0 + 16 j, two batches of 8 loads */
@@ -340,7 +299,7 @@ __global__ void __launch_bounds__(DC_W * 32, 2)
 #pragma unroll
             for (int j = 0; j < 8; j++) {
                 const int g = j0 + 16 * (8 * h + j);
-                if (g < ng) FB[g * 16 + np] = dc_fac(eb[j]);
+                if (g < ng) FB[g * 16 + np] = mxk_dec_fac(eb[j]);
             }
         }
     }
@@ -348,7 +307,7 @@ __global__ void __launch_bounds__(DC_W * 32, 2)
     if (tid < ng)
 #pragma unroll
         for (int m = 0; m < MR; m++) {
-            FA[tid * MR + m] = dc_fac(e[m]);
+            FA[tid * MR + m] = mxk_dec_fac(e[m]);
             fl |= (e[m] > 234 && e[m] < 255);
         }
     asm volatile("cp.async.wait_all;\n" ::: "memory");
@@ -370,8 +329,6 @@ template <int MS, int GT, bool ONE>
 static int dc_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, const int8_t *bm,
                      const uint8_t *be, float *c, cudaStream_t s)
 {
-    using S = DcShape<MS, GT>;
-    const int ng = K / GT;
     const int smem = dc_smem<MS, GT>(M, K);
     auto kern = gemm_decode_v1_kernel<MS, GT, ONE>;
     static bool attr_set = false; /* once per instantiation (benign race: idempotent) */

@@ -72,6 +72,7 @@
 ** Requirements (checked by the launcher, else mxk_gemm falls back to cfg 5): an sm_90 device, G a
 ** multiple of 32, K a multiple of 16 (TMA strides), 16-byte aligned mantissa pointers. */
 #include "mxk_common.cuh"
+#include "mxk_mbar.cuh"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -111,24 +112,6 @@ static_assert(sizeof(FacA) % 16 == 0 && sizeof(FacB) % 16 == 0 && FAC_STAGE % 16
 
 __device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
 
-__device__ __forceinline__ void mbar_init(uint32_t bar, int count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count));
-}
-__device__ __forceinline__ void mbar_arrive(uint32_t bar)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive_tx(uint32_t bar, int bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
-{
-    asm volatile("{\n.reg .pred p;\nWAIT_%=:\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-                 "@!p bra WAIT_%=;\n}\n" ::"r"(bar), "r"(parity) : "memory");
-}
 /* polling variant: mbarrier.test_wait never suspends the thread */
 __device__ __forceinline__ void mbar_wait_poll(uint32_t bar, uint32_t parity)
 {
@@ -141,12 +124,6 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
                  " [%0], [%1, {%2, %3}], [%4];\n"
                  ::"r"(dst), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(bar) : "memory");
-}
-/* n bytes (a multiple of 16) from global to shared memory, counted on bar */
-__device__ __forceinline__ void bulk_load(uint32_t dst, const void *src, int n, uint32_t bar)
-{
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
-                 ::"r"(dst), "l"((uint64_t)src), "r"(n), "r"(bar) : "memory");
 }
 /* K-major operand, 128-byte swizzle: rows of 128 bytes, 8-row groups 1024 bytes apart. */
 __device__ __forceinline__ uint64_t make_desc(uint32_t addr)
@@ -297,8 +274,8 @@ __global__ void __launch_bounds__(384, 1)
 
     if (tid == 0) {
         for (int s = 0; s < WG_STAGES; s++) {
-            mbar_init(full0 + 8 * s, 1); /* the producer thread, with the bytes of its copies */
-            mbar_init(empty0 + 8 * s, 8); /* every consumer warp */
+            mxk_mbar_init(full0 + 8 * s, 1); /* the producer thread, with the bytes of its copies */
+            mxk_mbar_init(empty0 + 8 * s, 8); /* every consumer warp */
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
         asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)&tmA) : "memory");
@@ -324,22 +301,22 @@ __global__ void __launch_bounds__(384, 1)
                 const FacB *fb = fac_b + (size_t)(o.y / WG_BN) * ng;
                 for (int kt = 0; kt < n_kt; kt++) {
                     if (dbg & 64) mbar_wait_poll(empty0 + 8 * s, ph ^ 1);
-                    else mbar_wait(empty0 + 8 * s, ph ^ 1);
+                    else mxk_mbar_wait(empty0 + 8 * s, ph ^ 1);
                     const uint32_t fbar = full0 + 8 * s;
                     /* groups ending in k-steps (4 kt, min(4 kt + 4, KS)]: g0 .. g0 + n - 1 */
                     const int g0 = KPG_T > 0 ? kt * (4 / (KPG_T > 0 ? KPG_T : 1)) : 4 * kt / KPG;
                     const int kend = 4 * kt + 4 < KS ? 4 * kt + 4 : KS;
                     const int n = (KPG_T > 0 ? kend / (KPG_T > 0 ? KPG_T : 1) : kend / KPG) - g0;
                     if (dbg & 16) {
-                        mbar_arrive(fbar); /* timing experiment: no copies */
+                        mxk_mbar_arrive(fbar); /* timing experiment: no copies */
                     } else {
-                        mbar_arrive_tx(fbar, A_TILE + B_TILE + n * (int)(sizeof(FacA) + sizeof(FacB)));
+                        mxk_mbar_arrive_tx(fbar, A_TILE + B_TILE + n * (int)(sizeof(FacA) + sizeof(FacB)));
                         const uint32_t dA = sbase + s * (A_TILE + B_TILE), dF = fac0 + s * FAC_STAGE;
                         tma_load_2d(dA, &tmA, kt * WG_BK, o.x, fbar);
                         tma_load_2d(dA + A_TILE, &tmB, kt * WG_BK, o.y, fbar);
                         if (n > 0) {
-                            bulk_load(dF, fa + g0, n * (int)sizeof(FacA), fbar);
-                            bulk_load(dF + SLOTS * (int)sizeof(FacA), fb + g0, n * (int)sizeof(FacB), fbar);
+                            mxk_bulk_g2s(dF, fa + g0, n * (int)sizeof(FacA), fbar);
+                            mxk_bulk_g2s(dF + SLOTS * (int)sizeof(FacA), fb + g0, n * (int)sizeof(FacB), fbar);
                         }
                     }
                     if (++s == WG_STAGES) s = 0, ph ^= 1;
@@ -393,7 +370,7 @@ __global__ void __launch_bounds__(384, 1)
         auto promote_fast = [&](int (&dd)[64], uint32_t sca, uint32_t scb) { apply_fac(dd, load_fac(sca, scb)); };
         auto release = [&](int s) {
             __syncwarp();
-            if (lane == 0) mbar_arrive(empty0 + 8 * s);
+            if (lane == 0) mxk_mbar_arrive(empty0 + 8 * s);
         };
         /* fast-path verdict of a slot for this warpgroup: a B row of the tile or an A row of the
         ** warpgroup outside the window makes it slow (warp-uniform by the vote) */
@@ -446,7 +423,7 @@ __global__ void __launch_bounds__(384, 1)
             const int2 org = origin(grp);
             for (int kt = 0; kt < n_kt; kt++) {
                 if (dbg & 128) mbar_wait_poll(full0 + 8 * s, ph);
-                else mbar_wait(full0 + 8 * s, ph);
+                else mxk_mbar_wait(full0 + 8 * s, ph);
                 const uint32_t dA = sbase + s * (A_TILE + B_TILE);
                 const uint64_t descA = make_desc(dA + cw * 64 * WG_BK), descB = make_desc(dA + A_TILE);
                 bool released = false;
