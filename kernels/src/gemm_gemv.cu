@@ -31,15 +31,6 @@
 #define GV_W 8   /* warps per block */
 #define GV_KS 4  /* 32-byte k-steps per warp per round (weights in flight: 16 x 128 B per warp) */
 
-__device__ __forceinline__ void gv_mma(int (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
-                                       uint32_t b0, uint32_t b1)
-{
-    asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-        "{%8,%9}, {%0,%1,%2,%3};\n"
-        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-}
-
 __device__ __forceinline__ uint2 gv_ld8(const int8_t *p)
 {
     uint2 v;
@@ -165,7 +156,7 @@ __global__ void __launch_bounds__(GV_W * 32, 2)
 #pragma unroll
                     for (int s = 0; s < MS; s++) {
                         const uint2 a = __ldg(reinterpret_cast<const uint2 *>(arow[s] + kb));
-                        gv_mma(dd[q / KP][s], wb0[q].x, wb1[q].x, wb0[q].y, wb1[q].y, a.x, a.y);
+                        mxk_mma_s8(dd[q / KP][s], wb0[q].x, wb1[q].x, wb0[q].y, wb1[q].y, a.x, a.y);
                     }
                 }
             }
@@ -229,7 +220,7 @@ __global__ void __launch_bounds__(GV_W * 32, 2)
 #pragma unroll
                             for (int s = 0; s < MS; s++) {
                                 const uint2 a = __ldg(reinterpret_cast<const uint2 *>(arow[s] + kb));
-                                gv_mma(dd[s], w0[q].x, w1[q].x, w0[q].y, w1[q].y, a.x, a.y);
+                                mxk_mma_s8(dd[s], w0[q].x, w1[q].x, w0[q].y, w1[q].y, a.x, a.y);
                             }
                         }
                 }

@@ -45,4 +45,14 @@ __device__ __forceinline__ float mxk_term_exact(int d, int ea, int eb)
 
 static inline int mxk_err(cudaError_t e) { return (int)e; }
 
+/* mma.sync m16n8k32: d += A (16x32 s8, 4 registers) . B (32x8 s8, 2 registers), s32 accumulate */
+__device__ __forceinline__ void mxk_mma_s8(int (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                           uint32_t b0, uint32_t b1)
+{
+    asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
 #endif

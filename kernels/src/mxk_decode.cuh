@@ -1,20 +1,10 @@
 /* mxk_decode.cuh - device helpers shared by the two decode kernels (gemm_decode.cu, cfg 9, and
-** gemm_decode_v1.cu, cfg 10): the s8 tensor-core step, the scale-byte loads, and the exact term of
+** gemm_decode_v1.cu, cfg 10): the scale-byte loads, and the exact term of
 ** the fp32 contract (the proofs are in gemm_decode.cu's header). */
 #ifndef MXK_DECODE_CUH
 #define MXK_DECODE_CUH
 
 #include <stdint.h>
-
-/* d += A (16x32 s8, 4 registers) . B (32x8 s8, 2 registers), s32 accumulate */
-__device__ __forceinline__ void mxk_mma_s8(int (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
-                                           uint32_t b0, uint32_t b1)
-{
-    asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-        "{%8,%9}, {%0,%1,%2,%3};\n"
-        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-}
 
 /* scale bytes: volatile, so that they are issued where written (before the weight stream) */
 __device__ __forceinline__ uint32_t mxk_ld32v(const void *p)
