@@ -687,22 +687,6 @@ static int ds_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, c
     }
 }
 
-template <int MS>
-static int ds_dispatch_g(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae, const int8_t *bm,
-                         const uint8_t *be, float *c, cudaStream_t s)
-{
-    if (MS == 1 && M == 1) {
-        if (G == 32) return ds_launch<1, 32, true>(M, N, K, am, ae, bm, be, c, s);
-        if (G == 64) return ds_launch<1, 64, true>(M, N, K, am, ae, bm, be, c, s);
-        if (G == 128) return ds_launch<1, 128, true>(M, N, K, am, ae, bm, be, c, s);
-        return ds_launch<1, 256, true>(M, N, K, am, ae, bm, be, c, s);
-    }
-    if (G == 32) return ds_launch<MS, 32, false>(M, N, K, am, ae, bm, be, c, s);
-    if (G == 64) return ds_launch<MS, 64, false>(M, N, K, am, ae, bm, be, c, s);
-    if (G == 128) return ds_launch<MS, 128, false>(M, N, K, am, ae, bm, be, c, s);
-    return ds_launch<MS, 256, false>(M, N, K, am, ae, bm, be, c, s);
-}
-
 /* Internal entry (called by mxk_gemm; arguments checked: G % 32 == 0, 16-byte aligned mantissas,
 ** sizes < 2^31).  -1 when the kernel does not apply (M > 16, G not 32/64/128/256, K % 64 != 0,
 ** K/G > 256, the shared-memory plan has fewer than 2 stages); the caller then takes cfg 4. */
@@ -712,6 +696,7 @@ int mxk_gemm_decode_internal(int M, int N, int K, int G, const int8_t *am, const
     if (M < 1 || M > 16 || (G != 32 && G != 64 && G != 128 && G != 256) || K % 64 != 0 || K / G > 256)
         return -1;
     if (K > 65536) return -1;
-    if (M <= 8) return ds_dispatch_g<1>(M, N, K, G, am, ae, bm, be, c, s);
-    return ds_dispatch_g<2>(M, N, K, G, am, ae, bm, be, c, s);
+    return mxk_decode_dispatch(M, G, [&](auto ms, auto gt, auto one) {
+        return ds_launch<decltype(ms)::value, decltype(gt)::value, decltype(one)::value>(M, N, K, am, ae, bm, be, c, s);
+    });
 }

@@ -342,22 +342,6 @@ static int dc_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, c
     return mxk_err(cudaGetLastError());
 }
 
-template <int MS>
-static int dc_dispatch_g(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae, const int8_t *bm,
-                         const uint8_t *be, float *c, cudaStream_t s)
-{
-    if (MS == 1 && M == 1) {
-        if (G == 32) return dc_launch<1, 32, true>(M, N, K, am, ae, bm, be, c, s);
-        if (G == 64) return dc_launch<1, 64, true>(M, N, K, am, ae, bm, be, c, s);
-        if (G == 128) return dc_launch<1, 128, true>(M, N, K, am, ae, bm, be, c, s);
-        return dc_launch<1, 256, true>(M, N, K, am, ae, bm, be, c, s);
-    }
-    if (G == 32) return dc_launch<MS, 32, false>(M, N, K, am, ae, bm, be, c, s);
-    if (G == 64) return dc_launch<MS, 64, false>(M, N, K, am, ae, bm, be, c, s);
-    if (G == 128) return dc_launch<MS, 128, false>(M, N, K, am, ae, bm, be, c, s);
-    return dc_launch<MS, 256, false>(M, N, K, am, ae, bm, be, c, s);
-}
-
 /* Internal entry (called by mxk_gemm; arguments checked: G % 32 == 0, 16-byte aligned mantissas,
 ** sizes < 2^31).  -1 when the kernel does not apply (M > 16, G not 32/64/128/256, K % 64 != 0,
 ** K/G > 256, N > 2^31 / 16 blocks); the caller then takes cfg 4. */
@@ -370,6 +354,7 @@ int mxk_gemm_decode_v1_internal(int M, int N, int K, int G, const int8_t *am, co
     const int smem = M <= 8 ? (G == 32 ? dc_smem<1, 32>(M, K) : G == 64 ? dc_smem<1, 64>(M, K) : G == 128 ? dc_smem<1, 128>(M, K) : dc_smem<1, 256>(M, K))
                             : (G == 32 ? dc_smem<2, 32>(M, K) : G == 64 ? dc_smem<2, 64>(M, K) : G == 128 ? dc_smem<2, 128>(M, K) : dc_smem<2, 256>(M, K));
     if (smem > 200 * 1024) return -1;
-    if (M <= 8) return dc_dispatch_g<1>(M, N, K, G, am, ae, bm, be, c, s);
-    return dc_dispatch_g<2>(M, N, K, G, am, ae, bm, be, c, s);
+    return mxk_decode_dispatch(M, G, [&](auto ms, auto gt, auto one) {
+        return dc_launch<decltype(ms)::value, decltype(gt)::value, decltype(one)::value>(M, N, K, am, ae, bm, be, c, s);
+    });
 }

@@ -38,4 +38,23 @@ __device__ __forceinline__ float mxk_dec_term_sw(int d, float fa, float fb)
     return __fmul_rn(__fmul_rn(__int2float_rn(d), sw ? fb : fa), sw ? fa : fb);
 }
 
+#ifdef __cplusplus
+#include <type_traits>
+/* The kernel instance of a decode call: MS = 1 slab of 8 activation rows at M <= 8, 2 above; ONE
+** at M = 1; GT = G (32, 64, 128 or 256, checked by the caller).  Calls
+** f(integral_constant MS, integral_constant GT, bool_constant ONE) and returns its result. */
+template <class F> static int mxk_decode_dispatch(int M, int G, F &&f)
+{
+    auto by_g = [&](auto ms, auto one) -> int {
+        if (G == 32) return f(ms, std::integral_constant<int, 32>{}, one);
+        if (G == 64) return f(ms, std::integral_constant<int, 64>{}, one);
+        if (G == 128) return f(ms, std::integral_constant<int, 128>{}, one);
+        return f(ms, std::integral_constant<int, 256>{}, one);
+    };
+    if (M == 1) return by_g(std::integral_constant<int, 1>{}, std::true_type{});
+    if (M <= 8) return by_g(std::integral_constant<int, 1>{}, std::false_type{});
+    return by_g(std::integral_constant<int, 2>{}, std::false_type{});
+}
+#endif
+
 #endif
