@@ -23,6 +23,12 @@ write=0; [ "${1:-}" = --write ] && write=1
 list=${MXSIM_XCARD_RUNS:-workloads/gpus/xcard-runs.txt}
 # a line: CARD FOLDER [BUILD]; BUILD (decode1: the kernels before decode2) goes to gpu-calibrate as BUILD:FOLDER
 args() { awk -v c="$1" '$0 !~ /^[ \t]*(#|$)/ && $1 == c { print ($3 != "" ? $3 ":" $2 : $2) }' "$list"; }
+# the list itself: CARD (h100, h200) FOLDER [BUILD (decode1)], nothing more; a bad line stops here
+awk '$0 ~ /^[ \t]*(#|$)/ { next }
+     $1 != "h100" && $1 != "h200" { printf "%s:%d: field 1 (card): '\''%s'\'' is not h100 or h200\n", FILENAME, FNR, $1; bad = 1; exit }
+     NF < 2 || NF > 3 { printf "%s:%d: expected CARD FOLDER [BUILD], got %d fields\n", FILENAME, FNR, NF; bad = 1; exit }
+     NF == 3 && $3 != "decode1" { printf "%s:%d: field 3 (build): '\''%s'\'' is not decode1\n", FILENAME, FNR, $3; bad = 1; exit }
+     END { exit bad }' "$list" >&2 || exit 2
 first() { local f; f=$(args "$1" | head -1); echo "${f##*:}"; }
 h100=(); h200=()
 for f in $(args h100); do [ -e "${f##*:}" ] || { echo "skipped: $f missing"; exit 77; }; h100+=(--from "$f"); done
@@ -95,4 +101,11 @@ sed 's/^\(cublas-bf16.a32 = \)\(.*\)$/\1 9.99/' workloads/gpus/h200-xcard.ini > 
 if "$MXSIM" gpu-calibrate "${h100[@]}" --from-card workloads/gpus/h100-xcard.ini "${h200to[@]}" --to-card "$t/bad.ini" \
      --check > "$t/bad.log" 2>&1; then echo "FAIL: --check accepted a changed calibrated field"; rc=1
 else grep -q "cublas-bf16.a32 = 9.99" "$t/bad.log" && echo "ok: --check rejects a changed field" || { echo "FAIL: no message"; rc=1; }; fi
+# a bad line of the list is refused with its file:line and field, exit 2, before anything runs
+if [ -z "${MXSIM_XCARD_INNER:-}" ]; then
+  { echo "# comment"; echo "h100 reports/gpu/x decode9"; } > "$t/badlist.txt"
+  MXSIM_XCARD_INNER=1 MXSIM_XCARD_RUNS="$t/badlist.txt" bash "$0" > "$t/badlist.log" 2>&1; brc=$?
+  if [ $brc = 2 ] && grep -q "badlist.txt:2: field 3 (build): 'decode9'" "$t/badlist.log"; then echo "ok: a bad list line is refused (file:line, exit 2)"
+  else echo "FAIL: bad list line: exit $brc"; cat "$t/badlist.log"; rc=1; fi
+fi
 exit $rc

@@ -376,9 +376,9 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
 }
 
 static const cli_opt k_opts[] = {
-    {"from", 0, 1, 1, "[decode1:]DIR|BENCH.csv", "the calibration card's runs (repeatable; DIR: bench.csv + bench_run*.csv; decode1: the build before decode2)"},
+    {"from", 0, 1, 1, "[decode1:]DIR|BENCH.csv", "the calibration card's runs (DIR: bench.csv + bench_run*.csv; decode1: the build before decode2)"},
     {"from-card", 0, 1, 0, "CARD.ini", "its cross-card file (only [datasheet] is read)"},
-    {"to", 0, 1, 1, "[decode1:]DIR|BENCH.csv", "the predicted card's runs (repeatable; scored each and as their median)"},
+    {"to", 0, 1, 1, "[decode1:]DIR|BENCH.csv", "the predicted card's runs (scored each and as their median)"},
     {"to-card", 0, 1, 0, "CARD.ini", "its cross-card file (datasheet; calibrated fields for --check)"},
     {"out", 'o', 1, 0, "FILE", "write the calibrated fields (to paste into --to-card)"},
     {"check", 0, 0, 0, "", "exit 1 if --to-card's calibrated fields differ from the re-derivation"},
