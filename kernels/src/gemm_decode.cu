@@ -13,16 +13,22 @@
 **     CONTIGUOUS weight rows [b N / grid, (b + 1) N / grid) (columns of C): at most one row more
 **     than the average, so there is no wave tail.  It walks them in tiles of 16 rows and each
 **     tile's K in stages of KS bytes (KS = 2048; 1024 at M > 8, G = 32).
-**   - warp 8 (the producer, one thread) streams every stage with 1-D bulk copies (cp.async.bulk,
-**     one per row, KS contiguous bytes, mbarrier complete_tx) into a ring of NS stages in shared
-**     memory (NS = 2..8, as many as fit: ~100-200 KB in flight per SM, against the ~30-60 KB that
-**     Little's law asks); it refills a stage when the consumers release it (empty mbarrier).  The
-**     activations (M rows) come first by the same path (one mbarrier), so every block has its
-**     operands in shared memory and no register holds a byte in flight.
-**   - before the stream starts (one __syncthreads after the loads are issued), the consumers issue
-**     the loads of the block's B scale bytes (contiguous: rows r0..r1 x K/G) and of the activation
-**     scales: issued first, they do not queue behind the weight stream.  They land in shared
-**     memory as bytes (B, row stride odd in words: conflict-free) and as factors (A, below).
+**   - warp 8 (the producer) streams every stage with 1-D bulk copies (cp.async.bulk, lane r copies
+**     row r: KS contiguous bytes, mbarrier complete_tx; lane 0 arms the stage's full barrier) into
+**     a ring of NS stages in shared memory (NS = 2..8, as many as fit: ~100-200 KB in flight per
+**     SM, against the ~30-60 KB that Little's law asks); it refills a stage when the consumers
+**     release it (empty mbarrier).  The activations (M rows) come first by the same path (one
+**     mbarrier), so every block has its operands in shared memory and no register holds a byte in
+**     flight.  The producer's first lane initialises the barriers, and the activations and the
+**     first stage are issued before the block barrier: the stream starts ~1000 clocks after the
+**     block does, not ~3700-4000 as when the copies waited for the barrier (MXK_DS_TRACE below;
+**     H200, same-call A/B: 1x4096x4096 G = 128 10.64 / 10.37 -> 9.94 / 10.22 us, 16x11008x4096
+**     G = 128 23.79 / 23.84 -> 22.59 / 22.78 us; other decode rows within noise).  The copies
+**     themselves leave at ~60 clocks each with the whole warp issuing them (~120 from one thread).
+**   - the consumers issue the loads of the block's B scale bytes (contiguous: rows r0..r1 x K/G)
+**     and of the activation scales before the block barrier: they do not queue behind the weight
+**     stream.  They land in shared memory as bytes (B, row stride odd in words: conflict-free) and
+**     as factors (A, below).
 **   - warps 0-7 (consumers), per stage: warp w takes chunks [w CPW, (w + 1) CPW) of the stage's
 **     64-byte chunks (CPW = KS / 512).  Dots: mma.sync m16n8k32 s8 with the WEIGHTS as the 16-row
 **     operand (lane (gid, tig) loads 16 bytes at byte 16 tig of the chunk of rows gid and gid + 8;
@@ -137,7 +143,14 @@ struct DsPlan {
     int kp;            /* activation row stride */
     int ebp;           /* B scale row stride (bytes, odd number of words) */
     uint32_t o_x, o_t, o_fa, o_eb, bytes;
+    unsigned long long *tr; /* MXK_DS_TRACE=1 (timing diagnostics): DS_TR clock64 stamps per block, else null */
 };
+#define DS_TR 64
+/* stamp slot k of this block's trace (diagnostics only; one thread per slot) */
+__device__ __forceinline__ void ds_stamp(const DsPlan &P, int k)
+{
+    if (P.tr && k < DS_TR) P.tr[(size_t)blockIdx.x * DS_TR + k] = (unsigned long long)clock64();
+}
 
 template <int MS, int GT, int CP, bool ONE, bool SW>
 __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, int r0, int r1, uint32_t sbase,
@@ -198,6 +211,7 @@ __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, in
             T[(g - gs0) * 16 + gid + 8 * rsel] = SW ? mxk_dec_term_sw(d, fa, fb) : mxk_dec_term(d, fa, fb);
         };
         mxk_mbar_wait(sbase + 8 * st, (uint32_t)(it / NS) & 1u);
+        if (tid == 0) ds_stamp(P, 4 + it);
         __syncwarp();
         const uint8_t *ws = wl + st * 16 * KSP;
         int d0[MS][4], d1[MS][4];
@@ -262,7 +276,7 @@ __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, in
             }
         }
         ds_sync(); /* the stage's terms are in T; every warp is done with the ring stage */
-        if (tid == 0) mxk_mbar_arrive(sbase + 8 * (NS + st));
+        if (tid == 0) mxk_mbar_arrive(sbase + 8 * (NS + st)), ds_stamp(P, 32 + it);
         if (tid < 16 * M) {
             const int cnt = min(RG, ng - gs0);
             const float *tp = T + tid;
@@ -314,6 +328,7 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
         float *T = T0 + slot * (RG * 16 * M);
         const uint8_t *eb0 = EB + (16 * t + gid) * P.ebp, *eb1 = eb0 + 8 * P.ebp;
         mxk_mbar_wait(sbase + 8 * st, (uint32_t)(it / NS) & 1u);
+        if (tid == 0) ds_stamp(P, 4 + it);
         __syncwarp();
         const uint8_t *ws = wl + st * 16 * KSP;
         /* dd[j]: the dots of the warp's group j of the stage (G = 32: 2i + h for chunk i, half h) */
@@ -371,6 +386,7 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
                     for (int q = 0; q < 4; q++) dd[i / GC][s][q] += dc[i][s][q];
         __syncwarp();
         if (lane == 0) mxk_mbar_arrive(sbase + 8 * (NS + st)); /* this warp is done with the ring stage */
+        if (tid == 0) ds_stamp(P, 32 + it);
         if (it >= 2) mxk_mbar_wait(tfree + 8 * slot, (uint32_t)((it >> 1) + 1) & 1u); /* stage it - 2 folded */
         if (P.mode == 3) { /* timing only: the dots without the terms (kept alive by a store that never runs) */
             int x = 0;
@@ -462,6 +478,7 @@ __device__ __forceinline__ void ds_fold2(const DsPlan &P, int M, int N, int K, i
         }
         mxk_mbar_arrive(tfree + 8 * slot);
     }
+    if (f == 0) ds_stamp(P, 62);
 }
 
 /* V2: + the folder warps (16 M threads, rounded up to warps); launch bound: M <= 8 keeps two blocks per SM */
@@ -484,8 +501,33 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
     const int r0 = (int)((int64_t)blockIdx.x * N / gridDim.x), r1 = (int)((int64_t)(blockIdx.x + 1) * N / gridDim.x);
     const int nrows = r1 - r0;
     const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(dsm); /* full[NS], empty[NS], x */
-    if (tid == 0) {
-        /* full[NS], empty[NS], x, and for V2 tready[2], tfree[2] (counts: below) */
+    if (tid == 0 && P.tr) {
+        unsigned long long g;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g));
+        P.tr[(size_t)blockIdx.x * DS_TR + 3] = g;
+        ds_stamp(P, 0);
+    }
+    /* The producer thread's stage `it`: the weight rows of that tile and K range, counted on full[st] */
+    const int ntiles = (nrows + 15) / 16, nst = (K + KS - 1) / KS, nit = ntiles * nst;
+    /* The producer warp's stage `it`: lane r < rows copies row r of that tile's K range, lane 0
+    ** arms full[st] with the stage's bytes (a copy may complete before the arm: the transaction
+    ** count may go below zero, and the phase cannot complete before lane 0's arrival).  One thread
+    ** issuing all 16 copies took ~100 clocks per copy (MXK_DS_TRACE, H200). */
+    const int plane = tid - DS_W * 32;
+    auto issue = [&](int it) {
+        const int st = it % NS, t = it / nst, k0 = (it - t * nst) * KS;
+        const int rows = min(16, nrows - 16 * t), kb = min(KS, K - k0);
+        const uint32_t full = sbase + 8 * st, dst = sbase + 256 + st * 16 * KSP;
+        if (plane == 0) mxk_mbar_arrive_tx(full, (uint32_t)(rows * kb));
+        if (plane < rows)
+            mxk_bulk_g2s(dst + plane * KSP, bm + (size_t)(r0 + 16 * t + plane) * K + k0, (uint32_t)kb, full);
+    };
+    if (tid == DS_W * 32) {
+        /* First thing in the block, by the producer thread: the barriers (full[NS], empty[NS], x, and
+        ** for V2 tready[2], tfree[2]), then the activations and the first weight stage, before the
+        ** block barrier (MXK_DS_TRACE on an H200, 2026-11-26: issued after it, the first copy left
+        ** ~3700-4000 clocks after the block started; issuing the whole ring before it kept the
+        ** consumers at the barrier for the ~70-90 clocks per copy that the issue takes). */
         const bool v2 = V2 && P.mode != 1;
         for (int s = 0; s < 2 * NS + 1; s++) mxk_mbar_init(sbase + 8 * s, v2 && s >= NS && s < 2 * NS ? DS_W : 1);
         if (v2) {
@@ -495,8 +537,18 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
             mxk_mbar_init(sbase + 8 * (2 * NS + 4), blockDim.x - DS_T);
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+        ds_stamp(P, 57);
     }
-    /* The scale bytes first (registers): 1/G of the bytes, they must not queue behind the stream. */
+    if (warp == DS_W) {
+        __syncwarp(); /* the barriers are initialised (and fenced) before any lane's copy */
+        const uint32_t xbar = sbase + 16 * NS;
+        if (plane == 0) mxk_mbar_arrive_tx(xbar, (uint32_t)(M * K));
+        if (plane < M) mxk_bulk_g2s(sbase + P.o_x + plane * P.kp, am + (size_t)plane * K, (uint32_t)K, xbar);
+        if (plane == 0) ds_stamp(P, 58);
+        issue(0); /* the rest after the barrier: the consumers wait at it until these are out */
+        if (plane == 0) ds_stamp(P, 1);
+    }
+    /* The scale bytes (registers): 1/G of the bytes; the consumers store them after the barrier. */
     const uint8_t *bp = be + (size_t)r0 * ng;
     const int nb = nrows * ng; /* contiguous B scale bytes of the block */
     const bool fbw = (ng & 3) == 0 && ((uintptr_t)be & 3) == 0;
@@ -511,23 +563,12 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
 #pragma unroll
             for (int m = 0; m < MR; m++) e[m] = (int)mxk_ld8v(ae + (size_t)min(m, M - 1) * ng + tid);
     }
-    __syncthreads(); /* barriers initialised; the scale loads are out */
+    __syncthreads(); /* barriers initialised, the first ring of copies and the scale loads out */
     if (warp == DS_W) {
-        /* producer: the activations, then every stage of every tile, in consumption order */
-        if (tid == DS_W * 32) {
-            const int ntiles = (nrows + 15) / 16, nst = (K + KS - 1) / KS, nit = ntiles * nst;
-            const uint32_t xbar = sbase + 16 * NS;
-            mxk_mbar_arrive_tx(xbar, (uint32_t)(M * K));
-            for (int m = 0; m < M; m++) mxk_bulk_g2s(sbase + P.o_x + m * P.kp, am + (size_t)m * K, (uint32_t)K, xbar);
-            for (int it = 0; it < nit; it++) {
-                const int st = it % NS, t = it / nst, k0 = (it - t * nst) * KS;
-                if (it >= NS) mxk_mbar_wait(sbase + 8 * (NS + st), (uint32_t)((it / NS) + 1) & 1u);
-                const int rows = min(16, nrows - 16 * t), kb = min(KS, K - k0);
-                const uint32_t full = sbase + 8 * st, dst = sbase + 256 + st * 16 * KSP;
-                mxk_mbar_arrive_tx(full, (uint32_t)(rows * kb));
-                for (int r = 0; r < rows; r++)
-                    mxk_bulk_g2s(dst + r * KSP, bm + (size_t)(r0 + 16 * t + r) * K + k0, (uint32_t)kb, full);
-            }
+        /* producer: the rest of the stages of every tile, in consumption order, each as its slot frees */
+        for (int it = 1; it < nit; it++) {
+            if (it >= NS) mxk_mbar_wait(sbase + 8 * (NS + it % NS), (uint32_t)((it / NS) + 1) & 1u);
+            issue(it);
         }
         return;
     }
@@ -563,13 +604,16 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
     /* some activation scale in [235, 254]: the swapped-order path (block-uniform) */
     const int sw = ds_sync_or(fl);
     mxk_mbar_wait(sbase + 16 * NS, 0u); /* the activations */
+    if (tid == 0) ds_stamp(P, 2);
     if (P.mode == 1) { /* stream only: the ring's pace without the dots */
         const int nit = (nrows + 15) / 16 * ((K + KS - 1) / KS);
         for (int it = 0; it < nit; it++) {
             mxk_mbar_wait(sbase + 8 * (it % NS), (uint32_t)(it / NS) & 1u);
+            if (tid == 0) ds_stamp(P, 4 + it);
             ds_sync();
-            if (tid == 0) mxk_mbar_arrive(sbase + 8 * (NS + it % NS));
+            if (tid == 0) mxk_mbar_arrive(sbase + 8 * (NS + it % NS)), ds_stamp(P, 32 + it);
         }
+        if (tid == 0) ds_stamp(P, 63);
         return;
     }
     if (V2) {
@@ -581,6 +625,7 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
         ds_body<MS, GT, CP, ONE, true>(P, M, N, K, r0, r1, sbase, dsm, c);
     else
         ds_body<MS, GT, CP, ONE, false>(P, M, N, K, r0, r1, sbase, dsm, c);
+    if (tid == 0) ds_stamp(P, 63);
 }
 
 static int ds_dev_attr(cudaDeviceAttr a)
@@ -595,7 +640,10 @@ static int ds_dev_attr(cudaDeviceAttr a)
 ** MXK_DS_NS caps the ring stages, MXK_DS_BPS sets blocks per SM (default 2 at M <= 8, else 1),
 ** MXK_DS_NOCOMP=1 streams without dots (WRONG results: timing only; =2: V2 without the ordered sums,
 ** =3: V2 dots only, also timing only), MXK_DS_CPW=2 halves the stage (G <= 128), MXK_DS_V2=0 / 1
-** forces the per-stage-barrier / V2 consumers.  Unset, the kernel runs as documented above. */
+** forces the per-stage-barrier / V2 consumers, MXK_DS_TRACE=1 records clock64 stamps per block
+** (start, barriers initialised, first copies issued, activations in, each stage's arrival and
+** release, end) in a managed buffer that `mxsim-gpu perf` prints (results stay right; the stamps
+** cost a few instructions).  Unset, the kernel runs as documented above. */
 static int ds_env(const char *name)
 {
     const char *v = getenv(name);
@@ -606,6 +654,15 @@ static const int ds_env_ns = ds_env("MXK_DS_NS"), ds_env_bps = ds_env("MXK_DS_BP
 /* MXK_DS_V2=1 / 0 forces the V2 consumers (folder warps, no block barrier per stage) / the per-stage
 ** barrier; unset: the default of ds_launch1 */
 static const int ds_env_v2 = getenv("MXK_DS_V2") ? atoi(getenv("MXK_DS_V2")) : -1;
+
+static unsigned long long *ds_trace_buf = nullptr;
+static int ds_trace_blocks = 0, ds_trace_grid = 0;
+/* MXK_DS_TRACE=1: the stamps of the last launch (managed memory; read after a synchronize) */
+extern "C" const unsigned long long *mxk_ds_trace(int *nblocks)
+{
+    *nblocks = ds_trace_grid;
+    return ds_trace_buf;
+}
 
 template <int MS, int GT, int CP>
 static DsPlan ds_plan(int M, int N, int K, int nsm, int smax, int bps, int nscap, int *grid)
@@ -661,6 +718,15 @@ static int ds_launch1(int M, int N, int K, const int8_t *am, const uint8_t *ae, 
     if (P.ns == 0 && bps > 1) P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps = 1, 8, &grid);
     if (P.ns == 0) return -1;
     const bool v2 = v2w && P.mode != 1;
+    if (ds_env("MXK_DS_TRACE") == 1) { /* diagnostics: one managed buffer, the last launch's stamps */
+        if (!ds_trace_buf || ds_trace_blocks < grid) {
+            if (ds_trace_buf) cudaFree(ds_trace_buf);
+            if (cudaMallocManaged(&ds_trace_buf, (size_t)grid * DS_TR * 8) != cudaSuccess) return -1;
+            ds_trace_blocks = grid;
+        }
+        ds_trace_grid = grid;
+        P.tr = ds_trace_buf;
+    }
     auto kern = v2 ? gemm_decode_kernel<MS, GT, CP, ONE, true> : gemm_decode_kernel<MS, GT, CP, ONE, false>;
     static int attr_set[2] = {0, 0}; /* once per instantiation (benign race: idempotent) */
     if (attr_set[v2] != smax) {

@@ -1335,6 +1335,47 @@ static int cmd_golden(const char *outdir)
     return rc;
 }
 
+/* MXK_DS_TRACE=1 (cfg 9 diagnostics): the last launch's clock64 stamps per block, relative to the
+** block's start (slot 3: its %globaltimer start in ns): 57 barriers initialised, 58 activation
+** copies issued, 1 first stage issued, 2 activations in,
+** 4 + i stage i arrived (consumer warp 0), 32 + i stage i released, 62 folder end, 63 consumer end */
+extern "C" const unsigned long long *mxk_ds_trace(int *nblocks);
+static void ds_trace_print()
+{
+    CK(cudaDeviceSynchronize());
+    int nb = 0;
+    const unsigned long long *t = mxk_ds_trace(&nb);
+    if (!t || nb < 1) return;
+    unsigned long long g0 = ~0ull, g1 = 0;
+    for (int b = 0; b < nb; b++) g0 = std::min(g0, t[b * 64 + 3]), g1 = std::max(g1, t[b * 64 + 3]);
+    printf("trace: %d blocks, starts spread over %.2f us (globaltimer)\n", nb, (g1 - g0) * 1e-3);
+    const int show[4] = {0, 1, nb / 2, nb - 1};
+    for (int sb : show) {
+        const unsigned long long *r = t + sb * 64;
+        printf("  block %d (start +%.2f us): init %lld  x issued %lld  stage 0 issued %lld  x in %lld  arrive/release:", sb,
+               (r[3] - g0) * 1e-3, (long long)(r[57] - r[0]), (long long)(r[58] - r[0]), (long long)(r[1] - r[0]),
+               (long long)(r[2] - r[0]));
+        for (int i = 0; i < 28; i++)
+            if (r[4 + i] > r[0] && r[4 + i] - r[0] < 100000000ull)
+                printf(" %lld/%lld", (long long)(r[4 + i] - r[0]), (long long)(r[32 + i] - r[0]));
+        printf("  fold_end %lld end %lld clk\n", (long long)(r[62] - r[0]), (long long)(r[63] - r[0]));
+    }
+    std::vector<double> first, last, end;
+    for (int b = 0; b < nb; b++) {
+        const unsigned long long *r = t + b * 64;
+        int n = 0;
+        while (n < 28 && r[4 + n] > r[0] && r[4 + n] - r[0] < 100000000ull) n++;
+        if (!n) continue;
+        first.push_back((double)(r[4] - r[0]));
+        last.push_back((double)(r[4 + n - 1] - r[0]));
+        end.push_back((double)(std::max(r[63], r[62] < r[0] + 100000000ull ? r[62] : 0ull) - r[0]));
+    }
+    auto med = [](std::vector<double> v) { std::sort(v.begin(), v.end()); return v.empty() ? 0.0 : v[v.size() / 2]; };
+    auto mx = [](const std::vector<double> &v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); };
+    printf("  median/max clk: first arrival %.0f/%.0f  last arrival %.0f/%.0f  end %.0f/%.0f\n", med(first),
+           mx(first), med(last), mx(last), med(end), mx(end));
+}
+
 /* perf M N K G [cfg]: one GEMM size on random data, median of 20 (for ncu and tile choices) */
 static int cmd_perf(int64_t M, int64_t N, int64_t K, int64_t G, int cfg)
 {
@@ -1346,9 +1387,19 @@ static int cmd_perf(int64_t M, int64_t N, int64_t K, int64_t G, int cfg)
     rnd_mant(bm.p, bm.n);
     rnd_scale(ae.p, ae.n);
     rnd_scale(be.p, be.n);
-    double us = median_us([&](int) { CK(mxk_gemm(M, N, K, G, am.p, ae.p, bm.p, be.p, c.p, cfg, 0)); }, 1, 2, 20);
-    printf("perf %lldx%lldx%lld G=%lld cfg=%d: %.2f us, %.1f TOPS (operands L2-resident when small)\n",
-           (long long)M, (long long)N, (long long)K, (long long)G, cfg, us, 2.0 * M * N * K / us * 1e-6);
+    /* MXK_PERF_COLD=1: B rotates over enough copies that each launch finds it out of L2 */
+    const bool cold = getenv("MXK_PERF_COLD") && atoi(getenv("MXK_PERF_COLD")) == 1;
+    const int nsets = cold ? (int)std::max<int64_t>(2, (int64_t)(3 * g_l2) / (N * K) + 1) : 1;
+    std::vector<DBuf<int8_t>> bms;
+    for (int i = 1; i < nsets; i++) {
+        bms.emplace_back(N * K);
+        CK(cudaMemcpy(bms.back().p, bm.p, N * K, cudaMemcpyDeviceToDevice));
+    }
+    double us = median_us([&](int i) { CK(mxk_gemm(M, N, K, G, am.p, ae.p, i ? bms[i - 1].p : bm.p, be.p, c.p, cfg, 0)); },
+                          nsets, 2, 20);
+    printf("perf %lldx%lldx%lld G=%lld cfg=%d: %.2f us, %.1f TOPS (%s)\n", (long long)M, (long long)N, (long long)K,
+           (long long)G, cfg, us, 2.0 * M * N * K / us * 1e-6, cold ? "B out of L2" : "operands L2-resident when small");
+    if (getenv("MXK_DS_TRACE") && atoi(getenv("MXK_DS_TRACE")) == 1) ds_trace_print();
     return 0;
 }
 

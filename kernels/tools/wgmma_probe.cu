@@ -1,0 +1,216 @@
+/* wgmma_probe.cu - how fast do int8 wgmma chains run on this card when each warpgroup drains its
+** chain every few instructions, as the Hopper GEMM (gemm_wgmma.cu) does once per 128-byte stage,
+** and what does each piece of the GEMM's per-stage work cost?  A development probe, not part of
+** the library: one CTA per SM, NWG consumer warpgroups, each issuing `iters` commit groups of C
+** wgmma.m64n128k32.s32.s8.s8 from one shared-memory tile (128-byte swizzle, K-major), then
+** wait_group 0.  probe<NWG, C>: nothing else.  probe_ring<NWG, MODE>: chains of 4 (one 128-byte
+** stage) with the GEMM's ring handshake and, by MODE, its factor loads and its fast promotion
+** (see probe_ring).  The fraction is of the int8 tensor peak, 4096 MACs per SM per clock at the
+** card's maximum SM clock (probe_session.sh samples the clock it actually ran at).
+** Built by CMake (target wgmma_probe, sm_90a); kernels/tools/probe_session.sh runs it.
+** usage: wgmma_probe   (CSV: card,nwg,n,chain,us,fraction_of_peak) */
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "../src/mxk_mbar.cuh"
+#include "../src/mxk_wgmma.cuh"
+
+#define CK(x)                                                                                       \
+    do {                                                                                            \
+        cudaError_t e_ = (x);                                                                       \
+        if (e_ != cudaSuccess) {                                                                    \
+            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));             \
+            exit(1);                                                                                \
+        }                                                                                           \
+    } while (0)
+
+/* C wgmmas per commit group (k-steps of the 128-byte tile, cycled), then drain */
+template <int NWG, int C>
+__global__ void __launch_bounds__(NWG * 128, 1) probe(int iters, int *out)
+{
+    extern __shared__ __align__(1024) uint8_t sm[];
+    uint8_t *s = (uint8_t *)(((uintptr_t)sm + 1023) & ~(uintptr_t)1023);
+    for (int i = threadIdx.x; i < (64 * NWG + 128) * 128; i += blockDim.x) s[i] = (uint8_t)(i * 37 + 11);
+    __syncthreads();
+    const int wg = threadIdx.x >> 7;
+    const uint32_t a = (uint32_t)__cvta_generic_to_shared(s) + wg * 64 * 128;
+    const uint32_t b = (uint32_t)__cvta_generic_to_shared(s) + NWG * 64 * 128;
+    const uint64_t da = make_desc(a), db = make_desc(b);
+    int d[64];
+#pragma unroll
+    for (int i = 0; i < 64; i++) d[i] = 0;
+    for (int it = 0; it < iters; it++) {
+        wgmma_fence();
+#pragma unroll
+        for (int k = 0; k < C; k++) wgmma_s8(d, da + 2 * (k & 3), db + 2 * (k & 3), 1);
+        wgmma_commit();
+        wgmma_wait0(d);
+    }
+    int x = 0;
+#pragma unroll
+    for (int i = 0; i < 64; i++) x ^= d[i];
+    if (x == 0x12345) out[0] = x;
+}
+
+/* As probe<NWG, 4>, with the GEMM's per-stage traffic around each chain: MODE 1 adds the ring
+** handshake (5 slots; one producer thread, no copies: it arms full[s] once empty[s] completes;
+** each consumer warp arrives on empty[s]), MODE 2 adds to it 10 shared loads per thread (the
+** factor tables) issued before the fence, MODE 3 the same loads issued after the commit, MODE 4
+** = MODE 2 + the fast promotion of the 64 dots into fp32 accumulators, MODE 5 = MODE 4 without
+** the wgmmas (the promotion's own time), MODE 6 = MODE 4 with the factors in registers. */
+template <int NWG, int MODE>
+__global__ void __launch_bounds__(NWG * 128 + 128, 1) probe_ring(int iters, int *out)
+{
+    extern __shared__ __align__(1024) uint8_t sm[];
+    uint8_t *s = (uint8_t *)(((uintptr_t)sm + 1023) & ~(uintptr_t)1023);
+    const uint32_t base = (uint32_t)__cvta_generic_to_shared(s);
+    const int tile = (64 * NWG + 128) * 128, S = 5;
+    const uint32_t full0 = base + tile + 4096, empty0 = full0 + 8 * S;
+    for (int i = threadIdx.x; i < tile + 4096; i += blockDim.x) s[i] = (uint8_t)(i * 37 + 11);
+    if (threadIdx.x == 0)
+        for (int i = 0; i < S; i++) mxk_mbar_init(full0 + 8 * i, 1), mxk_mbar_init(empty0 + 8 * i, 4 * NWG);
+    __syncthreads();
+    const int wg = threadIdx.x >> 7;
+    if (wg == NWG) {
+        if (threadIdx.x == NWG * 128)
+            for (int it = 0; it < iters; it++) {
+                if (it >= S) mxk_mbar_wait(empty0 + 8 * (it % S), (uint32_t)((it / S) + 1) & 1u);
+                mxk_mbar_arrive(full0 + 8 * (it % S));
+            }
+        return;
+    }
+    const uint64_t da = make_desc(base + wg * 64 * 128), db = make_desc(base + NWG * 64 * 128);
+    /* the GEMM's pattern: 8 LDS.128 of which a warp's lanes read 4 distinct addresses (B factors by
+    ** column quad) and 2 LDS.64 of 8 distinct rows (A factors) */
+    const float4 *fac = reinterpret_cast<const float4 *>(s + tile) + (threadIdx.x & 3);
+    const float2 *fa = reinterpret_cast<const float2 *>(s + tile + 2048) + ((threadIdx.x >> 2) & 7);
+    float acc[64];
+#pragma unroll
+    for (int i = 0; i < 64; i++) acc[i] = 0.f;
+    int d[64];
+#pragma unroll
+    for (int i = 0; i < 64; i++) d[i] = 0;
+    float fs = 0.f;
+    for (int it = 0; it < iters; it++) {
+        const int sl = it % S;
+        mxk_mbar_wait(full0 + 8 * sl, (uint32_t)(it / S) & 1u);
+        float4 f[8];
+        float2 a0, a1;
+        auto ld = [&] {
+#pragma unroll
+            for (int j = 0; j < 8; j++) f[j] = fac[4 * j + 32 * sl];
+            a0 = fa[16 * sl], a1 = fa[16 * sl + 8];
+        };
+        if (MODE == 2 || MODE == 4 || MODE == 5) ld();
+        if (MODE == 6) { /* factors fixed in registers: no loads */
+#pragma unroll
+            for (int j = 0; j < 8; j++) f[j] = make_float4(1.f, 2.f, 3.f, (float)j);
+            a0 = make_float2(1.f, (float)sl), a1 = make_float2(2.f, 3.f);
+        }
+        if (MODE != 5) {
+            wgmma_fence();
+#pragma unroll
+            for (int k = 0; k < 4; k++) wgmma_s8(d, da + 2 * k, db + 2 * k, 1);
+            wgmma_commit();
+        }
+        if (MODE == 3) ld();
+        wgmma_wait0(d);
+        __syncwarp();
+        if ((threadIdx.x & 31) == 0) mxk_mbar_arrive(empty0 + 8 * sl);
+        if (MODE == 2 || MODE == 3)
+#pragma unroll
+            for (int j = 0; j < 8; j++) fs += f[j].x * f[j].w + a0.x * a1.y;
+        if (MODE >= 4) /* the fast promotion: IADD + 2 FFMA per output */
+#pragma unroll
+            for (int i = 0; i < 64; i++) {
+                const float4 B = f[i >> 3];
+                const float2 A = (i & 2) ? a1 : a0;
+                const float x = __fmaf_rn(__int_as_float(d[i] + 0x4B400000), A.x, A.y);
+                acc[i] = __fmaf_rn(x, (i & 1) ? B.y : B.x, acc[i]);
+            }
+    }
+    int x = 0;
+#pragma unroll
+    for (int i = 0; i < 64; i++) x ^= d[i];
+#pragma unroll
+    for (int i = 0; i < 64; i++) fs += acc[i];
+    if (x == 0x12345 || fs == 1.2345f) out[0] = x;
+}
+
+template <int NWG, int MODE> static void run_ring(const char *card, int nsm, double clk_ghz, int *out)
+{
+    const int smem = 1024 + (64 * NWG + 128) * 128 + 4096 + 128;
+    CK(cudaFuncSetAttribute(probe_ring<NWG, MODE>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    const int iters = 4096;
+    probe_ring<NWG, MODE><<<nsm, NWG * 128 + 128, smem>>>(iters, out);
+    CK(cudaDeviceSynchronize());
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    CK(cudaEventRecord(e0));
+    for (int r = 0; r < 5; r++) probe_ring<NWG, MODE><<<nsm, NWG * 128 + 128, smem>>>(iters, out);
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    const double us = ms * 1000.0 / 5;
+    const double macs = (double)nsm * NWG * iters * 4 * 64.0 * 128 * 32;
+    printf("%s,%d,128,4+ring-mode%d,%.1f,%.3f\n", card, NWG, MODE, us, macs / ((double)nsm * 4096 * clk_ghz * 1e9 * us * 1e-6));
+}
+
+template <int NWG, int C> static void run(const char *card, int nsm, double clk_ghz, int *out)
+{
+    const int smem = 1024 + (64 * NWG + 128) * 128;
+    CK(cudaFuncSetAttribute(probe<NWG, C>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    const int iters = 16384 / C;
+    probe<NWG, C><<<nsm, NWG * 128, smem>>>(iters, out);
+    CK(cudaDeviceSynchronize());
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    CK(cudaEventRecord(e0));
+    for (int r = 0; r < 5; r++) probe<NWG, C><<<nsm, NWG * 128, smem>>>(iters, out);
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    const double us = ms * 1000.0 / 5;
+    const double macs = (double)nsm * NWG * iters * C * 64.0 * 128 * 32;
+    const double peak = (double)nsm * 4096 * clk_ghz * 1e9 * us * 1e-6;
+    printf("%s,%d,128,%d,%.1f,%.3f\n", card, NWG, C, us, macs / peak);
+}
+
+int main()
+{
+    cudaDeviceProp p;
+    CK(cudaGetDeviceProperties(&p, 0));
+    int clk_khz = 0;
+    CK(cudaDeviceGetAttribute(&clk_khz, cudaDevAttrClockRate, 0));
+    const double ghz = clk_khz * 1e-6;
+    int *out;
+    CK(cudaMalloc(&out, 4));
+    printf("# %s, %d SMs, max SM clock %.2f GHz (fraction is of 4096 MAC/clk/SM at that clock)\n", p.name,
+           p.multiProcessorCount, ghz);
+    printf("card,nwg,n,chain,us,fraction_of_peak\n");
+    const int n = p.multiProcessorCount;
+    run<1, 4>(p.name, n, ghz, out);
+    run<2, 4>(p.name, n, ghz, out);
+    run<3, 4>(p.name, n, ghz, out);
+    run<4, 4>(p.name, n, ghz, out);
+    run<2, 8>(p.name, n, ghz, out);
+    run<2, 16>(p.name, n, ghz, out);
+    run<2, 64>(p.name, n, ghz, out);
+    run<3, 16>(p.name, n, ghz, out);
+    run<4, 16>(p.name, n, ghz, out);
+    run_ring<2, 1>(p.name, n, ghz, out);
+    run_ring<2, 2>(p.name, n, ghz, out);
+    run_ring<2, 3>(p.name, n, ghz, out);
+    run_ring<2, 4>(p.name, n, ghz, out);
+    run_ring<2, 5>(p.name, n, ghz, out);
+    run_ring<2, 6>(p.name, n, ghz, out);
+    run_ring<1, 4>(p.name, n, ghz, out);
+    run_ring<1, 5>(p.name, n, ghz, out);
+    return 0;
+}
