@@ -14,16 +14,20 @@ __device__ __forceinline__ uint64_t make_desc(uint32_t addr)
            ((uint64_t)1 << 62);
 }
 
+/* the instruction with its operands: %0-%63 the accumulators, %64 / %65 the A / B descriptors, the
+** predicate p (scale-d) set by the caller's asm */
+#define WG_MMA_S8_64                                                                                  \
+    "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8 "                                              \
+    "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"                                        \
+    "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"                               \
+    "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"                               \
+    "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63},"                              \
+    " %64, %65, p;\n}\n"
 #define WG_R8(i) "+r"(d[i]), "+r"(d[i + 1]), "+r"(d[i + 2]), "+r"(d[i + 3]), "+r"(d[i + 4]), "+r"(d[i + 5]), "+r"(d[i + 6]), "+r"(d[i + 7])
 __device__ __forceinline__ void wgmma_s8(int (&d)[64], uint64_t da, uint64_t db, int scale_d)
 {
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8 "
-                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-                 "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
-                 "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
-                 "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63},"
-                 " %64, %65, p;\n}\n"
+                 WG_MMA_S8_64 /* D, descriptors, scale-d predicate */
                  : WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56)
                  : "l"(da), "l"(db), "r"(scale_d));
 }
@@ -33,12 +37,7 @@ __device__ __forceinline__ void wgmma_s8(int (&d)[64], uint64_t da, uint64_t db,
 __device__ __forceinline__ void wgmma_s8_first(int (&d)[64], uint64_t da, uint64_t db)
 {
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 0, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8 "
-                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-                 "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
-                 "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
-                 "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63},"
-                 " %64, %65, p;\n}\n"
+                 WG_MMA_S8_64 /* D, descriptors, scale-d predicate */
                  : WG_W8(0), WG_W8(8), WG_W8(16), WG_W8(24), WG_W8(32), WG_W8(40), WG_W8(48), WG_W8(56)
                  : "l"(da), "l"(db));
 }

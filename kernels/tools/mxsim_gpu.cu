@@ -38,17 +38,10 @@
 #include <string>
 #include <vector>
 
+#include "cuda_check.h"
 #include "mxk.h"
 #include "mxsim.h"
 
-#define CK(x)                                                                              \
-    do {                                                                                   \
-        cudaError_t e_ = (cudaError_t)(x);                                                 \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-            exit(1);                                                                       \
-        }                                                                                  \
-    } while (0)
 #define CKB(x)                                                                     \
     do {                                                                           \
         int s_ = (int)(x);                                                         \

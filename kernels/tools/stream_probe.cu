@@ -15,16 +15,9 @@
 #include <stdint.h>
 #include <vector>
 
+#include "cuda_check.h"
 #include "../src/mxk_mbar.cuh"
 
-#define CK(x)                                                                                       \
-    do {                                                                                            \
-        cudaError_t e_ = (x);                                                                       \
-        if (e_ != cudaSuccess) {                                                                    \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));             \
-            exit(1);                                                                                \
-        }                                                                                           \
-    } while (0)
 
 template <int U>
 __global__ void __launch_bounds__(256) ldg_kernel(const uint4 *__restrict__ p, size_t n16, unsigned *out)

@@ -14,17 +14,10 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "cuda_check.h"
 #include "../src/mxk_mbar.cuh"
 #include "../src/mxk_wgmma.cuh"
 
-#define CK(x)                                                                                       \
-    do {                                                                                            \
-        cudaError_t e_ = (x);                                                                       \
-        if (e_ != cudaSuccess) {                                                                    \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));             \
-            exit(1);                                                                                \
-        }                                                                                           \
-    } while (0)
 
 /* C wgmmas per commit group (k-steps of the 128-byte tile, cycled), then drain */
 template <int NWG, int C>
