@@ -657,7 +657,8 @@ static const int ds_env_v2 = getenv("MXK_DS_V2") ? atoi(getenv("MXK_DS_V2")) : -
 
 static unsigned long long *ds_trace_buf = nullptr;
 static int ds_trace_blocks = 0, ds_trace_grid = 0;
-/* MXK_DS_TRACE=1: the stamps of the last launch (managed memory; read after a synchronize) */
+/* MXK_DS_TRACE=1: the stamps of the last launch (managed memory; read after a synchronize).  A
+** diagnostics hook for mxsim-gpu perf, not part of the ABI (mxk.h); the buffer is process-wide. */
 extern "C" const unsigned long long *mxk_ds_trace(int *nblocks)
 {
     *nblocks = ds_trace_grid;

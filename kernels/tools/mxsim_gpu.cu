@@ -15,7 +15,10 @@
 **   (verify with MXK_VERIFY_DEQUANT_ONLY set stops after the dequant checks; with MXK_VERIFY_CFG=N
 **   it runs only the GEMM cases of cfg N)
 **   mxsim-gpu golden OUTDIR                   (writes the golden set and its MANIFEST)
-**   mxsim-gpu perf M N K G [cfg]              (times one GEMM size; for ncu and tile choices)
+**   mxsim-gpu perf M N K G [cfg]              (times one GEMM size; for ncu and tile choices;
+**                                              MXK_PERF_COLD=1: B rotates over copies so that each
+**                                              launch finds it out of L2; MXK_DS_TRACE=1 with cfg 9:
+**                                              prints the decode kernel's per-block timeline)
 **   mxsim-gpu memory OUT.csv TRACE...         (weight memory of each trace's model on the card,
 **                                              bf16 and MXINT8 at G = 8..128, cudaMemGetInfo
 **                                              before/after; sim/doc/memory.md)
