@@ -6,7 +6,8 @@
 # dram_us = the row's bytes at the copy bandwidth of the same run (bench.csv's d2d-copy row),
 # bound_us = their maximum, frac_of_bound = bound_us / median_us, ratio = cuBLAS bf16 / median of the
 # same shape, joules_per_op x TOPS/W = 2MNK / 1e12.  The GPU outputs themselves are re-derived with
-# the C model by tests/unit/test_gpu_golden.c (tests/golden/gpu/).  Exit 77 when nothing is committed.
+# the C model by tests/unit/test_gpu_golden.c (tests/golden/gpu/).  The probes' CSVs re-derive too
+# (below).  Exit 77 when nothing is committed.
 set -u
 : "${MXSIM_SOURCE_DIR:?}"
 shopt -s nullglob
@@ -45,6 +46,25 @@ for e in "$MXSIM_SOURCE_DIR"/reports/gpu/*/bench_ext*.csv; do
     }
     function abs(x) { return x<0 ? -x : x }
     END { if (rows==0) print "FAIL " FILENAME ": no rows"; else if (!nb) printf "ok   %s: %d rows re-derived\n", FILENAME, rows }' "$b" "$e")
+  echo "$out"; n=$((n+1)); fails=$((fails + $(echo "$out" | grep -c '^FAIL')))
+done
+# The probes (kernels/README "Probes"): stream_probe.csv's GB/s = bytes / median_us; wgmma_probe.csv's
+# fraction of the int8 peak = MACs / (SMs x 4096 x clock x us), the MACs of NWG warpgroups x the
+# probe's fixed work (16384 wgmma m64n128k32 per warpgroup; ring rows: 4096 stages of 4), SMs and
+# clock from the file's first line.
+for f in "$MXSIM_SOURCE_DIR"/reports/gpu/*/stream_probe.csv; do
+  out=$(awk -F, 'NR==1 {next} { rows++; if ($5 <= 0 || ($7 - $2/$5/1e3)^2 > 0.06^2) { printf "FAIL %s line %d: GBps %s != %s / %s us\n", FILENAME, NR, $7, $2, $5; nb++ } }
+    END { if (!rows) print "FAIL " FILENAME ": no rows"; else if (!nb) printf "ok   %s: %d rows re-derived\n", FILENAME, rows }' "$f")
+  echo "$out"; n=$((n+1)); fails=$((fails + $(echo "$out" | grep -c '^FAIL')))
+done
+for f in "$MXSIM_SOURCE_DIR"/reports/gpu/*/wgmma_probe.csv; do
+  out=$(awk -F, 'NR==1 { if (match($0, /([0-9]+) SMs, max SM clock ([0-9.]+) GHz/)) { split(substr($0, RSTART, RLENGTH), w, " "); sms=w[1]; ghz=w[6] }; next }
+    $1=="card" {next}
+    { rows++; nwg=$2; us=$5
+      macs = ($4 ~ /ring/) ? sms*nwg*4096*4*262144 : sms*nwg*16384*262144
+      fr = (sms && ghz && us > 0) ? macs/(sms*4096*ghz*1e9*us*1e-6) : -1
+      if (fr < 0 || (fr-$6)^2 > 0.002^2) { printf "FAIL %s line %d: fraction %s != %.4f\n", FILENAME, NR, $6, fr; nb++ } }
+    END { if (!rows) print "FAIL " FILENAME ": no rows"; else if (!nb) printf "ok   %s: %d rows re-derived\n", FILENAME, rows }' "$f")
   echo "$out"; n=$((n+1)); fails=$((fails + $(echo "$out" | grep -c '^FAIL')))
 done
 [ $n -gt 0 ] || { echo "skipped: no committed reports/gpu results"; exit 77; }
