@@ -1372,10 +1372,39 @@ static void ds_trace_print()
            mx(first), med(last), mx(last), med(end), mx(end));
 }
 
+/* a 0/1 switch from the environment: unset = 0; anything but "0" or "1" is refused (-1, message) */
+static int env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    if (!v || !strcmp(v, "0")) return 0;
+    if (!strcmp(v, "1")) return 1;
+    fprintf(stderr, "mxsim-gpu: environment %s='%s': expected 0 or 1\n", name, v);
+    return -1;
+}
+
+/* perf's arguments and switches, checked before any device work: 0 ok, 2 (message) otherwise */
+static int perf_args_ok(int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++) {
+        char *end = nullptr;
+        const long long v = strtoll(argv[i], &end, 10);
+        if (!end || *end || (i < 6 ? v < 1 : (v < 0 || v > 10))) {
+            fprintf(stderr, "mxsim-gpu perf: argument %d ('%s'): expected %s\n", i - 1, argv[i],
+                    i < 6 ? "a positive integer (M N K G)" : "a cfg in [0, 10]");
+            return 2;
+        }
+    }
+    if (atoll(argv[4]) % atoll(argv[5])) {
+        fprintf(stderr, "mxsim-gpu perf: K (%s) is not a multiple of G (%s)\n", argv[4], argv[5]);
+        return 2;
+    }
+    return env_flag("MXK_PERF_COLD") < 0 || env_flag("MXK_DS_TRACE") < 0 ? 2 : 0;
+}
+
 /* perf M N K G [cfg]: one GEMM size on random data, median of 20 (for ncu and tile choices) */
 static int cmd_perf(int64_t M, int64_t N, int64_t K, int64_t G, int cfg)
 {
-    if (M < 1 || N < 1 || K < 1 || G < 1 || K % G) return 2;
+    const int cold_flag = env_flag("MXK_PERF_COLD"), trace_flag = env_flag("MXK_DS_TRACE");
     DBuf<int8_t> am(M * K), bm(N * K);
     DBuf<uint8_t> ae(M * K / G), be(N * K / G);
     DBuf<float> c(M * N);
@@ -1384,7 +1413,7 @@ static int cmd_perf(int64_t M, int64_t N, int64_t K, int64_t G, int cfg)
     rnd_scale(ae.p, ae.n);
     rnd_scale(be.p, be.n);
     /* MXK_PERF_COLD=1: B rotates over enough copies that each launch finds it out of L2 */
-    const bool cold = getenv("MXK_PERF_COLD") && atoi(getenv("MXK_PERF_COLD")) == 1;
+    const bool cold = cold_flag == 1;
     const int nsets = cold ? (int)std::max<int64_t>(2, (int64_t)(3 * g_l2) / (N * K) + 1) : 1;
     std::vector<DBuf<int8_t>> bms;
     for (int i = 1; i < nsets; i++) {
@@ -1395,7 +1424,7 @@ static int cmd_perf(int64_t M, int64_t N, int64_t K, int64_t G, int cfg)
                           nsets, 2, 20);
     printf("perf %lldx%lldx%lld G=%lld cfg=%d: %.2f us, %.1f TOPS (%s)\n", (long long)M, (long long)N, (long long)K,
            (long long)G, cfg, us, 2.0 * M * N * K / us * 1e-6, cold ? "B out of L2" : "operands L2-resident when small");
-    if (getenv("MXK_DS_TRACE") && atoi(getenv("MXK_DS_TRACE")) == 1) ds_trace_print();
+    if (trace_flag == 1) ds_trace_print();
     return 0;
 }
 
@@ -1565,13 +1594,11 @@ static int cmd_bench_prefill(const char *outdir)
         }
         for (int64_t G : {32, 64, 128}) {
             const MxSets S(M, N, K, G);
-            const int ns = S.ns;
-            const auto &Am = S.Am, &Bm = S.Bm;
-            const auto &Ae = S.Ae, &Be = S.Be;
             DBuf<float> C(M * N);
             for (const std::string &v : vars) {
                 setenv("MXK_WG_DEBUG", v.c_str(), 1);
-                const double us = median_us([&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, 8, 0)); }, ns);
+                const double us = median_us(
+                    [&](int i) { CK(mxk_gemm(M, N, K, G, S.Am[i].p, S.Ae[i].p, S.Bm[i].p, S.Be[i].p, C.p, 8, 0)); }, S.ns);
                 fprintf(f, "%s,%lld,%lld,%lld,%lld,mxk-cfg8,%s,%.3f,%.3f\n", g_card.c_str(), (long long)M, (long long)N,
                         (long long)K, (long long)G, v.c_str(), us, bf16_us / us);
                 fflush(f);
@@ -1592,7 +1619,7 @@ static void usage()
             "usage: mxsim-gpu info | dequant IN.npz OUT.npy | quantize IN.npy G OUT.npz |\n"
             "                 gemm A.npz B.npz OUT.npy | verify OUTDIR | bench OUTDIR | golden OUTDIR |\n"
             "                 bench-dequant OUTDIR | bench-prefill OUTDIR |\n"
-            "                 perf M N K G [cfg] |\n"
+            "                 perf M N K G [cfg]   (env MXK_PERF_COLD=1: B out of L2; MXK_DS_TRACE=1: cfg 9 timeline) |\n"
             "                 memory OUT.csv TRACE...\n");
 }
 
@@ -1602,6 +1629,7 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
+    if (std::string(argv[1]) == "perf" && (argc == 6 || argc == 7) && perf_args_ok(argc, argv)) return 2;
     int ndev = 0;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
         fprintf(stderr, "mxsim-gpu: no CUDA device\n");

@@ -103,6 +103,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: stream_probe BYTES [BYTES ...]\n");
         return 2;
     }
+    std::vector<size_t> sizes; /* checked before any device work */
+    for (int a = 1; a < argc; a++) {
+        char *end = nullptr;
+        const unsigned long long req = strtoull(argv[a], &end, 10);
+        if (!end || *end || argv[a][0] == '-' || req < 16 || req > (1ull << 36)) {
+            fprintf(stderr, "stream_probe: argument %d ('%s'): expected a byte count in [16, 2^36]\n", a, argv[a]);
+            return 2;
+        }
+        sizes.push_back((size_t)req / 16 * 16);
+    }
     cudaDeviceProp pr;
     CK(cudaGetDeviceProperties(&pr, 0));
     const int nsm = pr.multiProcessorCount;
@@ -113,7 +123,7 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&out, 4));
     printf("card,bytes,method,params,median_us,batched_us,GBps_median\n");
     for (int a = 1; a < argc; a++) {
-        const size_t bytes = strtoull(argv[a], nullptr, 10) / 16 * 16;
+        const size_t bytes = sizes[a - 1];
         const int nsets = (int)std::max<size_t>(4, (size_t)(400u << 20) / bytes + 1); /* >> L2 */
         std::vector<uint8_t *> buf(nsets), dst(2);
         for (auto &b : buf) {

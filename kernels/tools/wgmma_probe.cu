@@ -175,8 +175,12 @@ template <int NWG, int C> static void run(const char *card, int nsm, double clk_
     printf("%s,%d,128,%d,%.1f,%.3f\n", card, NWG, C, us, macs / peak);
 }
 
-int main()
+int main(int argc, char **)
 {
+    if (argc != 1) {
+        fprintf(stderr, "usage: wgmma_probe   (no arguments)\n");
+        return 2;
+    }
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
     int clk_khz = 0;
