@@ -9,15 +9,11 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${MXK_BUILD:-/tmp/mxsim_decode_build}
 DEST=$1; shift
-mkdir -p "$DEST"
-exec > >(tee "$DEST/session.log") 2>&1
-T0=$(date +%s)
-stamp() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
+. "$ROOT/kernels/tools/session_lib.sh"
+session_start "$DEST" session.log
+card_line
 stamp "== build"
-cmake -S "$ROOT" -B "$BUILD" -DMXSIM_WITH_CUDA=ON -DMXSIM_BUILD_BENCH=OFF -DMXSIM_WITH_RTL=OFF \
-  -DMXSIM_WITH_SYSTEMC=OFF -DCMAKE_BUILD_TYPE=Release > "$DEST/build.log" 2>&1 &&
-  cmake --build "$BUILD" -j"$(nproc)" --target mxsim-gpu >> "$DEST/build.log" 2>&1 || { tail -30 "$DEST/build.log"; exit 1; }
+build_gpu "$ROOT" "$BUILD" "$DEST/build.log" mxsim-gpu || { tail -30 "$DEST/build.log"; exit 1; }
 G=$BUILD/mxsim-gpu
 lib=$(find "$BUILD" -name 'libmxk.a' | head -1)
 cuobjdump -res-usage "$lib" 2>&1 | grep -A1 'gemm_decode_kernel' | grep -o 'REG:[0-9]* STACK:[0-9]* SHARED:[0-9]* LOCAL:[0-9]*' | sort | uniq -c > "$DEST/sass.txt"

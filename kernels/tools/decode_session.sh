@@ -8,15 +8,11 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${MXK_BUILD:-/tmp/mxsim_decode_build}
 DEST=${1:-${OUT:-/tmp/decode_out}}
-mkdir -p "$DEST"
-exec > >(tee "$DEST/session.log") 2>&1
-T0=$(date +%s)
-stamp() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
+. "$ROOT/kernels/tools/session_lib.sh"
+session_start "$DEST" session.log
+card_line
 stamp "== build"
-cmake -S "$ROOT" -B "$BUILD" -DMXSIM_WITH_CUDA=ON -DMXSIM_BUILD_BENCH=OFF -DMXSIM_WITH_RTL=OFF \
-  -DMXSIM_WITH_SYSTEMC=OFF -DCMAKE_BUILD_TYPE=Release > "$DEST/build.log" 2>&1 &&
-  cmake --build "$BUILD" -j"$(nproc)" --target mxsim-gpu >> "$DEST/build.log" 2>&1 || { tail -30 "$DEST/build.log"; exit 1; }
+build_gpu "$ROOT" "$BUILD" "$DEST/build.log" mxsim-gpu || { tail -30 "$DEST/build.log"; exit 1; }
 G=$BUILD/mxsim-gpu
 stamp "== SASS (gemm_decode_kernel: cfg 9, gemm_decode_v1_kernel: cfg 10)"
 lib=$(find "$BUILD" -name 'libmxk.a' | head -1)

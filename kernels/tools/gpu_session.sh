@@ -12,17 +12,13 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${MXK_BUILD:-/tmp/mxsim_gpu_build}
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ' ' '-')
 DEST=${1:-${OUT:-$ROOT/reports/gpu/${card:-gpu}-$(date +%Y-%m-%d)}}
-mkdir -p "$DEST"
-exec > >(tee "$DEST/session.log") 2>&1
-T0=$(date +%s)
-stamp() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
+. "$ROOT/kernels/tools/session_lib.sh"
+session_start "$DEST" session.log
 stamp "== machine"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit --format=csv
 nvcc --version | tail -1; nproc
 stamp "== build"
-cmake -S "$ROOT" -B "$BUILD" -DMXSIM_WITH_CUDA=ON -DMXSIM_BUILD_BENCH=OFF -DMXSIM_WITH_RTL=OFF \
-  -DMXSIM_WITH_SYSTEMC=OFF -DCMAKE_BUILD_TYPE=Release > "$DEST/build.log" 2>&1 &&
-  cmake --build "$BUILD" -j"$(nproc)" --target mxsim-gpu test_gpu_kernels >> "$DEST/build.log" 2>&1
+build_gpu "$ROOT" "$BUILD" "$DEST/build.log" mxsim-gpu test_gpu_kernels
 brc=$?
 stamp "build rc=$brc"
 if [ $brc -ne 0 ]; then tail -40 "$DEST/build.log"; exit 1; fi

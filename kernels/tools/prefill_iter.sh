@@ -10,16 +10,10 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DEST=${1:-${OUT:-/tmp/prefill_out}}
-mkdir -p "$DEST"
-exec > >(tee "$DEST/iter.log") 2>&1
-T0=$(date +%s)
-stamp() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
-build() { # src dir, build dir
-  cmake -S "$1" -B "$2" -DMXSIM_WITH_CUDA=ON -DMXSIM_BUILD_BENCH=OFF -DMXSIM_WITH_RTL=OFF \
-    -DMXSIM_WITH_SYSTEMC=OFF -DCMAKE_BUILD_TYPE=Release > "$2.log" 2>&1 &&
-    cmake --build "$2" -j8 --target mxsim-gpu >> "$2.log" 2>&1
-}
+. "$ROOT/kernels/tools/session_lib.sh"
+session_start "$DEST" iter.log
+card_line
+build() { build_gpu "$1" "$2" "$2.log" mxsim-gpu; } # src dir, build dir (log: build dir + .log)
 stamp "== build"
 build "$ROOT" /tmp/b_new & p1=$!
 if [ -n "${BASE_SRC:-}" ]; then build "$BASE_SRC" /tmp/b_old & p2=$!; wait $p2 || echo "baseline build failed"; fi

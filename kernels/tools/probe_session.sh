@@ -9,12 +9,10 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${MXK_BUILD:-/tmp/mxsim_gpu_build}
 DEST=${1:-${OUT:?OUTDIR or OUT}}
-mkdir -p "$DEST"
-exec > >(tee "$DEST/probe.log") 2>&1
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
-cmake -S "$ROOT" -B "$BUILD" -DMXSIM_WITH_CUDA=ON -DMXSIM_BUILD_BENCH=OFF -DMXSIM_WITH_RTL=OFF \
-  -DMXSIM_WITH_SYSTEMC=OFF -DCMAKE_BUILD_TYPE=Release > /dev/null &&
-  cmake --build "$BUILD" -j"$(nproc)" --target stream_probe wgmma_probe > /dev/null || { echo "build failed"; exit 1; }
+. "$ROOT/kernels/tools/session_lib.sh"
+session_start "$DEST" probe.log
+card_line
+build_gpu "$ROOT" "$BUILD" /tmp/probe_build.log stream_probe wgmma_probe || { tail -30 /tmp/probe_build.log; exit 1; }
 # decode weight bytes N K (1 + 1/128) of 1x4096x4096 and 1x11008x4096 at G = 128
 timeout -k 5 200 "$BUILD/stream_probe" 16908288 45441024 > "$DEST/stream_probe.csv" || exit 1
 echo "stream_probe: fastest 5 per size"

@@ -1,0 +1,21 @@
+# session_lib.sh - sourced by the device-run scripts (gpu_session.sh, probe_session.sh,
+# decode_session.sh, decode_ab.sh, prefill_iter.sh): the log, the elapsed-time stamps, the card line
+# and the GPU build (libmxsim + kernels, no RTL / SystemC / bench).
+#   session_start DEST LOG   creates DEST, sends stdout and stderr to the screen and DEST/LOG
+#   stamp TEXT               "[N s] TEXT", N seconds since session_start
+#   card_line                name, driver, max SM clock, power limit of the GPU
+#   build_gpu SRC BUILD LOG TARGET...   configure and build TARGETs; the output goes to LOG
+session_start() {
+  mkdir -p "$1"
+  exec > >(tee "$1/$2") 2>&1
+  T0=$(date +%s)
+}
+stamp() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
+card_line() { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader; }
+build_gpu() {
+  local src=$1 dir=$2 log=$3
+  shift 3
+  cmake -S "$src" -B "$dir" -DMXSIM_WITH_CUDA=ON -DMXSIM_BUILD_BENCH=OFF -DMXSIM_WITH_RTL=OFF \
+    -DMXSIM_WITH_SYSTEMC=OFF -DCMAKE_BUILD_TYPE=Release > "$log" 2>&1 &&
+    cmake --build "$dir" -j"$(nproc)" --target "$@" >> "$log" 2>&1
+}
