@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Bad arguments to the GPU tools are refused before any device work (so this runs without a GPU):
+# a message naming the argument or the switch, exit 2.  usage: tool_args.sh BUILD_DIR
+set -u
+b=$1; fails=0
+expect() { # WANT_TEXT CMD...: exit 2 and WANT_TEXT on stderr
+  local want=$1; shift
+  local err rc
+  err=$("$@" 2>&1 >/dev/null); rc=$?
+  if [ $rc -eq 2 ] && grep -qF -- "$want" <<< "$err"; then echo "ok   $*"; else echo "FAIL $* (rc $rc): $err"; fails=$((fails+1)); fi
+}
+expect "argument 2 ('a')" "$b/mxsim-gpu" perf 1 a 4096 128
+expect "K (100) is not a multiple of G (128)" "$b/mxsim-gpu" perf 1 4096 100 128
+expect "argument 5 ('12')" "$b/mxsim-gpu" perf 1 4096 4096 128 12
+expect "MXK_PERF_COLD='yes'" env MXK_PERF_COLD=yes "$b/mxsim-gpu" perf 1 4096 4096 128
+expect "MXK_DS_TRACE='2'" env MXK_DS_TRACE=2 "$b/mxsim-gpu" perf 1 4096 4096 128 9
+expect "argument 1 ('abc')" "$b/stream_probe" abc
+expect "argument 2 ('12x')" "$b/stream_probe" 4096 12x
+expect "argument 1 ('10')" "$b/stream_probe" 10
+expect "no arguments" "$b/wgmma_probe" x
+[ $fails -eq 0 ] && echo "tool_args: all ok" || { echo "tool_args: $fails failures"; exit 1; }
