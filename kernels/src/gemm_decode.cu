@@ -100,6 +100,13 @@
 ** 1 KB stages (MXK_DS_CPW=2, more barriers), 2-4 ring stages instead of 6 (no change), and a
 ** decoupled variant (commit 9fad076 and its fix: 4 groups of 2 warps each taking whole stages, a
 ** folder warp doing the ordered sums): 17.3 us at 1x4096x4096 G = 32.
+** Also tried and slower (H200, 2026-11-26, same-call benches, cold L2, 0 mismatches on its own 12
+** verify cases): an M = 1 GEMV on plain 16-byte loads, the way stream_probe measured the read floor
+** (warp per weight row, 8 x 16 B per lane in flight, the next pass prefetched, dp4a dots, butterfly
+** group sums, lane 0 folding the terms in order; 2 blocks of 8 warps per SM): 1x4096x4096 G = 128
+** 11.5 us against cfg 9's 9.9, 1x11008x4096 G = 128 20.7 against 17.5, G = 32 24.5 against 19.0.
+** Its per-row work (dependent shuffles and the ordered adds of one lane) is latency that too few
+** warps hide; the ring kernel's split into dot warps and folder threads is what keeps up.
 ** Rows of a tile past the block's range are neither copied nor stored (their ring bytes are stale:
 ** their dots, terms and sums are formed and dropped).  Compiled with -fmad=false: nothing is
 ** contracted. */

@@ -8,10 +8,11 @@
 **
 ** Structure (one CTA per SM, 384 threads, grid = min(tiles, SMs), tile t = blockIdx.x + i*gridDim.x,
 ** M-blocks fastest so that concurrent CTAs share B tiles in L2):
-**   - wg_factors (two small kernels before the GEMM, stream-ordered scratch from cudaMallocAsync)
-**     turns the scale bytes into factor tables, one FacA / FacB per 128-row block and group: the
-**     per-row factors the promotion needs, the raw bytes for the exact path, and the fast-path
-**     verdict of the block (a row outside the window, per 64-row half for A).
+**   - wg_factors (one small kernel before the GEMM, stream-ordered scratch from cudaMallocAsync;
+**     the GEMM is its programmatic dependent launch) turns the scale bytes into factor tables, one
+**     FacA / FacB per 128-row block and group: the per-row factors the promotion needs, the raw
+**     bytes for the exact path, and the fast-path verdict of the block (a row outside the window,
+**     per 64-row half for A).
 **   - a tile is 128 rows of A x 128 rows of B (columns of C); K streams in stages of 128 bytes
 **     (4 k-steps of 32), 5 stages.  A stage holds the A and B tiles (TMA, 128-byte swizzle, zero
 **     fill outside the tensor) and the FacA / FacB of every group that ENDS in the stage (4 at
@@ -65,7 +66,8 @@
 ** named barrier; scale loads consumed before the slot wait; the per-stage factor work itself).
 ** Thread-block clusters with TMA multicast of the shared A or B block (2x1, 1x2, 2x2) were slower
 ** at every prefill shape: L2 traffic is not the bound.  MXK_WG_DEBUG (bits: 1 no promotion, 8 no
-** wgmma, 16 no copies, 64/128 polling waits, 512 the G = 128 slot released after the promotion)
+** wgmma, 16 no copies, 64/128 polling waits, 512 the G = 128 slot released after the promotion,
+** 1024 a plain launch after wg_factors instead of a programmatic dependent one)
 ** switches parts off for timing experiments; the results are then wrong, and it is never set
 ** outside them.
 **
@@ -159,39 +161,54 @@ struct WgParams {
     int dbg;
 };
 
-/* The factor tables: one block of 128 threads per (128-row block, 16 groups), one row per thread.
-** Rows past the operand's end get E = 127 (inside the window; their mantissas are TMA zero fill). */
-template <bool IS_A>
+/* The factor tables of A and B in one launch: blocks [0, Mt) form A's, [Mt, Mt + Nt) B's; one block
+** of 128 threads per (128-row block, 16 groups), one row per thread.  A row's 16 scale bytes are
+** all loaded before the first is used: one memory latency per thread, where a load per group inside
+** the loop (what ptxas made of the first version: it does not hoist loads across the vote and the
+** shared atomics) cost 16 in series.  Rows past the operand's end get E = 127 (inside the window;
+** their mantissas are TMA zero fill).  The GEMM is launched as this kernel's programmatic dependent
+** (see the launcher): it may start as soon as every block of this kernel has started. */
 __global__ void __launch_bounds__(128)
-    wg_factors(const uint8_t *__restrict__ sc, int R, int ng, int G, void *__restrict__ out)
+    wg_factors(const uint8_t *__restrict__ sca, int M, int Mt, const uint8_t *__restrict__ scb, int N, int ng,
+               int G, FacA *__restrict__ fa_out, FacB *__restrict__ fb_out)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
     __shared__ int bad[16];
-    const int t = threadIdx.x, rb = blockIdx.x, g0 = blockIdx.y * 16, row = rb * 128 + t;
+    const bool is_a = (int)blockIdx.x < Mt;
+    const int t = threadIdx.x, rb = is_a ? (int)blockIdx.x : (int)blockIdx.x - Mt, g0 = blockIdx.y * 16;
+    const int row = rb * 128 + t, R = is_a ? M : N;
+    const uint8_t *sc = (is_a ? sca : scb) + (size_t)row * ng;
+    int e[16];
+#pragma unroll
+    for (int j = 0; j < 16; j++) e[j] = row < R && g0 + j < ng ? sc[g0 + j] : 127;
     if (t < 16) bad[t] = G > 128 ? 7 : 0;
     __syncthreads();
-    for (int j = 0; j < 16 && g0 + j < ng; j++) {
+#pragma unroll
+    for (int j = 0; j < 16; j++) {
         const int g = g0 + j;
-        const int e = row < R ? sc[(size_t)row * ng + g] : 127;
+        if (g >= ng) break; /* block-uniform */
         /* fast-path window (see the header): 59 <= E <= 186 */
-        const bool b = __any_sync(0xffffffffu, (unsigned)(e - 59) > 127u);
-        if (IS_A) {
-            FacA *f = reinterpret_cast<FacA *>(out) + (size_t)rb * ng + g;
-            f->v[t] = make_float2(mxk_pow2f(e - 133),
-                                  e > 237 ? __int_as_float(0x7FC00000)
-                                          : __int_as_float((int)(0x80000000u | ((uint32_t)(e + 17) << 23) | 0x400000u)));
-            f->e[t] = (uint8_t)e;
+        const bool b = __any_sync(0xffffffffu, (unsigned)(e[j] - 59) > 127u);
+        if (is_a) {
+            FacA *f = fa_out + (size_t)rb * ng + g;
+            f->v[t] = make_float2(mxk_pow2f(e[j] - 133),
+                                  e[j] > 237 ? __int_as_float(0x7FC00000)
+                                             : __int_as_float((int)(0x80000000u | ((uint32_t)(e[j] + 17) << 23) | 0x400000u)));
+            f->e[t] = (uint8_t)e[j];
             if (b && (t & 31) == 0) atomicOr(&bad[j], t < 64 ? 1 : 2);
         } else {
-            FacB *f = reinterpret_cast<FacB *>(out) + (size_t)rb * ng + g;
-            f->v[bperm(t)] = e == 255 ? __int_as_float(0x7FC00000) : mxk_pow2f(e - 133);
-            f->e[t] = (uint8_t)e;
+            FacB *f = fb_out + (size_t)rb * ng + g;
+            f->v[bperm(t)] = e[j] == 255 ? __int_as_float(0x7FC00000) : mxk_pow2f(e[j] - 133);
+            f->e[t] = (uint8_t)e[j];
             if (b && (t & 31) == 0) atomicOr(&bad[j], 4);
         }
     }
     __syncthreads();
     if (t < 16 && g0 + t < ng) {
-        if (IS_A) (reinterpret_cast<FacA *>(out) + (size_t)rb * ng + g0 + t)->bad = bad[t];
-        else (reinterpret_cast<FacB *>(out) + (size_t)rb * ng + g0 + t)->bad = bad[t];
+        if (is_a) fa_out[(size_t)rb * ng + g0 + t].bad = bad[t];
+        else fb_out[(size_t)rb * ng + g0 + t].bad = bad[t];
     }
 }
 
@@ -247,6 +264,7 @@ __global__ void __launch_bounds__(384, 1)
         if (tid == 0) {
             int s = 0;
             uint32_t ph = 0;
+            bool factors_ready = false; /* the tables come from the kernel this one depends on */
             for (int t = cid; t < ngroups; t += ncl) {
                 const int2 o = origin(t);
                 const FacA *fa = fac_a + (size_t)(o.x / WG_BM) * ng;
@@ -267,6 +285,12 @@ __global__ void __launch_bounds__(384, 1)
                         tma_load_2d(dA, &tmA, kt * WG_BK, o.x, fbar);
                         tma_load_2d(dA + A_TILE, &tmB, kt * WG_BK, o.y, fbar);
                         if (n > 0) {
+                            if (!factors_ready) {
+                                /* the operand copies above need nothing from it; the factor copies
+                                ** wait for wg_factors to finish and its writes to be visible */
+                                asm volatile("griddepcontrol.wait;\n" ::: "memory");
+                                factors_ready = true;
+                            }
                             mxk_bulk_g2s(dF, fa + g0, n * (int)sizeof(FacA), fbar);
                             mxk_bulk_g2s(dF + SLOTS * (int)sizeof(FacA), fb + g0, n * (int)sizeof(FacB), fbar);
                         }
@@ -549,10 +573,19 @@ int mxk_gemm_wgmma_internal(int variant, int M, int N, int K, int G, const int8_
     if (e != cudaSuccess) return (int)e;
     FacA *fa = reinterpret_cast<FacA *>(fac);
     FacB *fb = reinterpret_cast<FacB *>(reinterpret_cast<uint8_t *>(fac) + bytes_a);
-    wg_factors<true><<<dim3(P.Mt, (ng + 15) / 16), 128, 0, s>>>(ae, M, ng, G, fa);
-    wg_factors<false><<<dim3(Nt, (ng + 15) / 16), 128, 0, s>>>(be, N, ng, G, fb);
-    kern<<<grid, 384, SMEM_BYTES, s>>>(ta, tb, P, fa, fb, c);
+    wg_factors<<<dim3(P.Mt + Nt, (ng + 15) / 16), 128, 0, s>>>(ae, M, P.Mt, be, N, ng, G, fa, fb);
+    /* programmatic dependent launch: the GEMM's blocks start (barriers, register split, first
+    ** operand copies) while wg_factors runs; its producer waits (griddepcontrol.wait) before the
+    ** first factor copy.  Everything before wg_factors in the stream completed before wg_factors
+    ** started, so the GEMM's other inputs are ready. */
+    cudaLaunchConfig_t lc = {};
+    lc.gridDim = dim3(grid), lc.blockDim = dim3(384), lc.dynamicSmemBytes = SMEM_BYTES, lc.stream = s;
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = P.dbg & 1024 ? 0 : 1; /* 1024: plain launch (timing) */
+    lc.attrs = at, lc.numAttrs = 1;
     e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaLaunchKernelEx(&lc, kern, ta, tb, P, (const FacA *)fa, (const FacB *)fb, c);
     cudaFreeAsync(fac, s);
     return mxk_err(e);
 }

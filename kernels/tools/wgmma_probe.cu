@@ -5,7 +5,8 @@
 ** wgmma.m64n128k32.s32.s8.s8 from one shared-memory tile (128-byte swizzle, K-major), then
 ** wait_group 0.  probe<NWG, C>: nothing else.  probe_ring<NWG, MODE>: chains of 4 (one 128-byte
 ** stage) with the GEMM's ring handshake and, by MODE, its factor loads and its fast promotion
-** (see probe_ring).  The fraction is of the int8 tensor peak, 4096 MACs per SM per clock at the
+** (see probe_ring).  probe_mixed<KIND>: one warpgroup's wgmma stream while the other one runs
+** CUDA-core work of KIND (does that work slow the tensor stream?).  The fraction is of the int8 tensor peak, 4096 MACs per SM per clock at the
 ** card's maximum SM clock (probe_session.sh samples the clock it actually ran at).
 ** Built by CMake (target wgmma_probe, sm_90a); kernels/tools/probe_session.sh runs it.
 ** usage: wgmma_probe   (CSV: card,nwg,n,chain,us,fraction_of_peak) */
@@ -132,6 +133,186 @@ __global__ void __launch_bounds__(NWG * 128 + 128, 1) probe_ring(int iters, int 
     if (x == 0x12345 || fs == 1.2345f) out[0] = x;
 }
 
+/* The GEMM's consumer loop without the ring: NWG warpgroups each repeat {4 wgmma, commit, wait 0,
+** promote the 64 dots} on their own registers.  P: 0 no promotion, 1 the fast promotion (IADD + 2
+** FFMA per output), 2 two FFMA per output, 3 one FFMA per output (what an fp32-accumulating MMA
+** needs).  Do the warpgroups' promotions overlap the other warpgroup's wgmma? */
+template <int NWG, int P>
+__global__ void __launch_bounds__(NWG * 128, 1) probe_promo(int iters, int *out)
+{
+    extern __shared__ __align__(1024) uint8_t sm[];
+    uint8_t *s = (uint8_t *)(((uintptr_t)sm + 1023) & ~(uintptr_t)1023);
+    for (int i = threadIdx.x; i < (64 * NWG + 128) * 128; i += blockDim.x) s[i] = (uint8_t)(i * 37 + 11);
+    __syncthreads();
+    const int wg = threadIdx.x >> 7;
+    const uint32_t base = (uint32_t)__cvta_generic_to_shared(s);
+    const uint64_t da = make_desc(base + wg * 64 * 128), db = make_desc(base + NWG * 64 * 128);
+    int d[64];
+    float acc[64];
+#pragma unroll
+    for (int i = 0; i < 64; i++) acc[i] = 0.f;
+    const float sa = 1.0000001f + threadIdx.x, ca = -3.0f, sb = 0.9999999f;
+    for (int it = 0; it < iters; it++) {
+        wgmma_fence();
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            if (k == 0) wgmma_s8_first(d, da, db);
+            else wgmma_s8(d, da + 2 * k, db + 2 * k, 1);
+        }
+        wgmma_commit();
+        wgmma_wait0(d);
+#pragma unroll
+        for (int i = 0; i < 64; i++) {
+            if (P == 1) acc[i] = __fmaf_rn(__fmaf_rn(__int_as_float(d[i] + 0x4B400000), sa, ca), sb, acc[i]);
+            if (P == 2) acc[i] = __fmaf_rn(__fmaf_rn(__int_as_float(d[i]), sa, ca), sb, acc[i]);
+            if (P == 3) acc[i] = __fmaf_rn(__int_as_float(d[i]), sa, acc[i]);
+        }
+    }
+    int x = 0;
+    float fs = 0.f;
+#pragma unroll
+    for (int i = 0; i < 64; i++) x ^= d[i], fs += acc[i];
+    if (x == 0x12345 || fs == 1.2345f) out[0] = x;
+}
+
+template <int NWG, int P> static void run_promo(const char *card, int nsm, double clk_ghz, int *out)
+{
+    const int smem = 1024 + (64 * NWG + 128) * 128;
+    CK(cudaFuncSetAttribute(probe_promo<NWG, P>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    const int iters = 4096;
+    probe_promo<NWG, P><<<nsm, NWG * 128, smem>>>(iters, out);
+    CK(cudaDeviceSynchronize());
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    CK(cudaEventRecord(e0));
+    for (int r = 0; r < 5; r++) probe_promo<NWG, P><<<nsm, NWG * 128, smem>>>(iters, out);
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    const double us = ms * 1000.0 / 5;
+    const double macs = (double)nsm * NWG * iters * 4 * 64.0 * 128 * 32;
+    printf("%s,%d,128,4+promo%d,%.1f,%.3f\n", card, NWG, P, us, macs / ((double)nsm * 4096 * clk_ghz * 1e9 * us * 1e-6));
+}
+
+/* Does work on one warpgroup slow the other one's wgmma stream?  Warpgroup 0 runs `iters` chains of
+** 4 wgmma (as probe<1, 4>) and times them with clock64; warpgroup 1 meanwhile repeats a body of
+** KIND until warpgroup 0 is done: 0 nothing (it exits), 1 the fast promotion's 64 x (IADD + 2
+** FFMA), 2 128 FFMA, 3 64 IADD, 4 10 shared loads (the factor-table pattern) + 8 FFMA.  The bodies
+** keep 64 independent dependency chains (as the promotion has) and feed each result into the next
+** iteration, so that nothing is loop-invariant.  stats per block: wgmma clocks, bodies run, and
+** warpgroup 1's clocks. */
+template <int KIND> __device__ void mixed_body(const uint8_t *fac_base, long long *st, volatile int *done, int *out);
+template <int KIND>
+__global__ void __launch_bounds__(256, 1) probe_mixed(int iters, long long *stats, int *out)
+{
+    extern __shared__ __align__(1024) uint8_t sm[];
+    uint8_t *s = (uint8_t *)(((uintptr_t)sm + 1023) & ~(uintptr_t)1023);
+    __shared__ volatile int done;
+    const int tile = (64 + 128) * 128;
+    for (int i = threadIdx.x; i < tile + 4096; i += blockDim.x) s[i] = (uint8_t)(i * 37 + 11);
+    if (threadIdx.x == 0) done = 0;
+    __syncthreads();
+    const uint32_t base = (uint32_t)__cvta_generic_to_shared(s);
+    if (threadIdx.x < 128) {
+        long long *st = stats + 3 * blockIdx.x;
+        const uint64_t da = make_desc(base), db = make_desc(base + 64 * 128);
+        int d[64];
+#pragma unroll
+        for (int i = 0; i < 64; i++) d[i] = 0;
+        const long long t0 = clock64();
+        for (int it = 0; it < iters; it++) {
+            wgmma_fence();
+#pragma unroll
+            for (int k = 0; k < 4; k++) wgmma_s8(d, da + 2 * k, db + 2 * k, 1);
+            wgmma_commit();
+            wgmma_wait0(d);
+        }
+        const long long t1 = clock64();
+        __syncwarp();
+        if (threadIdx.x == 0) done = 1, st[0] = t1 - t0;
+        int x = 0;
+#pragma unroll
+        for (int i = 0; i < 64; i++) x ^= d[i];
+        if (x == 0x12345) out[0] = x;
+        return;
+    }
+    if constexpr (KIND != 0) mixed_body<KIND>(s + tile, stats + 3 * blockIdx.x, &done, out);
+}
+
+/* warpgroup 1 of probe_mixed: the body of KIND until *done */
+template <int KIND> __device__ void mixed_body(const uint8_t *fac_base, long long *st, volatile int *done, int *out)
+{
+    const uint8_t *s = fac_base;
+    const int tile = 0;
+    float acc[64];
+#pragma unroll
+    for (int i = 0; i < 64; i++) acc[i] = (float)(threadIdx.x + i);
+    const float4 *fac = reinterpret_cast<const float4 *>(s + tile) + (threadIdx.x & 3);
+    const float2 *fa = reinterpret_cast<const float2 *>(s + tile + 2048) + ((threadIdx.x >> 2) & 7);
+    const float sa = 1.0000001f, ca = -3.0f, sb = 0.9999999f;
+    long long n = 0;
+    const long long t0 = clock64();
+    while (!*done) {
+        if (KIND == 1)
+#pragma unroll
+            for (int i = 0; i < 64; i++) {
+                const float x = __fmaf_rn(__int_as_float(__float_as_int(acc[i]) + 0x4B400000), sa, ca);
+                acc[i] = __fmaf_rn(x, sb, acc[i]);
+            }
+        if (KIND == 2)
+#pragma unroll
+            for (int i = 0; i < 64; i++) acc[i] = __fmaf_rn(__fmaf_rn(acc[i], sa, ca), sb, 1.0f);
+        if (KIND == 3)
+#pragma unroll
+            for (int i = 0; i < 64; i++) acc[i] = __int_as_float(__float_as_int(acc[i]) + 0x4B400000);
+        if (KIND == 4) {
+            float4 f[8];
+            const int sl = (int)(n % 5);
+#pragma unroll
+            for (int j = 0; j < 8; j++) f[j] = fac[4 * j + 32 * sl];
+            const float2 a0 = fa[16 * sl], a1 = fa[16 * sl + 8];
+#pragma unroll
+            for (int j = 0; j < 8; j++) acc[j] = __fmaf_rn(f[j].x + f[j].w, a0.x, acc[j] + a1.y);
+        }
+        n++;
+    }
+    const long long t1 = clock64();
+    float fs = 0.f;
+#pragma unroll
+    for (int i = 0; i < 64; i++) fs += acc[i];
+    if (fs == 1.2345f) out[0] = 1;
+    if (threadIdx.x == 128) st[1] = n, st[2] = t1 - t0;
+}
+
+/* warp instructions per body of probe_mixed's KIND (the arithmetic only; the loop adds ~4) */
+static const int mixed_body_instr[5] = {0, 192, 128, 64, 10 + 16};
+
+template <int KIND> static void run_mixed(const char *card, int nsm, int *out)
+{
+    const int smem = 1024 + (64 + 128) * 128 + 4096;
+    CK(cudaFuncSetAttribute(probe_mixed<KIND>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    long long *st;
+    CK(cudaMalloc(&st, sizeof(long long) * 3 * nsm));
+    CK(cudaMemset(st, 0, sizeof(long long) * 3 * nsm));
+    const int iters = 8192;
+    probe_mixed<KIND><<<nsm, 256, smem>>>(iters, st, out); /* warm-up */
+    probe_mixed<KIND><<<nsm, 256, smem>>>(iters, st, out);
+    CK(cudaDeviceSynchronize());
+    long long *h = (long long *)malloc(sizeof(long long) * 3 * nsm);
+    CK(cudaMemcpy(h, st, sizeof(long long) * 3 * nsm, cudaMemcpyDeviceToHost));
+    double wg_clk = 0, ipc = 0;
+    for (int b = 0; b < nsm; b++) {
+        wg_clk += (double)h[3 * b] / nsm;
+        if (h[3 * b + 2] > 0) ipc += (double)h[3 * b + 1] * mixed_body_instr[KIND] * 4 / h[3 * b + 2] / nsm;
+    }
+    /* a chain of 4 m64n128k32 is 4 * 64 clocks at 4096 MAC/clk/SM */
+    printf("%s,mixed-kind%d,%.0f,%.3f,%.3f\n", card, KIND, wg_clk / iters, 256.0 * iters / wg_clk, ipc);
+    free(h);
+    CK(cudaFree(st));
+}
+
 template <int NWG, int MODE> static void run_ring(const char *card, int nsm, double clk_ghz, int *out)
 {
     const int smem = 1024 + (64 * NWG + 128) * 128 + 4096 + 128;
@@ -209,5 +390,18 @@ int main(int argc, char **)
     run_ring<2, 6>(p.name, n, ghz, out);
     run_ring<1, 4>(p.name, n, ghz, out);
     run_ring<1, 5>(p.name, n, ghz, out);
+    run_promo<1, 0>(p.name, n, ghz, out);
+    run_promo<1, 1>(p.name, n, ghz, out);
+    run_promo<2, 0>(p.name, n, ghz, out);
+    run_promo<2, 1>(p.name, n, ghz, out);
+    run_promo<2, 2>(p.name, n, ghz, out);
+    run_promo<2, 3>(p.name, n, ghz, out);
+    run_promo<3, 1>(p.name, n, ghz, out);
+    printf("card,probe,wgmma_clk_per_chain4,wgmma_fraction_of_peak,wg1_warp_instr_per_clk_per_sm\n");
+    run_mixed<0>(p.name, n, out);
+    run_mixed<1>(p.name, n, out);
+    run_mixed<2>(p.name, n, out);
+    run_mixed<3>(p.name, n, out);
+    run_mixed<4>(p.name, n, out);
     return 0;
 }
