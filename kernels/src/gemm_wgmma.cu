@@ -34,6 +34,22 @@
 **     G = 128 the factors go to registers before the wgmmas and the slot is released before the
 **     promotion.  While one warpgroup promotes, the other one's wgmma runs on the tensor cores.
 **     After a stage each consumer warp arrives on empty[s] (count 8).
+**   - stage pairs at G = 64 and 128: when two full stages are both in the ring and all their groups
+**     take the fast path, one straight-line block runs them: the pair's 4 (G = 64) or 2 (G = 128)
+**     groups alternate between the two accumulator sets, the wgmmas of group q + 1 in flight while
+**     group q is promoted, across the stage edge; both slots are released after the last group's
+**     wgmmas completed (no branch meets an in-flight accumulator; ptxas keeps the wgmmas async).
+**     Each warpgroup then keeps its own tensor work queued during its promotions, instead of
+**     relying on the other warpgroup alone.  Same-call A/B on an H200 (cold L2, bench-prefill): G =
+**     128 2048x4096x4096 110.5 -> 99.5 / 98.9 / 97.3 us, 2048x11008x4096 285 -> 256 / 257 / 248,
+**     8192^3 1657 -> 1436 / 1387 / 1462 (three calls; the 8192^3 rows vary by +-7% between calls);
+**     G = 64 141.3 -> 135.3 / 136.1, 372 -> 355 / 353, 2048 -> 1932 / 2060.  A pair with an
+**     exact-path slot, and a trailing odd stage, run the stage-local paths, which measured slower in
+**     this build than before it (pairs switched off, MXK_WG_DEBUG 2048: G = 128 130 / 339 / 2098 us,
+**     G = 64 153 / 402 / 2327, against 110 / 286 / 1648 and 141 / 370 / 2075 for the build without
+**     pairs: ptxas allocates the shared accumulator registers differently).  At G = 32 (8 groups per pair) it measured slower (214.5 -> 220.6,
+**     573 -> 588 us) and is not used; the stage-local two-set path above remains.  Loading the G =
+**     128 factors after the commit instead of before the fence was slower (124 / 331 / 1804 us).
 **
 ** Promotion, fast path.  It applies to a (warpgroup, group) when every A row of the warpgroup and
 ** every B row of the tile has its scale E in the window [59, 186], and G <= 128 (the producer's
@@ -67,7 +83,8 @@
 ** Thread-block clusters with TMA multicast of the shared A or B block (2x1, 1x2, 2x2) were slower
 ** at every prefill shape: L2 traffic is not the bound.  MXK_WG_DEBUG (bits: 1 no promotion, 8 no
 ** wgmma, 16 no copies, 64/128 polling waits, 512 the G = 128 slot released after the promotion,
-** 1024 a plain launch after wg_factors instead of a programmatic dependent one)
+** 1024 a plain launch after wg_factors instead of a programmatic dependent one, 2048 no stage
+** pairs)
 ** switches parts off for timing experiments; the results are then wrong, and it is never set
 ** outside them.
 **
@@ -398,6 +415,54 @@ __global__ void __launch_bounds__(384, 1)
         for (int grp = cid; grp < ngroups; grp += ncl) {
             const int2 org = origin(grp);
             for (int kt = 0; kt < n_kt; kt++) {
+                if ((KPG_T == 2 || KPG_T == 4) && !(dbg & (2048 | 512 | 8 | 1)) && kt + 1 < n_kt && kt * 4 + 8 <= KS) {
+                    /* G = 64 and 128, two full stages whose groups all take the fast path: the stage
+                    ** pair's groups alternate between the two accumulator sets, the wgmmas of group
+                    ** q + 1 in flight while group q is promoted, across the stage edge (see the
+                    ** header); both slots are released after the last group's wgmmas completed. */
+                    constexpr int KP = KPG_T > 0 ? KPG_T : 1, NG = 4 / KP;
+                    const int s1 = s + 1 == WG_STAGES ? 0 : s + 1;
+                    const uint32_t ph1 = s + 1 == WG_STAGES ? ph ^ 1 : ph;
+                    mxk_mbar_wait(full0 + 8 * s, ph);
+                    mxk_mbar_wait(full0 + 8 * s1, ph1);
+                    bool all = true;
+#pragma unroll
+                    for (int gi = 0; gi < NG; gi++) all &= slot_fast(WG_SLOT(s, gi)) && slot_fast(WG_SLOT(s1, gi));
+                    if (all) {
+                        const uint32_t dA0 = sbase + s * (A_TILE + B_TILE), dA1 = sbase + s1 * (A_TILE + B_TILE);
+                        const uint64_t a0 = make_desc(dA0 + cw * 64 * WG_BK), b0 = make_desc(dA0 + A_TILE);
+                        const uint64_t a1 = make_desc(dA1 + cw * 64 * WG_BK), b1 = make_desc(dA1 + A_TILE);
+                        /* group q of the pair (q < NG: stage s, else s1) into the set dd */
+                        auto issue = [&](int (&dd)[64], int q) {
+                            const uint64_t da = q < NG ? a0 : a1, db = q < NG ? b0 : b1;
+                            const int gl = q % NG;
+                            wgmma_fence();
+#pragma unroll
+                            for (int k = 0; k < KP; k++) {
+                                if (k == 0) wgmma_s8_first(dd, da + 2 * (gl * KP), db + 2 * (gl * KP));
+                                else wgmma_s8(dd, da + 2 * (gl * KP + k), db + 2 * (gl * KP + k), 1);
+                            }
+                            wgmma_commit();
+                        };
+                        issue(d, 0);
+                        issue(d1, 1);
+#pragma unroll
+                        for (int q = 0; q < 2 * NG; q++) {
+                            int(&dd)[64] = (q & 1) ? d1 : d;
+                            if (q + 1 < 2 * NG) wgmma_wait1(dd);
+                            else wgmma_wait0(dd);
+                            if (q < NG) promote_fast(dd, WG_SLOT(s, q));
+                            else promote_fast(dd, WG_SLOT(s1, q - NG));
+                            if (q + 2 < 2 * NG) issue(dd, q + 2);
+                        }
+                        release(s);
+                        release(s1);
+                        s = s1 + 1 == WG_STAGES ? 0 : s1 + 1;
+                        ph = s1 + 1 == WG_STAGES ? ph1 ^ 1 : ph1;
+                        kt++;
+                        continue;
+                    }
+                }
                 if (dbg & 128) mbar_wait_poll(full0 + 8 * s, ph);
                 else mxk_mbar_wait(full0 + 8 * s, ph);
                 const uint32_t dA = sbase + s * (A_TILE + B_TILE);
