@@ -47,7 +47,9 @@
 **     exact-path slot, and a trailing odd stage, run the stage-local paths, which measured slower in
 **     this build than before it (pairs switched off, MXK_WG_DEBUG 2048: G = 128 130 / 339 / 2098 us,
 **     G = 64 153 / 402 / 2327, against 110 / 286 / 1648 and 141 / 370 / 2075 for the build without
-**     pairs: ptxas allocates the shared accumulator registers differently).  At G = 32 (8 groups per pair) it measured slower (214.5 -> 220.6,
+**     pairs: ptxas allocates the shared accumulator registers differently).  Longer runs (3 or 4
+**     stages per block, all waited for before the first wgmma) measured slower: G = 128 113-123 us
+**     against 97 for pairs at 2048x4096x4096.  At G = 32 (8 groups per pair) it measured slower (214.5 -> 220.6,
 **     573 -> 588 us) and is not used; the stage-local two-set path above remains.  Loading the G =
 **     128 factors after the commit instead of before the fence was slower (124 / 331 / 1804 us).
 **
