@@ -107,6 +107,11 @@
 ** 11.5 us against cfg 9's 9.9, 1x11008x4096 G = 128 20.7 against 17.5, G = 32 24.5 against 19.0.
 ** Its per-row work (dependent shuffles and the ordered adds of one lane) is latency that too few
 ** warps hide; the ring kernel's split into dot warps and folder threads is what keeps up.
+** And an L2 prefetch of each block's first 32 / 64 / 128 KB or all of its weight rows
+** (prefetch.global.L2 per 128-byte line from the 256 consumer threads at the block's start, so that
+** DRAM is busy before the producer's bulk copies are out): slower at every size (H200, same call,
+** two rounds: 1x4096x4096 G = 128 9.9-10.2 us without, 10.9-12.4 with; 1x11008x4096 17.4-17.6
+** against 18.1-21.3; 16x4096x4096 13.6 against 13.7-15.6).
 ** Rows of a tile past the block's range are neither copied nor stored (their ring bytes are stale:
 ** their dots, terms and sums are formed and dropped).  Compiled with -fmad=false: nothing is
 ** contracted. */
