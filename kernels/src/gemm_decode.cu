@@ -111,7 +111,9 @@
 ** (prefetch.global.L2 per 128-byte line from the 256 consumer threads at the block's start, so that
 ** DRAM is busy before the producer's bulk copies are out): slower at every size (H200, same call,
 ** two rounds: 1x4096x4096 G = 128 9.9-10.2 us without, 10.9-12.4 with; 1x11008x4096 17.4-17.6
-** against 18.1-21.3; 16x4096x4096 13.6 against 13.7-15.6).
+** against 18.1-21.3; 16x4096x4096 13.6 against 13.7-15.6).  Nor did more, smaller blocks at M = 1 (3 per SM, and/or
+** row ranges of 8 rows: more producers issuing copies at once): 1x4096x4096 G = 128 9.8-10.2 us
+** by default, 9.9-13.5 otherwise; 1x11008x4096 17.5-17.8 against 17.4-19.8 (H200, same call).
 ** Rows of a tile past the block's range are neither copied nor stored (their ring bytes are stale:
 ** their dots, terms and sums are formed and dropped).  Compiled with -fmad=false: nothing is
 ** contracted. */
