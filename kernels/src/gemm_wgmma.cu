@@ -367,6 +367,18 @@ __global__ void __launch_bounds__(384, 1)
             __syncwarp();
             if (lane == 0) mxk_mbar_arrive(empty0 + 8 * s);
         };
+        /* one group's wgmmas into the set dd: the KP k-steps of group gl of the stage whose tiles
+        ** the descriptors da, db address (the first overwrites dd), fenced and committed */
+        constexpr int KPC = KPG_T > 0 ? KPG_T : 1;
+        auto issue_group = [&](int (&dd)[64], uint64_t da, uint64_t db, int gl) {
+            wgmma_fence();
+#pragma unroll
+            for (int k = 0; k < KPC; k++) {
+                if (k == 0) wgmma_s8_first(dd, da + 2 * (gl * KPC), db + 2 * (gl * KPC));
+                else wgmma_s8(dd, da + 2 * (gl * KPC + k), db + 2 * (gl * KPC + k), 1);
+            }
+            wgmma_commit();
+        };
         /* fast-path verdict of a slot for this warpgroup: a B row of the tile or an A row of the
         ** warpgroup outside the window makes it slow (warp-uniform by the vote) */
         auto slot_fast = [&](uint32_t sca, uint32_t scb) -> bool {
@@ -435,17 +447,7 @@ __global__ void __launch_bounds__(384, 1)
                         const uint64_t a0 = make_desc(dA0 + cw * 64 * WG_BK), b0 = make_desc(dA0 + A_TILE);
                         const uint64_t a1 = make_desc(dA1 + cw * 64 * WG_BK), b1 = make_desc(dA1 + A_TILE);
                         /* group q of the pair (q < NG: stage s, else s1) into the set dd */
-                        auto issue = [&](int (&dd)[64], int q) {
-                            const uint64_t da = q < NG ? a0 : a1, db = q < NG ? b0 : b1;
-                            const int gl = q % NG;
-                            wgmma_fence();
-#pragma unroll
-                            for (int k = 0; k < KP; k++) {
-                                if (k == 0) wgmma_s8_first(dd, da + 2 * (gl * KP), db + 2 * (gl * KP));
-                                else wgmma_s8(dd, da + 2 * (gl * KP + k), db + 2 * (gl * KP + k), 1);
-                            }
-                            wgmma_commit();
-                        };
+                        auto issue = [&](int (&dd)[64], int q) { issue_group(dd, q < NG ? a0 : a1, q < NG ? b0 : b1, q % NG); };
                         issue(d, 0);
                         issue(d1, 1);
 #pragma unroll
@@ -485,15 +487,7 @@ __global__ void __launch_bounds__(384, 1)
                     ** accumulator meets a data-dependent branch or the loop's back edge (either made
                     ** ptxas serialise the wgmmas). */
                     constexpr int KP = KPG_T > 0 ? KPG_T : 1, NG = 4 / KP;
-                    auto issue = [&](int (&dd)[64], int gi) {
-                        wgmma_fence();
-#pragma unroll
-                        for (int k = 0; k < KP; k++) {
-                            if (k == 0) wgmma_s8_first(dd, descA + 2 * (gi * KP), descB + 2 * (gi * KP));
-                            else wgmma_s8(dd, descA + 2 * (gi * KP + k), descB + 2 * (gi * KP + k), 1);
-                        }
-                        wgmma_commit();
-                    };
+                    auto issue = [&](int (&dd)[64], int gi) { issue_group(dd, descA, descB, gi); };
                     issue(d, 0);
                     issue(d1, 1);
                     wgmma_wait1(d);
@@ -518,13 +512,7 @@ __global__ void __launch_bounds__(384, 1)
                     ** promotion: the producer refills it one promotion earlier. */
                     const bool fast = slot_fast(WG_SLOT(s, 0));
                     const Fac f = load_fac(WG_SLOT(s, 0));
-                    wgmma_fence();
-#pragma unroll
-                    for (int k = 0; k < 4; k++) {
-                        if (k == 0) wgmma_s8_first(d, descA, descB);
-                        else wgmma_s8(d, descA + 2 * k, descB + 2 * k, 1);
-                    }
-                    wgmma_commit();
+                    issue_group(d, descA, descB, 0);
                     wgmma_wait0(d);
                     if (fast) {
                         release(s);
@@ -538,13 +526,7 @@ __global__ void __launch_bounds__(384, 1)
 #pragma unroll
                     for (int gi = 0; gi < 4 / KP; gi++) {
                         if (kt * 4 + gi * KP >= KS) break; /* K tail (KS is a multiple of KP) */
-                        wgmma_fence();
-#pragma unroll
-                        for (int k = 0; k < KP; k++) {
-                            if (k == 0) wgmma_s8_first(d, descA + 2 * (gi * KP), descB + 2 * (gi * KP));
-                            else wgmma_s8(d, descA + 2 * (gi * KP + k), descB + 2 * (gi * KP + k), 1);
-                        }
-                        wgmma_commit();
+                        issue_group(d, descA, descB, gi);
                         wgmma_wait0(d);
                         promote(d, WG_SLOT(s, gi));
                     }

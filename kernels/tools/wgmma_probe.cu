@@ -177,25 +177,37 @@ __global__ void __launch_bounds__(NWG * 128, 1) probe_promo(int iters, int *out)
     if (x == 0x12345 || fs == 1.2345f) out[0] = x;
 }
 
-template <int NWG, int P> static void run_promo(const char *card, int nsm, double clk_ghz, int *out)
+/* One CSV row of a timed probe: kern<<<nsm, threads, smem>>>(iters, out) once to warm up, then 5
+** launches between events; the MACs are nwg warpgroups x wgmmas_per_wg m64n128k32 (262144 each) per
+** SM, the fraction is of 4096 MAC/clk/SM at clk_ghz.  chain: the CSV's chain column. */
+static void time_row(void (*kern)(int, int *), const char *card, int nsm, double clk_ghz, int nwg, int threads,
+                     int smem, int iters, double wgmmas_per_wg, const char *chain, int *out)
 {
-    const int smem = 1024 + (64 * NWG + 128) * 128;
-    CK(cudaFuncSetAttribute(probe_promo<NWG, P>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    const int iters = 4096;
-    probe_promo<NWG, P><<<nsm, NWG * 128, smem>>>(iters, out);
+    CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    kern<<<nsm, threads, smem>>>(iters, out);
     CK(cudaDeviceSynchronize());
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
     CK(cudaEventRecord(e0));
-    for (int r = 0; r < 5; r++) probe_promo<NWG, P><<<nsm, NWG * 128, smem>>>(iters, out);
+    for (int r = 0; r < 5; r++) kern<<<nsm, threads, smem>>>(iters, out);
     CK(cudaEventRecord(e1));
     CK(cudaEventSynchronize(e1));
     float ms = 0;
     CK(cudaEventElapsedTime(&ms, e0, e1));
+    CK(cudaEventDestroy(e0));
+    CK(cudaEventDestroy(e1));
     const double us = ms * 1000.0 / 5;
-    const double macs = (double)nsm * NWG * iters * 4 * 64.0 * 128 * 32;
-    printf("%s,%d,128,4+promo%d,%.1f,%.3f\n", card, NWG, P, us, macs / ((double)nsm * 4096 * clk_ghz * 1e9 * us * 1e-6));
+    const double macs = (double)nsm * nwg * wgmmas_per_wg * 64.0 * 128 * 32;
+    printf("%s,%d,128,%s,%.1f,%.3f\n", card, nwg, chain, us, macs / ((double)nsm * 4096 * clk_ghz * 1e9 * us * 1e-6));
+}
+
+template <int NWG, int P> static void run_promo(const char *card, int nsm, double clk_ghz, int *out)
+{
+    char chain[32];
+    snprintf(chain, sizeof chain, "4+promo%d", P);
+    time_row(probe_promo<NWG, P>, card, nsm, clk_ghz, NWG, NWG * 128, 1024 + (64 * NWG + 128) * 128, 4096, 4096.0 * 4,
+             chain, out);
 }
 
 /* Does work on one warpgroup slow the other one's wgmma stream?  Warpgroup 0 runs `iters` chains of
@@ -317,45 +329,18 @@ template <int KIND> static void run_mixed(const char *card, int nsm, int *out)
 
 template <int NWG, int MODE> static void run_ring(const char *card, int nsm, double clk_ghz, int *out)
 {
-    const int smem = 1024 + (64 * NWG + 128) * 128 + 4096 + 128;
-    CK(cudaFuncSetAttribute(probe_ring<NWG, MODE>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    const int iters = 4096;
-    probe_ring<NWG, MODE><<<nsm, NWG * 128 + 128, smem>>>(iters, out);
-    CK(cudaDeviceSynchronize());
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    CK(cudaEventRecord(e0));
-    for (int r = 0; r < 5; r++) probe_ring<NWG, MODE><<<nsm, NWG * 128 + 128, smem>>>(iters, out);
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    const double us = ms * 1000.0 / 5;
-    const double macs = (double)nsm * NWG * iters * 4 * 64.0 * 128 * 32;
-    printf("%s,%d,128,4+ring-mode%d,%.1f,%.3f\n", card, NWG, MODE, us, macs / ((double)nsm * 4096 * clk_ghz * 1e9 * us * 1e-6));
+    char chain[32];
+    snprintf(chain, sizeof chain, "4+ring-mode%d", MODE);
+    time_row(probe_ring<NWG, MODE>, card, nsm, clk_ghz, NWG, NWG * 128 + 128, 1024 + (64 * NWG + 128) * 128 + 4096 + 128,
+             4096, 4096.0 * 4, chain, out);
 }
 
 template <int NWG, int C> static void run(const char *card, int nsm, double clk_ghz, int *out)
 {
-    const int smem = 1024 + (64 * NWG + 128) * 128;
-    CK(cudaFuncSetAttribute(probe<NWG, C>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    const int iters = 16384 / C;
-    probe<NWG, C><<<nsm, NWG * 128, smem>>>(iters, out);
-    CK(cudaDeviceSynchronize());
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    CK(cudaEventRecord(e0));
-    for (int r = 0; r < 5; r++) probe<NWG, C><<<nsm, NWG * 128, smem>>>(iters, out);
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    const double us = ms * 1000.0 / 5;
-    const double macs = (double)nsm * NWG * iters * C * 64.0 * 128 * 32;
-    const double peak = (double)nsm * 4096 * clk_ghz * 1e9 * us * 1e-6;
-    printf("%s,%d,128,%d,%.1f,%.3f\n", card, NWG, C, us, macs / peak);
+    char chain[32];
+    snprintf(chain, sizeof chain, "%d", C);
+    time_row(probe<NWG, C>, card, nsm, clk_ghz, NWG, NWG * 128, 1024 + (64 * NWG + 128) * 128, 16384 / C,
+             (double)(16384 / C) * C, chain, out);
 }
 
 int main(int argc, char **)
