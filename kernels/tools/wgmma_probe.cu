@@ -9,7 +9,9 @@
 ** CUDA-core work of KIND (does that work slow the tensor stream?).  The fraction is of the int8 tensor peak, 4096 MACs per SM per clock at the
 ** card's maximum SM clock (probe_session.sh samples the clock it actually ran at).
 ** Built by CMake (target wgmma_probe, sm_90a); kernels/tools/probe_session.sh runs it.
-** usage: wgmma_probe   (CSV: card,nwg,n,chain,us,fraction_of_peak) */
+** usage: wgmma_probe   (CSV: card,nwg,n,chain,us,fraction_of_peak for probe, probe_ring and
+**                       probe_promo; then a second header, card,probe,wgmma_clk_per_chain4,
+**                       wgmma_fraction_of_peak,wg1_warp_instr_per_clk_per_sm, for probe_mixed) */
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
