@@ -14,6 +14,22 @@ expect "K (100) is not a multiple of G (128)" "$b/mxsim-gpu" perf 1 4096 100 128
 expect "argument 5 ('12')" "$b/mxsim-gpu" perf 1 4096 4096 128 12
 expect "MXK_PERF_COLD='yes'" env MXK_PERF_COLD=yes "$b/mxsim-gpu" perf 1 4096 4096 128
 expect "MXK_DS_TRACE='2'" env MXK_DS_TRACE=2 "$b/mxsim-gpu" perf 1 4096 4096 128 9
+# the environment switches' table (env_knobs_ok): a non-number, out of range, a bad list, a presence switch set to 0
+expect "MXK_WG_DEBUG='abc'" env MXK_WG_DEBUG=abc "$b/mxsim-gpu" info
+expect "MXK_WG_DEBUG='4096'" env MXK_WG_DEBUG=4096 "$b/mxsim-gpu" info
+expect "MXK_DS_NS='3x'" env MXK_DS_NS=3x "$b/mxsim-gpu" perf 1 4096 4096 128 9
+expect "MXK_PREFILL_VARIANTS='0,,1'" env MXK_PREFILL_VARIANTS=0,,1 "$b/mxsim-gpu" bench-prefill /tmp
+expect "MXK_PREFILL_VARIANTS='0,1,'" env MXK_PREFILL_VARIANTS=0,1, "$b/mxsim-gpu" bench-prefill /tmp
+expect "MXK_NO_WGMMA='0': expected 1 or unset" env MXK_NO_WGMMA=0 "$b/mxsim-gpu" info
+expect "MXK_VERIFY_CFG=''" env MXK_VERIFY_CFG= "$b/mxsim-gpu" verify /tmp
+expect "MXK_DS_CPW='-1'" env MXK_DS_CPW=-1 "$b/mxsim-gpu" info
+# accepted values pass the check (then, without a GPU, the tool stops at the device with exit 1, not 2)
+accepted() {
+  local err rc
+  err=$("$@" 2>&1 >/dev/null); rc=$?
+  if [ $rc -ne 2 ]; then echo "ok   $* (rc $rc)"; else echo "FAIL $* refused: $err"; fails=$((fails+1)); fi
+}
+accepted env MXK_WG_DEBUG=2048 MXK_PREFILL_VARIANTS=0,1,2048 MXK_NO_WGMMA=1 MXK_DS_NS=4 "$b/mxsim-gpu" info
 expect "argument 1 ('abc')" "$b/stream_probe" abc
 expect "argument 2 ('12x')" "$b/stream_probe" 4096 12x
 expect "argument 1 ('10')" "$b/stream_probe" 10

@@ -1393,6 +1393,60 @@ static int env_flag(const char *name)
     return -1;
 }
 
+/* The environment switches that mxsim-gpu and the kernels it drives read (timing experiments and
+** diagnostics; each is read where it acts, the library's with a plain atoi/getenv because the
+** library never prints).  One table: every set switch is checked here before any device work, so
+** that a typo is refused with its name instead of silently meaning 0 (or, for a presence switch,
+** "on").  lo/hi: the accepted integers; list: a comma-separated list of them; presence: the only
+** accepted value is 1. */
+struct EnvKnob {
+    const char *name;
+    long lo, hi;
+    bool list, presence;
+    const char *what;
+};
+static const EnvKnob k_env_knobs[] = {
+    {"MXK_WG_DEBUG", 0, 4095, false, false, "Hopper GEMM (cfg 8) timing-experiment bits; results are wrong when set"},
+    {"MXK_PREFILL_VARIANTS", 0, 4095, true, false, "bench-prefill: the MXK_WG_DEBUG values to time"},
+    {"MXK_NO_WGMMA", 1, 1, false, true, "force the Hopper GEMM's fallback (cfg 5)"},
+    {"MXK_DS_NS", 0, 8, false, false, "decode kernel (cfg 9): cap on ring stages (0 or 1: as planned)"},
+    {"MXK_DS_BPS", 0, 4, false, false, "decode kernel: blocks per SM (0: as planned)"},
+    {"MXK_DS_CPW", 0, 2, false, false, "decode kernel: 2 = 1 KB stages (0: as planned)"},
+    {"MXK_DS_NOCOMP", 0, 3, false, false, "decode kernel timing modes; results are wrong when set"},
+    {"MXK_DS_V2", 0, 1, false, false, "decode kernel: force the per-stage-barrier (0) or V2 (1) consumers"},
+    {"MXK_DS_TRACE", 0, 1, false, false, "perf with cfg 9: the decode kernel's per-block timeline"},
+    {"MXK_PERF_COLD", 0, 1, false, false, "perf: B rotates over copies, out of L2"},
+    {"MXK_BENCH_DECODE", 0, 1, false, false, "bench: decode shapes only, no power loops"},
+    {"MXK_VERIFY_CFG", 0, 10, false, false, "verify: only the GEMM cases of this cfg"},
+    {"MXK_VERIFY_DEQUANT_ONLY", 1, 1, false, true, "verify: stop after the dequant checks"},
+};
+
+/* every set switch of k_env_knobs within its range: 0, else 2 with a message naming it */
+static int env_knobs_ok()
+{
+    for (const EnvKnob &k : k_env_knobs) {
+        const char *v = getenv(k.name);
+        if (!v) continue;
+        bool ok = *v != 0;
+        for (const char *p = v; ok && *p;) {
+            char *end = nullptr;
+            const long x = strtol(p, &end, 10);
+            ok = end != p && x >= k.lo && x <= k.hi && (*end == 0 || (k.list && *end == ',' && end[1]));
+            p = *end ? end + 1 : end;
+            if (!k.list && *end) ok = false;
+        }
+        if (!ok) {
+            if (k.presence)
+                fprintf(stderr, "mxsim-gpu: environment %s='%s': expected 1 or unset (%s)\n", k.name, v, k.what);
+            else
+                fprintf(stderr, "mxsim-gpu: environment %s='%s': expected %s in [%ld, %ld] (%s)\n", k.name, v,
+                        k.list ? "a comma-separated list of integers" : "an integer", k.lo, k.hi, k.what);
+            return 2;
+        }
+    }
+    return 0;
+}
+
 /* perf's arguments and switches, checked before any device work: 0 ok, 2 (message) otherwise */
 static int perf_args_ok(int argc, char **argv)
 {
@@ -1631,7 +1685,11 @@ static void usage()
             "                 gemm A.npz B.npz OUT.npy | verify OUTDIR | bench OUTDIR | golden OUTDIR |\n"
             "                 bench-dequant OUTDIR | bench-prefill OUTDIR |\n"
             "                 perf M N K G [cfg]   (env MXK_PERF_COLD=1: B out of L2; MXK_DS_TRACE=1: cfg 9 timeline) |\n"
-            "                 memory OUT.csv TRACE...\n");
+            "                 memory OUT.csv TRACE...\n"
+            "environment switches (timing experiments and diagnostics; checked before any device work):\n");
+    for (const EnvKnob &k : k_env_knobs)
+        if (k.presence) fprintf(stderr, "  %-24s 1 or unset: %s\n", k.name, k.what);
+        else fprintf(stderr, "  %-24s %s[%ld, %ld]: %s\n", k.name, k.list ? "list of " : "", k.lo, k.hi, k.what);
 }
 
 int main(int argc, char **argv)
@@ -1640,6 +1698,7 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
+    if (env_knobs_ok()) return 2;
     if (std::string(argv[1]) == "perf" && (argc == 6 || argc == 7) && perf_args_ok(argc, argv)) return 2;
     int ndev = 0;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
