@@ -114,6 +114,11 @@
 ** against 18.1-21.3; 16x4096x4096 13.6 against 13.7-15.6).  Nor did more, smaller blocks at M = 1 (3 per SM, and/or
 ** row ranges of 8 rows: more producers issuing copies at once): 1x4096x4096 G = 128 9.8-10.2 us
 ** by default, 9.9-13.5 otherwise; 1x11008x4096 17.5-17.8 against 17.4-19.8 (H200, same call).
+** Nor the weight stream by 16-byte cp.async from the producer warp's lanes instead of bulk copies
+** (one warp cannot issue them fast enough: 1x4096x4096 G = 128 10.1 -> 11.3 us, 16x11008x4096 22.7
+** -> 37.7), nor 1 KB stages at M = 1 with one tile per block (MXK_DS_CPW=2 there: up to 0.5 us
+** faster at 1x4096x4096, 1.3-2.3 us slower at 1x1000x8192 where fewer blocks each keep half the
+** bytes in flight; with twice the stages the 1x4096 gain went too).  H200 final3 README, dev/ab11-13.
 ** Rows of a tile past the block's range are neither copied nor stored (their ring bytes are stale:
 ** their dots, terms and sums are formed and dropped).  Compiled with -fmad=false: nothing is
 ** contracted. */

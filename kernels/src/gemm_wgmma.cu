@@ -51,7 +51,9 @@
 **     stages per block, all waited for before the first wgmma) measured slower: G = 128 113-123 us
 **     against 97 for pairs at 2048x4096x4096.  At G = 32 (8 groups per pair) it measured slower (214.5 -> 220.6,
 **     573 -> 588 us) and is not used; the stage-local two-set path above remains.  Loading the G =
-**     128 factors after the commit instead of before the fence was slower (124 / 331 / 1804 us).
+**     128 factors after the commit instead of before the fence was slower (124 / 331 / 1804 us), and so
+**     was issuing a pair group's factor loads before its wgmma wait (all 10: spills; the A factors and
+**     4 of 8 B loads: 97 -> 100 us at 2048x4096x4096 G = 128; final3 README, dev/ab10_*).
 **
 ** Promotion, fast path.  It applies to a (warpgroup, group) when every A row of the warpgroup and
 ** every B row of the tile has its scale E in the window [59, 186], and G <= 128 (the producer's

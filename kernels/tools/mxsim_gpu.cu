@@ -1411,7 +1411,7 @@ static const EnvKnob k_env_knobs[] = {
     {"MXK_NO_WGMMA", 1, 1, false, true, "force the Hopper GEMM's fallback (cfg 5)"},
     {"MXK_DS_NS", 0, 8, false, false, "decode kernel (cfg 9): cap on ring stages (0 or 1: as planned)"},
     {"MXK_DS_BPS", 0, 4, false, false, "decode kernel: blocks per SM (0: as planned)"},
-    {"MXK_DS_CPW", 0, 2, false, false, "decode kernel: 2 = 1 KB stages (0: as planned)"},
+    {"MXK_DS_CPW", 0, 2, false, false, "decode kernel: 2 = 1 KB stages (0 or 1: as planned)"},
     {"MXK_DS_NOCOMP", 0, 3, false, false, "decode kernel timing modes; results are wrong when set"},
     {"MXK_DS_V2", 0, 1, false, false, "decode kernel: force the per-stage-barrier (0) or V2 (1) consumers"},
     {"MXK_DS_TRACE", 0, 1, false, false, "perf with cfg 9: the decode kernel's per-block timeline"},
