@@ -34,4 +34,7 @@ expect "argument 1 ('abc')" "$b/stream_probe" abc
 expect "argument 2 ('12x')" "$b/stream_probe" 4096 12x
 expect "argument 1 ('10')" "$b/stream_probe" 10
 expect "no arguments" "$b/wgmma_probe" x
+expect "argument 2 ('x')" "$b/decode_wgmma_probe" 1 x 4096
+expect "M N K triples" "$b/decode_wgmma_probe" -r 1 4096
+expect "17x4096x4096: needs 1 <= M <= 16" "$b/decode_wgmma_probe" 17 4096 4096
 [ $fails -eq 0 ] && echo "tool_args: all ok" || { echo "tool_args: $fails failures"; exit 1; }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cuda_check.h"
+#include "event_time.h"
 #include "../src/mxk_mbar.cuh"
 
 
@@ -69,29 +70,19 @@ __global__ void bulk_kernel(const uint8_t *__restrict__ p, size_t bytes, int chu
     }
 }
 
+/* the per-launch median (event_time.h), then the same launches back to back between two events */
 template <class F> static void timeit(F &&fn, int nsets, double *med, double *batched)
 {
-    for (int i = 0; i < 5; i++) fn(i % nsets);
-    CK(cudaDeviceSynchronize());
     const int reps = 30;
-    std::vector<cudaEvent_t> ev(2 * reps + 2);
+    *med = median_event_us(fn, nsets, reps);
+    cudaEvent_t ev[2];
     for (auto &e : ev) CK(cudaEventCreate(&e));
-    for (int i = 0; i < reps; i++) {
-        CK(cudaEventRecord(ev[2 * i]));
-        fn((5 + i) % nsets);
-        CK(cudaEventRecord(ev[2 * i + 1]));
-    }
-    CK(cudaDeviceSynchronize());
-    std::vector<float> t(reps);
-    for (int i = 0; i < reps; i++) CK(cudaEventElapsedTime(&t[i], ev[2 * i], ev[2 * i + 1]));
-    std::sort(t.begin(), t.end());
-    *med = 0.5 * (t[reps / 2 - 1] + t[reps / 2]) * 1000.0;
-    CK(cudaEventRecord(ev[2 * reps]));
+    CK(cudaEventRecord(ev[0]));
     for (int i = 0; i < reps; i++) fn((7 + i) % nsets);
-    CK(cudaEventRecord(ev[2 * reps + 1]));
+    CK(cudaEventRecord(ev[1]));
     CK(cudaDeviceSynchronize());
     float tb = 0;
-    CK(cudaEventElapsedTime(&tb, ev[2 * reps], ev[2 * reps + 1]));
+    CK(cudaEventElapsedTime(&tb, ev[0], ev[1]));
     *batched = tb * 1000.0 / reps;
     for (auto &e : ev) cudaEventDestroy(e);
     CK(cudaGetLastError());
