@@ -650,6 +650,12 @@ struct Nvml {
     int (*energy)(void *, unsigned long long *) = nullptr;
 };
 static Nvml g_nvml;
+/* a 0/1 switch of k_env_knobs (checked by env_knobs_ok before any command runs): set to 1 or not */
+static bool env_on(const char *name)
+{
+    const char *v = getenv(name);
+    return v && !strcmp(v, "1");
+}
 static bool g_no_power = false; /* MXK_BENCH_DECODE=1: decode rows only, no power loops */
 static void nvml_open()
 {
@@ -978,7 +984,7 @@ static int cmd_bench(const char *outdir)
                        "dram_us,frac_of_bound,power_w,joules_per_op,tops_per_w,power_calls\n");
     /* MXK_BENCH_DECODE=1: only the decode shapes (M <= 16), the decode kernels and no power loops:
     ** a short run for decode-kernel iterations (cuBLAS bf16 is still measured in the same run) */
-    const bool decode_only = getenv("MXK_BENCH_DECODE") && atoi(getenv("MXK_BENCH_DECODE")) == 1;
+    const bool decode_only = env_on("MXK_BENCH_DECODE");
     g_no_power = decode_only;
     nvml_open();
     printf("NVML power: %s\n", g_nvml.ok ? "available" : "not available (power columns 0)");
@@ -1383,15 +1389,6 @@ static void ds_trace_print()
            mx(first), med(last), mx(last), med(end), mx(end));
 }
 
-/* a 0/1 switch from the environment: unset = 0; anything but "0" or "1" is refused (-1, message) */
-static int env_flag(const char *name)
-{
-    const char *v = getenv(name);
-    if (!v || !strcmp(v, "0")) return 0;
-    if (!strcmp(v, "1")) return 1;
-    fprintf(stderr, "mxsim-gpu: environment %s='%s': expected 0 or 1\n", name, v);
-    return -1;
-}
 
 /* The environment switches that mxsim-gpu and the kernels it drives read (timing experiments and
 ** diagnostics; each is read where it acts, the library's with a plain atoi/getenv because the
@@ -1447,7 +1444,7 @@ static int env_knobs_ok()
     return 0;
 }
 
-/* perf's arguments and switches, checked before any device work: 0 ok, 2 (message) otherwise */
+/* perf's arguments, checked before any device work (its switches: env_knobs_ok): 0 ok, 2 (message) otherwise */
 static int perf_args_ok(int argc, char **argv)
 {
     for (int i = 2; i < argc; i++) {
@@ -1463,13 +1460,13 @@ static int perf_args_ok(int argc, char **argv)
         fprintf(stderr, "mxsim-gpu perf: K (%s) is not a multiple of G (%s)\n", argv[4], argv[5]);
         return 2;
     }
-    return env_flag("MXK_PERF_COLD") < 0 || env_flag("MXK_DS_TRACE") < 0 ? 2 : 0;
+    return 0;
 }
 
 /* perf M N K G [cfg]: one GEMM size on random data, median of 20 (for ncu and tile choices) */
 static int cmd_perf(int64_t M, int64_t N, int64_t K, int64_t G, int cfg)
 {
-    const int cold_flag = env_flag("MXK_PERF_COLD"), trace_flag = env_flag("MXK_DS_TRACE");
+    const bool cold = env_on("MXK_PERF_COLD"), trace_flag = env_on("MXK_DS_TRACE");
     DBuf<int8_t> am(M * K), bm(N * K);
     DBuf<uint8_t> ae(M * K / G), be(N * K / G);
     DBuf<float> c(M * N);
@@ -1478,7 +1475,6 @@ static int cmd_perf(int64_t M, int64_t N, int64_t K, int64_t G, int cfg)
     rnd_scale(ae.p, ae.n);
     rnd_scale(be.p, be.n);
     /* MXK_PERF_COLD=1: B rotates over enough copies that each launch finds it out of L2 */
-    const bool cold = cold_flag == 1;
     const int nsets = cold ? (int)std::max<int64_t>(2, (int64_t)(3 * g_l2) / (N * K) + 1) : 1;
     std::vector<DBuf<int8_t>> bms;
     for (int i = 1; i < nsets; i++) {
@@ -1489,7 +1485,7 @@ static int cmd_perf(int64_t M, int64_t N, int64_t K, int64_t G, int cfg)
                           nsets, 2, 20);
     printf("perf %lldx%lldx%lld G=%lld cfg=%d: %.2f us, %.1f TOPS (%s)\n", (long long)M, (long long)N, (long long)K,
            (long long)G, cfg, us, 2.0 * M * N * K / us * 1e-6, cold ? "B out of L2" : "operands L2-resident when small");
-    if (trace_flag == 1) ds_trace_print();
+    if (trace_flag) ds_trace_print();
     return 0;
 }
 
