@@ -654,7 +654,7 @@ static Nvml g_nvml;
 static bool env_on(const char *name)
 {
     const char *v = getenv(name);
-    return v && !strcmp(v, "1");
+    return v && atoi(v) == 1; /* as env_knobs_ok read it ("01", "+1" are 1 too) */
 }
 static bool g_no_power = false; /* MXK_BENCH_DECODE=1: decode rows only, no power loops */
 static void nvml_open()
