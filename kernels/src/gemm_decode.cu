@@ -17,14 +17,18 @@
 **     row r: KS contiguous bytes, mbarrier complete_tx; lane 0 arms the stage's full barrier) into
 **     a ring of NS stages in shared memory (NS = 2..8, as many as fit: ~100-200 KB in flight per
 **     SM, against the ~30-60 KB that Little's law asks); it refills a stage when the consumers
-**     release it (empty mbarrier).  The activations (M rows) come first by the same path (one
+**     release it (empty mbarrier).  The activations (M rows) come by the same path (one
 **     mbarrier), so every block has its operands in shared memory and no register holds a byte in
-**     flight.  The producer's first lane initialises the barriers, and the activations and the
-**     first stage are issued before the block barrier: the stream starts ~1000 clocks after the
-**     block does, not ~3700-4000 as when the copies waited for the barrier (MXK_DS_TRACE below;
-**     H200, same-call A/B: 1x4096x4096 G = 128 10.64 / 10.37 -> 9.94 / 10.22 us, 16x11008x4096
-**     G = 128 23.79 / 23.84 -> 22.59 / 22.78 us; other decode rows within noise).  The copies
-**     themselves leave at ~60 clocks each with the whole warp issuing them (~120 from one thread).
+**     flight.  The producer's first lane initialises the barriers; the warp then issues the first
+**     weight stage, then the activations (from L2 after the first block: the same rows for all),
+**     marks its arrival at the block barrier without waiting (bar.arrive) and fills the rest of
+**     the ring at once.  Issued after a full block barrier, the first copy left ~3700-4000 clocks
+**     after the block started; before it, with the activations first, ~1900-2900 (M = 1 / 16);
+**     now ~1800-2000 (MXK_DS_TRACE below).  H200, same-call A/B of the last step, two rounds:
+**     1x4096x4096 G = 128 10.34 / 10.16 -> 9.98 / 9.92 us, 16x4096x4096 13.73 / 13.68 -> 13.23 /
+**     13.10, 16x11008x4096 22.75 / 22.91 -> 22.58 / 22.30; the other decode rows within noise
+**     (final4 README, dev/s9_call1).  The copies leave at ~60-75 clocks each with the whole warp
+**     issuing them (~120 from one thread).
 **   - the consumers issue the loads of the block's B scale bytes (contiguous: rows r0..r1 x K/G)
 **     and of the activation scales before the block barrier: they do not queue behind the weight
 **     stream.  They land in shared memory as bytes (B, row stride odd in words: conflict-free) and
@@ -57,9 +61,13 @@
 **     the same thread stores C[m, n] and restarts from +0.0.
 **   - V2 consumers (the default, except at M = 1 with G = 32, where the per-stage barrier above runs;
 **     MXK_DS_V2=0 / 1 forces either): no block barrier per stage.  Each consumer warp waits for its
-**     stage, forms its dots with one s32 set per 64-byte chunk (the chunks' mmas are independent; a
-**     group's G/64 chunks are then summed with integer adds, exact since |d| <= G 2^14 < 2^31: the
-**     same d_g), releases its part of the ring stage itself (empty mbarrier, count 8), waits until
+**     stage, loads its weight bytes of it into registers and releases its part of the ring stage
+**     at once (empty mbarrier, count 8: the slot is out of the stream for the loads only, not for
+**     the dots; H200, same call, two rounds: 16x11008x4096 G = 128 23.49 / 23.71 -> 22.64 / 22.75
+**     us, 16x4096x4096 13.62 / 13.79 -> 13.41 / 13.47, G = 64 28.9 -> 28.2 and 15.5-15.8 -> 15.1-15.2,
+**     M = 1 and G = 32 within noise), forms its dots with one s32 set per 64-byte chunk (the
+**     chunks' mmas are independent; a group's G/64 chunks are then summed with integer adds, exact
+**     since |d| <= G 2^14 < 2^31: the same d_g), waits until
 **     the T slot of stage it - 2 is folded (tfree mbarrier, count: the folder threads), writes its
 **     terms to T[g][n][m] of slot it & 1 and arrives on tready (count 8; __syncwarp first, so the
 **     lanes' stores are ordered before lane 0's release).  Folder warps (16 M threads, rounded up
@@ -359,6 +367,20 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
 #pragma unroll
                 for (int q = 0; q < 4; q++) dd[j][s][q] = 0;
         int dc[CPW][MS][4]; /* G >= 64: one s32 set per chunk */
+        /* the warp's weight bytes of the stage into registers, then the ring slot goes back to the
+        ** producer before any mma: the slot is out of the stream only for the loads */
+        uint4 pw[CPW], qw[CPW];
+#pragma unroll
+        for (int i = 0; i < CPW; i++) {
+            const int cl = warp * CPW + i;
+            if (kc0 + cl < nchunks) {
+                pw[i] = *reinterpret_cast<const uint4 *>(ws + cl * 64);
+                qw[i] = *reinterpret_cast<const uint4 *>(ws + 8 * KSP + cl * 64);
+            }
+        }
+        __syncwarp();
+        if (lane == 0) mxk_mbar_arrive(sbase + 8 * (NS + st)); /* this warp is done with the ring stage */
+        if (tid == 0) ds_stamp(P, 32 + it);
 #pragma unroll
         for (int i = 0; i < CPW; i++) {
             const int cl = warp * CPW + i, ch = kc0 + cl;
@@ -367,8 +389,7 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
 #pragma unroll
                 for (int q = 0; q < 4; q++) dc[i][s][q] = 0;
             if (ch < nchunks) {
-                const uint4 p = *reinterpret_cast<const uint4 *>(ws + cl * 64);
-                const uint4 q = *reinterpret_cast<const uint4 *>(ws + 8 * KSP + cl * 64);
+                const uint4 p = pw[i], q = qw[i];
                 uint4 x[MS];
 #pragma unroll
                 for (int s = 0; s < MS; s++) x[s] = *reinterpret_cast<const uint4 *>(xr[s] + ch * 64);
@@ -403,9 +424,6 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
                 for (int s = 0; s < MS; s++)
 #pragma unroll
                     for (int q = 0; q < 4; q++) dd[i / GC][s][q] += dc[i][s][q];
-        __syncwarp();
-        if (lane == 0) mxk_mbar_arrive(sbase + 8 * (NS + st)); /* this warp is done with the ring stage */
-        if (tid == 0) ds_stamp(P, 32 + it);
         if (it >= 2) mxk_mbar_wait(tfree + 8 * slot, (uint32_t)((it >> 1) + 1) & 1u); /* stage it - 2 folded */
         if (P.mode == 3) { /* timing only: the dots without the terms (kept alive by a store that never runs) */
             int x = 0;
@@ -543,10 +561,7 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
     };
     if (tid == DS_W * 32) {
         /* First thing in the block, by the producer thread: the barriers (full[NS], empty[NS], x, and
-        ** for V2 tready[2], tfree[2]), then the activations and the first weight stage, before the
-        ** block barrier (MXK_DS_TRACE on an H200, 2026-11-26: issued after it, the first copy left
-        ** ~3700-4000 clocks after the block started; issuing the whole ring before it kept the
-        ** consumers at the barrier for the ~70-90 clocks per copy that the issue takes). */
+        ** for V2 tready[2], tfree[2]); then its warp's copies (see the header). */
         const bool v2 = V2 && P.mode != 1;
         for (int s = 0; s < 2 * NS + 1; s++) mxk_mbar_init(sbase + 8 * s, v2 && s >= NS && s < 2 * NS ? DS_W : 1);
         if (v2) {
@@ -560,12 +575,24 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
     }
     if (warp == DS_W) {
         __syncwarp(); /* the barriers are initialised (and fenced) before any lane's copy */
+        /* the weights first: they come from DRAM, the activations (the same M rows for every
+        ** block) mostly from L2 */
+        issue(0);
+        if (plane == 0) ds_stamp(P, 1);
         const uint32_t xbar = sbase + 16 * NS;
         if (plane == 0) mxk_mbar_arrive_tx(xbar, (uint32_t)(M * K));
         if (plane < M) mxk_bulk_g2s(sbase + P.o_x + plane * P.kp, am + (size_t)plane * K, (uint32_t)K, xbar);
         if (plane == 0) ds_stamp(P, 58);
-        issue(0); /* the rest after the barrier: the consumers wait at it until these are out */
-        if (plane == 0) ds_stamp(P, 1);
+        /* the producer does not wait for the others: it marks its arrival (the barriers'
+        ** initialisation, released by the fence above, is ordered before the consumers' waits) and
+        ** goes on with the rest of the stages of every tile, in consumption order, each as its slot
+        ** frees (PTX: a bar.arrive synchronises with the bar.sync that completes the barrier) */
+        asm volatile("bar.arrive 2, %0;\n" ::"r"(blockDim.x) : "memory");
+        for (int it = 1; it < nit; it++) {
+            if (it >= NS) mxk_mbar_wait(sbase + 8 * (NS + it % NS), (uint32_t)((it / NS) + 1) & 1u);
+            issue(it);
+        }
+        return;
     }
     /* The scale bytes (registers): 1/G of the bytes; the consumers store them after the barrier. */
     const uint8_t *bp = be + (size_t)r0 * ng;
@@ -582,15 +609,7 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
 #pragma unroll
             for (int m = 0; m < MR; m++) e[m] = (int)mxk_ld8v(ae + (size_t)min(m, M - 1) * ng + tid);
     }
-    __syncthreads(); /* barriers initialised, the first ring of copies and the scale loads out */
-    if (warp == DS_W) {
-        /* producer: the rest of the stages of every tile, in consumption order, each as its slot frees */
-        for (int it = 1; it < nit; it++) {
-            if (it >= NS) mxk_mbar_wait(sbase + 8 * (NS + it % NS), (uint32_t)((it / NS) + 1) & 1u);
-            issue(it);
-        }
-        return;
-    }
+    asm volatile("bar.sync 2, %0;\n" ::"r"(blockDim.x) : "memory"); /* with the producer's arrival */
     if (V2 && warp > DS_W) { /* folder warps */
         if (P.mode != 1) ds_fold2(P, M, N, K, GT, S::RG, KS, r0, r1, sbase, dsm, c);
         return;
