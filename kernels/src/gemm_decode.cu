@@ -178,6 +178,15 @@ __device__ __forceinline__ void ds_stamp(const DsPlan &P, int k)
 {
     if (P.tr && k < DS_TR) P.tr[(size_t)blockIdx.x * DS_TR + k] = (unsigned long long)clock64();
 }
+/* the same with %globaltimer (ns): slot 3 at the block's start, 60 / 61 at the consumers' / folders' end */
+__device__ __forceinline__ void ds_stamp_ns(const DsPlan &P, int k)
+{
+    if (P.tr && k < DS_TR) {
+        unsigned long long g;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g));
+        P.tr[(size_t)blockIdx.x * DS_TR + k] = g;
+    }
+}
 
 template <int MS, int GT, int CP, bool ONE, bool SW>
 __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, int r0, int r1, uint32_t sbase,
@@ -515,7 +524,7 @@ __device__ __forceinline__ void ds_fold2(const DsPlan &P, int M, int N, int K, i
         }
         mxk_mbar_arrive(tfree + 8 * slot);
     }
-    if (f == 0) ds_stamp(P, 62);
+    if (f == 0) ds_stamp(P, 62), ds_stamp_ns(P, 61);
 }
 
 /* V2: + the folder warps (16 M threads, rounded up to warps); launch bound: M <= 8 keeps two blocks per SM */
@@ -538,12 +547,7 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
     const int r0 = (int)((int64_t)blockIdx.x * N / gridDim.x), r1 = (int)((int64_t)(blockIdx.x + 1) * N / gridDim.x);
     const int nrows = r1 - r0;
     const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(dsm); /* full[NS], empty[NS], x */
-    if (tid == 0 && P.tr) {
-        unsigned long long g;
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g));
-        P.tr[(size_t)blockIdx.x * DS_TR + 3] = g;
-        ds_stamp(P, 0);
-    }
+    if (tid == 0 && P.tr) ds_stamp_ns(P, 3), ds_stamp(P, 0);
     /* The producer thread's stage `it`: the weight rows of that tile and K range, counted on full[st] */
     const int ntiles = (nrows + 15) / 16, nst = (K + KS - 1) / KS, nit = ntiles * nst;
     /* The producer warp's stage `it`: lane r < rows copies row r of that tile's K range, lane 0
@@ -651,7 +655,7 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
             ds_sync();
             if (tid == 0) mxk_mbar_arrive(sbase + 8 * (NS + it % NS)), ds_stamp(P, 32 + it);
         }
-        if (tid == 0) ds_stamp(P, 63);
+        if (tid == 0) ds_stamp(P, 63), ds_stamp_ns(P, 60);
         return;
     }
     if (V2) {
@@ -663,7 +667,7 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
         ds_body<MS, GT, CP, ONE, true>(P, M, N, K, r0, r1, sbase, dsm, c);
     else
         ds_body<MS, GT, CP, ONE, false>(P, M, N, K, r0, r1, sbase, dsm, c);
-    if (tid == 0) ds_stamp(P, 63);
+    if (tid == 0) ds_stamp(P, 63), ds_stamp_ns(P, 60);
 }
 
 static int ds_dev_attr(cudaDeviceAttr a)

@@ -1351,7 +1351,8 @@ static int cmd_golden(const char *outdir)
 /* MXK_DS_TRACE=1 (cfg 9 diagnostics): the last launch's clock64 stamps per block, relative to the
 ** block's start (slot 3: its %globaltimer start in ns): 57 barriers initialised, 58 activation
 ** copies issued, 1 first stage issued, 2 activations in,
-** 4 + i stage i arrived (consumer warp 0), 32 + i stage i released, 62 folder end, 63 consumer end */
+** 4 + i stage i arrived (consumer warp 0), 32 + i stage i released, 62 folder end, 63 consumer end;
+** 60 / 61 the consumers' / folders' end in %globaltimer ns (the blocks' span, against the launch's time) */
 extern "C" const unsigned long long *mxk_ds_trace(int *nblocks);
 static void ds_trace_print()
 {
@@ -1361,7 +1362,12 @@ static void ds_trace_print()
     if (!t || nb < 1) return;
     unsigned long long g0 = ~0ull, g1 = 0;
     for (int b = 0; b < nb; b++) g0 = std::min(g0, t[b * 64 + 3]), g1 = std::max(g1, t[b * 64 + 3]);
-    printf("trace: %d blocks, starts spread over %.2f us (globaltimer)\n", nb, (g1 - g0) * 1e-3);
+    unsigned long long e1 = 0; /* the last block end (a stale stamp of an earlier launch is below g0) */
+    for (int b = 0; b < nb; b++)
+        for (int k : {60, 61})
+            if (t[b * 64 + k] > g0) e1 = std::max(e1, t[b * 64 + k]);
+    printf("trace: %d blocks, starts spread over %.2f us, first start to last end %.2f us (globaltimer)\n", nb,
+           (g1 - g0) * 1e-3, e1 > g0 ? (e1 - g0) * 1e-3 : 0.0);
     const int show[4] = {0, 1, nb / 2, nb - 1};
     for (int sb : show) {
         const unsigned long long *r = t + sb * 64;
