@@ -34,6 +34,10 @@ expect "argument 1 ('abc')" "$b/stream_probe" abc
 expect "argument 2 ('12x')" "$b/stream_probe" 4096 12x
 expect "argument 1 ('10')" "$b/stream_probe" 10
 expect "no arguments" "$b/wgmma_probe" x
+expect "argument 1 ('100')" "$b/launch_probe" 100
+expect "argument 1 ('4096x')" "$b/launch_probe" 4096x
+expect "argument 1 ('-16')" "$b/launch_probe" -16
+expect "one argument at most" "$b/launch_probe" 4096 4096
 expect "argument 2 ('x')" "$b/decode_wgmma_probe" 1 x 4096
 expect "M N K triples" "$b/decode_wgmma_probe" -r 1 4096
 expect "17x4096x4096: needs 1 <= M <= 16" "$b/decode_wgmma_probe" 17 4096 4096

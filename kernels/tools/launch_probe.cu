@@ -55,10 +55,19 @@ __global__ void __launch_bounds__(1024, 1) probe_kernel(const uint4 *__restrict_
 
 int main(int argc, char **argv)
 {
-    const size_t bytes = argc > 1 ? strtoull(argv[1], nullptr, 10) : 45441024ull;
-    if (bytes < 16 || bytes % 16) {
-        fprintf(stderr, "launch_probe: BYTES must be a positive multiple of 16\n");
+    if (argc > 2) {
+        fprintf(stderr, "usage: launch_probe [BYTES]   (one argument at most)\n");
         return 2;
+    }
+    size_t bytes = 45441024ull;
+    if (argc == 2) {
+        char *end = nullptr;
+        const unsigned long long v = strtoull(argv[1], &end, 10);
+        if (argv[1][0] < '0' || argv[1][0] > '9' || *end || v < 16 || v % 16 || v > (1ull << 36)) {
+            fprintf(stderr, "launch_probe: argument 1 ('%s'): expected a multiple of 16 bytes in [16, 2^36]\n", argv[1]);
+            return 2;
+        }
+        bytes = (size_t)v;
     }
     int dev = 0, nsm = 0, smax = 0;
     CK(cudaGetDevice(&dev));
