@@ -539,6 +539,12 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
     gemm_decode_kernel(DsPlan P, int M, int N, int K, const int8_t *__restrict__ am, const uint8_t *__restrict__ ae,
                        const int8_t *__restrict__ bm, const uint8_t *__restrict__ be, float *__restrict__ c)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    /* bulk copies and mbarrier transaction counts are sm_90 features; ds_launch1 never launches
+    ** this kernel on an older device (it falls back to cfg 4), and this body keeps a multi-arch
+    ** build (e.g. CMAKE_CUDA_ARCHITECTURES="80;90") compiling */
+    __trap();
+#else
     using S = DsShape<MS, GT, CP>;
     constexpr int MR = S::MR, KS = S::KS, KSP = S::KSP;
     extern __shared__ __align__(128) uint8_t dsm[];
@@ -668,6 +674,7 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
     else
         ds_body<MS, GT, CP, ONE, false>(P, M, N, K, r0, r1, sbase, dsm, c);
     if (tid == 0) ds_stamp(P, 63), ds_stamp_ns(P, 60);
+#endif
 }
 
 static int ds_dev_attr(cudaDeviceAttr a)
@@ -746,7 +753,7 @@ static int ds_launch1(int M, int N, int K, const int8_t *am, const uint8_t *ae, 
 {
     const int nsm = ds_dev_attr(cudaDevAttrMultiProcessorCount);
     const int smax = ds_dev_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
-    if (nsm < 1 || smax < 1) return -1;
+    if (nsm < 1 || smax < 1 || ds_dev_attr(cudaDevAttrComputeCapabilityMajor) < 9) return -1; /* sm_90 only */
     /* M <= 8: two blocks per SM where two fit with 2 ring stages each (measured on an H200: two
     ** independent consumer pipelines per SM hide each other's barriers and ordered sums, e.g.
     ** 1x11008x4096 G = 32 19.3 us against 23.4 with one block); else one block per SM */
