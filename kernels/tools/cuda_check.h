@@ -17,4 +17,21 @@
         }                                                                                  \
     } while (0)
 
+/* The tools' first device step: 0 with *prop filled for device 0, else 1 after "<tool>: no CUDA
+** device" (or "<tool>: needs an sm_<major>x device" when need_major > 0 and the device differs). */
+static inline int tool_device(const char *tool, int need_major, cudaDeviceProp *prop)
+{
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        fprintf(stderr, "%s: no CUDA device\n", tool);
+        return 1;
+    }
+    CK(cudaGetDeviceProperties(prop, 0));
+    if (need_major > 0 && prop->major != need_major) {
+        fprintf(stderr, "%s: needs an sm_%d0 device\n", tool, need_major);
+        return 1;
+    }
+    return 0;
+}
+
 #endif

@@ -569,17 +569,8 @@ int main(int argc, char **argv)
                     shapes[i], shapes[i + 1], shapes[i + 2]);
             return 2;
         }
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        fprintf(stderr, "decode_wgmma_probe: no CUDA device\n");
-        return 1;
-    }
     cudaDeviceProp prop;
-    CK(cudaGetDeviceProperties(&prop, 0));
-    if (prop.major != 9) {
-        fprintf(stderr, "decode_wgmma_probe: needs an sm_90 device\n");
-        return 1;
-    }
+    if (tool_device("decode_wgmma_probe", 9, &prop)) return 1;
     printf("card,M,N,K,G,method,median_us,mismatches_vs_cfg9\n");
     int rc = 0;
     for (size_t i = 0; i < shapes.size(); i += 3) rc |= run_shape(prop, shapes[i], shapes[i + 1], shapes[i + 2]);

@@ -69,12 +69,9 @@ int main(int argc, char **argv)
         }
         bytes = (size_t)v;
     }
-    int dev = 0, nsm = 0, smax = 0;
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
-    CK(cudaDeviceGetAttribute(&smax, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     cudaDeviceProp prop;
-    CK(cudaGetDeviceProperties(&prop, dev));
+    if (tool_device("launch_probe", 9, &prop)) return 1;
+    const int nsm = prop.multiProcessorCount, smax = (int)prop.sharedMemPerBlockOptin;
     const int nsets = 8; /* 8 x 45 MB rotate out of the 50-60 MB L2 */
     std::vector<uint4 *> buf(nsets);
     for (auto &b : buf) {

@@ -1702,13 +1702,8 @@ int main(int argc, char **argv)
     }
     if (env_knobs_ok()) return 2;
     if (std::string(argv[1]) == "perf" && (argc == 6 || argc == 7) && perf_args_ok(argc, argv)) return 2;
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        fprintf(stderr, "mxsim-gpu: no CUDA device\n");
-        return 1;
-    }
     cudaDeviceProp prop;
-    CK(cudaGetDeviceProperties(&prop, 0));
+    if (tool_device("mxsim-gpu", 0, &prop)) return 1;
     g_card = prop.name;
     for (char &ch : g_card)
         if (ch == ',') ch = ' ';
