@@ -179,6 +179,169 @@ __global__ void __launch_bounds__(NWG * 128, 1) probe_promo(int iters, int *out)
     if (x == 0x12345 || fs == 1.2345f) out[0] = x;
 }
 
+/* The Hopper GEMM's two-set structure (4 groups of KPG k-steps, G = 32 KPG, two accumulator sets,
+** the wgmmas of group gi + 1 in flight while gi is promoted, drained after the 4th: the G = 32 stage,
+** or a G = 64 stage pair), with the 10 factor loads per group, on NWG warpgroups without a ring.
+** BIAS 0: the GEMM's promotion, IADD + 2 FFMA per output.  BIAS 1 (KPG = 1): each group starts with
+** a wgmma over a constant region of bytes 0x80 (-128 x -128 x 32 = 2^19 in every s32 accumulator),
+** so that the accumulator holds 2^19 + d in [0, 2^20] and its bits are the float (2^19 + d) 2^-149
+** (subnormal): 2 FFMA per output and no IADD, for twice the tensor work. */
+template <int NWG, int BIAS, int KPG>
+__global__ void __launch_bounds__(NWG * 128, 1) probe_g32(int iters, int *out)
+{
+    extern __shared__ __align__(1024) uint8_t sm[];
+    uint8_t *s = (uint8_t *)(((uintptr_t)sm + 1023) & ~(uintptr_t)1023);
+    const int tile = (64 * NWG + 128) * 128, cbytes = 128 * 128;
+    for (int i = threadIdx.x; i < tile; i += blockDim.x) s[i] = (uint8_t)(i * 37 + 11);
+    for (int i = threadIdx.x; i < cbytes; i += blockDim.x) s[tile + i] = 0x80;
+    for (int i = threadIdx.x; i < 4096; i += blockDim.x) s[tile + cbytes + i] = (uint8_t)(i * 13 + 7);
+    __syncthreads();
+    const int wg = threadIdx.x >> 7;
+    const uint32_t base = (uint32_t)__cvta_generic_to_shared(s);
+    const uint64_t da = make_desc(base + wg * 64 * 128), db = make_desc(base + NWG * 64 * 128);
+    const uint64_t dc = make_desc(base + tile);
+    /* the GEMM's factor loads: 8 LDS.128 (B factors by column quad) and 2 LDS.64 (A factors) */
+    const uint32_t fb0 = base + tile + cbytes + 16 * (threadIdx.x & 3), fa0 = base + tile + cbytes + 2048 + 8 * ((threadIdx.x >> 2) & 7);
+    int d[64], d1[64];
+    float acc[64];
+#pragma unroll
+    for (int i = 0; i < 64; i++) acc[i] = 0.f, d[i] = 0, d1[i] = 0;
+    auto issue = [&](int (&dd)[64], int gi) {
+        wgmma_fence();
+        if (BIAS) wgmma_s8_first(dd, dc, dc);
+#pragma unroll
+        for (int k = 0; k < KPG; k++) {
+            const int ks = (gi * KPG + k) & 3;
+            if (k == 0 && !BIAS) wgmma_s8_first(dd, da + 2 * ks, db + 2 * ks);
+            else wgmma_s8(dd, da + 2 * ks, db + 2 * ks, 1);
+        }
+        wgmma_commit();
+    };
+    auto promote = [&](int (&dd)[64], int gi) {
+        float4 f[8];
+        float2 a0, a1;
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            asm volatile("ld.shared.v4.f32 {%0,%1,%2,%3}, [%4];\n" : "=f"(f[j].x), "=f"(f[j].y), "=f"(f[j].z), "=f"(f[j].w) : "r"(fb0 + 64 * j + 512 * gi));
+        asm volatile("ld.shared.v2.f32 {%0,%1}, [%2];\n" : "=f"(a0.x), "=f"(a0.y) : "r"(fa0 + 128 * gi));
+        asm volatile("ld.shared.v2.f32 {%0,%1}, [%2];\n" : "=f"(a1.x), "=f"(a1.y) : "r"(fa0 + 128 * gi + 64));
+#pragma unroll
+        for (int bb = 0; bb < 8; bb++) {
+            const float sbv[4] = {f[bb].x, f[bb].y, f[bb].z, f[bb].w};
+#pragma unroll
+            for (int h2 = 0; h2 < 2; h2++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const int i = (bb * 2 + h2) * 4 + e;
+                    const float2 A = (e >> 1) ? a1 : a0;
+                    const int bits = BIAS ? dd[i] : dd[i] + 0x4B400000;
+                    const float x = __fmaf_rn(__int_as_float(bits), A.x, A.y);
+                    acc[i] = __fmaf_rn(x, sbv[h2 * 2 + (e & 1)], acc[i]);
+                }
+        }
+    };
+    for (int it = 0; it < iters; it++) {
+        issue(d, 0);
+        issue(d1, 1);
+        wgmma_wait1(d);
+        promote(d, 0);
+        issue(d, 2);
+        wgmma_wait1(d1);
+        promote(d1, 1);
+        issue(d1, 3);
+        wgmma_wait1(d);
+        promote(d, 2);
+        wgmma_wait0(d1);
+        promote(d1, 3);
+    }
+    float fs = 0.f;
+#pragma unroll
+    for (int i = 0; i < 64; i++) fs += acc[i];
+    if (fs == 1.2345f) out[0] = 1;
+}
+
+/* wgmma.m64n64k32.s32.s8.s8: 32 accumulators per thread (probe_n64 only) */
+template <bool FIRST> __device__ __forceinline__ void wgmma_s8_n64(int (&d)[32], uint64_t da, uint64_t db)
+{
+#define WG_N64_R8(i) "+r"(d[i]), "+r"(d[i + 1]), "+r"(d[i + 2]), "+r"(d[i + 3]), "+r"(d[i + 4]), "+r"(d[i + 5]), "+r"(d[i + 6]), "+r"(d[i + 7])
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 "
+                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+                 "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31},"
+                 " %32, %33, p;\n}\n"
+                 : WG_N64_R8(0), WG_N64_R8(8), WG_N64_R8(16), WG_N64_R8(24)
+                 : "l"(da), "l"(db), "r"(FIRST ? 0 : 1));
+#undef WG_N64_R8
+}
+__device__ __forceinline__ void wgmma_wait_n64(int (&d)[32])
+{
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n"
+                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),
+                   "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]),
+                   "+r"(d[16]), "+r"(d[17]), "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+                   "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]), "+r"(d[30]), "+r"(d[31])
+                 :: "memory");
+}
+
+/* More promoting warps per scheduler: NWG warpgroups (up to 4: 4 warps per scheduler), each with a
+** 64 x 64 tile (m64n64k32, 32 accumulators), groups of KPG k-steps (G = 32 KPG), one accumulator
+** set: {wgmma x KPG, commit, wait 0, 6 factor loads, IADD + 2 FFMA per output}.  The fraction counts
+** the int8 MACs; the question: does the promotion's issue scale with the number of warps? */
+template <int NWG, int KPG>
+__global__ void __launch_bounds__(NWG * 128, 1) probe_n64(int iters, int *out)
+{
+    extern __shared__ __align__(1024) uint8_t sm[];
+    uint8_t *s = (uint8_t *)(((uintptr_t)sm + 1023) & ~(uintptr_t)1023);
+    const int tile = (64 * NWG + 64) * 128;
+    for (int i = threadIdx.x; i < tile + 4096; i += blockDim.x) s[i] = (uint8_t)(i * 37 + 11);
+    __syncthreads();
+    const int wg = threadIdx.x >> 7;
+    const uint32_t base = (uint32_t)__cvta_generic_to_shared(s);
+    const uint64_t da = make_desc(base + wg * 64 * 128), db = make_desc(base + NWG * 64 * 128);
+    const uint32_t fb0 = base + tile + 16 * (threadIdx.x & 3), fa0 = base + tile + 2048 + 8 * ((threadIdx.x >> 2) & 7);
+    int d[32];
+    float acc[32];
+#pragma unroll
+    for (int i = 0; i < 32; i++) acc[i] = 0.f, d[i] = 0;
+    for (int it = 0; it < iters; it++) {
+#pragma unroll 1
+        for (int gi = 0; gi < 4 / KPG; gi++) {
+            wgmma_fence();
+#pragma unroll
+            for (int k = 0; k < KPG; k++) {
+                if (k == 0) wgmma_s8_n64<true>(d, da + 2 * (gi * KPG), db + 2 * (gi * KPG));
+                else wgmma_s8_n64<false>(d, da + 2 * (gi * KPG + k), db + 2 * (gi * KPG + k));
+            }
+            wgmma_commit();
+            wgmma_wait_n64(d);
+            float4 f[4];
+            float2 a0, a1;
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                asm volatile("ld.shared.v4.f32 {%0,%1,%2,%3}, [%4];\n" : "=f"(f[j].x), "=f"(f[j].y), "=f"(f[j].z), "=f"(f[j].w) : "r"(fb0 + 64 * j + 256 * gi));
+            asm volatile("ld.shared.v2.f32 {%0,%1}, [%2];\n" : "=f"(a0.x), "=f"(a0.y) : "r"(fa0 + 128 * gi));
+            asm volatile("ld.shared.v2.f32 {%0,%1}, [%2];\n" : "=f"(a1.x), "=f"(a1.y) : "r"(fa0 + 128 * gi + 64));
+#pragma unroll
+            for (int bb = 0; bb < 4; bb++) {
+                const float sbv[4] = {f[bb].x, f[bb].y, f[bb].z, f[bb].w};
+#pragma unroll
+                for (int h2 = 0; h2 < 2; h2++)
+#pragma unroll
+                    for (int e = 0; e < 4; e++) {
+                        const int i = (bb * 2 + h2) * 4 + e;
+                        const float2 A = (e >> 1) ? a1 : a0;
+                        const float x = __fmaf_rn(__int_as_float(d[i] + 0x4B400000), A.x, A.y);
+                        acc[i] = __fmaf_rn(x, sbv[h2 * 2 + (e & 1)], acc[i]);
+                    }
+            }
+        }
+    }
+    float fs = 0.f;
+#pragma unroll
+    for (int i = 0; i < 32; i++) fs += acc[i];
+    if (fs == 1.2345f) out[0] = 1;
+}
+
 /* One CSV row of a timed probe: kern<<<nsm, threads, smem>>>(iters, out) once to warm up, then 5
 ** launches between events; the MACs are nwg warpgroups x wgmmas_per_wg m64n128k32 (262144 each) per
 ** SM, the fraction is of 4096 MAC/clk/SM at clk_ghz.  chain: the CSV's chain column. */
@@ -210,6 +373,24 @@ template <int NWG, int P> static void run_promo(const char *card, int nsm, doubl
     snprintf(chain, sizeof chain, "4+promo%d", P);
     time_row(probe_promo<NWG, P>, card, nsm, clk_ghz, NWG, NWG * 128, 1024 + (64 * NWG + 128) * 128, 4096, 4096.0 * 4,
              chain, out);
+}
+
+template <int NWG, int BIAS, int KPG = 1> static void run_g32(const char *card, int nsm, double clk_ghz, int *out)
+{
+    char chain[32];
+    snprintf(chain, sizeof chain, "2set-g%d-bias%d", 32 * KPG, BIAS);
+    /* the fraction counts the data k-steps only (4 KPG per iteration), not the bias wgmmas */
+    time_row(probe_g32<NWG, BIAS, KPG>, card, nsm, clk_ghz, NWG, NWG * 128, 1024 + (64 * NWG + 128) * 128 + 128 * 128 + 4096,
+             4096 / KPG, 4096.0 * 4, chain, out);
+}
+
+template <int NWG, int KPG> static void run_n64(const char *card, int nsm, double clk_ghz, int *out)
+{
+    char chain[32];
+    snprintf(chain, sizeof chain, "n64-g%d", 32 * KPG);
+    /* m64n64k32 is half an m64n128k32: 4 k-steps per iteration count as 2 of time_row's units */
+    time_row(probe_n64<NWG, KPG>, card, nsm, clk_ghz, NWG, NWG * 128, 1024 + (64 * NWG + 64) * 128 + 4096, 4096,
+             4096.0 * 2, chain, out);
 }
 
 /* Does work on one warpgroup slow the other one's wgmma stream?  Warpgroup 0 runs `iters` chains of
@@ -386,6 +567,16 @@ int main(int argc, char **)
     run_promo<2, 2>(p.name, n, ghz, out);
     run_promo<2, 3>(p.name, n, ghz, out);
     run_promo<3, 1>(p.name, n, ghz, out);
+    run_g32<2, 0>(p.name, n, ghz, out);
+    run_g32<2, 1>(p.name, n, ghz, out);
+    run_g32<2, 0, 2>(p.name, n, ghz, out);
+    run_g32<2, 0, 4>(p.name, n, ghz, out);
+    run_n64<2, 1>(p.name, n, ghz, out);
+    run_n64<3, 1>(p.name, n, ghz, out);
+    run_n64<4, 1>(p.name, n, ghz, out);
+    run_n64<4, 2>(p.name, n, ghz, out);
+    run_n64<4, 4>(p.name, n, ghz, out);
+    run_n64<2, 4>(p.name, n, ghz, out);
     printf("card,probe,wgmma_clk_per_chain4,wgmma_fraction_of_peak,wg1_warp_instr_per_clk_per_sm\n");
     run_mixed<0>(p.name, n, out);
     run_mixed<1>(p.name, n, out);
