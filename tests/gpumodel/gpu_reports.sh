@@ -50,21 +50,22 @@ for e in "$MXSIM_SOURCE_DIR"/reports/gpu/*/bench_ext*.csv; do
 done
 # The probes (kernels/README "Probes"): stream_probe.csv's GB/s = bytes / median_us; wgmma_probe.csv's
 # fraction of the int8 peak = MACs / (SMs x 4096 x clock x us), the MACs of NWG warpgroups x the
-# probe's fixed work (16384 wgmma m64n128k32 per warpgroup; ring and promo rows: 4096 stages of 4), SMs
-# and clock from the file's first line; probe_mixed rows: fraction = 256 / clocks per chain of 4.
+# probe's fixed work (16384 wgmma m64n128k32 per warpgroup, the two-set rows' data k-steps included, their
+# bias wgmmas not; ring and promo rows: 4096 stages of 4; n64 rows: 16384 m64n64k32, i.e. 8192 of the
+# unit), SMs and clock from the file's first line; probe_mixed rows: fraction = 256 / clocks per chain of 4.
 for f in "$MXSIM_SOURCE_DIR"/reports/gpu/*/stream_probe.csv; do
   out=$(awk -F, 'NR==1 {next} { rows++; if ($5 <= 0 || ($7 - $2/$5/1e3)^2 > 0.06^2) { printf "FAIL %s line %d: GBps %s != %s / %s us\n", FILENAME, NR, $7, $2, $5; nb++ } }
     END { if (!rows) print "FAIL " FILENAME ": no rows"; else if (!nb) printf "ok   %s: %d rows re-derived\n", FILENAME, rows }' "$f")
   echo "$out"; n=$((n+1)); fails=$((fails + $(echo "$out" | grep -c '^FAIL')))
 done
-for f in "$MXSIM_SOURCE_DIR"/reports/gpu/*/wgmma_probe.csv; do
+for f in "$MXSIM_SOURCE_DIR"/reports/gpu/*/wgmma_probe*.csv; do
   out=$(awk -F, 'NR==1 { if (match($0, /([0-9]+) SMs, max SM clock ([0-9.]+) GHz/)) { split(substr($0, RSTART, RLENGTH), w, " "); sms=w[1]; ghz=w[6] }; next }
     $1=="card" {next}
     $2 ~ /^mixed-kind/ { rows++   # probe_mixed: fraction = 4 x 64 clocks / the measured clocks per chain of 4
       if ($3 <= 0 || ($4-256/$3)^2 > 0.003^2) { printf "FAIL %s line %d: fraction %s != 256 / %s\n", FILENAME, NR, $4, $3; nb++ }
       next }
     { rows++; nwg=$2; us=$5
-      macs = ($4 ~ /ring|promo/) ? sms*nwg*4096*4*262144 : sms*nwg*16384*262144
+      macs = ($4 ~ /ring|promo/) ? sms*nwg*4096*4*262144 : ($4 ~ /^n64/) ? sms*nwg*8192*262144 : sms*nwg*16384*262144
       fr = (sms && ghz && us > 0) ? macs/(sms*4096*ghz*1e9*us*1e-6) : -1
       if (fr < 0 || (fr-$6)^2 > 0.002^2) { printf "FAIL %s line %d: fraction %s != %.4f\n", FILENAME, NR, $6, fr; nb++ } }
     END { if (!rows) print "FAIL " FILENAME ": no rows"; else if (!nb) printf "ok   %s: %d rows re-derived\n", FILENAME, rows }' "$f")
