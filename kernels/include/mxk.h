@@ -73,8 +73,13 @@ int mxk_dequantize_bf16_cfg(int profile, const int8_t *mantissa, const uint8_t *
 ** kernel (src/gemm_decode_v1.cu: weights in registers, all of K in flight per block), same rules.
 ** cfg 0 takes cfg 9 for M <= 16, except cfg 10 for 8 < M <= 16 at G = 32 (where each measured
 ** fastest, reports/gpu/NVIDIA-H200-2026-11-26-decode2).
+** 11 = the Hopper kernel on the bf16 tensor path (src/gemm_bf16.cu: a pre-pass writes every
+** element as the bf16 m * 2^(E-133), wgmma bf16 with fp32 accumulation forms each group's scaled
+** dot exactly, one fp32 add per output and group; the whole call on the exact CUDA-core path if a
+** nonzero group's scale is outside [70, 186] or NaN), sm_90 with G in {32, 64}, K % 64 == 0,
+** 16-byte aligned operands, else cfg 8.
 ** cfg 1, 6 and 7 (128x128 on 8 warps, 128x64 at 2 blocks per SM, an alias of 8) served no shape
-** and were removed (issue 16 item 7): like any number outside 0..10 they return
+** and were removed (issue 16 item 7): like any number outside 0..11 they return
 ** cudaErrorInvalidValue. */
 int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m, const uint8_t *a_e,
              const int8_t *b_m, const uint8_t *b_e, float *c, int cfg, mxk_stream stream);

@@ -31,6 +31,9 @@ int mxk_gemm_decode_internal(int M, int N, int K, int G, const int8_t *am, const
 /* gemm_decode_v1.cu: the first decode kernel (cfg 10); -1 when it does not apply */
 int mxk_gemm_decode_v1_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
                                 const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s);
+/* gemm_bf16.cu: the Hopper kernel on the bf16 tensor path (cfg 11); -1 when it does not apply */
+int mxk_gemm_bf16_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae, const int8_t *bm,
+                           const uint8_t *be, float *c, cudaStream_t s);
 /* gemm_wgmma.cu: the Hopper kernel (cfg 8); -1 when it does not apply (not sm_90, K % 16, ...) */
 int mxk_gemm_wgmma_internal(int variant, int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
                             const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s);
@@ -318,7 +321,7 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
                         int cfg, mxk_stream stream)
 {
     if (M < 1 || N < 1 || K < 1 || G < 1 || G > 65536 || K % G != 0 || !a_m || !a_e || !b_m ||
-        !b_e || !c || cfg < 0 || cfg > 10 || cfg == 1 || cfg == 6 || cfg == 7)
+        !b_e || !c || cfg < 0 || cfg > 11 || cfg == 1 || cfg == 6 || cfg == 7)
         return (int)cudaErrorInvalidValue;
     const bool aligned = ((uintptr_t)a_m % 16 == 0) && ((uintptr_t)b_m % 16 == 0);
     if (G % 32 != 0 || !aligned || M > INT32_MAX / 2 || N > INT32_MAX / 2 || K > INT32_MAX / 2)
@@ -350,6 +353,11 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
         const int r = mxk_gemm_decode_v1_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
         if (r >= 0) return r;
         cfg = 4;
+    }
+    if (cfg == 11) {
+        const int r = mxk_gemm_bf16_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
+        if (r >= 0) return r;
+        cfg = 8;
     }
     if (cfg == 8) {
         const int r = mxk_gemm_wgmma_internal(cfg == 8, m, n, k, g, a_m, a_e, b_m, b_e, c, s);

@@ -266,8 +266,8 @@ static long check_quantize(int dtype, const std::vector<float> &x, int64_t G)
     return mism;
 }
 
-enum ScaleMode { SC_NARROW, SC_WIDE, SC_EXTREME, SC_OVERFLOW, SC_NAN, SC_RARE };
-static const char *scale_mode_name[] = {"narrow", "wide", "extreme", "overflow", "nan", "rare"};
+enum ScaleMode { SC_NARROW, SC_WIDE, SC_EXTREME, SC_OVERFLOW, SC_NAN, SC_RARE, SC_EDGE, SC_ZEROLOW };
+static const char *scale_mode_name[] = {"narrow", "wide", "extreme", "overflow", "nan", "rare", "edge", "zerolow"};
 
 static void gen_scales(Rng &r, ScaleMode mode, size_t n, std::vector<uint8_t> &e)
 {
@@ -283,6 +283,16 @@ static void gen_scales(Rng &r, ScaleMode mode, size_t n, std::vector<uint8_t> &e
         /* narrow with a rare extreme byte: a 128-row block's group is outside the Hopper kernel's
         ** fast-path window about half the time, so fast and exact slots mix within a tile */
         case SC_RARE: v = (r.u32() % 211 == 0) ? r.range(225, 254) : r.range(120, 134); break;
+        /* the edges of the bf16 kernel's window [70, 186] (cfg 11): products down to 2^-126, sums
+        ** up to 2^126 */
+        case SC_EDGE: {
+            static const int edge[4] = {70, 71, 185, 186};
+            v = (r.u32() & 1) ? edge[r.u32() & 3] : r.range(120, 134);
+            break;
+        }
+        /* narrow, and one group in 8 with a tiny scale whose mantissas check_gemm zeroes (the
+        ** shared exponent quantizers give an all-zero block): inside cfg 11's fast path */
+        case SC_ZEROLOW: v = (r.u32() % 8 == 0) ? r.range(0, 12) : r.range(120, 134); break;
         }
         e[i] = (uint8_t)v;
     }
@@ -312,6 +322,14 @@ static long check_gemm(mxsim_ctx *ctx, Rng &r, const GemmCase &c, bool simt, std
     gen_mant(r, (size_t)(c.N * c.K), bm, c.allmin);
     gen_scales(r, c.sa, (size_t)(c.M * ng), ae);
     gen_scales(r, c.sb, (size_t)(c.N * ng), be);
+    auto zero_low = [&](ScaleMode md, std::vector<int8_t> &m, const std::vector<uint8_t> &e) {
+        if (md != SC_ZEROLOW) return;
+        for (size_t g = 0; g < e.size(); g++)
+            if (e[g] < 70)
+                for (int64_t k = 0; k < c.G; k++) m[g * (size_t)c.G + (size_t)k] = 0;
+    };
+    zero_low(c.sa, am, ae);
+    zero_low(c.sb, bm, be);
     DBuf<int8_t> dam(am.size()), dbm(bm.size());
     DBuf<uint8_t> dae(ae.size()), dbe(be.size());
     DBuf<float> dc((size_t)(c.M * c.N));
@@ -480,6 +498,27 @@ static void verify_gemm(VerifyLog &log, mxsim_ctx *ctx, Rng &r, int only_cfg)
         {1, 4096, 4096, 32, SC_EXTREME, SC_EXTREME, 10, false},
         {16, 4096, 4096, 128, SC_NAN, SC_WIDE, 10, false},
         {13, 77, 4096, 32, SC_WIDE, SC_EXTREME, 10, true},
+        /* the bf16 Hopper kernel (cfg 11, G = 32 and 64): fast path (narrow, the window's edges,
+        ** all -128 mantissas: |d| = 2^19 / 2^20, zero blocks with tiny scales), the whole call on
+        ** the exact path (extreme, NaN, rare, wide scales), ragged M and N, more tiles than SMs, an
+        ** odd stage count (K = 4160: a trailing single stage), and where it does not apply (K % 64,
+        ** G = 128: cfg 8) */
+        {1024, 1024, 2048, 32, SC_NARROW, SC_NARROW, 11, false},
+        {1024, 1024, 2048, 64, SC_NARROW, SC_NARROW, 11, false},
+        {1024, 1024, 2048, 32, SC_NARROW, SC_NARROW, 11, true},
+        {1024, 1024, 2048, 64, SC_EDGE, SC_EDGE, 11, true},
+        {1664, 1408, 512, 32, SC_EDGE, SC_NARROW, 11, false},
+        {1664, 1408, 512, 64, SC_ZEROLOW, SC_ZEROLOW, 11, false},
+        {2048, 4096, 512, 32, SC_ZEROLOW, SC_EDGE, 11, false},
+        {300, 520, 4160, 64, SC_NARROW, SC_NARROW, 11, false},
+        {300, 520, 4160, 32, SC_EDGE, SC_EDGE, 11, false},
+        {17, 4096, 4096, 32, SC_NARROW, SC_NARROW, 11, false},
+        {257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 11, false},
+        {200, 300, 1024, 32, SC_NAN, SC_NAN, 11, false},
+        {640, 520, 640, 64, SC_RARE, SC_NARROW, 11, false},
+        {129, 67, 192, 32, SC_WIDE, SC_NARROW, 11, false},
+        {33, 77, 96, 32, SC_NARROW, SC_NARROW, 11, false},
+        {256, 256, 1024, 128, SC_NARROW, SC_NARROW, 11, true},
     };
     for (const GemmCase &c : cases)
         if (only_cfg < 0 || c.cfg == only_cfg) log.row("gemm", gemm_params(c, false), (long)(c.M * c.N), check_gemm(ctx, r, c, false));
@@ -1420,7 +1459,7 @@ static const EnvKnob k_env_knobs[] = {
     {"MXK_DS_TRACE", 0, 1, false, false, "perf with cfg 9: the decode kernel's per-block timeline"},
     {"MXK_PERF_COLD", 0, 1, false, false, "perf: B rotates over copies, out of L2"},
     {"MXK_BENCH_DECODE", 0, 1, false, false, "bench: decode shapes only, no power loops"},
-    {"MXK_VERIFY_CFG", 0, 10, false, false, "verify: only the GEMM cases of this cfg"},
+    {"MXK_VERIFY_CFG", 0, 11, false, false, "verify: only the GEMM cases of this cfg"},
     {"MXK_VERIFY_DEQUANT_ONLY", 1, 1, false, true, "verify: stop after the dequant checks"},
 };
 
@@ -1456,9 +1495,9 @@ static int perf_args_ok(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         char *end = nullptr;
         const long long v = strtoll(argv[i], &end, 10);
-        if (!end || *end || (i < 6 ? v < 1 : (v < 0 || v > 10))) {
+        if (!end || *end || (i < 6 ? v < 1 : (v < 0 || v > 11))) {
             fprintf(stderr, "mxsim-gpu perf: argument %d ('%s'): expected %s\n", i - 1, argv[i],
-                    i < 6 ? "a positive integer (M N K G)" : "a cfg in [0, 10]");
+                    i < 6 ? "a positive integer (M N K G)" : "a cfg in [0, 11]");
             return 2;
         }
     }
@@ -1622,8 +1661,8 @@ static int cmd_memory(const char *out, int ntr, char **traces)
     return rc;
 }
 
-/* bench-prefill OUTDIR: the prefill shapes only, cuBLAS bf16 and the Hopper kernel (cfg 8) in the
-** same run, cold L2 as in bench; MXK_PREFILL_VARIANTS = "V[,V...]" with V a value of the kernel's
+/* bench-prefill OUTDIR: the prefill shapes only, cuBLAS bf16 and the Hopper kernels (cfg 8; cfg 11 at
+** G <= 64) in the same run, cold L2 as in bench; MXK_PREFILL_VARIANTS = "V[,V...]" with V a value of the kernel's
 ** MXK_WG_DEBUG timing switches (0: the kernel as it is; 1: no promotion, ...), each timed on the
 ** same data.  Writes OUTDIR/bench_prefill.csv. */
 static int cmd_bench_prefill(const char *outdir)
@@ -1673,6 +1712,15 @@ static int cmd_bench_prefill(const char *outdir)
                        (long long)G, v.c_str(), us, bf16_us / us);
             }
             unsetenv("MXK_WG_DEBUG");
+            if (G <= 64) { /* the bf16 Hopper kernel (cfg 11) on the same data */
+                const double us = median_us(
+                    [&](int i) { CK(mxk_gemm(M, N, K, G, S.Am[i].p, S.Ae[i].p, S.Bm[i].p, S.Be[i].p, C.p, 11, 0)); }, S.ns);
+                fprintf(f, "%s,%lld,%lld,%lld,%lld,mxk-cfg11,-,%.3f,%.3f\n", g_card.c_str(), (long long)M, (long long)N,
+                        (long long)K, (long long)G, us, bf16_us / us);
+                fflush(f);
+                printf("%lldx%lldx%lld G=%-4lld cfg11      %9.2f us  x%.3f\n", (long long)M, (long long)N, (long long)K,
+                       (long long)G, us, bf16_us / us);
+            }
         }
     }
     cublasDestroy(cb);

@@ -342,6 +342,147 @@ __global__ void __launch_bounds__(NWG * 128, 1) probe_n64(int iters, int *out)
     if (fs == 1.2345f) out[0] = 1;
 }
 
+/* wgmma.m64n128k16.f32.bf16.bf16, both operands K-major from shared memory (the same 128-byte swizzle
+** and the same 32 bytes per k-step as the int8 instruction), scale-d from the caller */
+#define WG_F8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+__device__ __forceinline__ void wgmma_bf16(float (&d)[64], uint64_t da, uint64_t db, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+                 "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"
+                 "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"
+                 "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63},"
+                 " %64, %65, p, 1, 1, 0, 0;\n}\n"
+                 : WG_F8(0), WG_F8(8), WG_F8(16), WG_F8(24), WG_F8(32), WG_F8(40), WG_F8(48), WG_F8(56)
+                 : "l"(da), "l"(db), "r"(scale_d));
+}
+__device__ __forceinline__ void wgmma_wait_f(float (&d)[64], int n)
+{
+    if (n == 0)
+        asm volatile("wgmma.wait_group.sync.aligned 0;\n" : WG_F8(0), WG_F8(8), WG_F8(16), WG_F8(24), WG_F8(32), WG_F8(40), WG_F8(48), WG_F8(56)::"memory");
+    else
+        asm volatile("wgmma.wait_group.sync.aligned 1;\n" : WG_F8(0), WG_F8(8), WG_F8(16), WG_F8(24), WG_F8(32), WG_F8(40), WG_F8(48), WG_F8(56)::"memory");
+}
+#undef WG_F8
+
+/* The two-set structure of probe_g32 on the bf16 tensor path: operands pre-scaled into bf16 (an int8
+** mantissa times its power-of-two scale is a bf16), each group of G = 16 KPG a chain of KPG
+** m64n128k16 (fp32 accumulate, the first with scale-d = 0), promoted with ONE FADD per output (the
+** group's dot already carries its scale), no factor loads.  Half the int8 tensor rate; the fraction
+** is of the int8 peak (at most 0.5 here). */
+template <int NWG, int KPG>
+__global__ void __launch_bounds__(NWG * 128, 1) probe_bf16(int iters, int *out)
+{
+    extern __shared__ __align__(1024) uint8_t sm[];
+    uint8_t *s = (uint8_t *)(((uintptr_t)sm + 1023) & ~(uintptr_t)1023);
+    const int tile = (64 * NWG + 128) * 128;
+    for (int i = threadIdx.x; i < tile / 2; i += blockDim.x) /* bf16 of small integers */
+        reinterpret_cast<uint16_t *>(s)[i] = (uint16_t)(0x3F80 + ((i * 37 + 11) & 0x7F) * 0x10);
+    __syncthreads();
+    const int wg = threadIdx.x >> 7;
+    const uint32_t base = (uint32_t)__cvta_generic_to_shared(s);
+    const uint64_t da = make_desc(base + wg * 64 * 128), db = make_desc(base + NWG * 64 * 128);
+    float d[64], d1[64], acc[64];
+#pragma unroll
+    for (int i = 0; i < 64; i++) acc[i] = 0.f, d[i] = 0.f, d1[i] = 0.f;
+    auto issue = [&](float (&dd)[64], int gi) {
+        wgmma_fence();
+#pragma unroll
+        for (int k = 0; k < KPG; k++) {
+            const int ks = (gi * KPG + k) & 3;
+            wgmma_bf16(dd, da + 2 * ks, db + 2 * ks, k > 0);
+        }
+        wgmma_commit();
+    };
+    auto promote = [&](float (&dd)[64]) {
+#pragma unroll
+        for (int i = 0; i < 64; i++) acc[i] = __fadd_rn(acc[i], dd[i]);
+    };
+    for (int it = 0; it < iters; it++) {
+        issue(d, 0);
+        issue(d1, 1);
+        wgmma_wait_f(d, 1);
+        promote(d);
+        issue(d, 2);
+        wgmma_wait_f(d1, 1);
+        promote(d1);
+        issue(d1, 3);
+        wgmma_wait_f(d, 1);
+        promote(d);
+        wgmma_wait_f(d1, 0);
+        promote(d1);
+    }
+    float fs = 0.f;
+#pragma unroll
+    for (int i = 0; i < 64; i++) fs += acc[i];
+    if (fs == 1.2345f) out[0] = 1;
+}
+
+/* Is the bf16 path exact?  One warpgroup, `trials` groups of 32: A (64 x 32) and B (128 x 32) int8
+** mantissas (random, all -128, or 127s with one +-1 in a row: the low bit under the largest
+** partial sums) times per-row powers of two 2^(E-133), E in [70, 187], written as bf16 into the
+** 128-byte-swizzled tiles; two k-steps of m64n128k16 with fp32 accumulation; each output compared
+** with its exact value d 2^(EA+EB-266), d the integer dot (|d| <= 2^19, so the value is a float).
+** out[0] += mismatches, out[1] += outputs compared. */
+__device__ __forceinline__ uint32_t probe_hash(uint32_t x)
+{
+    x ^= x >> 16; x *= 0x7feb352dU; x ^= x >> 15; x *= 0x846ca68bU; x ^= x >> 16;
+    return x;
+}
+__device__ __forceinline__ int probe_mant(int trial, int side, int row, int k)
+{
+    const int mode = trial & 3;
+    const uint32_t h = probe_hash((uint32_t)(trial * 7919 + side * 104729 + row * 131 + k));
+    if (mode == 1) return -128;
+    if (mode == 2) return k == (int)(h >> 27) ? ((h & 1) ? 1 : -1) : ((h & 2) ? 127 : -128);
+    return (int)(h & 0xFF) - 128;
+}
+__device__ __forceinline__ int probe_exp(int trial, int side, int row)
+{
+    if ((trial & 3) == 3) return 70 + (int)(probe_hash((uint32_t)(trial * 31 + side * 17 + row * 1009)) % 118);
+    return 120 + (int)(probe_hash((uint32_t)(trial * 31 + side * 17 + row * 1009)) % 16);
+}
+__global__ void __launch_bounds__(128, 1) exact_bf16(int trials, unsigned long long *out)
+{
+    extern __shared__ __align__(1024) uint8_t sm[];
+    uint8_t *s = (uint8_t *)(((uintptr_t)sm + 1023) & ~(uintptr_t)1023);
+    const uint32_t base = (uint32_t)__cvta_generic_to_shared(s);
+    const uint64_t da = make_desc(base), db = make_desc(base + 64 * 128);
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    unsigned long long bad = 0, n = 0;
+    for (int trial = blockIdx.x; trial < trials; trial += gridDim.x) {
+        __syncthreads();
+        for (int i = threadIdx.x; i < 192 * 32; i += 128) { /* row r (A 0-63, B 64-191), element k < 32 */
+            const int r = i >> 5, k = i & 31, side = r >= 64, row = side ? r - 64 : r;
+            const float v = ldexpf((float)probe_mant(trial, side, row, k), probe_exp(trial, side, row) - 133);
+            const uint32_t byte = (uint32_t)r * 128 + ((((uint32_t)k * 2) >> 4) ^ ((uint32_t)r & 7)) * 16 + (((uint32_t)k * 2) & 15);
+            *reinterpret_cast<uint16_t *>(s + byte) = (uint16_t)(__float_as_uint(v) >> 16); /* exact: 8 significant bits */
+        }
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+        __syncthreads();
+        float d[64];
+#pragma unroll
+        for (int i = 0; i < 64; i++) d[i] = 0.f;
+        wgmma_fence();
+        wgmma_bf16(d, da, db, 0);
+        wgmma_bf16(d, da + 2, db + 2, 1);
+        wgmma_commit();
+        wgmma_wait_f(d, 0);
+#pragma unroll 1
+        for (int i = 0; i < 64; i++) {
+            const int row = 16 * w + (lane >> 2) + 8 * ((i >> 1) & 1), col = (i >> 2) * 8 + (lane & 3) * 2 + (i & 1);
+            int dot = 0;
+            for (int k = 0; k < 32; k++) dot += probe_mant(trial, 0, row, k) * probe_mant(trial, 1, col, k);
+            const double ref = ldexp((double)dot, probe_exp(trial, 0, row) + probe_exp(trial, 1, col) - 266);
+            bad += (double)d[i] != ref || __float_as_uint(d[i]) != __float_as_uint((float)ref);
+            n++;
+        }
+    }
+    atomicAdd(&out[0], bad);
+    atomicAdd(&out[1], n);
+}
+
 /* One CSV row of a timed probe: kern<<<nsm, threads, smem>>>(iters, out) once to warm up, then 5
 ** launches between events; the MACs are nwg warpgroups x wgmmas_per_wg m64n128k32 (262144 each) per
 ** SM, the fraction is of 4096 MAC/clk/SM at clk_ghz.  chain: the CSV's chain column. */
@@ -391,6 +532,15 @@ template <int NWG, int KPG> static void run_n64(const char *card, int nsm, doubl
     /* m64n64k32 is half an m64n128k32: 4 k-steps per iteration count as 2 of time_row's units */
     time_row(probe_n64<NWG, KPG>, card, nsm, clk_ghz, NWG, NWG * 128, 1024 + (64 * NWG + 64) * 128 + 4096, 4096,
              4096.0 * 2, chain, out);
+}
+
+template <int NWG, int KPG> static void run_bf16(const char *card, int nsm, double clk_ghz, int *out)
+{
+    char chain[32];
+    snprintf(chain, sizeof chain, "bf16-2set-g%d", 16 * KPG);
+    /* 4 groups of KPG m64n128k16 per iteration: KPG / 2 units of 262144 MACs per group */
+    time_row(probe_bf16<NWG, KPG>, card, nsm, clk_ghz, NWG, NWG * 128, 1024 + (64 * NWG + 128) * 128, 8192 / KPG,
+             (double)(8192 / KPG) * 4 * KPG / 2, chain, out);
 }
 
 /* Does work on one warpgroup slow the other one's wgmma stream?  Warpgroup 0 runs `iters` chains of
@@ -577,6 +727,20 @@ int main(int argc, char **)
     run_n64<4, 2>(p.name, n, ghz, out);
     run_n64<4, 4>(p.name, n, ghz, out);
     run_n64<2, 4>(p.name, n, ghz, out);
+    run_bf16<2, 2>(p.name, n, ghz, out);
+    run_bf16<2, 4>(p.name, n, ghz, out);
+    run_bf16<2, 8>(p.name, n, ghz, out);
+    {
+        unsigned long long *ex, h[2];
+        CK(cudaMalloc(&ex, sizeof h));
+        CK(cudaMemset(ex, 0, sizeof h));
+        CK(cudaFuncSetAttribute(exact_bf16, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024 + 192 * 128));
+        exact_bf16<<<n, 128, 1024 + 192 * 128>>>(4096, ex);
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(h, ex, sizeof h, cudaMemcpyDeviceToHost));
+        CK(cudaFree(ex));
+        fprintf(stderr, "exact_bf16: %llu mismatches in %llu outputs (4096 groups of 32)\n", h[0], h[1]);
+    }
     printf("card,probe,wgmma_clk_per_chain4,wgmma_fraction_of_peak,wg1_warp_instr_per_clk_per_sm\n");
     run_mixed<0>(p.name, n, out);
     run_mixed<1>(p.name, n, out);

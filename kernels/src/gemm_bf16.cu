@@ -1,0 +1,422 @@
+/* gemm_bf16.cu - MXINT8 GEMM for Hopper (sm_90a) on the bf16 tensor path, mxk_gemm cfg 11: every
+** operand element pre-scaled into bf16, a group's dot formed by the tensor core in fp32, and ONE
+** fp32 add per output and group on the CUDA cores.  Bit-exact with the fp32 arithmetic contract
+** (sim/doc/numerics.md section 4): C[i,j] = fold over groups g ascending of acc = RN(acc +
+** RN(d_g * 2^(EA+EB-266))), acc from +0.0.  cfg 0 picks it for G in {32, 64} where it picks the
+** int8 Hopper kernel (cfg 8); cfg 8 keeps G = 128 (its tensor rate is twice this one's).
+**
+** Why: the int8 kernel's promotion costs an IADD and two FFMA per output and group plus 10 factor
+** loads per 64 outputs, and its consumer structure reaches 0.19 / 0.34 of the int8 peak at G = 32 /
+** 64 even without its ring (reports/gpu/NVIDIA-H200-2026-11-27-probes).  Here the scales ride in the
+** operands, the group dot comes out of the tensor core already scaled, and the promotion is one
+** FADD with no factor loads: the same structure on bf16 wgmma measured 0.38 / 0.45 of the int8 peak
+** (0.76 / 0.90 of the bf16 peak), for the price of a pre-pass over A and B.
+**
+** Two launches per call:
+**   1. bf_prescale (A and B in one grid): each 16 mantissas m with their scale byte E become 16 bf16
+**      m * 2^(E-133) in a stream-ordered scratch (cudaMallocAsync); each block writes one verdict
+**      word: 1 if one of its groups is outside the window below and not all zero, or has E = 255.
+**   2. gemm_bf16_kernel, the pre-pass's programmatic dependent: one CTA per SM, 384 threads (a
+**      producer warpgroup, setmaxnreg 40; two consumer warpgroups, 232), a persistent tile scheduler
+**      over 128 x 128 tiles (M-blocks fastest), K in stages of 64 elements (128 bytes per row, the
+**      int8 kernel's swizzle and k-step addressing: 32 bytes per k-step for both), 6 stages (TMA,
+**      zero fill outside the tensor).  Consumer warpgroup cw owns rows [64 cw, 64 cw + 64); per
+**      group, G/16 wgmma m64n128k16.f32.bf16.bf16 (the first with scale-d = 0); two stages at a
+**      time in straight-line code, the groups alternating between two accumulator sets, the
+**      wgmmas of group q + 1 in flight while group q is added (no branch meets an in-flight
+**      accumulator: both slots are released after the last group).  If any verdict word is set,
+**      the whole call is formed instead by the exact CUDA-core path (each output: integer dots
+**      from the int8 operands, mxk_term_exact, RN adds; about 20x slower), so that no input is
+**      wrong; real scales never leave the window (E = 133 +- 53 is a factor 2^+-53 on the
+**      mantissas).
+**
+** Proof of the fast path.  Window: 70 <= E <= 186 for every scale of a group with a nonzero
+** mantissa (a group whose mantissas are all zero contributes +-0 products whatever its E < 255).
+**   (1) a' = m * 2^(EA-133) is a bf16: |m| <= 128 has at most 8 significant bits (bf16 keeps 8) and
+**       2^-126 <= 2^(EA-133) * |m| <= 2^(186-133+7) = 2^60 for m != 0 (normal).  Same for b'.
+**   (2) each product a'b' = (m_a m_b) 2^s, s = EA+EB-266 in [-126, 106], is exact in fp32 (16
+**       significant bits) and normal or zero.
+**   (3) the group's sum: every product and every partial sum is an integer multiple of 2^s of
+**       magnitude <= G 2^14 2^s <= 2^20 2^s (G <= 64): at most 21 significant bits, no overflow
+**       (2^126).  The Hopper tensor core adds the products of an MMA and the incoming accumulator
+**       with fp32 significands aligned to the largest term (Khattak and Mikaitis, "Accurate Models
+**       of NVIDIA Tensor Cores", arXiv:2512.07004, 2025: the H100 bf16 model keeps at least the
+**       24 bits of fp32 below the largest exponent); an exact value of at most 21 significant bits
+**       within that window loses nothing, so the wgmma chain returns d' = d * 2^s exactly, i.e. t
+**       = RN(d * 2^s) = d' (a float).  Checked on the hardware, not only argued: wgmma_probe's
+**       exact_bf16 (0 mismatches in 33.5 million outputs of random, all -128 and 127-with-one-+-1
+**       groups at random windowed scales, H200) and mxsim-gpu verify on every card run.
+**   (4) acc = RN(acc + d') is the contract's add.  Signed zeros: d' = -0 (all products -0) and +0
+**       give the same acc (acc is never -0: it starts at +0.0 and RN(+0 + -0) = +0).
+** Outside the window (E < 70 or > 186 with a nonzero mantissa, E = 255 NaN) the exact path runs.
+** Requirements (checked by the launcher, else cfg 8): an sm_90 device, G in {32, 64}, K a multiple
+** of 64, 16-byte aligned mantissa pointers, M K and N K below 2^31.
+** Compiled with -fmad=false and explicit _rn intrinsics. */
+#include "mxk_common.cuh"
+#include "mxk_mbar.cuh"
+#include "mxk_wgmma.cuh"
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <stddef.h>
+
+#define BF_BM 128
+#define BF_BN 128
+#define BF_KE 64         /* K elements per stage: 128 bytes of bf16 per row */
+#define BF_STAGES 6
+#define BF_EMIN 70       /* the window of the fast path (header, (1)-(3)) */
+#define BF_EMAX 186
+#define BF_PRE_BLOCKS 264 /* blocks per operand of the pre-pass: one verdict word each */
+
+namespace {
+
+constexpr int BF_TILE = BF_BM * BF_KE * 2; /* bytes of one operand tile of a stage (16 KB) */
+constexpr int BF_SMEM = 1024 + BF_STAGES * 2 * BF_TILE + 2 * BF_STAGES * 8;
+
+__device__ __forceinline__ uint32_t bf_smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+
+__device__ __forceinline__ void bf_tma_2d(uint32_t dst, const CUtensorMap *map, int c0, int c1, uint32_t bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];\n"
+                 ::"r"(dst), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(bar) : "memory");
+}
+
+/* wgmma.m64n128k16.f32.bf16.bf16, both operands K-major from shared memory; scale-d from p */
+#define BF_F8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+#define BF_MMA                                                                                        \
+    "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "                                          \
+    "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"                                        \
+    "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"                               \
+    "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"                               \
+    "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63},"                              \
+    " %64, %65, p, 1, 1, 0, 0;\n}\n"
+__device__ __forceinline__ void bf_mma(float (&d)[64], uint64_t da, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n" BF_MMA
+                 : BF_F8(0), BF_F8(8), BF_F8(16), BF_F8(24), BF_F8(32), BF_F8(40), BF_F8(48), BF_F8(56)
+                 : "l"(da), "l"(db));
+}
+/* a group's first k-step: D = A B, the old register values are dead */
+#define BF_W8(i) "=f"(d[i]), "=f"(d[i + 1]), "=f"(d[i + 2]), "=f"(d[i + 3]), "=f"(d[i + 4]), "=f"(d[i + 5]), "=f"(d[i + 6]), "=f"(d[i + 7])
+__device__ __forceinline__ void bf_mma_first(float (&d)[64], uint64_t da, uint64_t db)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 0, 0;\n" BF_MMA
+                 : BF_W8(0), BF_W8(8), BF_W8(16), BF_W8(24), BF_W8(32), BF_W8(40), BF_W8(48), BF_W8(56)
+                 : "l"(da), "l"(db));
+}
+template <int N> __device__ __forceinline__ void bf_wait(float (&d)[64])
+{
+    asm volatile("wgmma.wait_group.sync.aligned %64;\n"
+                 : BF_F8(0), BF_F8(8), BF_F8(16), BF_F8(24), BF_F8(32), BF_F8(40), BF_F8(48), BF_F8(56)
+                 : "n"(N) : "memory");
+}
+
+/* The pre-pass: blockIdx.y 0 = A (rows_a x K), 1 = B; 16 mantissas per thread-step; one verdict
+** word per block (no initialisation needed: every block writes its own). */
+__global__ void __launch_bounds__(256)
+    bf_prescale(const int8_t *__restrict__ am, const uint8_t *__restrict__ ae, int64_t na, const int8_t *__restrict__ bm,
+                const uint8_t *__restrict__ be, int64_t nb, int G, uint16_t *__restrict__ aq, uint16_t *__restrict__ bq,
+                int *__restrict__ verdict)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+    const bool is_b = blockIdx.y == 1;
+    const int8_t *m = is_b ? bm : am;
+    const uint8_t *e = is_b ? be : ae;
+    uint16_t *q = is_b ? bq : aq;
+    const int64_t n16 = (is_b ? nb : na) / 16;
+    int bad = 0;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n16; i += (int64_t)gridDim.x * blockDim.x) {
+        const int4 v = __ldg(reinterpret_cast<const int4 *>(m) + i);
+        const int E = __ldg(e + (i * 16) / G);
+        const bool nz = (v.x | v.y | v.z | v.w) != 0;
+        bad |= E == 255 || (nz && (E < BF_EMIN || E > BF_EMAX));
+        const float f = mxk_pow2f(E < BF_EMIN || E > BF_EMAX ? 0 : E - 133); /* outside: the values are unused */
+        const int w[4] = {v.x, v.y, v.z, v.w};
+        uint32_t o[8];
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int lo = (int)(int8_t)(w[j] >> (16 * h)), hi = (int)(int8_t)(w[j] >> (16 * h + 8));
+                /* exact: 8 significant bits times a power of two inside the window */
+                const uint32_t l16 = __float_as_uint(__fmul_rn((float)lo, f)) >> 16;
+                const uint32_t h16 = __float_as_uint(__fmul_rn((float)hi, f)) >> 16;
+                o[2 * j + h] = l16 | (h16 << 16);
+            }
+        uint4 *dst = reinterpret_cast<uint4 *>(q) + 2 * i;
+        dst[0] = make_uint4(o[0], o[1], o[2], o[3]);
+        dst[1] = make_uint4(o[4], o[5], o[6], o[7]);
+    }
+    bad = __syncthreads_or(bad);
+    if (threadIdx.x == 0) verdict[blockIdx.y * gridDim.x + blockIdx.x] = bad;
+}
+
+struct BfParams {
+    int M, N, K, G;
+    int Mt, Nt;
+};
+
+template <int KPG>
+__global__ void __launch_bounds__(384, 1)
+    gemm_bf16_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB, const BfParams P,
+                     const int *__restrict__ verdict, const int8_t *__restrict__ am, const uint8_t *__restrict__ ae,
+                     const int8_t *__restrict__ bm, const uint8_t *__restrict__ be, float *__restrict__ c)
+{
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    extern __shared__ uint8_t smem_raw[];
+    uint8_t *smem = (uint8_t *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
+    const uint32_t sbase = bf_smem_u32(smem);
+    const uint32_t full0 = sbase + BF_STAGES * 2 * BF_TILE, empty0 = full0 + BF_STAGES * 8;
+    const int tid = threadIdx.x, wg = tid >> 7;
+    auto origin = [&](int t) -> int2 { return make_int2((t % P.Mt) * BF_BM, (t / P.Mt) * BF_BN); };
+    /* the problem's constants, formed inside each role after setmaxnreg (values live across the
+    ** register-count change are spilled to local memory) */
+#define BF_CONSTS const int ntiles = P.Mt * P.Nt, cid = (int)blockIdx.x, ncl = (int)gridDim.x, n_kt = P.K / BF_KE;
+    if (tid == 0) {
+        for (int s = 0; s < BF_STAGES; s++) {
+            mxk_mbar_init(full0 + 8 * s, 1);
+            mxk_mbar_init(empty0 + 8 * s, 8);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+        asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)&tmA) : "memory");
+        asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)&tmB) : "memory");
+    }
+    /* the pre-pass's operands and verdicts are complete and visible after this */
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+    int bad = 0;
+    for (int i = tid; i < 2 * BF_PRE_BLOCKS; i += blockDim.x) bad |= verdict[i];
+    if (__syncthreads_or(bad)) {
+        /* some group outside the window: the exact CUDA-core path for this CTA's tiles */
+        BF_CONSTS
+        const int ng = P.K / P.G;
+        for (int t = cid; t < ntiles; t += ncl) {
+            const int2 o = origin(t);
+            for (int idx = tid; idx < BF_BM * BF_BN; idx += blockDim.x) {
+                const int i = o.x + idx / BF_BN, j = o.y + idx % BF_BN;
+                if (i >= P.M || j >= P.N) continue;
+                const int8_t *ar = am + (size_t)i * P.K, *br = bm + (size_t)j * P.K;
+                float acc = 0.0f;
+                for (int g = 0; g < ng; g++) {
+                    int dsum = 0;
+                    for (int k = g * P.G; k < (g + 1) * P.G; k++) dsum += (int)ar[k] * (int)br[k];
+                    acc = __fadd_rn(acc, mxk_term_exact(dsum, ae[(size_t)i * ng + g], be[(size_t)j * ng + g]));
+                }
+                c[(size_t)i * P.N + j] = acc;
+            }
+        }
+        return;
+    }
+
+    if (wg == 0) {
+        /* ------------------------------ producer ------------------------------ */
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
+        BF_CONSTS
+        if (tid == 0) {
+            int s = 0;
+            uint32_t ph = 0;
+            for (int t = cid; t < ntiles; t += ncl) {
+                const int2 o = origin(t);
+                for (int kt = 0; kt < n_kt; kt++) {
+                    mxk_mbar_wait(empty0 + 8 * s, ph ^ 1);
+                    const uint32_t fbar = full0 + 8 * s, dA = sbase + s * 2 * BF_TILE;
+                    mxk_mbar_arrive_tx(fbar, 2 * BF_TILE);
+                    bf_tma_2d(dA, &tmA, kt * BF_KE, o.x, fbar);
+                    bf_tma_2d(dA + BF_TILE, &tmB, kt * BF_KE, o.y, fbar);
+                    if (++s == BF_STAGES) s = 0, ph ^= 1;
+                }
+            }
+        }
+    } else {
+        /* ------------------------------ consumers ------------------------------ */
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+        BF_CONSTS
+        const int cw = wg - 1, lane = tid & 31;
+        float d[64], d1[64], acc[64];
+#pragma unroll
+        for (int i = 0; i < 64; i++) d[i] = 0.0f, d1[i] = 0.0f, acc[i] = 0.0f;
+        constexpr int GPS = 4 / KPG; /* groups per stage */
+        auto release = [&](int s) {
+            __syncwarp();
+            if (lane == 0) mxk_mbar_arrive(empty0 + 8 * s);
+        };
+        /* group gl (of GPS) of the stage whose tiles the descriptors da, db address into the set dd:
+        ** KPG k-steps of 32 bytes */
+        auto issue = [&](float (&dd)[64], uint64_t da, uint64_t db, int gl) {
+            wgmma_fence();
+#pragma unroll
+            for (int k = 0; k < KPG; k++) {
+                if (k == 0) bf_mma_first(dd, da + 2 * (gl * KPG), db + 2 * (gl * KPG));
+                else bf_mma(dd, da + 2 * (gl * KPG + k), db + 2 * (gl * KPG + k));
+            }
+            wgmma_commit();
+        };
+        auto add = [&](float (&dd)[64]) {
+#pragma unroll
+            for (int i = 0; i < 64; i++) acc[i] = __fadd_rn(acc[i], dd[i]);
+        };
+        int s = 0;
+        uint32_t ph = 0;
+        for (int t = cid; t < ntiles; t += ncl) {
+            for (int kt = 0; kt < n_kt; kt++) {
+                if (GPS == 1 && kt + 1 < n_kt) {
+                    /* G = 64: two stages in straight-line code, their 2 groups in d and d1.  (At G = 32
+                    ** the same pairing, 4 groups with the wgmmas of group q + 1 in flight while q is
+                    ** added, needed more than 232 registers: ptxas spilled the accumulators, 285.6
+                    ** against 161.7 us at 2048x4096x4096 on an H200; G = 32 takes one stage at a time.) */
+                    const int s1 = s + 1 == BF_STAGES ? 0 : s + 1;
+                    const uint32_t ph1 = s + 1 == BF_STAGES ? ph ^ 1 : ph;
+                    mxk_mbar_wait(full0 + 8 * s, ph);
+                    mxk_mbar_wait(full0 + 8 * s1, ph1);
+                    const uint32_t dS0 = sbase + s * 2 * BF_TILE, dS1 = sbase + s1 * 2 * BF_TILE;
+                    const uint64_t a0 = make_desc(dS0 + cw * 64 * 128), b0 = make_desc(dS0 + BF_TILE);
+                    const uint64_t a1 = make_desc(dS1 + cw * 64 * 128), b1 = make_desc(dS1 + BF_TILE);
+                    constexpr int NQ = 2 * GPS;
+                    auto issue_q = [&](float (&dd)[64], int q) { issue(dd, q < GPS ? a0 : a1, q < GPS ? b0 : b1, q % GPS); };
+                    issue_q(d, 0);
+                    issue_q(d1, 1);
+#pragma unroll
+                    for (int q = 0; q < NQ; q++) {
+                        float(&dd)[64] = (q & 1) ? d1 : d;
+                        if (q + 1 < NQ) bf_wait<1>(dd);
+                        else bf_wait<0>(dd);
+                        add(dd);
+                        if (q + 2 < NQ) issue_q(dd, q + 2);
+                    }
+                    release(s);
+                    release(s1);
+                    s = s1 + 1 == BF_STAGES ? 0 : s1 + 1;
+                    ph = s1 + 1 == BF_STAGES ? ph1 ^ 1 : ph1;
+                    kt++;
+                } else {
+                    /* one stage: G = 32 (its 2 groups in d and d1), or G = 64's trailing stage */
+                    mxk_mbar_wait(full0 + 8 * s, ph);
+                    const uint32_t dS = sbase + s * 2 * BF_TILE;
+                    const uint64_t a0 = make_desc(dS + cw * 64 * 128), b0 = make_desc(dS + BF_TILE);
+                    if (GPS == 2) {
+                        issue(d, a0, b0, 0);
+                        issue(d1, a0, b0, 1);
+                        bf_wait<1>(d);
+                        add(d);
+                        bf_wait<0>(d1);
+                        add(d1);
+                    } else {
+                        issue(d, a0, b0, 0);
+                        bf_wait<0>(d);
+                        add(d);
+                    }
+                    release(s);
+                    if (++s == BF_STAGES) s = 0, ph ^= 1;
+                }
+            }
+            /* store the tile: rows >= M and columns >= N skipped */
+            const int2 o = origin(t);
+            const int M = P.M, N = P.N, q4 = lane & 3, rl0 = cw * 64 + ((tid >> 5) & 3) * 16 + (lane >> 2);
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int r = o.x + rl0 + 8 * h;
+                if (r >= M) continue;
+                float *crow = c + (size_t)r * N;
+#pragma unroll
+                for (int b = 0; b < 16; b++) {
+                    const int cc = o.y + b * 8 + q4 * 2;
+                    const float v0 = acc[b * 4 + h * 2], v1 = acc[b * 4 + h * 2 + 1];
+                    if (cc + 1 < N && (N & 1) == 0) {
+                        *reinterpret_cast<float2 *>(crow + cc) = make_float2(v0, v1);
+                    } else {
+                        if (cc < N) crow[cc] = v0;
+                        if (cc + 1 < N) crow[cc + 1] = v1;
+                    }
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < 64; i++) acc[i] = 0.0f;
+        }
+    }
+#endif
+}
+
+PFN_cuTensorMapEncodeTiled_v12000 bf_encode()
+{
+    static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
+    if (!fn) {
+        void *p = nullptr;
+        cudaDriverEntryPointQueryResult q;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) == cudaSuccess &&
+            q == cudaDriverEntryPointSuccess)
+            fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
+    }
+    return fn;
+}
+
+/* rows x K bf16, boxes of 64 elements (128 bytes) x 128 rows, 128-byte swizzle */
+bool bf_map(CUtensorMap *m, const uint16_t *p, int rows, int K)
+{
+    auto enc = bf_encode();
+    if (!enc) return false;
+    cuuint64_t dims[2] = {(cuuint64_t)K, (cuuint64_t)rows};
+    cuuint64_t strides[1] = {(cuuint64_t)K * 2};
+    cuuint32_t box[2] = {BF_KE, 128};
+    cuuint32_t es[2] = {1, 1};
+    return enc(m, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)p, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
+               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+typedef void (*BfKernel)(const CUtensorMap, const CUtensorMap, const BfParams, const int *, const int8_t *,
+                         const uint8_t *, const int8_t *, const uint8_t *, float *);
+
+} // namespace
+
+/* 0 = launched; -1 = not applicable here (the caller falls back); > 0 = CUDA error */
+int mxk_gemm_bf16_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae, const int8_t *bm,
+                           const uint8_t *be, float *c, cudaStream_t s)
+{
+    static int sms = 0, cc_major = 0;
+    if (!sms) {
+        int dev = 0;
+        cudaGetDevice(&dev);
+        cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, dev);
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    }
+    if (cc_major != 9 || (G != 32 && G != 64) || K % BF_KE != 0 || (uintptr_t)am % 16 || (uintptr_t)bm % 16 ||
+        (int64_t)M * K >= ((int64_t)1 << 31) || (int64_t)N * K >= ((int64_t)1 << 31))
+        return -1;
+    const BfKernel kern = G == 32 ? gemm_bf16_kernel<2> : gemm_bf16_kernel<4>;
+    static bool attr[2] = {};
+    if (!attr[G == 64]) {
+        const cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, BF_SMEM);
+        if (e != cudaSuccess) return (int)e;
+        attr[G == 64] = true;
+    }
+    /* scratch, stream-ordered: A' (M K bf16), B' (N K bf16), the verdict words */
+    const size_t bytes_a = (size_t)M * K * 2, bytes_b = (size_t)N * K * 2;
+    void *scr = nullptr;
+    cudaError_t e = cudaMallocAsync(&scr, bytes_a + bytes_b + 2 * BF_PRE_BLOCKS * sizeof(int), s);
+    if (e != cudaSuccess) return (int)e;
+    uint16_t *aq = reinterpret_cast<uint16_t *>(scr), *bq = reinterpret_cast<uint16_t *>((uint8_t *)scr + bytes_a);
+    int *verdict = reinterpret_cast<int *>((uint8_t *)scr + bytes_a + bytes_b);
+    CUtensorMap ta, tb;
+    if (!bf_map(&ta, aq, M, K) || !bf_map(&tb, bq, N, K)) {
+        cudaFreeAsync(scr, s);
+        return -1;
+    }
+    bf_prescale<<<dim3(BF_PRE_BLOCKS, 2), 256, 0, s>>>(am, ae, (int64_t)M * K, bm, be, (int64_t)N * K, G, aq, bq, verdict);
+    BfParams P;
+    P.M = M, P.N = N, P.K = K, P.G = G;
+    P.Mt = (M + BF_BM - 1) / BF_BM, P.Nt = (N + BF_BN - 1) / BF_BN;
+    const long long tiles = (long long)P.Mt * P.Nt;
+    cudaLaunchConfig_t lc = {};
+    lc.gridDim = dim3((unsigned)(tiles < sms ? tiles : sms)), lc.blockDim = dim3(384), lc.dynamicSmemBytes = BF_SMEM;
+    lc.stream = s;
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = 1;
+    lc.attrs = at, lc.numAttrs = 1;
+    e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaLaunchKernelEx(&lc, kern, ta, tb, P, (const int *)verdict, am, ae, bm, be, c);
+    cudaFreeAsync(scr, s);
+    return mxk_err(e);
+}
