@@ -65,7 +65,8 @@ int mxk_dequantize_bf16_cfg(int profile, const int8_t *mantissa, const uint8_t *
 ** M; blocks of 16 columns x 8 or 16 rows, K split over 8 warps, ordered fp32 sum); 5 = 128x128
 ** tiles on 16 warps (the fallback of cfg 8); 8 = the Hopper kernel (src/gemm_wgmma.cu: wgmma int8,
 ** TMA ring, warp-specialised, persistent), sm_90 with 16-byte aligned operands and K % 16 == 0,
-** else cfg 5.  cfg 0 takes cfg 8 when M > 16 and there are at least 132 tiles of 128 x 128.
+** else cfg 5.  cfg 0 takes cfg 8 when M > 16 and there are at least 132 tiles of 128 x 128, and
+** cfg 11 (below) instead at G = 32.
 ** 9 = the decode kernel (src/gemm_decode.cu: persistent, contiguous row ranges per block, a
 ** producer warp streaming the weights with 1-D bulk copies into a shared-memory ring, mma.sync
 ** consumers, ordered fp32 sum per stage) for M <= 16, G in {32, 64, 128, 256}, K % 64 == 0,

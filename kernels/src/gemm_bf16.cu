@@ -2,8 +2,9 @@
 ** operand element pre-scaled into bf16, a group's dot formed by the tensor core in fp32, and ONE
 ** fp32 add per output and group on the CUDA cores.  Bit-exact with the fp32 arithmetic contract
 ** (sim/doc/numerics.md section 4): C[i,j] = fold over groups g ascending of acc = RN(acc +
-** RN(d_g * 2^(EA+EB-266))), acc from +0.0.  cfg 0 picks it for G in {32, 64} where it picks the
-** int8 Hopper kernel (cfg 8); cfg 8 keeps G = 128 (its tensor rate is twice this one's).
+** RN(d_g * 2^(EA+EB-266))), acc from +0.0.  cfg 0 picks it at G = 32 where it would pick the
+** int8 Hopper kernel (cfg 8: M > 16, >= 132 tiles of 128 x 128); cfg 8 keeps G >= 64 (measured
+** faster there, below).
 **
 ** Why: the int8 kernel's promotion costs an IADD and two FFMA per output and group plus 10 factor
 ** loads per 64 outputs, and its consumer structure reaches 0.19 / 0.34 of the int8 peak at G = 32 /
@@ -21,14 +22,26 @@
 **      over 128 x 128 tiles (M-blocks fastest), K in stages of 64 elements (128 bytes per row, the
 **      int8 kernel's swizzle and k-step addressing: 32 bytes per k-step for both), 6 stages (TMA,
 **      zero fill outside the tensor).  Consumer warpgroup cw owns rows [64 cw, 64 cw + 64); per
-**      group, G/16 wgmma m64n128k16.f32.bf16.bf16 (the first with scale-d = 0); two stages at a
-**      time in straight-line code, the groups alternating between two accumulator sets, the
-**      wgmmas of group q + 1 in flight while group q is added (no branch meets an in-flight
-**      accumulator: both slots are released after the last group).  If any verdict word is set,
+**      group, G/16 wgmma m64n128k16.f32.bf16.bf16 (the first with scale-d = 0), the groups in two
+**      accumulator sets, the wgmmas of the second in flight while the first is added: G = 32 one
+**      stage (two groups) at a time, G = 64 two stages, straight-line (no branch meets an
+**      in-flight accumulator: the slots are released after the last group).  If any verdict word is set,
 **      the whole call is formed instead by the exact CUDA-core path (each output: integer dots
 **      from the int8 operands, mxk_term_exact, RN adds; about 20x slower), so that no input is
 **      wrong; real scales never leave the window (E = 133 +- 53 is a factor 2^+-53 on the
 **      mantissas).
+**
+** Measured on an H200 while building it (same-call A/B, bench-prefill, cold L2;
+** reports/gpu/NVIDIA-H200-2026-11-27-bf16/dev): at 2048x4096x4096 G = 32 161 us against cfg 8's
+** 213-215 (cuBLAS bf16 90), 2048x11008x4096 409 against 568-574, 8192^3 2456-2658 against
+** 3266-3448; G = 64 150 against cfg 8's 135 (cfg 8 keeps G = 64).  Slower, not kept: G = 32 in
+** blocks of two stages (4 groups, the wgmmas of group q + 1 in flight while q is added) 164 us
+** (with "=f" first-step operands ptxas spilled the accumulators: 285 us); G = 64 in blocks of four
+** stages with a 7-stage ring 166; clusters of 2 CTAs sharing the B tile by TMA multicast (each copies
+** half, both release each slot) 277 / 250 us at G = 32 / 64.  The structure without its ring
+** (wgmma_probe, bf16-2set) runs at 0.38 / 0.45 of the int8 peak at G = 32 / 64; this kernel at about
+** 0.22 / 0.25 after its pre-pass: twice the int8 kernel's operand bytes per MAC go through L2 and the
+** ring (1.07 GB at 2048x4096x4096 against 0.54).
 **
 ** Proof of the fast path.  Window: 70 <= E <= 186 for every scale of a group with a nonzero
 ** mantissa (a group whose mantissas are all zero contributes +-0 products whatever its E < 255).
@@ -191,6 +204,7 @@ __global__ void __launch_bounds__(384, 1)
     if (__syncthreads_or(bad)) {
         /* some group outside the window: the exact CUDA-core path for this CTA's tiles */
         BF_CONSTS
+        (void)n_kt;
         const int ng = P.K / P.G;
         for (int t = cid; t < ntiles; t += ncl) {
             const int2 o = origin(t);

@@ -343,6 +343,10 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
         ** reports/gpu/NVIDIA-H200-2026-11-26-decode2): M <= 8 at every G, M > 8 at G >= 64; the first decode kernel
         ** (cfg 10) at M > 8 with G = 32, where the 16 x 16 terms per group bound cfg 9. */
         if (cfg == 9 && M > 8 && G == 32) cfg = 10;
+        /* G = 32 on the Hopper kernel's shapes: its bf16-path twin (cfg 11, falling back to cfg 8),
+        ** 1.3-1.4x faster at the bench's prefill shapes on an H200 (gemm_bf16.cu); cfg 8 keeps
+        ** G >= 64, where it measured faster */
+        if (cfg == 8 && G == 32) cfg = 11;
     }
     if (cfg == 9) {
         const int r = mxk_gemm_decode_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);

@@ -770,15 +770,17 @@ struct Roof {
     const char *bound;
 };
 /* kind: 0 mxk (instr = FP32-pipe instructions per output per group, from the SASS), 1 cuBLAS bf16,
-** 2 cuBLASLt int8 (int32 out) */
+** 2 cuBLASLt int8 (int32 out), 3 mxk on the bf16 path (cfg 11: bf16 tensor peak; its bytes are the
+** pre-pass's reads and bf16 writes, then the GEMM's bf16 reads) */
 static Roof roofline(int kind, int64_t M, int64_t N, int64_t K, int64_t G, double instr)
 {
     Roof r;
     const double f = 1.83e9, sm = g_sms / 132.0;
     const double macs = (double)M * N * K;
-    r.tensor_us = 2 * macs / ((kind == 1 ? 989.5e12 : 1979e12) * sm) * 1e6;
-    r.epi_us = kind == 0 ? (double)M * N * (K / G) * instr / (128.0 * g_sms * f) * 1e6 : 0;
-    double bytes = kind == 0 ? (double)(M * K + N * K) * (1.0 + 1.0 / G) + 4.0 * M * N
+    r.tensor_us = 2 * macs / ((kind == 1 || kind == 3 ? 989.5e12 : 1979e12) * sm) * 1e6;
+    r.epi_us = kind == 0 || kind == 3 ? (double)M * N * (K / G) * instr / (128.0 * g_sms * f) * 1e6 : 0;
+    double bytes = kind == 3 ? (double)(M * K + N * K) * (1.0 + 1.0 / G + 4.0) + 4.0 * M * N
+                 : kind == 0 ? (double)(M * K + N * K) * (1.0 + 1.0 / G) + 4.0 * M * N
                  : kind == 1 ? 2.0 * (M * K + N * K) + 2.0 * M * N
                              : (double)(M * K + N * K) + 4.0 * M * N;
     r.dram_us = g_copy_gbs > 0 ? bytes / (g_copy_gbs * 1e3) : 0;
@@ -786,14 +788,22 @@ static Roof roofline(int kind, int64_t M, int64_t N, int64_t K, int64_t G, doubl
     r.bound = r.bound_us == r.dram_us ? "dram" : r.bound_us == r.epi_us ? "epilogue-issue" : "tensor";
     return r;
 }
-/* SASS-counted issue slots per output per group of the promotion (common case) */
-static double epi_instr(int cfg, int64_t M, int64_t N)
+/* the kernel cfg 0 runs (gemm_mma.cu's rule for the shapes of the bench) */
+static int routed_cfg(int cfg, int64_t M, int64_t N, int64_t G)
 {
-    if (cfg == 0) cfg = M <= 16 ? 9 : (((M + 127) / 128) * ((N + 127) / 128) >= 132 ? 8 : 3);
+    if (cfg == 0) cfg = M <= 16 ? 9 : (((M + 127) / 128) * ((N + 127) / 128) >= 132 ? (G == 32 ? 11 : 8) : 3);
+    return cfg;
+}
+/* SASS-counted issue slots per output per group of the promotion (common case) */
+static double epi_instr(int cfg, int64_t M, int64_t N, int64_t G)
+{
+    cfg = routed_cfg(cfg, M, N, G);
     /* decode kernel (cfg 9): I2F + 2 FMUL per term and the FADD of the ordered sum (memory-bound) */
     /* Hopper kernel (cfg 8): 64 IADD + 128 FFMA + 10 LDS + flag test per 64 outputs (SASS) */
-    return cfg == 8 ? 3.2 : 3.0;
+    /* its bf16-path twin (cfg 11): 64 FADD per 64 outputs */
+    return cfg == 11 ? 1.0 : cfg == 8 ? 3.2 : 3.0;
 }
+static int roof_kind(int cfg, int64_t M, int64_t N, int64_t G) { return routed_cfg(cfg, M, N, G) == 11 ? 3 : 0; }
 static FILE *g_ext = nullptr;
 static void write_ext(const std::string &shape, const std::string &method, int64_t M, int64_t N, int64_t K, int64_t G,
                       double us, double ratio, const Roof &rf, const PowerResult &pw)
@@ -1117,22 +1127,24 @@ static int cmd_bench(const char *outdir)
             auto run0 = [&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, 0, 0)); };
             double us = median_us(run0, ns);
             write_bench(f, {sh.name, "mxk-gemm-mxint8", M, N, K, G, us, ops / us * 1e-6, bf16_us / us, "TOPS"});
-            write_ext(sh.name, "mxk-gemm-mxint8", M, N, K, G, us, bf16_us / us, roofline(0, M, N, K, G, epi_instr(0, M, N)),
+            write_ext(sh.name, "mxk-gemm-mxint8", M, N, K, G, us, bf16_us / us, roofline(roof_kind(0, M, N, G), M, N, K, G, epi_instr(0, M, N, G)),
                       measure_power(run0, ns, us));
             /* the other kernels on the same data: the old 16x32 tiles (cfg 3) and the small-M
             ** kernel (cfg 4) on decode shapes,
             ** the 16-warp and 2-blocks-per-SM tiles (cfg 5, 6) on large ones */
             /* cfg 0 is cfg 9 (the decode kernel) at M <= 16 and cfg 8 (the Hopper kernel) on the
-            ** large shapes: the alternatives are the previous kernels (cfg 4, cfg 5), same data */
+            ** large shapes, cfg 11 (its bf16-path twin) there at G = 32: the alternatives are the
+            ** previous kernels (cfg 4, cfg 5; cfg 8 at G = 32), same data */
             std::vector<int> alt;
             if (M >= 1024) alt = {5};
+            if (M >= 1024 && G == 32) alt = {5, 8}; /* cfg 0 is cfg 11 there: the int8 Hopper kernel too */
             if (M <= 16) alt = {4, 9, 10}; /* the small-M kernel, the decode kernel and the first decode kernel, same data */
             for (int a : alt) {
                 auto runa = [&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, a, 0)); };
                 double ua = median_us(runa, ns);
                 std::string meth = "mxk-gemm-mxint8-cfg" + std::to_string(a);
                 write_bench(f, {sh.name, meth, M, N, K, G, ua, ops / ua * 1e-6, bf16_us / ua, "TOPS"});
-                write_ext(sh.name, meth, M, N, K, G, ua, bf16_us / ua, roofline(0, M, N, K, G, epi_instr(a, M, N)),
+                write_ext(sh.name, meth, M, N, K, G, ua, bf16_us / ua, roofline(roof_kind(a, M, N, G), M, N, K, G, epi_instr(a, M, N, G)),
                           measure_power(runa, ns, ua));
             }
             if (G == 32 && !decode_only) {

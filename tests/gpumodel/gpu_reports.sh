@@ -3,7 +3,10 @@
 # bench_ext.csv (issue 16: roofline and NVML power per bench row) re-derives from its own inputs:
 # tensor_us = 2MNK / (INT8 1979 or BF16 989.5 TOPS), epilogue_us = M N (K/G) instr / (128 lanes x
 # 132 SMs x 1.83 GHz) with the SASS-counted instr (3.2 for the Hopper kernel, 3.0 for the others),
-# dram_us = the row's bytes at the copy bandwidth of the same run (bench.csv's d2d-copy row),
+# dram_us = the row's bytes at the copy bandwidth of the same run (bench.csv's d2d-copy row); the
+# bf16-path Hopper kernel (cfg 11: cfg 0 at G = 32 on the large shapes in the builds whose bench has
+# "-cfg8" rows, i.e. since cfg 11 existed) at the BF16 peak, 1 instruction, and the bytes of its
+# pre-pass (int8 + scales read, bf16 written) and of its bf16 reads,
 # bound_us = their maximum, frac_of_bound = bound_us / median_us, ratio = cuBLAS bf16 / median of the
 # same shape, joules_per_op x TOPS/W = 2MNK / 1e12.  The GPU outputs themselves are re-derived with
 # the C model by tests/unit/test_gpu_golden.c (tests/golden/gpu/).  The probes' CSVs re-derive too
@@ -21,16 +24,17 @@ for e in "$MXSIM_SOURCE_DIR"/reports/gpu/*/bench_ext*.csv; do
   [ -f "$b" ] || { echo "FAIL $e: no $b"; fails=$((fails+1)); continue; }
   out=$(awk -F, '
     FNR==1 {next}
-    FILENAME==ARGV[1] { if ($7=="d2d-copy") copy=$9; next }
+    FILENAME==ARGV[1] { if ($7=="d2d-copy") copy=$9; if ($7=="mxk-gemm-mxint8-cfg8") has8=1; next }
     { M=$3; N=$4; K=$5; G=$6; m=$7; us=$8; key=$3"x"$4"x"$5
       if (m=="cublas-bf16") bf[key]=us
       kind = m=="cublas-bf16" ? 1 : m=="cublaslt-int8" ? 2 : 0
       macs = M*N*K
-      t = 2*macs/((kind==1 ? 989.5e12 : 1979e12))*1e6
       big = (M > 16) && (int((M+127)/128)*int((N+127)/128) >= 132)
-      instr = (m ~ /cfg[78]$/ || (m=="mxk-gemm-mxint8" && big)) ? 3.2 : 3.0
-      ep = kind==0 ? M*N*(K/G)*instr/(128*132*1.83e9)*1e6 : 0
-      by = kind==0 ? (M*K+N*K)*(1+1/G)+4*M*N : kind==1 ? 2*(M*K+N*K)+2*M*N : (M*K+N*K)+4*M*N
+      if (m ~ /cfg11$/ || (m=="mxk-gemm-mxint8" && big && G==32 && has8)) kind = 3
+      t = 2*macs/((kind==1 || kind==3 ? 989.5e12 : 1979e12))*1e6
+      instr = kind==3 ? 1.0 : (m ~ /cfg[78]$/ || (m=="mxk-gemm-mxint8" && big)) ? 3.2 : 3.0
+      ep = (kind==0 || kind==3) ? M*N*(K/G)*instr/(128*132*1.83e9)*1e6 : 0
+      by = kind==3 ? (M*K+N*K)*(1+1/G+4)+4*M*N : kind==0 ? (M*K+N*K)*(1+1/G)+4*M*N : kind==1 ? 2*(M*K+N*K)+2*M*N : (M*K+N*K)+4*M*N
       dr = by/(copy*1e3)
       bd = t; if (ep>bd) bd=ep; if (dr>bd) bd=dr
       bad = ""
