@@ -121,9 +121,10 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
 /* The runs named by --from or --to: each value is a bench CSV, or a folder, which means its
 ** bench.csv and every bench_run*.csv in it (the other runs of the same build, by name order).
 ** A value "decode1:PATH" says that PATH ran the build before decode2 (MXSIM_GX_BUILD_DECODE1: its
-** cfg 9 is the first decode kernel, class mxk-decode-cfg10); any other value is a path of the
+** cfg 9 is the first decode kernel, class mxk-decode-cfg10), "prebf16:PATH" a build from decode2 to
+** final4 (MXSIM_GX_BUILD_PREBF16: no cfg 11, cfg 0 took cfg 8 at G = 32); any other value is a path of the
 ** current build (workloads/gpus/xcard-runs.txt's third field, sim/doc/gpu-model.md section 6). */
-static const char *const k_build_tag[MXSIM_GX_NBUILD] = {"", "decode1"};
+static const char *const k_build_tag[MXSIM_GX_NBUILD] = {"", "decode1", "prebf16"};
 #define MAXRUN 32
 typedef struct {
     int n;
@@ -163,7 +164,7 @@ static int expand_runs(const cli_command *cmd, const cli_args *a, const char *op
         }
         const char *colon = strchr(path, ':');
         if (tag == MXSIM_GX_BUILD_CURRENT && colon && stat(path, &sb) != 0) {
-            fprintf(stderr, "mxsim gpu-calibrate: error: --%s %s: unknown build '%.*s' (known: decode1)\n", opt, path,
+            fprintf(stderr, "mxsim gpu-calibrate: error: --%s %s: unknown build '%.*s' (known: decode1, prebf16)\n", opt, path,
                     (int)(colon - path), path);
             return CLI_EXIT_USAGE;
         }
@@ -376,9 +377,9 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
 }
 
 static const cli_opt k_opts[] = {
-    {"from", 0, 1, 1, "[decode1:]DIR|BENCH.csv", "the calibration card's runs (DIR: bench.csv + bench_run*.csv; decode1: the build before decode2)"},
+    {"from", 0, 1, 1, "[decode1:|prebf16:]DIR|BENCH.csv", "the calibration card's runs (DIR: bench.csv + bench_run*.csv; decode1: the build before decode2; prebf16: decode2 to final4, before cfg 11)"},
     {"from-card", 0, 1, 0, "CARD.ini", "its cross-card file (only [datasheet] is read)"},
-    {"to", 0, 1, 1, "[decode1:]DIR|BENCH.csv", "the predicted card's runs (scored each and as their median)"},
+    {"to", 0, 1, 1, "[decode1:|prebf16:]DIR|BENCH.csv", "the predicted card's runs (scored each and as their median)"},
     {"to-card", 0, 1, 0, "CARD.ini", "its cross-card file (datasheet; calibrated fields for --check)"},
     {"out", 'o', 1, 0, "FILE", "write the calibrated fields (to paste into --to-card)"},
     {"check", 0, 0, 0, "", "exit 1 if --to-card's calibrated fields differ from the re-derivation"},

@@ -5,6 +5,7 @@
 **
 ** Per bench row of class c (mxsim_gpu_xclass_of), with the card's datasheet values:
 **   tensor  T = 2MNK / peak (int8 or bf16 dense)            epilogue E = M N (K/G) 3 / (128 n_sm f)
+**           (the bf16-path kernel, cfg 11: the bf16 peak, 1 instruction per output and group)
 **   work    W = max(T, E) (mxk tile kernels, decode kernel), T ceil(tiles/n_sm) / (tiles/n_sm)
 **           (cuBLAS), blocks/(2 n_sm) x rounds x 0.1 us (small-M cfg 4: rounds of its K-split
 **           warps; S = the same for its second row slice), 0 (copy, dequant)
@@ -14,7 +15,8 @@
 **   time    L_c + Dser + max(C, D) + ov_c min(C, D),  C = a_{c,G} W + b_c S (us)
 **   decode  L + max(a_G W, b S + D): the weight stream's latency-bound issue and its transfer in
 **           series, the group sums overlapping it (no ov)
-** Dser is the dequantize pass of dequant+cuBLAS (serial, before the GEMM); its GEMM reads the bf16
+** Dser is the dequantize pass of dequant+cuBLAS and the pre-pass of cfg 11 (serial, before the
+** GEMM: int8 operands and scales read, bf16 written); dequant+cuBLAS's GEMM reads the bf16
 ** operands from L2 when they fit (l2_mb), else from DRAM.  Calibrated per class:
 ** L (launch/tail, us), a per G (work factor: 1 / efficiency, >= 1 except for the small-M kernel,
 ** whose W is in arbitrary units), b (per-tile cost, us; per G for the tile kernels wgmma and cfg 5,
@@ -33,7 +35,7 @@
 static const char *const k_cls[MXSIM_GX_NCLASS] = {"copy",      "dequant",       "cublas-bf16",
                                                    "cublaslt-int8", "dequant+cublas-bf16", "mxk-cfg5",
                                                    "mxk-cfg3",  "mxk-gemv-cfg4", "mxk-wgmma-cfg8",
-                                                   "mxk-decode-cfg9", "mxk-decode-cfg10"};
+                                                   "mxk-decode-cfg9", "mxk-decode-cfg10", "mxk-bf16-cfg11"};
 
 const char *mxsim_gpu_xclass_name(int c) { return c >= 0 && c < MXSIM_GX_NCLASS ? k_cls[c] : NULL; }
 
@@ -58,9 +60,12 @@ static int decode_applies(int64_t M, int64_t K, int64_t G)
 ** cfg 10 for 8 < M <= 16 at G = 32; cfg 9 and cfg 10 fall back to cfg 4 where they do not apply
 ** (decode_applies); M > 16: at least 132 tiles of 128 x 128: the Hopper kernel (cfg 8); else cfg 3
 ** (cfg 2, 64 x 64 tiles, >= 100 of them, is in no bench row: modelled as cfg 3).
-** MXSIM_GX_BUILD_DECODE1 (the runs before decode2): cfg 9 was the first decode kernel (class
-** mxk-decode-cfg10) at M <= 16, else cfg 4; cfg 0 at M <= 16 took it at G = 32, and at G = 64 when
-** M = 1 or M > 8, else cfg 4; there was no cfg 10.  "mxk-gemm-mxint8-cfgN" is kernel N itself. */
+** At G = 32 the current build's cfg 0 takes cfg 11 instead of cfg 8 (the bf16-path twin; it
+** applies where K % 64 == 0, else it hands the call to cfg 8).  MXSIM_GX_BUILD_PREBF16 (decode2 up to
+** final4): the same routing without cfg 11.  MXSIM_GX_BUILD_DECODE1 (the runs before decode2): also
+** no cfg 11; cfg 9 was the first decode kernel (class mxk-decode-cfg10) at M <= 16, else cfg 4; cfg 0
+** at M <= 16 took it at G = 32, and at G = 64 when M = 1 or M > 8, else cfg 4; there was no cfg 10.
+** "mxk-gemm-mxint8-cfgN" is kernel N itself. */
 int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t K, int64_t G, int build)
 {
     if (!method || build < 0 || build >= MXSIM_GX_NBUILD) return -1;
@@ -74,6 +79,9 @@ int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t K, int
     if (!strcmp(method, "mxk-gemm-mxint8-cfg4")) return MXSIM_GX_GEMV;
     if (!strcmp(method, "mxk-gemm-mxint8-cfg5")) return MXSIM_GX_CFG5;
     if (!strcmp(method, "mxk-gemm-mxint8-cfg8")) return MXSIM_GX_WGMMA;
+    const int bf16_applies = build == MXSIM_GX_BUILD_CURRENT && (G == 32 || G == 64) && K % 64 == 0;
+    if (!strcmp(method, "mxk-gemm-mxint8-cfg11"))
+        return build != MXSIM_GX_BUILD_CURRENT ? -1 : bf16_applies ? MXSIM_GX_BF16 : MXSIM_GX_WGMMA;
     if (old) {
         if (!strcmp(method, "mxk-gemm-mxint8-cfg9")) return M <= 16 ? MXSIM_GX_DECODE1 : MXSIM_GX_GEMV;
         if (!strcmp(method, "mxk-gemm-mxint8-cfg10")) return -1;
@@ -88,7 +96,7 @@ int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t K, int
             if (!decode_applies(M, K, G)) return MXSIM_GX_GEMV;
             return M > 8 && G == 32 ? MXSIM_GX_DECODE1 : MXSIM_GX_DECODE;
         }
-        if (tiles >= 132) return MXSIM_GX_WGMMA;
+        if (tiles >= 132) return G == 32 && bf16_applies ? MXSIM_GX_BF16 : MXSIM_GX_WGMMA;
         return MXSIM_GX_CFG3;
     }
     return -1;
@@ -129,6 +137,17 @@ static feat features(const mxsim_gpu_xsheet *d, int c, double M, double N, doubl
         f.S = 0;
         f.Dpar = M * K + N * K + 4 * M * N;
         break;
+    case MXSIM_GX_BF16: {
+        /* kernels/src/gemm_bf16.cu: a pre-pass (reads the int8 operands and scales, writes them as
+        ** bf16; serial, before the GEMM), then 128 x 128 tiles at the bf16 tensor peak with one fp32
+        ** add per output and group, reading the bf16 operands */
+        const double T = 2 * M * N * K / bf, E = M * N * (K / gg) * 1.0 / (128 * nsm * clk);
+        f.W = T > E ? T : E;
+        f.S = tiles / nsm;
+        f.Dser = (M * K + N * K) * (1 + 1 / gg + 2);
+        f.Dpar = 2 * (M * K + N * K) + 4 * M * N;
+        break;
+    }
     default: {
         const double T = 2 * M * N * K / i8, E = M * N * (K / gg) * 3.0 / (128 * nsm * clk);
         f.Dpar = (M * K + N * K) * (1 + 1 / gg) + 4 * M * N;
