@@ -51,14 +51,16 @@
 **       significant bits) and normal or zero.
 **   (3) the group's sum: every product and every partial sum is an integer multiple of 2^s of
 **       magnitude <= G 2^14 2^s <= 2^20 2^s (G <= 64): at most 21 significant bits, no overflow
-**       (2^126).  The Hopper tensor core adds the products of an MMA and the incoming accumulator
-**       with fp32 significands aligned to the largest term (Khattak and Mikaitis, "Accurate Models
-**       of NVIDIA Tensor Cores", arXiv:2512.07004, 2025: the H100 bf16 model keeps at least the
-**       24 bits of fp32 below the largest exponent); an exact value of at most 21 significant bits
-**       within that window loses nothing, so the wgmma chain returns d' = d * 2^s exactly, i.e. t
-**       = RN(d * 2^s) = d' (a float).  Checked on the hardware, not only argued: wgmma_probe's
-**       exact_bf16 (0 mismatches in 33.5 million outputs of random, all -128 and 127-with-one-+-1
-**       groups at random windowed scales, H200) and mxsim-gpu verify on every card run.
+**       (2^126).  That the wgmma chain returns this sum exactly, d' = d * 2^s = t (a float), is a
+**       property of the tensor core that PTX does not specify: its fp32 accumulation must not drop
+**       bits of such sums (bit-accurate models of the H100's matrix units, with their alignment and
+**       accumulator widths per input format: Khattak and Mikaitis, "Accurate Models of NVIDIA Tensor
+**       Cores", arXiv:2512.07004, 2025; the fp8 path is known to keep fewer bits and is not used).  It
+**       is checked on the hardware: wgmma_probe's exact_bf16 (G = 32: 0 mismatches in 33.5 million
+**       outputs of random, all -128 and 127-with-one-+-1 groups at random windowed scales, H200) and
+**       mxsim-gpu verify in every card run (16 cfg 11 cases at G = 32 and 64: the window's edges,
+**       all -128 mantissas (|d| = 2^19, 2^20), zero blocks with tiny scales; 0 mismatches on an H200
+**       and an H100, final5).
 **   (4) acc = RN(acc + d') is the contract's add.  Signed zeros: d' = -0 (all products -0) and +0
 **       give the same acc (acc is never -0: it starts at +0.0 and RN(+0 + -0) = +0).
 ** Outside the window (E < 70 or > 186 with a nonzero mantissa, E = 255 NaN) the exact path runs.
