@@ -56,8 +56,9 @@
 **       bits of such sums (bit-accurate models of the H100's matrix units, with their alignment and
 **       accumulator widths per input format: Khattak and Mikaitis, "Accurate Models of NVIDIA Tensor
 **       Cores", arXiv:2512.07004, 2025; the fp8 path is known to keep fewer bits and is not used).  It
-**       is checked on the hardware: wgmma_probe's exact_bf16 (G = 32: 0 mismatches in 33.5 million
-**       outputs of random, all -128 and 127-with-one-+-1 groups at random windowed scales, H200) and
+**       is checked on the hardware: wgmma_probe's exact_bf16 (0 mismatches in 33.5 million outputs
+**       of random, all -128 and 127-with-one-+-1 groups at random windowed scales: G = 32 on an
+**       H200; G = 32 and 64 on an H100, reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-27-probes) and
 **       mxsim-gpu verify in every card run (16 cfg 11 cases at G = 32 and 64: the window's edges,
 **       all -128 mantissas (|d| = 2^19, 2^20), zero blocks with tiny scales; 0 mismatches on an H200
 **       and an H100, final5).

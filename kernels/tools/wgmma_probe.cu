@@ -419,32 +419,36 @@ __global__ void __launch_bounds__(NWG * 128, 1) probe_bf16(int iters, int *out)
     if (fs == 1.2345f) out[0] = 1;
 }
 
-/* Is the bf16 path exact?  One warpgroup, `trials` groups of 32: A (64 x 32) and B (128 x 32) int8
+/* Is the bf16 path exact?  One warpgroup, `trials` groups of 16 KS (KS k-steps: 32 = cfg 11's G = 32,
+** 64 = its G = 64): A (64 x 16 KS) and B (128 x 16 KS) int8
 ** mantissas (random, all -128, or 127s with one +-1 in a row: the low bit under the largest
 ** partial sums) times per-row powers of two 2^(E-133), E in [70, 187], written as bf16 into the
-** 128-byte-swizzled tiles; two k-steps of m64n128k16 with fp32 accumulation; each output compared
-** with its exact value d 2^(EA+EB-266), d the integer dot (|d| <= 2^19, so the value is a float).
+** 128-byte-swizzled tiles; KS k-steps of m64n128k16 with fp32 accumulation; each output compared
+** with its exact value d 2^(EA+EB-266), d the integer dot (|d| <= 2^20, so the value is a float).
 ** out[0] += mismatches, out[1] += outputs compared. */
 __device__ __forceinline__ uint32_t probe_hash(uint32_t x)
 {
     x ^= x >> 16; x *= 0x7feb352dU; x ^= x >> 15; x *= 0x846ca68bU; x ^= x >> 16;
     return x;
 }
-__device__ __forceinline__ int probe_mant(int trial, int side, int row, int k)
+__device__ __forceinline__ int probe_mant(int trial, int side, int row, int k, int glen)
 {
     const int mode = trial & 3;
     const uint32_t h = probe_hash((uint32_t)(trial * 7919 + side * 104729 + row * 131 + k));
+    const uint32_t h1 = probe_hash((uint32_t)(trial * 7919 + side * 104729 + row * 131)); /* per row */
     if (mode == 1) return -128;
-    if (mode == 2) return k == (int)(h >> 27) ? ((h & 1) ? 1 : -1) : ((h & 2) ? 127 : -128);
+    if (mode == 2) return k == (int)(h1 % (uint32_t)glen) ? ((h & 1) ? 1 : -1) : ((h & 2) ? 127 : -128);
     return (int)(h & 0xFF) - 128;
 }
 __device__ __forceinline__ int probe_exp(int trial, int side, int row)
 {
-    if ((trial & 3) == 3) return 70 + (int)(probe_hash((uint32_t)(trial * 31 + side * 17 + row * 1009)) % 118);
+    if ((trial & 3) == 3) return 70 + (int)(probe_hash((uint32_t)(trial * 31 + side * 17 + row * 1009)) % 117); /* the window [70, 186] */
     return 120 + (int)(probe_hash((uint32_t)(trial * 31 + side * 17 + row * 1009)) % 16);
 }
+template <int KS>
 __global__ void __launch_bounds__(128, 1) exact_bf16(int trials, unsigned long long *out)
 {
+    constexpr int GL = 16 * KS; /* the group's length: KS k-steps of 16 */
     extern __shared__ __align__(1024) uint8_t sm[];
     uint8_t *s = (uint8_t *)(((uintptr_t)sm + 1023) & ~(uintptr_t)1023);
     const uint32_t base = (uint32_t)__cvta_generic_to_shared(s);
@@ -453,9 +457,9 @@ __global__ void __launch_bounds__(128, 1) exact_bf16(int trials, unsigned long l
     unsigned long long bad = 0, n = 0;
     for (int trial = blockIdx.x; trial < trials; trial += gridDim.x) {
         __syncthreads();
-        for (int i = threadIdx.x; i < 192 * 32; i += 128) { /* row r (A 0-63, B 64-191), element k < 32 */
-            const int r = i >> 5, k = i & 31, side = r >= 64, row = side ? r - 64 : r;
-            const float v = ldexpf((float)probe_mant(trial, side, row, k), probe_exp(trial, side, row) - 133);
+        for (int i = threadIdx.x; i < 192 * GL; i += 128) { /* row r (A 0-63, B 64-191), element k < GL */
+            const int r = i / GL, k = i % GL, side = r >= 64, row = side ? r - 64 : r;
+            const float v = ldexpf((float)probe_mant(trial, side, row, k, GL), probe_exp(trial, side, row) - 133);
             const uint32_t byte = (uint32_t)r * 128 + ((((uint32_t)k * 2) >> 4) ^ ((uint32_t)r & 7)) * 16 + (((uint32_t)k * 2) & 15);
             *reinterpret_cast<uint16_t *>(s + byte) = (uint16_t)(__float_as_uint(v) >> 16); /* exact: 8 significant bits */
         }
@@ -465,15 +469,15 @@ __global__ void __launch_bounds__(128, 1) exact_bf16(int trials, unsigned long l
 #pragma unroll
         for (int i = 0; i < 64; i++) d[i] = 0.f;
         wgmma_fence();
-        wgmma_bf16(d, da, db, 0);
-        wgmma_bf16(d, da + 2, db + 2, 1);
+#pragma unroll
+        for (int ks = 0; ks < KS; ks++) wgmma_bf16(d, da + 2 * ks, db + 2 * ks, ks > 0);
         wgmma_commit();
         wgmma_wait_f(d, 0);
 #pragma unroll 1
         for (int i = 0; i < 64; i++) {
             const int row = 16 * w + (lane >> 2) + 8 * ((i >> 1) & 1), col = (i >> 2) * 8 + (lane & 3) * 2 + (i & 1);
             int dot = 0;
-            for (int k = 0; k < 32; k++) dot += probe_mant(trial, 0, row, k) * probe_mant(trial, 1, col, k);
+            for (int k = 0; k < GL; k++) dot += probe_mant(trial, 0, row, k, GL) * probe_mant(trial, 1, col, k, GL);
             const double ref = ldexp((double)dot, probe_exp(trial, 0, row) + probe_exp(trial, 1, col) - 266);
             bad += (double)d[i] != ref || __float_as_uint(d[i]) != __float_as_uint((float)ref);
             n++;
@@ -541,6 +545,20 @@ template <int NWG, int KPG> static void run_bf16(const char *card, int nsm, doub
     /* 4 groups of KPG m64n128k16 per iteration: KPG / 2 units of 262144 MACs per group */
     time_row(probe_bf16<NWG, KPG>, card, nsm, clk_ghz, NWG, NWG * 128, 1024 + (64 * NWG + 128) * 128, 8192 / KPG,
              (double)(8192 / KPG) * 4 * KPG / 2, chain, out);
+}
+
+/* exact_bf16<KS> over 4096 groups of 16 KS, mismatches to stderr */
+template <int KS> static void exact_run(int nsm)
+{
+    unsigned long long *ex, h[2];
+    CK(cudaMalloc(&ex, sizeof h));
+    CK(cudaMemset(ex, 0, sizeof h));
+    CK(cudaFuncSetAttribute(exact_bf16<KS>, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024 + 192 * 128));
+    exact_bf16<KS><<<nsm, 128, 1024 + 192 * 128>>>(4096, ex);
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(h, ex, sizeof h, cudaMemcpyDeviceToHost));
+    CK(cudaFree(ex));
+    fprintf(stderr, "exact_bf16: %llu mismatches in %llu outputs (4096 groups of %d)\n", h[0], h[1], 16 * KS);
 }
 
 /* Does work on one warpgroup slow the other one's wgmma stream?  Warpgroup 0 runs `iters` chains of
@@ -730,17 +748,8 @@ int main(int argc, char **)
     run_bf16<2, 2>(p.name, n, ghz, out);
     run_bf16<2, 4>(p.name, n, ghz, out);
     run_bf16<2, 8>(p.name, n, ghz, out);
-    {
-        unsigned long long *ex, h[2];
-        CK(cudaMalloc(&ex, sizeof h));
-        CK(cudaMemset(ex, 0, sizeof h));
-        CK(cudaFuncSetAttribute(exact_bf16, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024 + 192 * 128));
-        exact_bf16<<<n, 128, 1024 + 192 * 128>>>(4096, ex);
-        CK(cudaDeviceSynchronize());
-        CK(cudaMemcpy(h, ex, sizeof h, cudaMemcpyDeviceToHost));
-        CK(cudaFree(ex));
-        fprintf(stderr, "exact_bf16: %llu mismatches in %llu outputs (4096 groups of 32)\n", h[0], h[1]);
-    }
+    exact_run<2>(n);
+    exact_run<4>(n);
     printf("card,probe,wgmma_clk_per_chain4,wgmma_fraction_of_peak,wg1_warp_instr_per_clk_per_sm\n");
     run_mixed<0>(p.name, n, out);
     run_mixed<1>(p.name, n, out);
