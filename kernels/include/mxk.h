@@ -78,7 +78,7 @@ int mxk_dequantize_bf16_cfg(int profile, const int8_t *mantissa, const uint8_t *
 ** element as the bf16 m * 2^(E-133), wgmma bf16 with fp32 accumulation forms each group's scaled
 ** dot exactly, one fp32 add per output and group; the whole call on the exact CUDA-core path if a
 ** nonzero group's scale is outside [70, 186] or NaN), sm_90 with G in {32, 64}, K % 64 == 0,
-** 16-byte aligned operands, else cfg 8.
+** 16-byte aligned operands and room for 2 (M + N) K bytes of stream-ordered scratch, else cfg 8.
 ** cfg 1, 6 and 7 (128x128 on 8 warps, 128x64 at 2 blocks per SM, an alias of 8) served no shape
 ** and were removed (issue 16 item 7): like any number outside 0..11 they return
 ** cudaErrorInvalidValue. */

@@ -25,11 +25,12 @@
 **      group, G/16 wgmma m64n128k16.f32.bf16.bf16 (the first with scale-d = 0), the groups in two
 **      accumulator sets, the wgmmas of the second in flight while the first is added: G = 32 one
 **      stage (two groups) at a time, G = 64 two stages, straight-line (no branch meets an
-**      in-flight accumulator: the slots are released after the last group).  If any verdict word is set,
-**      the whole call is formed instead by the exact CUDA-core path (each output: integer dots
-**      from the int8 operands, mxk_term_exact, RN adds; about 20x slower), so that no input is
-**      wrong; real scales never leave the window (E = 133 +- 53 is a factor 2^+-53 on the
-**      mantissas).
+**      in-flight accumulator: the slots are released after the last group).  If any verdict word
+**      is set, the whole call is formed instead by the exact CUDA-core path (each output: integer
+**      dots from the int8 operands, mxk_term_exact, RN adds; one thread per output, far slower, not
+**      timed), so that no input is wrong.  The window (E = 133 +- 53, a factor 2^+-53 on the
+**      mantissas) holds the scales of ordinary tensors; all-zero blocks may carry any scale below
+**      255 (quantizers give them tiny ones) without leaving the fast path.
 **
 ** Measured on an H200 while building it (same-call A/B, bench-prefill, cold L2;
 ** reports/gpu/NVIDIA-H200-2026-11-27-bf16/dev): at 2048x4096x4096 G = 32 161 us against cfg 8's
@@ -66,7 +67,9 @@
 **       give the same acc (acc is never -0: it starts at +0.0 and RN(+0 + -0) = +0).
 ** Outside the window (E < 70 or > 186 with a nonzero mantissa, E = 255 NaN) the exact path runs.
 ** Requirements (checked by the launcher, else cfg 8): an sm_90 device, G in {32, 64}, K a multiple
-** of 64, 16-byte aligned mantissa pointers, M K and N K below 2^31.
+** of 64, 16-byte aligned mantissa pointers, M K and N K below 2^31, and 2 (M + N) K bytes of
+** stream-ordered scratch for the bf16 operands (freed when the GEMM is done; if the pool cannot
+** give them, cfg 8 runs).
 ** Compiled with -fmad=false and explicit _rn intrinsics. */
 #include "mxk_common.cuh"
 #include "mxk_mbar.cuh"
@@ -412,6 +415,10 @@ int mxk_gemm_bf16_internal(int M, int N, int K, int G, const int8_t *am, const u
     const size_t bytes_a = (size_t)M * K * 2, bytes_b = (size_t)N * K * 2;
     void *scr = nullptr;
     cudaError_t e = cudaMallocAsync(&scr, bytes_a + bytes_b + 2 * BF_PRE_BLOCKS * sizeof(int), s);
+    if (e == cudaErrorMemoryAllocation) {
+        cudaGetLastError(); /* no room for the bf16 operands: cfg 8 needs none */
+        return -1;
+    }
     if (e != cudaSuccess) return (int)e;
     uint16_t *aq = reinterpret_cast<uint16_t *>(scr), *bq = reinterpret_cast<uint16_t *>((uint8_t *)scr + bytes_a);
     int *verdict = reinterpret_cast<int *>((uint8_t *)scr + bytes_a + bytes_b);
