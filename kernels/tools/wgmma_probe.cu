@@ -5,13 +5,19 @@
 ** wgmma.m64n128k32.s32.s8.s8 from one shared-memory tile (128-byte swizzle, K-major), then
 ** wait_group 0.  probe<NWG, C>: nothing else.  probe_ring<NWG, MODE>: chains of 4 (one 128-byte
 ** stage) with the GEMM's ring handshake and, by MODE, its factor loads and its fast promotion
-** (see probe_ring).  probe_mixed<KIND>: one warpgroup's wgmma stream while the other one runs
-** CUDA-core work of KIND (does that work slow the tensor stream?).  The fraction is of the int8 tensor peak, 4096 MACs per SM per clock at the
-** card's maximum SM clock (probe_session.sh samples the clock it actually ran at).
+** (see probe_ring).  probe_promo: the consumer loop without the ring.  probe_g32<NWG, BIAS, KPG>:
+** the GEMM's two-set structure at G = 32 KPG with its factor loads (BIAS: the promotion without
+** its IADD).  probe_n64: 4 warpgroups of 64x64 tiles.  probe_bf16: the two-set structure on the
+** bf16 path of cfg 11 (gemm_bf16.cu).  probe_mixed<KIND>: one warpgroup's wgmma stream while the
+** other one runs CUDA-core work of KIND (does that work slow the tensor stream?).  The fraction is
+** of the int8 tensor peak, 4096 MACs per SM per clock at the card's maximum SM clock
+** (probe_session.sh samples the clock it actually ran at).  exact_bf16<KS>: the exactness of the
+** bf16 path's fp32 accumulation that cfg 11's proof rests on (mismatch counts to stderr).
 ** Built by CMake (target wgmma_probe, sm_90a); kernels/tools/probe_session.sh runs it.
-** usage: wgmma_probe   (CSV: card,nwg,n,chain,us,fraction_of_peak for probe, probe_ring and
-**                       probe_promo; then a second header, card,probe,wgmma_clk_per_chain4,
-**                       wgmma_fraction_of_peak,wg1_warp_instr_per_clk_per_sm, for probe_mixed) */
+** usage: wgmma_probe   (CSV: card,nwg,n,chain,us,fraction_of_peak for probe, probe_ring,
+**                       probe_promo, probe_g32, probe_n64 and probe_bf16; then a second header,
+**                       card,probe,wgmma_clk_per_chain4, wgmma_fraction_of_peak,
+**                       wg1_warp_instr_per_clk_per_sm, for probe_mixed) */
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
