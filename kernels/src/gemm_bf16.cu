@@ -73,10 +73,9 @@
 ** Compiled with -fmad=false and explicit _rn intrinsics. */
 #include "mxk_common.cuh"
 #include "mxk_mbar.cuh"
+#include "mxk_tma.cuh"
 #include "mxk_wgmma.cuh"
 
-#include <cuda.h>
-#include <cudaTypedefs.h>
 #include <stddef.h>
 
 #define BF_BM 128
@@ -91,15 +90,6 @@ namespace {
 
 constexpr int BF_TILE = BF_BM * BF_KE * 2; /* bytes of one operand tile of a stage (16 KB) */
 constexpr int BF_SMEM = 1024 + BF_STAGES * 2 * BF_TILE + 2 * BF_STAGES * 8;
-
-__device__ __forceinline__ uint32_t bf_smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
-
-__device__ __forceinline__ void bf_tma_2d(uint32_t dst, const CUtensorMap *map, int c0, int c1, uint32_t bar)
-{
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                 " [%0], [%1, {%2, %3}], [%4];\n"
-                 ::"r"(dst), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(bar) : "memory");
-}
 
 /* wgmma.m64n128k16.f32.bf16.bf16, both operands K-major from shared memory; scale-d from p */
 #define BF_F8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
@@ -187,7 +177,7 @@ __global__ void __launch_bounds__(384, 1)
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
     extern __shared__ uint8_t smem_raw[];
     uint8_t *smem = (uint8_t *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
-    const uint32_t sbase = bf_smem_u32(smem);
+    const uint32_t sbase = (uint32_t)__cvta_generic_to_shared(smem);
     const uint32_t full0 = sbase + BF_STAGES * 2 * BF_TILE, empty0 = full0 + BF_STAGES * 8;
     const int tid = threadIdx.x, wg = tid >> 7;
     auto origin = [&](int t) -> int2 { return make_int2((t % P.Mt) * BF_BM, (t / P.Mt) * BF_BN); };
@@ -243,8 +233,8 @@ __global__ void __launch_bounds__(384, 1)
                     mxk_mbar_wait(empty0 + 8 * s, ph ^ 1);
                     const uint32_t fbar = full0 + 8 * s, dA = sbase + s * 2 * BF_TILE;
                     mxk_mbar_arrive_tx(fbar, 2 * BF_TILE);
-                    bf_tma_2d(dA, &tmA, kt * BF_KE, o.x, fbar);
-                    bf_tma_2d(dA + BF_TILE, &tmB, kt * BF_KE, o.y, fbar);
+                    mxk_tma_load_2d(dA, &tmA, kt * BF_KE, o.x, fbar);
+                    mxk_tma_load_2d(dA + BF_TILE, &tmB, kt * BF_KE, o.y, fbar);
                     if (++s == BF_STAGES) s = 0, ph ^= 1;
                 }
             }
@@ -333,56 +323,12 @@ __global__ void __launch_bounds__(384, 1)
             }
             /* store the tile: rows >= M and columns >= N skipped */
             const int2 o = origin(t);
-            const int M = P.M, N = P.N, q4 = lane & 3, rl0 = cw * 64 + ((tid >> 5) & 3) * 16 + (lane >> 2);
-#pragma unroll
-            for (int h = 0; h < 2; h++) {
-                const int r = o.x + rl0 + 8 * h;
-                if (r >= M) continue;
-                float *crow = c + (size_t)r * N;
-#pragma unroll
-                for (int b = 0; b < 16; b++) {
-                    const int cc = o.y + b * 8 + q4 * 2;
-                    const float v0 = acc[b * 4 + h * 2], v1 = acc[b * 4 + h * 2 + 1];
-                    if (cc + 1 < N && (N & 1) == 0) {
-                        *reinterpret_cast<float2 *>(crow + cc) = make_float2(v0, v1);
-                    } else {
-                        if (cc < N) crow[cc] = v0;
-                        if (cc + 1 < N) crow[cc + 1] = v1;
-                    }
-                }
-            }
+            mxk_wg_store_tile(acc, c, P.M, P.N, o.x + cw * 64 + ((tid >> 5) & 3) * 16 + (lane >> 2), o.y, lane & 3);
 #pragma unroll
             for (int i = 0; i < 64; i++) acc[i] = 0.0f;
         }
     }
 #endif
-}
-
-PFN_cuTensorMapEncodeTiled_v12000 bf_encode()
-{
-    static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-    if (!fn) {
-        void *p = nullptr;
-        cudaDriverEntryPointQueryResult q;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) == cudaSuccess &&
-            q == cudaDriverEntryPointSuccess)
-            fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
-    }
-    return fn;
-}
-
-/* rows x K bf16, boxes of 64 elements (128 bytes) x 128 rows, 128-byte swizzle */
-bool bf_map(CUtensorMap *m, const uint16_t *p, int rows, int K)
-{
-    auto enc = bf_encode();
-    if (!enc) return false;
-    cuuint64_t dims[2] = {(cuuint64_t)K, (cuuint64_t)rows};
-    cuuint64_t strides[1] = {(cuuint64_t)K * 2};
-    cuuint32_t box[2] = {BF_KE, 128};
-    cuuint32_t es[2] = {1, 1};
-    return enc(m, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)p, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
-               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
 typedef void (*BfKernel)(const CUtensorMap, const CUtensorMap, const BfParams, const int *, const int8_t *,
@@ -423,7 +369,9 @@ int mxk_gemm_bf16_internal(int M, int N, int K, int G, const int8_t *am, const u
     uint16_t *aq = reinterpret_cast<uint16_t *>(scr), *bq = reinterpret_cast<uint16_t *>((uint8_t *)scr + bytes_a);
     int *verdict = reinterpret_cast<int *>((uint8_t *)scr + bytes_a + bytes_b);
     CUtensorMap ta, tb;
-    if (!bf_map(&ta, aq, M, K) || !bf_map(&tb, bq, N, K)) {
+    /* rows x K bf16, boxes of 64 elements (128 bytes) x 128 rows */
+    if (!mxk_tma_map_2d(&ta, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, aq, M, K, 2, BF_KE, 128) ||
+        !mxk_tma_map_2d(&tb, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, bq, N, K, 2, BF_KE, 128)) {
         cudaFreeAsync(scr, s);
         return -1;
     }

@@ -96,10 +96,9 @@
 ** multiple of 32, K a multiple of 16 (TMA strides), 16-byte aligned mantissa pointers. */
 #include "mxk_common.cuh"
 #include "mxk_mbar.cuh"
+#include "mxk_tma.cuh"
 #include "mxk_wgmma.cuh"
 
-#include <cuda.h>
-#include <cudaTypedefs.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -142,12 +141,6 @@ __device__ __forceinline__ void mbar_wait_poll(uint32_t bar, uint32_t parity)
     asm volatile("{\n.reg .pred p;\nPOLL_%=:\n"
                  "mbarrier.test_wait.parity.shared::cta.b64 p, [%0], %1;\n"
                  "@!p bra POLL_%=;\n}\n" ::"r"(bar), "r"(parity) : "memory");
-}
-__device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, int c0, int c1, uint32_t bar)
-{
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                 " [%0], [%1, {%2, %3}], [%4];\n"
-                 ::"r"(dst), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(bar) : "memory");
 }
 __device__ __forceinline__ float4 lds_f4(uint32_t addr)
 {
@@ -303,8 +296,8 @@ __global__ void __launch_bounds__(384, 1)
                     } else {
                         mxk_mbar_arrive_tx(fbar, A_TILE + B_TILE + n * (int)(sizeof(FacA) + sizeof(FacB)));
                         const uint32_t dA = sbase + s * (A_TILE + B_TILE), dF = fac0 + s * FAC_STAGE;
-                        tma_load_2d(dA, &tmA, kt * WG_BK, o.x, fbar);
-                        tma_load_2d(dA + A_TILE, &tmB, kt * WG_BK, o.y, fbar);
+                        mxk_tma_load_2d(dA, &tmA, kt * WG_BK, o.x, fbar);
+                        mxk_tma_load_2d(dA + A_TILE, &tmB, kt * WG_BK, o.y, fbar);
                         if (n > 0) {
                             if (!factors_ready) {
                                 /* the operand copies above need nothing from it; the factor copies
@@ -404,25 +397,8 @@ __global__ void __launch_bounds__(384, 1)
                 }
             }
         };
-        auto store_tile = [&](int2 o) {
-            const int m0 = o.x, n0 = o.y; /* rows >= M, columns >= N (tiles past the edge of a group) skipped */
-#pragma unroll
-            for (int h = 0; h < 2; h++) {
-                const int r = m0 + rl0 + 8 * h;
-                if (r >= M) continue;
-                float *crow = c + (size_t)r * N;
-#pragma unroll
-                for (int b = 0; b < 16; b++) {
-                    const int cc = n0 + b * 8 + q4 * 2;
-                    const float v0 = acc[b * 4 + h * 2], v1 = acc[b * 4 + h * 2 + 1];
-                    if (cc + 1 < N && (N & 1) == 0) {
-                        *reinterpret_cast<float2 *>(crow + cc) = make_float2(v0, v1);
-                    } else {
-                        if (cc < N) crow[cc] = v0;
-                        if (cc + 1 < N) crow[cc + 1] = v1;
-                    }
-                }
-            }
+        auto store_tile = [&](int2 o) { /* rows >= M, columns >= N (tiles past the edge) skipped */
+            mxk_wg_store_tile(acc, c, M, N, o.x + rl0, o.y, q4);
 #pragma unroll
             for (int i = 0; i < 64; i++) acc[i] = 0.0f;
         };
@@ -551,32 +527,6 @@ __global__ void __launch_bounds__(384, 1)
 #endif
 }
 
-PFN_cuTensorMapEncodeTiled_v12000 get_encode()
-{
-    static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-    if (!fn) {
-        void *p = nullptr;
-        cudaDriverEntryPointQueryResult q;
-        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) == cudaSuccess &&
-            q == cudaDriverEntryPointSuccess)
-            fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
-    }
-    return fn;
-}
-
-bool make_map(CUtensorMap *m, const int8_t *p, int rows, int K)
-{
-    auto enc = get_encode();
-    if (!enc) return false;
-    cuuint64_t dims[2] = {(cuuint64_t)K, (cuuint64_t)rows};
-    cuuint64_t strides[1] = {(cuuint64_t)K};
-    cuuint32_t box[2] = {WG_BK, 128};
-    cuuint32_t es[2] = {1, 1};
-    return enc(m, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, (void *)p, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
-               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
-}
-
 typedef void (*WgKernel)(const CUtensorMap, const CUtensorMap, const WgParams, const FacA *, const FacB *, float *);
 
 } // namespace
@@ -600,7 +550,9 @@ int mxk_gemm_wgmma_internal(int variant, int M, int N, int K, int G, const int8_
     if (G > 128 ? G % 128 != 0 : G == 96) return -1;
     (void)variant;
     CUtensorMap ta, tb;
-    if (!make_map(&ta, am, M, K) || !make_map(&tb, bm, N, K)) return -1;
+    if (!mxk_tma_map_2d(&ta, CU_TENSOR_MAP_DATA_TYPE_UINT8, am, M, K, 1, WG_BK, 128) ||
+        !mxk_tma_map_2d(&tb, CU_TENSOR_MAP_DATA_TYPE_UINT8, bm, N, K, 1, WG_BK, 128))
+        return -1;
     const int kpg = G / 32, ki = kpg == 1 ? 0 : kpg == 2 ? 1 : kpg == 4 ? 2 : 3;
     static const WgKernel table[4] = {gemm_wgmma_kernel<1>, gemm_wgmma_kernel<2>, gemm_wgmma_kernel<4>, gemm_wgmma_kernel<0>};
     const WgKernel kern = table[ki];

@@ -1,7 +1,8 @@
 /* mxk_wgmma.cuh - the sm_90a warpgroup MMA pieces of the Hopper GEMM (gemm_wgmma.cu), also used by
 ** kernels/tools/wgmma_probe.cu: the shared-memory matrix descriptor of a K-major operand with the
 ** 128-byte swizzle, wgmma.m64n128k32.s32.s8.s8 (accumulate, or overwrite for a group's first
-** k-step), fence, commit and wait.  Compile for sm_90a only. */
+** k-step), fence, commit and wait, and the store of a warpgroup's 64 x 128 fp32 accumulator tile
+** (both Hopper GEMMs).  Compile for sm_90a only. */
 #ifndef MXK_WGMMA_CUH
 #define MXK_WGMMA_CUH
 
@@ -54,6 +55,31 @@ __device__ __forceinline__ void wgmma_wait1(int (&d)[64])
     asm volatile("wgmma.wait_group.sync.aligned 1;\n"
                  : WG_R8(0), WG_R8(8), WG_R8(16), WG_R8(24), WG_R8(32), WG_R8(40), WG_R8(48), WG_R8(56)
                  :: "memory");
+}
+
+/* Store one warpgroup's 64 x 128 fp32 accumulator tile (the m64n128 accumulator layout: this
+** thread's acc[4 b + 2 h + e] is row r0 + 8 h, column c0 + 8 b + 2 q4 + e, r0 its first row, q4 =
+** lane & 3) into the row-major M x N matrix c; rows >= M and columns >= N are skipped (tiles past
+** the matrix's edge), pairs go out as one 8-byte store where N is even. */
+__device__ __forceinline__ void mxk_wg_store_tile(const float (&acc)[64], float *c, int M, int N, int r0, int c0, int q4)
+{
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int r = r0 + 8 * h;
+        if (r >= M) continue;
+        float *crow = c + (size_t)r * N;
+#pragma unroll
+        for (int b = 0; b < 16; b++) {
+            const int cc = c0 + b * 8 + q4 * 2;
+            const float v0 = acc[b * 4 + h * 2], v1 = acc[b * 4 + h * 2 + 1];
+            if (cc + 1 < N && (N & 1) == 0) {
+                *reinterpret_cast<float2 *>(crow + cc) = make_float2(v0, v1);
+            } else {
+                if (cc < N) crow[cc] = v0;
+                if (cc + 1 < N) crow[cc + 1] = v1;
+            }
+        }
+    }
 }
 
 #endif

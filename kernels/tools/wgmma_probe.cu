@@ -185,6 +185,37 @@ __global__ void __launch_bounds__(NWG * 128, 1) probe_promo(int iters, int *out)
     if (x == 0x12345 || fs == 1.2345f) out[0] = x;
 }
 
+/* The GEMM's factor loads and fast promotion of one group (gemm_wgmma.cu, apply_fac): NB LDS.128 of
+** B factors (this thread's column quads, 64 bytes apart from fb) and 2 LDS.64 of A factors (rows
+** rl0 and rl0 + 8, at fa and fa + 64), then per output x = fma(F, sa, ca), acc = fma(x, sb, acc)
+** with F the accumulator's bits (BIAS) or those of d + 0x4B400000 (the IADD).  NB = 8 for a
+** 64 x 128 tile (64 outputs per thread), 4 for 64 x 64 (32). */
+template <int NB, bool BIAS>
+__device__ __forceinline__ void probe_promote(const int *dd, float *acc, uint32_t fb, uint32_t fa)
+{
+    float4 f[NB];
+    float2 a0, a1;
+#pragma unroll
+    for (int j = 0; j < NB; j++)
+        asm volatile("ld.shared.v4.f32 {%0,%1,%2,%3}, [%4];\n" : "=f"(f[j].x), "=f"(f[j].y), "=f"(f[j].z), "=f"(f[j].w) : "r"(fb + 64 * j));
+    asm volatile("ld.shared.v2.f32 {%0,%1}, [%2];\n" : "=f"(a0.x), "=f"(a0.y) : "r"(fa));
+    asm volatile("ld.shared.v2.f32 {%0,%1}, [%2];\n" : "=f"(a1.x), "=f"(a1.y) : "r"(fa + 64));
+#pragma unroll
+    for (int bb = 0; bb < NB; bb++) {
+        const float sbv[4] = {f[bb].x, f[bb].y, f[bb].z, f[bb].w};
+#pragma unroll
+        for (int h2 = 0; h2 < 2; h2++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                const int i = (bb * 2 + h2) * 4 + e;
+                const float2 A = (e >> 1) ? a1 : a0;
+                const int bits = BIAS ? dd[i] : dd[i] + 0x4B400000;
+                const float x = __fmaf_rn(__int_as_float(bits), A.x, A.y);
+                acc[i] = __fmaf_rn(x, sbv[h2 * 2 + (e & 1)], acc[i]);
+            }
+    }
+}
+
 /* The Hopper GEMM's two-set structure (4 groups of KPG k-steps, G = 32 KPG, two accumulator sets,
 ** the wgmmas of group gi + 1 in flight while gi is promoted, drained after the 4th: the G = 32 stage,
 ** or a G = 64 stage pair), with the 10 factor loads per group, on NWG warpgroups without a ring.
@@ -223,29 +254,7 @@ __global__ void __launch_bounds__(NWG * 128, 1) probe_g32(int iters, int *out)
         }
         wgmma_commit();
     };
-    auto promote = [&](int (&dd)[64], int gi) {
-        float4 f[8];
-        float2 a0, a1;
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-            asm volatile("ld.shared.v4.f32 {%0,%1,%2,%3}, [%4];\n" : "=f"(f[j].x), "=f"(f[j].y), "=f"(f[j].z), "=f"(f[j].w) : "r"(fb0 + 64 * j + 512 * gi));
-        asm volatile("ld.shared.v2.f32 {%0,%1}, [%2];\n" : "=f"(a0.x), "=f"(a0.y) : "r"(fa0 + 128 * gi));
-        asm volatile("ld.shared.v2.f32 {%0,%1}, [%2];\n" : "=f"(a1.x), "=f"(a1.y) : "r"(fa0 + 128 * gi + 64));
-#pragma unroll
-        for (int bb = 0; bb < 8; bb++) {
-            const float sbv[4] = {f[bb].x, f[bb].y, f[bb].z, f[bb].w};
-#pragma unroll
-            for (int h2 = 0; h2 < 2; h2++)
-#pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    const int i = (bb * 2 + h2) * 4 + e;
-                    const float2 A = (e >> 1) ? a1 : a0;
-                    const int bits = BIAS ? dd[i] : dd[i] + 0x4B400000;
-                    const float x = __fmaf_rn(__int_as_float(bits), A.x, A.y);
-                    acc[i] = __fmaf_rn(x, sbv[h2 * 2 + (e & 1)], acc[i]);
-                }
-        }
-    };
+    auto promote = [&](int (&dd)[64], int gi) { probe_promote<8, BIAS != 0>(dd, acc, fb0 + 512 * gi, fa0 + 128 * gi); };
     for (int it = 0; it < iters; it++) {
         issue(d, 0);
         issue(d1, 1);
@@ -320,26 +329,7 @@ __global__ void __launch_bounds__(NWG * 128, 1) probe_n64(int iters, int *out)
             }
             wgmma_commit();
             wgmma_wait_n64(d);
-            float4 f[4];
-            float2 a0, a1;
-#pragma unroll
-            for (int j = 0; j < 4; j++)
-                asm volatile("ld.shared.v4.f32 {%0,%1,%2,%3}, [%4];\n" : "=f"(f[j].x), "=f"(f[j].y), "=f"(f[j].z), "=f"(f[j].w) : "r"(fb0 + 64 * j + 256 * gi));
-            asm volatile("ld.shared.v2.f32 {%0,%1}, [%2];\n" : "=f"(a0.x), "=f"(a0.y) : "r"(fa0 + 128 * gi));
-            asm volatile("ld.shared.v2.f32 {%0,%1}, [%2];\n" : "=f"(a1.x), "=f"(a1.y) : "r"(fa0 + 128 * gi + 64));
-#pragma unroll
-            for (int bb = 0; bb < 4; bb++) {
-                const float sbv[4] = {f[bb].x, f[bb].y, f[bb].z, f[bb].w};
-#pragma unroll
-                for (int h2 = 0; h2 < 2; h2++)
-#pragma unroll
-                    for (int e = 0; e < 4; e++) {
-                        const int i = (bb * 2 + h2) * 4 + e;
-                        const float2 A = (e >> 1) ? a1 : a0;
-                        const float x = __fmaf_rn(__int_as_float(d[i] + 0x4B400000), A.x, A.y);
-                        acc[i] = __fmaf_rn(x, sbv[h2 * 2 + (e & 1)], acc[i]);
-                    }
-            }
+            probe_promote<4, false>(d, acc, fb0 + 256 * gi, fa0 + 128 * gi);
         }
     }
     float fs = 0.f;
