@@ -120,6 +120,17 @@ MXTEST(xcard_predict_by_hand)
     /* the copy of n = 1e8 elements: 4e8 bytes / (3350e9 x 0.9) = 132.6700 us */
     MXT_EQ_INT(mxsim_gpu_xpredict(ctx, &k_h100, &p, "d2d-copy", 100000000, 1, 1, 0, &us), MXSIM_OK);
     MXT_NEAR(us, 132.6700, 1e-3);
+    /* the bf16-path kernel (cfg 0 at 2048x4096x4096 G = 32 routes to cfg 11), L 9, a 1.5, b 2, ov 0:
+    ** T = 2 x 2048 x 4096 x 4096 / 989.5e12 = 69.44869 us (the bf16 peak) > E = 2048 x 4096 x 128 x 1
+    ** / (128 x 132 x 1.83e9) = 34.72681 us, so W = T; S = 512 tiles / 132 = 3.87879; C = 1.5 W + 2 S
+    ** = 111.93061 us; its pre-pass (serial): 25165824 x (1 + 1/32 + 2) bytes / (3350e9 x 0.9) =
+    ** 25.30146 us; its reads D = (2 x 25165824 + 4 x 2048 x 4096) / 3.015e12 = 27.82291 us < C;
+    ** time = 9 + 25.30146 + 111.93061 = 146.23207 us */
+    p.cls[MXSIM_GX_BF16].L = 9, p.cls[MXSIM_GX_BF16].a[0] = 1.5, p.cls[MXSIM_GX_BF16].b[0] = 2;
+    MXT_EQ_INT(mxsim_gpu_xpredict(ctx, &k_h100, &p, "mxk-gemm-mxint8", 2048, 4096, 4096, 32, &us), MXSIM_OK);
+    MXT_NEAR(us, 146.23207, 1e-3);
+    MXT_EQ_INT(mxsim_gpu_xpredict(ctx, &k_h100, &p, "mxk-gemm-mxint8-cfg11", 2048, 4096, 4096, 32, &us), MXSIM_OK);
+    MXT_NEAR(us, 146.23207, 1e-3);
     MXT_EQ_INT(mxsim_gpu_xpredict(ctx, &k_h100, &p, "warp-drive", 1, 1, 1, 0, &us), MXSIM_E_UNSUPPORTED);
     MXT_EQ_INT(mxsim_gpu_xpredict(ctx, &k_h100, &p, "mxk-gemm-mxint8", 16, 64, 48, 32, &us), MXSIM_E_ARG); /* G does not divide K */
     mxsim_ctx_destroy(ctx);
