@@ -353,3 +353,29 @@ MXTEST(ref_selfcheck_rounding_vs_fpu)
 }
 
 MXTEST_MAIN()
+
+/* ---- the bias identity of the GPU bf16 pre-pass (kernels/src/gemm_bf16.cu, cfg 11) -------------- */
+
+/* The pre-pass forms the bf16 of m * 2^(E-133) without a conversion unit: the byte m + 128 goes into
+** the low mantissa bits of 2^23 (x = 2^23 + m + 128) and ONE fused multiply-add, x f - (2^23 + 128) f
+** with f = 2^(E-133), must give m f exactly, with a zero lower half (so the fp32's upper 16 bits are
+** the bf16).  Enumerated here for every mantissa and every E of the kernel's window [70, 186], against
+** m 2^(E-133) built with ldexp in double; the same steps as the kernel (xor, byte placement, fmaf). */
+MXTEST(gpu_prescale_bias_identity_window)
+{
+    for (int E = 70; E <= 186; E++) {
+        const float f = ldexpf(1.0f, E - 133), c0 = -8388736.0f * f;
+        for (int mi = -128; mi < 128; mi++) {
+            const uint32_t byte = ((uint32_t)(uint8_t)(int8_t)mi) ^ 0x80u;
+            uint32_t xb = 0x4B000000u | byte, rb;
+            float x, r;
+            memcpy(&x, &xb, 4);
+            r = fmaf(x, f, c0);
+            memcpy(&rb, &r, 4);
+            mxt_checks++;
+            if ((double)r != ldexp((double)mi, E - 133) || (rb & 0xFFFFu) != 0)
+                MXT_FAILF("E=%d m=%d: fma gives %a (bits 0x%08x), want %a with a zero lower half", E, mi, (double)r,
+                          rb, ldexp((double)mi, E - 133));
+        }
+    }
+}
