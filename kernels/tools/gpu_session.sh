@@ -53,20 +53,9 @@ rm -rf /tmp/golden && mkdir -p /tmp/golden/golden && timeout -k 5 120 "$G" golde
 if [ "${MXK_SKIP_BENCH:-0}" != 1 ]; then
   stamp "== bench"; timeout -k 5 330 "$G" bench "$DEST" || rc=1
 fi
-if [ "${MXK_NCU:-1}" = 1 ] && command -v ncu > /dev/null; then
-  stamp "== ncu: Hopper kernel 2048x4096x4096 at G = 32 and 128 (cfg 8)"
-  for g in 32 128; do
-    timeout -k 5 60 ncu --clock-control none -k regex:wgmma --launch-skip 2 --launch-count 1 \
-      --section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats --section Occupancy \
-      "$G" perf 2048 4096 4096 $g 8 >> "$DEST/ncu.txt" 2>&1
-  done
-  stamp "== ncu: decode kernel (cfg 9) 1x4096x4096 G=32 and 16x4096x4096 G=128 (ncu flushes the caches before the profiled launch)"
-  for a in "1 4096 4096 32" "16 4096 4096 128"; do
-    timeout -k 5 60 ncu --clock-control none -k regex:gemm_decode --launch-skip 2 --launch-count 1 \
-      --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy \
-      "$G" perf $a 9 >> "$DEST/ncu.txt" 2>&1
-  done
-  grep -E 'gemm_|Duration|Throughput|Issue Slots|Executed Ipc|Registers|No Eligible|One or More|Warp Cycles|SM Frequency|Achieved Occupancy' "$DEST/ncu.txt" | head -60
+if [ "${MXK_NCU:-1}" = 1 ]; then
+  stamp "== ncu: the dispatched kernels of the target shapes (kernels/tools/ncu_session.sh)"
+  "$ROOT/kernels/tools/ncu_session.sh" "$G" "$DEST"
 fi
 stamp "== summary"
 awk -F, 'NR>1 {n++; m+=$5} END {printf "verify: %d checks, %d mismatches\n", n, m}' "$DEST/verify.csv"
