@@ -43,7 +43,10 @@
 ** half, both release each slot) 277 / 250 us at G = 32 / 64.  The structure without its ring
 ** (wgmma_probe, bf16-2set) runs at 0.38 / 0.45 of the int8 peak at G = 32 / 64; this kernel at about
 ** 0.22 / 0.25 after its pre-pass: twice the int8 kernel's operand bytes per MAC go through L2 and the
-** ring (1.07 GB at 2048x4096x4096 against 0.54).
+** ring (1.07 GB at 2048x4096x4096 against 0.54).  The pre-pass: 21.3 us on an H200, 26.2 on an H100 at
+** 2048x4096x4096 G = 32 (Nsight Compute; 33.5 us with 16 mantissas per thread, whose two 16-byte
+** stores per warp wrote half sectors: L2-bound); the GEMM after it runs at the board's 700 W limit,
+** SM clock 1.62-1.65 GHz (reports/gpu/NVIDIA-H*-2026-11-27-final6/ncu_dispatched.txt).
 **
 ** Proof of the fast path.  Window: 70 <= E <= 186 for every scale of a group with a nonzero
 ** mantissa (a group whose mantissas are all zero contributes +-0 products whatever its E < 255).
@@ -63,7 +66,7 @@
 **       H200; G = 32 and 64 on an H100, reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-27-probes) and
 **       mxsim-gpu verify in every card run (16 cfg 11 cases at G = 32 and 64: the window's edges,
 **       all -128 mantissas (|d| = 2^19, 2^20), zero blocks with tiny scales; 0 mismatches on an H200
-**       and an H100, final5).
+**       and an H100, final5 and final6).
 **   (4) acc = RN(acc + d') is the contract's add.  Signed zeros: d' = -0 (all products -0) and +0
 **       give the same acc (acc is never -0: it starts at +0.0 and RN(+0 + -0) = +0).
 ** Outside the window (E < 70 or > 186 with a nonzero mantissa, E = 255 NaN) the exact path runs.
