@@ -15,7 +15,7 @@
 **
 ** Two launches per call:
 **   1. bf_prescale (A and B in one grid): each 8 mantissas m with their scale byte E become 8 bf16
-**      m * 2^(E-133) (one FFMA each, exact: at the kernel) in a stream-ordered scratch
+**      m * 2^(E-133) (one FFMA each, exact: see bf_prescale) in a stream-ordered scratch
 **      (cudaMallocAsync); each block writes one verdict word: 1 if one of its groups is outside the
 **      window below and not all zero, or has E = 255.
 **   2. gemm_bf16_kernel, the pre-pass's programmatic dependent: one CTA per SM, 384 threads (a
@@ -89,9 +89,7 @@
 #define BF_EMIN 70       /* the window of the fast path (header, (1)-(3)) */
 #define BF_EMAX 186
 #define BF_PRE_BLOCKS 264 /* blocks per operand of the pre-pass: one verdict word each */
-#ifndef BF_PRE_U
 #define BF_PRE_U 8       /* 8-element units per thread in flight in the pre-pass */
-#endif
 
 namespace {
 
@@ -179,7 +177,8 @@ __global__ void __launch_bounds__(256)
                 /* byte b (m + 128 after the xor) in the low mantissa bits of 2^23: x = 2^23 + m + 128;
                 ** fma(x, f, c0) = m f exactly (x f is exact: 24 bits times a power of two inside
                 ** the window; the exact sum m f has 8 significant bits), so the fp32's upper half is
-                ** the bf16.  No conversion unit (I2F issues at a quarter of the FMA rate). */
+                ** the bf16.  No conversion unit (I2F issues at a fraction of the FMA rate); the identity
+                ** is enumerated for every m and E of the window in tests/unit/test_decode.c. */
                 const uint32_t wx = w[k] ^ 0x80808080u;
                 float r[4];
 #pragma unroll

@@ -23,6 +23,7 @@ expect "MXK_PREFILL_VARIANTS='0,1,'" env MXK_PREFILL_VARIANTS=0,1, "$b/mxsim-gpu
 expect "MXK_NO_WGMMA='0': expected 1 or unset" env MXK_NO_WGMMA=0 "$b/mxsim-gpu" info
 expect "MXK_VERIFY_CFG=''" env MXK_VERIFY_CFG= "$b/mxsim-gpu" verify /tmp
 expect "MXK_DS_CPW='-1'" env MXK_DS_CPW=-1 "$b/mxsim-gpu" info
+expect "usage: ncu_session.sh MXSIM_GPU DEST" bash "$(dirname "$0")/../tools/ncu_session.sh" "$b/mxsim-gpu"
 # accepted values pass the check (then, without a GPU, the tool stops at the device with exit 1, not 2)
 accepted() {
   local err rc

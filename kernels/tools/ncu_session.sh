@@ -8,6 +8,7 @@
 # ncu flushes the caches before each profiled launch (cold L2, as the bench); clocks are not locked
 # (--clock-control none), so the SM frequency line says what the board ran at.
 set -u
+[ $# -eq 2 ] || { echo "usage: ncu_session.sh MXSIM_GPU DEST" >&2; exit 2; }
 G=$1 DEST=$2
 command -v ncu > /dev/null || { echo "ncu_session: no ncu on this machine"; exit 0; }
 sections=(--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis
