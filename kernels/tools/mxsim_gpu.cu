@@ -679,14 +679,33 @@ template <class F> static double median_us(F &&fn, int nsets, int warm = 5, int 
 }
 
 /* ---- measured board power: NVML, opened at run time (no header or link dependency; skipped
-** when libnvidia-ml is absent).  During a sustained loop of >= 600 ms of the timed operation, a
-** thread samples nvmlDeviceGetPowerUsage every 5 ms and the total-energy counter is read at both
-** ends; joules per op come from the counter when it moves, else from mean power x time. */
+** when libnvidia-ml is absent).  During a sustained loop of >= 600 ms of the timed operation (after
+** 100 ms of the same calls), a thread samples the board's INSTANTANEOUS power every 5 ms (NVML field
+** NVML_FI_DEV_POWER_INSTANT, 186, through nvmlDeviceGetFieldValues); the row's power is their mean
+** and its joules per call that power x the loop's own time per call.  Not used, measured as wrong
+** for loops this short (final6 runs, reports/gpu/*-2026-11-27-final6/README.md):
+** nvmlDeviceGetPowerUsage, a trailing one-second average on these boards, so that each sample mixed
+** in the previous row's loop and the host's work; and the total-energy counter, whose steps are too
+** coarse for 0.6 s (it gave 0.6-2.1x the sampled power; 980 W for cuBLAS bf16 on a 700 W board).
+** Where the field is not supported, the average reading is used after 1.1 s of warm-up calls. */
+struct NvmlField { /* nvmlFieldValue_t (nvml.h) */
+    unsigned field_id, scope_id;
+    long long timestamp, latency_us;
+    int value_type, ret;
+    union {
+        double d;
+        unsigned ui;
+        unsigned long long ull;
+        long long sll;
+        int si;
+    } value;
+};
+static_assert(sizeof(NvmlField) == 40, "the layout of nvmlFieldValue_t");
 struct Nvml {
-    bool ok = false;
+    bool ok = false, instant = false;
     void *dev = nullptr;
     int (*power)(void *, unsigned *) = nullptr;
-    int (*energy)(void *, unsigned long long *) = nullptr;
+    int (*fields)(void *, int, NvmlField *) = nullptr;
 };
 static Nvml g_nvml;
 /* a 0/1 switch of k_env_knobs (checked by env_knobs_ok before any command runs): set to 1 or not */
@@ -696,6 +715,18 @@ static bool env_on(const char *name)
     return v && atoi(v) == 1; /* as env_knobs_ok read it ("01", "+1" are 1 too) */
 }
 static bool g_no_power = false; /* MXK_BENCH_DECODE=1: decode rows only, no power loops */
+/* the board's power now, in W (instantaneous where the field works, else the trailing average); 0 if none */
+static double nvml_watts()
+{
+    if (g_nvml.instant) {
+        NvmlField f{};
+        f.field_id = 186; /* NVML_FI_DEV_POWER_INSTANT, mW */
+        if (g_nvml.fields(g_nvml.dev, 1, &f) == 0 && f.ret == 0) return f.value.ui * 1e-3;
+        return 0;
+    }
+    unsigned mw = 0;
+    return g_nvml.power(g_nvml.dev, &mw) == 0 ? mw * 1e-3 : 0;
+}
 static void nvml_open()
 {
     void *h = dlopen("libnvidia-ml.so.1", RTLD_NOW);
@@ -703,10 +734,15 @@ static void nvml_open()
     auto init = (int (*)())dlsym(h, "nvmlInit_v2");
     auto byidx = (int (*)(unsigned, void **))dlsym(h, "nvmlDeviceGetHandleByIndex_v2");
     g_nvml.power = (int (*)(void *, unsigned *))dlsym(h, "nvmlDeviceGetPowerUsage");
-    g_nvml.energy = (int (*)(void *, unsigned long long *))dlsym(h, "nvmlDeviceGetTotalEnergyConsumption");
+    g_nvml.fields = (int (*)(void *, int, NvmlField *))dlsym(h, "nvmlDeviceGetFieldValues");
     int dev = 0;
     cudaGetDevice(&dev);
     g_nvml.ok = init && byidx && g_nvml.power && init() == 0 && byidx((unsigned)dev, &g_nvml.dev) == 0;
+    if (g_nvml.ok && g_nvml.fields) { /* the instantaneous field where it answers with a board-like value */
+        g_nvml.instant = true;
+        const double w = nvml_watts();
+        g_nvml.instant = w > 1.0 && w < 5000.0;
+    }
 }
 struct PowerResult {
     double watts = 0, joules_per_call = 0, us_per_call = 0;
@@ -717,22 +753,21 @@ template <class F> static PowerResult measure_power(F &&fn, int nsets, double us
     if (g_no_power) return PowerResult();
     PowerResult r;
     if (!g_nvml.ok || us_hint <= 0) return r;
-    /* 100 ms of the same calls first, so that the board reaches its steady power, then >= 600 ms
-    ** measured (NVML's power reading is averaged over a window; the energy counter is exact) */
-    for (int i = 0, warm = std::max(5, (int)(100000.0 / us_hint)); i < warm; i++) fn(i % nsets);
+    /* warm-up: the board reaches its steady power (and, without the instantaneous field, the
+    ** trailing average forgets what ran before) */
+    const double warm_us = g_nvml.instant ? 100000.0 : 1100000.0;
+    for (int i = 0, warm = std::max(5, (int)(warm_us / us_hint)); i < warm; i++) fn(i % nsets);
     const int calls = std::max(20, (int)(600000.0 / us_hint));
     std::atomic<bool> stop(false);
     std::vector<double> samples;
     CK(cudaDeviceSynchronize());
     std::thread th([&] {
         while (!stop.load()) {
-            unsigned mw = 0;
-            if (g_nvml.power(g_nvml.dev, &mw) == 0) samples.push_back(mw * 1e-3);
+            const double w = nvml_watts();
+            if (w > 0) samples.push_back(w);
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
     });
-    unsigned long long e0 = 0, e1 = 0;
-    const bool have_e = g_nvml.energy && g_nvml.energy(g_nvml.dev, &e0) == 0;
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
     CK(cudaEventCreate(&b));
@@ -740,22 +775,20 @@ template <class F> static PowerResult measure_power(F &&fn, int nsets, double us
     for (int i = 0; i < calls; i++) fn(i % nsets);
     CK(cudaEventRecord(b));
     CK(cudaEventSynchronize(b));
-    if (have_e) g_nvml.energy(g_nvml.dev, &e1);
     stop = true;
     th.join();
     float ms = 0;
     CK(cudaEventElapsedTime(&ms, a, b));
     cudaEventDestroy(a);
     cudaEventDestroy(b);
-    /* the first samples may still show the idle board: keep the later 80% */
+    /* the first samples may fall before the loop's first call runs: keep the later 80% */
     double sum = 0;
     int n = 0;
     for (size_t i = samples.size() / 5; i < samples.size(); i++) sum += samples[i], n++;
     r.watts = n ? sum / n : 0;
     r.calls = calls;
     r.us_per_call = ms * 1000.0 / calls;
-    const double ej = have_e && e1 > e0 ? (e1 - e0) * 1e-3 : r.watts * ms * 1e-3;
-    r.joules_per_call = ej / calls;
+    r.joules_per_call = r.watts * r.us_per_call * 1e-6;
     return r;
 }
 
@@ -1036,7 +1069,8 @@ static int cmd_bench(const char *outdir)
     const bool decode_only = env_on("MXK_BENCH_DECODE");
     g_no_power = decode_only;
     nvml_open();
-    printf("NVML power: %s\n", g_nvml.ok ? "available" : "not available (power columns 0)");
+    printf("NVML power: %s\n", !g_nvml.ok ? "not available (power columns 0)"
+                                 : g_nvml.instant ? "instantaneous (field 186)" : "trailing average (no instantaneous field)");
     cublasHandle_t cb;
     CKB(cublasCreate(&cb));
     cublasLtHandle_t lt;

@@ -42,13 +42,11 @@ b=$(col mid gpu_best); m=$(col mid mxk_us); c=$(col mid cublas_bf16_us)
 [ "$b" = cublas-bf16 ] && awk -v m="$m" -v c="$c" -v u="$u" 'BEGIN{exit !(c<=m && u==c)}' && ok "mid best is the fastest allowed" || bad "mid best $b ($u) of mxk $m, cuBLAS $c"
 n=$(awk -F, 'NR>1 && $0 !~ /NVIDIA H100 80GB HBM3/' "$t/out.csv" | wc -l)
 [ "$n" = 0 ] && ok "every row names the card" || bad "$n rows without the card"
-# the committed reports are current (power: the first folder of each card in workloads/gpus/xcard-runs.txt,
-# as tests/gpumodel/xcard.sh --write makes them)
-first() { awk -v c="$1" '$0 !~ /^[ \t]*(#|$)/ && $1 == c { print $2; exit }' workloads/gpus/xcard-runs.txt; }
-for c in h100:$(first h100) h200:$(first h200); do
-  k=${c%%:*}; d=${c#*:}
+# the committed reports are current (power: the file tests/gpumodel/xcard.sh --write takes for each card)
+for k in h100 h200; do
+  pw=$(bash tests/gpumodel/xcard.sh --power-of $k) && [ -f "$pw" ] || bad "no power file for $k"
   "$MXSIM" compare-gpu --trace traces/llama2-7b-decode-b16.trace --config workloads/configs/large.ini \
-    --xcard workloads/gpus/$k-xcard.ini --power $d/bench_ext.csv -o "$t/$k" > /dev/null 2>&1 || bad "$k report run"
+    --xcard workloads/gpus/$k-xcard.ini --power "$pw" -o "$t/$k" > /dev/null 2>&1 || bad "$k report run"
   cmp -s "$t/$k/accel_vs_best_gpu.csv" reports/gpu/compare-$k/accel_vs_best_gpu.csv && ok "compare-$k/accel_vs_best_gpu.csv is current" \
     || bad "reports/gpu/compare-$k/accel_vs_best_gpu.csv differs from a fresh run"
 done

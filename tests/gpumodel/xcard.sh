@@ -8,11 +8,15 @@
 #                                      (--check); print the held-out MAPE per run, per median and per
 #                                      kernel class; MXSIM_XCARD_MAX_MAPE (percent) gates the MAPE
 #                                      against the median of the held-out card's runs.
+#   tests/gpumodel/xcard.sh --power-of CARD   the bench_ext file whose power compare-gpu uses for CARD
 #   tests/gpumodel/xcard.sh --write    re-derive and WRITE: the calibrated sections of both card
 #                                      files, reports/gpu/compare-h200/xcard_from_h100.txt,
 #                                      reports/gpu/compare-h100/xcard_from_h200.txt and the
 #                                      compare-gpu tables reports/gpu/compare-h*/accel_vs_best_gpu.csv
-#                                      (power: the first listed folder's bench_ext.csv of each card).
+#                                      (power: the first listed folder's newest bench_ext file of each
+#                                      card, bench_ext_runN.csv with the largest N, else bench_ext.csv:
+#                                      the runs before final6's run 6 sampled a trailing 1 s power
+#                                      average, see kernels/tools/mxsim_gpu.cu measure_power).
 # MXSIM (the CLI; default build/mxsim) and MXSIM_SOURCE_DIR (default: this checkout).  Exit 77: no results.
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,6 +35,9 @@ awk '$0 ~ /^[ \t]*(#|$)/ { next }
      NF == 3 && $3 != "decode1" && $3 != "prebf16" { printf "%s:%d: field 3 (build): '\''%s'\'' is not decode1 or prebf16\n", FILENAME, FNR, $3; bad = 1; exit }
      END { exit bad }' "$list" >&2 || exit 2
 first() { local f; f=$(args "$1" | head -1); echo "${f##*:}"; }
+power_file() { ls "$1"/bench_ext*.csv | sort -V | tail -1; }
+# --power-of CARD: print the file that gives CARD's measured power (for compare_best.sh), nothing else
+if [ "${1:-}" = --power-of ]; then f=$(first "${2:-}"); [ -n "$f" ] && power_file "$f"; exit $?; fi
 h100=(); h200=()
 for f in $(args h100); do [ -e "${f##*:}" ] || { echo "skipped: $f missing"; exit 77; }; h100+=(--from "$f"); done
 for f in $(args h200); do [ -e "${f##*:}" ] || { echo "skipped: $f missing"; exit 77; }; h200+=(--from "$f"); done
@@ -74,7 +81,7 @@ done
 if [ $write = 1 ]; then
   for d in h100 h200; do
     "$MXSIM" compare-gpu --trace traces/llama2-7b-decode-b16.trace --config workloads/configs/large.ini \
-      --xcard workloads/gpus/$d-xcard.ini --power "$(first $d)/bench_ext.csv" -o reports/gpu/compare-$d > /dev/null \
+      --xcard workloads/gpus/$d-xcard.ini --power "$(power_file "$(first $d)")" -o reports/gpu/compare-$d > /dev/null \
       && echo "wrote reports/gpu/compare-$d/accel_vs_best_gpu.csv" || { echo "FAIL: compare-gpu $d"; rc=1; }
   done
   exit $rc
