@@ -193,8 +193,8 @@ static mxsim_status set_brow(mxsim_ctx *ctx, mxsim_table *t, int64_t r, const do
 /* One implementation's time and energy per execution: the measured median time when the bench has
 ** the op, else the cross-card model; energy = the op's measured power (else the power interpolated
 ** between the measured rows of the implementation) x that time.  Not bench_ext.csv's joules_per_op:
-** that is the energy per call of the power loop (warm L2, back-to-back calls), whose time per call
-** (joules_per_op / power_w) differs from the cold-L2 median (sim/doc/gpu-model.md section 7). */
+** that is the power times the power loop's own time per call (back-to-back calls at the power
+** limit), which differs from the cold-L2 median by -15% to +17% (sim/doc/gpu-model.md section 7). */
 static int impl_time(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p, const mxsim_gpu_xpower *pw,
                      const char *method, int64_t m, int64_t n, int64_t k, int64_t g, double *us, double *uj, int *measured)
 {
