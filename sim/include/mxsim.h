@@ -1369,8 +1369,9 @@ MXSIM_API mxsim_status mxsim_gpu_xscore_bench(mxsim_ctx *ctx, const mxsim_gpu_xb
 MXSIM_API mxsim_status mxsim_gpu_xpredict(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p,
                                           const char *method, int64_t M, int64_t N, int64_t K, int64_t G, double *us);
 
-/* Measured board power (a bench_ext.csv of kernels/tools/mxsim_gpu.cu: power_w per row, the NVML
-** mean over a sustained loop of the op).  _measured: 1 and the row's median time and power when
+/* Measured board power (a bench_ext.csv of kernels/tools/mxsim_gpu.cu: power_w per row, the mean of
+** NVML's instantaneous power over a sustained loop of the op; files before commit debb5a6 hold a
+** trailing one-second average instead, sim/doc/gpu-model.md section 7).  _measured: 1 and the row's median time and power when
 ** (method, M, N, K, G) was measured (G < 0: any G), else 0.  _watts: the power of method at M x N x K (G), linear in
 ** log(2MNK) between the measured rows of that method (of that G when there are some), clamped at
 ** the ends; 0 when the method has no row. */
