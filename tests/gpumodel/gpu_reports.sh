@@ -10,7 +10,11 @@
 # bound_us = their maximum, frac_of_bound = bound_us / median_us, ratio = cuBLAS bf16 / median of the
 # same shape, joules_per_op x TOPS/W = 2MNK / 1e12.  The GPU outputs themselves are re-derived with
 # the C model by tests/unit/test_gpu_golden.c (tests/golden/gpu/).  The probes' CSVs re-derive too
-# (below).  Exit 77 when nothing is committed.
+# (below).  Power of the runs whose log says "NVML power: instantaneous" (since commit debb5a6; the
+# log of bench_ext.csv is session.log, of bench_ext_runN.csv bench_runN.log): every row with power
+# has 10 W < power_w < 1500 W and a power loop whose time per call (joules_per_op / power_w) is within
+# 0.5-2x of the row's median: the energy counter of the earlier runs implied up to 2.1x.
+# Exit 77 when nothing is committed.
 set -u
 : "${MXSIM_SOURCE_DIR:?}"
 shopt -s nullglob
@@ -53,6 +57,15 @@ for e in "$MXSIM_SOURCE_DIR"/reports/gpu/*/bench_ext*.csv; do
   echo "$out"; n=$((n+1)); fails=$((fails + $(echo "$out" | grep -c '^FAIL')))
 done
 # The probes (kernels/README "Probes"): stream_probe.csv's GB/s = bytes / median_us; wgmma_probe.csv's
+for e in "$MXSIM_SOURCE_DIR"/reports/gpu/*/bench_ext*.csv; do
+  r=$(basename "$e" .csv); r=${r#bench_ext}; log=$(dirname "$e")/session.log
+  [ -n "$r" ] && log=$(dirname "$e")/bench${r}.log
+  [ -f "$log" ] && grep -q "NVML power: instantaneous" "$log" || continue
+  out=$(awk -F, 'FNR==1 {next} $16>0 { loop = 1e6*$17/$16; rows++
+      if ($16 <= 10 || $16 >= 1500 || loop < 0.5*$8 || loop > 2*$8) { printf "FAIL %s %s %sx%sx%s G=%s: %s W, loop %.1f us/call against median %s\n", FILENAME, $7, $3, $4, $5, $6, $16, loop, $8; nb++ } }
+    END { if (!rows) print "FAIL " FILENAME ": no power rows"; else if (!nb) printf "ok   %s: %d power rows (instantaneous NVML) consistent\n", FILENAME, rows }' "$e")
+  echo "$out"; n=$((n+1)); fails=$((fails + $(echo "$out" | grep -c '^FAIL')))
+done
 # fraction of the int8 peak = MACs / (SMs x 4096 x clock x us), the MACs of NWG warpgroups x the
 # probe's fixed work (16384 wgmma m64n128k32 per warpgroup, the two-set rows' data k-steps included, their
 # bias wgmmas not; ring and promo rows: 4096 stages of 4; n64 rows: 16384 m64n64k32, i.e. 8192 of the
