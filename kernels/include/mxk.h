@@ -85,6 +85,13 @@ int mxk_dequantize_bf16_cfg(int profile, const int8_t *mantissa, const uint8_t *
 int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m, const uint8_t *a_e,
              const int8_t *b_m, const uint8_t *b_e, float *c, int cfg, mxk_stream stream);
 
+/* The kernel that cfg 0 of mxk_gemm picks for an M x N GEMM with groups of G (the rules above): 9
+** or 10 (M <= 16), 11 or 8 (M > 16 and at least 132 tiles of 128 x 128; 11 at G = 32), else 2 (at
+** least 100 tiles of 64 x 64) or 3; -1 where G is not a multiple of 32 (the SIMT kernel runs).  The
+** kernel may still hand the call to its fallback at run time (11 -> 8 -> 5, 9 and 10 -> 4: the
+** device, K, the alignment or the scratch, as above); unaligned operands run the SIMT kernel. */
+int mxk_gemm_cfg0(int64_t M, int64_t N, int64_t G);
+
 /* The same GEMM by the plain SIMT kernel only (any G): the reference path for tests. */
 int mxk_gemm_simt(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m,
                   const uint8_t *a_e, const int8_t *b_m, const uint8_t *b_e, float *c,

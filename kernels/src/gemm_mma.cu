@@ -316,6 +316,27 @@ static int launch_cfg(int M, int N, int K, int G, const int8_t *am, const uint8_
     return mxk_err(cudaGetLastError());
 }
 
+/* cfg 0's choice by shape (mxk.h); mxsim-gpu's roofline asks the same function */
+extern "C" int mxk_gemm_cfg0(int64_t M, int64_t N, int64_t G)
+{
+    if (M < 1 || N < 1 || G < 32 || G % 32 != 0) return -1; /* mxk_gemm runs the SIMT kernel */
+    const int64_t tiles_l = ((M + 127) / 128) * ((N + 127) / 128);
+    const int64_t tiles_s = ((M + 63) / 64) * ((N + 63) / 64);
+    /* M <= 16: the decode kernel (cfg 9; its fallback is the small-M kernel, cfg 4, which beat the
+    ** 16x32 tiles of cfg 3 on every decode shape of the bench on an H200, run 2 of 2026-11-26). At
+    ** least one 128x128 tile per SM: the Hopper wgmma kernel (cfg 8, falling back to cfg 5). */
+    int cfg = M <= 16 ? 9 : tiles_l >= 132 ? 8 : tiles_s >= 100 ? 2 : 3;
+    /* The streaming decode kernel (cfg 9) where it measured fastest on an H200 (2026-11-26,
+    ** reports/gpu/NVIDIA-H200-2026-11-26-decode2): M <= 8 at every G, M > 8 at G >= 64; the first decode kernel
+    ** (cfg 10) at M > 8 with G = 32, where the 16 x 16 terms per group bound cfg 9. */
+    if (cfg == 9 && M > 8 && G == 32) cfg = 10;
+    /* G = 32 on the Hopper kernel's shapes: its bf16-path twin (cfg 11, falling back to cfg 8),
+    ** 1.3-1.4x faster at the bench's prefill shapes on an H200 (gemm_bf16.cu); cfg 8 keeps
+    ** G >= 64, where it measured faster */
+    if (cfg == 8 && G == 32) cfg = 11;
+    return cfg;
+}
+
 extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m,
                         const uint8_t *a_e, const int8_t *b_m, const uint8_t *b_e, float *c,
                         int cfg, mxk_stream stream)
@@ -328,26 +349,7 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
         return mxk_gemm_simt(M, N, K, G, a_m, a_e, b_m, b_e, c, stream);
     cudaStream_t s = (cudaStream_t)stream;
     const int m = (int)M, n = (int)N, k = (int)K, g = (int)G;
-    if (cfg == 0) {
-        const int64_t tiles_l = ((M + 127) / 128) * ((N + 127) / 128);
-        const int64_t tiles_s = ((M + 63) / 64) * ((N + 63) / 64);
-        /* M <= 16: the small-M kernel.  On an H200 (run 2 of 2026-11-26, final kernel) it beat the
-        ** 16x32 tiles (cfg 3) on every decode shape of the bench: 0.91-1.41x vs 0.29-0.51x of
-        ** cuBLAS bf16; closest at 16x11008x4096 G=32 (53.9 vs 57.8 us). */
-        const bool gemv = M <= 16;
-        /* At least one 128x128 tile per SM: the Hopper wgmma kernel (cfg 8), which falls back to
-        ** cfg 5 where it does not apply. */
-        /* M <= 16: the decode kernel (cfg 9) where it applies, else the small-M kernel (cfg 4). */
-        cfg = M <= 16 ? (gemv ? 9 : 3) : tiles_l >= 132 ? 8 : tiles_s >= 100 ? 2 : 3;
-        /* The streaming decode kernel (cfg 9) where it measured fastest on an H200 (2026-11-26,
-        ** reports/gpu/NVIDIA-H200-2026-11-26-decode2): M <= 8 at every G, M > 8 at G >= 64; the first decode kernel
-        ** (cfg 10) at M > 8 with G = 32, where the 16 x 16 terms per group bound cfg 9. */
-        if (cfg == 9 && M > 8 && G == 32) cfg = 10;
-        /* G = 32 on the Hopper kernel's shapes: its bf16-path twin (cfg 11, falling back to cfg 8),
-        ** 1.3-1.4x faster at the bench's prefill shapes on an H200 (gemm_bf16.cu); cfg 8 keeps
-        ** G >= 64, where it measured faster */
-        if (cfg == 8 && G == 32) cfg = 11;
-    }
+    if (cfg == 0) cfg = mxk_gemm_cfg0(M, N, G);
     if (cfg == 9) {
         const int r = mxk_gemm_decode_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
         if (r >= 0) return r;

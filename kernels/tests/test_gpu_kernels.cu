@@ -69,8 +69,40 @@ static int test_gemm(int64_t M, int64_t N, int64_t K, int64_t G, long *bad)
     return 0;
 }
 
+/* cfg 0's choice by shape (no device needed: runs on CI too), against the rules written in mxk.h,
+** worked out by hand per case: M <= 16 -> 9, or 10 at M > 8 with G = 32; else >= 132 tiles of
+** 128 x 128 -> 8, or 11 at G = 32; else >= 100 tiles of 64 x 64 -> 2; else 3; G % 32 != 0 -> -1. */
+static long route_cases()
+{
+    struct {
+        int64_t M, N, G;
+        int want;
+    } c[] = {
+        {1, 4096, 32, 9},       {8, 4096, 32, 9},       {9, 4096, 32, 10},     {16, 4096, 32, 10},
+        {16, 4096, 64, 9},      {16, 11008, 128, 9},    {2048, 4096, 32, 11},  /* 16 x 32 = 512 tiles */
+        {2048, 4096, 64, 8},    {2048, 11008, 128, 8},  {8192, 8192, 32, 11},
+        {17, 16896, 64, 8},     /* 1 x 132 tiles of 128: exactly one per SM */
+        {17, 16768, 64, 2},     /* 131 tiles of 128; 1 x 262 of 64 */
+        {128, 768, 32, 3},      /* 1 x 6 and 2 x 12 tiles */
+        {1024, 1024, 64, 2},    /* 8 x 8 = 64 < 132; 16 x 16 = 256 >= 100 */
+        {2048, 4096, 48, -1},   {2048, 4096, 16, -1},
+    };
+    long bad = 0;
+    for (const auto &k : c) {
+        const int got = mxk_gemm_cfg0(k.M, k.N, k.G);
+        if (got != k.want) {
+            printf("FAIL mxk_gemm_cfg0(%lld, %lld, %lld) = %d, want %d\n", (long long)k.M, (long long)k.N,
+                   (long long)k.G, got, k.want);
+            bad++;
+        }
+    }
+    printf("%s: cfg 0 routing, %zu cases\n", bad ? "FAIL" : "ok", sizeof c / sizeof c[0]);
+    return bad;
+}
+
 int main()
 {
+    if (route_cases()) return 1;
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
         printf("skipped: no CUDA device\n");

@@ -821,12 +821,8 @@ static Roof roofline(int kind, int64_t M, int64_t N, int64_t K, int64_t G, doubl
     r.bound = r.bound_us == r.dram_us ? "dram" : r.bound_us == r.epi_us ? "epilogue-issue" : "tensor";
     return r;
 }
-/* the kernel cfg 0 runs (gemm_mma.cu's rule for the shapes of the bench) */
-static int routed_cfg(int cfg, int64_t M, int64_t N, int64_t G)
-{
-    if (cfg == 0) cfg = M <= 16 ? 9 : (((M + 127) / 128) * ((N + 127) / 128) >= 132 ? (G == 32 ? 11 : 8) : 3);
-    return cfg;
-}
+/* the kernel cfg 0 picks first: the library's own rule (mxk_gemm_cfg0) */
+static int routed_cfg(int cfg, int64_t M, int64_t N, int64_t G) { return cfg == 0 ? mxk_gemm_cfg0(M, N, G) : cfg; }
 /* SASS-counted issue slots per output per group of the promotion (common case) */
 static double epi_instr(int cfg, int64_t M, int64_t N, int64_t G)
 {
