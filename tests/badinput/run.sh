@@ -277,6 +277,8 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   bad xcard-runs-tag 2 "xruns-tag.txt:3: field 3 (build): 'prebf17' is not decode1 or prebf16" -- env MXSIM="$MXSIM" MXSIM_SOURCE_DIR="$src" MXSIM_XCARD_RUNS="$in/xruns-tag.txt" "$src/tests/gpumodel/xcard.sh"
   printf 'a100 %s\n' "$h100" > "$in/xruns-card.txt"
   bad xcard-runs-card 2 "xruns-card.txt:1: field 1 (card): 'a100' is not h100 or h200" -- env MXSIM="$MXSIM" MXSIM_SOURCE_DIR="$src" MXSIM_XCARD_RUNS="$in/xruns-card.txt" "$src/tests/gpumodel/xcard.sh"
+  # the power file of a card (xcard.sh --power-of, as compare_best.sh asks it): an unknown card
+  bad xcard-power-of-card 2 "card 'a100' is not h100 or h200" -- env MXSIM_SOURCE_DIR="$src" "$src/tests/gpumodel/xcard.sh" --power-of a100
   # the cross-card file's L2 size (the dequant+cuBLAS L2 reuse term): not a number, missing
   sed 's/^l2.mb = .*/l2.mb = lots/' "$xc" > "$in/xc-l2.ini"
   bad xcard-l2-nan 2 "xc-l2.ini:14: l2.mb: not a number" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc-l2.ini" --to "$h100" --to-card "$xc" -o "$out/cal.csv"

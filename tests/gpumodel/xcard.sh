@@ -37,7 +37,12 @@ awk '$0 ~ /^[ \t]*(#|$)/ { next }
 first() { local f; f=$(args "$1" | head -1); echo "${f##*:}"; }
 power_file() { ls "$1"/bench_ext*.csv | sort -V | tail -1; }
 # --power-of CARD: print the file that gives CARD's measured power (for compare_best.sh), nothing else
-if [ "${1:-}" = --power-of ]; then f=$(first "${2:-}"); [ -n "$f" ] && power_file "$f"; exit $?; fi
+if [ "${1:-}" = --power-of ]; then
+  case "${2:-}" in h100 | h200) ;; *) echo "xcard.sh --power-of: card '${2:-}' is not h100 or h200" >&2; exit 2 ;; esac
+  f=$(first "$2"); [ -n "$f" ] || { echo "$list: no folder for card $2" >&2; exit 2; }
+  p=$(power_file "$f" 2>/dev/null); [ -n "$p" ] || { echo "$f: no bench_ext*.csv" >&2; exit 2; }
+  echo "$p"; exit 0
+fi
 h100=(); h200=()
 for f in $(args h100); do [ -e "${f##*:}" ] || { echo "skipped: $f missing"; exit 77; }; h100+=(--from "$f"); done
 for f in $(args h200); do [ -e "${f##*:}" ] || { echo "skipped: $f missing"; exit 77; }; h200+=(--from "$f"); done
