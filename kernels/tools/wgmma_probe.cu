@@ -14,7 +14,7 @@
 ** (probe_session.sh samples the clock it actually ran at).  exact_bf16<KS>: the exactness of the
 ** bf16 path's fp32 accumulation that cfg 11's proof rests on (mismatch counts to stderr).
 ** Built by CMake (target wgmma_probe, sm_90a); kernels/tools/probe_session.sh runs it.
-** usage: wgmma_probe   (CSV: card,nwg,n,chain,us,fraction_of_peak for probe, probe_ring,
+** usage: wgmma_probe [-g]   (-g: only the probe_g32 rows, twice; CSV: card,nwg,n,chain,us,fraction_of_peak for probe, probe_ring,
 **                       probe_promo, probe_g32, probe_n64 and probe_bf16; then a second header,
 **                       card,probe,wgmma_clk_per_chain4, wgmma_fraction_of_peak,
 **                       wg1_warp_instr_per_clk_per_sm, for probe_mixed) */
@@ -222,7 +222,10 @@ __device__ __forceinline__ void probe_promote(const int *dd, float *acc, uint32_
 ** BIAS 0: the GEMM's promotion, IADD + 2 FFMA per output.  BIAS 1 (KPG = 1): each group starts with
 ** a wgmma over a constant region of bytes 0x80 (-128 x -128 x 32 = 2^19 in every s32 accumulator),
 ** so that the accumulator holds 2^19 + d in [0, 2^20] and its bits are the float (2^19 + d) 2^-149
-** (subnormal): 2 FFMA per output and no IADD, for twice the tensor work. */
+** (subnormal): 2 FFMA per output and no IADD, for twice the tensor work.  KPG > 1 (G = 64, 128):
+** the same one bias k-step per group, 1 / KPG more tensor work; this times it only (|d| reaches
+** 2^20 / 2^21 there, so an exact kernel needs a bias of at least 128 x 127 x G: a u8 x u8 k-step of
+** bytes 0xFF gives 255 x 255 x 32 = 2,080,800 >= 2,080,768 for G = 128, at the s8 step's rate). */
 template <int NWG, int BIAS, int KPG>
 __global__ void __launch_bounds__(NWG * 128, 1) probe_g32(int iters, int *out)
 {
@@ -690,10 +693,11 @@ template <int NWG, int C> static void run(const char *card, int nsm, double clk_
              (double)(16384 / C) * C, chain, out);
 }
 
-int main(int argc, char **)
+int main(int argc, char **argv)
 {
-    if (argc != 1) {
-        fprintf(stderr, "usage: wgmma_probe   (no arguments)\n");
+    const bool only_2set = argc == 2 && argv[1][0] == '-' && argv[1][1] == 'g' && argv[1][2] == 0;
+    if (argc != 1 && !only_2set) {
+        fprintf(stderr, "usage: wgmma_probe [-g]   (-g: the two-set rows only, with and without the bias wgmma)\n");
         return 2;
     }
     cudaDeviceProp p;
@@ -707,6 +711,17 @@ int main(int argc, char **)
            p.multiProcessorCount, ghz);
     printf("card,nwg,n,chain,us,fraction_of_peak\n");
     const int n = p.multiProcessorCount;
+    if (only_2set) {
+        for (int r = 0; r < 2; r++) {
+            run_g32<2, 0>(p.name, n, ghz, out);
+            run_g32<2, 1>(p.name, n, ghz, out);
+            run_g32<2, 0, 2>(p.name, n, ghz, out);
+            run_g32<2, 1, 2>(p.name, n, ghz, out);
+            run_g32<2, 0, 4>(p.name, n, ghz, out);
+            run_g32<2, 1, 4>(p.name, n, ghz, out);
+        }
+        return 0;
+    }
     run<1, 4>(p.name, n, ghz, out);
     run<2, 4>(p.name, n, ghz, out);
     run<3, 4>(p.name, n, ghz, out);
@@ -735,6 +750,8 @@ int main(int argc, char **)
     run_g32<2, 1>(p.name, n, ghz, out);
     run_g32<2, 0, 2>(p.name, n, ghz, out);
     run_g32<2, 0, 4>(p.name, n, ghz, out);
+    run_g32<2, 1, 2>(p.name, n, ghz, out);
+    run_g32<2, 1, 4>(p.name, n, ghz, out);
     run_n64<2, 1>(p.name, n, ghz, out);
     run_n64<3, 1>(p.name, n, ghz, out);
     run_n64<4, 1>(p.name, n, ghz, out);

@@ -253,6 +253,9 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   bad gpu-card-nul 2 "nul-card.ini:4: contains a NUL byte" -- "$MXSIM" compare-gpu --card "$in/nul-card.ini" --measured "$bench" --quiet
   { head -5 "$bench"; printf '\0'; tail -n +6 "$bench"; } > "$in/nul-bench.csv"
   bad gpu-bench-nul 2 "nul-bench.csv:6: contains a NUL byte" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$in/nul-bench.csv" --quiet
+  # a bench of the current kernels (cfg 8 rows) given to the first model: refused, pointing at the cross-card model
+  printf 'card,shape,M,N,K,G,method,median_us,rate,unit,ratio\nX,s,16,64,64,32,mxk-gemm-mxint8-cfg8,1,1,TOPS,1\n' > "$in/hopper-bench.csv"
+  bad gpu-bench-hopper-kernel 2 "hopper-bench.csv:2: method: kernel 'mxk-gemm-mxint8-cfg8' is not in this model" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$in/hopper-bench.csv" --quiet
   # the cross-card model's readers (sim/src/gpumodel/xcard.c): power CSV and bench CSV
   xc=$src/workloads/gpus/h100-xcard.ini
   printf 'card,shape,M,N,K,G,method,median_us,power_w,joules_per_op\nX,s,1,1,1,0,m,1,-5,1\n' > "$in/power-neg.csv"

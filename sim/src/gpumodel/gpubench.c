@@ -103,7 +103,15 @@ mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_be
         snprintf(pt->method, sizeof pt->method, "%s", f[6]);
         st = mxsim_gpu_method_parse(ctx, f[6], &pt->op);
         if (st != MXSIM_OK) {
-            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: method: unknown kernel '%s'", path, line, f[6]);
+            /* a bench of a later build (the Hopper kernels, cfg 7 and up) is the cross-card model's input */
+            if (strncmp(f[6], "mxk-gemm-mxint8-cfg", 19) == 0)
+                st = mx_fail(ctx, MXSIM_E_INPUT,
+                             "%s:%d: method: kernel '%s' is not in this model (it covers cfg 0-6 of the "
+                             "first kernel generation); benches of the current kernels are read by the "
+                             "cross-card model: mxsim gpu-calibrate (sim/doc/gpu-model.md section 6)",
+                             path, line, f[6]);
+            else
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: method: unknown kernel '%s'", path, line, f[6]);
             goto fail;
         }
         int64_t M, N, K, G;
