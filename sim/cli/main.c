@@ -228,8 +228,9 @@ static int cmd_compare(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     static const char *const rcols[] = {"sqnr_db", "max_abs_err", "max_rel_err", "mean_abs_err"};
     const int64_t iv[] = {es.n, es.n_bit_mismatch, es.n_nan_mismatch};
     const double rv[] = {es.sqnr_db, es.max_abs_err, es.max_rel_err, es.mean_abs_err};
-    static const char *const rdoc[] = {"10 log10(ref energy / error energy), finite pairs", "max |test - ref|",
-                                       "max |test - ref| / |ref|, ref != 0", "mean |test - ref|"};
+    static const char *const rdoc[] = {"10 log10(ref energy / error energy); -inf if a NaN or inf meets a different value",
+                                       "max |test - ref|", "max |test - ref| / |ref| (inf where ref = 0 != test)",
+                                       "mean |test - ref|"};
     if (st == MXSIM_OK) st = mxsim_table_create(ctx, &tb);
     if (st == MXSIM_OK) st = mxsim_table_add_column(ctx, tb, "ref", MXSIM_CELL_TEXT, "", "reference file", 0, -1);
     if (st == MXSIM_OK) st = mxsim_table_add_column(ctx, tb, "test", MXSIM_CELL_TEXT, "", "compared file", 0, -1);

@@ -326,8 +326,10 @@ typedef struct {
     int64_t n_nan_mismatch; /* elements NaN in exactly one of the two */
     double sqnr_db;         /* 10 log10(sum ref^2 / sum (test-ref)^2) over finite pairs; +Inf if equal */
     double max_abs_err;     /* max |test - ref| over finite pairs */
-    double max_rel_err;     /* max |test - ref| / |ref| over finite pairs with ref != 0 */
-    double mean_abs_err;
+    double max_rel_err;     /* max |test - ref| / |ref| over finite pairs; +Inf where ref = 0 != test */
+    double mean_abs_err;    /* mean |test - ref| over finite pairs */
+    /* A pair in which a NaN or an infinity meets a different value (NaN against NaN and equal
+    ** infinities are no error) has an infinite error: then sqnr_db = -Inf and the three errors +Inf. */
 } mxsim_error_stats;
 
 MXSIM_API mxsim_status mxsim_compare(mxsim_ctx *ctx, const mxsim_tensor *ref,

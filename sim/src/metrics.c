@@ -32,24 +32,33 @@ MXSIM_API mxsim_status mxsim_compare(mxsim_ctx *ctx, const mxsim_tensor *ref,
                        mx_shape_str(test->ndim, test->shape, s2, sizeof s2));
     memset(out, 0, sizeof *out);
     double sig = 0, noise = 0, sum_abs = 0;
-    int64_t n_finite = 0;
+    int64_t n_finite = 0, n_inf_err = 0;
     for (int64_t i = 0; i < ref->numel; i++) {
         double r = elem(ref, i), t = elem(test, i);
         out->n++;
-        if (isnan(r) || isnan(t)) {
-            out->n_nan_mismatch += isnan(r) != isnan(t);
-            out->n_bit_mismatch += isnan(r) != isnan(t);
+        if (isnan(r) && isnan(t)) continue; /* NaN against NaN: the same class, no error */
+        out->n_nan_mismatch += isnan(r) != isnan(t);
+        const int differ = memcmp(&r, &t, sizeof r) != 0;
+        out->n_bit_mismatch += differ;
+        if (!isfinite(r) || !isfinite(t)) {
+            /* a NaN or an infinity where the other side differs has no finite error: counting it as
+            ** none would report a test that is all NaN as identical (SQNR +Inf) */
+            n_inf_err += differ;
             continue;
         }
-        if (memcmp(&r, &t, sizeof r) != 0) out->n_bit_mismatch++;
-        if (!isfinite(r) || !isfinite(t)) continue;
         double e = fabs(t - r);
         sig += r * r;
         noise += e * e;
         sum_abs += e;
         n_finite++;
         if (e > out->max_abs_err) out->max_abs_err = e;
-        if (r != 0 && e / fabs(r) > out->max_rel_err) out->max_rel_err = e / fabs(r);
+        const double rel = r != 0 ? e / fabs(r) : e != 0 ? INFINITY : 0.0;
+        if (rel > out->max_rel_err) out->max_rel_err = rel;
+    }
+    if (n_inf_err) {
+        out->sqnr_db = -INFINITY;
+        out->max_abs_err = out->max_rel_err = out->mean_abs_err = INFINITY;
+        return MXSIM_OK;
     }
     out->sqnr_db = noise == 0 ? INFINITY : sig == 0 ? -INFINITY : 10.0 * log10(sig / noise);
     out->mean_abs_err = n_finite ? sum_abs / (double)n_finite : 0.0;
