@@ -127,9 +127,20 @@ int cli_parse(const cli_command *c, int argc, char **argv, cli_args *a)
         }
         if (k < 0) return cli_usage("unknown option '%s'", args[optind - 1]);
         const char *v = c->opts[k].has_arg ? optarg : "1";
+        /* one value only: a second one would silently win over the first */
+        if (c->opts[k].has_arg && !c->opts[k].repeat && a->val[k])
+            return cli_usage("--%s given twice ('%s', then '%s'); it takes one value", c->opts[k].name, a->val[k], v);
         a->val[k] = v;
         if (c->opts[k].repeat) {
             if (a->n_list[k] >= CLI_MAX_REPEAT) return cli_usage("--%s: more than %d given", c->opts[k].name, CLI_MAX_REPEAT);
+            /* --set KEY=VALUE: one value per key, as the config readers refuse a duplicate key */
+            if (strcmp(c->opts[k].name, "set") == 0)
+                for (int j = 0; j < a->n_list[k]; j++) {
+                    const char *p = a->list[k][j];
+                    size_t kl = strcspn(p, "=");
+                    if (strcspn(v, "=") == kl && strncmp(p, v, kl) == 0)
+                        return cli_usage("--set given twice for '%.*s' ('%s', then '%s')", (int)kl, p, p, v);
+                }
             a->list[k][a->n_list[k]++] = v;
         }
     }
@@ -211,4 +222,52 @@ int cli_emit_table(mxsim_ctx *ctx, const mxsim_table *t, const char *format, con
     rc = cli_write(ctx, path, text, len);
     mxsim_free(text);
     return rc;
+}
+
+/* The value of an output option at argv[i] ("-o X", "-oX", "--out X", "--out=X", the same for
+** --access-trace), with *used = how many argv entries it spans; NULL if argv[i] is none. */
+static const char *output_value(int argc, char **argv, int i, int *used)
+{
+    static const char *const longs[] = {"--out", "--access-trace"};
+    const char *s = argv[i];
+    *used = 1;
+    if (s[0] == '-' && s[1] == 'o') {
+        if (s[2]) return s + 2;
+        *used = 2;
+        return i + 1 < argc ? argv[i + 1] : NULL;
+    }
+    for (size_t k = 0; k < sizeof longs / sizeof longs[0]; k++) {
+        size_t n = strlen(longs[k]);
+        if (strncmp(s, longs[k], n) != 0) continue;
+        if (s[n] == '=') return s + n + 1;
+        if (s[n] == '\0') {
+            *used = 2;
+            return i + 1 < argc ? argv[i + 1] : NULL;
+        }
+    }
+    return NULL;
+}
+
+int cli_check_output_not_input(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        int used;
+        const char *o = output_value(argc, argv, i, &used);
+        struct stat so;
+        if (!o || strcmp(o, "-") == 0 || stat(o, &so) != 0 || !S_ISREG(so.st_mode)) {
+            if (o) i += used - 1;
+            continue;
+        }
+        for (int j = 0; j < argc; j++) {
+            if (j >= i && j < i + used) continue;
+            const char *v = argv[j];
+            if (v[0] == '-' && v[1] == '-' && strchr(v, '=')) v = strchr(v, '=') + 1; /* --opt=FILE */
+            struct stat si;
+            if (strcmp(v, "-") != 0 && stat(v, &si) == 0 && S_ISREG(si.st_mode) && si.st_dev == so.st_dev &&
+                si.st_ino == so.st_ino)
+                return cli_usage("output '%s' is the same file as the input '%s': refusing to overwrite an input", o, v);
+        }
+        i += used - 1;
+    }
+    return 0;
 }

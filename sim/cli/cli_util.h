@@ -61,6 +61,11 @@ int cli_get_list(const cli_command *c, const cli_args *a, const char *name, cons
 /* Prints "usage: ..." with the generated option list. */
 void cli_help(const cli_command *c, FILE *f);
 
+/* Refuses (usage error, exit 2, before any work) a command line whose output file (-o/--out,
+** --access-trace) is the same file as another argument that names an existing file: writing it
+** would destroy an input.  Generic over argv, so raw-parsing commands are covered too. */
+int cli_check_output_not_input(int argc, char **argv);
+
 /* Exit code of a status: 0, 1 runtime failure (E_IO, E_NOMEM, E_INTERNAL), 2 usage/bad input. */
 int cli_exit_code(mxsim_status st);
 /* Prints "mxsim CMD: error: <library detail>" and returns the exit code. */

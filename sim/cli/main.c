@@ -408,6 +408,8 @@ static int run(int argc, char **argv)
         cli_help(c, stdout);
         return 0;
     }
+    int rc = cli_check_output_not_input(argc - 2, argv + 2);
+    if (rc) return rc;
     mxsim_ctx *ctx = NULL;
     if (mxsim_ctx_create(&ctx) != MXSIM_OK) {
         fprintf(stderr, "mxsim: out of memory\n");
@@ -415,7 +417,6 @@ static int run(int argc, char **argv)
     }
     mxsim_ctx_set_cancel(ctx, cancel_requested, NULL);
     mxsim_ctx_set_dash_fd(ctx, 1); /* -o - is standard output for every writing command */
-    int rc;
     if (c->run_raw) {
         rc = c->run_raw(argc - 2, argv + 2, ctx);
     } else {

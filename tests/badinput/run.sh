@@ -253,6 +253,8 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   bad gpu-card-nul 2 "nul-card.ini:4: contains a NUL byte" -- "$MXSIM" compare-gpu --card "$in/nul-card.ini" --measured "$bench" --quiet
   { head -5 "$bench"; printf '\0'; tail -n +6 "$bench"; } > "$in/nul-bench.csv"
   bad gpu-bench-nul 2 "nul-bench.csv:6: contains a NUL byte" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$in/nul-bench.csv" --quiet
+  rm -rf "$out/cg"
+  bad gpu-max-mape-before-work 2 "--max-mape: 'abc' is not a positive percentage" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$bench" --quiet --max-mape abc -o "$out/cg"
   # a bench of the current kernels (cfg 8 rows) given to the first model: refused, pointing at the cross-card model
   printf 'card,shape,M,N,K,G,method,median_us,rate,unit,ratio\nX,s,16,64,64,32,mxk-gemm-mxint8-cfg8,1,1,TOPS,1\n' > "$in/hopper-bench.csv"
   bad gpu-bench-hopper-kernel 2 "hopper-bench.csv:2: method: kernel 'mxk-gemm-mxint8-cfg8' is not in this model" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$in/hopper-bench.csv" --quiet
@@ -290,6 +292,16 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
 fi
 bad flag-vdd-nan 2 "--vdd 'nan': not a number" -- "$MXSIM" cost --config "$cfg" --vdd nan
 bad flag-vdd-negative 2 "--vdd -1: must be in 0.01..10" -- "$MXSIM" cost --config "$cfg" --vdd -1
+# an output that is the same file as an input (directly, through another spelling, or a hard link): refused before any work, the input intact
+printf 'Layer, M, N, K,\nl0, 64, 64, 64,\n' > "$in/topo.csv"; cp "$in/topo.csv" "$in/topo.orig"
+bad out-is-input 2 "output '$in/topo.csv' is the same file as the input '$in/topo.csv'" -- "$MXSIM" run --config "$cfg" "$in/topo.csv" -o "$in/topo.csv"
+bad out-is-input-spelled 2 "is the same file as the input '$in/topo.csv'" -- "$MXSIM" run --config "$cfg" "$in/topo.csv" --out="$in/./topo.csv"
+ln "$in/ok.npy" "$in/ok-link.npy"
+bad out-is-input-hardlink 2 "output '$in/ok-link.npy' is the same file as the input '$in/ok.npy'" -- "$MXSIM" compare "$in/ok.npy" "$in/ok.npy" -o "$in/ok-link.npy" --format csv
+cmp -s "$in/topo.csv" "$in/topo.orig" || { echo "FAIL: the input topology was overwritten"; fails=$((fails + 1)); }
+# a single-value option given twice (the second used to win silently), and a --set key given twice
+bad opt-given-twice 2 "--group-size given twice ('8', then '16'); it takes one value" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 8 --group-size 16
+bad set-key-twice 2 "--set given twice for 'array.rows'" -- "$MXSIM" run --config "$cfg" --set array.rows=8 --set array.rows=64 "$tr"
 mkfifo "$in/out.fifo"
 bad out-fifo 1 "is a FIFO, refused as an output" -- "$MXSIM" quantize --group-size 16 "$in/ok.npy" -o "$in/out.fifo"
 [ -p "$in/out.fifo" ] || { echo "FAIL: the FIFO was replaced"; fails=$((fails + 1)); }

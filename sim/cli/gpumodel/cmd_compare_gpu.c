@@ -4,6 +4,7 @@
 ** by the library all or nothing (mxsim_gpu_report_save).  Trace mode: the accelerator next to the
 ** GPU model (mxsim_gpu_accel_table). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,12 +96,7 @@ static int run_bench(const opts *o, mxsim_ctx *ctx, mxsim_gpu_card *card, const 
         else if (!o->quiet) printf("wrote %s/comparison.csv, comparison.md, scatter.svg\n", o->out);
     }
     if (!rc && o->max_mape) {
-        char *e;
-        double lim = strtod(o->max_mape, &e);
-        if (e == o->max_mape || *e || !(lim > 0)) {
-            mxsim_gpu_bench_free(bn);
-            return cli_usage("--max-mape: '%s' is not a positive percentage", o->max_mape);
-        }
+        const double lim = strtod(o->max_mape, NULL); /* checked by cmd_compare_gpu before any work */
         if (s.mape_pct[1] > lim || s.mape_pct[2] > lim) {
             fprintf(stderr, "mxsim compare-gpu: MAPE above --max-mape %.2f%%: held-out %.2f%%, all %.2f%%\n", lim,
                     s.mape_pct[1], s.mape_pct[2]);
@@ -187,6 +183,12 @@ static int cmd_compare_gpu(const cli_command *c, const cli_args *a, mxsim_ctx *c
               cli_get(c, a, "config"), cli_get(c, a, "max-mape"), cli_get(c, a, "group-size"),
               cli_get(c, a, "xcard"), cli_get(c, a, "power"),
               cli_get(c, a, "calibrate") != NULL, cli_get(c, a, "swap-split") != NULL, cli_get(c, a, "quiet") != NULL};
+    if (o.max_mape) { /* before any work: a bad limit must not leave the reports behind */
+        char *e;
+        const double lim = strtod(o.max_mape, &e);
+        if (e == o.max_mape || *e || !(lim > 0) || !isfinite(lim))
+            return cli_usage("--max-mape: '%s' is not a positive percentage", o.max_mape);
+    }
     if (o.xcard || o.power) {
         if (!o.xcard || !o.power || !o.trace || !o.config)
             return cli_usage("--xcard and --power go together, with --trace and --config");
