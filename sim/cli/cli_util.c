@@ -33,6 +33,15 @@ int cli_fail(mxsim_ctx *ctx, mxsim_status st)
     return cli_exit_code(st);
 }
 
+int cli_fail_in(mxsim_ctx *ctx, mxsim_status st, const char *what)
+{
+    const char *d = ctx ? mxsim_errmsg(ctx) : "";
+    if (st == MXSIM_E_CANCELLED || cli_interrupted() || !what || strncmp(d, what, strlen(what)) == 0)
+        return cli_fail(ctx, st);
+    fprintf(stderr, "mxsim %s: error: %s: %s\n", cli_cmd, what, d[0] ? d : mxsim_strerror(st));
+    return cli_exit_code(st);
+}
+
 int cli_usage(const char *fmt, ...)
 {
     va_list ap;

@@ -70,6 +70,10 @@ int cli_check_output_not_input(int argc, char **argv);
 int cli_exit_code(mxsim_status st);
 /* Prints "mxsim CMD: error: <library detail>" and returns the exit code. */
 int cli_fail(mxsim_ctx *ctx, mxsim_status st);
+/* The same, with the input(s) the failed step worked on: "mxsim CMD: error: WHAT: <detail>"
+** (unless the detail already starts with WHAT), for steps whose library message cannot know the
+** file names (a quantize, a GEMM, a comparison of tensors already loaded). */
+int cli_fail_in(mxsim_ctx *ctx, mxsim_status st, const char *what);
 /* Prints "mxsim CMD: <message> (see 'mxsim CMD --help')" and returns 2. */
 int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Strict parses of option values; a bad value is a usage error naming the option. */

@@ -93,11 +93,12 @@ static int cmd_quantize(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
             return CLI_EXIT_USAGE;
         }
     }
-    if (st == MXSIM_OK) st = mxsim_mx_quantize(ctx, t, prof, g, (int)axis, &mx);
+    const char *step = NULL; /* the input a failed step worked on, when its message cannot name it */
+    if (st == MXSIM_OK && (st = mxsim_mx_quantize(ctx, t, prof, g, (int)axis, &mx)) != MXSIM_OK) step = a->pos[0];
     if (st == MXSIM_OK) st = mxsim_mx_save(ctx, mx, out, OPT(compress) != NULL);
     mxsim_tensor_free(t);
     mxsim_mx_free(mx);
-    return st == MXSIM_OK ? 0 : cli_fail(ctx, st);
+    return st == MXSIM_OK ? 0 : cli_fail_in(ctx, st, step);
 }
 
 static int cmd_dequantize(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
@@ -157,12 +158,14 @@ static int cmd_gemm(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     mxsim_tensor *mc = NULL;
     mxsim_status st = mxsim_mx_load(ctx, a->pos[0], &ma);
     if (st == MXSIM_OK) st = mxsim_mx_load(ctx, a->pos[1], &mb);
-    if (st == MXSIM_OK) st = mxsim_gemm(ctx, ma, mb, &go, &mc);
+    char pair[2 * 512 + 8] = "";
+    if (st == MXSIM_OK && (st = mxsim_gemm(ctx, ma, mb, &go, &mc)) != MXSIM_OK)
+        snprintf(pair, sizeof pair, "A %.512s, B %.512s", a->pos[0], a->pos[1]);
     if (st == MXSIM_OK) st = mxsim_tensor_save_npy(ctx, mc, out);
     mxsim_mx_free(ma);
     mxsim_mx_free(mb);
     mxsim_tensor_free(mc);
-    return st == MXSIM_OK ? 0 : cli_fail(ctx, st);
+    return st == MXSIM_OK ? 0 : cli_fail_in(ctx, st, pair[0] ? pair : NULL);
 }
 
 static void shape_text(const mxsim_tensor *t, char *buf, size_t len)
@@ -221,7 +224,9 @@ static int cmd_compare(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     mxsim_error_stats es = {0};
     mxsim_status st = load_float(ctx, a->pos[0], &r);
     if (st == MXSIM_OK) st = load_float(ctx, a->pos[1], &t);
-    if (st == MXSIM_OK) st = mxsim_compare(ctx, r, t, &es);
+    char pair[2 * 512 + 16] = "";
+    if (st == MXSIM_OK && (st = mxsim_compare(ctx, r, t, &es)) != MXSIM_OK)
+        snprintf(pair, sizeof pair, "REF %.512s, TEST %.512s", a->pos[0], a->pos[1]);
     mxsim_tensor_free(r);
     mxsim_tensor_free(t);
     static const char *const icols[] = {"elements", "bit_mismatches", "nan_mismatches"};
@@ -244,7 +249,7 @@ static int cmd_compare(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, tb, row, "test", a->pos[1]);
     for (int i = 0; st == MXSIM_OK && i < 3; i++) st = mxsim_table_set_int(ctx, tb, row, icols[i], iv[i]);
     for (int i = 0; st == MXSIM_OK && i < 4; i++) st = mxsim_table_set_real(ctx, tb, row, rcols[i], rv[i]);
-    rc = st == MXSIM_OK ? cli_emit_table(ctx, tb, OPT(format), OPT(out)) : cli_fail(ctx, st);
+    rc = st == MXSIM_OK ? cli_emit_table(ctx, tb, OPT(format), OPT(out)) : cli_fail_in(ctx, st, pair[0] ? pair : NULL);
     mxsim_table_free(tb);
     return rc;
 }
