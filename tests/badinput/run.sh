@@ -302,6 +302,22 @@ cmp -s "$in/topo.csv" "$in/topo.orig" || { echo "FAIL: the input topology was ov
 # a single-value option given twice (the second used to win silently), and a --set key given twice
 bad opt-given-twice 2 "--group-size given twice ('8', then '16'); it takes one value" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 8 --group-size 16
 bad set-key-twice 2 "--set given twice for 'array.rows'" -- "$MXSIM" run --config "$cfg" --set array.rows=8 --set array.rows=64 "$tr"
+# ---- sweep (fixB): overlapping axes, limits known up front, --data that feeds no op -----------
+# setup (text fixtures, written in $in like the others; the names need not hold valid .npy data:
+# the name check comes before any file is read)
+mkdir -p "$in/data_misnamed" "$in/data_empty"
+printf 'x' > "$in/data_misnamed/QKV_proj.a.npy"
+printf 'not data\n' > "$in/data_empty/README.txt"
+bad flag-sweep-axis-overlap-width 2 "--array-width 8,16 and --sweep array.rows=32 both set array.rows" -- "$MXSIM" sweep --config "$cfg" "$tr" --array-width 8,16 --sweep array.rows=32 --quiet -o "$out/s.csv"
+bad flag-sweep-axis-overlap-size 2 "--array-width 8,16 and --sweep array.size=32 both set array.rows" -- "$MXSIM" sweep --config "$cfg" "$tr" --array-width 8,16 --sweep array.size=32 --quiet -o "$out/s.csv"
+bad flag-sweep-axis-overlap-group 2 "--group-size 8 and --sweep mx.group_size=32 both set mx.group_size" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 8 --sweep mx.group_size=32 --quiet -o "$out/s.csv"
+bad flag-sweep-axis-overlap-profile 2 "--profile mase and --sweep numerics.profile=ocp,mase both set the numerics profile" -- "$MXSIM" sweep --config "$cfg" "$tr" --profile mase --sweep numerics.profile=ocp,mase --quiet -o "$out/s.csv"
+bad flag-sweep-point-pe-limit 2 "sweep axis 'array.size': the point array.size=4096 is invalid: config: field 'array.rows' x 'array.cols' = 16777216 PEs: at most 2^22" -- "$MXSIM" sweep --config "$cfg" "$tr" --array-width 8,4096 --quiet -o "$out/s.csv"
+bad flag-sweep-point-pe-limit-pair 2 "the point array.rows=4096, array.cols=2048 is invalid" -- "$MXSIM" sweep --config "$cfg" "$tr" --sweep array.rows=16,4096 --sweep array.cols=16,2048 --quiet -o "$out/s.csv"
+bad flag-sweep-data-misnamed 2 "data_misnamed/QKV_proj.a.npy: field 'name': no op of" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 --data "$in/data_misnamed" --quiet -o "$out/s.csv"
+bad flag-sweep-data-misnamed-hint 2 "did you mean 'qkv_proj.a.npy'?" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 --data "$in/data_misnamed" --quiet -o "$out/s.csv"
+bad flag-sweep-data-no-op 2 "data_empty': no op of" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 --data "$in/data_empty" --quiet -o "$out/s.csv"
+bad flag-sweep-data-no-accuracy 2 "--data has no effect with --no-accuracy" -- "$MXSIM" sweep --config "$cfg" "$tr" --data "$in/data_empty" --no-accuracy --quiet -o "$out/s.csv"
 mkfifo "$in/out.fifo"
 bad out-fifo 1 "is a FIFO, refused as an output" -- "$MXSIM" quantize --group-size 16 "$in/ok.npy" -o "$in/out.fifo"
 [ -p "$in/out.fifo" ] || { echo "FAIL: the FIFO was replaced"; fails=$((fails + 1)); }

@@ -62,6 +62,69 @@ static void on_progress(void *user, int64_t done, int64_t total)
     }
 }
 
+/* One axis as the user gave it: the key, its values and the option that gave it. */
+typedef struct {
+    char key[64], label[96];
+    const char *values;
+} axis_arg;
+
+/* The configuration fields an axis key sets (the library's rule, mxsim_sweep_add_axis, which
+** refuses overlaps too; this copy only lets the message name the two options). */
+static int axis_fields(const char *key, const char *out[2])
+{
+    if (!strcmp(key, "array.size")) {
+        out[0] = "array.rows";
+        out[1] = "array.cols";
+        return 2;
+    }
+    out[0] = key;
+    return 1;
+}
+
+/* The axes in the documented order (--array-width, --group-size, then each --sweep); two that
+** set the same field are refused naming both options.  Returns 0 or an exit code. */
+static int collect_axes(const cli_command *c, const cli_args *a, axis_arg *ax, int *n_ax)
+{
+    const char *s;
+    *n_ax = 0;
+    if ((s = OPT("array-width"))) {
+        snprintf(ax[*n_ax].key, sizeof ax[*n_ax].key, "array.size");
+        snprintf(ax[*n_ax].label, sizeof ax[*n_ax].label, "--array-width %.60s", s);
+        ax[(*n_ax)++].values = s;
+    }
+    if ((s = OPT("group-size"))) {
+        snprintf(ax[*n_ax].key, sizeof ax[*n_ax].key, "mx.group_size");
+        snprintf(ax[*n_ax].label, sizeof ax[*n_ax].label, "--group-size %.60s", s);
+        ax[(*n_ax)++].values = s;
+    }
+    const char *const *sweeps;
+    int n = cli_get_list(c, a, "sweep", &sweeps);
+    for (int i = 0; i < n; i++) {
+        const char *eq = strchr(sweeps[i], '=');
+        if (!eq || eq == sweeps[i] || (size_t)(eq - sweeps[i]) >= sizeof ax[0].key)
+            return cli_usage("--sweep: expected key=v1,v2,..., got '%s'", sweeps[i]);
+        if (*n_ax >= MXSIM_SWEEP_MAX_AXES) return cli_usage("%.80s: at most %d axes", sweeps[i], MXSIM_SWEEP_MAX_AXES);
+        snprintf(ax[*n_ax].key, sizeof ax[*n_ax].key, "%.*s", (int)(eq - sweeps[i]), sweeps[i]);
+        snprintf(ax[*n_ax].label, sizeof ax[*n_ax].label, "--sweep %.80s", sweeps[i]);
+        ax[(*n_ax)++].values = eq + 1;
+    }
+    for (int i = 0; i < *n_ax; i++)
+        for (int j = 0; j < i; j++) {
+            const char *fi[2], *fj[2];
+            int ni = axis_fields(ax[i].key, fi), nj = axis_fields(ax[j].key, fj);
+            for (int p = 0; p < ni; p++)
+                for (int q = 0; q < nj; q++)
+                    if (!strcmp(fi[p], fj[q]))
+                        return cli_usage("%s and %s both set %s: give each configuration field one axis", ax[j].label,
+                                         ax[i].label, fi[p]);
+        }
+    if (OPT("profile"))
+        for (int i = 0; i < *n_ax; i++)
+            if (!strcmp(ax[i].key, "numerics.profile"))
+                return cli_usage("--profile %s and %s both set the numerics profile: give one", OPT("profile"), ax[i].label);
+    return 0;
+}
+
 static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
 {
     if (!OPT("config")) return cli_usage("missing --config CFG");
@@ -91,6 +154,12 @@ static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     if (rc) return rc;
     so.acc.data_dir = OPT("data");
     so.accuracy = !OPT("no-accuracy");
+    static const char *const acc_only[] = {"data", "sample-rows", "sample-cols", "seed"};
+    for (size_t i = 0; !so.accuracy && i < sizeof acc_only / sizeof acc_only[0]; i++)
+        if (OPT(acc_only[i])) return cli_usage("--%s has no effect with --no-accuracy: give one of them", acc_only[i]);
+    axis_arg axes[MXSIM_SWEEP_MAX_AXES];
+    int n_axes = 0;
+    if ((rc = collect_axes(c, a, axes, &n_axes))) return rc;
     so.strict_group = OPT("strict-group") != NULL;
     mxsim_profile prof = MXSIM_PROFILE_OCP;
     if ((s = OPT("profile")) && mxsim_profile_parse(s, &prof) != MXSIM_OK)
@@ -105,20 +174,7 @@ static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     mxsim_sweep *sw = NULL;
     mxsim_table *t = NULL;
     if ((st = mxsim_trace_load(ctx, a->pos[0], &tr)) == MXSIM_OK) st = mxsim_sweep_create(ctx, &base, &sw);
-    if (st == MXSIM_OK && (s = OPT("array-width"))) st = mxsim_sweep_add_axis(ctx, sw, "array.size", s);
-    if (st == MXSIM_OK && (s = OPT("group-size"))) st = mxsim_sweep_add_axis(ctx, sw, "mx.group_size", s);
-    const char *const *sweeps;
-    int n = cli_get_list(c, a, "sweep", &sweeps);
-    for (int i = 0; st == MXSIM_OK && i < n; i++) {
-        const char *eq = strchr(sweeps[i], '=');
-        char key[64];
-        if (!eq || eq == sweeps[i] || (size_t)(eq - sweeps[i]) >= sizeof key) {
-            rc = cli_usage("--sweep: expected key=v1,v2,..., got '%s'", sweeps[i]);
-            break;
-        }
-        snprintf(key, sizeof key, "%.*s", (int)(eq - sweeps[i]), sweeps[i]);
-        st = mxsim_sweep_add_axis(ctx, sw, key, eq + 1);
-    }
+    for (int i = 0; st == MXSIM_OK && i < n_axes; i++) st = mxsim_sweep_add_axis(ctx, sw, axes[i].key, axes[i].values);
     if (st == MXSIM_OK && shard) st = mxsim_sweep_set_shard(ctx, sw, shard_i, shard_n);
     progress pr = {isatty(2), OPT("quiet") != NULL, now_s(), -1};
     so.progress = on_progress;
@@ -145,13 +201,29 @@ static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
         if (st == MXSIM_OK) rc = cli_emit_table(ctx, t, OPT("format"), NULL);
     }
     if (!rc && st != MXSIM_OK) rc = cli_fail(ctx, st);
-    int64_t n_bad = 0;
+    int64_t n_bad = 0, n_ran = 0, n_other_g = 0, n_file = -1;
     const char *first_err = NULL;
     for (int64_t p = 0; !rc && p < mxsim_sweep_point_count(sw); p++) {
         const mxsim_sweep_point *pt = mxsim_sweep_point_at(sw, p);
         if (pt == NULL) continue; /* another shard's point */
         if (pt->status != MXSIM_OK && !n_bad++) first_err = pt->err;
+        if (pt->status != MXSIM_OK) continue;
+        int other = 0;
+        for (int64_t k = 0; k < pt->n_ops; k++) other |= pt->op_group[k] != pt->cfg.group_size;
+        n_ran++;
+        n_other_g += other;
+        if (n_file < 0 && so.accuracy && so.acc.data_dir) /* the data source depends on the op only */
+            for (int64_t k = n_file = 0; k < pt->n_ops; k++) n_file += pt->op_acc[k].from_file != 0;
     }
+    /* what the outputs carry per row, said once where the user looks while it runs */
+    if (!rc && !pr.quiet && n_other_g)
+        fprintf(stderr, "mxsim sweep: note: in %lld of %lld points some ops ran at another G than mx.group_size "
+                        "(columns ops_other_group, group_note; sim/doc/sweeps.md)\n",
+                (long long)n_other_g, (long long)n_ran);
+    if (!rc && !pr.quiet && n_file >= 0)
+        fprintf(stderr, "mxsim sweep: accuracy data: %lld of %lld ops read files from %s, the others synthetic "
+                        "(column acc_from_file)\n",
+                (long long)n_file, (long long)mxsim_trace_count(tr), so.acc.data_dir);
     if (n_bad) {
         fprintf(stderr, "mxsim sweep: error: %lld of %lld points failed; first: %s\n", (long long)n_bad,
                 (long long)mxsim_sweep_point_count(sw), first_err);

@@ -8,14 +8,21 @@
 ** Determinism: every job writes only its own slot and uses its own context; results are
 ** assembled in index order after all threads join, so they do not depend on the thread count.
 ** An op whose reduction length the group size does not divide runs with the largest divisor
-** below G (recorded per op) unless strict_group is set.  Ignored: cross-op state (each op is
-** timed on an idle accelerator, as mxsim run does).
+** below G (recorded per op; sweep_out.c counts and explains them) unless strict_group is set.
+** What can be checked before a point runs is refused up front, so that no results are written
+** for a sweep known to be wrong: two axes setting one field and every point's configuration
+** (mxsim_sweep_add_axis), a --data directory whose files no op reads (mxsim_sweep_run).
+** Ignored: cross-op state (each op is timed on an idle accelerator, as mxsim run does).
 */
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include "gemm.h"
 #include "internal.h"
@@ -143,6 +150,57 @@ MXSIM_API const char *mxsim_sweep_axis_value(const mxsim_sweep *sw, int a, int v
     return sw && a >= 0 && a < sw->n_axes && v >= 0 && v < sw->axes[a].n ? sw->axes[a].vals[v] : NULL;
 }
 
+/* The configuration fields an axis sets: array.size sets two, so it overlaps array.rows and
+** array.cols; numerics.profile is not a configuration field but is set once all the same. */
+static int axis_fields(const char *key, const char *out[2])
+{
+    if (!strcmp(key, "array.size")) {
+        out[0] = "array.rows";
+        out[1] = "array.cols";
+        return 2;
+    }
+    out[0] = key;
+    return 1;
+}
+
+/* Every point of the axes sw->axes[0..n_axes-1] plus *extra, validated as mxsim_sweep_run
+** builds it: a limit across fields (the 2^22-PE array) is refused here, before any point runs,
+** so that a sweep never writes results of which some points were known to be invalid.
+** Depth-first over the axes, each level's configuration kept, so each point costs about one
+** apply and one validation. */
+static mxsim_status check_points(mxsim_ctx *ctx, const mxsim_sweep *sw, const axis *extra)
+{
+    const axis *ax[MXSIM_SWEEP_MAX_AXES];
+    int n = 0, idx[MXSIM_SWEEP_MAX_AXES] = {0};
+    for (int a = 0; a < sw->n_axes; a++) ax[n++] = &sw->axes[a];
+    ax[n++] = extra;
+    mxsim_tconfig lv[MXSIM_SWEEP_MAX_AXES + 1];
+    lv[0] = sw->base;
+    int from = 0;
+    for (;;) {
+        mxsim_status st = MXSIM_OK;
+        for (int a = from; a < n && st == MXSIM_OK; a++) {
+            int32_t prof = MXSIM_PROFILE_OCP;
+            lv[a + 1] = lv[a];
+            st = apply(ctx, ax[a], ax[a]->vals[idx[a]], &lv[a + 1], &prof);
+        }
+        if (st == MXSIM_OK) st = mxsim_tconfig_validate(ctx, &lv[n]);
+        if (st != MXSIM_OK) {
+            char why[MX_ERRMSG_LEN], at[512];
+            size_t k = 0;
+            snprintf(why, sizeof why, "%s", mxsim_errmsg(ctx));
+            at[0] = '\0';
+            for (int a = 0; a < n && k < sizeof at; a++)
+                k += (size_t)snprintf(at + k, sizeof at - k, "%s%s=%s", a ? ", " : "", ax[a]->key, ax[a]->vals[idx[a]]);
+            return mx_fail(ctx, st, "sweep axis '%s': the point %s is invalid: %s", extra->key, at, why);
+        }
+        int a = n - 1;
+        while (a >= 0 && ++idx[a] == ax[a]->n) idx[a--] = 0;
+        if (a < 0) return MXSIM_OK;
+        from = a;
+    }
+}
+
 MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, const char *key,
                                             const char *values)
 {
@@ -152,9 +210,19 @@ MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, con
     if (sw->n_axes >= MXSIM_SWEEP_MAX_AXES)
         return mx_fail(ctx, MXSIM_E_INPUT, "sweep axis '%s': at most %d axes", key, MXSIM_SWEEP_MAX_AXES);
     if (strlen(key) >= sizeof sw->axes[0].key) return mx_fail(ctx, MXSIM_E_INPUT, "sweep axis: key too long");
-    for (int a = 0; a < sw->n_axes; a++)
+    const char *mine[2], *theirs[2];
+    int n_mine = axis_fields(key, mine);
+    for (int a = 0; a < sw->n_axes; a++) {
         if (strcmp(sw->axes[a].key, key) == 0)
             return mx_fail(ctx, MXSIM_E_INPUT, "sweep axis '%s': given twice", key);
+        /* two axes setting one field: the later would silently win over the earlier's label */
+        int n_theirs = axis_fields(sw->axes[a].key, theirs);
+        for (int i = 0; i < n_mine; i++)
+            for (int j = 0; j < n_theirs; j++)
+                if (!strcmp(mine[i], theirs[j]))
+                    return mx_fail(ctx, MXSIM_E_INPUT, "sweep axis '%s' overlaps axis '%s': both set field '%s'",
+                                   key, sw->axes[a].key, mine[i]);
+    }
     axis ax;
     memset(&ax, 0, sizeof ax);
     snprintf(ax.key, sizeof ax.key, "%s", key);
@@ -212,6 +280,7 @@ MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, con
         st = mx_fail(ctx, MXSIM_E_LIMIT, "sweep axis '%s': more than %lld points", key, (long long)MAX_POINTS);
         goto fail;
     }
+    if ((st = check_points(ctx, sw, &ax)) != MXSIM_OK) goto fail;
     free_results(sw);
     sw->axes[sw->n_axes++] = ax;
     sw->n_points *= ax.n;
@@ -269,6 +338,95 @@ MXSIM_API void mxsim_sweep_shard(const mxsim_sweep *sw, int64_t *index, int64_t 
     if (count) *count = c;
     if (first) *first = f;
     if (end) *end = e;
+}
+
+/* --data DIR: every .npy file in DIR must be one an op of the trace reads (GEMM NAME:
+** NAME.a.npy and NAME.b.npy; quantize/dequant NAME: NAME.npy), and at least one op must find
+** its files.  Otherwise a misnamed file ("A.a.npy" for op "a") would leave every op on
+** synthetic data while the outputs say the data came from DIR. */
+static int is_npy(const char *name)
+{
+    size_t L = strlen(name);
+    return L > 4 && !strcasecmp(name + L - 4, ".npy");
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+static mxsim_status check_data_files(mxsim_ctx *ctx, const char *dir, const mxsim_trace *tr)
+{
+    const int64_t O = mxsim_trace_count(tr);
+    /* the file names the ops read, as accuracy.c builds them */
+    char (*want)[80] = mx_calloc((size_t)(2 * O), sizeof *want);
+    const char **names = mx_calloc((size_t)(2 * O), sizeof *names);
+    char **bad = NULL;
+    int64_t n_want = 0, n_bad = 0, cap_bad = 0, n_found = 0;
+    mxsim_status st = MXSIM_OK;
+    if (!want || !names) {
+        st = mx_fail(ctx, MXSIM_E_NOMEM, "sweep: out of memory");
+        goto done;
+    }
+    for (int64_t k = 0; k < O; k++) {
+        const mxsim_top *op = mxsim_trace_op(tr, k);
+        int gemm = op->kind == MXSIM_OP_GEMM, found = 0;
+        for (int s = 0; s < (gemm ? 2 : 1); s++) {
+            snprintf(want[n_want], sizeof want[n_want], "%s%s.npy", op->name, gemm ? (s ? ".b" : ".a") : "");
+            char path[1200];
+            struct stat sb;
+            snprintf(path, sizeof path, "%s/%s", dir, want[n_want]);
+            found |= stat(path, &sb) == 0;
+            names[n_want] = want[n_want];
+            n_want++;
+        }
+        n_found += found;
+    }
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        st = mx_fail(ctx, MXSIM_E_INPUT, "accuracy data directory '%s': %s", dir, strerror(errno));
+        goto done;
+    }
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (!is_npy(e->d_name)) continue;
+        int64_t k = 0;
+        while (k < n_want && strcmp(want[k], e->d_name)) k++;
+        if (k < n_want) continue;
+        if (n_bad == cap_bad) {
+            char **nb = realloc(bad, (size_t)(cap_bad ? 2 * cap_bad : 8) * sizeof *nb);
+            if (nb == NULL) {
+                st = mx_fail(ctx, MXSIM_E_NOMEM, "sweep: out of memory");
+                break;
+            }
+            bad = nb;
+            cap_bad = cap_bad ? 2 * cap_bad : 8;
+        }
+        if ((bad[n_bad] = strdup(e->d_name)) == NULL) {
+            st = mx_fail(ctx, MXSIM_E_NOMEM, "sweep: out of memory");
+            break;
+        }
+        n_bad++;
+    }
+    closedir(d);
+    if (st == MXSIM_OK && n_bad > 0) { /* the first by name, so the message does not depend on readdir's order */
+        qsort(bad, (size_t)n_bad, sizeof *bad, cmp_str);
+        const char *near = mxsim_closest_name(bad[0], names, (int)(n_want < 4096 ? n_want : 4096));
+        char more[64] = "";
+        if (n_bad > 1) snprintf(more, sizeof more, " (and %lld more)", (long long)(n_bad - 1));
+        st = mx_fail(ctx, MXSIM_E_INPUT,
+                     "%s/%s: field 'name': no op of %s reads this file%s (GEMM op NAME reads NAME.a.npy and "
+                     "NAME.b.npy, quantize/dequant op NAME reads NAME.npy, names exact)%s%s%s",
+                     dir, bad[0], mxsim_trace_source(tr), more, near ? "; did you mean '" : "", near ? near : "",
+                     near ? "'?" : "");
+    } else if (st == MXSIM_OK && n_found == 0) {
+        st = mx_fail(ctx, MXSIM_E_INPUT,
+                     "accuracy data directory '%s': no op of %s has a file there (GEMM op NAME reads NAME.a.npy and "
+                     "NAME.b.npy, quantize/dequant op NAME reads NAME.npy); without --data the data are synthetic",
+                     dir, mxsim_trace_source(tr));
+    }
+done:
+    for (int64_t i = 0; i < n_bad; i++) free(bad[i]);
+    free(bad);
+    free(names);
+    free(want);
+    return st;
 }
 
 /* Largest divisor of len that is <= g. */
@@ -378,6 +536,7 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
     if (O < 1) return mx_fail(ctx, MXSIM_E_INPUT, "%s: trace has no ops", mxsim_trace_source(tr));
     if (o->accuracy) {
         mxsim_status dst = mx_acc_check_data_dir(ctx, o->acc.data_dir);
+        if (dst == MXSIM_OK && o->acc.data_dir) dst = check_data_files(ctx, o->acc.data_dir, tr);
         if (dst != MXSIM_OK) return dst;
     }
     sw->n_ops = O;

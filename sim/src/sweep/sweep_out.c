@@ -33,10 +33,28 @@ static const char *const k_cost_cols[][3] = {
 static const char *const k_acc_int_cols[][3] = {
     {"acc_rows", "rows", "outputs measured: rows"},
     {"acc_cols", "columns", "outputs measured: columns"},
-    {"acc_sampled", "", "1: fewer rows or columns than the op has"}};
+    {"acc_sampled", "", "1: fewer rows or columns than the op has"},
+    {"acc_from_file", "ops", "1: the op's data came from --data files, 0: synthetic; TOTAL: how many ops read files"}};
+#define N_ACC_INT ((int)(sizeof k_acc_int_cols / sizeof k_acc_int_cols[0]))
+/* The op's identity and the group it ran with, after the kind: name, unit, doc. */
+static const char *const k_dim_cols[][3] = {
+    {"m", "elements", "rows"},
+    {"n", "elements", "columns"},
+    {"k", "elements", "reduction depth (GEMM)"},
+    {"repeat", "", "back-to-back executions"},
+    {"group_eff", "elements", "group size the op ran with (TOTAL: the point's mx.group_size)"},
+    {"ops_other_group", "ops",
+     "1: the op ran at another group size than the point's mx.group_size (its K, or n, not divisible, or its own "
+     "group=), group_note says why; TOTAL: how many of the point's ops did"}};
+#define N_DIM ((int)(sizeof k_dim_cols / sizeof k_dim_cols[0]))
+/* The last column: in words, why ops ran at another G (empty when none did). */
+static const char *const k_note_col[3] = {"group_note", "",
+                                          "why the op ran at another group size than mx.group_size (TOTAL: how many did "
+                                          "and why); empty when it ran at mx.group_size"};
 /* brief (terminal and Markdown) columns besides the axes */
 static const char *const k_brief[] = {"status", "time_us", "cycles_total", "util_compute_pct", "bound", "area_mm2", "energy_mj",
-                                      "pj_per_mac", "tops_per_w", "tops_per_mm2", "sqnr_db", "max_rel_err"};
+                                      "pj_per_mac", "tops_per_w", "tops_per_mm2", "sqnr_db", "max_rel_err",
+                                      "ops_other_group", "group_note"};
 
 /* Reals in CSV and the text forms: 6 significant digits (the JSON form keeps every digit). */
 #define SIG (-6)
@@ -77,9 +95,9 @@ static mxsim_status add_columns(mxsim_ctx *ctx, mxsim_table *t, const mxsim_swee
                                           {"op", "op name (TOTAL: the point's sum)"}, {"kind", "gemm, dequant, quantize or total"}};
     for (int i = 0; st == MXSIM_OK && i < 4; i++)
         st = mxsim_table_add_column(ctx, t, text[i][0], MXSIM_CELL_TEXT, "", text[i][1], is_brief(text[i][0]) ? MXSIM_COL_BRIEF : 0, -1);
-    static const char *const dims[][3] = {{"m", "elements", "rows"}, {"n", "elements", "columns"}, {"k", "elements", "reduction depth (GEMM)"},
-                                          {"repeat", "", "back-to-back executions"}, {"group_eff", "elements", "group size the op ran with"}};
-    for (int i = 0; st == MXSIM_OK && i < 5; i++) st = mxsim_table_add_column(ctx, t, dims[i][0], MXSIM_CELL_INT, dims[i][1], dims[i][2], 0, -1);
+    for (int i = 0; st == MXSIM_OK && i < N_DIM; i++)
+        st = mxsim_table_add_column(ctx, t, k_dim_cols[i][0], MXSIM_CELL_INT, k_dim_cols[i][1], k_dim_cols[i][2],
+                                    is_brief(k_dim_cols[i][0]) ? MXSIM_COL_BRIEF : 0, -1);
     for (int i = 0; st == MXSIM_OK && i < mxsim_tstats_field_count(); i++) {
         const mxsim_tstats_field *f = mxsim_tstats_field_at(i);
         mxsim_cell_type ct = mx_tstats_cell_type(f);
@@ -89,7 +107,7 @@ static mxsim_status add_columns(mxsim_ctx *ctx, mxsim_table *t, const mxsim_swee
     for (int i = 0; st == MXSIM_OK && i < N_COST; i++)
         st = mxsim_table_add_column(ctx, t, k_cost_cols[i][0], MXSIM_CELL_REAL, k_cost_cols[i][1], k_cost_cols[i][2],
                                     is_brief(k_cost_cols[i][0]) ? MXSIM_COL_BRIEF : 0, SIG);
-    for (int i = 0; st == MXSIM_OK && i < 3; i++)
+    for (int i = 0; st == MXSIM_OK && i < N_ACC_INT; i++)
         st = mxsim_table_add_column(ctx, t, k_acc_int_cols[i][0], MXSIM_CELL_INT, k_acc_int_cols[i][1], k_acc_int_cols[i][2], 0, -1);
     for (int c = 0; st == MXSIM_OK && c < MXSIM_COMP_COUNT_; c++) {
         snprintf(name, sizeof name, "e_%s_mj", mxsim_component_name((mxsim_component)c));
@@ -106,7 +124,56 @@ static mxsim_status add_columns(mxsim_ctx *ctx, mxsim_table *t, const mxsim_swee
                                     "stored weights of the op (B operand marked weight) in the point's operand format at "
                                     "group_eff, as mxsim memory counts them; TOTAL: all ops + non-GEMM parameters (bf16)",
                                     0, -1);
+    if (st == MXSIM_OK)
+        st = mxsim_table_add_column(ctx, t, k_note_col[0], MXSIM_CELL_TEXT, k_note_col[1], k_note_col[2], MXSIM_COL_BRIEF, -1);
     return st;
+}
+
+/* Why op k of point pt ran at another G than the point's mx.group_size: 0 it did not, 1 the
+** op's own group= (trace), 2 its K (n) is not divisible (the sweep fell back to the largest
+** divisor below G, mxsim_sweep_run). */
+static int other_group(const mxsim_sweep_point *pt, const mxsim_top *op, int64_t k)
+{
+    if (pt->op_group[k] == pt->cfg.group_size) return 0;
+    return op->group_size > 0 && op->group_size != pt->cfg.group_size ? 1 : 2;
+}
+
+/* group_note of op k (op non-NULL) or of the TOTAL: empty when every op ran at mx.group_size. */
+static void group_note(const mxsim_sweep_point *pt, const mxsim_trace *tr, int64_t k, const mxsim_top *op, char *buf,
+                       size_t len)
+{
+    const long long G = (long long)pt->cfg.group_size;
+    buf[0] = '\0';
+    if (op) {
+        const int why = other_group(pt, op, k), gemm = op->kind == MXSIM_OP_GEMM;
+        const char *dim = gemm ? "k" : "n";
+        const long long L = (long long)(gemm ? op->k : op->n), g = (long long)(op->group_size > 0 ? op->group_size : G);
+        const long long ran = (long long)pt->op_group[k];
+        /* mxsim run keeps G and pads K (n) with zeros where the operand is MXINT8 (architecture.md
+        ** section 3.1): said here, since it is why run and sweep give different cycles */
+        const int fa = op->a_fmt < 0 ? (int)pt->cfg.operand_format : op->a_fmt;
+        const int run_pads = !gemm || fa == MXSIM_FMT_MXINT8;
+        char at[32] = ""; /* an op built in memory has no line */
+        if (op->line > 0) snprintf(at, sizeof at, " (trace line %d)", (int)op->line);
+        if (why == 1 && L % g == 0)
+            snprintf(buf, len, "op's own group=%lld%s instead of G=%lld", g, at, G);
+        else if (why == 1)
+            snprintf(buf, len, "op's own group=%lld%s does not divide %s=%lld: ran at G=%lld", g, at, dim, L, ran);
+        else if (why == 2 && run_pads)
+            snprintf(buf, len, "%s=%lld not divisible by G=%lld: ran at G=%lld (mxsim run keeps G=%lld, %s padded to %lld)",
+                     dim, L, G, ran, G, dim, (L + G - 1) / G * G);
+        else if (why == 2)
+            snprintf(buf, len, "%s=%lld not divisible by G=%lld: ran at G=%lld", dim, L, G, ran);
+        return;
+    }
+    int64_t n[3] = {0, 0, 0};
+    for (int64_t i = 0; i < pt->n_ops; i++) n[other_group(pt, mxsim_trace_op(tr, i), i)]++;
+    if (n[1] + n[2] == 0) return;
+    int w = snprintf(buf, len, "%lld of %lld ops at another G than %lld:", (long long)(n[1] + n[2]), (long long)pt->n_ops, G);
+    if (w > 0 && (size_t)w < len && n[2])
+        w += snprintf(buf + w, len - (size_t)w, " %lld whose K (n) G does not divide (mxsim run pads instead)", (long long)n[2]);
+    if (w > 0 && (size_t)w < len && n[1])
+        snprintf(buf + w, len - (size_t)w, "%s %lld with their own group= in the trace", n[2] ? ";" : "", (long long)n[1]);
 }
 
 /* One row: op k of point pt, or its TOTAL (op NULL). */
@@ -124,11 +191,15 @@ static mxsim_status add_row(mxsim_ctx *ctx, mxsim_table *t, const mxsim_sweep *s
     if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, t, r, "status", ok ? "ok" : buf);
     if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, t, r, "op", op ? op->name : "TOTAL");
     if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, t, r, "kind", op ? mxsim_op_kind_name((mxsim_op_kind)op->kind) : "total");
-    const int64_t dv[] = {op ? op->m : 0, op ? op->n : 0, op ? op->k : 0, op ? op->repeat : 0,
-                          op ? (ok ? pt->op_group[k] : 0) : pt->cfg.group_size};
-    static const char *const dn[] = {"m", "n", "k", "repeat", "group_eff"};
-    /* every number of an ok row is a number (0 where a dimension does not apply) */
-    for (int i = 0; st == MXSIM_OK && i < 5; i++) st = mxsim_table_set_int(ctx, t, r, dn[i], dv[i]);
+    int64_t n_other = 0;
+    for (int64_t i = op ? k : 0; ok && i < (op ? k + 1 : pt->n_ops); i++) n_other += other_group(pt, mxsim_trace_op(tr, i), i) != 0;
+    const int64_t dv[N_DIM] = {op ? op->m : 0, op ? op->n : 0, op ? op->k : 0, op ? op->repeat : 0,
+                               op ? (ok ? pt->op_group[k] : 0) : pt->cfg.group_size, n_other};
+    /* every number of an ok row is a number (0 where a dimension does not apply); a failed
+    ** point ran no op, so it has no count of ops at another G */
+    for (int i = 0; st == MXSIM_OK && i < N_DIM; i++)
+        st = !ok && !strcmp(k_dim_cols[i][0], "ops_other_group") ? mxsim_table_set_null(ctx, t, r, k_dim_cols[i][0])
+                                                                 : mxsim_table_set_int(ctx, t, r, k_dim_cols[i][0], dv[i]);
     int first_stat = 0;
     while (strcmp(mxsim_table_column_name(t, first_stat), mxsim_tstats_field_at(0)->name)) first_stat++;
     if (!ok) { /* a failed point has no numbers */
@@ -149,8 +220,10 @@ static mxsim_status add_row(mxsim_ctx *ctx, mxsim_table *t, const mxsim_sweep *s
     for (int i = 0; st == MXSIM_OK && i < N_COST; i++)
         st = mxsim_table_set_real(ctx, t, r, k_cost_cols[i][0], i >= N_COST - 2 && !acc_on ? NAN : cv[i]);
     /* accuracy off: nothing measured (NaN, 0 outputs) */
-    const int64_t av[] = {acc_on ? ac->rows : 0, acc_on ? ac->cols : 0, acc_on ? ac->sampled : 0};
-    for (int i = 0; st == MXSIM_OK && i < 3; i++) st = mxsim_table_set_int(ctx, t, r, k_acc_int_cols[i][0], av[i]);
+    int64_t from_file = 0; /* TOTAL: ops whose data came from files (the overall flag is only an OR) */
+    for (int64_t i = op ? k : 0; acc_on && i < (op ? k + 1 : pt->n_ops); i++) from_file += pt->op_acc[i].from_file != 0;
+    const int64_t av[N_ACC_INT] = {acc_on ? ac->rows : 0, acc_on ? ac->cols : 0, acc_on ? ac->sampled : 0, from_file};
+    for (int i = 0; st == MXSIM_OK && i < N_ACC_INT; i++) st = mxsim_table_set_int(ctx, t, r, k_acc_int_cols[i][0], av[i]);
     for (int c = 0; st == MXSIM_OK && c < MXSIM_COMP_COUNT_; c++) {
         snprintf(buf, sizeof buf, "e_%s_mj", mxsim_component_name((mxsim_component)c));
         st = mxsim_table_set_real(ctx, t, r, buf, (e->dyn_pj[MXSIM_BAND_NOM][c] + e->leak_pj[MXSIM_BAND_NOM][c]) * 1e-9);
@@ -164,6 +237,8 @@ static mxsim_status add_row(mxsim_ctx *ctx, mxsim_table *t, const mxsim_sweep *s
         wb = wb > INT64_MAX - w ? INT64_MAX : wb + w;
     }
     if (st == MXSIM_OK) st = mxsim_table_set_int(ctx, t, r, "weight_bytes", wb);
+    group_note(pt, tr, k, op, buf, sizeof buf);
+    if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, t, r, k_note_col[0], buf);
     return st;
 }
 
@@ -269,7 +344,8 @@ MXSIM_API mxsim_status mxsim_sweep_meta_json(mxsim_ctx *ctx, const mxsim_sweep *
     }
     mx_buf_puts(&b, ",\n  \"group_policy\": ");
     mx_buf_json_str(&b, so->strict_group ? "strict: a point fails when G does not divide an op's K (n)"
-                                         : "an op whose K (n) G does not divide runs with the largest divisor below G (group_eff)");
+                                         : "an op whose K (n) G does not divide runs with the largest divisor below G "
+                                           "(group_eff; ops_other_group and group_note say which ops did)");
     mx_buf_puts(&b, ",\n  \"columns\": [");
     static const char *const k_types[] = {"text", "int", "real"};
     for (int c = 0; c < mxsim_table_column_count(t); c++) {
