@@ -1085,7 +1085,9 @@ MXSIM_API mxsim_status mxsim_sweep_create(mxsim_ctx *ctx, const mxsim_tconfig *b
 MXSIM_API void mxsim_sweep_free(mxsim_sweep *sw); /* NULL ok */
 /* Adds an axis: key is a configuration field ("mx.group_size"), "array.size" (rows = cols) or
 ** "numerics.profile"; values a comma list, each checked against the field.  Duplicate keys,
-** empty or repeated values and more than MXSIM_SWEEP_MAX_VALUES are MXSIM_E_INPUT. */
+** axes that set the same field ("array.size" sets array.rows and array.cols), empty or repeated
+** values, more than MXSIM_SWEEP_MAX_VALUES and a point whose configuration is invalid (every
+** point is validated as the axis is added, e.g. the 2^22-PE limit) are MXSIM_E_INPUT. */
 MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, const char *key,
                                             const char *values);
 MXSIM_API int mxsim_sweep_axis_count(const mxsim_sweep *sw);
@@ -1119,7 +1121,8 @@ typedef struct {
 
 /* The results as one table: per point (in order) one row per op and a TOTAL row, or only the
 ** TOTAL rows (totals_only = 1, the terminal form).  Columns: point, one per axis named by its key
-** (typed: int, real or text), profile, status, op, kind, m, n, k, repeat, group_eff, every
+** (typed: int, real or text), profile, status, op, kind, m, n, k, repeat, group_eff,
+** ops_other_group and group_note (ops that ran at another G than the point's, and why), every
 ** statistic of MXSIM_TSTATS_FIELDS, area/energy/accuracy, then e_<component>_mj and
 ** a_<component>_mm2.  A failed point's numbers are empty (status says why); an ok row has a number
 ** in every numeric column (0 where a dimension does not apply, NaN for accuracy when it is off).

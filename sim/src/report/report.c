@@ -959,7 +959,7 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
     doc_h(&d, 2, "Totals per design point");
     static const char *const tot_cols[] = {"cycles_total", "time_us", "util_compute_pct", "area_mm2", "energy_mj",
                                            "energy_mj_low", "energy_mj_high", "pj_per_mac", "tops_per_w",
-                                           "tops_per_mm2", "sqnr_db", "max_rel_err"};
+                                           "tops_per_mm2", "sqnr_db", "max_rel_err", "ops_other_group", "group_note"};
     int64_t *rows = malloc((size_t)(in->c.n_rows ? in->c.n_rows : 1) * sizeof *rows);
     if (!rows) {
         d.md->oom = 1;
@@ -1008,7 +1008,8 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
             if (!strcmp(mx_csv_at(&in->c, r, in->col_point), best_id)) rows[nr++] = r;
         static const char *const op_cols[] = {"op", "kind", "m", "n", "k", "repeat", "group_eff", "cycles_total",
                                               "time_us", "util_compute_pct", "energy_mj", "pj_per_mac", "tops_per_w",
-                                              "sqnr_db", "max_rel_err", "acc_rows", "acc_cols"};
+                                              "sqnr_db", "max_rel_err", "acc_rows", "acc_cols", "acc_from_file",
+                                              "group_note"};
         rows_table(&d, in, rows, nr, op_cols, (int)(sizeof op_cols / sizeof op_cols[0]), 0);
         doc_p(&d, "acc_rows x acc_cols: the outputs on which accuracy was measured (sampled when smaller than m x n).");
     }

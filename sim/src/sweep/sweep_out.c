@@ -171,7 +171,7 @@ static void group_note(const mxsim_sweep_point *pt, const mxsim_trace *tr, int64
     if (n[1] + n[2] == 0) return;
     int w = snprintf(buf, len, "%lld of %lld ops at another G than %lld:", (long long)(n[1] + n[2]), (long long)pt->n_ops, G);
     if (w > 0 && (size_t)w < len && n[2])
-        w += snprintf(buf + w, len - (size_t)w, " %lld whose K (n) G does not divide (mxsim run pads instead)", (long long)n[2]);
+        w += snprintf(buf + w, len - (size_t)w, " %lld whose K (n for an elementwise op) is not a multiple of G, run at its largest divisor below G (mxsim run pads instead)", (long long)n[2]);
     if (w > 0 && (size_t)w < len && n[1])
         snprintf(buf + w, len - (size_t)w, "%s %lld with their own group= in the trace", n[2] ? ";" : "", (long long)n[1]);
 }
