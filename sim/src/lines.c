@@ -1,4 +1,5 @@
 /* lines.c - the one line reader and the one CSV splitter (lines.h). */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +57,15 @@ char *mx_lines_next(mx_lines *c)
     }
     c->line++;
     return ln;
+}
+
+void mx_ini_cut_comment(char *s)
+{
+    for (char *p = s; *p; p++)
+        if ((*p == '#' || *p == ';') && (p == s || isspace((unsigned char)p[-1]))) {
+            *p = '\0';
+            return;
+        }
 }
 
 int mx_csv_split(char *s, char **f, int max)

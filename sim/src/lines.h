@@ -26,6 +26,11 @@ MX_INTERNAL mxsim_status mx_text_read(mxsim_ctx *ctx, const char *path, uint64_t
 /* The next line, or NULL after the last one. */
 MX_INTERNAL char *mx_lines_next(mx_lines *c);
 
+/* Ends an INI line (configurations, SCALE-Sim .cfg, GPU cards) at its comment, in place: a '#' or
+** ';' that starts the line (after optional blanks) or follows a blank.  One inside a word is
+** data ("rows = 16;32" keeps "16;32", which is then refused as a number, never read as 16). */
+MX_INTERNAL void mx_ini_cut_comment(char *s);
+
 /* Cuts s in place at every comma (fields are not quoted: SCALE-Sim topologies and bench files);
 ** f receives at most max field pointers.  Returns the field count, or max + 1 if there are more. */
 MX_INTERNAL int mx_csv_split(char *s, char **f, int max);

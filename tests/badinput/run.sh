@@ -318,6 +318,34 @@ bad flag-sweep-data-misnamed 2 "data_misnamed/QKV_proj.a.npy: field 'name': no o
 bad flag-sweep-data-misnamed-hint 2 "did you mean 'qkv_proj.a.npy'?" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 --data "$in/data_misnamed" --quiet -o "$out/s.csv"
 bad flag-sweep-data-no-op 2 "data_empty': no op of" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 --data "$in/data_empty" --quiet -o "$out/s.csv"
 bad flag-sweep-data-no-accuracy 2 "--data has no effect with --no-accuracy" -- "$MXSIM" sweep --config "$cfg" "$tr" --data "$in/data_empty" --no-accuracy --quiet -o "$out/s.csv"
+# ---- fixA (audit of the CLI): counts past 2^63, bandwidths the model cannot hold, INI comments,
+# ---- --access-trace names.  Setup lines first, then the cases (all verified against build-fixA).
+# (place after the ini() and scfg() helpers of tests/badinput/run.sh, which the setup lines use)
+printf 'mxsim-trace 1\ngemm name=big m=524288 n=524288 k=524288\n' > "$in/lanes.trace"
+printf 'mxsim-trace 1\ndequant name=dq m=2147483648 n=67108864\n' > "$in/dq.trace"
+printf 'mxsim-trace 1\ngemm name=a m=8 n=8 k=32\ngemm name=b m=16 n=16 k=64\n' > "$in/two.trace"
+ini semicolon '[array]\nrows = 16;32\n'
+ini hashval '[array]\ndataflow = os#ws\n'
+ini bwstep '[dram]\nbw_bytes_per_cycle = 0.0014\n'
+ini compatbw '[dram]\nbw_bytes_per_cycle = 1.5\n[report]\nscalesim_compat = 1\n'
+ini fracbw '[dram]\nbw_bytes_per_cycle = 1.5\n'
+scfg bw1e9 '[architecture_presets]\nArrayHeight: 8\nBandwidth: 1e9\n[run_presets]\nInterfaceBandwidth: USER\n'
+scfg bwfrac '[architecture_presets]\nArrayHeight: 8\nBandwidth: 1.9\n[run_presets]\nInterfaceBandwidth: USER\n'
+scfg semi '[architecture_presets]\nArrayHeight: 8;9\n'
+bad trace-lane-slots 2 "lanes.trace:2: op 'big': field 'n_lane_slots'" -- "$MXSIM" run --config "$cfg" --set pe.lanes=1024 "$in/lanes.trace" -o "$out/r.csv"
+bad trace-dequant-request 2 "dq.trace:2: op 'dq': field 'cycles_total': the count passes 2^63" -- "$MXSIM" run --config "$cfg" --set dram.bw_bytes_per_cycle=0.0009765625 "$in/dq.trace" -o "$out/r.csv"
+bad ini-semicolon-in-value 2 "semicolon.ini:2: field 'array.rows': '16;32' is not an integer" -- "$MXSIM" run --config "$in/semicolon.ini" "$tr" -o "$out/r.csv"
+bad ini-hash-in-value 2 "hashval.ini:2: field 'array.dataflow': 'os#ws' is not one of os|ws|is" -- "$MXSIM" config --config "$in/hashval.ini" --dump
+bad ini-bw-step 2 "bwstep.ini:2: field 'dram.bw_bytes_per_cycle': 0.0014 is not within 0.1% of a multiple of the model's step of 1/1024" -- "$MXSIM" run --config "$in/bwstep.ini" "$tr" -o "$out/r.csv"
+bad ini-bw-compat-fraction 2 "compatbw.ini:2: field 'dram.bw_bytes_per_cycle': 1.5 is not a whole number" -- "$MXSIM" run --config "$in/compatbw.ini" "$tr" -o "$out/r.csv"
+bad flag-bw-step 2 "--set: field 'dram.bw_bytes_per_cycle': 0.0014 is not within 0.1% of a multiple of the model's step of 1/1024" -- "$MXSIM" run --config "$cfg" --set dram.bw_bytes_per_cycle=0.0014 "$tr" -o "$out/r.csv"
+bad flag-bw-compat-fraction 2 "--set: field 'dram.bw_bytes_per_cycle': 1.9 is not a whole number" -- "$MXSIM" run --config "$cfg" --scalesim-compat --set dram.bw_bytes_per_cycle=1.9 "$tr" -o "$out/r.csv"
+bad flag-compat-on-fraction 2 "field 'dram.bw_bytes_per_cycle': 1.5 is not a whole number" -- "$MXSIM" run --config "$in/fracbw.ini" --scalesim-compat "$tr" -o "$out/r.csv"
+bad cfg-bandwidth-above-max 2 "bw1e9.cfg:3: field 'Bandwidth': '1e9' words/cycle out of range 1..65536" -- "$MXSIM" run --config "$in/bw1e9.cfg" "$tr" -o "$out/r.csv"
+bad cfg-bandwidth-fraction 2 "bwfrac.cfg:3: field 'Bandwidth': '1.9' is not a whole number" -- "$MXSIM" run --config "$in/bwfrac.cfg" "$tr" -o "$out/r.csv"
+bad cfg-semicolon-in-value 2 "semi.cfg:2: field 'array.rows': '8;9' is not an integer" -- "$MXSIM" config --config "$in/semi.cfg" --dump
+bad flag-access-trace-stdout 2 "--access-trace: '-' (standard output) is refused" -- "$MXSIM" run --config "$cfg" --detail --access-trace - "$in/two.trace" -o "$out/r.csv"
+bad flag-access-trace-not-gz 2 "the access trace is gzip-compressed: its name must end in .gz" -- "$MXSIM" run --config "$cfg" --detail --access-trace "$out/acc.txt" "$in/two.trace" -o "$out/r.csv"
 mkfifo "$in/out.fifo"
 bad out-fifo 1 "is a FIFO, refused as an output" -- "$MXSIM" quantize --group-size 16 "$in/ok.npy" -o "$in/out.fifo"
 [ -p "$in/out.fifo" ] || { echo "FAIL: the FIFO was replaced"; fails=$((fails + 1)); }

@@ -6,6 +6,7 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
 #endif
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,7 @@ MXTEST(closed_equals_walk_random)
         c.pe_lanes = pick(&r, 1, 8), c.load_lanes = pick(&r, 1, 8), c.exp_share = pick(&r, 0, 2);
         c.exp_ii_cycles = pick(&r, 1, 4), c.exp_latency_cycles = pick(&r, 0, 6);
         c.sram_a_kib = pick(&r, 1, 8), c.sram_b_kib = pick(&r, 1, 8), c.sram_c_kib = pick(&r, 1, 8);
-        c.dram_bw_bytes_per_cycle = (double)pick(&r, 1, 256) / (double)pick(&r, 1, 8);
+        c.dram_bw_bytes_per_cycle = round((double)pick(&r, 1, 256) / (double)pick(&r, 1, 8) * 1024) / 1024; /* 1/1024 steps */
         c.dram_latency_cycles = pick(&r, 0, 300);
         c.out_format = pick(&r, 0, 2);
         c.operand_format = pick(&r, 0, 4) == 0 ? MXSIM_FMT_INT8 : MXSIM_FMT_MXINT8;

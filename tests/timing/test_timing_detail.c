@@ -6,6 +6,7 @@
 ** cases), its access trace summed record by record against its own counters, and its refusal of
 ** large problems.  The two engines share only the configuration and the chosen tiling. */
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -110,9 +111,11 @@ MXTEST(detail_equals_analytic_random)
         /* small SRAMs make several tiles and reduction chunks; large ones a single tile */
         int64_t kib = pick(&r, 0, 3) == 0 ? 64 : pick(&r, 1, 3);
         c.sram_a_kib = kib, c.sram_b_kib = pick(&r, 1, 3), c.sram_c_kib = pick(&r, 1, 4);
-        c.dram_bw_bytes_per_cycle = (double)pick(&r, 1, 64) / (double)pick(&r, 1, 4);
+        c.dram_bw_bytes_per_cycle = round((double)pick(&r, 1, 64) / (double)pick(&r, 1, 4) * 1024) / 1024; /* 1/1024 steps */
         c.dram_latency_cycles = pick(&r, 0, 60);
         c.scalesim_compat = pick(&r, 0, 9) == 0;
+        /* SCALE-Sim's model takes whole bytes per cycle (a fraction is refused) */
+        if (c.scalesim_compat) c.dram_bw_bytes_per_cycle = ceil(c.dram_bw_bytes_per_cycle);
         mxsim_top o = gemm(pick(&r, 1, 40), pick(&r, 1, 40), c.group_size * pick(&r, 1, 96 / c.group_size + 1));
         int padded = pick(&r, 0, 3) == 0 && c.group_size > 1; /* K not a multiple of G */
         if (padded) o.k -= pick(&r, 1, c.group_size - 1);

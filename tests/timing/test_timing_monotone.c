@@ -8,6 +8,7 @@
 ** detailed engine (cycle by cycle) on small cases, which must also equal the analytic engine.
 ** The expectation is a physical fact (a machine with more of a resource can always leave it
 ** idle), not a number derived from the engine. */
+#include <math.h>
 #include <stddef.h>
 
 #include "mxsim.h"
@@ -42,7 +43,8 @@ static int more_both(mxt_rng *r, mxsim_tconfig *c)
 }
 static int more_bw(mxt_rng *r, mxsim_tconfig *c)
 {
-    c->dram_bw_bytes_per_cycle *= 1.0 + (double)pick(r, 1, 16) / 8.0;
+    /* rounded up to the model's 1/1024 step (any other value is refused): still more bandwidth */
+    c->dram_bw_bytes_per_cycle = ceil(c->dram_bw_bytes_per_cycle * (1.0 + (double)pick(r, 1, 16) / 8.0) * 1024) / 1024;
     return c->dram_bw_bytes_per_cycle <= 65536;
 }
 static int less_dram_lat(mxt_rng *r, mxsim_tconfig *c) { return c->dram_latency_cycles > 0 && (c->dram_latency_cycles -= pick(r, 1, c->dram_latency_cycles), 1); }
@@ -116,7 +118,7 @@ static void random_cfg(mxt_rng *r, mxsim_tconfig *c, int small)
     c->sram_a_kib = pick(r, 1, small ? 4 : 64);
     c->sram_b_kib = pick(r, 1, small ? 4 : 64);
     c->sram_c_kib = pick(r, 1, small ? 4 : 64);
-    c->dram_bw_bytes_per_cycle = (double)pick(r, 1, 128) / (double)pick(r, 1, 8);
+    c->dram_bw_bytes_per_cycle = round((double)pick(r, 1, 128) / (double)pick(r, 1, 8) * 1024) / 1024; /* 1/1024 steps */
     c->dram_latency_cycles = pick(r, 0, 200);
     c->out_format = pick(r, 0, 2);
     c->requant_lanes = pick(r, 1, 64);

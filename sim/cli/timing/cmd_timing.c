@@ -42,15 +42,14 @@ int mxsim_cli_build_config(const cli_command *c, const cli_args *a, mxsim_ctx *c
 }
 
 /* Access-trace path of op i: PATH itself for a one-op trace, else PATH with ".i" inserted before
-** a ".gz" suffix (appended otherwise).  NULL on allocation failure. */
+** its ".gz" suffix (cmd_run refuses any other name).  NULL on allocation failure. */
 static char *acc_path(const char *path, int64_t i, int64_t n_ops)
 {
     size_t L = strlen(path), cap = L + 32;
     char *p = malloc(cap);
     if (p == NULL) return NULL;
     if (n_ops == 1) snprintf(p, cap, "%s", path);
-    else if (L > 3 && !strcmp(path + L - 3, ".gz")) snprintf(p, cap, "%.*s.%lld.gz", (int)(L - 3), path, (long long)i);
-    else snprintf(p, cap, "%s.%lld", path, (long long)i);
+    else snprintf(p, cap, "%.*s.%lld.gz", (int)(L - 3), path, (long long)i);
     return p;
 }
 
@@ -164,6 +163,7 @@ static mxsim_status load_any(mxsim_ctx *ctx, const char *path, int flags, mxsim_
 
 static int cmd_run(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
 {
+    const char *v;
     if (OPT("columns")) { /* the statistics, from the one field table */
         mxsim_table *t = NULL;
         mxsim_status st = mxsim_tstats_table(ctx, &t);
@@ -174,6 +174,16 @@ static int cmd_run(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     if (a->n_pos != 1) return cli_usage("expected one TRACE");
     if (!OPT("config")) return cli_usage("missing --config CFG");
     if (OPT("access-trace") && !OPT("detail")) return cli_usage("--access-trace needs --detail");
+    if ((v = OPT("access-trace")) != NULL) {
+        /* a gzip file per GEMM op: '-' would mix gzip bytes into the table on standard output (or,
+        ** with several ops, make files named '-.<i>'), and any other name would hide gzip data */
+        size_t L = strlen(v);
+        if (strcmp(v, "-") == 0)
+            return cli_usage("--access-trace: '-' (standard output) is refused: the access traces are gzip files, "
+                             "one per GEMM op; give a file name ending in .gz");
+        if (L <= 3 || strcmp(v + L - 3, ".gz") != 0)
+            return cli_usage("--access-trace '%s': the access trace is gzip-compressed: its name must end in .gz", v);
+    }
     mxsim_output_format f;
     int rc = cli_format(ctx, OPT("format"), OPT("out"), &f); /* a bad -o fails before any work */
     if (rc) return rc;
@@ -334,7 +344,8 @@ const cli_command mxsim_cmd_run = {
     "(json: {\"meta\": trace and configuration, \"columns\", \"rows\"}). --detail times GEMMs with the\n"
     "cycle-by-cycle engine (small problems: at most 2^26 PE-cycles and 2^26 cycles per op, else\n"
     "exit 2); --access-trace F.gz writes F.<i>.gz for op i of a trace of several ops, all of them\n"
-    "or none (they are committed together after the last op).  -o - is standard output.  CFG may be\n"
+    "or none (they are committed together after the last op); its name must end in .gz, and '-' is\n"
+    "refused (gzip data).  -o - is standard output.  CFG may be\n"
     "a SCALE-Sim .cfg (v2 or v3), which, like --scalesim-compat, times with SCALE-Sim v2's model and\n"
     "reads a .csv TRACE with its conv output size (sim/doc/architecture.md section 8).",
     k_run_opts, 0, 1, cmd_run, NULL};

@@ -115,8 +115,7 @@ mxsim_status mxsim_gpu_card_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_car
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: line too long", path, line);
             break;
         }
-        char *hash = strpbrk(buf, "#;");
-        if (hash) *hash = '\0';
+        mx_ini_cut_comment(buf); /* the configurations' rule: lines.h */
         char *s = trim(buf);
         if (!*s || *s == '[') continue;
         char *eq = strchr(s, '=');

@@ -9,12 +9,12 @@
 */
 #include "tinternal.h"
 
-void mx_tdequant_time(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op, mxsim_tstats *st)
+const char *mx_tdequant_time(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op, mxsim_tstats *st)
 {
     /* the MXINT8 side is whole groups along n (zero-padded); the bf16 side is the useful m*n */
     int64_t np = mx_t_ceil_div(op->n, op->g) * op->g, sc = op->m * (np / op->g);
     int64_t e = op->m * op->n, ep = op->m * np;
-    mx_tpipe_unit_op(a, cfg->dequant_lanes, cfg->dequant_depth_cycles, ep, ep + sc, 2 * e, st);
+    const char *ovf = mx_tpipe_unit_op(a, cfg->dequant_lanes, cfg->dequant_depth_cycles, ep, ep + sc, 2 * e, st);
     st->dram_a_mant_bytes = ep;
     st->dram_a_scale_bytes = sc;
     st->sram_a_rd_mant_bytes = st->dram_a_mant_bytes;
@@ -23,4 +23,5 @@ void mx_tdequant_time(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_
     st->tile_m = op->m;
     st->tile_n = op->n;
     st->tile_k = 1;
+    return ovf;
 }

@@ -12,6 +12,7 @@
 
 void mx_tdram_derive(const mxsim_tconfig *cfg, mx_tarch *a)
 {
+    /* exact: mxsim_tconfig_validate refuses a bandwidth that is not a whole number of steps */
     int64_t q = (int64_t)(cfg->dram_bw_bytes_per_cycle * MX_T_BW_FRAC + 0.5);
     a->bw_q = q < 1 ? 1 : q;
     a->dram_lat = cfg->dram_latency_cycles;
@@ -20,7 +21,12 @@ void mx_tdram_derive(const mxsim_tconfig *cfg, mx_tarch *a)
 int64_t mx_tdram_dur(const mx_tarch *a, int64_t bytes)
 {
     if (bytes <= 0) return 0;
-    return a->dram_lat + mx_t_ceil_div(bytes * MX_T_BW_FRAC, a->bw_q);
+    if (bytes <= ((int64_t)1 << 52)) return a->dram_lat + mx_t_ceil_div(bytes * MX_T_BW_FRAC, a->bw_q);
+    /* a whole-tensor request (dequant, quantize) can pass 2^63 / 1024 bytes: the same ceiling
+    ** without forming bytes * 1024, saturating when the duration itself passes 2^63 */
+    int64_t hi = bytes / a->bw_q, lo = bytes % a->bw_q;
+    return mx_t_sat_add(mx_t_sat_add(mx_t_sat_mul(hi, MX_T_BW_FRAC), mx_t_ceil_div(lo * MX_T_BW_FRAC, a->bw_q)),
+                        a->dram_lat);
 }
 
 int64_t mx_tdram_xfer_cycle(const mx_tarch *a, int64_t *credit, int64_t bytes)

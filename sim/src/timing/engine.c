@@ -200,7 +200,7 @@ static void lb_stores(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_
             mx_ttile st = {sm[i], sn[j], 0, 0, 0, sm[i] * sn[j], 0, 0};
             st.store_bytes = st.store_elems * ob;
             if (op->out_fmt == MXSIM_OUT_MXINT8) st.store_bytes += sm[i] * (sn[j] / op->out_g);
-            *stores += um[i] * un[j] * mx_tengine_store_dur(cfg, a, op, &st);
+            *stores = mx_t_sat_add(*stores, mx_t_sat_mul(um[i] * un[j], mx_tengine_store_dur(cfg, a, op, &st)));
         }
     mx_ttile lt = {sm[1], sn[1], 0, 0, sm[1] * sn[1], 0, 0, 0};
     lt.store_bytes = lt.store_elems * ob;
@@ -244,7 +244,8 @@ static int64_t stream_lb_at(const mx_tarch *a, const tdim *dk, int l, int64_t q,
 ** one after another.  Used only to skip candidates that cannot win.  cheap = 1: WS/IS MXINT8 tile
 ** times by their O(1) bound (stream_lb at the full beat, below every beat width's time), a weaker
 ** bound that orders the candidates first; the exact tile times are computed only for candidates
-** it cannot rule out. */
+** it cannot rule out.  Sums and products saturate at INT64_MAX: a bound past 2^63 means the
+** candidate's own counts pass it too (pipeline() then names the count), so it never wins. */
 static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const tdim *dm, const tdim *dn,
                            tdim *dk, tmemo *memo, int64_t stores, int64_t last_store, int cheap)
 {
@@ -257,7 +258,8 @@ static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const t
         int64_t T = um[0] * un[0] * uk[0], d = mx_tdram_dur(a, (sm[0] + sn[0]) * (sk[0] + kg[0]));
         int64_t tc = cheap ? stream_lb_at(a, dk, 0, dc->q[0], dc->r[0], a->df == MXSIM_DF_WS ? sm[0] : sn[0])
                            : class_cycles(memo, a, op, dm, 0, dn, 0, dk, 0);
-        return mx_t_max(d + T * tc + last_store, T * d + stores);
+        return mx_t_max(mx_t_sat_add(mx_t_sat_add(d, mx_t_sat_mul(T, tc)), last_store),
+                        mx_t_sat_add(mx_t_sat_mul(T, d), stores));
     }
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++) {
@@ -271,7 +273,7 @@ static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const t
                 } else {
                     tc = class_cycles(memo, a, op, dm, i, dn, j, dk, l);
                 }
-                arr += um[i] * un[j] * uk[l] * tc;
+                arr = mx_t_sat_add(arr, mx_t_sat_mul(um[i] * un[j] * uk[l], tc));
             }
         }
     /* loads: with several k chunks every tile loads A and B; else A once per m row of tiles,
@@ -290,7 +292,7 @@ static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const t
                     if (n == 0) continue;
                     int64_t d = mx_tdram_dur(a, (sm[i] + sn[j]) * (sk[l] + kg[l]));
                     if (i == 0 && j == 0 && l == 0) first_dur = d; /* the first tile's request */
-                    loads += n * d;
+                    loads = mx_t_sat_add(loads, mx_t_sat_mul(n, d));
                 }
     } else {
         int jf = dn->n > 1 ? 0 : 1; /* class of the first n tile */
@@ -298,19 +300,20 @@ static int64_t lower_bound(const mx_tarch *a, const mx_top_resolved *op, const t
             if (cm[i] == 0) continue;
             /* first tile of each m row: A, plus B when B moves with every tile or it is tile 0 */
             int64_t first_b = dn->n > 1 ? ab[1][jf] : 0;
-            loads += cm[i] * mx_tdram_dur(a, ab[0][i] + first_b);
+            loads = mx_t_sat_add(loads, mx_t_sat_mul(cm[i], mx_tdram_dur(a, ab[0][i] + first_b)));
             if (dn->n > 1)
                 for (int j = 0; j < 2; j++) {
                     int64_t n = cm[i] * (cn[j] - (j == jf));
-                    if (n > 0) loads += n * mx_tdram_dur(a, ab[1][j]);
+                    if (n > 0) loads = mx_t_sat_add(loads, mx_t_sat_mul(n, mx_tdram_dur(a, ab[1][j])));
                 }
         }
         if (dn->n == 1) /* B once, in tile 0's request (A of tile 0 already counted) */
-            loads += mx_tdram_dur(a, ab[0][dm->n > 1 ? 0 : 1] + ab[1][1]) - mx_tdram_dur(a, ab[0][dm->n > 1 ? 0 : 1]);
+            loads = mx_t_sat_add(loads, mx_tdram_dur(a, ab[0][dm->n > 1 ? 0 : 1] + ab[1][1]) -
+                                            mx_tdram_dur(a, ab[0][dm->n > 1 ? 0 : 1]));
     }
     /* the first tile loads full-size A and B */
     if (first_dur < 0) first_dur = mx_tdram_dur(a, ab[0][0] + ab[1][0]);
-    return mx_t_max(first_dur + arr + last_store, loads + stores);
+    return mx_t_max(mx_t_sat_add(mx_t_sat_add(first_dur, arr), last_store), mx_t_sat_add(loads, stores));
 }
 
 /* Every statistic of one op on tiling t (analytic; the op once, without repeat).  Returns 0, or -1
@@ -325,7 +328,9 @@ static int candidate_stats(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
     st->cycles_mem_stall = st->cycles_total - st->cycles_compute - st->cycles_fill_drain - st->cycles_exp_stall -
                            st->cycles_lane_limit;
     st->util_mapping = st->n_folds > 0 ? st->util_mapping / ((double)st->n_folds * (double)a->R * (double)a->C) : 0;
-    mx_tstats_finish(cfg, st);
+    /* n_lane_slots is no term of the objective, so it does not steer the choice (the detailed
+    ** engine's search, on cycles alone, picks the same tiling); mxsim_time_op checks it */
+    (void)mx_tstats_finish(cfg, st);
     return 0;
 }
 
@@ -399,7 +404,7 @@ static void lb_stats(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_r
     st->n_exp_ops = op->mx ? op->m * op->n * (op->k / op->g) : 0;
     st->cycles_total = lb_cycles;
     (void)a;
-    mx_tstats_finish(cfg, st);
+    (void)mx_tstats_finish(cfg, st); /* n_lane_slots is no term of the objective */
 }
 
 /* The candidates in (lb, order) order, a strict total order since orders differ: a binary
@@ -650,7 +655,7 @@ void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_to
     mx_trequant_gemm_events(op, st);
 }
 
-void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st)
+const char *mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st)
 {
     double slots = (double)cfg->array_rows * (double)cfg->array_cols * (double)cfg->pe_lanes;
     st->cycles_array = st->cycles_compute + st->cycles_fill_drain + st->cycles_exp_stall + st->cycles_lane_limit;
@@ -661,10 +666,18 @@ void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st)
     st->bound = 0;
     for (int i = 1; i < MXSIM_BOUND_COUNT_; i++)
         if (cls[i] > cls[st->bound]) st->bound = i;
-    st->n_lane_slots = (int64_t)slots * st->cycles_array;
     st->util_compute = st->cycles_total > 0 ? (double)st->n_macs / (slots * (double)st->cycles_total) : 0;
     st->seconds = (double)st->cycles_total / (cfg->clock_mhz * 1e6);
     st->tops = st->seconds > 0 ? 2.0 * (double)st->n_macs / st->seconds / 1e12 : 0;
+    /* R*C*L slots (up to 2^32) times the array cycles passes 2^63 long before the cycles do */
+    int64_t n;
+    if (__builtin_mul_overflow(cfg->array_rows, cfg->array_cols, &n) || __builtin_mul_overflow(n, cfg->pe_lanes, &n) ||
+        __builtin_mul_overflow(n, st->cycles_array, &n)) {
+        st->n_lane_slots = 0;
+        return "n_lane_slots";
+    }
+    st->n_lane_slots = n;
+    return NULL;
 }
 
 MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_top *op,
@@ -681,8 +694,13 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
     mx_tarch a;
     mx_tarch_derive(cfg, &a);
     if (r.kind != MXSIM_OP_GEMM) {
-        if (r.kind == MXSIM_OP_DEQUANT) mx_tdequant_time(cfg, &a, &r, out);
-        else mx_trequant_time(cfg, &a, &r, out);
+        const char *ovf = r.kind == MXSIM_OP_DEQUANT ? mx_tdequant_time(cfg, &a, &r, out)
+                                                     : mx_trequant_time(cfg, &a, &r, out);
+        if (ovf != NULL) {
+            memset(out, 0, sizeof *out);
+            return mx_fail(ctx, MXSIM_E_LIMIT, "%s:%d: op '%s': field '%s': the count passes 2^63",
+                           source ? source : "trace", op->line, op->name, ovf);
+        }
     } else {
         char where[600];
         snprintf(where, sizeof where, "%s:%d: op '%s'", source ? source : "trace", op->line, op->name);
@@ -727,6 +745,13 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
     }
     if (r.repeat > 1) mx_tstats_scale(out, r.repeat);
     out->util_mapping = um;
-    mx_tstats_finish(cfg, out);
+    if ((ovf = mx_tstats_finish(cfg, out)) != NULL) {
+        long long arr = (long long)out->cycles_array;
+        memset(out, 0, sizeof *out);
+        return mx_fail(ctx, MXSIM_E_LIMIT,
+                       "%s:%d: op '%s': field '%s': R*C*L = %lld slots x %lld array cycles passes 2^63",
+                       source ? source : "trace", op->line, op->name, ovf,
+                       (long long)(cfg->array_rows * cfg->array_cols * cfg->pe_lanes), arr);
+    }
     return MXSIM_OK;
 }

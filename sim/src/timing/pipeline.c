@@ -441,12 +441,14 @@ static int64_t pipeline_closed(const mxsim_tconfig *cfg, const mx_tarch *a, cons
     return tot;
 }
 
-void mx_tpipe_unit_op(const mx_tarch *a, int64_t lanes, int64_t depth, int64_t elems, int64_t in_b, int64_t out_b,
-                      mxsim_tstats *st)
+const char *mx_tpipe_unit_op(const mx_tarch *a, int64_t lanes, int64_t depth, int64_t elems, int64_t in_b,
+                             int64_t out_b, mxsim_tstats *st)
 {
     st->cycles_compute = mx_t_ceil_div(elems, lanes);
     st->cycles_fill_drain = depth;
-    int64_t mem = mx_tdram_dur(a, in_b) + mx_tdram_dur(a, out_b);
+    /* a whole tensor in one request: at a low bandwidth its duration can pass 2^63 */
+    int64_t mem = mx_t_sat_add(mx_tdram_dur(a, in_b), mx_tdram_dur(a, out_b));
+    if (mem == INT64_MAX) return "cycles_total";
     st->cycles_total = mx_t_max(st->cycles_compute + depth, mem);
     st->cycles_mem_stall = st->cycles_total - st->cycles_compute - depth;
     /* the stall a latency-free DRAM would leave is bandwidth; the rest is latency */
@@ -457,6 +459,7 @@ void mx_tpipe_unit_op(const mx_tarch *a, int64_t lanes, int64_t depth, int64_t e
     st->sram_c_rd_bytes = out_b;
     st->n_dram_requests = 2;
     st->n_tiles = 1;
+    return NULL;
 }
 
 int64_t mx_tpipe_run(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op, const mx_ttiling *t,

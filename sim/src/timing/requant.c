@@ -26,16 +26,17 @@ void mx_trequant_gemm_events(const mx_top_resolved *op, mxsim_tstats *st)
     }
 }
 
-void mx_trequant_time(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op, mxsim_tstats *st)
+const char *mx_trequant_time(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op, mxsim_tstats *st)
 {
     /* the MXINT8 side is whole groups along n (zero-padded); the bf16 side is the useful m*n */
     int64_t np = mx_t_ceil_div(op->n, op->g) * op->g, sc = op->m * (np / op->g);
     int64_t e = op->m * op->n, ep = op->m * np;
-    mx_tpipe_unit_op(a, cfg->requant_lanes, cfg->requant_depth_cycles, ep, 2 * e, ep + sc, st);
+    const char *ovf = mx_tpipe_unit_op(a, cfg->requant_lanes, cfg->requant_depth_cycles, ep, 2 * e, ep + sc, st);
     st->dram_a_mant_bytes = 2 * e;
     st->sram_a_rd_mant_bytes = st->dram_a_mant_bytes;
     st->n_requant_elems = st->n_maxabs_compares = ep;
     st->tile_m = op->m;
     st->tile_n = op->n;
     st->tile_k = 1;
+    return ovf;
 }

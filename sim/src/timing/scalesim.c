@@ -30,17 +30,17 @@ void mx_tscalesim_tiling(const mx_tarch *a, const mx_top_resolved *op, mx_ttilin
 }
 
 /* Latest stall of one operand's refill stream: U elements demanded `passes` times in order over
-** the tc array cycles, an SRAM of s bytes (half active, half being refilled), bw bytes/cycle.  The
-** first half is loaded before cycle 0; refill j (j >= 1) brings elements [h + (j-1) p, h + j p)
-** of the demand stream and is complete at cycle j (ceil(p / bw) + 1) - 1, one request line per
-** cycle plus the port's cycle of latency.  Demand is taken as uniform over the array time, so the
+** the tc array cycles, an SRAM of s bytes (half active, half being refilled), bw whole bytes per
+** cycle.  The first half is loaded before cycle 0; refill j (j >= 1) brings elements
+** [h + (j-1) p, h + j p) of the demand stream and is complete at cycle j (ceil(p / bw) + 1) - 1,
+** one request line per cycle plus the port's cycle of latency.  Demand is taken as uniform over the array time, so the
 ** lateness of refill j is linear in j: its maximum is at the first or the last refill. */
-static int64_t stream_stall(int64_t u, int64_t passes, int64_t s, int64_t bw_q, int64_t tc)
+static int64_t stream_stall(int64_t u, int64_t passes, int64_t s, int64_t bw, int64_t tc)
 {
     int64_t h = (s + 1) / 2, p = s - h, total = u * passes;
     if (u <= h || p <= 0 || tc <= 0) return 0;
     int64_t n = mx_t_ceil_div(total - h, p);
-    int64_t lc = mx_t_ceil_div(p * MX_T_BW_FRAC, bw_q) + 1;
+    int64_t lc = mx_t_ceil_div(p, bw) + 1;
     int64_t worst = 0;
     int64_t js[2] = {1, n};
     for (int i = 0; i < 2; i++) {
@@ -307,7 +307,7 @@ static int64_t ss_user_sim(const ss_dims *d, int64_t sa, int64_t sb, int64_t so,
 }
 
 /* The estimate of the USER stall when the op is too large to step (see stream_stall). */
-static int64_t ss_user_estimate(const mx_tarch *a, const mx_top_resolved *op, int64_t tc)
+static int64_t ss_user_estimate(const mx_tarch *a, const mx_top_resolved *op, int64_t bw, int64_t tc)
 {
     const int64_t R = a->R, C = a->C, M = op->m, N = op->n, K = op->k;
     int64_t pa = 1, pb = 1, writes = M * N;
@@ -324,9 +324,10 @@ static int64_t ss_user_estimate(const mx_tarch *a, const mx_top_resolved *op, in
         pb = mx_t_ceil_div(M, C);                 /* B once per column fold of A */
         writes = M * N * mx_t_ceil_div(K, R);
     }
-    int64_t st = mx_t_max(stream_stall(M * K, pa, sa, a->bw_q, tc), stream_stall(K * N, pb, sb, a->bw_q, tc));
-    /* the output SRAM absorbs so bytes; the rest drains at the interface bandwidth */
-    if (writes > so) st = mx_t_max(st, mx_t_ceil_div((writes - so) * MX_T_BW_FRAC, a->bw_q) - tc);
+    int64_t st = mx_t_max(stream_stall(M * K, pa, sa, bw, tc), stream_stall(K * N, pb, sb, bw, tc));
+    /* the output SRAM absorbs so bytes; the rest drains at the interface bandwidth (in whole
+    ** words: (writes - so) * 1024 could pass 2^63) */
+    if (writes > so) st = mx_t_max(st, mx_t_ceil_div(writes - so, bw) - tc);
     return st;
 }
 
@@ -343,10 +344,11 @@ int64_t mx_tscalesim_stall(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
         if (ho * wo == op->m && o->conv_fh * o->conv_fw * o->conv_c == op->k)
             d.H = o->conv_h, d.W = o->conv_w, d.Fw = o->conv_fw, d.Ch = o->conv_c, d.S = o->conv_s, d.Ew = wo;
     }
-    /* SCALE-Sim's bandwidth is whole words per cycle */
+    /* SCALE-Sim's bandwidth is whole words per cycle; mxsim_tconfig_validate refuses any other
+    ** in this mode, so the division is exact (the max only guards an unvalidated caller) */
     int64_t bw = mx_t_max(1, a->bw_q / MX_T_BW_FRAC);
     int64_t st = ss_user_sim(&d, a->half_a_bytes * 2, a->half_b_bytes * 2, a->half_c_bytes * 2, bw);
-    return st >= 0 ? st : ss_user_estimate(a, op, tc);
+    return st >= 0 ? st : ss_user_estimate(a, op, bw, tc);
 }
 
 void mx_tscalesim_finish(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,

@@ -53,7 +53,8 @@ static const field k_fields[] = {
     FI("sram.b_kib", sram_b_kib, 1, 1048576, 256, "KiB", "operand B SRAM (both halves)"),
     FI("sram.c_kib", sram_c_kib, 1, 1048576, 256, "KiB", "output SRAM, fp32 partial sums (both halves)"),
     FR("dram.bw_bytes_per_cycle", dram_bw_bytes_per_cycle, 1.0 / 1024, 65536, 32, "bytes/cycle",
-       "DRAM bandwidth (resolution 1/1024 byte/cycle)"),
+       "DRAM bandwidth, held as the nearest multiple of 1/1024 byte/cycle (a value farther than 0.1% is refused; "
+       "whole bytes under report.scalesim_compat)"),
     FI("dram.latency_cycles", dram_latency_cycles, 0, 1000000, 100, "cycles", "DRAM latency per request"),
     FR("clock.mhz", clock_mhz, 1, 100000, 1000, "MHz", "clock frequency"),
     FE("out.format", out_format, "fp32|bf16|mxint8", 3, 0,
@@ -146,8 +147,46 @@ static const field *find_field(const char *key)
     return NULL;
 }
 
-MXSIM_API mxsim_status mxsim_tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *key,
-                                         const char *value, const char *where)
+/* The bandwidth the engines time is an integer number of 1/1024 byte/cycle steps (dram.c), and
+** SCALE-Sim's (compat mode with USER bandwidth) a whole number of words (bytes) per cycle, as
+** SCALE-Sim v2 reads its Bandwidth with int().  A value within MX_T_BW_TOL (relative) of a step
+** is held as that step (12.8 -> 12.7998046875: a GB/s-over-GHz figure rarely is a multiple of
+** 1/1024, and 0.1% of bandwidth is far inside the model's accuracy); the held value is what
+** config --dump prints.  Anything farther (0.0014 would be held as 0.0009765625, -30%) is
+** refused, never rounded.  where: the file:line, flag or "config" the value came from. */
+#define MX_T_BW_TOL 1e-3
+static double bw_held(double v) { return nearbyint(v * MX_T_BW_FRAC) / MX_T_BW_FRAC; }
+static mxsim_status bw_step_check(mxsim_ctx *ctx, double v, const char *where)
+{
+    double q = v * MX_T_BW_FRAC; /* exact: a power-of-two scaling */
+    if (nearbyint(q) < 1 || fabs(nearbyint(q) - q) > MX_T_BW_TOL * q)
+        return mx_fail(ctx, MXSIM_E_INPUT,
+                       "%s: field 'dram.bw_bytes_per_cycle': %.10g is not within 0.1%% of a multiple of the model's step "
+                       "of 1/1024 byte/cycle (nearest: %.10g or %.10g)", where, v, floor(q) / MX_T_BW_FRAC,
+                       ceil(q) / MX_T_BW_FRAC);
+    return MXSIM_OK;
+}
+
+static int compat_user_bw(const mxsim_tconfig *cfg)
+{
+    return cfg->scalesim_compat && cfg->scalesim_bw == MXSIM_SCALESIM_BW_USER;
+}
+
+static mxsim_status bw_compat_check(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const char *where)
+{
+    double v = cfg->dram_bw_bytes_per_cycle;
+    if (compat_user_bw(cfg) && v != floor(v))
+        return mx_fail(ctx, MXSIM_E_INPUT,
+                       "%s: field 'dram.bw_bytes_per_cycle': %.10g is not a whole number: SCALE-Sim's model "
+                       "(report.scalesim_compat: a .cfg or --scalesim-compat) moves whole words (bytes) per cycle, "
+                       "as SCALE-Sim v2 reads its Bandwidth with int()", where, v);
+    return MXSIM_OK;
+}
+
+/* compat_now: refuse a fractional bandwidth at once when compat mode is already on; the file
+** reader passes 0 and checks once the whole file is read (a later key may turn compat on or off). */
+static mxsim_status tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *key, const char *value,
+                                const char *where, int compat_now)
 {
     mx_clear_err(ctx);
     if (cfg == NULL || key == NULL || value == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_set: NULL argument");
@@ -191,11 +230,29 @@ MXSIM_API mxsim_status mxsim_tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, con
     double v;
     if (mx_tparse_f64(value, &v) != 0)
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not a number", where, key, value);
+    int is_bw = f->off == offsetof(mxsim_tconfig, dram_bw_bytes_per_cycle);
     if (v < p->lo || v > p->hi)
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': %g out of range %g..%g %s", where, key, v,
-                       p->lo, p->hi, p->unit);
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': %g out of range %g..%g %s%s", where, key, v,
+                       p->lo, p->hi, p->unit, is_bw ? " (the model's step is 1/1024 byte/cycle)" : "");
+    if (is_bw) {
+        /* compat mode already on (a .cfg, --scalesim-compat or an earlier --set): refused here,
+        ** naming where the value came from; compat turned on later is caught by
+        ** mxsim_tconfig_validate.  Its rule (whole bytes) first: it implies the step's. */
+        mxsim_tconfig t = *cfg;
+        t.dram_bw_bytes_per_cycle = v;
+        mxsim_status st = compat_now ? bw_compat_check(ctx, &t, where) : MXSIM_OK;
+        if (st == MXSIM_OK) st = bw_step_check(ctx, v, where);
+        if (st != MXSIM_OK) return st;
+        v = bw_held(v);
+    }
     *rfield(cfg, f) = v;
     return MXSIM_OK;
+}
+
+MXSIM_API mxsim_status mxsim_tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *key,
+                                         const char *value, const char *where)
+{
+    return tconfig_set(ctx, cfg, key, value, where, 1);
 }
 
 MXSIM_API mxsim_status mxsim_tconfig_set_kv(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *kv)
@@ -248,6 +305,10 @@ MXSIM_API mxsim_status mxsim_tconfig_validate(mxsim_ctx *ctx, const mxsim_tconfi
             return mx_fail(ctx, MXSIM_E_INPUT, "config: field '%s': %g out of range %g..%g", f->pub.name,
                            v, f->pub.lo, f->pub.hi);
     }
+    /* the engines would otherwise round the bandwidth (dram.c) or floor it (scalesim.c) */
+    mxsim_status bst = bw_compat_check(ctx, cfg, "config");
+    if (bst == MXSIM_OK) bst = bw_step_check(ctx, cfg->dram_bw_bytes_per_cycle, "config");
+    if (bst != MXSIM_OK) return bst;
     /* A PE array larger than 2^22 PEs would overflow the per-cycle counters of detailed mode
     ** and is far beyond any real design. */
     if (cfg->array_rows * cfg->array_cols > ((int64_t)1 << 22))
@@ -309,7 +370,7 @@ static int key_is(const char *a, const char *b)
 }
 
 static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *key, char *val,
-                                 const char *where, int *user_bw, double *bw)
+                                 const char *where, int *user_bw, double *bw, char *bw_text, size_t bw_cap)
 {
     static const struct {
         const char *ss, *ours;
@@ -317,10 +378,10 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
                {"IfmapSramSzkB", "sram.a_kib"}, {"FilterSramSzkB", "sram.b_kib"},
                {"OfmapSramSzkB", "sram.c_kib"}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (key_is(key, map[i].ss)) return mxsim_tconfig_set(ctx, cfg, map[i].ours, val, where);
+        if (key_is(key, map[i].ss)) return tconfig_set(ctx, cfg, map[i].ours, val, where, 0);
     if (key_is(key, "Dataflow")) {
         for (char *p = val; *p; p++) *p = (char)tolower((unsigned char)*p);
-        return mxsim_tconfig_set(ctx, cfg, "array.dataflow", val, where);
+        return tconfig_set(ctx, cfg, "array.dataflow", val, where, 0);
     }
     if (key_is(key, "Bandwidth")) {
         /* SCALE-Sim words are one byte: words/cycle = bytes/cycle.  A comma list gives one
@@ -345,6 +406,9 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
         if (mx_tparse_f64(val, bw) != 0 || *bw < 1.0 / MX_T_BW_FRAC)
             return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' is not a number >= 1/1024 (words/cycle)",
                            where, val);
+        /* the rest of its rule is checked once InterfaceBandwidth is known (USER reads it, CALC
+        ** does not): mxsim_tconfig_load */
+        snprintf(bw_text, bw_cap, "%s", val);
         return MXSIM_OK;
     }
     if (key_is(key, "InterfaceBandwidth")) {
@@ -370,6 +434,8 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
     int scalesim = plen > 4 && strcmp(path + plen - 4, ".cfg") == 0;
     int user_bw = 1;
     double bw = -1;
+    int bw_line = 0;    /* line of the bandwidth key (.cfg Bandwidth, .ini dram.bw_bytes_per_cycle) */
+    char bw_text[64] = "";
     char section[64] = "";
     char where[512];
     char *buf = (char *)data; /* mx_file_read NUL-terminates */
@@ -398,8 +464,7 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
     st = MXSIM_OK;
     for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
         snprintf(where, sizeof where, "%s:%d", path, cur.line);
-        char *hash = strpbrk(ln, "#;");
-        if (hash) *hash = '\0';
+        mx_ini_cut_comment(ln);
         char *s = mx_ttrim(ln);
         if (*s == '\0') continue;
         if (*s == '[') {
@@ -450,25 +515,39 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
             seen[n_seen++].line = cur.line;
         }
         if (scalesim) {
-            st = scalesim_key(ctx, cfg, key, val, where, &user_bw, &bw);
+            st = scalesim_key(ctx, cfg, key, val, where, &user_bw, &bw, bw_text, sizeof bw_text);
+            if (key_is(key, "Bandwidth")) bw_line = cur.line;
         } else {
             char full[160];
             if (section[0]) snprintf(full, sizeof full, "%s.%s", section, key);
             else snprintf(full, sizeof full, "%s", key);
-            st = mxsim_tconfig_set(ctx, cfg, full, val, where);
+            st = tconfig_set(ctx, cfg, full, val, where, 0);
+            if (strcmp(full, "dram.bw_bytes_per_cycle") == 0) bw_line = cur.line;
         }
     }
     free(seen);
     free(buf);
     if (st != MXSIM_OK) return st;
+    if (bw_line > 0) snprintf(where, sizeof where, "%s:%d", path, bw_line);
+    else snprintf(where, sizeof where, "%s", path);
     if (scalesim) {
         cfg->scalesim_bw = user_bw ? MXSIM_SCALESIM_BW_USER : MXSIM_SCALESIM_BW_CALC;
-        if (user_bw && bw > 0) cfg->dram_bw_bytes_per_cycle = bw > 65536 ? 65536 : bw;
+        /* USER: SCALE-Sim v2 reads Bandwidth with int(), so a fraction is an error there too; a
+        ** value the model cannot hold (dram.bw_bytes_per_cycle's range) is refused, not clamped
+        ** (tests/fuzz/crashes/scalesim_cfg: below 1/1024 it once left the field out of bounds) */
+        if (user_bw && bw_line > 0 && bw != floor(bw))
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' is not a whole number: SCALE-Sim's "
+                           "bandwidth is whole words per cycle (SCALE-Sim v2 reads it with int())", where, bw_text);
+        if (user_bw && bw_line > 0 && (bw < 1 || bw > 65536))
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' words/cycle out of range 1..65536 "
+                           "(the range of dram.bw_bytes_per_cycle)", where, bw_text);
+        if (user_bw && bw_line > 0) cfg->dram_bw_bytes_per_cycle = bw;
         else if (!user_bw) {
             /* CALC: SCALE-Sim sizes the interface so that it never stalls. */
             cfg->dram_bw_bytes_per_cycle = 65536;
             cfg->dram_latency_cycles = 0;
         }
     }
-    return MXSIM_OK;
+    /* compat mode and the bandwidth as the whole file left them, at the bandwidth's line */
+    return bw_compat_check(ctx, cfg, where);
 }

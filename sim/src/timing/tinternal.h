@@ -33,6 +33,18 @@
 static inline int64_t mx_t_ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static inline int64_t mx_t_max(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t mx_t_min(int64_t a, int64_t b) { return a < b ? a : b; }
+/* a + b and a * b of counts >= 0, saturating at INT64_MAX: for lower bounds and durations whose
+** true value may pass 2^63, where "past 2^63" is all a caller needs to know */
+static inline int64_t mx_t_sat_add(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+static inline int64_t mx_t_sat_mul(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
 
 /* The operation as the engines see it: config defaults resolved, validated. */
 typedef struct {
@@ -122,8 +134,8 @@ MX_INTERNAL int mx_texp_push(mx_texp_unit *u, mx_texp_op o);
 MX_INTERNAL int mx_texp_issue(const mx_tarch *a, mx_texp_unit *u, int64_t cyc, mx_texp_op *o);
 
 /* DRAM channel (dram.c): bandwidth (1/1024 B/cycle) and latency; duration of one request of
-** `bytes` (0 bytes: no request, 0 cycles); one transfer cycle of the detailed channel (adds the
-** cycle's credits, returns the bytes moved so far, at most `bytes`). */
+** `bytes` (0 bytes: no request, 0 cycles; INT64_MAX: it passes 2^63); one transfer cycle of the
+** detailed channel (adds the cycle's credits, returns the bytes moved so far, at most `bytes`). */
 MX_INTERNAL void mx_tdram_derive(const mxsim_tconfig *cfg, mx_tarch *a);
 MX_INTERNAL int64_t mx_tdram_dur(const mx_tarch *a, int64_t bytes);
 MX_INTERNAL int64_t mx_tdram_xfer_cycle(const mx_tarch *a, int64_t *credit, int64_t bytes);
@@ -141,16 +153,17 @@ MX_INTERNAL int mx_tsram_fit_prefix(const mx_tarch *a, int64_t tm, int64_t tn, c
 MX_INTERNAL int64_t mx_trequant_cycles(const mxsim_tconfig *cfg, const mx_top_resolved *op, int64_t elems);
 MX_INTERNAL int64_t mx_trequant_intake(const mxsim_tconfig *cfg, int64_t left);
 MX_INTERNAL void mx_trequant_gemm_events(const mx_top_resolved *op, mxsim_tstats *st);
-MX_INTERNAL void mx_trequant_time(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
-                                  mxsim_tstats *st);
+MX_INTERNAL const char *mx_trequant_time(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                                         mxsim_tstats *st);
 /* Dequant unit (dequant.c): a dequant op. */
-MX_INTERNAL void mx_tdequant_time(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
-                                  mxsim_tstats *st);
+MX_INTERNAL const char *mx_tdequant_time(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
+                                         mxsim_tstats *st);
 /* An op through a streaming unit of `lanes` elements/cycle and `depth` cycles, one load of in_b
 ** bytes and one store of out_b overlapping it (pipeline.c): cycles, their classes, DRAM requests,
-** output bytes. */
-MX_INTERNAL void mx_tpipe_unit_op(const mx_tarch *a, int64_t lanes, int64_t depth, int64_t elems, int64_t in_b,
-                                  int64_t out_b, mxsim_tstats *st);
+** output bytes.  Returns NULL, or the column of a count that passes 2^63 (the op and the two
+** above return what this one does). */
+MX_INTERNAL const char *mx_tpipe_unit_op(const mx_tarch *a, int64_t lanes, int64_t depth, int64_t elems,
+                                         int64_t in_b, int64_t out_b, mxsim_tstats *st);
 
 /* The tiling chosen for an op, and its per-tile transfer plan. */
 typedef struct {
@@ -220,7 +233,9 @@ MX_INTERNAL void mx_tsram_reads(const mx_tarch *a, const mx_top_resolved *op, co
 MX_INTERNAL void mx_tengine_volumes(const mxsim_tconfig *cfg, const mx_tarch *a,
                                     const mx_top_resolved *op, const mx_ttiling *t,
                                     mxsim_tstats *st);
-MX_INTERNAL void mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st);
+/* Recomputes the derived statistics (MXSIM_AGG_RECOMPUTE) from the counts.  Returns NULL, or the
+** column of one that passes 2^63 (n_lane_slots = R*C*L*cycles_array; it is then left 0). */
+MX_INTERNAL const char *mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st);
 /* Multiplies every summed statistic (MXSIM_AGG_SUM) by r: an op repeated r times. */
 MX_INTERNAL void mx_tstats_scale(mxsim_tstats *st, int64_t r);
 /* The column of the first summed count that r times would pass 2^63 (NULL: none does). */

@@ -155,13 +155,18 @@ MXSIM_API mxsim_status mxsim_tstats_add(mxsim_ctx *ctx, const mxsim_tconfig *cfg
     MXSIM_TSTATS_FIELDS(CHK_)
 #undef CHK_
     (void)p;
+    /* the sum is made in a copy: a recomputed count (n_lane_slots) can still pass 2^63 */
+    mxsim_tstats sum = *acc;
     /* mapping utilisation: weighted by folds (read before n_folds is summed) */
     double um = acc->util_mapping * (double)acc->n_folds + s->util_mapping * (double)s->n_folds;
 #define ADD_(ctype, mem, col, unit, scale, kinds, agg, brief, dec, doc) \
-    if (MXSIM_AGG_##agg == MXSIM_AGG_SUM) acc->mem += s->mem;
+    if (MXSIM_AGG_##agg == MXSIM_AGG_SUM) sum.mem += s->mem;
     MXSIM_TSTATS_FIELDS(ADD_)
 #undef ADD_
-    acc->util_mapping = acc->n_folds > 0 ? um / (double)acc->n_folds : 0;
-    mx_tstats_finish(cfg, acc);
+    sum.util_mapping = sum.n_folds > 0 ? um / (double)sum.n_folds : 0;
+    const char *ovf = mx_tstats_finish(cfg, &sum);
+    if (ovf != NULL)
+        return mx_fail(ctx, MXSIM_E_LIMIT, "TOTAL: field '%s': adding op '%s' passes 2^63", ovf, op_name ? op_name : "?");
+    *acc = sum;
     return MXSIM_OK;
 }

@@ -1,0 +1,286 @@
+/* test_timing_exact.c - the timing library refuses what it cannot represent instead of wrapping,
+** rounding or cutting it (audit of the CLI):
+**   - n_lane_slots = R*C*L*cycles_array is checked (it printed -2^63 with exit 0), per op and in
+**     the TOTAL; a dequant op's whole-tensor DRAM request no longer overflows bytes * 1024;
+**   - the DRAM bandwidth is a multiple of 1/1024 byte/cycle (was rounded), whole bytes in
+**     SCALE-Sim compat mode with USER bandwidth (was floored), and a .cfg Bandwidth above 65536
+**     is refused (was clamped);
+**   - an INI comment starts at '#' or ';' only at the start of a line or after a blank ("rows =
+**     16;32" read 16).
+** Every expectation is derived by hand in the comment beside it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mxsim.h"
+#include "mxtest.h"
+#include "test_ops.h"
+
+static mxsim_ctx *g_ctx;
+static char g_dir[256];
+
+static const char *path(const char *name)
+{
+    if (g_dir[0] == '\0') {
+        const char *d = getenv("MXSIM_TEST_TMP");
+        snprintf(g_dir, sizeof g_dir, "%s", d ? d : "/tmp/mxsim_test_timing_exact");
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", g_dir, g_dir);
+        if (system(cmd) != 0) abort();
+    }
+    static char p[4][400];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", g_dir, name);
+    return p[k];
+}
+
+static const char *write_file(const char *name, const char *text)
+{
+    const char *p = path(name);
+    FILE *f = fopen(p, "w");
+    if (f == NULL) abort();
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+static int msg_has(const char *frag)
+{
+    const char *m = mxsim_errmsg(g_ctx);
+    int ok = m != NULL && strstr(m, frag) != NULL;
+    if (!ok) fprintf(stderr, "  message '%s' lacks '%s'\n", m ? m : "(null)", frag);
+    return ok;
+}
+
+static int all_zero(const mxsim_tstats *s)
+{
+    static const mxsim_tstats z;
+    return memcmp(s, &z, sizeof z) == 0;
+}
+
+/* ---- 1. checked products ---------------------------------------------------------------- */
+
+/* 16x16 PEs of 1024 lanes fed one element per beat (load_lanes 1): a PE does at most one MAC per
+** cycle, so a 2^19-cube GEMM (2^57 MACs) keeps the array at least 2^57 / 2^8 = 2^49 cycles, and
+** n_lane_slots >= 2^8 * 2^10 * 2^49 = 2^67 > 2^63.  It was printed wrapped (-2^63 in the audit's
+** run, exit 0); now MXSIM_E_LIMIT naming the op and the field, and nothing is returned. */
+MXTEST(lane_slots_overflow_is_e_limit)
+{
+    mxsim_tconfig c;
+    mxsim_tconfig_default(&c);
+    c.array_rows = c.array_cols = 16, c.pe_lanes = 1024, c.load_lanes = 1;
+    mxsim_top o = mxt_gemm_op("big", 1 << 19, 1 << 19, 1 << 19);
+    o.line = 7;
+    mxsim_tstats s;
+    memset(&s, 0xff, sizeof s);
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "big.trace", 0, NULL, &s), MXSIM_E_LIMIT);
+    MXT_TRUE(msg_has("big.trace:7: op 'big': field 'n_lane_slots'") && msg_has("passes 2^63"));
+    MXT_TRUE(all_zero(&s));
+    /* one lane: R*C*L = 256 slots; the count is exactly 256 x cycles_array (the definition) */
+    c.pe_lanes = 1;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "big.trace", 0, NULL, &s), MXSIM_OK);
+    MXT_TRUE(s.cycles_array >= (int64_t)1 << 49);
+    MXT_TRUE((__int128)s.n_lane_slots == (__int128)256 * s.cycles_array);
+}
+
+/* The TOTAL recomputes n_lane_slots from the summed array cycles: with the default 32x32x1 array
+** (1024 = 2^10 slots), 2^52 cycles are 2^62 slots, and 2^52 + 2^52 cycles would be 2^63 slots:
+** refused naming the op being added, the total left as it was; 2^52 + (2^52 - 1) fits, giving
+** 1024 * (2^53 - 1). */
+MXTEST(total_lane_slots_overflow_is_e_limit)
+{
+    mxsim_tconfig c;
+    mxsim_tconfig_default(&c);
+    mxsim_tstats acc, s;
+    memset(&acc, 0, sizeof acc);
+    memset(&s, 0, sizeof s);
+    s.cycles_compute = s.cycles_total = (int64_t)1 << 52;
+    MXT_EQ_INT(mxsim_tstats_add(g_ctx, &c, &acc, &s, "first"), MXSIM_OK);
+    MXT_EQ_INT(acc.n_lane_slots, (int64_t)1 << 62);
+    mxsim_tstats before = acc;
+    MXT_EQ_INT(mxsim_tstats_add(g_ctx, &c, &acc, &s, "second"), MXSIM_E_LIMIT);
+    MXT_TRUE(msg_has("TOTAL: field 'n_lane_slots': adding op 'second' passes 2^63"));
+    MXT_TRUE(memcmp(&before, &acc, sizeof acc) == 0);
+    s.cycles_compute = s.cycles_total = ((int64_t)1 << 52) - 1;
+    MXT_EQ_INT(mxsim_tstats_add(g_ctx, &c, &acc, &s, "third"), MXSIM_OK);
+    MXT_EQ_INT(acc.cycles_array, ((int64_t)1 << 53) - 1);
+    MXT_EQ_INT(acc.n_lane_slots, 1024 * (((int64_t)1 << 53) - 1));
+}
+
+/* A dequant op moves its whole tensor in one request each way.  m = 2^31, n = 2^26, G = 32:
+** in = 2^57 mantissas + 2^52 scales, out = 2^57 bf16 = 2^58 bytes; at 8 bytes/cycle and latency
+** 100 the requests take 100 + 2^54 + 2^49 and 100 + 2^55 cycles; the unit (16 lanes) needs 2^53 + 4.
+** Memory wins: cycles_total = 200 + 2^55 + 2^54 + 2^49.  (bytes * 1024 passed 2^63 and the stall
+** came out 0.)  At 1/1024 byte/cycle the request itself passes 2^63 cycles: MXSIM_E_LIMIT. */
+MXTEST(dequant_whole_tensor_request)
+{
+    mxsim_tconfig c;
+    mxsim_tconfig_default(&c);
+    c.array_rows = c.array_cols = 16; /* 256 slots x (2^53 + 4) array cycles: n_lane_slots fits */
+    c.group_size = 32, c.dequant_lanes = 16, c.dequant_depth_cycles = 4;
+    c.dram_bw_bytes_per_cycle = 8, c.dram_latency_cycles = 100;
+    mxsim_top o = mxt_gemm_op("dq", (int64_t)1 << 31, (int64_t)1 << 26, 1);
+    o.kind = MXSIM_OP_DEQUANT;
+    mxsim_tstats s;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_OK);
+    const int64_t want = 200 + ((int64_t)1 << 55) + ((int64_t)1 << 54) + ((int64_t)1 << 49);
+    MXT_EQ_INT(s.cycles_total, want);
+    MXT_EQ_INT(s.cycles_compute, (int64_t)1 << 53);
+    MXT_EQ_INT(s.cycles_mem_stall, want - ((int64_t)1 << 53) - 4);
+    c.dram_bw_bytes_per_cycle = 1.0 / 1024;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_E_LIMIT);
+    MXT_TRUE(msg_has("op 'dq': field 'cycles_total'"));
+    MXT_TRUE(all_zero(&s));
+}
+
+/* ---- 2. the bandwidth is taken as given or refused ------------------------------------------ */
+
+MXTEST(bandwidth_step_outside_compat)
+{
+    mxsim_tconfig c;
+    mxsim_tconfig_default(&c);
+    /* 0.0014 * 1024 = 1.43 steps: it used to run as 1/1024 = 0.0009765625 */
+    MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "dram.bw_bytes_per_cycle", "0.0014", "--set"), MXSIM_E_INPUT);
+    MXT_TRUE(msg_has("--set: field 'dram.bw_bytes_per_cycle': 0.0014 is not within 0.1% of a multiple of the model's step of 1/1024"));
+    MXT_TRUE(c.dram_bw_bytes_per_cycle == 32); /* unchanged (the default) */
+    MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "dram.bw_bytes_per_cycle", "0.0005", "--set"), MXSIM_E_INPUT);
+    MXT_TRUE(msg_has("step is 1/1024"));
+    /* multiples of 1/1024 are kept exactly: 1/1024, 12.5 = 12800/1024, 1.9990234375 = 2047/1024 */
+    const char *ok[] = {"0.0009765625", "12.5", "1.9990234375", "65536"};
+    const double val[] = {1.0 / 1024, 12.5, 2047.0 / 1024, 65536};
+    for (int i = 0; i < 4; i++) {
+        MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "dram.bw_bytes_per_cycle", ok[i], "--set"), MXSIM_OK);
+        MXT_TRUE(c.dram_bw_bytes_per_cycle == val[i]);
+        MXT_EQ_INT(mxsim_tconfig_validate(g_ctx, &c), MXSIM_OK);
+    }
+    /* within 0.1% of a step: held as that step (12.8 = 13107.2 steps -> 13107/1024, 1.5e-5 off;
+    ** 1.9 = 1945.6 steps -> 1946/1024, 2.1e-4 off), as config --dump shows it */
+    MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "dram.bw_bytes_per_cycle", "12.8", "--set"), MXSIM_OK);
+    MXT_TRUE(c.dram_bw_bytes_per_cycle == 13107.0 / 1024);
+    MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "dram.bw_bytes_per_cycle", "1.9", "--set"), MXSIM_OK);
+    MXT_TRUE(c.dram_bw_bytes_per_cycle == 1946.0 / 1024);
+    /* a value set through the struct is checked by validate, so the engine never rounds it by more
+    ** than 0.1%: 0.0014 (1.43 steps) is refused */
+    c.dram_bw_bytes_per_cycle = 0.0014;
+    MXT_EQ_INT(mxsim_tconfig_validate(g_ctx, &c), MXSIM_E_INPUT);
+    MXT_TRUE(msg_has("config: field 'dram.bw_bytes_per_cycle': 0.0014 is not within 0.1%"));
+    mxsim_top o = mxt_gemm_op("g", 64, 64, 64);
+    mxsim_tstats s;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_E_INPUT);
+}
+
+/* SCALE-Sim v2 reads Bandwidth with int(): compat mode with USER bandwidth takes whole bytes per
+** cycle.  1.9 ran as 1 and 0.5 as 1 (floored, then raised to 1); now both are refused.  CALC
+** never reads the bandwidth, so a fraction there is kept (and harmless). */
+MXTEST(bandwidth_whole_in_compat)
+{
+    mxsim_tconfig c;
+    mxsim_tconfig_default(&c);
+    c.scalesim_compat = 1;
+    MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "dram.bw_bytes_per_cycle", "1.9", "--set"), MXSIM_E_INPUT);
+    MXT_TRUE(msg_has("--set: field 'dram.bw_bytes_per_cycle': 1.9 is not a whole number") && msg_has("int()"));
+    MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "dram.bw_bytes_per_cycle", "0.5", "--set"), MXSIM_E_INPUT);
+    MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "dram.bw_bytes_per_cycle", "2", "--set"), MXSIM_OK);
+    MXT_TRUE(c.dram_bw_bytes_per_cycle == 2);
+    /* compat turned on after a fractional bandwidth: validate refuses (mxsim_time_op too) */
+    mxsim_tconfig_default(&c);
+    c.dram_bw_bytes_per_cycle = 1.5;
+    MXT_EQ_INT(mxsim_tconfig_validate(g_ctx, &c), MXSIM_OK);
+    c.scalesim_compat = 1;
+    MXT_EQ_INT(mxsim_tconfig_validate(g_ctx, &c), MXSIM_E_INPUT);
+    MXT_TRUE(msg_has("1.5 is not a whole number"));
+    mxsim_top o = mxt_gemm_op("g", 64, 64, 64);
+    mxsim_tstats s;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_E_INPUT);
+    c.scalesim_bw = MXSIM_SCALESIM_BW_CALC;
+    MXT_EQ_INT(mxsim_tconfig_validate(g_ctx, &c), MXSIM_OK);
+    /* an .ini that turns compat on after its fractional bandwidth: the bandwidth's line */
+    const char *p = write_file("compat.ini", "[dram]\nbw_bytes_per_cycle = 1.5\n[report]\nscalesim_compat = 1\n");
+    mxsim_tconfig_default(&c);
+    MXT_EQ_INT(mxsim_tconfig_load(g_ctx, &c, p), MXSIM_E_INPUT);
+    MXT_TRUE(msg_has("compat.ini:2: field 'dram.bw_bytes_per_cycle': 1.5 is not a whole number"));
+}
+
+/* .cfg Bandwidth under USER: whole words 1..65536, else refused at its line (1e9 became 65536,
+** 1.9 ran as 1). */
+MXTEST(cfg_bandwidth)
+{
+    static const struct {
+        const char *bw, *frag;
+        double want; /* 0: refused */
+    } k[] = {
+        {"1e9", "bw.cfg:3: field 'Bandwidth': '1e9' words/cycle out of range 1..65536", 0},
+        {"65537", "'65537' words/cycle out of range 1..65536", 0},
+        {"1.9", "bw.cfg:3: field 'Bandwidth': '1.9' is not a whole number", 0},
+        {"0.5", "'0.5' is not a whole number", 0},
+        {"65536", NULL, 65536},
+        {"7", NULL, 7},
+        {"10, 20", NULL, 10}, /* a list: the first, as SCALE-Sim uses */
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        char text[300];
+        snprintf(text, sizeof text, "[architecture_presets]\nArrayHeight: 8\nBandwidth: %s\n[run_presets]\n"
+                 "InterfaceBandwidth: USER\n", k[i].bw);
+        const char *p = write_file("bw.cfg", text);
+        mxsim_tconfig c;
+        mxsim_tconfig_default(&c);
+        mxsim_status st = mxsim_tconfig_load(g_ctx, &c, p);
+        if (k[i].frag) {
+            MXT_EQ_INT(st, MXSIM_E_INPUT);
+            MXT_TRUE(msg_has(k[i].frag));
+        } else {
+            MXT_EQ_INT(st, MXSIM_OK);
+            MXT_TRUE(c.dram_bw_bytes_per_cycle == k[i].want);
+            MXT_EQ_INT(mxsim_tconfig_validate(g_ctx, &c), MXSIM_OK);
+        }
+    }
+    /* CALC does not read Bandwidth (SCALE-Sim neither): the interface never stalls (65536) */
+    const char *p = write_file("calc.cfg",
+                               "[architecture_presets]\nBandwidth: 1.5\n[run_presets]\nInterfaceBandwidth: CALC\n");
+    mxsim_tconfig c;
+    mxsim_tconfig_default(&c);
+    MXT_EQ_INT(mxsim_tconfig_load(g_ctx, &c, p), MXSIM_OK);
+    MXT_TRUE(c.dram_bw_bytes_per_cycle == 65536);
+}
+
+/* ---- 3. INI comments -------------------------------------------------------------------- */
+
+MXTEST(ini_comment_needs_a_blank)
+{
+    const char *p;
+    mxsim_tconfig c;
+    mxsim_tconfig_default(&c);
+    /* a ';' or '#' inside a value is data: the value is then not a number / not a choice */
+    MXT_EQ_INT(mxsim_tconfig_load(g_ctx, &c, write_file("semi.ini", "[array]\nrows = 16;32\n")), MXSIM_E_INPUT);
+    MXT_TRUE(msg_has("semi.ini:2: field 'array.rows': '16;32' is not an integer"));
+    MXT_EQ_INT(mxsim_tconfig_load(g_ctx, &c, write_file("hash.ini", "[array]\ncols = 8\ndataflow = os#ws\n")),
+               MXSIM_E_INPUT);
+    MXT_TRUE(msg_has("hash.ini:3: field 'array.dataflow': 'os#ws' is not one of os|ws|is"));
+    /* comments: a whole line (indented or not), after a blank, after a tab, after a header */
+    mxsim_tconfig_default(&c);
+    MXT_EQ_INT(mxsim_tconfig_load(g_ctx, &c, write_file("ok.ini",
+                   "# top\n  ; indented\n[array] # the array\nrows = 12 ; twelve\ncols = 24\t# tab\n"
+                   "dataflow = ws   #;both\n[dram]\nbw_bytes_per_cycle = 4.5 ;\n")), MXSIM_OK);
+    MXT_EQ_INT(c.array_rows, 12);
+    MXT_EQ_INT(c.array_cols, 24);
+    MXT_EQ_INT(c.dataflow, MXSIM_DF_WS);
+    MXT_TRUE(c.dram_bw_bytes_per_cycle == 4.5);
+    /* the same rule in a SCALE-Sim .cfg */
+    mxsim_tconfig_default(&c);
+    MXT_EQ_INT(mxsim_tconfig_load(g_ctx, &c, write_file("semi.cfg", "[architecture_presets]\nArrayHeight: 8;9\n")),
+               MXSIM_E_INPUT);
+    MXT_TRUE(msg_has("semi.cfg:2: field 'array.rows': '8;9' is not an integer"));
+    mxsim_tconfig_default(&c);
+    p = write_file("ok.cfg", "; v2\n[architecture_presets]\nArrayHeight: 8 # rows\n");
+    MXT_EQ_INT(mxsim_tconfig_load(g_ctx, &c, p), MXSIM_OK);
+    MXT_EQ_INT(c.array_rows, 8);
+}
+
+int main(void)
+{
+    if (mxsim_ctx_create(&g_ctx) != MXSIM_OK) return 1;
+    int rc = mxt_run_all();
+    mxsim_ctx_destroy(g_ctx);
+    return rc;
+}
