@@ -1010,7 +1010,8 @@ typedef struct {
     size_t struct_size;     /* sizeof(mxsim_accuracy_opts), set by mxsim_accuracy_opts_default */
     int32_t profile;        /* mxsim_profile, default OCP */
     int32_t acc;            /* mxsim_acc, default FP32 */
-    int64_t group_size;     /* G (default 32); must divide the op's K (GEMM) or n */
+    int64_t group_size;     /* G (default 32), 1..MXSIM_MAX_GROUP; a K (GEMM) or n it does not
+                               divide is padded with zeros to whole groups, as mxsim run times it */
     int64_t sample_rows;    /* default 64; 0 = all */
     int64_t sample_cols;    /* default 64; 0 = all */
     uint64_t seed;          /* default 1 */
@@ -1051,8 +1052,9 @@ typedef struct {
     int accuracy;              /* 1 (default): measure accuracy per distinct numerics */
     mxsim_accuracy_opts acc;   /* sampling, seed, data_dir (profile, G, acc come per point) */
     mxsim_cost_params cost;
-    int strict_group;          /* 0 (default): an op whose K (or n) G does not divide runs with the
-                                  largest divisor of it below G, reported per op; 1: the point fails */
+    int strict_group;          /* 0 (default): an op whose K (or n) G does not divide is padded with
+                                  zeros to whole groups, as mxsim run does, reported per op (ops_padded);
+                                  1: the point fails */
     int32_t profile;           /* mxsim_profile when no "numerics.profile" axis (default OCP) */
     /* Called after each finished job, from worker threads, serialised by the sweep's lock. */
     void (*progress)(void *user, int64_t done, int64_t total);

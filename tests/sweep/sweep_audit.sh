@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Regressions of the sweep CLI audit: an op that ran at another group size than the axis says so
-# (group_eff, ops_other_group, group_note; in the CSV, the table and Markdown); axes setting one
+# Regressions of the sweep CLI audit: an op padded to whole groups (K not a multiple of G) is timed as
+# mxsim run times it, and an op at its own group= or padded says so (group_eff, ops_other_group,
+# ops_padded, group_note; in the CSV, the table and Markdown); axes setting one
 # field twice are refused naming both options; a point over a configuration limit is refused
 # before anything is written; a --data directory whose files no op reads is refused.  Every
 # refusal exits 2 and leaves no file.  Expected numbers are worked out by hand or by mxsim run.
@@ -21,27 +22,27 @@ run_cycles() { "$MXSIM" run --config "$cfg" "$@" --format csv | python3 -c 'impo
 print([r for r in csv.DictReader(sys.stdin) if r["op"] == "a"][0]["cycles_total"])'; }
 noout() { [ -z "$(ls -A "$t/out")" ] && ok "$1: nothing written" || bad "$1: left $(ls -A "$t/out")"; rm -rf "${t:?}/out"/*; }
 
-# ---- 1. K = 97 (prime) at G = 32 runs at G = 1, and says so -----------------------------------
+# ---- 1. K = 97 (prime) at G = 32 is padded to 128, as mxsim run pads it, and says so ------------
 "$MXSIM" sweep --config "$cfg" -q "$t/k97.trace" --group-size 32 --no-accuracy -o "$t/k97.csv" || bad "k97 sweep"
-[ "$(col "$t/k97.csv" a 0 group_eff)" = 1 ] && ok "k97: group_eff 1" || bad "k97 group_eff $(col "$t/k97.csv" a 0 group_eff)"
-[ "$(col "$t/k97.csv" a 0 ops_other_group)" = 1 ] && [ "$(col "$t/k97.csv" TOTAL 0 ops_other_group)" = 1 ] \
-  && ok "k97: ops_other_group 1 (op and TOTAL)" || bad "k97 ops_other_group"
-col "$t/k97.csv" a 0 group_note | grep -qF "k=97 not divisible by G=32: ran at G=1 (mxsim run keeps G=32, k padded to 128)" \
-  && ok "k97: the op's note names k, G, the G it ran at and run's padding" || bad "k97 note: $(col "$t/k97.csv" a 0 group_note)"
-col "$t/k97.csv" TOTAL 0 group_note | grep -qF "1 of 1 ops at another G than 32" && ok "k97: TOTAL note" || bad "k97 TOTAL note"
-# what was simulated is G = 1: the same cycles as mxsim run at G = 1, not as run at G = 32 (padded)
+[ "$(col "$t/k97.csv" a 0 group_eff)" = 32 ] && ok "k97: group_eff 32" || bad "k97 group_eff $(col "$t/k97.csv" a 0 group_eff)"
+[ "$(col "$t/k97.csv" a 0 ops_padded)" = 1 ] && [ "$(col "$t/k97.csv" TOTAL 0 ops_padded)" = 1 ] \
+  && [ "$(col "$t/k97.csv" TOTAL 0 ops_other_group)" = 0 ] && ok "k97: ops_padded 1 (op and TOTAL)" || bad "k97 ops_padded"
+col "$t/k97.csv" a 0 group_note | grep -qF "k=97 padded to 128 (4 whole groups of 32)" \
+  && ok "k97: the op's note names k, its padded length and G" || bad "k97 note: $(col "$t/k97.csv" a 0 group_note)"
+col "$t/k97.csv" TOTAL 0 group_note | grep -qF "1 of 1 ops padded to whole groups" && ok "k97: TOTAL note" || bad "k97 TOTAL note"
+# the sweep times it as run does (G = 32, K padded), not as run at G = 1
 s=$(col "$t/k97.csv" a 0 cycles_total); r1=$(run_cycles --set mx.group_size=1 "$t/k97.trace"); r32=$(run_cycles "$t/k97.trace")
-[ "$s" = "$r1" ] && [ "$s" != "$r32" ] && ok "k97: sweep cycles $s = run at G=1, run at G=32 gives $r32" \
+[ "$s" = "$r32" ] && [ "$s" != "$r1" ] && ok "k97: sweep cycles $s = run at G=32 (run at G=1: $r1)" \
   || bad "k97: sweep $s, run G=1 $r1, run G=32 $r32"
 # where G divides K both agree
 s=$("$MXSIM" sweep --config "$cfg" -q "$t/k96.trace" --group-size 32 --no-accuracy --format csv > "$t/k96.csv" && col "$t/k96.csv" a 0 cycles_total)
 [ "$s" = "$(run_cycles "$t/k96.trace")" ] && [ "$(col "$t/k96.csv" TOTAL 0 ops_other_group)" = 0 ] \
   && [ -z "$(col "$t/k96.csv" TOTAL 0 group_note)" ] && ok "k96: sweep = run, nothing at another G" || bad "k96: sweep $s"
 # the terminal table and Markdown (totals) carry the count and the note
-expect 0 "1 of 1 ops at another G than 32" -- "$MXSIM" sweep --config "$cfg" -q "$t/k97.trace" --group-size 32 --no-accuracy
-expect 0 "| 1 of 1 ops at another G than 32" -- "$MXSIM" sweep --config "$cfg" -q "$t/k97.trace" --group-size 32 --no-accuracy --format md
-# and stderr says it once when not quiet
-expect 0 "in 1 of 1 points some ops ran at another G" -- "$MXSIM" sweep --config "$cfg" "$t/k97.trace" --group-size 32 --no-accuracy -o "$t/k97b.csv"
+expect 0 "1 of 1 ops padded to whole groups" -- "$MXSIM" sweep --config "$cfg" -q "$t/k97.trace" --group-size 32 --no-accuracy
+expect 0 "| 1 of 1 ops padded to whole groups" -- "$MXSIM" sweep --config "$cfg" -q "$t/k97.trace" --group-size 32 --no-accuracy --format md
+# and stderr says it once when not quiet that an op's own group= won over the axis
+expect 0 "in 1 of 2 points some ops ran at their own group=" -- "$MXSIM" sweep --config "$cfg" "$t/opg.trace" --group-size 8,32 --no-accuracy -o "$t/opgb.csv"
 # the op's own group= overrides the axis: visible at the G = 32 point, not at G = 8
 "$MXSIM" sweep --config "$cfg" -q "$t/opg.trace" --group-size 8,32 --no-accuracy -o "$t/opg.csv" || bad "opg sweep"
 [ "$(col "$t/opg.csv" TOTAL 0 ops_other_group)" = 0 ] && [ "$(col "$t/opg.csv" TOTAL 1 ops_other_group)" = 1 ] \
@@ -50,7 +51,8 @@ expect 0 "in 1 of 1 points some ops ran at another G" -- "$MXSIM" sweep --config
 python3 - "$t/k97.meta.json" <<'PY' && ok "sidecar documents the new columns" || bad "sidecar columns"
 import json, sys
 c = {x["name"]: x for x in json.load(open(sys.argv[1]))["columns"]}
-assert c["ops_other_group"]["type"] == "int" and c["group_note"]["type"] == "text" and c["acc_from_file"]["type"] == "int"
+assert c["ops_other_group"]["type"] == "int" and c["ops_padded"]["type"] == "int" and c["group_note"]["type"] == "text"
+assert c["acc_from_file"]["type"] == "int"
 PY
 
 # ---- 2. overlapping axes -------------------------------------------------------------------------

@@ -1,9 +1,10 @@
-/* test_sweep_audit.c - regressions of the CLI audit: the group size an op really ran with is
-** visible per op and per point (ops_other_group, group_note), axes that set one configuration
+/* test_sweep_audit.c - regressions of the CLI audit: the group size an op ran with and its
+** padding to whole groups are visible per op and per point (ops_other_group, ops_padded,
+** group_note), axes that set one configuration
 ** field twice are refused, a point beyond a configuration limit is refused when its axis is
 ** added (before anything runs), and a --data directory with a file no op reads, or with no file
-** for any op, is refused.  Expected values are worked out here by hand (97 is prime, so the
-** largest divisor of 97 below 32 is 1; ceil(97 / 32) * 32 = 128). */
+** for any op, is refused.  Expected values are worked out here by hand (ceil(97 / 8) * 8 = 104,
+** ceil(97 / 32) * 32 = 128). */
 #include <sys/stat.h>
 
 #include "mxsim.h"
@@ -89,7 +90,7 @@ static const char *tmpdir(const char *leaf, char *buf, size_t len)
 
 /* ---- 1: the group size an op ran with ------------------------------------------------------ */
 
-MXTEST(ops_at_another_group_size_are_counted_and_explained)
+MXTEST(ops_at_their_own_group_and_padded_ops_are_counted_and_explained)
 {
     mxsim_ctx *ctx;
     MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
@@ -119,34 +120,38 @@ MXTEST(ops_at_another_group_size_are_counted_and_explained)
     MXT_EQ_INT(mxsim_table_render(ctx, t, MXSIM_OUTPUT_CSV, &text, &len), MXSIM_OK);
     static csv_t c;
     csv_parse(text, &c);
-    /* G = 8: 97 is prime (G = 1), the op's own group 8 is G, 64 divides: one op elsewhere */
+    /* G = 8: 97 = 12 * 8 + 1 is padded to 13 groups (104), the op's own group 8 is G, 64 divides */
     int r = row_of(&c, 0, "p97");
-    MXT_TRUE(r > 0 && !strcmp(at(&c, r, "group_eff"), "1") && !strcmp(at(&c, r, "ops_other_group"), "1"));
+    MXT_TRUE(r > 0 && !strcmp(at(&c, r, "group_eff"), "8") && !strcmp(at(&c, r, "ops_other_group"), "0"));
+    MXT_TRUE(!strcmp(at(&c, r, "ops_padded"), "1"));
+    MXT_TRUE(strstr(at(&c, r, "group_note"), "k=97 padded to 104 (13 whole groups of 8)") != NULL);
     r = row_of(&c, 0, "own");
     MXT_TRUE(r > 0 && !strcmp(at(&c, r, "group_eff"), "8") && !strcmp(at(&c, r, "ops_other_group"), "0"));
-    MXT_TRUE(!strcmp(at(&c, r, "group_note"), ""));
+    MXT_TRUE(!strcmp(at(&c, r, "ops_padded"), "0") && !strcmp(at(&c, r, "group_note"), ""));
     r = row_of(&c, 0, "TOTAL");
-    MXT_TRUE(r > 0 && !strcmp(at(&c, r, "ops_other_group"), "1"));
-    MXT_TRUE(strstr(at(&c, r, "group_note"), "1 of 3 ops at another G than 8") != NULL);
-    /* G = 32: p97 at 1 (run would pad k to 128), own at its 8, fine at 32 */
+    MXT_TRUE(r > 0 && !strcmp(at(&c, r, "ops_other_group"), "0") && !strcmp(at(&c, r, "ops_padded"), "1"));
+    MXT_TRUE(!strcmp(at(&c, r, "group_note"), "1 of 3 ops padded to whole groups (K, or n, not a multiple of G)"));
+    /* G = 32: p97 padded to 4 groups (128), as mxsim run pads it; own at its 8 (96 = 12 * 8); fine at 32 */
     r = row_of(&c, 1, "p97");
-    MXT_TRUE(r > 0 && !strcmp(at(&c, r, "group_eff"), "1") && !strcmp(at(&c, r, "ops_other_group"), "1"));
-    MXT_TRUE(strstr(at(&c, r, "group_note"), "k=97 not divisible by G=32: ran at G=1") != NULL);
-    MXT_TRUE(strstr(at(&c, r, "group_note"), "padded to 128") != NULL);
+    MXT_TRUE(r > 0 && !strcmp(at(&c, r, "group_eff"), "32") && !strcmp(at(&c, r, "ops_padded"), "1"));
+    MXT_TRUE(strstr(at(&c, r, "group_note"), "k=97 padded to 128 (4 whole groups of 32)") != NULL);
     r = row_of(&c, 1, "own");
     MXT_TRUE(r > 0 && !strcmp(at(&c, r, "group_eff"), "8") && !strcmp(at(&c, r, "ops_other_group"), "1"));
-    MXT_TRUE(strstr(at(&c, r, "group_note"), "own group=8") != NULL);
+    MXT_TRUE(!strcmp(at(&c, r, "ops_padded"), "0"));
+    MXT_TRUE(strstr(at(&c, r, "group_note"), "op's own group=8 instead of G=32") != NULL);
     r = row_of(&c, 1, "fine");
     MXT_TRUE(r > 0 && !strcmp(at(&c, r, "group_eff"), "32") && !strcmp(at(&c, r, "ops_other_group"), "0"));
     r = row_of(&c, 1, "TOTAL");
-    MXT_TRUE(r > 0 && !strcmp(at(&c, r, "group_eff"), "32") && !strcmp(at(&c, r, "ops_other_group"), "2"));
-    MXT_TRUE(strstr(at(&c, r, "group_note"), "2 of 3 ops at another G than 32") != NULL);
-    /* the terminal and Markdown forms (totals) show the count and the note */
+    MXT_TRUE(r > 0 && !strcmp(at(&c, r, "group_eff"), "32") && !strcmp(at(&c, r, "ops_other_group"), "1"));
+    MXT_TRUE(!strcmp(at(&c, r, "ops_padded"), "1"));
+    MXT_TRUE(!strcmp(at(&c, r, "group_note"), "1 of 3 ops at their own group= instead of G=32; 1 of 3 ops padded to "
+                                              "whole groups (K, or n, not a multiple of G)"));
+    /* the terminal and Markdown forms (totals) show the counts and the note */
     mxsim_table *tt = NULL;
     char *md = NULL;
     MXT_EQ_INT(mxsim_sweep_table(ctx, sw, tr, &info, 1, &tt), MXSIM_OK);
     MXT_EQ_INT(mxsim_table_render(ctx, tt, MXSIM_OUTPUT_MD, &md, &len), MXSIM_OK);
-    MXT_TRUE(strstr(md, "ops_other_group") != NULL && strstr(md, "2 of 3 ops at another G than 32") != NULL);
+    MXT_TRUE(strstr(md, "ops_padded") != NULL && strstr(md, "1 of 3 ops padded to whole groups") != NULL);
     mxsim_free(md);
     mxsim_table_free(tt);
     csv_free(&c);

@@ -217,8 +217,8 @@ static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     }
     /* what the outputs carry per row, said once where the user looks while it runs */
     if (!rc && !pr.quiet && n_other_g)
-        fprintf(stderr, "mxsim sweep: note: in %lld of %lld points some ops ran at another G than mx.group_size "
-                        "(columns ops_other_group, group_note; sim/doc/sweeps.md)\n",
+        fprintf(stderr, "mxsim sweep: note: in %lld of %lld points some ops ran at their own group= of the trace, "
+                        "not mx.group_size (columns ops_other_group, group_note; sim/doc/sweeps.md)\n",
                 (long long)n_other_g, (long long)n_ran);
     if (!rc && !pr.quiet && n_file >= 0)
         fprintf(stderr, "mxsim sweep: accuracy data: %lld of %lld ops read files from %s, the others synthetic "
@@ -353,7 +353,7 @@ static const cli_opt k_sweep_opts[] = {
     {"sample-cols", 0, 1, 0, "N", "accuracy: columns of outputs measured per op (0: all)"},
     {"seed", 0, 1, 0, "S", "accuracy: seed of the synthetic data"},
     {"data", 0, 1, 0, "DIR", "accuracy: DIR/NAME.a.npy, NAME.b.npy instead of synthetic data"},
-    {"strict-group", 0, 0, 0, "", "a point fails when G does not divide an op's K"},
+    {"strict-group", 0, 0, 0, "", "a point fails when G does not divide an op's K (default: K padded to whole groups)"},
     {"quiet", 'q', 0, 0, "", "no progress on stderr"},
     {"shard", 0, 1, 0, "I/N", "run slice I of N (0-based) and write it as the part file -o PART (mxsim merge)"},
     CLI_TABLE_OPTS,

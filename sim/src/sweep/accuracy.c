@@ -153,10 +153,33 @@ MXSIM_API void mxsim_accuracy_opts_default(mxsim_accuracy_opts *o)
     o->data_dir = NULL;
 }
 
+/* x (rows x len, float32) with each row padded with zeros to a multiple of G, into *out (x itself
+** when G divides len): a K (or n) that G does not divide is carried as whole groups whose tail is
+** zeros, as mxsim run times it and the hardware stores it (architecture.md section 3.1).  The zeros
+** change neither a group's largest magnitude (its scale) nor any dot product. */
+static mxsim_status pad_groups(mxsim_ctx *ctx, mxsim_tensor *x, int64_t G, mxsim_tensor **out, mxsim_tensor **owned)
+{
+    const int64_t R = mxsim_tensor_shape(x)[0], L = mxsim_tensor_shape(x)[1], Lp = (L + G - 1) / G * G;
+    *owned = NULL;
+    *out = x;
+    if (Lp == L) return MXSIM_OK;
+    int64_t shape[2] = {R, Lp};
+    mxsim_status st = mxsim_tensor_create(ctx, MXSIM_DTYPE_F32, 2, shape, owned);
+    if (st != MXSIM_OK) return st;
+    float *d = mxsim_tensor_data(*owned);
+    const float *s = mxsim_tensor_cdata(x);
+    for (int64_t i = 0; i < R; i++) {
+        memcpy(d + i * Lp, s + i * L, (size_t)L * sizeof *d);
+        memset(d + i * Lp + L, 0, (size_t)(Lp - L) * sizeof *d);
+    }
+    *out = *owned;
+    return MXSIM_OK;
+}
+
 static mxsim_status acc_gemm(mxsim_ctx *ctx, const mxsim_top *op, const mxsim_accuracy_opts *o,
                              uint64_t h, mxsim_accuracy *out)
 {
-    mxsim_tensor *ua = NULL, *ub = NULL, *a = NULL, *b = NULL, *c = NULL;
+    mxsim_tensor *ua = NULL, *ub = NULL, *a = NULL, *b = NULL, *c = NULL, *pa_own = NULL, *pb_own = NULL, *ap, *bp;
     mxsim_mx *qa = NULL, *qb = NULL;
     char path[1024];
     mxsim_status st = MXSIM_OK;
@@ -172,8 +195,10 @@ static mxsim_status acc_gemm(mxsim_ctx *ctx, const mxsim_top *op, const mxsim_ac
     }
     if ((st = make_operand(ctx, ua, h, 'a', op->m, o->sample_rows, K, &a)) != MXSIM_OK) goto done;
     if ((st = make_operand(ctx, ub, h, 'w', op->n, o->sample_cols, K, &b)) != MXSIM_OK) goto done;
-    if ((st = mxsim_mx_quantize(ctx, a, o->profile, o->group_size, 1, &qa)) != MXSIM_OK) goto done;
-    if ((st = mxsim_mx_quantize(ctx, b, o->profile, o->group_size, 1, &qb)) != MXSIM_OK) goto done;
+    if ((st = pad_groups(ctx, a, o->group_size, &ap, &pa_own)) != MXSIM_OK) goto done;
+    if ((st = pad_groups(ctx, b, o->group_size, &bp, &pb_own)) != MXSIM_OK) goto done;
+    if ((st = mxsim_mx_quantize(ctx, ap, o->profile, o->group_size, 1, &qa)) != MXSIM_OK) goto done;
+    if ((st = mxsim_mx_quantize(ctx, bp, o->profile, o->group_size, 1, &qb)) != MXSIM_OK) goto done;
     mxsim_gemm_opts go;
     mxsim_gemm_opts_default(&go);
     go.acc = o->acc;
@@ -195,6 +220,8 @@ static mxsim_status acc_gemm(mxsim_ctx *ctx, const mxsim_top *op, const mxsim_ac
         out->from_file = ua != NULL;
     }
 done:
+    mxsim_tensor_free(pa_own);
+    mxsim_tensor_free(pb_own);
     mxsim_tensor_free(ua);
     mxsim_tensor_free(ub);
     mxsim_tensor_free(a);
@@ -208,7 +235,7 @@ done:
 static mxsim_status acc_elementwise(mxsim_ctx *ctx, const mxsim_top *op, const mxsim_accuracy_opts *o,
                                     uint64_t h, mxsim_accuracy *out)
 {
-    mxsim_tensor *u = NULL, *x = NULL, *y = NULL;
+    mxsim_tensor *u = NULL, *x = NULL, *y = NULL, *xp_own = NULL, *xp;
     mxsim_mx *q = NULL;
     char path[1024];
     mxsim_status st = MXSIM_OK;
@@ -221,15 +248,19 @@ static mxsim_status acc_elementwise(mxsim_ctx *ctx, const mxsim_top *op, const m
     const int64_t R = mxsim_tensor_shape(x)[0];
     if (quant) /* the re-quantizer's input is bf16 */
         for (int64_t i = 0; i < R * N; i++) px[i] = mxsim_bf16_to_f32(mxsim_f32_to_bf16(px[i]));
-    if ((st = mxsim_mx_quantize(ctx, x, o->profile, o->group_size, 1, &q)) != MXSIM_OK) goto done;
+    if ((st = pad_groups(ctx, x, o->group_size, &xp, &xp_own)) != MXSIM_OK) goto done;
+    if ((st = mxsim_mx_quantize(ctx, xp, o->profile, o->group_size, 1, &q)) != MXSIM_OK) goto done;
     if ((st = mxsim_mx_dequantize(ctx, q, quant ? MXSIM_DTYPE_F32 : MXSIM_DTYPE_BF16, &y)) != MXSIM_OK) goto done;
     {
         errsum e = {0, 0, 0};
         const void *py = mxsim_tensor_cdata(y);
-        for (int64_t i = 0; i < R * N; i++) {
-            double v = quant ? (double)((const float *)py)[i] : (double)mxsim_bf16_to_f32(((const uint16_t *)py)[i]);
-            err_add(&e, (double)px[i], v);
-        }
+        const int64_t Np = mxsim_tensor_shape(y)[1]; /* N, or N padded to whole groups */
+        for (int64_t r = 0; r < R; r++)
+            for (int64_t j = 0; j < N; j++) {
+                const int64_t i = r * Np + j;
+                double v = quant ? (double)((const float *)py)[i] : (double)mxsim_bf16_to_f32(((const uint16_t *)py)[i]);
+                err_add(&e, (double)px[r * N + j], v);
+            }
         finish(&e, out);
         out->rows = R;
         out->cols = N;
@@ -237,6 +268,7 @@ static mxsim_status acc_elementwise(mxsim_ctx *ctx, const mxsim_top *op, const m
         out->from_file = u != NULL;
     }
 done:
+    mxsim_tensor_free(xp_own);
     mxsim_tensor_free(u);
     mxsim_tensor_free(x);
     mxsim_tensor_free(y);
@@ -269,10 +301,9 @@ MXSIM_API mxsim_status mxsim_accuracy_op(mxsim_ctx *ctx, const mxsim_top *op,
     if ((cs = mx_acc_check_data_dir(ctx, o->data_dir)) != MXSIM_OK) return cs;
     if (o->sample_rows < 0 || o->sample_cols < 0)
         return mx_fail(ctx, MXSIM_E_INPUT, "accuracy: sample_rows/sample_cols must be >= 0");
-    const int64_t len = op->kind == MXSIM_OP_GEMM ? op->k : op->n;
-    if (o->group_size < 1 || len % o->group_size != 0)
-        return mx_fail(ctx, MXSIM_E_INPUT, "op '%s': field 'group': G=%lld does not divide %s=%lld", op->name,
-                       (long long)o->group_size, op->kind == MXSIM_OP_GEMM ? "k" : "n", (long long)len);
+    if (o->group_size < 1 || o->group_size > MXSIM_MAX_GROUP)
+        return mx_fail(ctx, MXSIM_E_INPUT, "op '%s': field 'group': G=%lld is not in 1..%d", op->name,
+                       (long long)o->group_size, MXSIM_MAX_GROUP);
     uint64_t h = hash_str(mix64(o->seed), op->name);
     return op->kind == MXSIM_OP_GEMM ? acc_gemm(ctx, op, o, h, out) : acc_elementwise(ctx, op, o, h, out);
 }

@@ -7,8 +7,10 @@
 ** so each distinct combination is measured once and shared by the points that use it.
 ** Determinism: every job writes only its own slot and uses its own context; results are
 ** assembled in index order after all threads join, so they do not depend on the thread count.
-** An op whose reduction length the group size does not divide runs with the largest divisor
-** below G (recorded per op; sweep_out.c counts and explains them) unless strict_group is set.
+** An op whose reduction length (K, or n of an elementwise op) the group size does not divide is
+** padded with zeros to whole groups, as mxsim run and the hardware do (architecture.md section
+** 3.1): timed padded, and measured padded (accuracy.c); sweep_out.c counts and explains such ops.
+** strict_group makes them fail the point instead.
 ** What can be checked before a point runs is refused up front, so that no results are written
 ** for a sweep known to be wrong: two axes setting one field and every point's configuration
 ** (mxsim_sweep_add_axis), a --data directory whose files no op reads (mxsim_sweep_run).
@@ -429,14 +431,6 @@ done:
     return st;
 }
 
-/* Largest divisor of len that is <= g. */
-static int64_t fit_group(int64_t len, int64_t g)
-{
-    for (int64_t d = g < len ? g : len; d > 1; d--)
-        if (len % d == 0) return d;
-    return 1;
-}
-
 /* ---- the job runner -------------------------------------------------------------------- */
 
 typedef struct {
@@ -582,13 +576,10 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
             const mxsim_top *op = mxsim_trace_op(tr, k);
             int64_t g = op->group_size > 0 ? op->group_size : pt->cfg.group_size;
             int64_t len = op->kind == MXSIM_OP_GEMM ? op->k : op->n;
-            if (len % g != 0) {
-                if (o->strict_group)
-                    st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: op '%s': field 'group': G=%lld does not divide %s=%lld",
-                                 mxsim_trace_source(tr), (int)op->line, op->name, (long long)g,
-                                 op->kind == MXSIM_OP_GEMM ? "k" : "n", (long long)len);
-                else g = fit_group(len, g);
-            }
+            if (len % g != 0 && o->strict_group) /* else padded to whole groups, as mxsim run does */
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: op '%s': field 'group': G=%lld does not divide %s=%lld",
+                             mxsim_trace_source(tr), (int)op->line, op->name, (long long)g,
+                             op->kind == MXSIM_OP_GEMM ? "k" : "n", (long long)len);
             sw->op_group[i * O + k] = g;
             sw->op_job[i * O + k] = -1;
             if (st == MXSIM_OK && o->accuracy)

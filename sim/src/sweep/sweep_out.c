@@ -44,17 +44,20 @@ static const char *const k_dim_cols[][3] = {
     {"repeat", "", "back-to-back executions"},
     {"group_eff", "elements", "group size the op ran with (TOTAL: the point's mx.group_size)"},
     {"ops_other_group", "ops",
-     "1: the op ran at another group size than the point's mx.group_size (its K, or n, not divisible, or its own "
-     "group=), group_note says why; TOTAL: how many of the point's ops did"}};
+     "1: the op ran at its own group= of the trace instead of the point's mx.group_size; TOTAL: how many of the "
+     "point's ops did"},
+    {"ops_padded", "ops",
+     "1: the op's K (n for quantize/dequant) is not a multiple of its group size and was padded with zeros to whole "
+     "groups (timed and measured so, as mxsim run does); TOTAL: how many of the point's ops were"}};
 #define N_DIM ((int)(sizeof k_dim_cols / sizeof k_dim_cols[0]))
 /* The last column: in words, why ops ran at another G (empty when none did). */
 static const char *const k_note_col[3] = {"group_note", "",
-                                          "why the op ran at another group size than mx.group_size (TOTAL: how many did "
-                                          "and why); empty when it ran at mx.group_size"};
+                                          "in words: the op's own group= or its padding to whole groups (TOTAL: how many "
+                                          "ops of each); empty when neither"};
 /* brief (terminal and Markdown) columns besides the axes */
 static const char *const k_brief[] = {"status", "time_us", "cycles_total", "util_compute_pct", "bound", "area_mm2", "energy_mj",
                                       "pj_per_mac", "tops_per_w", "tops_per_mm2", "sqnr_db", "max_rel_err",
-                                      "ops_other_group", "group_note"};
+                                      "ops_other_group", "ops_padded", "group_note"};
 
 /* Reals in CSV and the text forms: 6 significant digits (the JSON form keeps every digit). */
 #define SIG (-6)
@@ -129,51 +132,52 @@ static mxsim_status add_columns(mxsim_ctx *ctx, mxsim_table *t, const mxsim_swee
     return st;
 }
 
-/* Why op k of point pt ran at another G than the point's mx.group_size: 0 it did not, 1 the
-** op's own group= (trace), 2 its K (n) is not divisible (the sweep fell back to the largest
-** divisor below G, mxsim_sweep_run). */
-static int other_group(const mxsim_sweep_point *pt, const mxsim_top *op, int64_t k)
+/* Op k of point pt: 1 if it ran at its own group= of the trace instead of mx.group_size. */
+static int own_group(const mxsim_sweep_point *pt, int64_t k) { return pt->op_group[k] != pt->cfg.group_size; }
+
+/* Op k of point pt: its padded length (K, or n of an elementwise op, rounded up to whole groups of
+** the G it ran with) if that G does not divide it, else 0.  Int8 GEMM operands have no groups:
+** the engine pads neither (architecture.md section 3.1). */
+static int64_t padded_len(const mxsim_sweep_point *pt, const mxsim_top *op, int64_t k)
 {
-    if (pt->op_group[k] == pt->cfg.group_size) return 0;
-    return op->group_size > 0 && op->group_size != pt->cfg.group_size ? 1 : 2;
+    const int gemm = op->kind == MXSIM_OP_GEMM;
+    const int64_t L = gemm ? op->k : op->n, g = pt->op_group[k];
+    const int fa = op->a_fmt < 0 ? (int)pt->cfg.operand_format : op->a_fmt;
+    if (g < 1 || L % g == 0 || (gemm && fa != MXSIM_FMT_MXINT8)) return 0;
+    return (L + g - 1) / g * g;
 }
 
-/* group_note of op k (op non-NULL) or of the TOTAL: empty when every op ran at mx.group_size. */
+/* group_note of op k (op non-NULL) or of the TOTAL: empty when every op ran at mx.group_size unpadded. */
 static void group_note(const mxsim_sweep_point *pt, const mxsim_trace *tr, int64_t k, const mxsim_top *op, char *buf,
                        size_t len)
 {
     const long long G = (long long)pt->cfg.group_size;
     buf[0] = '\0';
     if (op) {
-        const int why = other_group(pt, op, k), gemm = op->kind == MXSIM_OP_GEMM;
-        const char *dim = gemm ? "k" : "n";
-        const long long L = (long long)(gemm ? op->k : op->n), g = (long long)(op->group_size > 0 ? op->group_size : G);
-        const long long ran = (long long)pt->op_group[k];
-        /* mxsim run keeps G and pads K (n) with zeros where the operand is MXINT8 (architecture.md
-        ** section 3.1): said here, since it is why run and sweep give different cycles */
-        const int fa = op->a_fmt < 0 ? (int)pt->cfg.operand_format : op->a_fmt;
-        const int run_pads = !gemm || fa == MXSIM_FMT_MXINT8;
+        const int gemm = op->kind == MXSIM_OP_GEMM;
+        const long long L = (long long)(gemm ? op->k : op->n), g = (long long)pt->op_group[k];
+        const long long Lp = (long long)padded_len(pt, op, k);
         char at[32] = ""; /* an op built in memory has no line */
         if (op->line > 0) snprintf(at, sizeof at, " (trace line %d)", (int)op->line);
-        if (why == 1 && L % g == 0)
-            snprintf(buf, len, "op's own group=%lld%s instead of G=%lld", g, at, G);
-        else if (why == 1)
-            snprintf(buf, len, "op's own group=%lld%s does not divide %s=%lld: ran at G=%lld", g, at, dim, L, ran);
-        else if (why == 2 && run_pads)
-            snprintf(buf, len, "%s=%lld not divisible by G=%lld: ran at G=%lld (mxsim run keeps G=%lld, %s padded to %lld)",
-                     dim, L, G, ran, G, dim, (L + G - 1) / G * G);
-        else if (why == 2)
-            snprintf(buf, len, "%s=%lld not divisible by G=%lld: ran at G=%lld", dim, L, G, ran);
+        int w = 0;
+        if (own_group(pt, k)) w = snprintf(buf, len, "op's own group=%lld%s instead of G=%lld", g, at, G);
+        if (Lp && w >= 0 && (size_t)w < len)
+            snprintf(buf + w, len - (size_t)w, "%s%s=%lld padded to %lld (%lld whole groups of %lld)", w ? "; " : "",
+                     gemm ? "k" : "n", L, Lp, Lp / g, g);
         return;
     }
-    int64_t n[3] = {0, 0, 0};
-    for (int64_t i = 0; i < pt->n_ops; i++) n[other_group(pt, mxsim_trace_op(tr, i), i)]++;
-    if (n[1] + n[2] == 0) return;
-    int w = snprintf(buf, len, "%lld of %lld ops at another G than %lld:", (long long)(n[1] + n[2]), (long long)pt->n_ops, G);
-    if (w > 0 && (size_t)w < len && n[2])
-        w += snprintf(buf + w, len - (size_t)w, " %lld whose K (n for an elementwise op) is not a multiple of G, run at its largest divisor below G (mxsim run pads instead)", (long long)n[2]);
-    if (w > 0 && (size_t)w < len && n[1])
-        snprintf(buf + w, len - (size_t)w, "%s %lld with their own group= in the trace", n[2] ? ";" : "", (long long)n[1]);
+    int64_t n_own = 0, n_pad = 0;
+    for (int64_t i = 0; i < pt->n_ops; i++) {
+        n_own += own_group(pt, i);
+        n_pad += padded_len(pt, mxsim_trace_op(tr, i), i) != 0;
+    }
+    int w = 0;
+    if (n_own)
+        w = snprintf(buf, len, "%lld of %lld ops at their own group= instead of G=%lld", (long long)n_own,
+                     (long long)pt->n_ops, G);
+    if (n_pad && w >= 0 && (size_t)w < len)
+        snprintf(buf + w, len - (size_t)w, "%s%lld of %lld ops padded to whole groups (K, or n, not a multiple of G)",
+                 w ? "; " : "", (long long)n_pad, (long long)pt->n_ops);
 }
 
 /* One row: op k of point pt, or its TOTAL (op NULL). */
@@ -191,15 +195,18 @@ static mxsim_status add_row(mxsim_ctx *ctx, mxsim_table *t, const mxsim_sweep *s
     if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, t, r, "status", ok ? "ok" : buf);
     if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, t, r, "op", op ? op->name : "TOTAL");
     if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, t, r, "kind", op ? mxsim_op_kind_name((mxsim_op_kind)op->kind) : "total");
-    int64_t n_other = 0;
-    for (int64_t i = op ? k : 0; ok && i < (op ? k + 1 : pt->n_ops); i++) n_other += other_group(pt, mxsim_trace_op(tr, i), i) != 0;
+    int64_t n_own = 0, n_pad = 0;
+    for (int64_t i = op ? k : 0; ok && i < (op ? k + 1 : pt->n_ops); i++) {
+        n_own += own_group(pt, i);
+        n_pad += padded_len(pt, mxsim_trace_op(tr, i), i) != 0;
+    }
     const int64_t dv[N_DIM] = {op ? op->m : 0, op ? op->n : 0, op ? op->k : 0, op ? op->repeat : 0,
-                               op ? (ok ? pt->op_group[k] : 0) : pt->cfg.group_size, n_other};
+                               op ? (ok ? pt->op_group[k] : 0) : pt->cfg.group_size, n_own, n_pad};
     /* every number of an ok row is a number (0 where a dimension does not apply); a failed
-    ** point ran no op, so it has no count of ops at another G */
+    ** point ran no op, so it has no counts of ops */
     for (int i = 0; st == MXSIM_OK && i < N_DIM; i++)
-        st = !ok && !strcmp(k_dim_cols[i][0], "ops_other_group") ? mxsim_table_set_null(ctx, t, r, k_dim_cols[i][0])
-                                                                 : mxsim_table_set_int(ctx, t, r, k_dim_cols[i][0], dv[i]);
+        st = !ok && i >= N_DIM - 2 ? mxsim_table_set_null(ctx, t, r, k_dim_cols[i][0])
+                                   : mxsim_table_set_int(ctx, t, r, k_dim_cols[i][0], dv[i]);
     int first_stat = 0;
     while (strcmp(mxsim_table_column_name(t, first_stat), mxsim_tstats_field_at(0)->name)) first_stat++;
     if (!ok) { /* a failed point has no numbers */
@@ -344,8 +351,8 @@ MXSIM_API mxsim_status mxsim_sweep_meta_json(mxsim_ctx *ctx, const mxsim_sweep *
     }
     mx_buf_puts(&b, ",\n  \"group_policy\": ");
     mx_buf_json_str(&b, so->strict_group ? "strict: a point fails when G does not divide an op's K (n)"
-                                         : "an op whose K (n) G does not divide runs with the largest divisor below G "
-                                           "(group_eff; ops_other_group and group_note say which ops did)");
+                                         : "an op whose K (n) G does not divide is padded with zeros to whole groups, "
+                                           "timed and measured so, as mxsim run does (ops_padded, group_note)");
     mx_buf_puts(&b, ",\n  \"columns\": [");
     static const char *const k_types[] = {"text", "int", "real"};
     for (int c = 0; c < mxsim_table_column_count(t); c++) {
