@@ -55,6 +55,17 @@ assert c["ops_other_group"]["type"] == "int" and c["ops_padded"]["type"] == "int
 assert c["acc_from_file"]["type"] == "int"
 PY
 
+# ---- 1b. a SCALE-Sim topology under a .cfg: the sweep reads it with SCALE-Sim's rules, as run does
+# (AlexNet conv1: 224x224, 11x11, stride 4 -> SCALE-Sim's ceil((224 - 11 + 4) / 4) = 55 rows, 3025
+# pixels, not floor((224 - 11) / 4) + 1 = 54, 2916; 32x32 OS: ceil(3025/32) ceil(96/32) (363 + 62) - 1
+# = 95 * 3 * 425 - 1 = 121,124 cycles, SCALE-Sim's own number, architecture.md section 8 rule 4)
+ss=$MXSIM_SOURCE_DIR/tests/timing/scalesim
+"$MXSIM" sweep --config "$ss/configs/v2/scale.cfg" --sweep array.dataflow=os --no-accuracy -q \
+  "$ss/topologies/shipped/alexnet.csv" -o "$t/ss.csv" || bad "sweep of a SCALE-Sim topology"
+[ "$(col "$t/ss.csv" Conv1 0 m)" = 3025 ] && [ "$(col "$t/ss.csv" Conv1 0 cycles_total)" = 121124 ] \
+  && ok "SCALE-Sim topology in a sweep: conv1 m 3025, 121124 cycles" \
+  || bad "SCALE-Sim topology in a sweep: conv1 m $(col "$t/ss.csv" Conv1 0 m), $(col "$t/ss.csv" Conv1 0 cycles_total) cycles"
+
 # ---- 2. overlapping axes -------------------------------------------------------------------------
 for a in "--sweep array.rows=32" "--sweep array.cols=32" "--sweep array.size=32"; do
   # shellcheck disable=SC2086

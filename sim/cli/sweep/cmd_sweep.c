@@ -173,7 +173,9 @@ static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     mxsim_trace *tr = NULL;
     mxsim_sweep *sw = NULL;
     mxsim_table *t = NULL;
-    if ((st = mxsim_trace_load(ctx, a->pos[0], &tr)) == MXSIM_OK) st = mxsim_sweep_create(ctx, &base, &sw);
+    /* a SCALE-Sim topology is read as run reads it: SCALE-Sim's conv rules under its model (the
+    ** base configuration's: a .cfg or --scalesim-compat) */
+    if ((st = mxsim_cli_load_trace(ctx, a->pos[0], &base, &tr)) == MXSIM_OK) st = mxsim_sweep_create(ctx, &base, &sw);
     for (int i = 0; st == MXSIM_OK && i < n_axes; i++) st = mxsim_sweep_add_axis(ctx, sw, axes[i].key, axes[i].values);
     if (st == MXSIM_OK && shard) st = mxsim_sweep_set_shard(ctx, sw, shard_i, shard_n);
     progress pr = {isatty(2), OPT("quiet") != NULL, now_s(), -1};
@@ -354,6 +356,7 @@ static const cli_opt k_sweep_opts[] = {
     {"seed", 0, 1, 0, "S", "accuracy: seed of the synthetic data"},
     {"data", 0, 1, 0, "DIR", "accuracy: DIR/NAME.a.npy, NAME.b.npy instead of synthetic data"},
     {"strict-group", 0, 0, 0, "", "a point fails when G does not divide an op's K (default: K padded to whole groups)"},
+    {"scalesim-compat", 0, 0, 0, "", "time with SCALE-Sim v2's model, read a .csv with its rules (implied by a .cfg)"},
     {"quiet", 'q', 0, 0, "", "no progress on stderr"},
     {"shard", 0, 1, 0, "I/N", "run slice I of N (0-based) and write it as the part file -o PART (mxsim merge)"},
     CLI_TABLE_OPTS,

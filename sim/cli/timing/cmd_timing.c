@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "timing/cmd_timing.h"
@@ -153,12 +154,18 @@ static void acc_end(acc_set *s)
     free(s->dst);
 }
 
-/* A .csv is a SCALE-Sim topology (flags: MXSIM_IMPORT_*), anything else an mxsim trace. */
+/* A .csv (any case: SCALE-Sim's own files are lower case, a user's may not be) is a SCALE-Sim
+** topology (flags: MXSIM_IMPORT_*), anything else an mxsim trace. */
 static mxsim_status load_any(mxsim_ctx *ctx, const char *path, int flags, mxsim_trace **t)
 {
     size_t L = strlen(path);
-    if (L > 4 && !strcmp(path + L - 4, ".csv")) return mxsim_trace_import_scalesim(ctx, path, flags, t);
+    if (L > 4 && !strcasecmp(path + L - 4, ".csv")) return mxsim_trace_import_scalesim(ctx, path, flags, t);
     return mxsim_trace_load(ctx, path, t);
+}
+
+mxsim_status mxsim_cli_load_trace(mxsim_ctx *ctx, const char *path, const mxsim_tconfig *cfg, mxsim_trace **t)
+{
+    return load_any(ctx, path, cfg->scalesim_compat ? MXSIM_IMPORT_SCALESIM_MODEL : 0, t);
 }
 
 static int cmd_run(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
