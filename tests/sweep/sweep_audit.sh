@@ -66,6 +66,24 @@ ss=$MXSIM_SOURCE_DIR/tests/timing/scalesim
   && ok "SCALE-Sim topology in a sweep: conv1 m 3025, 121124 cycles" \
   || bad "SCALE-Sim topology in a sweep: conv1 m $(col "$t/ss.csv" Conv1 0 m), $(col "$t/ss.csv" Conv1 0 cycles_total) cycles"
 
+# ---- 1c. plain int8 operands: no MXINT8 accuracy (NaN, nothing measured) and no G in the area ----
+"$MXSIM" sweep --config "$cfg" -q "$t/k96.trace" --group-size 8,256 --sweep mx.operand_format=mxint8,int8 -o "$t/i8.csv" \
+  || bad "int8 sweep"
+python3 - "$t/i8.csv" <<'PY' && ok "int8 points: SQNR nan, 0 outputs measured; area the same at G = 8 and 256 (MXINT8: grows)" || bad "int8 points"
+import csv, math, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["op"] == "TOTAL"]
+p = {(int(r["mx.group_size"]), r["mx.operand_format"]): r for r in rows}
+for g in (8, 256):
+    r = p[(g, "int8")]
+    assert math.isnan(float(r["sqnr_db"])) and r["acc_rows"] == "0", r["sqnr_db"]
+    assert not math.isnan(float(p[(g, "mxint8")]["sqnr_db"]))
+# the int8 PE accumulates the whole K in 32 bits and holds no scale bytes: G changes nothing;
+# MXINT8's group-sum register is 17 + log2 G bits wide (cost.c), so its area grows from G = 8 to 256
+assert p[(8, "int8")]["area_mm2"] == p[(256, "int8")]["area_mm2"]
+assert float(p[(256, "mxint8")]["area_mm2"]) > float(p[(8, "mxint8")]["area_mm2"])
+assert float(p[(8, "int8")]["area_mm2"]) < float(p[(8, "mxint8")]["area_mm2"])
+PY
+
 # ---- 2. overlapping axes -------------------------------------------------------------------------
 for a in "--sweep array.rows=32" "--sweep array.cols=32" "--sweep array.size=32"; do
   # shellcheck disable=SC2086

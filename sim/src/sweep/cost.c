@@ -433,7 +433,10 @@ static void build_blocks(const mxsim_tconfig *cfg, const prims *q, double n_sh, 
 {
     memset(o, 0, sizeof *o);
     const double L = (double)cfg->pe_lanes;
-    const double dw = GSUM_BASE_BITS + (double)ceil_log2(cfg->group_size);
+    /* MXINT8: a group-sum register of DW = 17 + ceil(log2 G) bits, emptied every group; plain int8:
+    ** the PE accumulates the whole reduction in a 32-bit partial sum, whatever G is */
+    const int int8 = cfg->operand_format == MXSIM_FMT_INT8;
+    const double dw = int8 ? PSUM_BITS : GSUM_BASE_BITS + (double)ceil_log2(cfg->group_size);
     const double iw = (double)ceil_log2((int64_t)n_sh); /* port index */
     const double lat = (double)cfg->exp_latency_cycles;
     /* ---- PE ---- */
@@ -441,7 +444,7 @@ static void build_blocks(const mxsim_tconfig *cfg, const prims *q, double n_sh, 
     p_add(&o->pe[MXSIM_PE_TREE], q, (L - 1) * (PRODUCT_BITS + (double)ceil_log2(cfg->pe_lanes)));
     p_add(&o->pe[MXSIM_PE_GSUM], q, dw);
     p_mux(&o->pe[MXSIM_PE_GSUM], q, dw);
-    o->pe_reg_bits = L * OPERAND_REG_BITS + SCALE_REG_BITS + PE_CTRL_BITS + dw;
+    o->pe_reg_bits = L * OPERAND_REG_BITS + (int8 ? 0 : SCALE_REG_BITS) + PE_CTRL_BITS + dw; /* int8: no scale bytes */
     p_reg(&o->pe[MXSIM_PE_REGS], q, o->pe_reg_bits);
     p_reg(&o->pe_gsum_reg, q, dw);
     /* ---- exponent unit ---- */

@@ -582,7 +582,14 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
                              op->kind == MXSIM_OP_GEMM ? "k" : "n", (long long)len);
             sw->op_group[i * O + k] = g;
             sw->op_job[i * O + k] = -1;
-            if (st == MXSIM_OK && o->accuracy)
+            /* the accuracy model is MXINT8's (grouped scales): a plain int8 machine, or a GEMM with a
+            ** plain int8 operand, has none here and is not measured (NaN), rather than given
+            ** MXINT8's error */
+            const int fa = op->a_fmt >= 0 ? op->a_fmt : (int)pt->cfg.operand_format;
+            const int fb = op->b_fmt >= 0 ? op->b_fmt : (int)pt->cfg.operand_format;
+            const int int8 = pt->cfg.operand_format == MXSIM_FMT_INT8 ||
+                             (op->kind == MXSIM_OP_GEMM && (fa == MXSIM_FMT_INT8 || fb == MXSIM_FMT_INT8));
+            if (st == MXSIM_OK && o->accuracy && !int8)
                 sw->op_job[i * O + k] = find_or_add_job(jobs, &n_jobs, k, g, pt->profile, (mxsim_acc)pt->cfg.acc_mode);
         }
         if (st != MXSIM_OK) {
@@ -631,9 +638,16 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
         mxsim_sweep_point *pt = &sw->pts[i];
         if (pt->status != MXSIM_OK || !o->accuracy) continue;
         for (int64_t k = 0; k < O; k++) {
-            sw->op_acc[i * O + k] = jobs[sw->op_job[i * O + k]].res;
-            mxsim_accuracy_add(&pt->acc, &sw->op_acc[i * O + k]);
+            mxsim_accuracy *oa = &sw->op_acc[i * O + k];
+            if (sw->op_job[i * O + k] < 0) { /* an int8 GEMM: not measured, not in the overall figure */
+                memset(oa, 0, sizeof *oa);
+                oa->sqnr_db = oa->max_rel_err = NAN;
+                continue;
+            }
+            *oa = jobs[sw->op_job[i * O + k]].res;
+            mxsim_accuracy_add(&pt->acc, oa);
         }
+        if (pt->acc.n_ops == 0) pt->acc.sqnr_db = pt->acc.max_rel_err = NAN; /* nothing measured */
     }
     free(jobs);
     sw->ran = 1;
