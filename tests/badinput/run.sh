@@ -346,6 +346,15 @@ bad cfg-bandwidth-fraction 2 "bwfrac.cfg:3: field 'Bandwidth': '1.9' is not a wh
 bad cfg-semicolon-in-value 2 "semi.cfg:2: field 'array.rows': '8;9' is not an integer" -- "$MXSIM" config --config "$in/semi.cfg" --dump
 bad flag-access-trace-stdout 2 "--access-trace: '-' (standard output) is refused" -- "$MXSIM" run --config "$cfg" --detail --access-trace - "$in/two.trace" -o "$out/r.csv"
 bad flag-access-trace-not-gz 2 "the access trace is gzip-compressed: its name must end in .gz" -- "$MXSIM" run --config "$cfg" --detail --access-trace "$out/acc.txt" "$in/two.trace" -o "$out/r.csv"
+# model files: a size of 0 (batch 0 ran as 1), a key the mode does not read (seq in decode, ctx in prefill)
+printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nseq = 16\nbatch = 0\n' > "$in/batch0.model"
+bad model-batch-zero 2 "batch0.model:7: field 'batch': '0' is not an integer in 1..2^31" -- "$MXSIM" trace gen "$in/batch0.model" -o "$out/m.trace"
+printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nseq = 16\nmode = decode\nctx = 64\n' > "$in/dseq.model"
+bad model-decode-seq 2 "dseq.model:6: field 'seq': not read in decode mode" -- "$MXSIM" trace gen "$in/dseq.model" -o "$out/m.trace"
+printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nseq = 16\nctx = 64\n' > "$in/pctx.model"
+bad model-prefill-ctx 2 "pctx.model:7: field 'ctx': only read in decode mode" -- "$MXSIM" trace gen "$in/pctx.model" -o "$out/m.trace"
+printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nseq = 16\nffn_gated = 2\n' > "$in/gated2.model"
+bad model-gated-flag 2 "gated2.model:7: field 'ffn_gated': '2' is not an integer in 0..1" -- "$MXSIM" trace gen "$in/gated2.model" -o "$out/m.trace"
 mkfifo "$in/out.fifo"
 bad out-fifo 1 "is a FIFO, refused as an output" -- "$MXSIM" quantize --group-size 16 "$in/ok.npy" -o "$in/out.fifo"
 [ -p "$in/out.fifo" ] || { echo "FAIL: the FIFO was replaced"; fails=$((fails + 1)); }

@@ -7,6 +7,8 @@
 ** MXINT8 -> bf16 dequant of the block output; `vocab` adds an LM head on the last token.
 ** `layer = gemm NAME M N K [REPEAT]` and `layer = conv NAME H W FH FW CIN COUT STRIDE PAD [REPEAT]`
 ** (im2col: M = Ho*Wo, K = FH*FW*CIN rounded up to `pad`, N = COUT) are emitted first.
+** Every key is an integer >= 1 but ffn_gated (0 or 1) and vocab (0: no LM head); seq (the query
+** length) belongs to prefill and ctx (the KV length) to decode: the other mode refuses it.
 ** Ignored: elementwise ops other than (de)quantization, layer norms, embeddings.
 ** Trace format version 2 (memory footprint, sim/doc/memory.md): the B operand of projections,
 ** FFN, LM head and `layer` lines is a weight, that of attention scores and attention x V the KV
@@ -174,8 +176,12 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown key", where, key);
                 break;
             }
-            if (mx_tparse_i64(val, &v[ki]) != 0 || v[ki] < 0 || v[ki] > MX_T_MAX_DIM) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not an integer in 0..2^31", where, key, val);
+            /* a size of 0 has no meaning (batch 0 was taken as 1, heads 0 failed later naming no
+            ** line): every key is >= 1 but ffn_gated (a flag) and vocab (0: no LM head) */
+            const int64_t lo = ki == VOCAB || ki == GATED ? 0 : 1, hi = ki == GATED ? 1 : MX_T_MAX_DIM;
+            if (mx_tparse_i64(val, &v[ki]) != 0 || v[ki] < lo || v[ki] > hi) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not an integer in %lld..%s", where, key, val,
+                             (long long)lo, hi == 1 ? "1" : "2^31");
                 break;
             }
             have[ki] = 1;
@@ -184,12 +190,22 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
     }
     free(buf);
     if (st == MXSIM_OK && transformer) {
+        /* seq is the prefill's query length, ctx the decode's KV length: a key the mode does not
+        ** read is refused rather than ignored (a decode model's seq changed nothing) */
         static const int req[] = {HID, LAY, HEADS, HD, FFN, SEQ};
         for (size_t i = 0; i < sizeof req / sizeof req[0]; i++)
-            if (!have[req[i]]) {
+            if (!have[req[i]] && !(mode && req[i] == SEQ)) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': missing for a transformer", path, keys[req[i]]);
                 break;
             }
+        if (st == MXSIM_OK && mode && have[SEQ])
+            st = mx_fail(ctx, MXSIM_E_INPUT,
+                         "%s:%d: field 'seq': not read in decode mode (one query token per sequence; the keys "
+                         "attended to are ctx): remove it", path, key_line[SEQ]);
+        if (st == MXSIM_OK && !mode && have[CTX])
+            st = mx_fail(ctx, MXSIM_E_INPUT,
+                         "%s:%d: field 'ctx': only read in decode mode (prefill attends over its seq tokens): remove it",
+                         path, key_line[CTX]);
     }
     if (st == MXSIM_OK && transformer) {
         int64_t kvh = have[KVH] ? v[KVH] : v[HEADS], B = v[BATCH] ? v[BATCH] : 1;
