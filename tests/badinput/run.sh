@@ -291,7 +291,7 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   bad xcard-l2-missing 2 "xc-nol2.ini: every [datasheet] value is required" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$xc" --to "$h100" --to-card "$in/xc-nol2.ini" -o "$out/cal.csv"
 fi
 bad flag-vdd-nan 2 "--vdd 'nan': not a number" -- "$MXSIM" cost --config "$cfg" --vdd nan
-bad flag-vdd-negative 2 "--vdd -1: must be in 0.01..10" -- "$MXSIM" cost --config "$cfg" --vdd -1
+bad flag-vdd-negative 2 "--vdd -1: must be in 0.5..1.2" -- "$MXSIM" cost --config "$cfg" --vdd -1
 # an output that is the same file as an input (directly, through another spelling, or a hard link): refused before any work, the input intact
 printf 'Layer, M, N, K,\nl0, 64, 64, 64,\n' > "$in/topo.csv"; cp "$in/topo.csv" "$in/topo.orig"
 bad out-is-input 2 "output '$in/topo.csv' is the same file as the input '$in/topo.csv'" -- "$MXSIM" run --config "$cfg" "$in/topo.csv" -o "$in/topo.csv"

@@ -25,7 +25,7 @@ static int cost_params(const cli_command *c, const cli_args *a, mxsim_cost_param
     int rc = 0;
     const char *s;
     if ((s = OPT("node")) && !(rc = cli_int("--node", s, 1, 1000, &v))) p->node_nm = (int)v;
-    if (!rc && (s = OPT("vdd")) && !(rc = cli_real("--vdd", s, 0.01, 10, &d))) p->vdd_v = d;
+    if (!rc && (s = OPT("vdd")) && !(rc = cli_real("--vdd", s, 0.5, 1.2, &d))) p->vdd_v = d;
     if (!rc && (s = OPT("overhead")) && !(rc = cli_real("--overhead", s, 1, 10, &d))) p->overhead_factor = d;
     if (!rc && (s = OPT("sram-bank-kib")) && !(rc = cli_int("--sram-bank-kib", s, 1, 65536, &v))) p->sram_bank_kib = v;
     return rc;
@@ -338,7 +338,7 @@ static int cmd_merge(int argc, char **argv, mxsim_ctx *ctx)
 
 #define COST_OPTS                                                                                    \
     {"node", 0, 1, 0, "NM", "technology node: 45 (default), 32, 22, 20, 16, 14, 7"},                \
-    {"vdd", 0, 1, 0, "V", "supply voltage (default: the node's)"},                                  \
+    {"vdd", 0, 1, 0, "V", "supply voltage, 0.5..1.2 V (the node scaling's range; default: the node's)"},                                  \
     {"overhead", 0, 1, 0, "F", "control/wiring factor on area and energy (1..10)"},                 \
     {"sram-bank-kib", 0, 1, 0, "KIB", "SRAM macro size for energy per access"}
 
