@@ -287,6 +287,15 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   # the cross-card file's L2 size (the dequant+cuBLAS L2 reuse term): not a number, missing
   sed 's/^l2.mb = .*/l2.mb = lots/' "$xc" > "$in/xc-l2.ini"
   bad xcard-l2-nan 2 "xc-l2.ini:14: l2.mb: not a number" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc-l2.ini" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  # the cross-card file's reader: a value with two words, a ';' inside a value, a line without '=', a duplicate key
+  sed 's/^sm.count = .*/sm.count = 132 66/' "$xc" > "$in/xc-2w.ini"
+  bad xcard-two-words 2 "xc-2w.ini:9: expected one key and one value" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc-2w.ini" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  sed 's/^sm.count = .*/sm.count = 132;66/' "$xc" > "$in/xc-semi.ini"
+  bad xcard-semicolon 2 "xc-semi.ini:9: sm.count: not a number" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc-semi.ini" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  sed 's/^sm.count = \(.*\)/sm.count \1/' "$xc" > "$in/xc-noeq.ini"
+  bad xcard-no-equals 2 "xc-noeq.ini:9: expected 'key = value'" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc-noeq.ini" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  { cat "$xc"; echo "sm.count = 132"; } > "$in/xc-dup.ini"
+  bad xcard-duplicate 2 "sm.count: duplicate key (first on line 9)" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc-dup.ini" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
   grep -v '^l2.mb' "$xc" > "$in/xc-nol2.ini"
   bad xcard-l2-missing 2 "xc-nol2.ini: every [datasheet] value is required" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$xc" --to "$h100" --to-card "$in/xc-nol2.ini" -o "$out/cal.csv"
 fi

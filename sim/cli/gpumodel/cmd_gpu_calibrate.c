@@ -56,15 +56,55 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
     if (n_cal) *n_cal = 0;
     char line[512];
     int ln = 0, rc = 0, seen[MXSIM_GX_NCLASS] = {0};
+    static char keys[512][128]; /* the keys read so far, with their lines: a second one is refused */
+    int key_ln[512], n_keys = 0;
     while (fgets(line, sizeof line, f)) {
         ln++;
-        char *h = strpbrk(line, "#;\n");
-        if (h) *h = '\0';
-        char *eq = strchr(line, '=');
-        if (!eq) continue;
+        size_t L = strlen(line);
+        if (L == sizeof line - 1 && line[L - 1] != '\n') {
+            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: line longer than %zu bytes\n", path, ln, sizeof line - 2);
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        /* a comment starts at '#' or ';' that begins the line or follows a blank, as in the
+        ** configuration reader (architecture.md): `16;32` is a bad value, not 16 */
+        for (char *c = line; *c; c++)
+            if ((*c == '#' || *c == ';') && (c == line || c[-1] == ' ' || c[-1] == '\t')) {
+                *c = '\0';
+                break;
+            }
+        char *b = line, *end = line + strlen(line);
+        while (*b == ' ' || *b == '\t') b++;
+        while (end > b && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r')) *--end = '\0';
+        if (*b == '\0' || *b == '[') continue; /* blank, comment, [section] */
+        char *eq = strchr(b, '=');
+        if (!eq) {
+            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: expected 'key = value', got '%s'\n", path, ln, b);
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
         *eq = '\0';
-        char key[128], val[128];
-        if (sscanf(line, " %127s", key) != 1 || sscanf(eq + 1, " %127s", val) != 1) continue;
+        char key[128], val[128], extra[8];
+        if (sscanf(b, " %127s %7s", key, extra) != 1 || sscanf(eq + 1, " %127s %7s", val, extra) != 1) {
+            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: expected one key and one value\n", path, ln);
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        int dup = -1;
+        for (int i = 0; i < n_keys; i++)
+            if (!strcmp(keys[i], key)) dup = i;
+        if (dup >= 0) {
+            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: %s: duplicate key (first on line %d)\n", path, ln, key,
+                    key_ln[dup]);
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        if (n_keys == 512) {
+            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: more than 512 keys\n", path, ln);
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        snprintf(keys[n_keys], sizeof keys[0], "%s", key), key_ln[n_keys++] = ln;
         if (!strcmp(key, "name")) {
             if (strlen(val) < nn) memcpy(name, val, strlen(val) + 1);
             continue;
