@@ -143,7 +143,7 @@ bad cfg-bandwidth 2 "bw.cfg:3: field 'Bandwidth': '1e-300' is not a number >= 1/
 bad cfg-unknown-key 2 "key.cfg:3: field 'WarpSpeed': unknown SCALE-Sim key" -- "$MXSIM" run --config "$in/key.cfg" "$tr" -o "$out/r.csv"
 bad cfg-interface 2 "iface.cfg:2: field 'InterfaceBandwidth': 'MAYBE' is not CALC or USER" -- "$MXSIM" config --config "$in/iface.cfg" --dump
 bad cfg-nan 2 "nanh.cfg:2: field 'array.rows': 'nan' is not an integer" -- "$MXSIM" run --config "$in/nanh.cfg" "$tr" -o "$out/r.csv"
-bad csv-columns 2 "cols.csv:1: header has 5 columns" -- "$MXSIM" run --config "$cfg" "$in/cols.csv" -o "$out/r.csv"
+bad csv-columns 2 "cols.csv:2: 5 values: a row has 4 (Layer, M, N, K) or 8" -- "$MXSIM" run --config "$cfg" "$in/cols.csv" -o "$out/r.csv"
 bad csv-im2col-overflow 2 "im2col.csv:2: im2col dims overflow 2^31" -- "$MXSIM" trace check "$in/im2col.csv"
 bad csv-filter 2 "filter.csv:2: field 'Filter Width': filter larger than the input" -- "$MXSIM" trace check "$in/filter.csv"
 bad csv-nan 2 "nan.csv:2: field 'M': 'nan' is not an integer" -- "$MXSIM" trace convert "$in/nan.csv" "$out/x.trace"
@@ -364,6 +364,41 @@ printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nseq = 16\n
 bad model-prefill-ctx 2 "pctx.model:7: field 'ctx': only read in decode mode" -- "$MXSIM" trace gen "$in/pctx.model" -o "$out/m.trace"
 printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nseq = 16\nffn_gated = 2\n' > "$in/gated2.model"
 bad model-gated-flag 2 "gated2.model:7: field 'ffn_gated': '2' is not an integer in 0..1" -- "$MXSIM" trace gen "$in/gated2.model" -o "$out/m.trace"
+# SCALE-Sim interop: keys v2 reads without a default, dataflow case, v3-only features, topology rows
+V2A='[general]\nrun_name = x\n[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 1\nFilterSramSzkB: 1\nOfmapSramSzkB: 1\nIfmapOffset: 0\nFilterOffset: 10000000\nOfmapOffset: 20000000\n'
+scfg ss_norun "${V2A}Dataflow : os\nBandwidth : 2\n"
+scfg ss_nobw "${V2A}Dataflow : os\n[run_presets]\nInterfaceBandwidth: USER\n"
+scfg ss_nodf "${V2A}Bandwidth : 2\n[run_presets]\nInterfaceBandwidth: CALC\n"
+scfg ss_norows '[general]\nrun_name = x\n[architecture_presets]\nArrayWidth: 8\nIfmapSramSzkB: 1\nFilterSramSzkB: 1\nOfmapSramSzkB: 1\nIfmapOffset: 0\nFilterOffset: 0\nOfmapOffset: 0\nDataflow : os\n[run_presets]\nInterfaceBandwidth: CALC\n'
+scfg ss_upper "${V2A}Dataflow : WS\nBandwidth : 2\n[run_presets]\nInterfaceBandwidth: USER\n"
+scfg ss_section "${V2A}Dataflow : os\n[run_presets]\nInterfaceBandwidth: CALC\nArrayHeight: 16\n"
+scfg ss_sparse "${V2A}Dataflow : ws\nBandwidth : 2\n[sparsity]\nSparsitySupport : true\n[run_presets]\nInterfaceBandwidth: USER\n"
+scfg ss_layout "${V2A}Dataflow : ws\nBandwidth : 2\n[layout]\nIfmapCustomLayout: True\n[run_presets]\nInterfaceBandwidth: USER\n"
+scfg ss_ramulator "${V2A}Dataflow : ws\nBandwidth : 2\n[run_presets]\nInterfaceBandwidth: USER\nUseRamulatorTrace: True\n"
+scfg ss_bankbw "${V2A}Dataflow : ws\nBandwidth : 2\n[layout]\nIfmapSRAMBankBandwidth: 10\n[run_presets]\nInterfaceBandwidth: USER\n"
+scfg ss_ulimit "${V2A}Dataflow : os\nBandwidth : 4\n[run_presets]\nInterfaceBandwidth: USER\n"
+printf 'Conv1, 32, 32, 3, 3, 3, 16, 2,\nConv2, 16, 16, 3, 3, 16, 16, 1,\n' > "$in/ss_headerless.csv"
+printf '\nLayer, M, N, K,\ng, 1, 2, 3,\n' > "$in/ss_blank1.csv"
+printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides, Sparsity,\nCONV_1, 5, 5, 3, 3, 2, 6, 1, 2:4,\n' > "$in/ss_sparse.csv"
+printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nConvA, 32, 32, 3, 3, 8, 16, 2, 1\n' > "$in/ss_nocomma9.csv"
+printf 'Layer, M, N, K,\ng, 1, 2, 3,\nc, 5, 5, 3, 3, 2, 6, 1,\n' > "$in/ss_mixed.csv"
+printf 'Layer, M, N, K,\nbig, 4096, 4096, 4096,\n' > "$in/ss_big.csv"
+bad cfg-missing-section 2 "ss_norun.cfg: [run_presets] InterfaceBandwidth: missing (no such section): SCALE-Sim v2 reads it with no default (it stops with NoSectionError)" -- "$MXSIM" run --config "$in/ss_norun.cfg" "$tr" -o "$out/r.csv"
+bad cfg-missing-bandwidth 2 "ss_nobw.cfg: [architecture_presets] Bandwidth: missing: SCALE-Sim v2 reads it with no default (it stops with NoOptionError)" -- "$MXSIM" run --config "$in/ss_nobw.cfg" "$tr" -o "$out/r.csv"
+bad cfg-missing-dataflow 2 "ss_nodf.cfg: [architecture_presets] Dataflow: missing" -- "$MXSIM" config --config "$in/ss_nodf.cfg" --dump
+bad cfg-missing-rows 2 "ss_norows.cfg: [architecture_presets] ArrayHeight: missing" -- "$MXSIM" config --config "$in/ss_norows.cfg" --dump
+bad cfg-dataflow-upper 2 "ss_upper.cfg:12: field 'Dataflow': 'WS': SCALE-Sim v2 accepts only os, ws or is, in lower case (for any other value it prints 'WARNING: Invalid dataflow' and runs os)" -- "$MXSIM" run --config "$in/ss_upper.cfg" "$tr" -o "$out/r.csv"
+bad cfg-wrong-section 2 "ss_section.cfg:15: field 'ArrayHeight' in [run_presets]: SCALE-Sim reads it only from [architecture_presets]" -- "$MXSIM" config --config "$in/ss_section.cfg" --dump
+bad cfg-v3-sparsity 2 "ss_sparse.cfg:15: field 'SparsitySupport': 'true': SCALE-Sim v3's sparsity is not modelled" -- "$MXSIM" run --config "$in/ss_sparse.cfg" "$tr" -o "$out/r.csv"
+bad cfg-v3-layout 2 "ss_layout.cfg:15: field 'IfmapCustomLayout': 'True': SCALE-Sim v3's custom SRAM layout (bank conflicts) is not modelled" -- "$MXSIM" config --config "$in/ss_layout.cfg" --dump
+bad cfg-v3-ramulator 2 "ss_ramulator.cfg:16: field 'UseRamulatorTrace': 'True': SCALE-Sim v3's Ramulator DRAM timing is not modelled" -- "$MXSIM" config --config "$in/ss_ramulator.cfg" --dump
+bad cfg-v3-bank-bandwidth 2 "ss_bankbw.cfg:15: field 'IfmapSRAMBankBandwidth': '10' differs from Bandwidth '2' (line 13)" -- "$MXSIM" config --config "$in/ss_bankbw.cfg" --dump
+bad csv-headerless 2 "ss_headerless.csv:1: the first line is a layer ('Conv1', 8 values), not a header: SCALE-Sim skips the first line whatever it holds, so it would silently drop this layer; add a header line" -- "$MXSIM" trace convert "$in/ss_headerless.csv" "$out/x.trace"
+bad csv-blank-first-line 2 "ss_blank1.csv:1: empty line: SCALE-Sim takes the first line as the header" -- "$MXSIM" trace check "$in/ss_blank1.csv"
+bad csv-v3-sparsity 2 "ss_sparse.csv:2: field 'Sparsity' (value 9): '2:4' is SCALE-Sim v3's N:M sparsity ratio" -- "$MXSIM" run --config "$cfg" "$in/ss_sparse.csv" -o "$out/r.csv"
+bad csv-nine-without-comma 2 "ss_nocomma9.csv:2: no trailing comma after '1': SCALE-Sim drops the text after the last comma, so it reads the first 8 values" -- "$MXSIM" trace check "$in/ss_nocomma9.csv"
+bad csv-mixed-kinds 2 "ss_mixed.csv:3: a conv row (8 values) after GEMM rows (line 2)" -- "$MXSIM" trace check "$in/ss_mixed.csv"
+bad scalesim-user-limit 2 "ss_big.csv:2: op 'big': SCALE-Sim's USER bandwidth (InterfaceBandwidth: USER) is stepped demand row by demand row, at most 2^32 buffer-column visits and 2^26 operand elements per op; this op takes 2.59e+10 visits" -- "$MXSIM" run --config "$in/ss_ulimit.cfg" "$in/ss_big.csv" -o "$out/r.csv"
 mkfifo "$in/out.fifo"
 bad out-fifo 1 "is a FIFO, refused as an output" -- "$MXSIM" quantize --group-size 16 "$in/ok.npy" -o "$in/out.fifo"
 [ -p "$in/out.fifo" ] || { echo "FAIL: the FIFO was replaced"; fails=$((fails + 1)); }

@@ -18,7 +18,7 @@ if "$MXSIM" trace --help > /dev/null 2>&1; then
   "$MXSIM" config --config "$t/bom.ini" --dump > /dev/null 2> "$t/err" && ok "INI with a BOM" || bad "INI with a BOM: $(cat "$t/err")"
   { printf '%s' "$bom"; cat "$src/workloads/models/bert-base.model"; } > "$t/bom.model"
   "$MXSIM" trace gen "$t/bom.model" -o "$t/gen.trace" 2> "$t/err" && ok "model with a BOM" || bad "model with a BOM: $(cat "$t/err")"
-  printf '%s[architecture_presets]\nArrayHeight: 16\nArrayWidth: 16\n' "$bom" > "$t/bom.cfg"
+  printf '%s[general]\nrun_name = x\n[architecture_presets]\nArrayHeight: 16\nArrayWidth: 16\nIfmapSramSzkB: 64\nFilterSramSzkB: 64\nOfmapSramSzkB: 64\nIfmapOffset: 0\nFilterOffset: 0\nOfmapOffset: 0\nDataflow : os\n[run_presets]\nInterfaceBandwidth: CALC\n' "$bom" > "$t/bom.cfg"
   "$MXSIM" config --config "$t/bom.cfg" --dump > /dev/null 2> "$t/err" && ok "SCALE-Sim .cfg with a BOM" || bad ".cfg with a BOM: $(cat "$t/err")"
   printf '%sLayer, M, N, K,\nl0, 16, 16, 32,\n' "$bom" > "$t/bom.csv"
   "$MXSIM" trace check "$t/bom.csv" > /dev/null 2> "$t/err" && ok "SCALE-Sim topology with a BOM" || bad "topology with a BOM: $(cat "$t/err")"

@@ -202,6 +202,10 @@ MXTEST(bandwidth_whole_in_compat)
     MXT_TRUE(msg_has("compat.ini:2: field 'dram.bw_bytes_per_cycle': 1.5 is not a whole number"));
 }
 
+/* The [architecture_presets] keys SCALE-Sim v2 requires besides ArrayHeight and Bandwidth. */
+#define SS_ARCH_REST "ArrayWidth: 8\nIfmapSramSzkB: 64\nFilterSramSzkB: 64\nOfmapSramSzkB: 64\nIfmapOffset: 0\n" \
+                     "FilterOffset: 10000000\nOfmapOffset: 20000000\nDataflow: os\n"
+
 /* .cfg Bandwidth under USER: whole words 1..65536, else refused at its line (1e9 became 65536,
 ** 1.9 ran as 1). */
 MXTEST(cfg_bandwidth)
@@ -220,8 +224,9 @@ MXTEST(cfg_bandwidth)
     };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         char text[300];
-        snprintf(text, sizeof text, "[architecture_presets]\nArrayHeight: 8\nBandwidth: %s\n[run_presets]\n"
-                 "InterfaceBandwidth: USER\n", k[i].bw);
+        /* Bandwidth on line 3; the rest are the keys SCALE-Sim v2 requires */
+        snprintf(text, sizeof text, "[architecture_presets]\nArrayHeight: 8\nBandwidth: %s\n%s[run_presets]\n"
+                 "InterfaceBandwidth: USER\n[general]\nrun_name = t\n", k[i].bw, SS_ARCH_REST);
         const char *p = write_file("bw.cfg", text);
         mxsim_tconfig c;
         mxsim_tconfig_default(&c);
@@ -236,8 +241,8 @@ MXTEST(cfg_bandwidth)
         }
     }
     /* CALC does not read Bandwidth (SCALE-Sim neither): the interface never stalls (65536) */
-    const char *p = write_file("calc.cfg",
-                               "[architecture_presets]\nBandwidth: 1.5\n[run_presets]\nInterfaceBandwidth: CALC\n");
+    const char *p = write_file("calc.cfg", "[architecture_presets]\nArrayHeight: 8\nBandwidth: 1.5\n" SS_ARCH_REST
+                                           "[run_presets]\nInterfaceBandwidth: CALC\n[general]\nrun_name = t\n");
     mxsim_tconfig c;
     mxsim_tconfig_default(&c);
     MXT_EQ_INT(mxsim_tconfig_load(g_ctx, &c, p), MXSIM_OK);
@@ -272,7 +277,8 @@ MXTEST(ini_comment_needs_a_blank)
                MXSIM_E_INPUT);
     MXT_TRUE(msg_has("semi.cfg:2: field 'array.rows': '8;9' is not an integer"));
     mxsim_tconfig_default(&c);
-    p = write_file("ok.cfg", "; v2\n[architecture_presets]\nArrayHeight: 8 # rows\n");
+    p = write_file("ok.cfg", "; v2\n[architecture_presets]\nArrayHeight: 8 # rows\n" SS_ARCH_REST
+                             "[run_presets]\nInterfaceBandwidth: CALC\n[general]\nrun_name = t\n");
     MXT_EQ_INT(mxsim_tconfig_load(g_ctx, &c, p), MXSIM_OK);
     MXT_EQ_INT(c.array_rows, 8);
 }

@@ -26,7 +26,7 @@ out=$("$MXSIM" run --config "$cfg" --set mx.operand_format=int8 --set pe.lanes=1
       --scalesim-compat --format csv "$t/p.trace" | awk -F, '$1=="a"{print $9+$10+$11}')
 [ "$out" = 3647 ] && echo "ok   peer 3647" || { echo "FAIL: peer got $out"; fails=$((fails+1)); }
 # SCALE-Sim .cfg and topology csv
-printf '[general]\nrun_name = x\n[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 4096\nFilterSramSzkB: 4096\nOfmapSramSzkB: 4096\nDataflow: ws\nBandwidth: 10\n[run_presets]\nInterfaceBandwidth: USER\n' > "$t/s.cfg"
+printf '[general]\nrun_name = x\n[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 4096\nFilterSramSzkB: 4096\nOfmapSramSzkB: 4096\nIfmapOffset: 0\nFilterOffset: 10000000\nOfmapOffset: 20000000\nDataflow: ws\nBandwidth: 10\n[run_presets]\nInterfaceBandwidth: USER\n' > "$t/s.cfg"
 printf 'Layer, M, N, K,\nl0, 64, 32, 100,\n' > "$t/g.csv"
 expect 0 "TOTAL" -- "$MXSIM" run --config "$t/s.cfg" "$t/g.csv"
 printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nc1, 10, 10, 3, 3, 4, 8, 1,\n' > "$t/c.csv"
@@ -66,7 +66,9 @@ badc '[dram]\nbw_bytes_per_cycle = fast' "bad.ini:2: field 'dram.bw_bytes_per_cy
 badc '[array]\ndataflow = rs' "field 'array.dataflow'"
 badc 'this is not ini' "bad.ini:1"
 expect 2 "field 'array.rows'" -- "$MXSIM" run --config "$cfg" --set array.rows=99999 "$src/traces/bert-base.trace"
-expect 2 "no tiling fits" -- "$MXSIM" run --config "$cfg" --set sram.a_kib=1 "$src/traces/bert-base.trace"
+# (1 KiB of A holds a 1-row tile of one G=32 group since the search tries tiles narrower than the
+# array; G = 512 needs 513 bytes a row, more than the 512-byte half)
+expect 2 "no tiling fits" -- "$MXSIM" run --config "$cfg" --set sram.a_kib=1 --group-size 512 "$src/traces/bert-base.trace"
 # SCALE-Sim rows: trailing comma required on request, value counts exact
 printf 'Layer, M, N, K,\nl0, 64, 32, 100\n' > "$t/nc.csv"
 expect 2 "nc.csv:2: missing trailing comma" -- "$MXSIM" trace check --require-comma "$t/nc.csv"

@@ -6,15 +6,19 @@
 ** serves requests in issue order, each costing latency + ceil(bytes / bandwidth) cycles.  Tile t+1's
 ** load is issued when tile t starts computing (its buffer half was freed by tile t-1); tile t's
 ** output store (through the re-quantizer when the output is MXINT8) is issued when it finishes.
-** The tiling is the candidate (m, n: powers of two times the array's granularity, or the full
-** dim; k: G * 2^i or the full (padded) K, for int8 also every power of two; or the size forced by
-** tile.m/n/k) with the fewest total cycles, found by evaluating candidates in the order of a lower
-** bound of their cost and stopping when no bound can win.  The candidate list depends on neither
-** lanes nor the operand format, a larger SRAM only adds candidates, and for a fixed tiling every
-** cost term is monotone in each resource, so the minimum never grows with more hardware and int8
-** is never slower than MXINT8 (sim/doc/architecture.md section 6).  MXINT8 GEMMs pad K to whole
-** groups (issued work and traffic); n_macs stays the useful m*n*K.  With detail = 1 the GEMM is
-** timed by detail.c instead, on the same tiling, after an admission check against its limits.
+** The tiling is the candidate (m, n: powers of two times the array's granularity, the full dim,
+** and the narrower sizes: every power of two and the array's width halved; k: G * 2^i or the full
+** (padded) K, for int8 also every power of two; or the size forced by tile.m/n/k) with the fewest
+** total cycles (ties: the array-granular candidates first), found by evaluating candidates in
+** the order of a lower bound of their cost and stopping when no bound can win.  The candidate list
+** depends on neither lanes nor the operand format, a larger SRAM only adds candidates, and for a
+** fixed tiling every cost term is monotone in each resource, so the minimum never grows with more
+** hardware and int8 is never slower than MXINT8 (sim/doc/architecture.md section 6); a larger
+** array's list holds a smaller one's (R a power of two, or R' / R one), so the larger array is
+** slower only by what the smaller array's tiling loses on it (fill/drain per fold; section 3).
+** MXINT8 GEMMs pad K to whole groups (issued work and traffic); n_macs stays the useful m*n*K.
+** With detail = 1 the GEMM is timed by detail.c instead, on the same tiling, after an admission
+** check against its limits.
 ** Ignored: DRAM banks and refresh, partial-sum spills (the output tile stays in SRAM across k).
 ** Invariant: cycles_total = compute + fill_drain + exp_stall + lane_limit + mem_stall and
 ** mem_stall = dram_bw + dram_latency, per op and in total (architecture.md section 10).
@@ -44,6 +48,10 @@ mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsi
     if (r->m < 1 || r->n < 1 || r->k < 1 || r->m > MX_T_MAX_DIM || r->n > MX_T_MAX_DIM || r->k > MX_T_MAX_DIM)
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: dims must be 1..2^31", where);
     if (r->repeat < 1) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'repeat': must be >= 1", where);
+    /* refused here, not left to the tiling: a one-row tile of a huge group may fit the SRAM */
+    if (op->group_size < 0 || op->group_size > MXSIM_MAX_GROUP)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'group': %lld must be in 1..%d", where, (long long)op->group_size,
+                       MXSIM_MAX_GROUP);
     int fa = op->a_fmt < 0 ? (int)cfg->operand_format : op->a_fmt;
     int fb = op->b_fmt < 0 ? (int)cfg->operand_format : op->b_fmt;
     if (fa != fb)
@@ -413,7 +421,7 @@ static void lb_stats(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_r
 ** indices of its m, n, k sizes, so no large candidate array is allocated per search. */
 typedef struct {
     double lb;      /* lower bound of the objective */
-    int32_t order;  /* position in the original (largest first) order (< 48 * 48 * 96) */
+    int32_t order;  /* position in the tie order (< 2 * MX_T_LATE_ORDER) */
     uint8_t im, in, ik;
     uint8_t cheap;  /* lb is the cheap bound (lower_bound, cheap = 1) */
 } ckey;             /* 16 bytes: the heap moves them */
@@ -444,25 +452,122 @@ static void heap_down(ckey *h, int n, int i)
     }
 }
 
+/* mn_bound's array term, K(nk) * P(m size) * Q(n size): every fold costs at least its fill/drain
+** and its beats or rows.  OS: the R x C fold positions, P row folds times Q column folds, each
+** streaming K's beats (nkb) through nk chunk folds of R + C - 2 fill/drain: K = nkb + nk (R+C-2).
+** WS/IS: the column folds (Q for WS's n, P for IS's m) each hold max(nk, ceil(nkb / R)) reduction
+** folds of 2R + C - 2 plus their streamed rows, summed over the streamed dim's tiles (P for WS's m:
+** nm (2R + C - 2) + M; Q for IS's n).  nkb: K's beats at the full beat (the WS/IS beat choice
+** only adds beats). */
+static int64_t mn_factor(const mx_tarch *a, const tdim *d, int64_t dim, int is_n)
+{
+    const int64_t R = a->R, C = a->C;
+    int on_cols = a->df == MXSIM_DF_IS ? !is_n : is_n; /* else on the rows (OS) or streamed (WS/IS) */
+    if (a->df != MXSIM_DF_OS && !on_cols) return mx_t_sat_add(mx_t_sat_mul(d->n, 2 * R + C - 2), dim);
+    int64_t f = 0;
+    for (int i = 0; i < 2; i++) f += d->u[i] * (on_cols ? d->q[i] + (d->r[i] != 0) : d->qr[i] + (d->rr[i] != 0));
+    return f;
+}
+
+static int64_t mn_kfactor(const mx_tarch *a, int64_t nkb, int64_t nk)
+{
+    if (a->df == MXSIM_DF_OS) return mx_t_sat_add(nkb, mx_t_sat_mul(nk, a->R + a->C - 2));
+    return mx_t_max(nk, mx_t_ceil_div(nkb, a->R));
+}
+
+/* A lower bound of pipeline()'s cycles for every tiling with the m and n sizes of dm and dn and a
+** fitting k size (the largest: dk), to skip a pair of late sizes whole; it returns as soon as a
+** partial bound reaches stop.  pq: P * Q of the pair (mn_factor).  Every such tiling has at least
+** nk = dk->n chunks; the bound is the larger of the array term and the DRAM channel's time, its
+** requests back to back: with K split every tile loads its A and B chunk (A nn times, B nm times,
+** nm * nn * nk requests), else A once and B once per m tile when N is split (once when not), a
+** request per output tile (per m tile when N is one tile); plus the stores (lb_stores). */
+static int64_t mn_bound(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op, const tdim *dm,
+                        const tdim *dn, const tdim *dk, int64_t nkb, int64_t pq, int64_t stop)
+{
+    const int64_t nk = dk->n;
+    int64_t arr = mx_t_sat_mul(mn_kfactor(a, nkb, nk), pq);
+    if (arr >= stop) return arr;
+    int64_t row = mx_tsram_row_bytes(op, op->k), bytes, req;
+    if (nk > 1) {
+        bytes = mx_t_sat_add(mx_t_sat_mul(mx_t_sat_mul(op->m, row), dn->n),
+                             mx_t_sat_mul(mx_t_sat_mul(op->n, row), dm->n));
+        req = mx_t_sat_mul(mx_t_sat_mul(dm->n, dn->n), nk);
+    } else {
+        bytes = mx_t_sat_add(mx_t_sat_mul(op->m, row),
+                             mx_t_sat_mul(mx_t_sat_mul(op->n, row), dn->n > 1 ? dm->n : 1));
+        req = dn->n > 1 ? mx_t_sat_mul(dm->n, dn->n) : dm->n;
+    }
+    int64_t loads = mx_t_sat_add(mx_tdram_dur(a, bytes), mx_t_sat_mul(req - 1, a->dram_lat));
+    if (loads >= stop) return loads;
+    int64_t stores, last_store;
+    lb_stores(cfg, a, op, dm, dn, &stores, &last_store);
+    return mx_t_max(arr, mx_t_sat_add(loads, stores));
+}
+
+/* m or n sizes per dim (dim_candidates: at most 95); a candidate's tie order is its position,
+** plus MX_T_LATE_ORDER when its m or n size is a late one (> 95 * 95 * 96 positions) */
+#define MX_T_DIM_CAND 100
+#define MX_T_LATE_ORDER (1 << 22)
+
 static void add_candidates(int64_t *v, int *n, int64_t gran, int64_t dim)
 {
     for (int64_t x = gran; x < dim && *n < 40; x *= 2) v[(*n)++] = x;
     v[(*n)++] = dim;
 }
 
+/* The m or n sizes of a dim whose array granularity is gran, ascending and distinct: the
+** array-granular sizes gran * 2^i below the dim and the dim itself (late[i] = 0), then the narrower
+** and in-between sizes (late[i] = 1): every power of two below the dim and the halvings
+** ceil(gran / 2^j).  A tile narrower than the array wastes PEs but needs less SRAM and DRAM per
+** tile; the late sizes make the lists nested: an R' array's list holds an R array's whenever
+** R <= R' and R is a power of two or R' / R is (architecture.md section 3), so that tiling stays
+** available on the larger array.  At most 31 + 31 + 32 + 1 sizes (dims up to 2^31). */
+static int dim_candidates(int64_t *v, uint8_t *late, int64_t gran, int64_t dim)
+{
+    if ((gran & (gran - 1)) == 0) { /* every size is a power of two, late below gran, and the dim */
+        int n = 0;
+        for (int64_t s = 1; s < dim; s *= 2) v[n] = s, late[n++] = s < gran;
+        v[n] = dim, late[n++] = 0;
+        return n;
+    }
+    /* three ascending lists merged, dropping repeats: gran * 2^i and the dim; 2^p; ceil(gran / 2^j) */
+    int64_t g[33], p[32], h[33];
+    int ng = 0, np = 0, nh = 0, n = 0;
+    for (int64_t s = gran; s < dim; s *= 2) g[ng++] = s;
+    g[ng++] = dim;
+    for (int64_t s = 1; s < dim; s *= 2) p[np++] = s;
+    for (int64_t s = gran; s > 1;) {
+        s = (s + 1) / 2;
+        if (s < dim) h[nh++] = s;
+    }
+    for (int i = 0, j = 0, k = nh - 1; i < ng || j < np || k >= 0;) {
+        int64_t x = i < ng ? g[i] : INT64_MAX;
+        x = mx_t_min(x, j < np ? p[j] : INT64_MAX);
+        x = mx_t_min(x, k >= 0 ? h[k] : INT64_MAX);
+        int gr = i < ng && g[i] == x; /* a granular size is not late, wherever else it appears */
+        while (i < ng && g[i] == x) i++;
+        while (j < np && p[j] == x) j++;
+        while (k >= 0 && h[k] == x) k--;
+        v[n] = x, late[n++] = (uint8_t)!gr;
+    }
+    return n;
+}
+
 mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_resolved *op,
                                const char *where, mx_ttiling *best, mxsim_tstats *best_st)
 {
-    int64_t cm[48], cn[48], ck[96];
+    int64_t cm[MX_T_DIM_CAND], cn[MX_T_DIM_CAND], ck[96];
+    uint8_t lm[MX_T_DIM_CAND] = {0}, ln[MX_T_DIM_CAND] = {0}; /* late sizes (dim_candidates) */
     int nm = 0, nn = 0, nk = 0;
     int64_t gm = a->df == MXSIM_DF_OS ? a->R : a->df == MXSIM_DF_IS ? a->C : 8;
     int64_t gn = a->df == MXSIM_DF_IS ? 8 : a->C;
     const mxsim_tconfig *cfg = a->cfg;
     /* a tile size set in the configuration is the only candidate of its dim */
     if (cfg->tile_m > 0) cm[nm++] = mx_t_min(cfg->tile_m, op->m);
-    else add_candidates(cm, &nm, gm, op->m);
+    else nm = dim_candidates(cm, lm, gm, op->m);
     if (cfg->tile_n > 0) cn[nn++] = mx_t_min(cfg->tile_n, op->n);
-    else add_candidates(cn, &nn, gn, op->n);
+    else nn = dim_candidates(cn, ln, gn, op->n);
     /* reduction chunks: G, 2G, 4G, ... and the whole K, for int8 operands too (G of the op or
     ** the configuration), so that the list depends on neither the lanes nor the operand format:
     ** each MXINT8 chunk c has the int8 chunk min(c, K) (architecture.md section 6) */
@@ -485,11 +590,12 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
             nk = n;
         }
     }
-    /* Candidates in the original order (largest first); each gets a lower bound of its cost and
-    ** is evaluated only if the bound can still beat the best so far, in bound order; ties keep
-    ** the earlier candidate: the choice is the one an exhaustive search in the original order
-    ** makes.  The set is every listed candidate that fits, a filter on the candidate alone, so
-    ** more SRAM only adds candidates.  A candidate whose counts would pass 2^63 never wins. */
+    /* Candidates in the original order (largest first; the array-granular ones, then those with a
+    ** late size); each gets a lower bound of its cost and is evaluated only if the bound can still
+    ** beat the best so far, in bound order; ties keep the earlier candidate: the choice is the one
+    ** an exhaustive search in that order makes.  The set is every listed candidate that fits, a
+    ** filter on the candidate alone, so more SRAM only adds candidates.  A candidate whose counts
+    ** would pass 2^63 never wins. */
     tcost cost;
     mxsim_status cst = tcost_init(ctx, cfg, &cost);
     if (cst != MXSIM_OK) return cst;
@@ -509,119 +615,171 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
         if (!ctx) free(heap), free(memo);
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
     }
-    int nc = 0;
-    tdim dms[48], dns[48], dks[96]; /* each candidate size, precomputed */
+    tdim dms[MX_T_DIM_CAND], dns[MX_T_DIM_CAND], dks[96]; /* each candidate size, precomputed */
     /* two tiers of bounds when the exact tile times are the costly part (WS/IS MXINT8) */
     const int cheap = op->mx && a->df != MXSIM_DF_OS;
     for (int i = 0; i < nm; i++) tdim_set(&dms[i], a, op, op->m, cm[i], 0);
     for (int j = 0; j < nn; j++) tdim_set(&dns[j], a, op, op->n, cn[j], 0);
     for (int l = 0; l < nk; l++) tdim_set(&dks[l], a, op, op->k, ck[l], 1);
+    /* K's beats at the full beat and each size's factor of the array term (mn_bound) */
+    const int64_t nkb = op->mx ? (op->k / op->g) * mx_tload_beats_per_group(a, op->g) : mx_t_ceil_div(op->k, a->w);
+    int64_t fp[MX_T_DIM_CAND], fq[MX_T_DIM_CAND], fq_min = INT64_MAX;
+    /* the n sizes' indices, largest first: all (ja), the granular (jg) and the late ones (jl) */
+    int ja[MX_T_DIM_CAND], jg[MX_T_DIM_CAND], jl[MX_T_DIM_CAND], njg = 0, njl = 0;
+    for (int j = nn - 1; j >= 0; j--) {
+        ja[nn - 1 - j] = j;
+        if (ln[j]) jl[njl++] = j;
+        else jg[njg++] = j;
+    }
+    for (int i = 0; i < nm; i++) fp[i] = mn_factor(a, &dms[i], op->m, 0);
+    for (int j = 0; j < nn; j++) fq_min = mx_t_min(fq_min, fq[j] = mn_factor(a, &dns[j], op->n, 1));
     int64_t tkb[96]; /* bytes per row of a k chunk: mantissas and scales */
     for (int l = 0; l < nk; l++) tkb[l] = mx_tsram_row_bytes(op, ck[l]);
-    for (int i = nm - 1; i >= 0; i--)
-        for (int j = nn - 1; j >= 0; j--) {
-            /* sizes ascend and the fit grows with each: the fitting k sizes are a prefix */
-            int lmax = -1;
-            lmax = mx_tsram_fit_prefix(a, cm[i], cn[j], tkb, nk) - 1;
-            int64_t stores = 0, last_store = 0;
-            if (lmax >= 0) lb_stores(cfg, a, op, &dms[i], &dns[j], &stores, &last_store);
-            for (int l = lmax; l >= 0; l--) {
-                /* no tile-count limit: the pipeline is a closed form (pipeline.c) */
-                int64_t lbc = lower_bound(a, op, &dms[i], &dns[j], &dks[l], memo, stores, last_store, cheap);
+    /* Two passes: the array-granular candidates (the list before the narrower sizes were added),
+    ** then those with a late m or n size (dim_candidates), which come after them in the tie order
+    ** and so replace the best only with a strictly smaller cost: a pair (tm, tn) whose bound over
+    ** every k (mn_bound) reaches the best cycles is skipped whole.  The choice is the exhaustive
+    ** search's over both lists in that order. */
+    double best_cost = -1;
+    int64_t best_order = -1;
+    const char *ovf_any = NULL;
+    for (int late = 0; late < 2; late++) {
+        int nc = 0;
+        /* the late pass skips, before anything else, an m size (or n size, or pair) whose array
+        ** term cannot beat the best cycles with any partner and one chunk */
+        const int64_t stop = late && best_cost >= 0 && !cost.on ? (int64_t)best_cost : INT64_MAX;
+        const int64_t k1 = mn_kfactor(a, nkb, 1);
+        for (int i = nm - 1; i >= 0; i--) {
+            if (late ? mx_t_sat_mul(mx_t_sat_mul(k1, fp[i]), fq_min) >= stop : lm[i]) continue;
+            /* the granular pass: granular n sizes; the late pass: every n size of a late m size,
+            ** else the late n sizes */
+            const int *js = late && !lm[i] ? jl : late ? ja : jg;
+            for (int jx = late && !lm[i] ? njl : late ? nn : njg, jj = 0; jj < jx; jj++) {
+                const int j = js[jj];
+                int64_t pq = mx_t_sat_mul(fp[i], fq[j]);
+                if (late && mx_t_sat_mul(k1, pq) >= stop) continue;
+                /* sizes ascend and the fit grows with each: the fitting k sizes are a prefix */
+                int lmax = mx_tsram_fit_prefix(a, cm[i], cn[j], tkb, nk) - 1;
+                if (late && lmax >= 0 && best_cost >= 0) { /* can any k size win? (strictly: late) */
+                    /* cycles: stop the bound once it reaches the best; energy and EDP grow with
+                    ** the cycles and with the DRAM reads of the fewest chunks (lb_stats) */
+                    int64_t lbc = mn_bound(cfg, a, op, &dms[i], &dns[j], &dks[lmax], nkb, pq, stop);
+                    double lbo = (double)lbc;
+                    if (cost.on) {
+                        mx_ttiling t = {cm[i], cn[j], ck[lmax], dms[i].n, dns[j].n, dks[lmax].n};
+                        mxsim_tstats ls;
+                        lb_stats(cfg, a, op, &t, lbc, &ls);
+                        if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
+                            if (!ctx) free(heap), free(memo);
+                            return cst;
+                        }
+                    }
+                    if (lbo >= best_cost) continue;
+                }
+                int64_t stores = 0, last_store = 0;
+                if (lmax >= 0) lb_stores(cfg, a, op, &dms[i], &dns[j], &stores, &last_store);
+                for (int l = lmax; l >= 0; l--) {
+                    /* no tile-count limit: the pipeline is a closed form (pipeline.c) */
+                    int64_t lbc = lower_bound(a, op, &dms[i], &dns[j], &dks[l], memo, stores, last_store, cheap);
+                    double lbo = (double)lbc;
+                    if (cost.on) {
+                        mx_ttiling t = {cm[i], cn[j], ck[l], dms[i].n, dns[j].n, dks[l].n};
+                        mxsim_tstats ls;
+                        lb_stats(cfg, a, op, &t, lbc, &ls);
+                        if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
+                            if (!ctx) free(heap), free(memo);
+                            return cst;
+                        }
+                    }
+                    /* the tie order: the array-granular candidates (largest first), then those with a
+                    ** late size (largest first), so a narrower tile wins only by fewer cycles */
+                    int32_t order = nc + (late ? MX_T_LATE_ORDER : 0);
+                    heap[nc] = (ckey){lbo, order, (uint8_t)i, (uint8_t)j, (uint8_t)l, (uint8_t)cheap};
+                    nc++;
+                }
+            }
+        }
+        /* Until a first candidate is evaluated, pops scan the keys for the least (a popped key is set
+        ** to HUGE_VAL); then only the keys that can still win (at most the best cost) are kept, as a
+        ** heap: usually a handful of the hundreds. */
+        int heaped = 0;
+        for (int hn = nc; hn > 0;) {
+            if (!heaped && best_cost >= 0) {
+                int live = 0;
+                for (int i = 0; i < hn; i++)
+                    if (heap[i].lb < best_cost || (heap[i].lb == best_cost && heap[i].order < best_order))
+                        heap[live++] = heap[i];
+                hn = live;
+                for (int i = hn / 2 - 1; i >= 0; i--) heap_down(heap, hn, i);
+                heaped = 1;
+                if (hn == 0) break;
+            }
+            ckey cand;
+            int at = 0;
+            if (heaped) {
+                cand = heap[0]; /* the next candidate in (lb, order) order */
+                heap[0] = heap[--hn];
+                heap_down(heap, hn, 0);
+            } else {
+                for (int i = 1; i < hn; i++)
+                    if (ckey_less(&heap[i], &heap[at])) at = i;
+                cand = heap[at];
+                if (cand.lb == HUGE_VAL) break; /* all popped */
+                heap[at].lb = HUGE_VAL;
+            }
+            const mx_ttiling ct = {cm[cand.im], cn[cand.in], ck[cand.ik],
+                                   dms[cand.im].n, dns[cand.in].n, dks[cand.ik].n};
+            if (best_cost >= 0 && (cand.lb > best_cost || (cand.lb == best_cost && cand.order > best_order))) break;
+            if (cand.cheap) { /* the exact bound (>= the cheap one), back in line */
+                int64_t stores, last_store;
+                lb_stores(cfg, a, op, &dms[cand.im], &dns[cand.in], &stores, &last_store);
+                int64_t lbc =
+                    lower_bound(a, op, &dms[cand.im], &dns[cand.in], &dks[cand.ik], memo, stores, last_store, 0);
                 double lbo = (double)lbc;
                 if (cost.on) {
-                    mx_ttiling t = {cm[i], cn[j], ck[l], dms[i].n, dns[j].n, dks[l].n};
                     mxsim_tstats ls;
-                    lb_stats(cfg, a, op, &t, lbc, &ls);
+                    lb_stats(cfg, a, op, &ct, lbc, &ls);
                     if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
                         if (!ctx) free(heap), free(memo);
                         return cst;
                     }
                 }
-                heap[nc] = (ckey){lbo, nc, (uint8_t)i, (uint8_t)j, (uint8_t)l, (uint8_t)cheap};
-                nc++;
+                ckey back = {lbo > cand.lb ? lbo : cand.lb, cand.order, cand.im, cand.in, cand.ik, 0};
+                if (heaped) {
+                    heap[hn] = back;
+                    heap_up(heap, hn);
+                    hn++;
+                } else {
+                    heap[at] = back; /* back in line, with the exact bound */
+                }
+                continue;
             }
-        }
-    /* Until a first candidate is evaluated, pops scan the keys for the least (a popped key is set
-    ** to HUGE_VAL); then only the keys that can still win (at most the best cost) are kept, as a
-    ** heap: usually a handful of the hundreds. */
-    double best_cost = -1;
-    int64_t best_order = -1;
-    const char *ovf_any = NULL;
-    int heaped = 0;
-    for (int hn = nc; hn > 0;) {
-        if (!heaped && best_cost >= 0) {
-            int live = 0;
-            for (int i = 0; i < hn; i++)
-                if (heap[i].lb < best_cost || (heap[i].lb == best_cost && heap[i].order < best_order)) heap[live++] = heap[i];
-            hn = live;
-            for (int i = hn / 2 - 1; i >= 0; i--) heap_down(heap, hn, i);
-            heaped = 1;
-            if (hn == 0) break;
-        }
-        ckey cand;
-        int at = 0;
-        if (heaped) {
-            cand = heap[0]; /* the next candidate in (lb, order) order */
-            heap[0] = heap[--hn];
-            heap_down(heap, hn, 0);
-        } else {
-            for (int i = 1; i < hn; i++)
-                if (ckey_less(&heap[i], &heap[at])) at = i;
-            cand = heap[at];
-            if (cand.lb == HUGE_VAL) break; /* all popped */
-            heap[at].lb = HUGE_VAL;
-        }
-        const mx_ttiling ct = {cm[cand.im], cn[cand.in], ck[cand.ik], dms[cand.im].n, dns[cand.in].n, dks[cand.ik].n};
-        if (best_cost >= 0 && (cand.lb > best_cost || (cand.lb == best_cost && cand.order > best_order))) break;
-        if (cand.cheap) { /* the exact bound (>= the cheap one), back in line */
-            int64_t stores, last_store;
-            lb_stores(cfg, a, op, &dms[cand.im], &dns[cand.in], &stores, &last_store);
-            int64_t lbc = lower_bound(a, op, &dms[cand.im], &dns[cand.in], &dks[cand.ik], memo, stores, last_store, 0);
-            double lbo = (double)lbc;
-            if (cost.on) {
-                mxsim_tstats ls;
-                lb_stats(cfg, a, op, &ct, lbc, &ls);
-                if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
+            double c;
+            const char *ovf = NULL;
+            mxsim_tstats cst_s;
+            if (cost.on || best_st != NULL) { /* every statistic: the objective's, or the caller's */
+                if (candidate_stats(cfg, a, op, &ct, &cst_s, &ovf) < 0) { /* past 2^63: never best */
+                    ovf_any = ovf;
+                    continue;
+                }
+                if ((cst = objective(ctx, cfg, &cost, &cst_s, 0, &c)) != MXSIM_OK) {
                     if (!ctx) free(heap), free(memo);
                     return cst;
                 }
-            }
-            ckey back = {lbo > cand.lb ? lbo : cand.lb, cand.order, cand.im, cand.in, cand.ik, 0};
-            if (heaped) {
-                heap[hn] = back;
-                heap_up(heap, hn);
-                hn++;
             } else {
-                heap[at] = back; /* back in line, with the exact bound */
+                int64_t cyc = pipeline(a->cfg, a, op, &ct, NULL, &ovf);
+                if (cyc < 0) {
+                    ovf_any = ovf;
+                    continue;
+                }
+                c = (double)cyc;
             }
-            continue;
-        }
-        double c;
-        const char *ovf = NULL;
-        mxsim_tstats cst_s;
-        if (cost.on || best_st != NULL) { /* every statistic: the objective's, or the caller's */
-            if (candidate_stats(cfg, a, op, &ct, &cst_s, &ovf) < 0) { /* past 2^63: never best */
-                ovf_any = ovf;
-                continue;
+            if (best_cost < 0 || c < best_cost || (c == best_cost && cand.order < best_order)) {
+                best_cost = c;
+                best_order = cand.order;
+                *best = ct;
+                if (best_st != NULL) *best_st = cst_s;
             }
-            if ((cst = objective(ctx, cfg, &cost, &cst_s, 0, &c)) != MXSIM_OK) {
-                if (!ctx) free(heap), free(memo);
-                return cst;
-            }
-        } else {
-            int64_t cyc = pipeline(a->cfg, a, op, &ct, NULL, &ovf);
-            if (cyc < 0) {
-                ovf_any = ovf;
-                continue;
-            }
-            c = (double)cyc;
-        }
-        if (best_cost < 0 || c < best_cost || (c == best_cost && cand.order < best_order)) {
-            best_cost = c;
-            best_order = cand.order;
-            *best = ct;
-            if (best_st != NULL) *best_st = cst_s;
         }
     }
     if (!ctx) free(heap);
@@ -734,7 +892,10 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
         out->tile_n = t.tn;
         out->tile_k = t.tk;
         out->n_tiles = t.nm * t.nn * t.nk;
-        if (cfg->scalesim_compat) mx_tscalesim_finish(cfg, &a, &r, out); /* its memory model */
+        if (cfg->scalesim_compat) { /* its memory model: USER stepped (E_LIMIT beyond its bounds) */
+            if ((s = mx_tscalesim_prepare(ctx, cfg, &a, &r, where)) != MXSIM_OK) return s;
+            mx_tscalesim_finish(cfg, &a, &r, out);
+        }
     }
     double um = out->util_mapping;
     const char *ovf = mx_tstats_scale_overflow(out, r.repeat);

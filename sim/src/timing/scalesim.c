@@ -9,14 +9,19 @@
 **     1/100 of the buffer, refills of half a buffer back to back at the bandwidth) and its output
 **     buffer (drained in lines of `bandwidth` words) are stepped demand row by demand row, in the
 **     operand layouts of its compute/systolic_compute_*.py (written from their description, no
-**     code copied); ops too large to step get an estimate (stream_stall);
+**     code copied), up to SS_MAX_VISITS buffer-column visits and SS_MAX_ELEMS operand elements
+**     per op; mx_tscalesim_prepare refuses a larger op (MXSIM_E_LIMIT, suggesting CALC).  A
+**     caller that skips prepare gets, above the limits, the closed-form estimate of
+**     ss_user_estimate (several percent off); mxsim_time_op calls prepare;
 **   - the reported total is the index of the last cycle: one less than the cycle count.
-** Ignored: nothing of SCALE-Sim v2's total, within the stepping limit; v3's layout, sparsity and
-** Ramulator models (tconfig.c).
-** Invariant: total = array cycles - 1 + the stall above; tests/timing/scalesim: 0 differences
-** from SCALE-Sim on 265 CALC and 120 USER layer runs.
+** Ignored: nothing of SCALE-Sim v2's total; v3's layout, sparsity and Ramulator models are
+** refused when switched on (tconfig.c).
+** Invariant: total = array cycles - 1 + the stall above (which, as SCALE-Sim's, can be
+** negative); tests/timing/scalesim: 0 differences from SCALE-Sim on 267 CALC and 133 USER layer
+** runs.
 */
 #include <stdlib.h>
+#include <string.h>
 
 #include "tinternal.h"
 
@@ -62,14 +67,15 @@ static int64_t stream_stall(int64_t u, int64_t passes, int64_t s, int64_t bw, in
 ** anti-diagonals.  Element ids: A(m,k) = m K + k, B(k,n) = k N + n, O(m,n) = m N + n; -1: none. */
 typedef struct {
     int64_t M, N, K, R, C, df;
-    int64_t H, W, Fw, Ch, S, Ew; /* conv layer (H = 0: a GEMM, A's addresses are its ids) */
+    int64_t H, W, Fw, Ch, Sh, Sw, Ew; /* conv layer (H = 0: a GEMM, A's addresses are its ids);
+                                       ** Sh, Sw: row and column strides */
 } ss_dims;
 
 /* SCALE-Sim's address of A(m, k) of a conv layer (its compute/operand_matrix.py): output pixel
 ** m, window element k; -1 where the window overhangs the input (rule 4). */
 static int64_t ss_conv_addr(const ss_dims *d, int64_t m, int64_t k)
 {
-    int64_t ir = m / d->Ew * d->S, ic = m % d->Ew * d->S;
+    int64_t ir = m / d->Ew * d->Sh, ic = m % d->Ew * d->Sw;
     int64_t cr = k / (d->Fw * d->Ch), cc = k % (d->Fw * d->Ch) / d->Ch, ch = k % d->Ch;
     if (cr + ir >= d->H || cc + ic >= d->W) return -1;
     return ((cr + ir) * d->W + cc + ic) * d->Ch + ch;
@@ -115,7 +121,8 @@ static void ss_block(const ss_dims *d, int op, int64_t *pre, int64_t *h, int64_t
 /* One read buffer: for every address the sets (1/100 of the buffer each, in prefetch order)
 ** that hold it, and the resident window of sets [a0, a1) (circular). */
 typedef struct {
-    int64_t *first;  /* sets of address x: set[first[x] .. first[x + 1]) , ascending */
+    uint32_t *first; /* sets of address x: set[first[x] .. first[x + 1]), ascending (< 2^32
+                     ** positions: SS_MAX_ELEMS) */
     int32_t *set;
     int64_t n_sets, n_act, n_pre, a0, a1, last, lc;
 } ss_rbuf;
@@ -162,7 +169,7 @@ static int ss_rbuf_init(const ss_dims *d, int op, int64_t size, int64_t bw, ss_r
         }
         if (pass == 0) {
             for (int64_t x = 0; x < n_addr; x++) b->first[x + 1] += b->first[x];
-            b->set = malloc((size_t)mx_t_max(1, b->first[n_addr]) * sizeof *b->set);
+            b->set = malloc((size_t)mx_t_max(1, (int64_t)b->first[n_addr]) * sizeof *b->set);
             if (b->set == NULL) return -1;
             /* shift: first[x + 1] becomes x's cursor, starting at x's first slot */
             for (int64_t x = n_addr; x > 0; x--) b->first[x] = b->first[x - 1];
@@ -229,6 +236,12 @@ typedef struct {
 
 static int ss_wpush(ss_wbuf *b, int64_t cnt)
 {
+    if (b->n == b->cap && b->start > 0 && b->start >= b->cap / 2) {
+        /* drained lines are never read again: drop them, so that the memory follows the lines
+        ** held (about size / bw), not every line the op writes */
+        memmove(b->cnt, b->cnt + b->start, (size_t)(b->n - b->start) * sizeof *b->cnt);
+        b->n -= b->start, b->start = 0;
+    }
     if (b->n == b->cap) {
         int64_t cap = b->cap ? 2 * b->cap : 1024;
         int32_t *p = realloc(b->cnt, (size_t)cap * sizeof *p);
@@ -269,21 +282,43 @@ static int64_t ss_write(const ss_dims *d, ss_wbuf *b, int64_t fr, int64_t fc, in
     return cur - cycle - 1;
 }
 
+/* The stepping limits.  Its cost is about 4-8 ns per buffer-column visit (one demand row of
+** R + 2C columns per array cycle): 2^32 visits take 20-40 s (a 256x256 array: 5.6 M array cycles;
+** SCALE-Sim steps about 5,000 cycles per second, so such an op takes it hours).  Its memory is
+** 8 bytes per operand element and input address (the sets of each): 2^26 of them, 512 MiB. */
+#define SS_MAX_VISITS ((double)((int64_t)1 << 32))
+#define SS_MAX_ELEMS ((double)((int64_t)1 << 26))
+
+static void ss_folds(const ss_dims *d, int64_t *rf, int64_t *cf, int64_t *fl)
+{
+    *rf = mx_t_ceil_div(d->df == MXSIM_DF_OS ? d->M : d->K, d->R);
+    *cf = mx_t_ceil_div(d->df == MXSIM_DF_IS ? d->M : d->N, d->C);
+    *fl = d->df == MXSIM_DF_OS ? d->K + d->R + d->C - 2 : 2 * d->R + d->C + (d->df == MXSIM_DF_WS ? d->M : d->N) - 2;
+}
+
+/* The visits and the elements the stepping of d costs (doubles: they may pass 2^63). */
+static void ss_cost(const ss_dims *d, double *visits, double *elems)
+{
+    int64_t rf, cf, fl;
+    ss_folds(d, &rf, &cf, &fl);
+    *visits = (double)rf * (double)cf * (double)fl * (double)(d->R + 2 * d->C);
+    *elems = (double)d->M * (double)d->K + (double)d->K * (double)d->N +
+             (d->H ? (double)d->H * (double)d->W * (double)d->Ch : 0);
+}
+
 /* SCALE-Sim's USER-mode total minus the array's last-cycle index, stepped over every demand row:
 ** the stalls of all rows but the last plus the last row's write delay (its total is the cycle
-** at which the last output row is written).  -1 when the op is too large to step (more than
-** 2^27 buffer-column visits, or operands and input addresses of more than 2^26 elements) or
-** memory runs out. */
-static int64_t ss_user_sim(const ss_dims *d, int64_t sa, int64_t sb, int64_t so, int64_t bw)
+** at which the last output row is written).  It can be negative, as SCALE-Sim's "Stall Cycles"
+** is (151x104x78 on 25x28 OS, 5 KiB, 64 words/cycle: -3 in SCALE-Sim 2.0.2 and here; mxsim
+** used to replace such values by the estimate, 0, 3 cycles above SCALE-Sim's total).  Returns 0
+** with *stall set, -1 when the op is beyond the stepping limits, -2 when memory runs out. */
+static int ss_user_sim(const ss_dims *d, int64_t sa, int64_t sb, int64_t so, int64_t bw, int64_t *stall_out)
 {
-    int64_t rf = mx_t_ceil_div(d->df == MXSIM_DF_OS ? d->M : d->K, d->R);
-    int64_t cf = mx_t_ceil_div(d->df == MXSIM_DF_IS ? d->M : d->N, d->C);
-    int64_t fl = d->df == MXSIM_DF_OS ? d->K + d->R + d->C - 2
-                                      : 2 * d->R + d->C + (d->df == MXSIM_DF_WS ? d->M : d->N) - 2;
-    double addrs = d->H ? (double)d->H * (double)d->W * (double)d->Ch : 0;
-    if ((double)rf * (double)cf * (double)fl * (double)(d->R + 2 * d->C) > (double)(1 << 27) ||
-        (double)d->M * d->K + (double)d->K * d->N + addrs > (double)(1 << 26))
-        return -1;
+    int64_t rf, cf, fl;
+    double visits, elems;
+    ss_folds(d, &rf, &cf, &fl);
+    ss_cost(d, &visits, &elems);
+    if (visits > SS_MAX_VISITS || elems > SS_MAX_ELEMS) return -1;
     ss_rbuf a = {0}, b = {0};
     ss_wbuf o = {so, so - (so + 1) / 2, bw, so, 0, 0, 0, 0, 0, NULL};
     int oom = ss_rbuf_init(d, SS_A, sa, bw, &a) || ss_rbuf_init(d, SS_B, sb, bw, &b);
@@ -303,7 +338,8 @@ static int64_t ss_user_sim(const ss_dims *d, int64_t sa, int64_t sb, int64_t so,
     free(b.first);
     free(b.set);
     free(o.cnt);
-    return oom ? -1 : extra;
+    *stall_out = extra;
+    return oom ? -2 : 0;
 }
 
 /* The estimate of the USER stall when the op is too large to step (see stream_stall). */
@@ -331,31 +367,68 @@ static int64_t ss_user_estimate(const mx_tarch *a, const mx_top_resolved *op, in
     return st;
 }
 
-int64_t mx_tscalesim_stall(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
-                           int64_t tc)
+/* The op as SCALE-Sim steps it: a conv layer imported under SCALE-Sim's rules keeps its geometry
+** (its im2col rows are A's rows, A's addresses repeat), anything else is a GEMM. */
+static void ss_dims_of(const mx_tarch *a, const mx_top_resolved *op, ss_dims *d)
 {
-    if (cfg->scalesim_bw == MXSIM_SCALESIM_BW_CALC) return 0;
-    ss_dims d = {op->m, op->n, op->k, a->R, a->C, a->df, 0, 0, 0, 0, 0, 0};
+    *d = (ss_dims){op->m, op->n, op->k, a->R, a->C, a->df, 0, 0, 0, 0, 0, 0, 0};
     const mxsim_top *o = op->src;
-    if (o != NULL && o->conv_h > 0 && o->conv_s > 0) {
-        /* a conv layer imported under SCALE-Sim's rules: its im2col rows are A's rows */
-        int64_t ho = (o->conv_h - o->conv_fh + 2 * o->conv_s - 1) / o->conv_s;
-        int64_t wo = (o->conv_w - o->conv_fw + 2 * o->conv_s - 1) / o->conv_s;
+    int64_t sh = o != NULL ? mx_t_conv_sh(o) : 0, sw = o != NULL ? mx_t_conv_sw(o) : 0;
+    if (o != NULL && o->conv_h > 0 && sh > 0 && sw > 0) {
+        int64_t ho = (o->conv_h - o->conv_fh + 2 * sh - 1) / sh;
+        int64_t wo = (o->conv_w - o->conv_fw + 2 * sw - 1) / sw;
         if (ho * wo == op->m && o->conv_fh * o->conv_fw * o->conv_c == op->k)
-            d.H = o->conv_h, d.W = o->conv_w, d.Fw = o->conv_fw, d.Ch = o->conv_c, d.S = o->conv_s, d.Ew = wo;
+            d->H = o->conv_h, d->W = o->conv_w, d->Fw = o->conv_fw, d->Ch = o->conv_c, d->Sh = sh, d->Sw = sw, d->Ew = wo;
     }
-    /* SCALE-Sim's bandwidth is whole words per cycle; mxsim_tconfig_validate refuses any other
-    ** in this mode, so the division is exact (the max only guards an unvalidated caller) */
-    int64_t bw = mx_t_max(1, a->bw_q / MX_T_BW_FRAC);
-    int64_t st = ss_user_sim(&d, a->half_a_bytes * 2, a->half_b_bytes * 2, a->half_c_bytes * 2, bw);
-    return st >= 0 ? st : ss_user_estimate(a, op, bw, tc);
+}
+
+/* SCALE-Sim's bandwidth is whole words per cycle; mxsim_tconfig_validate refuses any other in
+** this mode, so the division is exact (the max only guards an unvalidated caller). */
+static int64_t ss_bw(const mx_tarch *a) { return mx_t_max(1, a->bw_q / MX_T_BW_FRAC); }
+
+mxsim_status mx_tscalesim_prepare(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mx_tarch *a, mx_top_resolved *op,
+                                  const char *where)
+{
+    op->ss_ready = 0;
+    if (!cfg->scalesim_compat || cfg->scalesim_bw == MXSIM_SCALESIM_BW_CALC) return MXSIM_OK;
+    ss_dims d;
+    ss_dims_of(a, op, &d);
+    double visits, elems;
+    ss_cost(&d, &visits, &elems);
+    if (visits > SS_MAX_VISITS || elems > SS_MAX_ELEMS)
+        return mx_fail(ctx, MXSIM_E_LIMIT,
+                       "%s: SCALE-Sim's USER bandwidth (InterfaceBandwidth: USER) is stepped demand row by demand "
+                       "row, at most 2^32 buffer-column visits and 2^26 operand elements per op; this op takes "
+                       "%.3g visits and %.3g elements: time it with InterfaceBandwidth: CALC "
+                       "(--set report.scalesim_bw=calc), or split the layer", where, visits, elems);
+    int64_t st = 0;
+    if (ss_user_sim(&d, a->half_a_bytes * 2, a->half_b_bytes * 2, a->half_c_bytes * 2, ss_bw(a), &st) != 0)
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory stepping SCALE-Sim's USER buffers (%.3g operand "
+                       "elements)", where, elems);
+    op->ss_stall = st;
+    op->ss_ready = 1;
+    return MXSIM_OK;
+}
+
+/* The USER stall of a caller that did not call mx_tscalesim_prepare: stepped within the same
+** limits; beyond them (or out of memory) the closed-form estimate of ss_user_estimate, which can
+** be several percent off.  mxsim_time_op calls prepare, which refuses those ops instead. */
+static int64_t ss_stall_unprepared(const mx_tarch *a, const mx_top_resolved *op, int64_t tc)
+{
+    ss_dims d;
+    ss_dims_of(a, op, &d);
+    int64_t st = 0;
+    if (ss_user_sim(&d, a->half_a_bytes * 2, a->half_b_bytes * 2, a->half_c_bytes * 2, ss_bw(a), &st) == 0) return st;
+    return ss_user_estimate(a, op, ss_bw(a), tc);
 }
 
 void mx_tscalesim_finish(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_resolved *op,
                          mxsim_tstats *st)
 {
     int64_t array = st->cycles_compute + st->cycles_fill_drain + st->cycles_exp_stall + st->cycles_lane_limit;
-    st->cycles_mem_stall = mx_tscalesim_stall(cfg, a, op, array);
+    st->cycles_mem_stall = cfg->scalesim_bw == MXSIM_SCALESIM_BW_CALC ? 0
+                           : op->ss_ready                             ? op->ss_stall
+                                                                      : ss_stall_unprepared(a, op, array);
     st->cycles_dram_bw = st->cycles_mem_stall; /* SCALE-Sim's stalls are bandwidth stalls */
     st->cycles_dram_latency = 0;
     /* SCALE-Sim prints the index of the last cycle */

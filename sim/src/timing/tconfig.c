@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fileio.h"
 #include "lines.h"
@@ -324,10 +325,14 @@ MXSIM_API mxsim_status mxsim_tconfig_validate(mxsim_ctx *ctx, const mxsim_tconfi
 
 /* ---- files ------------------------------------------------------------------------------ */
 
-/* SCALE-Sim .cfg keys (Python configparser: ':' or '=', keys case-insensitive), v2 and v3.
-** Mapped: the array, the three SRAM sizes, the dataflow and the interface bandwidth.  Accepted and
-** ignored, each for the reason given (sim/doc/architecture.md section 8 lists them too); any
-** other key is an error naming file, line and key. */
+/* SCALE-Sim .cfg keys (Python configparser: ':' or '=', keys case-insensitive, section names
+** case-sensitive), v2 and v3.  Mapped: the array, the three SRAM sizes, the dataflow and the
+** interface bandwidth, each only from the section SCALE-Sim reads it from.  Required: every key
+** SCALE-Sim v2's scale_config.py reads without a default (k_ss_required; it stops with
+** NoSectionError / NoOptionError without one).  Accepted and ignored, each for the reason given
+** (sim/doc/architecture.md section 8 lists them too); v3 settings that would change v3's timing
+** are accepted only at their off values (k_ss_v3_off).  Any other key is an error naming file,
+** line and key. */
 static const struct {
     const char *key, *why;
 } k_scalesim_ignored[] = {
@@ -336,24 +341,18 @@ static const struct {
     {"FilterOffset", "DRAM base address of the trace: no timing effect"},
     {"OfmapOffset", "DRAM base address of the trace: no timing effect"},
     {"MemoryBanks", "v2: read by no SCALE-Sim v2 code"},
-    {"OnChipMemoryBanks", "v3: SRAM banking of the layout model, not modelled (v2 timing)"},
-    {"OnChipMemoryBankPorts", "v3: SRAM banking of the layout model, not modelled (v2 timing)"},
-    {"ReadRequestBuffer", "v3: Ramulator request queue, only with UseRamulatorTrace"},
-    {"WriteRequestBuffer", "v3: Ramulator request queue, only with UseRamulatorTrace"},
-    {"UseRamulatorTrace", "v3: DRAM timing from Ramulator traces, not modelled (v2 timing)"},
-    {"SparsitySupport", "v3: sparse operands, not modelled (dense, v2 timing)"},
-    {"SparseRep", "v3: sparse format, only with SparsitySupport"},
-    {"OptimizedMapping", "v3: sparse mapping, only with SparsitySupport"},
-    {"BlockSize", "v3: sparse block, only with SparsitySupport"},
-    {"RandomNumberGeneratorSeed", "v3: sparse pattern seed, only with SparsitySupport"},
-    {"IfmapCustomLayout", "v3 [layout]: SRAM bank-conflict model, not modelled (v2 timing)"},
-    {"FilterCustomLayout", "v3 [layout]: SRAM bank-conflict model, not modelled (v2 timing)"},
-    {"IfmapSRAMBankBandwidth", "v3 [layout]: SRAM bank-conflict model, not modelled"},
-    {"IfmapSRAMBankNum", "v3 [layout]: SRAM bank-conflict model, not modelled"},
-    {"IfmapSRAMBankPort", "v3 [layout]: SRAM bank-conflict model, not modelled"},
-    {"FilterSRAMBankBandwidth", "v3 [layout]: SRAM bank-conflict model, not modelled"},
-    {"FilterSRAMBankNum", "v3 [layout]: SRAM bank-conflict model, not modelled"},
-    {"FilterSRAMBankPort", "v3 [layout]: SRAM bank-conflict model, not modelled"},
+    {"OnChipMemoryBanks", "v3: read by no SCALE-Sim v3 code"},
+    {"OnChipMemoryBankPorts", "v3: read by no SCALE-Sim v3 code"},
+    {"ReadRequestBuffer", "v3: Ramulator request queue, only with UseRamulatorTrace (refused when on)"},
+    {"WriteRequestBuffer", "v3: Ramulator request queue, only with UseRamulatorTrace (refused when on)"},
+    {"SparseRep", "v3: sparse format, only with SparsitySupport (refused when on)"},
+    {"OptimizedMapping", "v3: sparse mapping, only with SparsitySupport (refused when on)"},
+    {"BlockSize", "v3: sparse block, only with SparsitySupport (refused when on)"},
+    {"RandomNumberGeneratorSeed", "v3: sparse pattern seed, only with SparsitySupport (refused when on)"},
+    {"IfmapSRAMBankNum", "v3 [layout]: SRAM banks, only with IfmapCustomLayout (refused when on)"},
+    {"IfmapSRAMBankPort", "v3 [layout]: SRAM bank ports, only with IfmapCustomLayout (refused when on)"},
+    {"FilterSRAMBankNum", "v3 [layout]: SRAM banks, only with FilterCustomLayout (refused when on)"},
+    {"FilterSRAMBankPort", "v3 [layout]: SRAM bank ports, only with FilterCustomLayout (refused when on)"},
     {"SRAM_row_size", "v3 Accelergy: energy action counts only"},
     {"SRAM_bank_size", "v3 Accelergy: energy action counts only"},
     {"DRAM_row_size", "v3 Accelergy: energy action counts only"},
@@ -362,6 +361,40 @@ static const struct {
     {"save_disk_space", "SCALE-Sim trace-file option"},
 };
 
+/* v3 switches of models mxsim does not have (sparse operands, custom SRAM layouts with bank
+** conflicts, Ramulator DRAM timing: each changes v3's cycles): accepted off, refused on. */
+static const struct {
+    const char *key, *what;
+} k_ss_v3_off[] = {
+    {"SparsitySupport", "SCALE-Sim v3's sparsity is not modelled (mxsim gives SCALE-Sim v2's dense timing)"},
+    {"IfmapCustomLayout", "SCALE-Sim v3's custom SRAM layout (bank conflicts) is not modelled (mxsim gives SCALE-Sim "
+                          "v2's timing)"},
+    {"FilterCustomLayout", "SCALE-Sim v3's custom SRAM layout (bank conflicts) is not modelled (mxsim gives SCALE-Sim "
+                           "v2's timing)"},
+    {"UseRamulatorTrace", "SCALE-Sim v3's Ramulator DRAM timing is not modelled (mxsim gives SCALE-Sim v2's timing)"},
+};
+
+/* The keys SCALE-Sim v2 reads with config.get and no fallback (scalesim/scale_config.py,
+** read_conf_file), in their sections; `Bandwidth` only under InterfaceBandwidth USER. */
+enum { SS_REQ_BW = 11 };
+static const struct {
+    const char *section, *key;
+} k_ss_required[] = {
+    {"general", "run_name"},
+    {"run_presets", "InterfaceBandwidth"},
+    {"architecture_presets", "ArrayHeight"},
+    {"architecture_presets", "ArrayWidth"},
+    {"architecture_presets", "IfmapSramSzkB"},
+    {"architecture_presets", "FilterSramSzkB"},
+    {"architecture_presets", "OfmapSramSzkB"},
+    {"architecture_presets", "IfmapOffset"},
+    {"architecture_presets", "FilterOffset"},
+    {"architecture_presets", "OfmapOffset"},
+    {"architecture_presets", "Dataflow"},
+    {"architecture_presets", "Bandwidth"}, /* SS_REQ_BW */
+};
+#define N_SS_REQ ((int)(sizeof k_ss_required / sizeof k_ss_required[0]))
+
 static int key_is(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++)
@@ -369,18 +402,49 @@ static int key_is(const char *a, const char *b)
     return *a == *b;
 }
 
-static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *key, char *val,
-                                 const char *where, int *user_bw, double *bw, char *bw_text, size_t bw_cap)
+/* What the .cfg reader has seen, for the checks made once the file is read. */
+typedef struct {
+    int user_bw;                 /* InterfaceBandwidth: USER (the default until it is read) */
+    double bw;                   /* Bandwidth's first value */
+    int bw_line;
+    char bw_text[64];
+    int have[N_SS_REQ];          /* line of each required key, 0: not seen */
+    char bank_bw[2][64];         /* v3 [layout] Ifmap/FilterSRAMBankBandwidth, "" if absent */
+    int bank_line[2];
+} ss_seen;
+
+static int ss_off_value(const char *v)
+{
+    return key_is(v, "false") || key_is(v, "0") || key_is(v, "no") || key_is(v, "off");
+}
+
+static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *section, const char *key,
+                                 char *val, const char *where, int line, ss_seen *ss)
 {
     static const struct {
         const char *ss, *ours;
     } map[] = {{"ArrayHeight", "array.rows"},  {"ArrayWidth", "array.cols"},
                {"IfmapSramSzkB", "sram.a_kib"}, {"FilterSramSzkB", "sram.b_kib"},
                {"OfmapSramSzkB", "sram.c_kib"}};
+    int req = -1;
+    for (int i = 0; i < N_SS_REQ; i++)
+        if (key_is(key, k_ss_required[i].key)) req = i;
+    if (req >= 0 && strcmp(section, k_ss_required[req].section) != 0) {
+        /* SCALE-Sim reads it only from its section: elsewhere it would be ignored there, and a
+        ** mapped key here could silently override the one SCALE-Sim uses */
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s' in [%s]: SCALE-Sim reads it only from [%s] (section names "
+                       "are case-sensitive)", where, key, section, k_ss_required[req].section);
+    }
+    if (req >= 0) ss->have[req] = line;
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (key_is(key, map[i].ss)) return tconfig_set(ctx, cfg, map[i].ours, val, where, 0);
     if (key_is(key, "Dataflow")) {
-        for (char *p = val; *p; p++) *p = (char)tolower((unsigned char)*p);
+        /* SCALE-Sim v2 takes os, ws and is as written: any other value (WS, Os) gets "WARNING:
+        ** Invalid dataflow" and its layer runs output stationary */
+        if (strcmp(val, "os") != 0 && strcmp(val, "ws") != 0 && strcmp(val, "is") != 0)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Dataflow': '%s': SCALE-Sim v2 accepts only os, ws or is, in "
+                           "lower case (for any other value it prints 'WARNING: Invalid dataflow' and runs os)",
+                           where, val);
         return tconfig_set(ctx, cfg, "array.dataflow", val, where, 0);
     }
     if (key_is(key, "Bandwidth")) {
@@ -403,23 +467,91 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
         /* Below the 1/1024 byte/cycle resolution the value would leave dram.bw_bytes_per_cycle
         ** outside its bounds after loading (found by the fuzz target's bounds check;
         ** tests/fuzz/crashes/scalesim_cfg). */
-        if (mx_tparse_f64(val, bw) != 0 || *bw < 1.0 / MX_T_BW_FRAC)
+        if (mx_tparse_f64(val, &ss->bw) != 0 || ss->bw < 1.0 / MX_T_BW_FRAC)
             return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' is not a number >= 1/1024 (words/cycle)",
                            where, val);
         /* the rest of its rule is checked once InterfaceBandwidth is known (USER reads it, CALC
         ** does not): mxsim_tconfig_load */
-        snprintf(bw_text, bw_cap, "%s", val);
+        snprintf(ss->bw_text, sizeof ss->bw_text, "%s", val);
+        ss->bw_line = line;
         return MXSIM_OK;
     }
     if (key_is(key, "InterfaceBandwidth")) {
-        if (strcmp(val, "USER") == 0) *user_bw = 1;
-        else if (strcmp(val, "CALC") == 0) *user_bw = 0;
+        if (strcmp(val, "USER") == 0) ss->user_bw = 1;
+        else if (strcmp(val, "CALC") == 0) ss->user_bw = 0;
         else return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'InterfaceBandwidth': '%s' is not CALC or USER", where, val);
         return MXSIM_OK;
     }
+    if (key_is(key, "IfmapOffset") || key_is(key, "FilterOffset") || key_is(key, "OfmapOffset")) {
+        int64_t x; /* no timing effect, but SCALE-Sim stops on a value int() refuses */
+        if (mx_tparse_i64(val, &x) != 0)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not an integer (SCALE-Sim reads it with int())",
+                           where, key, val);
+        return MXSIM_OK;
+    }
+    for (size_t i = 0; i < sizeof k_ss_v3_off / sizeof k_ss_v3_off[0]; i++)
+        if (key_is(key, k_ss_v3_off[i].key)) {
+            if (ss_off_value(val)) return MXSIM_OK;
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s': %s; only its off value (False) is accepted",
+                           where, key, val, k_ss_v3_off[i].what);
+        }
+    for (int i = 0; i < 2; i++)
+        if (key_is(key, i ? "FilterSRAMBankBandwidth" : "IfmapSRAMBankBandwidth")) {
+            /* v3 under USER refills the ifmap / filter buffer at this bandwidth, not Bandwidth's
+            ** (single_layer_sim.py): checked against Bandwidth once the file is read */
+            snprintf(ss->bank_bw[i], sizeof ss->bank_bw[i], "%s", val);
+            ss->bank_line[i] = line;
+            return MXSIM_OK;
+        }
     for (size_t i = 0; i < sizeof k_scalesim_ignored / sizeof k_scalesim_ignored[0]; i++)
         if (key_is(key, k_scalesim_ignored[i].key)) return MXSIM_OK;
     return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown SCALE-Sim key", where, key);
+}
+
+/* The checks of a whole .cfg: the bandwidth under USER, v3's bank bandwidths, the required
+** keys.  where: "path" (messages add the line where there is one). */
+static mxsim_status scalesim_file_checks(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *path, const ss_seen *ss,
+                                         int have_section_general, int have_section_run, int have_section_arch)
+{
+    char where[560];
+    if (ss->bw_line > 0) snprintf(where, sizeof where, "%s:%d", path, ss->bw_line);
+    else snprintf(where, sizeof where, "%s", path);
+    cfg->scalesim_bw = ss->user_bw ? MXSIM_SCALESIM_BW_USER : MXSIM_SCALESIM_BW_CALC;
+    /* USER: SCALE-Sim v2 reads Bandwidth with int(), so a fraction is an error there too; a
+    ** value the model cannot hold (dram.bw_bytes_per_cycle's range) is refused, not clamped
+    ** (tests/fuzz/crashes/scalesim_cfg: below 1/1024 it once left the field out of bounds) */
+    if (ss->user_bw && ss->bw_line > 0 && ss->bw != floor(ss->bw))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' is not a whole number: SCALE-Sim's "
+                       "bandwidth is whole words per cycle (SCALE-Sim v2 reads it with int())", where, ss->bw_text);
+    if (ss->user_bw && ss->bw_line > 0 && (ss->bw < 1 || ss->bw > 65536))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' words/cycle out of range 1..65536 "
+                       "(the range of dram.bw_bytes_per_cycle)", where, ss->bw_text);
+    if (ss->user_bw && ss->bw_line > 0) cfg->dram_bw_bytes_per_cycle = ss->bw;
+    else if (!ss->user_bw) {
+        /* CALC: SCALE-Sim sizes the interface so that it never stalls. */
+        cfg->dram_bw_bytes_per_cycle = 65536;
+        cfg->dram_latency_cycles = 0;
+    }
+    for (int i = 0; ss->user_bw && ss->bw_line > 0 && i < 2; i++) {
+        double x;
+        if (ss->bank_line[i] > 0 && (mx_tparse_f64(ss->bank_bw[i], &x) != 0 || x != ss->bw))
+            return mx_fail(ctx, MXSIM_E_INPUT,
+                           "%s:%d: field '%sSRAMBankBandwidth': '%s' differs from Bandwidth '%s' (line %d): under "
+                           "InterfaceBandwidth USER SCALE-Sim v3 refills the %s buffer at this bandwidth, v2 at "
+                           "Bandwidth's; mxsim models v2's one bandwidth: make them equal", path, ss->bank_line[i],
+                           i ? "Filter" : "Ifmap", ss->bank_bw[i], ss->bw_text, ss->bw_line, i ? "filter" : "ifmap");
+    }
+    for (int i = 0; i < N_SS_REQ; i++) {
+        if (ss->have[i] || (i == SS_REQ_BW && !ss->user_bw)) continue;
+        const char *sec = k_ss_required[i].section;
+        int have_sec = !strcmp(sec, "general") ? have_section_general
+                       : !strcmp(sec, "run_presets") ? have_section_run : have_section_arch;
+        return mx_fail(ctx, MXSIM_E_INPUT,
+                       "%s: [%s] %s: missing%s: SCALE-Sim v2 reads it with no default (it stops with %s); mxsim "
+                       "does not guess it", path, sec, k_ss_required[i].key,
+                       have_sec ? "" : " (no such section)", have_sec ? "NoOptionError" : "NoSectionError");
+    }
+    return MXSIM_OK;
 }
 
 MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *path)
@@ -431,11 +563,13 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
     mxsim_status st = mx_file_read(ctx, path, 1u << 20, &data, &len);
     if (st != MXSIM_OK) return st;
     size_t plen = strlen(path);
-    int scalesim = plen > 4 && strcmp(path + plen - 4, ".cfg") == 0;
-    int user_bw = 1;
-    double bw = -1;
-    int bw_line = 0;    /* line of the bandwidth key (.cfg Bandwidth, .ini dram.bw_bytes_per_cycle) */
-    char bw_text[64] = "";
+    /* .cfg in any case: SCALE-Sim takes any file name (SCALE.CFG) */
+    int scalesim = plen > 4 && strcasecmp(path + plen - 4, ".cfg") == 0;
+    ss_seen ss;
+    memset(&ss, 0, sizeof ss);
+    ss.user_bw = 1;
+    int bw_line = 0; /* line of .ini dram.bw_bytes_per_cycle */
+    int sec_general = 0, sec_run = 0, sec_arch = 0;
     char section[64] = "";
     char where[512];
     char *buf = (char *)data; /* mx_file_read NUL-terminates */
@@ -475,6 +609,9 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
             }
             *close = '\0';
             snprintf(section, sizeof section, "%s", mx_ttrim(s + 1));
+            sec_general |= !strcmp(section, "general");
+            sec_run |= !strcmp(section, "run_presets");
+            sec_arch |= !strcmp(section, "architecture_presets");
             continue;
         }
         char *eq = strchr(s, '=');
@@ -515,8 +652,7 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
             seen[n_seen++].line = cur.line;
         }
         if (scalesim) {
-            st = scalesim_key(ctx, cfg, key, val, where, &user_bw, &bw, bw_text, sizeof bw_text);
-            if (key_is(key, "Bandwidth")) bw_line = cur.line;
+            st = scalesim_key(ctx, cfg, section, key, val, where, cur.line, &ss);
         } else {
             char full[160];
             if (section[0]) snprintf(full, sizeof full, "%s.%s", section, key);
@@ -528,26 +664,11 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
     free(seen);
     free(buf);
     if (st != MXSIM_OK) return st;
+    if (scalesim && (st = scalesim_file_checks(ctx, cfg, path, &ss, sec_general, sec_run, sec_arch)) != MXSIM_OK)
+        return st;
+    if (scalesim) bw_line = ss.bw_line;
     if (bw_line > 0) snprintf(where, sizeof where, "%s:%d", path, bw_line);
     else snprintf(where, sizeof where, "%s", path);
-    if (scalesim) {
-        cfg->scalesim_bw = user_bw ? MXSIM_SCALESIM_BW_USER : MXSIM_SCALESIM_BW_CALC;
-        /* USER: SCALE-Sim v2 reads Bandwidth with int(), so a fraction is an error there too; a
-        ** value the model cannot hold (dram.bw_bytes_per_cycle's range) is refused, not clamped
-        ** (tests/fuzz/crashes/scalesim_cfg: below 1/1024 it once left the field out of bounds) */
-        if (user_bw && bw_line > 0 && bw != floor(bw))
-            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' is not a whole number: SCALE-Sim's "
-                           "bandwidth is whole words per cycle (SCALE-Sim v2 reads it with int())", where, bw_text);
-        if (user_bw && bw_line > 0 && (bw < 1 || bw > 65536))
-            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' words/cycle out of range 1..65536 "
-                           "(the range of dram.bw_bytes_per_cycle)", where, bw_text);
-        if (user_bw && bw_line > 0) cfg->dram_bw_bytes_per_cycle = bw;
-        else if (!user_bw) {
-            /* CALC: SCALE-Sim sizes the interface so that it never stalls. */
-            cfg->dram_bw_bytes_per_cycle = 65536;
-            cfg->dram_latency_cycles = 0;
-        }
-    }
     /* compat mode and the bandwidth as the whole file left them, at the bandwidth's line */
     return bw_compat_check(ctx, cfg, where);
 }

@@ -57,7 +57,23 @@ typedef struct {
     int64_t out_g;              /* group of an MXINT8 output along n (the op's or config's G) */
     int64_t repeat;
     const mxsim_top *src;       /* the op as given (SCALE-Sim conv geometry for compat mode) */
+    int ss_ready;               /* compat USER: ss_stall set by mx_tscalesim_prepare */
+    int64_t ss_stall;
 } mx_top_resolved;
+
+/* A SCALE-Sim conv layer's strides in mxsim_top.conv_s (the public struct has one stride field):
+** the row stride, or, when a 9-value topology row gives a different column stride, row | column
+** << 32 (strides are 1..2^31; unsigned, as a column stride of 2^31 reaches bit 63). */
+static inline int64_t mx_t_conv_pack_s(int64_t sh, int64_t sw)
+{
+    return sh == sw ? sh : (int64_t)((uint64_t)sh | (uint64_t)sw << 32);
+}
+static inline int64_t mx_t_conv_sh(const mxsim_top *o) { return (int64_t)((uint64_t)o->conv_s & 0xffffffffu); }
+static inline int64_t mx_t_conv_sw(const mxsim_top *o)
+{
+    uint64_t hi = (uint64_t)o->conv_s >> 32;
+    return hi ? (int64_t)hi : mx_t_conv_sh(o);
+}
 
 /* Derived array parameters of one configuration. */
 typedef struct {
@@ -212,11 +228,13 @@ MX_INTERNAL void mx_tacc_rec(mx_tacc *w, int64_t cyc, const char *operand, char 
                              int64_t bytes);
 MX_INTERNAL mxsim_status mx_tacc_close(mxsim_ctx *ctx, mx_tacc *w, int commit);
 /* SCALE-Sim compatibility mode (scalesim.c): the one tile of a GEMM (SRAM size never changes
-** SCALE-Sim's compute cycles), SCALE-Sim's stall cycles for tc array cycles (0 with CALC), and
-** the compat totals of a timed GEMM (stall added, last-cycle index reported). */
+** SCALE-Sim's compute cycles); prepare: under USER bandwidth, steps SCALE-Sim's buffers and keeps
+** the stall in *op (MXSIM_E_LIMIT beyond the stepping limits, naming `where` and suggesting
+** CALC; nothing to do under CALC); finish: the compat totals of a timed GEMM (the stall added,
+** the last-cycle index reported). */
 MX_INTERNAL void mx_tscalesim_tiling(const mx_tarch *a, const mx_top_resolved *op, mx_ttiling *t);
-MX_INTERNAL int64_t mx_tscalesim_stall(const mxsim_tconfig *cfg, const mx_tarch *a,
-                                       const mx_top_resolved *op, int64_t tc);
+MX_INTERNAL mxsim_status mx_tscalesim_prepare(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mx_tarch *a,
+                                              mx_top_resolved *op, const char *where);
 MX_INTERNAL void mx_tscalesim_finish(const mxsim_tconfig *cfg, const mx_tarch *a,
                                      const mx_top_resolved *op, mxsim_tstats *st);
 /* The analytic memory pipeline of tiling t (pipeline.c): walk = 1 steps every tile (the oracle of

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -419,6 +420,13 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
+/* A SCALE-Sim topology: .csv in any case (SCALE-Sim takes any file name: TEST.CSV). */
+static int is_topology_path(const char *s)
+{
+    size_t a = strlen(s);
+    return a >= 4 && strcasecmp(s + a - 4, ".csv") == 0;
+}
+
 /* Both text readers: the whole file in a buffer, and an empty trace named after it. */
 static mxsim_status open_text_trace(mxsim_ctx *ctx, const char *path, char **buf, mxsim_trace **t)
 {
@@ -447,7 +455,7 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
     mx_clear_err(ctx);
     if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_load: NULL");
     *out = NULL;
-    if (ends_with(path, ".csv")) return mxsim_trace_import_scalesim(ctx, path, 0, out);
+    if (is_topology_path(path)) return mxsim_trace_import_scalesim(ctx, path, 0, out);
     char *buf;
     mxsim_trace *t;
     mxsim_status st = open_text_trace(ctx, path, &buf, &t);
@@ -494,22 +502,55 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
 
 /* ---- SCALE-Sim topology ------------------------------------------------------------------- */
 
-/* Splits a CSV row into fields; handles the trailing comma explicitly: with it, the last
-** (empty) field is dropped; without it, the row is refused when require_comma is set. */
-static mxsim_status split_csv(mxsim_ctx *ctx, const char *where, char *s, int require_comma,
-                              char **f, int maxf, int *nf)
+/* A SCALE-Sim topology row (scalesim/topology_utils.py, v2 and v3) is its stripped line cut at
+** every comma minus the last piece (row.split(',')[:-1]): whatever follows the last comma is
+** dropped, the empty piece after the trailing comma or a note (mobilnet_paper.csv:
+** "Conv2_dw, 112, 112, 3, 3, 1, 1, 1,#dw").  mxsim reads the same values, and also takes a row
+** without its trailing comma (last piece a number) as a row whose last piece is a value, where only
+** that reading gives a row; SCALE-Sim itself stops on such rows (too few values), never
+** mis-reads them.  Values: 4 (GEMM: Layer, M, N, K), 8 (conv) or 9 (conv with the column stride,
+** as SCALE-Sim v2 writes them); v3's Sparsity column (an N:M ratio) as a 5th GEMM or 9th conv
+** value is recognised by its ':'. */
+#define SS_MAX_VALUES 16
+
+static int is_i64(const char *s)
 {
-    *nf = 0;
-    size_t len = strlen(s);
-    int trailing = len > 0 && s[len - 1] == ',';
-    if (!trailing && require_comma)
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: missing trailing comma (SCALE-Sim rows end with ',')", where);
-    if (trailing) s[len - 1] = '\0';
-    *nf = mx_csv_split(s, f, maxf);
-    if (*nf > maxf) return mx_fail(ctx, MXSIM_E_INPUT, "%s: too many values (at most %d)", where, maxf);
-    for (int i = 0; i < *nf; i++) f[i] = mx_ttrim(f[i]);
-    for (int i = 0; i < *nf; i++)
+    int64_t v;
+    return mx_tparse_i64(s, &v) == 0;
+}
+
+static int row_shape_ok(char **f, int n)
+{
+    return n == 4 || n == 8 || n == 9 || (n == 5 && strchr(f[4], ':') != NULL);
+}
+
+/* Cuts row s into *nf trimmed values (f[0..*nf)).  *dropped: the text after the last comma that
+** SCALE-Sim drops ("" if none); *no_comma: the row had no trailing comma and its last piece was
+** taken as a value.  Refused: too many values; a row read two ways (9 pieces ending in a number
+** without a trailing comma: SCALE-Sim reads 8 values, the other reading 9). */
+static mxsim_status split_row(mxsim_ctx *ctx, const char *where, char *s, char **f, int *nf, const char **dropped,
+                              int *no_comma)
+{
+    *nf = 0, *no_comma = 0, *dropped = "";
+    int n = mx_csv_split(s, f, SS_MAX_VALUES + 1);
+    if (n > SS_MAX_VALUES + 1) return mx_fail(ctx, MXSIM_E_INPUT, "%s: too many values (at most %d)", where, SS_MAX_VALUES);
+    for (int i = 0; i < n; i++) f[i] = mx_ttrim(f[i]);
+    int cut = n - 1;
+    if (f[n - 1][0] != '\0' && is_i64(f[n - 1])) {
+        int as_cut = cut > 0 && row_shape_ok(f, cut), as_all = row_shape_ok(f, n);
+        if (as_cut && as_all)
+            return mx_fail(ctx, MXSIM_E_INPUT,
+                           "%s: no trailing comma after '%s': SCALE-Sim drops the text after the last comma, so it "
+                           "reads the first %d values (stride height for both strides), while %d values would make "
+                           "'%s' the stride width; end the row with ',' after the value it should end with",
+                           where, f[n - 1], cut, n, f[n - 1]);
+        if (!as_cut) cut = n, *no_comma = 1; /* a row without its trailing comma (or a bad one: its count is named) */
+    }
+    if (cut < n) *dropped = f[n - 1];
+    if (cut > SS_MAX_VALUES) return mx_fail(ctx, MXSIM_E_INPUT, "%s: too many values (at most %d)", where, SS_MAX_VALUES);
+    for (int i = 0; i < cut; i++)
         if (f[i][0] == '\0') return mx_fail(ctx, MXSIM_E_INPUT, "%s: value %d is empty", where, i + 1);
+    *nf = cut;
     return MXSIM_OK;
 }
 
@@ -519,6 +560,22 @@ static mxsim_status split_csv(mxsim_ctx *ctx, const char *where, char *s, int re
 static int64_t conv_out(int64_t h, int64_t f, int64_t s, int scalesim)
 {
     return scalesim ? (h - f + s + s - 1) / s : (h - f) / s + 1;
+}
+
+/* v3's Sparsity value "N:M" (N of every M kept): dense 1:1 (any N == M) is accepted, the rest is
+** refused: v3 runs such layers sparse, mxsim only dense. */
+static mxsim_status sparsity_dense(mxsim_ctx *ctx, const char *where, int col, const char *v)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", v);
+    char *colon = strchr(buf, ':');
+    int64_t n = 0, m = 0;
+    if (colon != NULL) *colon = '\0';
+    int ok = colon != NULL && mx_tparse_i64(mx_ttrim(buf), &n) == 0 && mx_tparse_i64(mx_ttrim(colon + 1), &m) == 0;
+    if (ok && n == m && n >= 1) return MXSIM_OK;
+    return mx_fail(ctx, MXSIM_E_INPUT,
+                   "%s: field 'Sparsity' (value %d): '%s' is SCALE-Sim v3's N:M sparsity ratio; v3's sparse layers are "
+                   "not modelled (mxsim times dense layers): use 1:1 or remove the column", where, col, v);
 }
 
 MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *path, int flags,
@@ -533,37 +590,74 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
     mxsim_trace *t;
     mxsim_status st = open_text_trace(ctx, path, &buf, &t);
     if (st != MXSIM_OK) return st;
-    int ncols = 0;
+    int kind = 0, kind_line = 0; /* 4: GEMM rows, 8: conv rows (8 or 9 values), set by the first */
     char where[600];
     mx_lines cur;
     mx_lines_init(&cur, buf); /* skips a UTF-8 BOM */
-    for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
+    char *ln = mx_lines_next(&cur);
+    /* SCALE-Sim skips the first line whatever it holds (`if first ...: continue`) and takes each
+    ** data row's values as they come: the header names nothing and fixes no count.  A first line
+    ** SCALE-Sim would mis-read is refused: an empty one (the header then becomes a layer) and a
+    ** layer (a file without a header: SCALE-Sim silently drops that layer). */
+    if (ln == NULL) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: empty: no header line", path);
+    else if (*mx_ttrim(ln) == '\0')
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s:1: empty line: SCALE-Sim takes the first line as the header whatever it "
+                     "holds, so it would read the header below as a layer; remove the blank line", path);
+    else {
+        char *f[SS_MAX_VALUES + 1];
+        int nf, nc;
+        const char *dr;
+        snprintf(where, sizeof where, "%s:1", path);
+        if (split_row(NULL, where, ln, f, &nf, &dr, &nc) == MXSIM_OK && row_shape_ok(f, nf)) {
+            int numbers = 1;
+            for (int i = 1; i < nf; i++) numbers &= is_i64(f[i]) || strchr(f[i], ':') != NULL;
+            if (numbers)
+                st = mx_fail(ctx, MXSIM_E_INPUT,
+                             "%s: the first line is a layer ('%s', %d values), not a header: SCALE-Sim skips the first "
+                             "line whatever it holds, so it would silently drop this layer; add a header line "
+                             "(e.g. 'Layer, M, N, K,' or 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter "
+                             "Width, Channels, Num Filter, Strides,')", where, f[0], nf);
+        }
+    }
+    while (st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL) {
         snprintf(where, sizeof where, "%s:%d", path, cur.line);
         char *s = mx_ttrim(ln);
         if (*s == '\0') continue;
-        char *f[16];
-        int nf;
-        if ((st = split_csv(ctx, where, s, require_trailing_comma, f, 16, &nf)) != MXSIM_OK) break;
-        if (ncols == 0) { /* header: 4 columns = GEMM topology, 8 = convolution */
-            if (nf != 4 && nf != 8) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: header has %d columns: expected 4 (Layer,M,N,K) or 8 (conv)", where, nf);
-                break;
-            }
-            ncols = nf;
-            continue;
-        }
-        if (nf != ncols) {
-            st = mx_fail(ctx, MXSIM_E_INPUT, "%s: %d values, the header has %d", where, nf, ncols);
+        char *f[SS_MAX_VALUES + 1];
+        int nf, no_comma;
+        const char *dropped;
+        if ((st = split_row(ctx, where, s, f, &nf, &dropped, &no_comma)) != MXSIM_OK) break;
+        if (no_comma && require_trailing_comma) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s: missing trailing comma (SCALE-Sim rows end with ',')", where);
             break;
         }
-        int64_t v[8];
+        if (!row_shape_ok(f, nf)) {
+            st = mx_fail(ctx, MXSIM_E_INPUT,
+                         "%s: %d values%s%s%s: a row has 4 (Layer, M, N, K) or 8 (Layer name, IFMAP Height, IFMAP "
+                         "Width, Filter Height, Filter Width, Channels, Num Filter, Strides), or 9 (Stride height, "
+                         "Stride width)", where, nf, dropped[0] ? " (SCALE-Sim drops '" : "", dropped,
+                         dropped[0] ? "', the text after the last comma)" : "");
+            break;
+        }
+        int sparse = (nf == 5 || nf == 9) && strchr(f[nf - 1], ':') != NULL; /* v3's Sparsity column */
+        if (sparse && (st = sparsity_dense(ctx, where, nf, f[nf - 1])) != MXSIM_OK) break;
+        int nv = sparse ? nf - 1 : nf, k = nv == 4 ? 4 : 8;
+        if (kind == 0) kind = k, kind_line = cur.line;
+        if (k != kind) {
+            st = mx_fail(ctx, MXSIM_E_INPUT,
+                         "%s: a %s row (%d values) after %s rows (line %d): SCALE-Sim runs a topology as all GEMM "
+                         "(-i gemm) or all conv layers", where, k == 4 ? "GEMM" : "conv", nv,
+                         kind == 4 ? "GEMM" : "conv", kind_line);
+            break;
+        }
+        int64_t v[9];
         static const char *const gname[] = {"Layer", "M", "N", "K"};
-        static const char *const cname[] = {"Layer", "IFMAP Height", "IFMAP Width", "Filter Height",
-                                            "Filter Width", "Channels", "Num Filter", "Strides"};
-        for (int i = 1; i < nf; i++)
+        static const char *const cname[] = {"Layer name", "IFMAP Height", "IFMAP Width", "Filter Height",
+                                            "Filter Width", "Channels", "Num Filter", "Strides", "Stride width"};
+        for (int i = 1; i < nv; i++)
             if (mx_tparse_i64(f[i], &v[i]) != 0 || v[i] < 1 || v[i] > MX_T_MAX_DIM) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not an integer in 1..2^31", where,
-                             ncols == 4 ? gname[i] : cname[i], f[i]);
+                             nv == 4 ? gname[i] : i == 7 && nv == 9 ? "Stride height" : cname[i], f[i]);
                 break;
             }
         if (st != MXSIM_OK) break;
@@ -576,7 +670,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
         snprintf(op.name, sizeof op.name, "%.63s", f[0]);
         for (char *p = op.name; *p; p++)
             if (isspace((unsigned char)*p) || *p == '=' || *p == '#') *p = '_';
-        if (ncols == 4) {
+        if (nv == 4) {
             op.m = v[1];
             op.n = v[2];
             op.k = v[3];
@@ -586,7 +680,10 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
                              v[3] > v[1] ? "Filter Height" : "Filter Width");
                 break;
             }
-            int64_t ho = conv_out(v[1], v[3], v[7], ss), wo = conv_out(v[2], v[4], v[7], ss);
+            /* the 9th value is the column stride (v2's append_topo_arrays: `if i == 7 and len(elems) <
+            ** 9`, the row stride is copied only when it is missing) */
+            int64_t sh = v[7], sw = nv == 9 ? v[8] : v[7];
+            int64_t ho = conv_out(v[1], v[3], sh, ss), wo = conv_out(v[2], v[4], sw, ss);
             op.m = ho * wo;            /* im2col: one row per output pixel (<= 2^62: no overflow) */
             if (ss && strstr(f[0], "DP") != NULL) { /* SCALE-Sim: depthwise, a layer per channel */
                 op.repeat = v[5];
@@ -597,7 +694,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
             ** against the bound first. */
             op.k = v[3] * v[4] > MX_T_MAX_DIM / v[5] ? MX_T_MAX_DIM + 1 : v[3] * v[4] * v[5];
             op.conv_h = v[1], op.conv_w = v[2], op.conv_fh = v[3], op.conv_fw = v[4];
-            op.conv_c = v[5], op.conv_s = v[7];
+            op.conv_c = v[5], op.conv_s = mx_t_conv_pack_s(sh, sw);
             op.n = v[6];               /* filters */
             if (op.m > MX_T_MAX_DIM || op.k > MX_T_MAX_DIM) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: im2col dims overflow 2^31", where);
@@ -607,7 +704,6 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
         st = mxsim_trace_append(ctx, t, &op);
         if (st == MXSIM_OK) st = mxsim_trace_set_b_role(ctx, t, t->n - 1, MXSIM_ROLE_WEIGHT); /* the filter */
     }
-    if (st == MXSIM_OK && ncols == 0) st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: no header row", path, cur.line);
     return close_text_trace(st, buf, t, out);
 }
 
@@ -653,7 +749,7 @@ MXSIM_API mxsim_status mxsim_trace_save(mxsim_ctx *ctx, const mxsim_trace *t, co
     if (t == NULL || path == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_save: NULL");
     /* a .csv trace is read back as a SCALE-Sim topology: refuse rather than write what no
     ** reader accepts */
-    if (ends_with(path, ".csv"))
+    if (is_topology_path(path))
         return mx_fail(ctx, MXSIM_E_ARG, "%s: a .csv trace is read as a SCALE-Sim topology, which the "
                        "text format is not; name the output .trace (or .gz)", path);
     char *buf = NULL;
