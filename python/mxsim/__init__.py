@@ -1,19 +1,28 @@
 """mxsim: Python bindings of the MXINT8 accelerator simulator (ctypes over libmxsim's C ABI).
 
-Numerics:  quantize, dequantize, gemm, compare on NumPy arrays (float32, or bfloat16 bits as
-           uint16) and torch tensors; MXTensor (mantissa, scale, group_size, axis, profile) with
-           save/load of the CLI's .npz.
+Numerics:  quantize, dequantize, gemm, compare on NumPy arrays (float32; bfloat16 as uint16 bit
+           patterns or ml_dtypes.bfloat16), torch tensors and JAX arrays; MXTensor (mantissa,
+           scale, group_size, axis, profile) with save/load of the CLI's .npz, picklable.
 Timing:    Config (dict-like over the configuration field table), Trace, run(config, trace).
 Sweeps:    sweep(config, trace, axes, ..., executor=None) -> Records (to_pandas()); cost(config);
            report(csv, out_dir).
-Errors raise MxsimError(status, message), the library's status and message.
+Errors raise MxsimError(status, message), the library's status and message (picklable, so it
+crosses process pools); bad Python arguments raise TypeError, ValueError or OverflowError naming
+the argument before anything is converted to a C type.  Ctrl-C during a long call made from the
+main thread (sweep, run) cancels it in the library and raises KeyboardInterrupt.
+FEATURES says which optional modules the loaded library has (a library built with
+-DMXSIM_WITH_SWEEP=OFF or -DMXSIM_WITH_TIMING=OFF imports; their functions raise
+MxsimError(E_UNSUPPORTED) when called).
 """
 import concurrent.futures
 import ctypes
 import json
+import numbers
+import operator
 import os
 import tempfile
 import threading
+import warnings
 
 import numpy as np
 
@@ -21,7 +30,8 @@ from . import _lib
 from ._lib import lib
 
 __all__ = ["MxsimError", "MXTensor", "quantize", "dequantize", "gemm", "compare", "Config", "Trace", "run",
-           "sweep", "merge", "cost", "report", "Records", "version", "PROFILES", "library_path", "cli_path"]
+           "sweep", "merge", "cost", "report", "Records", "version", "PROFILES", "FEATURES", "library_path",
+           "cli_path"]
 
 PROFILES = ("ocp", "mase", "mase-cuda", "microxcaling")
 _DT_F32, _DT_BF16, _DT_I8, _DT_U8, _DT_U16 = 0, 1, 2, 3, 4
@@ -43,18 +53,61 @@ def cli_path():
 # ---- errors and contexts --------------------------------------------------------------------
 
 _STATUS_NAMES = ["OK", "E_ARG", "E_INPUT", "E_FORMAT", "E_IO", "E_NOMEM", "E_LIMIT", "E_UNSUPPORTED",
-                 "E_INTERNAL"]
+                 "E_INTERNAL", "E_CANCELLED"]  # mxsim_status, in the header's order (append only)
+_E_UNSUPPORTED, _E_CANCELLED = 7, 9
 
 
 class MxsimError(Exception):
     """A failed library call: .status (int), .status_name ("E_INPUT"; later codes by number),
-    .message (the library's message)."""
+    .message (the library's message).  Picklable: status and message round-trip."""
 
     def __init__(self, status, message):
         self.status = int(status)
         self.status_name = _STATUS_NAMES[status] if 0 <= status < len(_STATUS_NAMES) else f"status {status}"
         self.message = message
         super().__init__(f"{message} [{self.status_name}: {lib.mxsim_strerror(status).decode()}]")
+
+    def __reduce__(self):
+        return (type(self), (self.status, self.message))
+
+
+# Functions of optional modules the loaded library lacks: stubs that say so when called.
+_MODULES = (("mxsim_sweep_", "the sweep module", "MXSIM_WITH_SWEEP"),
+            ("mxsim_cost_", "the sweep module (area/energy model)", "MXSIM_WITH_SWEEP"),
+            ("mxsim_report_", "the sweep module (reports)", "MXSIM_WITH_SWEEP"),
+            ("mxsim_tconfig_", "the timing engine", "MXSIM_WITH_TIMING"),
+            ("mxsim_trace_", "the timing engine (traces)", "MXSIM_WITH_TIMING"),
+            ("mxsim_time_op", "the timing engine", "MXSIM_WITH_TIMING"),
+            ("mxsim_run_table", "the timing engine", "MXSIM_WITH_TIMING"),
+            ("mxsim_tstats_", "the timing engine", "MXSIM_WITH_TIMING"),
+            ("mxsim_op_kind_", "the timing engine", "MXSIM_WITH_TIMING"))
+
+
+def _unsupported(name):
+    why = next((f"was built without {what} (-D{opt}=OFF)" for pre, what, opt in _MODULES if name.startswith(pre)),
+               "does not export it (an older library?)")
+
+    def stub(*args, **kw):
+        raise MxsimError(_E_UNSUPPORTED, f"{name}: {library_path} {why}")
+
+    stub.__name__ = name
+    return stub
+
+
+for _n in _lib.missing:
+    setattr(lib, _n, _unsupported(_n))
+
+_FEATURE_DOC = {"timing": ("the timing engine", "MXSIM_WITH_TIMING"), "sweep": ("the sweep module", "MXSIM_WITH_SWEEP")}
+FEATURES = {"timing": "mxsim_tconfig_set" not in _lib.missing and "mxsim_time_op" not in _lib.missing,
+            "sweep": "mxsim_sweep_run" not in _lib.missing and "mxsim_cost_area_table" not in _lib.missing,
+            "cancel": "mxsim_ctx_set_cancel" not in _lib.missing}
+
+
+def _require(feature, what):
+    """MxsimError(E_UNSUPPORTED) before any work when the library lacks an optional module."""
+    if not FEATURES[feature]:
+        module, opt = _FEATURE_DOC[feature]
+        raise MxsimError(_E_UNSUPPORTED, f"{what} needs {module}: {library_path} was built without it (-D{opt}=OFF)")
 
 
 class _Ctx:
@@ -74,20 +127,158 @@ _tls = threading.local()
 
 def _ctx(threads=None):
     """This thread's context (the library's contexts are not shared between threads)."""
+    n = _threads(threads)
     c = getattr(_tls, "ctx", None)
     if c is None:
         c = _tls.ctx = _Ctx()
-    _check(c.p, lib.mxsim_ctx_set_threads(c.p, 0 if threads is None else int(threads)))
+    _check(c.p, lib.mxsim_ctx_set_threads(c.p, n))
     return c.p
 
 
 def _check(ctx, st):
+    if st == _E_CANCELLED:  # the cancellation hook stopped the call (Ctrl-C)
+        raise KeyboardInterrupt(lib.mxsim_errmsg(ctx).decode(errors="replace") or "cancelled")
     if st != 0:
         raise MxsimError(st, lib.mxsim_errmsg(ctx).decode(errors="replace"))
 
 
-def _b(s):
-    return None if s is None else os.fsencode(s) if isinstance(s, os.PathLike) else str(s).encode()
+def _interruptible(ctx, work):
+    """Runs work() -- library calls on ctx that poll its cancellation hook (sweeps, the detailed
+    engine, file writers) -- so that Ctrl-C stops it.  A signal's Python handler runs only in the
+    main thread and only between bytecodes, never while that thread sits in a foreign call, so a
+    SIGINT handler could not set a flag during the call.  Instead, from the main thread, work()
+    runs in a helper thread (ctx is used by that thread alone meanwhile) while the main thread
+    waits in an interruptible join: the KeyboardInterrupt (or any exception a signal handler
+    raises) sets the flag the hook returns, the library stops with MXSIM_E_CANCELLED after its
+    cleanup (no partial output), and the exception is re-raised.  Other threads call directly
+    (they never receive KeyboardInterrupt)."""
+    if not FEATURES["cancel"] or threading.current_thread() is not threading.main_thread():
+        return work()
+    flag = threading.Event()
+    hook = _lib.CANCEL(lambda _user: 1 if flag.is_set() else 0)
+    _check(ctx, lib.mxsim_ctx_set_cancel(ctx, hook, None))
+    out = {}
+
+    def body():
+        try:
+            out["value"] = work()
+        except BaseException as e:  # re-raised in the calling thread
+            out["error"] = e
+
+    t = threading.Thread(target=body, name="mxsim-call", daemon=True)
+    interrupt = None
+    try:
+        t.start()
+        while t.is_alive():
+            try:
+                t.join()
+            except BaseException as e:  # KeyboardInterrupt, or whatever a signal handler raised
+                flag.set()
+                if interrupt is None:
+                    interrupt = e
+    finally:
+        lib.mxsim_ctx_set_cancel(ctx, _lib.CANCEL(), None)
+    if interrupt is not None:
+        raise interrupt
+    if "error" in out:
+        raise out["error"]
+    return out.get("value")
+
+
+# ---- argument checks: before anything reaches a C type ----------------------------------------
+
+_I32 = ("int32", -2 ** 31, 2 ** 31 - 1)
+_I64 = ("int64", -2 ** 63, 2 ** 63 - 1)
+_U32 = ("unsigned int", 0, 2 ** 32 - 1)
+_U64 = ("uint64", 0, 2 ** 64 - 1)
+
+
+def _int(name, v, ctype=_I64):
+    """v as a Python int that fits ctype: TypeError for a non-integer (bool, float, str), OverflowError
+    outside ctype's range (never wrapped or truncated)."""
+    if isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"{name}: expected an integer, got a bool ({v!r})")
+    try:
+        n = operator.index(v)
+    except TypeError:
+        raise TypeError(f"{name}: expected an integer, got {type(v).__name__} {v!r}") from None
+    if ctype is None:
+        return n
+    label, lo, hi = ctype
+    if not lo <= n <= hi:
+        raise OverflowError(f"{name}={n}: out of range of the library's {label} ({lo}..{hi})")
+    return n
+
+
+def _real(name, v):
+    """v as a float: TypeError for anything but a real number (bools and strings included)."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, np.integer, np.floating)):
+        raise TypeError(f"{name}: expected a real number, got {type(v).__name__} {v!r}")
+    return float(v)
+
+
+def _threads(threads):
+    """The library's n_threads (unsigned): None -> 0 (every CPU).  A negative count or one past the
+    unsigned range would wrap (-1 -> 4294967295, 2**32 -> 0 = every CPU): refused here; 1..1024
+    is the library's own check (MxsimError E_ARG)."""
+    if threads is None:
+        return 0
+    n = _int("threads", threads, None)
+    if n < 0:
+        raise ValueError(f"threads={n}: expected None or 0 (every CPU), or 1..1024")
+    return _int("threads", n, _U32)
+
+
+def _text(name, s):
+    """A C string from str (UTF-8) or bytes; an embedded NUL would truncate it: refused."""
+    if isinstance(s, str):
+        b = s.encode()
+    elif isinstance(s, bytes):
+        b = s
+    else:
+        raise TypeError(f"{name}: expected a string, got {type(s).__name__} {s!r}")
+    if b"\0" in b:
+        raise ValueError(f"{name}: {s!r} contains a NUL character")
+    return b
+
+
+def _path(name, p):
+    """A C path from str, bytes or os.PathLike (os.fsencode); None stays NULL."""
+    if p is None:
+        return None
+    try:
+        b = os.fsencode(p)
+    except TypeError:
+        raise TypeError(f"{name}: expected a path (str, bytes or os.PathLike), got {type(p).__name__} {p!r}") from None
+    if b"\0" in b:
+        raise ValueError(f"{name}: {p!r} contains a NUL character")
+    return b
+
+
+def _choice(name, v, choices):
+    if not isinstance(v, str) or v not in choices:
+        raise ValueError(f"{name}={v!r}: expected one of {', '.join(repr(c) for c in choices)}")
+    return choices[v]
+
+
+def _value_text(name, v):
+    """The library's text for a configuration or sweep-axis value: a string as it is; bool (also
+    NumPy's) as 1/0; any integer (int, NumPy integers) in decimal; any other real number (float,
+    NumPy floats, Fraction) as repr(float(v)), 17 significant digits, which strtod reads back
+    exactly.  Anything else is a TypeError."""
+    if isinstance(v, np.ndarray) and v.ndim == 0:
+        v = v[()]
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bytes):
+        return v.decode()
+    if isinstance(v, (bool, np.bool_)):
+        return "1" if v else "0"
+    if isinstance(v, (numbers.Integral, np.integer)):
+        return str(int(v))
+    if isinstance(v, (numbers.Real, np.floating)):
+        return repr(float(v))
+    raise TypeError(f"{name}: {v!r} ({type(v).__name__}) is not a number, a bool or a string")
 
 
 # ---- dense tensors --------------------------------------------------------------------------
@@ -99,96 +290,169 @@ class _Owned:
         self.ptr, self._free = ptr, free
 
     def __del__(self):
-        if self.ptr:
-            self._free(self.ptr)
+        ptr = getattr(self, "ptr", None)  # absent when __init__ never ran (e.g. a failed copy)
+        if ptr:
+            self._free(ptr)
             self.ptr = None
+
+    def __reduce__(self):
+        raise TypeError("a library object (mxsim handle) cannot be pickled or copied; MXTensor, Config and "
+                        "Trace can")
 
 
 class _View:
-    def __init__(self, owner, tensor):
+    def __init__(self, owner, tensor, readonly):
         dt = lib.mxsim_tensor_dtype(tensor)
         nd = lib.mxsim_tensor_ndim(tensor)
         shp = lib.mxsim_tensor_shape(tensor)
         shape = tuple(shp[i] for i in range(nd))
         self.owner = owner
         self.__array_interface__ = {"shape": shape, "typestr": np.dtype(_NP[dt]).str,
-                                    "data": (lib.mxsim_tensor_cdata(tensor) or 0, False), "version": 3}
+                                    "data": (lib.mxsim_tensor_cdata(tensor) or 0, bool(readonly)), "version": 3}
 
 
-def _tensor_array(owner, tensor):
-    """A NumPy array viewing tensor's storage (owned by owner), without a copy."""
-    return np.asarray(_View(owner, tensor))
+def _tensor_array(owner, tensor, readonly=False):
+    """A NumPy array viewing tensor's storage (owned by owner), without a copy; readonly for
+    storage the library declares const (an MXTensor's mantissa and scale)."""
+    return np.asarray(_View(owner, tensor, readonly))
 
 
-def _as_numpy(x, dtype=None):
-    """(array, mxsim dtype) from a NumPy array, a torch tensor (bfloat16 included) or a sequence."""
-    mod = type(x).__module__
-    if mod.startswith("torch"):
+_ML_BF16 = []
+
+
+def _ml_bfloat16():
+    """ml_dtypes.bfloat16 (JAX's bfloat16) if ml_dtypes is importable, else None (no hard dependency)."""
+    if not _ML_BF16:
+        try:
+            import ml_dtypes
+            _ML_BF16.append(np.dtype(ml_dtypes.bfloat16))
+        except ImportError:
+            _ML_BF16.append(None)
+    return _ML_BF16[0]
+
+
+def _as_numpy(x, dtype=None, name="input"):
+    """(array, mxsim dtype) from a NumPy array, a torch tensor, a JAX/DLPack array or a sequence.
+
+    bf16 inputs -- uint16 bit patterns (either byte order), ml_dtypes.bfloat16 arrays, torch
+    bfloat16 tensors -- go through the library's bf16 path (dtype None or 'bf16'); with dtype 'f32'
+    their VALUES are widened to float32 (exact), except raw uint16, whose meaning would be a guess
+    (TypeError).  Other real types are cast to float32 (dtype None or 'f32'); complex and
+    non-numeric types are a TypeError."""
+    if dtype is None:
+        want = None
+    elif dtype in ("f32", "float32"):
+        want = "f32"
+    elif dtype in ("bf16", "bfloat16"):
+        want = "bf16"
+    else:
+        raise ValueError(f"dtype={dtype!r}: expected 'f32' or 'bf16' (or None: from the input's type)")
+    if type(x).__module__.startswith("torch"):
         import torch
-        x = x.detach().cpu()
-        if x.dtype == torch.bfloat16:
-            x, dtype = x.contiguous().view(torch.int16).numpy().view(np.uint16), dtype or "bf16"
-        else:
+        if isinstance(x, torch.Tensor):
+            x = x.detach().cpu()
+            if x.dtype == torch.bfloat16:
+                if want == "f32":
+                    return x.to(torch.float32).contiguous().numpy(), _DT_F32
+                return x.contiguous().view(torch.int16).numpy().view(np.uint16), _DT_BF16
             x = x.contiguous().numpy()
     elif hasattr(x, "__dlpack__") and not isinstance(x, np.ndarray):
         try:
             x = np.from_dlpack(x)
-        except (TypeError, RuntimeError, BufferError):
+        except (TypeError, RuntimeError, BufferError, ValueError):
             x = np.asarray(x)
     a = np.asarray(x)
-    if dtype is None:
-        dtype = "bf16" if a.dtype == np.uint16 else "f32"
-    if dtype in ("bf16", "bfloat16"):
-        if a.dtype != np.uint16:
-            raise TypeError(f"bf16 input must be uint16 bit patterns, got {a.dtype}")
-        return a, _DT_BF16
-    if dtype in ("f32", "float32"):
-        return a.astype(np.float32, copy=False), _DT_F32
-    raise ValueError(f"dtype '{dtype}': expected 'f32' or 'bf16'")
+    bf = _ml_bfloat16() if a.dtype.name == "bfloat16" else None
+    if bf is not None and a.dtype == bf:
+        if want == "f32":
+            return a.astype(np.float32), _DT_F32
+        return np.ascontiguousarray(a).view(np.uint16), _DT_BF16
+    if a.dtype.kind == "u" and a.dtype.itemsize == 2:  # bf16 bit patterns; '>u2' swapped to native
+        if want == "f32":
+            raise TypeError(f"{name}: uint16 arrays are bf16 bit patterns; for their values as float32 pass "
+                            "dtype='bf16' (or None) and the library widens them, or convert integer data "
+                            "yourself (x.astype(np.float32))")
+        return a.astype(np.uint16, copy=False), _DT_BF16
+    if want == "bf16":
+        raise TypeError(f"{name}: bf16 input must be bf16 bit patterns (uint16), an ml_dtypes.bfloat16 array or "
+                        f"a torch bfloat16 tensor, got {a.dtype}")
+    if a.dtype.kind not in "fiub" and a.dtype.type.__module__ != "ml_dtypes":  # ml_dtypes' float8 etc. widen exactly
+        raise TypeError(f"{name}: dtype {a.dtype} is not a real number type (float32 or bf16 expected)")
+    return a.astype(np.float32, copy=False), _DT_F32
 
 
 def _to_tensor(ctx, a, dt):
-    """A library tensor holding a's values (the library owns its storage: one copy)."""
+    """A library tensor holding a's values (the library owns its storage: one copy).  a's values
+    must already fit the dtype (callers check: nothing wraps here)."""
     a = np.ascontiguousarray(a, dtype=_NP[dt])
     shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
     t = ctypes.c_void_p()
     _check(ctx, lib.mxsim_tensor_create(ctx, dt if dt != _DT_BF16 else _DT_U16, a.ndim, shape, ctypes.byref(t)))
+    owned = _Owned(t, lib.mxsim_tensor_free)
     if dt == _DT_BF16:
-        lib.mxsim_tensor_set_dtype(ctx, t, _DT_BF16)
+        _check(ctx, lib.mxsim_tensor_set_dtype(ctx, t, _DT_BF16))
     if a.nbytes:
         ctypes.memmove(lib.mxsim_tensor_data(t), a.ctypes.data, a.nbytes)
-    return _Owned(t, lib.mxsim_tensor_free)
+    return owned
+
+
+def _int_array(name, x, lo, hi, np_type):
+    """x as an array of np_type whose values all lie in lo..hi: integers, or floats holding whole
+    numbers; anything else, or a value out of range, is refused (never wrapped or truncated)."""
+    a = np.asarray(x)
+    if a.dtype.kind in "iu":
+        pass
+    elif a.dtype.kind == "f":
+        bad = ~np.isfinite(a) | (a != np.trunc(a)) if a.size else np.zeros(a.shape, bool)
+        if bad.any():
+            raise ValueError(f"{name}: {a[bad].flat[0].item()!r} at index {tuple(int(i) for i in np.argwhere(bad)[0])} is not "
+                             f"an integer")
+    else:
+        raise TypeError(f"{name}: expected integers ({np.dtype(np_type).name}), got dtype {a.dtype}")
+    if a.size:
+        if int(a.min()) < lo or int(a.max()) > hi:
+            af = a.astype(np.float64)  # exact for every value near the bounds; no mixed-sign compare
+            out = (af < lo) | (af > hi)
+            idx = tuple(int(i) for i in np.argwhere(out)[0])
+            raise ValueError(f"{name}: {a[idx].item()!r} at index {idx} is out of range {lo}..{hi} "
+                             f"({np.dtype(np_type).name})")
+    return a.astype(np_type)
 
 
 def _profile_id(p):
-    if isinstance(p, int):
-        return p
-    out = ctypes.c_int()
-    st = lib.mxsim_profile_parse(_b(p), ctypes.byref(out))
-    if st:
-        raise MxsimError(st, f"profile '{p}': expected one of {', '.join(PROFILES)}")
-    return out.value
+    if isinstance(p, (str, bytes)):
+        out = ctypes.c_int()
+        st = lib.mxsim_profile_parse(_text("profile", p), ctypes.byref(out))
+        if st:
+            raise MxsimError(st, f"profile '{p}': expected one of {', '.join(PROFILES)}")
+        return out.value
+    if isinstance(p, (numbers.Integral, np.integer)) and not isinstance(p, (bool, np.bool_)):
+        return _int("profile", p, _I32)  # the library checks the number (MxsimError E_ARG)
+    raise TypeError(f"profile: expected a name ({', '.join(PROFILES)}) or an mxsim_profile number, got {p!r}")
 
 
 # ---- MXINT8 tensors -------------------------------------------------------------------------
 
 class MXTensor:
     """An MXINT8 tensor: int8 mantissas in the tensor's shape, one scale byte per group of
-    group_size elements along axis (bytes as the profile stores them)."""
+    group_size elements along axis (bytes as the profile stores them).  .mantissa and .scale are
+    read-only views of the library's storage (copy them to modify).  Picklable and copyable
+    (through the mantissa and scale arrays)."""
 
     def __init__(self, mantissa, scale, group_size, axis, profile="ocp", _handle=None):
         if _handle is None:
+            m = _int_array("mantissa", mantissa, -128, 127, np.int8)
+            s = _int_array("scale", scale, 0, 255, np.uint8)
+            g, ax, pid = _int("group_size", group_size), _int("axis", axis, _I32), _profile_id(profile)
             ctx = _ctx()
-            m = _to_tensor(ctx, np.asarray(mantissa), _DT_I8)
-            s = _to_tensor(ctx, np.asarray(scale), _DT_U8)
+            mt, st = _to_tensor(ctx, m, _DT_I8), _to_tensor(ctx, s, _DT_U8)
             h = ctypes.c_void_p()
-            _check(ctx, lib.mxsim_mx_create(ctx, m.ptr, s.ptr, int(group_size), int(axis), _profile_id(profile),
-                                            ctypes.byref(h)))
+            _check(ctx, lib.mxsim_mx_create(ctx, mt.ptr, st.ptr, g, ax, pid, ctypes.byref(h)))
             _handle = _Owned(h, lib.mxsim_mx_free)
         self._h = _handle
         p = self._h.ptr
-        self.mantissa = _tensor_array(self._h, lib.mxsim_mx_mantissa(p))
-        self.scale = _tensor_array(self._h, lib.mxsim_mx_scale(p))
+        self.mantissa = _tensor_array(self._h, lib.mxsim_mx_mantissa(p), readonly=True)
+        self.scale = _tensor_array(self._h, lib.mxsim_mx_scale(p), readonly=True)
         self.group_size = int(lib.mxsim_mx_group_size(p))
         self.axis = int(lib.mxsim_mx_axis(p))
         self.profile = lib.mxsim_profile_name(lib.mxsim_mx_profile(p)).decode()
@@ -197,6 +461,9 @@ class MXTensor:
     def shape(self):
         return self.mantissa.shape
 
+    def __reduce__(self):
+        return (MXTensor, (np.array(self.mantissa), np.array(self.scale), self.group_size, self.axis, self.profile))
+
     def __repr__(self):
         return (f"MXTensor(shape={self.shape}, group_size={self.group_size}, axis={self.axis}, "
                 f"profile='{self.profile}')")
@@ -204,37 +471,47 @@ class MXTensor:
     def save(self, path, compress=False):
         """Writes the CLI's .npz (members mantissa, scale, group_size, axis, profile), atomically."""
         ctx = _ctx()
-        _check(ctx, lib.mxsim_mx_save(ctx, self._h.ptr, _b(path), int(bool(compress))))
+        _check(ctx, lib.mxsim_mx_save(ctx, self._h.ptr, _path("path", path), int(bool(compress))))
 
     @classmethod
     def load(cls, path):
         ctx = _ctx()
         h = ctypes.c_void_p()
-        _check(ctx, lib.mxsim_mx_load(ctx, _b(path), ctypes.byref(h)))
+        _check(ctx, lib.mxsim_mx_load(ctx, _path("path", path), ctypes.byref(h)))
         return cls(None, None, 0, 0, _handle=_Owned(h, lib.mxsim_mx_free))
 
     def dequantize(self, dtype="f32"):
         return dequantize(self, dtype)
 
 
+def _mx(name, x):
+    if not isinstance(x, MXTensor):
+        raise TypeError(f"{name}: expected an MXTensor (mxsim.quantize or MXTensor.load), got {type(x).__name__}")
+    return x
+
+
 def quantize(x, group_size=32, axis=-1, profile="ocp", dtype=None, threads=None):
-    """Quantizes x (float32, bf16 bits as uint16 with dtype='bf16' or by uint16 dtype, or a torch
-    tensor) to an MXTensor, bit-identical to `mxsim quantize`.  threads: as the CLI's -j (None:
-    every CPU)."""
-    a, dt = _as_numpy(x, dtype)
+    """Quantizes x to an MXTensor, bit-identical to `mxsim quantize`: float32 (other real types are
+    cast), or bf16 -- uint16 bit patterns, ml_dtypes.bfloat16 (JAX), torch bfloat16 -- through the
+    library's bf16 path; dtype='f32' quantizes a bf16 input's values widened to float32 instead.
+    threads: as the CLI's -j (None: every CPU)."""
+    g, ax, pid = _int("group_size", group_size), _int("axis", axis, _I32), _profile_id(profile)
+    a, dt = _as_numpy(x, dtype, "x")
     ctx = _ctx(threads)
     t = _to_tensor(ctx, a, dt)
     h = ctypes.c_void_p()
-    _check(ctx, lib.mxsim_mx_quantize(ctx, t.ptr, _profile_id(profile), int(group_size), int(axis), ctypes.byref(h)))
+    _check(ctx, lib.mxsim_mx_quantize(ctx, t.ptr, pid, g, ax, ctypes.byref(h)))
     return MXTensor(None, None, 0, 0, _handle=_Owned(h, lib.mxsim_mx_free))
+
+
+_DEQ_DTYPES = {"f32": _DT_F32, "float32": _DT_F32, "bf16": _DT_BF16, "bfloat16": _DT_BF16}
 
 
 def dequantize(mx, dtype="f32", threads=None):
     """float32 array (dtype='f32') or bf16 bits as uint16 (dtype='bf16'), with mx's profile's decode.
     The array views the library's buffer (no copy)."""
-    dt = {"f32": _DT_F32, "float32": _DT_F32, "bf16": _DT_BF16, "bfloat16": _DT_BF16}.get(dtype)
-    if dt is None:
-        raise ValueError(f"dtype '{dtype}': expected 'f32' or 'bf16'")
+    dt = _choice("dtype", dtype, _DEQ_DTYPES)
+    _mx("mx", mx)
     ctx = _ctx(threads)
     out = ctypes.c_void_p()
     _check(ctx, lib.mxsim_mx_dequantize(ctx, mx._h.ptr, dt, ctypes.byref(out)))
@@ -243,11 +520,13 @@ def dequantize(mx, dtype="f32", threads=None):
 
 def gemm(a, b, acc="fp32", out_dtype="f32", threads=None):
     """C = A . B^T for MXTensors A [M,K] and B [N,K] grouped along K (the arithmetic contract),
-    bit-identical to `mxsim gemm`.  threads: as the CLI's -j (None: every CPU)."""
+    bit-identical to `mxsim gemm`.  acc: 'fp32' or 'exact'; out_dtype: 'f32' or 'bf16'.
+    threads: as the CLI's -j (None: every CPU)."""
     o = _lib.GemmOpts()
     lib.mxsim_gemm_opts_default(ctypes.byref(o))
-    o.acc = {"fp32": 0, "exact": 1}[acc]
-    o.out_dtype = {"f32": _DT_F32, "bf16": _DT_BF16}[out_dtype]
+    o.acc = _choice("acc", acc, {"fp32": 0, "exact": 1})
+    o.out_dtype = _choice("out_dtype", out_dtype, {"f32": _DT_F32, "bf16": _DT_BF16})
+    _mx("a", a), _mx("b", b)
     ctx = _ctx(threads)
     out = ctypes.c_void_p()
     _check(ctx, lib.mxsim_gemm(ctx, a._h.ptr, b._h.ptr, ctypes.byref(o), ctypes.byref(out)))
@@ -257,9 +536,9 @@ def gemm(a, b, acc="fp32", out_dtype="f32", threads=None):
 def compare(ref, test, dtype=None):
     """Error metrics of test against ref (same shape; float32, or both bf16 bits): dict with n,
     n_bit_mismatch, n_nan_mismatch, sqnr_db, max_abs_err, max_rel_err, mean_abs_err."""
+    ra, rdt = _as_numpy(ref, dtype, "ref")
+    ta, tdt = _as_numpy(test, dtype, "test")
     ctx = _ctx()
-    ra, rdt = _as_numpy(ref, dtype)
-    ta, tdt = _as_numpy(test, dtype)
     r, t = _to_tensor(ctx, ra, rdt), _to_tensor(ctx, ta, tdt)
     s = _lib.ErrorStats()
     _check(ctx, lib.mxsim_compare(ctx, r.ptr, t.ptr, ctypes.byref(s)))
@@ -291,8 +570,8 @@ def _render(ctx, table, fmt="json"):
         lib.mxsim_free(text)
 
 
-def _records(ctx, table_ptr):
-    t = _Owned(table_ptr, lib.mxsim_table_free)
+def _records(ctx, table):
+    t = table if isinstance(table, _Owned) else _Owned(table, lib.mxsim_table_free)
     doc = json.loads(_render(ctx, t.ptr, "json"))
     r = Records(doc["rows"])
     r.meta, r.columns = doc.get("meta", {}), doc.get("columns", [])
@@ -311,18 +590,63 @@ def _fields():
     return out
 
 
+_REAL_OFFSETS = None
+
+
+def _real_offsets():
+    """{field index: byte offset of its double in the configuration buffer} for the real fields.
+
+    The header has no getter of a field's double and mxsim_tconfig_format prints 10 significant
+    digits, so the offsets are found from the library itself, without laying mxsim_tconfig out
+    here: on a default configuration, set the field with mxsim_tconfig_set and find the 8 aligned
+    bytes that changed; they must hold exactly the value set, and the default configuration's
+    bytes there exactly the field table's default.  A field that does not pass (none should) is
+    read through mxsim_tconfig_format instead."""
+    global _REAL_OFFSETS
+    if _REAL_OFFSETS is not None:
+        return _REAL_OFFSETS
+    n = _lib.TCONFIG_BYTES
+    base = (ctypes.c_char * n)()
+    lib.mxsim_tconfig_default(base)
+    base_bytes = bytes(base)
+    ctx = _ctx()
+    offs = {}
+    for i, f in enumerate(Config.fields()):
+        if f["type"] != "real":
+            continue
+        lo, hi, d = f["min"], f["max"], f["default"]
+        for cand in (lo, hi, float(round((lo + hi) / 2)), lo + 1.0, 2.0 * lo):
+            if not (lo <= cand <= hi) or cand == d:
+                continue
+            probe = (ctypes.c_char * n).from_buffer_copy(base)
+            if lib.mxsim_tconfig_set(ctx, probe, f["name"].encode(), repr(cand).encode(), b"probe") != 0:
+                continue
+            changed = [j for j, (x, y) in enumerate(zip(bytes(probe), base_bytes)) if x != y]
+            if not changed:
+                continue
+            off = changed[0] // 8 * 8
+            if (changed[-1] < off + 8 and ctypes.c_double.from_buffer(probe, off).value == cand
+                    and ctypes.c_double.from_buffer(base, off).value == d):
+                offs[i] = off
+            break
+    _REAL_OFFSETS = offs
+    return offs
+
+
 class Config:
     """An accelerator configuration, dict-like over the library's field table:
     cfg["array.rows"] = 32; cfg["dataflow"]; cfg.fields() gives units, bounds and docs.
-    Config(path) loads an .ini (or SCALE-Sim .cfg); overrides is a dict of key -> value."""
+    Config(path) loads an .ini (or SCALE-Sim .cfg); overrides is a dict of key -> value.
+    Values: strings, bools, integers and real numbers (NumPy's too); a real field reads back as
+    the exact double the library holds, and pickling and copying keep it exactly."""
 
     def __init__(self, path=None, overrides=None, **kw):
         self._buf = (ctypes.c_char * _lib.TCONFIG_BYTES)()
-        self.path = None if path is None else os.fspath(path)
+        self.path = None if path is None else os.fsdecode(path)
         lib.mxsim_tconfig_default(self._buf)
         if path is not None:
             ctx = _ctx()
-            _check(ctx, lib.mxsim_tconfig_load(ctx, self._buf, _b(path)))
+            _check(ctx, lib.mxsim_tconfig_load(ctx, self._buf, _path("path", path)))
         for k, v in dict(overrides or {}, **kw).items():
             self[k] = v
 
@@ -343,16 +667,19 @@ class Config:
 
     def __getitem__(self, key):
         i, f = self._index(key)
+        if f["type"] == "real":
+            off = _real_offsets().get(i)
+            if off is not None:
+                return ctypes.c_double.from_buffer(self._buf, off).value
         buf = ctypes.create_string_buffer(128)
         s = lib.mxsim_tconfig_format(self._buf, i, buf, 128).decode()
         return float(s) if f["type"] == "real" else int(s) if f["type"] in ("int", "bool") else s
 
     def __setitem__(self, key, value):
         ctx = _ctx()
-        if isinstance(value, bool):
-            value = int(value)
-        _check(ctx, lib.mxsim_tconfig_set(ctx, self._buf, _b(key), _b(repr(value) if isinstance(value, float)
-                                                                       else value), b"Config"))
+        _check(ctx, lib.mxsim_tconfig_set(ctx, self._buf, _text("key", key),
+                                          _text(f"value of '{key}'", _value_text(f"value of '{key}'", value)),
+                                          b"Config"))
 
     def keys(self):
         return [f["name"] for f in self.fields()]
@@ -393,14 +720,19 @@ class Config:
         c.path = self.path
         return c
 
-    def __getstate__(self):  # picklable (executors): the path and every field's value
+    __copy__ = copy
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __getstate__(self):  # picklable (executors): the path and every field's exact value
         return {"path": self.path, "values": {k: self[k] for k in self.keys()}}
 
     def __setstate__(self, st):
         self.__init__(None)
         self.path = st["path"]
         for k, v in st["values"].items():
-            self[k] = v
+            self[k] = v  # a real as repr(float): 17 digits, read back exactly by the library
 
     def __eq__(self, other):
         return isinstance(other, Config) and self.to_dict() == other.to_dict()
@@ -417,6 +749,7 @@ def _config(c):
 
 _OP_FIELDS = ("kind", "name", "m", "n", "k", "group_size", "repeat", "a_fmt", "b_fmt", "out_fmt", "line",
               "conv_h", "conv_w", "conv_fh", "conv_fw", "conv_c", "conv_s")
+_OP_INT32 = ("kind", "a_fmt", "b_fmt", "out_fmt", "line")  # int32_t in mxsim_top; the others int64_t
 
 
 class Trace:
@@ -431,29 +764,35 @@ class Trace:
     def load(cls, path):
         ctx = _ctx()
         h = ctypes.c_void_p()
-        _check(ctx, lib.mxsim_trace_load(ctx, _b(path), ctypes.byref(h)))
-        return cls(_Owned(h, lib.mxsim_trace_free), os.fspath(path))
+        _check(ctx, lib.mxsim_trace_load(ctx, _path("path", path), ctypes.byref(h)))
+        return cls(_Owned(h, lib.mxsim_trace_free), os.fsdecode(path))
 
     @classmethod
     def build(cls, ops, source="python"):
         """ops: dicts with kind ("gemm", "dequant", "quantize"), name, m, n, k and optionally
-        group_size (0: the configuration's), repeat, a_fmt/b_fmt/out_fmt (-1: the configuration's)."""
+        group_size (0: the configuration's), repeat, a_fmt/b_fmt/out_fmt (-1: the configuration's).
+        Integers must fit the op's C fields (int64; kind, formats, line: int32): else OverflowError."""
         ctx = _ctx()
         h = ctypes.c_void_p()
-        _check(ctx, lib.mxsim_trace_create(ctx, _b(source), ctypes.byref(h)))
+        _check(ctx, lib.mxsim_trace_create(ctx, _text("source", source), ctypes.byref(h)))
         tr = cls(_Owned(h, lib.mxsim_trace_free))
         for d in ops:
             op = _lib.Top()
             op.repeat, op.a_fmt, op.b_fmt, op.out_fmt = 1, -1, -1, -1
             for k, v in d.items():
-                if k == "kind" and isinstance(v, str):
+                if k not in _OP_FIELDS:
+                    raise KeyError(f"trace op field '{k}': expected one of {', '.join(_OP_FIELDS)}")
+                what = f"trace op field '{k}'"
+                if k == "kind" and isinstance(v, (str, bytes)):
                     kind = ctypes.c_int()
-                    _check(ctx, lib.mxsim_op_kind_parse(ctx, v.encode(), ctypes.byref(kind)))
+                    _check(ctx, lib.mxsim_op_kind_parse(ctx, _text(what, v), ctypes.byref(kind)))
                     v = kind.value
                 elif k == "name":
-                    v = str(v).encode()
-                elif k not in _OP_FIELDS:
-                    raise KeyError(f"trace op field '{k}': expected one of {', '.join(_OP_FIELDS)}")
+                    v = _text(what, v if isinstance(v, (str, bytes)) else str(v))
+                    if len(v) >= 64:  # char name[64], NUL-terminated
+                        raise ValueError(f"{what}: {d[k]!r} is {len(v)} bytes (UTF-8); at most 63")
+                else:
+                    v = _int(what, v, _I32 if k in _OP_INT32 else _I64)
                 setattr(op, k, v)
             _check(ctx, lib.mxsim_trace_append(ctx, h, ctypes.byref(op)))
         return tr
@@ -478,7 +817,7 @@ class Trace:
 
     def save(self, path):
         ctx = _ctx()
-        _check(ctx, lib.mxsim_trace_save(ctx, self._h.ptr, _b(path)))
+        _check(ctx, lib.mxsim_trace_save(ctx, self._h.ptr, _path("path", path)))
 
     @property
     def roles(self):
@@ -525,7 +864,9 @@ def _trace(t):
 
 def run(config, trace, detail=False):
     """Times every op of trace on config (`mxsim run`): Records, one per op and a TOTAL row,
-    with every statistic of the library's statistics table (columns read at run time)."""
+    with every statistic of the library's statistics table (columns read at run time).
+    Ctrl-C (main thread) stops the detailed engine (detail=True) and raises KeyboardInterrupt."""
+    _require("timing", "mxsim.run")
     cfg, tr = _config(config), _trace(trace)
     ctx = _ctx()
     _check(ctx, lib.mxsim_tconfig_validate(ctx, cfg._buf))
@@ -535,15 +876,18 @@ def run(config, trace, detail=False):
     stats = (ctypes.c_char * (size * max(n, 1)))()
     total = (ctypes.c_char * size)()
     base = ctypes.addressof(stats)
-    for i in range(n):
-        op = lib.mxsim_trace_op(tr._h.ptr, i)
-        _check(ctx, lib.mxsim_time_op(ctx, cfg._buf, op, lib.mxsim_trace_source(tr._h.ptr), int(bool(detail)),
-                                      None, base + i * size))
-        _check(ctx, lib.mxsim_tstats_add(ctx, cfg._buf, total, base + i * size,
-                                         op.contents.name))
-    t = ctypes.c_void_p()
-    _check(ctx, lib.mxsim_run_table(ctx, cfg._buf, tr._h.ptr, stats, total, ctypes.byref(t)))
-    return _records(ctx, t)
+
+    def work():
+        for i in range(n):
+            op = lib.mxsim_trace_op(tr._h.ptr, i)
+            _check(ctx, lib.mxsim_time_op(ctx, cfg._buf, op, lib.mxsim_trace_source(tr._h.ptr), int(bool(detail)),
+                                          None, base + i * size))
+            _check(ctx, lib.mxsim_tstats_add(ctx, cfg._buf, total, base + i * size, op.contents.name))
+        t = ctypes.c_void_p()
+        _check(ctx, lib.mxsim_run_table(ctx, cfg._buf, tr._h.ptr, stats, total, ctypes.byref(t)))
+        return _Owned(t, lib.mxsim_table_free)
+
+    return _records(ctx, _interruptible(ctx, work))
 
 
 _TSTATS_SIZE = None
@@ -555,8 +899,6 @@ def _tstats_size():
     that changes some field's value (mxsim_tstats_value), rounded up to its 8-byte alignment."""
     global _TSTATS_SIZE
     if _TSTATS_SIZE is None:
-        lib.mxsim_tstats_value.restype = ctypes.c_double
-        lib.mxsim_tstats_value.argtypes = [ctypes.c_void_p, ctypes.c_int]
         n = lib.mxsim_tstats_field_count()
         probe = (ctypes.c_ubyte * _lib.TSTATS_BYTES)()
         end = 0
@@ -571,14 +913,26 @@ def _tstats_size():
     return _TSTATS_SIZE
 
 
+def _cost_params(p, node=None, vdd=None, overhead=None, sram_bank_kib=None):
+    """Sets the cost parameters given (None: the library's default), each checked before it meets
+    its C type."""
+    if node is not None:
+        p.node_nm = _int("node", node, _I32)
+    if vdd is not None:
+        p.vdd_v = _real("vdd", vdd)
+    if overhead is not None:
+        p.overhead_factor = _real("overhead", overhead)
+    if sram_bank_kib is not None:
+        p.sram_bank_kib = _int("sram_bank_kib", sram_bank_kib)
+
+
 def cost(config, node=45, vdd=0.0, overhead=1.0, sram_bank_kib=None):
     """Area and leakage per component (`mxsim cost`): Records."""
+    _require("sweep", "mxsim.cost")
     cfg = _config(config)
     p = _lib.CostParams()
     lib.mxsim_cost_params_default(ctypes.byref(p))
-    p.node_nm, p.vdd_v, p.overhead_factor = int(node), float(vdd), float(overhead)
-    if sram_bank_kib is not None:
-        p.sram_bank_kib = int(sram_bank_kib)
+    _cost_params(p, node, vdd, overhead, sram_bank_kib)
     ctx = _ctx()
     t = ctypes.c_void_p()
     _check(ctx, lib.mxsim_cost_area_table(ctx, cfg._buf, ctypes.byref(p), ctypes.byref(t)))
@@ -588,104 +942,195 @@ def cost(config, node=45, vdd=0.0, overhead=1.0, sram_bank_kib=None):
 def report(results, out_dir, meta=None):
     """The HTML + Markdown report of a sweep (`mxsim report`): results is the sweep's CSV path
     (with NAME.meta.json beside it, or meta=)."""
+    _require("sweep", "mxsim.report")
     ctx = _ctx()
-    o = _lib.ReportOpts(_b(meta))
-    _check(ctx, lib.mxsim_report_build(ctx, _b(results), _b(out_dir), ctypes.byref(o)))
-    return os.path.join(os.fspath(out_dir), "index.html")
+    o = _lib.ReportOpts(_path("meta", meta))
+    _check(ctx, lib.mxsim_report_build(ctx, _path("results", results), _path("out_dir", out_dir), ctypes.byref(o)))
+    return os.path.join(os.fsdecode(out_dir), "index.html")
 
 
 # ---- sweeps ---------------------------------------------------------------------------------
 
+def _axis_text(key, vals):
+    """An axis' values as the library's comma list: a string is taken as that list; otherwise each
+    value as _value_text writes it (a value holding a comma would split: refused)."""
+    what = f"sweep axis '{key}'"
+    if isinstance(vals, (str, bytes)):
+        return _value_text(what, vals)
+    try:
+        items = list(vals)
+    except TypeError:
+        raise TypeError(f"{what}: expected a list of values (or a comma-separated string), got "
+                        f"{type(vals).__name__} {vals!r}") from None
+    out = []
+    for v in items:
+        s = _value_text(what, v)
+        if "," in s:
+            raise ValueError(f"{what}: value {v!r} contains a comma (the library reads the values as a comma list)")
+        out.append(s)
+    return ",".join(out)
+
+
 def _sweep_setup(ctx, cfg, tr, axes, opts):
     o = _lib.SweepOpts()
     lib.mxsim_sweep_opts_default(ctypes.byref(o))
-    o.n_threads = int(opts.get("threads") or 0)
+    o.n_threads = _threads(opts.get("threads"))
     o.accuracy = int(bool(opts.get("accuracy", True)))
-    for k in ("sample_rows", "sample_cols", "seed"):
+    for k in ("sample_rows", "sample_cols"):
         if opts.get(k) is not None:
-            setattr(o.acc, k, int(opts[k]))
+            setattr(o.acc, k, _int(k, opts[k]))
+    if opts.get("seed") is not None:
+        o.acc.seed = _int("seed", opts["seed"], _U64)
     if opts.get("data_dir") is not None:
-        o.acc.data_dir = _b(opts["data_dir"])
+        o.acc.data_dir = _path("data_dir", opts["data_dir"])
     o.strict_group = int(bool(opts.get("strict_group", False)))
     if opts.get("profile") is not None:
         o.profile = _profile_id(opts["profile"])
-    if opts.get("node") is not None:
-        o.cost.node_nm = int(opts["node"])
-    if opts.get("vdd") is not None:
-        o.cost.vdd_v = float(opts["vdd"])
-    if opts.get("overhead") is not None:
-        o.cost.overhead_factor = float(opts["overhead"])
+    _cost_params(o.cost, opts.get("node"), opts.get("vdd"), opts.get("overhead"), opts.get("sram_bank_kib"))
+    texts = [(_text("sweep axis key", key), _text(f"sweep axis '{key}'", _axis_text(key, vals)))
+             for key, vals in axes.items()]
     sw = ctypes.c_void_p()
     _check(ctx, lib.mxsim_sweep_create(ctx, cfg._buf, ctypes.byref(sw)))
     h = _Owned(sw, lib.mxsim_sweep_free)
-    for key, vals in axes.items():
-        v = vals if isinstance(vals, str) else ",".join(repr(x) if isinstance(x, float) else str(x) for x in vals)
-        _check(ctx, lib.mxsim_sweep_add_axis(ctx, sw, _b(key), _b(v)))
-    keep = (_b(tr.path), _b(cfg.path), o)
+    for key, v in texts:
+        _check(ctx, lib.mxsim_sweep_add_axis(ctx, sw, key, v))
+    keep = (_path("trace", tr.path), _path("config", cfg.path), o)
     info = _lib.SweepInfo(keep[0], keep[1], ctypes.pointer(o))
     return h, o, info, keep
 
 
-def _run_shard(cfg, tr, axes, opts, index, count, part_path):
-    """One shard of a sweep, written as a part file (runs in any executor's worker)."""
+def _point_failures(sw):
+    """(failed, first) over the points this run (or shard) holds: first = (point, status, message)
+    of the first failed point, or None."""
+    failed, first = 0, None
+    for i in range(int(lib.mxsim_sweep_point_count(sw))):
+        p = lib.mxsim_sweep_point_at(sw, i)
+        if not p:
+            continue  # another shard's point
+        head = _lib.SweepPointHead.from_address(p)
+        if head.status != 0:
+            failed += 1
+            if first is None:
+                first = (i, int(head.status), head.err.decode(errors="replace"))
+    return failed, first
+
+
+def _raise_failures(points, failed, first):
+    """As `mxsim sweep`, which exits 2 when points failed (the results still written): every point
+    failed -> MxsimError with the first point's status and message; some -> a RuntimeWarning (their
+    rows' status column says why)."""
+    if not failed:
+        return
+    i, st, msg = first
+    if failed >= points:
+        raise MxsimError(st, f"all {points} sweep points failed; first (point {i}): {msg}")
+    warnings.warn(f"mxsim.sweep: {failed} of {points} points failed; first (point {i}): {msg}", RuntimeWarning,
+                  stacklevel=3)
+
+
+def _run_shard_job(cfg, tr, axes, opts, index, count, part_path):
+    """One shard of a sweep, written as a part file (runs in any executor's worker):
+    (part_path, failed points, first failure)."""
     ctx = _ctx()
     sw, o, info, keep = _sweep_setup(ctx, cfg, tr, axes, opts)
     _check(ctx, lib.mxsim_sweep_set_shard(ctx, sw.ptr, index, count))
-    _check(ctx, lib.mxsim_sweep_run(ctx, sw.ptr, tr._h.ptr, ctypes.byref(o)))
-    _check(ctx, lib.mxsim_sweep_save_part(ctx, sw.ptr, tr._h.ptr, ctypes.byref(info), _b(part_path)))
-    return part_path
+
+    def work():
+        _check(ctx, lib.mxsim_sweep_run(ctx, sw.ptr, tr._h.ptr, ctypes.byref(o)))
+        _check(ctx, lib.mxsim_sweep_save_part(ctx, sw.ptr, tr._h.ptr, ctypes.byref(info), _path("part", part_path)))
+
+    _interruptible(ctx, work)
+    return (part_path,) + _point_failures(sw.ptr)
+
+
+def _run_shard(cfg, tr, axes, opts, index, count, part_path):
+    """One shard of a sweep, written as a part file; returns its path."""
+    return _run_shard_job(cfg, tr, axes, opts, index, count, part_path)[0]
 
 
 def _format(ctx, fmt, path):
     f = ctypes.c_int()
-    _check(ctx, lib.mxsim_output_format_choose(ctx, _b(fmt), _b(path), ctypes.byref(f)))
+    _check(ctx, lib.mxsim_output_format_choose(ctx, None if fmt is None else _text("format", fmt),
+                                               _path("out", path), ctypes.byref(f)))
     return f.value
 
 
+def _check_out(ctx, out):
+    """Refuses an output the writer would refuse (mxsim_file_check) before a long run, not after."""
+    if "mxsim_file_check" not in _lib.missing:
+        _check(ctx, lib.mxsim_file_check(ctx, _path("out", out)))
+
+
 def merge(parts, out, format=None):
-    """Joins part files (`mxsim merge`) into out (format from format or out's extension)."""
+    """Joins part files (`mxsim merge`) into out (format from format or out's extension); returns
+    the number of failed points."""
+    _require("sweep", "mxsim.merge")
     ctx = _ctx()
-    arr = (ctypes.c_char_p * len(parts))(*[_b(p) for p in parts])
+    paths = [_path("part", p) for p in parts]
+    arr = (ctypes.c_char_p * len(paths))(*paths)
     failed = ctypes.c_int64()
-    _check(ctx, lib.mxsim_sweep_merge(ctx, arr, len(parts), _format(ctx, format, out), _b(out), ctypes.byref(failed)))
+    _check(ctx, lib.mxsim_sweep_merge(ctx, arr, _int("number of parts", len(paths), _I32), _format(ctx, format, out),
+                                      _path("out", out), ctypes.byref(failed)))
     return int(failed.value)
 
 
 def sweep(config, trace, axes, out=None, format=None, threads=None, executor=None, shards=None,
           accuracy=True, sample_rows=None, sample_cols=None, seed=None, data_dir=None, profile=None,
-          strict_group=False, node=None, vdd=None, overhead=None):
+          strict_group=False, node=None, vdd=None, overhead=None, sram_bank_kib=None, check=True):
     """The cartesian product of axes ({"mx.group_size": [16, 32], "array.size": [8, 16], ...})
     over trace on config (`mxsim sweep`): Records, one per point and op plus a TOTAL row per
-    point (to_pandas() for a DataFrame).  out: also write the CLI's file (NAME.csv + NAME.meta.json,
-    .json, .md), byte-identical to the CLI's.
+    point (to_pandas() for a DataFrame).  Axis values: numbers (NumPy's too), bools or strings.
+    out: also write the CLI's file (NAME.csv + NAME.meta.json, .json, .md), byte-identical to the
+    CLI's.  node, vdd, overhead, sram_bank_kib: the cost model's parameters (the CLI's options).
     executor: any concurrent.futures.Executor (process pools, Dask's or Ray's): the grid is cut
     into `shards` slices (default: 4 x the executor's workers, at most the points) run as shards
-    and merged; the result is identical to the local sweep."""
+    and merged; the result is identical to the local sweep.
+    Failed points (check=True), as the CLI, which exits 2 then: if every point failed, MxsimError
+    with the first one's status and message (out still written); if some did, a RuntimeWarning.
+    The rows' status column says why in any case; check=False leaves it at that.
+    Ctrl-C (main thread) cancels a local sweep: KeyboardInterrupt."""
+    _require("sweep", "mxsim.sweep")
     cfg, tr = _config(config), _trace(trace)
     axes = dict(axes)
     opts = dict(threads=threads, accuracy=accuracy, sample_rows=sample_rows, sample_cols=sample_cols, seed=seed,
                 data_dir=data_dir, profile=profile, strict_group=strict_group, node=node, vdd=vdd,
-                overhead=overhead)
+                overhead=overhead, sram_bank_kib=sram_bank_kib)
     ctx = _ctx()
-    if executor is None:
-        sw, o, info, keep = _sweep_setup(ctx, cfg, tr, axes, opts)
-        _check(ctx, lib.mxsim_sweep_run(ctx, sw.ptr, tr._h.ptr, ctypes.byref(o)))
-        if out is not None:
-            _check(ctx, lib.mxsim_sweep_save(ctx, sw.ptr, tr._h.ptr, ctypes.byref(info), _format(ctx, format, out),
-                                             _b(out)))
-        t = ctypes.c_void_p()
-        _check(ctx, lib.mxsim_sweep_table(ctx, sw.ptr, tr._h.ptr, ctypes.byref(info), 0, ctypes.byref(t)))
-        return _records(ctx, t)
-    sw, _o, _i, _k = _sweep_setup(ctx, cfg, tr, axes, opts)  # checks the axes before any work
+    sw, o, info, keep = _sweep_setup(ctx, cfg, tr, axes, opts)  # checks every argument before any work
     points = int(lib.mxsim_sweep_point_count(sw.ptr))
+    if out is not None:
+        fmt = _format(ctx, format, out)
+        _check_out(ctx, out)
+    if executor is None:
+        def work():
+            _check(ctx, lib.mxsim_sweep_run(ctx, sw.ptr, tr._h.ptr, ctypes.byref(o)))
+            if out is not None:
+                _check(ctx, lib.mxsim_sweep_save(ctx, sw.ptr, tr._h.ptr, ctypes.byref(info), fmt, _path("out", out)))
+            t = ctypes.c_void_p()
+            _check(ctx, lib.mxsim_sweep_table(ctx, sw.ptr, tr._h.ptr, ctypes.byref(info), 0, ctypes.byref(t)))
+            return _Owned(t, lib.mxsim_table_free)
+
+        r = _records(ctx, _interruptible(ctx, work))
+        if check:
+            _raise_failures(points, *_point_failures(sw.ptr))
+        return r
     if shards is None:
         workers = getattr(executor, "_max_workers", None) or os.cpu_count() or 1
         shards = 4 * workers
-    shards = max(1, min(int(shards), points))
+    shards = _int("shards", shards)
+    if shards < 1:
+        raise ValueError(f"shards={shards}: expected at least 1")
+    shards = min(shards, points)
     with tempfile.TemporaryDirectory(prefix="mxsim-sweep-") as tmp:
-        futs = [executor.submit(_run_shard, cfg, tr, axes, opts, i, shards, os.path.join(tmp, f"shard{i}.part"))
+        futs = [executor.submit(_run_shard_job, cfg, tr, axes, opts, i, shards, os.path.join(tmp, f"shard{i}.part"))
                 for i in range(shards)]
-        parts = [f.result() for f in concurrent.futures.as_completed(futs)]
+        try:
+            done = [f.result() for f in concurrent.futures.as_completed(futs)]
+        except BaseException:
+            for f in futs:
+                f.cancel()
+            raise
+        parts = [d[0] for d in done]
         if out is not None:
             merge(parts, out, format)
         j = os.path.join(tmp, "all.json")
@@ -694,4 +1139,7 @@ def sweep(config, trace, axes, out=None, format=None, threads=None, executor=Non
             doc = json.load(f)
     r = Records(doc["rows"])
     r.meta, r.columns = doc.get("meta", {}), doc.get("columns", [])
+    firsts = [d[2] for d in done if d[2] is not None]
+    if check:
+        _raise_failures(points, sum(d[1] for d in done), min(firsts) if firsts else None)
     return r

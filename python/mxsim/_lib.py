@@ -96,6 +96,7 @@ class AccuracyOpts(ctypes.Structure):
 
 
 PROGRESS = ctypes.CFUNCTYPE(None, c_void_p, c_i64, c_i64)
+CANCEL = ctypes.CFUNCTYPE(c_int, c_void_p)  # mxsim_cancel_fn
 
 
 class SweepOpts(ctypes.Structure):
@@ -106,6 +107,12 @@ class SweepOpts(ctypes.Structure):
 
 class SweepInfo(ctypes.Structure):
     _fields_ = [("trace_path", c_char_p), ("config_path", c_char_p), ("opts", P(SweepOpts))]
+
+
+class SweepPointHead(ctypes.Structure):
+    """The leading members of mxsim_sweep_point (library-owned; read through a pointer from
+    mxsim_sweep_point_at, never allocated here): its status and message."""
+    _fields_ = [("status", c_i32), ("err", ctypes.c_char * 256)]
 
 
 class ReportOpts(ctypes.Structure):
@@ -123,6 +130,8 @@ _protos = {
     "mxsim_ctx_destroy": (None, [c_void_p]),
     "mxsim_errmsg": (c_char_p, [c_void_p]),
     "mxsim_ctx_set_threads": (ST, [c_void_p, ctypes.c_uint]),
+    "mxsim_ctx_set_cancel": (ST, [c_void_p, CANCEL, c_void_p]),
+    "mxsim_file_check": (ST, [c_void_p, c_char_p]),
     "mxsim_tensor_create": (ST, [c_void_p, c_int, c_int, P(c_i64), P(c_void_p)]),
     "mxsim_tensor_free": (None, [c_void_p]),
     "mxsim_tensor_dtype": (c_int, [c_void_p]),
@@ -177,6 +186,7 @@ _protos = {
     "mxsim_op_kind_name": (c_char_p, [c_int]),
     "mxsim_op_kind_parse": (ST, [c_void_p, c_char_p, P(c_int)]),
     "mxsim_tstats_field_count": (c_int, []),
+    "mxsim_tstats_value": (c_double, [c_void_p, c_int]),
     "mxsim_time_op": (ST, [c_void_p, c_void_p, P(Top), c_char_p, c_int, c_char_p, c_void_p]),
     "mxsim_run_table": (ST, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, P(c_void_p)]),
     "mxsim_tstats_add": (ST, [c_void_p, c_void_p, c_void_p, c_void_p, c_char_p]),
@@ -188,16 +198,21 @@ _protos = {
     "mxsim_sweep_add_axis": (ST, [c_void_p, c_void_p, c_char_p, c_char_p]),
     "mxsim_sweep_point_count": (c_i64, [c_void_p]),
     "mxsim_sweep_run": (ST, [c_void_p, c_void_p, c_void_p, P(SweepOpts)]),
+    "mxsim_sweep_point_at": (c_void_p, [c_void_p, c_i64]),
     "mxsim_sweep_table": (ST, [c_void_p, c_void_p, c_void_p, P(SweepInfo), c_int, P(c_void_p)]),
     "mxsim_sweep_save": (ST, [c_void_p, c_void_p, c_void_p, P(SweepInfo), c_int, c_char_p]),
     "mxsim_sweep_set_shard": (ST, [c_void_p, c_void_p, c_i64, c_i64]),
     "mxsim_sweep_save_part": (ST, [c_void_p, c_void_p, c_void_p, P(SweepInfo), c_char_p]),
     "mxsim_sweep_merge": (ST, [c_void_p, P(c_char_p), c_int, c_int, c_char_p, P(c_i64)]),
 }
-missing = []  # functions of modules the library was built without (-DMXSIM_WITH_SWEEP=OFF, ...)
+# Functions of modules the library was built without (-DMXSIM_WITH_SWEEP=OFF, -DMXSIM_WITH_TIMING=OFF):
+# the package imports without them; mxsim/__init__.py replaces each by a stub that raises
+# MxsimError(E_UNSUPPORTED) naming the function and the module when it is called.
+missing = []
 for _name, (_res, _args) in _protos.items():
-    _f = getattr(lib, _name, None)
-    if _f is None:
+    try:
+        _f = getattr(lib, _name)
+    except AttributeError:
         missing.append(_name)
         continue
     _f.restype = _res
@@ -209,9 +224,13 @@ if lib.mxsim_abi_version() != ABI_VERSION:
 
 
 def _check_sizes():
-    """The caller-allocated structs declared above must have the size the library sets."""
-    for cls, fn in ((GemmOpts, lib.mxsim_gemm_opts_default), (SweepOpts, lib.mxsim_sweep_opts_default),
-                    (CostParams, lib.mxsim_cost_params_default)):
+    """The caller-allocated structs declared above must have the size the library sets (those of
+    modules the library lacks are skipped: nothing uses them)."""
+    for cls, name in ((GemmOpts, "mxsim_gemm_opts_default"), (SweepOpts, "mxsim_sweep_opts_default"),
+                      (CostParams, "mxsim_cost_params_default")):
+        if name in missing:
+            continue
+        fn = getattr(lib, name)
         buf = (ctypes.c_char * 4096)()
         fn(ctypes.cast(buf, P(cls)))
         size = c_size_t.from_buffer(buf).value
