@@ -59,8 +59,8 @@
 **     contract's sequence of additions, stage after stage, from +0.0 at each tile (a term depends
 **     only on (d, EA, EB), so which thread forms it and when is free).  After a tile's last stage,
 **     the same thread stores C[m, n] and restarts from +0.0.
-**   - V2 consumers (the default, except at M = 1 with G = 32, where the per-stage barrier above runs;
-**     MXK_DS_V2=0 / 1 forces either): no block barrier per stage.  Each consumer warp waits for its
+**   - V2 consumers (the default everywhere since the twelfth session; M = 1 with G = 32 ran the
+**     per-stage barrier above until then; MXK_DS_V2=0 / 1 forces either): no block barrier per stage.  Each consumer warp waits for its
 **     stage, loads its weight bytes of it into registers and releases its part of the ring stage
 **     at once (empty mbarrier, count 8: the slot is out of the stream for the loads only, not for
 **     the dots; H200, same call, two rounds: 16x11008x4096 G = 128 23.49 / 23.71 -> 22.64 / 22.75
@@ -758,12 +758,15 @@ static int ds_launch1(int M, int N, int K, const int8_t *am, const uint8_t *ae, 
     ** independent consumer pipelines per SM hide each other's barriers and ordered sums, e.g.
     ** 1x11008x4096 G = 32 19.3 us against 23.4 with one block); else one block per SM */
     int grid = 0, bps = ds_env_bps >= 1 ? ds_env_bps : MS == 1 ? 2 : 1;
-    /* V2 consumers by default except at M = 1, G = 32 (H200, run 3 of
-    ** reports/gpu/NVIDIA-H200-2026-11-26-decode3: 1x4096x4096 G = 32 11.0 us with V2 against 10.7
-    ** with the per-stage barrier; elsewhere V2 is as fast or faster, up to 15% at M = 16, G <= 64).
+    /* V2 consumers everywhere: as fast or faster than the per-stage barrier, up to 15% at M = 16,
+    ** G <= 64 (H200 decode3).  M = 1, G = 32 kept the barrier until the twelfth session (decode3 run 3:
+    ** 11.0 us with V2 against 10.7 at 1x4096x4096); on today's kernel V2 is the faster there too,
+    ** same-call A/B, three alternating rounds each: H200 1x4096x4096 11.07-11.22 against 11.20-11.39 us,
+    ** 1x11008x4096 18.96-19.01 against 19.25-19.49 (reports/gpu/NVIDIA-H200-2026-11-27-bf16/dev/
+    ** s12_h200_v2ab.txt); H100 1-3% (s11_h100_decode_knobs.txt).
     ** Ring stages: as many as fit (at most 8), but 2 for V2 at M = 1 with two blocks per SM
     ** (1x11008x4096 G = 128 17.7 us against 18.4-18.6 with 3, G = 64 18.1 against 19.2-19.4). */
-    const bool v2w = ds_env_v2 >= 0 ? ds_env_v2 == 1 : !(ONE && GT == 32);
+    const bool v2w = ds_env_v2 >= 0 ? ds_env_v2 == 1 : true;
     DsPlan P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps, v2w && ONE && bps > 1 ? 2 : 8, &grid);
     if (P.ns == 0 && bps > 1) P = ds_plan<MS, GT, CP>(M, N, K, nsm, smax, bps = 1, 8, &grid);
     if (P.ns == 0) return -1;
