@@ -165,7 +165,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
 ** final4 (MXSIM_GX_BUILD_PREBF16: no cfg 11, cfg 0 took cfg 8 at G = 32); any other value is a path of the
 ** current build (workloads/gpus/xcard-runs.txt's third field, sim/doc/gpu-model.md section 6). */
 static const char *const k_build_tag[MXSIM_GX_NBUILD] = {"", "decode1", "prebf16"};
-#define MAXRUN 32
+#define MAXRUN 96 /* runs per card (every listed folder's bench.csv and bench_run*.csv) */
 typedef struct {
     int n;
     char path[MAXRUN][1024];
