@@ -504,7 +504,7 @@ typedef struct {
     int64_t out_format;                     /* mxsim_out_fmt */
     int64_t dequant_lanes, dequant_depth_cycles;
     int64_t requant_lanes, requant_depth_cycles;
-    int64_t scalesim_compat;                /* 1: SCALE-Sim v2's model (architecture.md section 6) */
+    int64_t scalesim_compat;                /* 1: SCALE-Sim v2's model (architecture.md section 8) */
     int64_t tile_m, tile_n, tile_k;         /* GEMM tile, elements; 0: the engine chooses (a value
                                             ** above the op's dim means the whole dim) */
     int64_t scalesim_bw;                    /* mxsim_scalesim_bw: compat-mode interface bandwidth */
@@ -543,7 +543,7 @@ MXSIM_API mxsim_status mxsim_tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, con
 /* Applies "key=value" (the CLI's --set). */
 MXSIM_API mxsim_status mxsim_tconfig_set_kv(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *kv);
 /* Reads an INI file (`key = value`, `[section]` prefixes keys, `#`/`;` comments) or, for a
-** path ending in .cfg, a SCALE-Sim v2 or v3 configuration (which also turns on
+** path ending in .cfg (in any case), a SCALE-Sim v2 or v3 configuration (which also turns on
 ** report.scalesim_compat), on top of *cfg.  Errors name file:line. */
 MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *path);
 /* Cross-field checks (e.g. exp_ii_cycles vs sharing).  MXSIM_E_INPUT names the field. */
@@ -569,8 +569,10 @@ typedef struct {
     int32_t out_fmt;       /* mxsim_out_fmt, or -1: the configuration's */
     int32_t line;          /* source line in the trace file (0 if built in memory) */
     int64_t conv_h, conv_w, conv_fh, conv_fw, conv_c, conv_s; /* a SCALE-Sim topology's conv layer
-                           ** (input H, W, filter H, W, channels, stride), set by its import for
-                           ** the compat USER model's addresses; 0: none (not in the text format) */
+                           ** (input H, W, filter H, W, channels, stride: the row stride; row |
+                           ** column << 32 when a 9-value row gives a different column stride), set
+                           ** by its import for the compat USER model's addresses; 0: none (not in
+                           ** the text format) */
 } mxsim_top;
 
 typedef struct mxsim_trace mxsim_trace;
@@ -587,14 +589,16 @@ MXSIM_API const mxsim_top *mxsim_trace_op(const mxsim_trace *t, int64_t i);
 /* File name for messages; valid until mxsim_trace_free(t). */
 MXSIM_API const char *mxsim_trace_source(const mxsim_trace *t);
 /* Reads a trace: mxsim text format (plain or .gz, detected by the gzip magic; a truncated .gz is
-** MXSIM_E_FORMAT) or, for a path ending in .csv, a SCALE-Sim topology (see below). */
+** MXSIM_E_FORMAT) or, for a path ending in .csv (in any case), a SCALE-Sim topology (see below). */
 MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_trace **out);
 /* SCALE-Sim topology CSV: GEMM rows `Layer,M,N,K,` or conv rows `Layer,IFMAP H,IFMAP W,Filter H,
-** Filter W,Channels,Num Filter,Strides,` (im2col).  flags: MXSIM_IMPORT_REQUIRE_COMMA rejects rows
-** without the trailing comma (else both forms are accepted); MXSIM_IMPORT_SCALESIM_MODEL applies
-** SCALE-Sim's rules (output size ceil((H-Fh+s)/s) instead of floor((H-Fh)/s)+1; a layer whose
-** name contains "DP" is depthwise: one 1-channel layer per channel, as `repeat`).  Extra or
-** missing values are errors. */
+** Filter W,Channels,Num Filter,Strides,`, or with a 9th value, the column stride (im2col).  flags:
+** MXSIM_IMPORT_REQUIRE_COMMA rejects rows without the trailing comma (else both forms are
+** accepted); MXSIM_IMPORT_SCALESIM_MODEL applies SCALE-Sim's rules (output size ceil((H-Fh+s)/s)
+** instead of floor((H-Fh)/s)+1, per dimension with its stride; a layer whose name contains "DP" is
+** depthwise: one 1-channel layer per channel, as `repeat`).  The first line is a header whatever
+** it holds; text after a row's last comma is dropped (SCALE-Sim's row.split(',')[:-1]); a row of
+** another count is an error. */
 /* Version 2 of the trace format (traces/FORMAT.md): the role of an op's B operand, for the
 ** memory footprint (mxsim_memory_table).  UNSET: not said (version 1 traces; counted as an
 ** activation); WEIGHT: a stored parameter tensor, one distinct k x n tensor per execution (repeat =

@@ -146,10 +146,10 @@ static inline unsigned fz_touch(const void *p, size_t n)
 /* Work the library does to time a GEMM m x n x k of group size g (0: the configuration's) under
 ** SCALE-Sim compatibility with USER bandwidth (scalesim.c, ss_user_sim): it steps SCALE-Sim's
 ** buffers over every demand row of every fold, rf * cf * fl rows of R + 2C buffer columns each (up
-** to 2^27 per op; above that, or above 2^26 operand elements, it estimates in closed form).  The
-** K it steps is padded to whole groups (engine.c, mx_top_resolve: K = 8 with G = 64830 is 64830),
-** so k is padded here too.  An upper bound over the three dataflows; 0 in every other mode (the
-** analytic engine's cost does not grow with the op). */
+** to 2^32 per op and 2^26 operand elements; mxsim_time_op refuses a larger op with MXSIM_E_LIMIT,
+** mx_tscalesim_prepare).  The K it steps is padded to whole groups (engine.c, mx_top_resolve:
+** K = 8 with G = 64830 is 64830), so k is padded here too.  An upper bound over the three
+** dataflows; 0 in every other mode (the analytic engine's cost does not grow with the op). */
 static inline double fz_scalesim_steps(const mxsim_tconfig *cfg, int64_t g, int64_t m, int64_t n, int64_t k)
 {
     if (!cfg->scalesim_compat || cfg->scalesim_bw != MXSIM_SCALESIM_BW_USER) return 0;
@@ -164,8 +164,8 @@ static inline double fz_scalesim_steps(const mxsim_tconfig *cfg, int64_t g, int6
 /* A GEMM to time under cfg: m x n x k with its largest dimension halved until the SCALE-Sim
 ** stepping above visits at most `budget` buffer columns.  Where even 1 x 1 x 1 would visit more
 ** (arrays beyond about 20 x 20, or group sizes above about 50: K is padded to G), a 2^14-cube
-** GEMM instead: the library estimates that one in closed form (more than 2^26 operand
-** elements), so both of its USER paths stay covered.
+** GEMM instead: the library refuses that one with MXSIM_E_LIMIT (more than 2^26 operand
+** elements), so both the stepped path and the refusal stay covered.
 ** Why: a fixed 96 x 80 x 256 GEMM on an 8 x 8 array is about 0.8 M visits, 34 ms per input
 ** under ASan + coverage (the ini and scalesim_cfg targets fell from 9,000-20,000 to 500-2,600
 ** executions per second when the stepping model came in). */
