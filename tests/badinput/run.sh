@@ -399,6 +399,13 @@ bad csv-v3-sparsity 2 "ss_sparse.csv:2: field 'Sparsity' (value 9): '2:4' is SCA
 bad csv-nine-without-comma 2 "ss_nocomma9.csv:2: no trailing comma after '1': SCALE-Sim drops the text after the last comma, so it reads the first 8 values" -- "$MXSIM" trace check "$in/ss_nocomma9.csv"
 bad csv-mixed-kinds 2 "ss_mixed.csv:3: a conv row (8 values) after GEMM rows (line 2)" -- "$MXSIM" trace check "$in/ss_mixed.csv"
 bad scalesim-user-limit 2 "ss_big.csv:2: op 'big': SCALE-Sim's USER bandwidth (InterfaceBandwidth: USER) is stepped demand row by demand row, at most 2^32 buffer-column visits and 2^26 operand elements per op; this op takes 2.59e+10 visits" -- "$MXSIM" run --config "$in/ss_ulimit.cfg" "$in/ss_big.csv" -o "$out/r.csv"
+# trace header without its space, a group above MXSIM_MAX_GROUP (the message says the real range), a trace of no ops
+printf 'mxsim-trace1\ngemm name=a m=8 n=8 k=32\n' > "$in/hdr-nospace.trace"
+bad trace-header-no-space 2 "hdr-nospace.trace:1: expected header 'mxsim-trace 1'" -- "$MXSIM" trace check "$in/hdr-nospace.trace"
+printf 'mxsim-trace 1\ngemm name=a m=8 n=8 k=32 group=100000\n' > "$in/grp-big.trace"
+bad trace-group-range 2 "grp-big.trace:2: field 'group': 100000 must be in 1..65536" -- "$MXSIM" trace check "$in/grp-big.trace"
+printf 'mxsim-trace 1\n# nothing else\n' > "$in/noops.trace"
+bad run-no-ops 2 "noops.trace: trace has no ops" -- "$MXSIM" run --config "$cfg" "$in/noops.trace" -o "$out/r.csv"
 mkfifo "$in/out.fifo"
 bad out-fifo 1 "is a FIFO, refused as an output" -- "$MXSIM" quantize --group-size 16 "$in/ok.npy" -o "$in/out.fifo"
 [ -p "$in/out.fifo" ] || { echo "FAIL: the FIFO was replaced"; fails=$((fails + 1)); }

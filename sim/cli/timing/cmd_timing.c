@@ -201,6 +201,11 @@ static int cmd_run(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     mxsim_status st = load_any(ctx, a->pos[0], cfg.scalesim_compat ? MXSIM_IMPORT_SCALESIM_MODEL : 0, &tr);
     if (st != MXSIM_OK) return cli_fail(ctx, st);
     int64_t n = mxsim_trace_count(tr);
+    if (n < 1) { /* a table of zeros would read as a free workload; sweep refuses it the same way */
+        fprintf(stderr, "mxsim run: error: %s: trace has no ops\n", a->pos[0]);
+        mxsim_trace_free(tr);
+        return CLI_EXIT_USAGE;
+    }
     mxsim_tstats tot, *ops = calloc((size_t)n + 1, sizeof *ops);
     memset(&tot, 0, sizeof tot);
     mxsim_table *t = NULL;

@@ -366,9 +366,12 @@ static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, in
             int64_t x;
             if (mx_tparse_i64(v, &x) != 0)
                 return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not an integer (or overflows int64)", where, tok, v);
-            if (x < 1 || (ki <= 3 && x > MX_T_MAX_DIM))
-                return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': %lld must be in 1..%lld", where, tok,
-                               (long long)x, (long long)(ki <= 3 ? MX_T_MAX_DIM : INT64_MAX));
+            /* the range of each field, said as the reader checks it (group: MXSIM_MAX_GROUP; repeat:
+            ** 2^40, checked with the op in mxsim_trace_append) */
+            const int64_t hi = ki <= 3 ? MX_T_MAX_DIM : ki == 4 ? MXSIM_MAX_GROUP : (int64_t)1 << 40;
+            if (x < 1 || x > hi)
+                return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': %lld must be in 1..%lld", where, tok, (long long)x,
+                               (long long)hi);
             if (ki == 1) op->m = x;
             else if (ki == 2) op->n = x;
             else if (ki == 3) op->k = x;
@@ -471,7 +474,7 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
         char *s = mx_ttrim(ln);
         if (*s == '\0') continue;
         if (!have_header) {
-            if (strncmp(s, "mxsim-trace", 11) != 0) {
+            if (strncmp(s, "mxsim-trace", 11) != 0 || (s[11] != ' ' && s[11] != '\t')) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: expected header 'mxsim-trace 1'", where);
                 break;
             }
