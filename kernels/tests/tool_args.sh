@@ -34,7 +34,8 @@ accepted env MXK_WG_DEBUG=2048 MXK_PREFILL_VARIANTS=0,1,2048 MXK_NO_WGMMA=1 MXK_
 expect "argument 1 ('abc')" "$b/stream_probe" abc
 expect "argument 2 ('12x')" "$b/stream_probe" 4096 12x
 expect "argument 1 ('10')" "$b/stream_probe" 10
-expect "no arguments" "$b/wgmma_probe" x
+expect "usage: wgmma_probe [-g]" "$b/wgmma_probe" x
+expect "usage: wgmma_probe [-g]" "$b/wgmma_probe" -g x
 expect "argument 1 ('100')" "$b/launch_probe" 100
 expect "argument 1 ('4096x')" "$b/launch_probe" 4096x
 expect "argument 1 ('-16')" "$b/launch_probe" -16
