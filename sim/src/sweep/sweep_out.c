@@ -52,8 +52,8 @@ static const char *const k_dim_cols[][3] = {
 #define N_DIM ((int)(sizeof k_dim_cols / sizeof k_dim_cols[0]))
 /* The last column: in words, why ops ran at another G (empty when none did). */
 static const char *const k_note_col[3] = {"group_note", "",
-                                          "in words: the op's own group= or its padding to whole groups (TOTAL: how many "
-                                          "ops of each); empty when neither"};
+                                          ("in words: the op's own group= or its padding to whole groups (TOTAL: how many "
+                                           "ops of each); empty when neither")};
 /* brief (terminal and Markdown) columns besides the axes */
 static const char *const k_brief[] = {"status", "time_us", "cycles_total", "util_compute_pct", "bound", "area_mm2", "energy_mj",
                                       "pj_per_mac", "tops_per_w", "tops_per_mm2", "sqnr_db", "max_rel_err",
