@@ -1094,6 +1094,10 @@ MXSIM_API void mxsim_sweep_free(mxsim_sweep *sw); /* NULL ok */
 ** axes that set the same field ("array.size" sets array.rows and array.cols), empty or repeated
 ** values, more than MXSIM_SWEEP_MAX_VALUES and a point whose configuration is invalid (every
 ** point is validated as the axis is added, e.g. the 2^22-PE limit) are MXSIM_E_INPUT. */
+/* The configuration field that axes key_a and key_b both set ("array.size" sets array.rows and
+** array.cols), or NULL when none: the rule mxsim_sweep_add_axis refuses overlaps by.  The returned
+** string is static or key_a. */
+MXSIM_API const char *mxsim_sweep_axes_overlap(const char *key_a, const char *key_b);
 MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, const char *key,
                                             const char *values);
 MXSIM_API int mxsim_sweep_axis_count(const mxsim_sweep *sw);

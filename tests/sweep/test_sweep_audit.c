@@ -187,6 +187,13 @@ MXTEST(axes_that_set_one_field_twice_are_refused)
     MXT_EQ_INT(mxsim_sweep_axis_count(sw), 2);
     mxsim_sweep_free(sw);
     mxsim_ctx_destroy(ctx);
+    /* the rule itself, by hand: array.size sets array.rows and array.cols, nothing else overlaps */
+    const char *f = mxsim_sweep_axes_overlap("array.cols", "array.size");
+    MXT_TRUE(f != NULL && !strcmp(f, "array.cols"));
+    f = mxsim_sweep_axes_overlap("array.size", "array.size");
+    MXT_TRUE(f != NULL && !strcmp(f, "array.rows"));
+    MXT_TRUE(mxsim_sweep_axes_overlap("array.rows", "array.cols") == NULL);
+    MXT_TRUE(mxsim_sweep_axes_overlap("mx.group_size", "array.size") == NULL);
 }
 
 /* ---- 3: a point beyond the 2^22-PE limit is refused when its axis is added ---------------- */

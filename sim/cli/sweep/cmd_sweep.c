@@ -68,19 +68,6 @@ typedef struct {
     const char *values;
 } axis_arg;
 
-/* The configuration fields an axis key sets (the library's rule, mxsim_sweep_add_axis, which
-** refuses overlaps too; this copy only lets the message name the two options). */
-static int axis_fields(const char *key, const char *out[2])
-{
-    if (!strcmp(key, "array.size")) {
-        out[0] = "array.rows";
-        out[1] = "array.cols";
-        return 2;
-    }
-    out[0] = key;
-    return 1;
-}
-
 /* The axes in the documented order (--array-width, --group-size, then each --sweep); two that
 ** set the same field are refused naming both options.  Returns 0 or an exit code. */
 static int collect_axes(const cli_command *c, const cli_args *a, axis_arg *ax, int *n_ax)
@@ -108,15 +95,12 @@ static int collect_axes(const cli_command *c, const cli_args *a, axis_arg *ax, i
         snprintf(ax[*n_ax].label, sizeof ax[*n_ax].label, "--sweep %.80s", sweeps[i]);
         ax[(*n_ax)++].values = eq + 1;
     }
+    /* the library refuses overlaps too (mxsim_sweep_add_axis); checked here by its rule so that the
+    ** message names the two options */
     for (int i = 0; i < *n_ax; i++)
         for (int j = 0; j < i; j++) {
-            const char *fi[2], *fj[2];
-            int ni = axis_fields(ax[i].key, fi), nj = axis_fields(ax[j].key, fj);
-            for (int p = 0; p < ni; p++)
-                for (int q = 0; q < nj; q++)
-                    if (!strcmp(fi[p], fj[q]))
-                        return cli_usage("%s and %s both set %s: give each configuration field one axis", ax[j].label,
-                                         ax[i].label, fi[p]);
+            const char *f = mxsim_sweep_axes_overlap(ax[i].key, ax[j].key);
+            if (f) return cli_usage("%s and %s both set %s: give each configuration field one axis", ax[j].label, ax[i].label, f);
         }
     if (OPT("profile"))
         for (int i = 0; i < *n_ax; i++)

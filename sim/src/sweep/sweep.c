@@ -165,6 +165,17 @@ static int axis_fields(const char *key, const char *out[2])
     return 1;
 }
 
+MXSIM_API const char *mxsim_sweep_axes_overlap(const char *key_a, const char *key_b)
+{
+    const char *fa[2], *fb[2];
+    if (key_a == NULL || key_b == NULL) return NULL;
+    int na = axis_fields(key_a, fa), nb = axis_fields(key_b, fb);
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
+            if (!strcmp(fa[i], fb[j])) return fa[i];
+    return NULL;
+}
+
 /* Every point of the axes sw->axes[0..n_axes-1] plus *extra, validated as mxsim_sweep_run
 ** builds it: a limit across fields (the 2^22-PE array) is refused here, before any point runs,
 ** so that a sweep never writes results of which some points were known to be invalid.
@@ -212,18 +223,13 @@ MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, con
     if (sw->n_axes >= MXSIM_SWEEP_MAX_AXES)
         return mx_fail(ctx, MXSIM_E_INPUT, "sweep axis '%s': at most %d axes", key, MXSIM_SWEEP_MAX_AXES);
     if (strlen(key) >= sizeof sw->axes[0].key) return mx_fail(ctx, MXSIM_E_INPUT, "sweep axis: key too long");
-    const char *mine[2], *theirs[2];
-    int n_mine = axis_fields(key, mine);
     for (int a = 0; a < sw->n_axes; a++) {
         if (strcmp(sw->axes[a].key, key) == 0)
             return mx_fail(ctx, MXSIM_E_INPUT, "sweep axis '%s': given twice", key);
         /* two axes setting one field: the later would silently win over the earlier's label */
-        int n_theirs = axis_fields(sw->axes[a].key, theirs);
-        for (int i = 0; i < n_mine; i++)
-            for (int j = 0; j < n_theirs; j++)
-                if (!strcmp(mine[i], theirs[j]))
-                    return mx_fail(ctx, MXSIM_E_INPUT, "sweep axis '%s' overlaps axis '%s': both set field '%s'",
-                                   key, sw->axes[a].key, mine[i]);
+        const char *f = mxsim_sweep_axes_overlap(key, sw->axes[a].key);
+        if (f) return mx_fail(ctx, MXSIM_E_INPUT, "sweep axis '%s' overlaps axis '%s': both set field '%s'", key,
+                              sw->axes[a].key, f);
     }
     axis ax;
     memset(&ax, 0, sizeof ax);
