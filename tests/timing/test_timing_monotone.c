@@ -17,7 +17,7 @@
 
 static mxsim_ctx *g_ctx;
 
-static int64_t pick(mxt_rng *r, int64_t lo, int64_t hi) { return lo + (int64_t)(mxt_next(r) % (uint64_t)(hi - lo + 1)); }
+#define pick mxt_pick
 
 /* cycles_total, or -1 if the engine refused the case (its message kept for the report). */
 static int64_t cycles(const mxsim_tconfig *c, const mxsim_top *o, int detail)
@@ -102,26 +102,11 @@ static void describe(const char *axis, const mxsim_tconfig *c, const mxsim_tconf
 /* A random machine; `small` keeps it within the detailed engine's reach. */
 static void random_cfg(mxt_rng *r, mxsim_tconfig *c, int small)
 {
-    static const int64_t groups[] = {1, 2, 3, 4, 8, 12, 16, 24, 32, 64};
     mxsim_tconfig_default(c);
     int64_t amax = small ? 8 : 32;
     c->array_rows = pick(r, 0, 2) ? (int64_t)1 << pick(r, 0, small ? 3 : 5) : pick(r, 1, amax);
     c->array_cols = pick(r, 0, 2) ? (int64_t)1 << pick(r, 0, small ? 3 : 5) : pick(r, 1, amax);
-    c->dataflow = pick(r, 0, 2);
-    c->pe_lanes = pick(r, 0, 1) ? (int64_t)1 << pick(r, 0, 5) : pick(r, 1, 40);
-    c->load_lanes = pick(r, 0, 1) ? (int64_t)1 << pick(r, 0, 5) : pick(r, 1, 40);
-    c->group_size = groups[pick(r, 0, 9)];
-    c->operand_format = pick(r, 0, 7) == 0 ? MXSIM_FMT_INT8 : MXSIM_FMT_MXINT8;
-    c->exp_share = pick(r, 0, 2);
-    c->exp_ii_cycles = pick(r, 0, 2) ? 1 : pick(r, 1, 8);
-    c->exp_latency_cycles = pick(r, 0, 12);
-    c->sram_a_kib = pick(r, 1, small ? 4 : 64);
-    c->sram_b_kib = pick(r, 1, small ? 4 : 64);
-    c->sram_c_kib = pick(r, 1, small ? 4 : 64);
-    c->dram_bw_bytes_per_cycle = round((double)pick(r, 1, 128) / (double)pick(r, 1, 8) * 1024) / 1024; /* 1/1024 steps */
-    c->dram_latency_cycles = pick(r, 0, 200);
-    c->out_format = pick(r, 0, 2);
-    c->requant_lanes = pick(r, 1, 64);
+    mxt_random_machine(r, c, small ? 4 : 64);
     c->scalesim_compat = pick(r, 0, 15) == 0;
     /* Compat mode with USER bandwidth reproduces SCALE-Sim's buffer stalls, which are SCALE-Sim's
     ** behaviour, not a physical machine's: checked against SCALE-Sim's own outputs

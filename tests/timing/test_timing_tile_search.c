@@ -28,7 +28,7 @@
 
 static mxsim_ctx *g_ctx;
 
-static int64_t pick(mxt_rng *r, int64_t lo, int64_t hi) { return lo + (int64_t)(mxt_next(r) % (uint64_t)(hi - lo + 1)); }
+#define pick mxt_pick
 
 static int time_op(const mxsim_tconfig *c, const mxsim_top *o, int detail, mxsim_tstats *s)
 {
@@ -234,23 +234,8 @@ static void report(const char *what, const mono_tally *t)
 
 static void random_cfg(mxt_rng *r, mxsim_tconfig *c)
 {
-    static const int64_t groups[] = {1, 2, 3, 4, 8, 12, 16, 24, 32, 64};
     mxsim_tconfig_default(c);
-    c->dataflow = pick(r, 0, 2);
-    c->pe_lanes = pick(r, 0, 1) ? (int64_t)1 << pick(r, 0, 5) : pick(r, 1, 40);
-    c->load_lanes = pick(r, 0, 1) ? (int64_t)1 << pick(r, 0, 5) : pick(r, 1, 40);
-    c->group_size = groups[pick(r, 0, 9)];
-    c->operand_format = pick(r, 0, 7) == 0 ? MXSIM_FMT_INT8 : MXSIM_FMT_MXINT8;
-    c->exp_share = pick(r, 0, 2);
-    c->exp_ii_cycles = pick(r, 0, 2) ? 1 : pick(r, 1, 8);
-    c->exp_latency_cycles = pick(r, 0, 12);
-    c->sram_a_kib = pick(r, 1, 64);
-    c->sram_b_kib = pick(r, 1, 64);
-    c->sram_c_kib = pick(r, 1, 64);
-    c->dram_bw_bytes_per_cycle = round((double)pick(r, 1, 128) / (double)pick(r, 1, 8) * 1024) / 1024;
-    c->dram_latency_cycles = pick(r, 0, 200);
-    c->out_format = pick(r, 0, 2);
-    c->requant_lanes = pick(r, 1, 64);
+    mxt_random_machine(r, c, 64);
 }
 
 /* A larger side with a nested candidate list: x * 2^a, or (x a power of two) any larger size. */
