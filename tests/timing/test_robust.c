@@ -13,28 +13,9 @@
 #include "mxsim.h"
 #include "mxtest.h"
 
-static char g_dir[256];
-
-static const char *dir(void)
-{
-    if (g_dir[0] == '\0') {
-        const char *d = getenv("MXSIM_TEST_TMP");
-        snprintf(g_dir, sizeof g_dir, "%s", d ? d : "/tmp/mxsim_test_robust");
-        char cmd[1200];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", g_dir, g_dir);
-        if (system(cmd) != 0) abort();
-    }
-    return g_dir;
-}
-
-static const char *path(const char *name)
-{
-    static char p[4][400];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(p[k], sizeof p[k], "%s/%s", dir(), name);
-    return p[k];
-}
+#define TMP_FALLBACK "/tmp/mxsim_test_robust"
+static const char *dir(void) { return mxt_tmp_dir(TMP_FALLBACK); }
+static const char *path(const char *name) { return mxt_tmp_path(TMP_FALLBACK, name); }
 
 static int n_entries(void) /* files in the test directory, hidden ones included */
 {

@@ -17,23 +17,8 @@
 #include "test_ops.h"
 
 static mxsim_ctx *g_ctx;
-static char g_dir[256];
 
-static const char *path(const char *name)
-{
-    if (g_dir[0] == '\0') {
-        const char *d = getenv("MXSIM_TEST_TMP");
-        snprintf(g_dir, sizeof g_dir, "%s", d ? d : "/tmp/mxsim_test_timing_exact");
-        char cmd[600];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", g_dir, g_dir);
-        if (system(cmd) != 0) abort();
-    }
-    static char p[4][400];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(p[k], sizeof p[k], "%s/%s", g_dir, name);
-    return p[k];
-}
+static const char *path(const char *name) { return mxt_tmp_path("/tmp/mxsim_test_timing_exact", name); }
 
 static const char *write_file(const char *name, const char *text)
 {

@@ -129,6 +129,29 @@ static inline int mxt_run_all(void)
     return mxt_skipped && mxt_n_cases == 1 ? 77 : 0;
 }
 
+/* The test's scratch directory: $MXSIM_TEST_TMP (CTest sets one per test), else fallback; emptied
+** and created on the first call.  path: NAME in it (four rotating buffers, for a few at once). */
+static inline const char *mxt_tmp_dir(const char *fallback)
+{
+    static char d[256];
+    if (d[0] == '\0') {
+        const char *e = getenv("MXSIM_TEST_TMP");
+        snprintf(d, sizeof d, "%s", e ? e : fallback);
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", d, d);
+        if (system(cmd) != 0) abort();
+    }
+    return d;
+}
+static inline const char *mxt_tmp_path(const char *fallback, const char *name)
+{
+    static char p[4][400];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", mxt_tmp_dir(fallback), name);
+    return p[k];
+}
+
 #define MXTEST_MAIN() \
     int main(void) { return mxt_run_all(); }
 
