@@ -693,6 +693,17 @@ template <int NWG, int C> static void run(const char *card, int nsm, double clk_
              (double)(16384 / C) * C, chain, out);
 }
 
+/* The two-set rows at G = 32, 64, 128, each without and with the bias k-step (-g runs only these). */
+static void run_2set(const char *card, int nsm, double clk_ghz, int *out)
+{
+    run_g32<2, 0>(card, nsm, clk_ghz, out);
+    run_g32<2, 1>(card, nsm, clk_ghz, out);
+    run_g32<2, 0, 2>(card, nsm, clk_ghz, out);
+    run_g32<2, 1, 2>(card, nsm, clk_ghz, out);
+    run_g32<2, 0, 4>(card, nsm, clk_ghz, out);
+    run_g32<2, 1, 4>(card, nsm, clk_ghz, out);
+}
+
 int main(int argc, char **argv)
 {
     const bool only_2set = argc == 2 && argv[1][0] == '-' && argv[1][1] == 'g' && argv[1][2] == 0;
@@ -712,14 +723,7 @@ int main(int argc, char **argv)
     printf("card,nwg,n,chain,us,fraction_of_peak\n");
     const int n = p.multiProcessorCount;
     if (only_2set) {
-        for (int r = 0; r < 2; r++) {
-            run_g32<2, 0>(p.name, n, ghz, out);
-            run_g32<2, 1>(p.name, n, ghz, out);
-            run_g32<2, 0, 2>(p.name, n, ghz, out);
-            run_g32<2, 1, 2>(p.name, n, ghz, out);
-            run_g32<2, 0, 4>(p.name, n, ghz, out);
-            run_g32<2, 1, 4>(p.name, n, ghz, out);
-        }
+        for (int r = 0; r < 2; r++) run_2set(p.name, n, ghz, out);
         return 0;
     }
     run<1, 4>(p.name, n, ghz, out);
@@ -746,12 +750,7 @@ int main(int argc, char **argv)
     run_promo<2, 2>(p.name, n, ghz, out);
     run_promo<2, 3>(p.name, n, ghz, out);
     run_promo<3, 1>(p.name, n, ghz, out);
-    run_g32<2, 0>(p.name, n, ghz, out);
-    run_g32<2, 1>(p.name, n, ghz, out);
-    run_g32<2, 0, 2>(p.name, n, ghz, out);
-    run_g32<2, 0, 4>(p.name, n, ghz, out);
-    run_g32<2, 1, 2>(p.name, n, ghz, out);
-    run_g32<2, 1, 4>(p.name, n, ghz, out);
+    run_2set(p.name, n, ghz, out);
     run_n64<2, 1>(p.name, n, ghz, out);
     run_n64<3, 1>(p.name, n, ghz, out);
     run_n64<4, 1>(p.name, n, ghz, out);
