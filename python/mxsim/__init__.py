@@ -590,49 +590,6 @@ def _fields():
     return out
 
 
-_REAL_OFFSETS = None
-
-
-def _real_offsets():
-    """{field index: byte offset of its double in the configuration buffer} for the real fields.
-
-    The header has no getter of a field's double and mxsim_tconfig_format prints 10 significant
-    digits, so the offsets are found from the library itself, without laying mxsim_tconfig out
-    here: on a default configuration, set the field with mxsim_tconfig_set and find the 8 aligned
-    bytes that changed; they must hold exactly the value set, and the default configuration's
-    bytes there exactly the field table's default.  A field that does not pass (none should) is
-    read through mxsim_tconfig_format instead."""
-    global _REAL_OFFSETS
-    if _REAL_OFFSETS is not None:
-        return _REAL_OFFSETS
-    n = _lib.TCONFIG_BYTES
-    base = (ctypes.c_char * n)()
-    lib.mxsim_tconfig_default(base)
-    base_bytes = bytes(base)
-    ctx = _ctx()
-    offs = {}
-    for i, f in enumerate(Config.fields()):
-        if f["type"] != "real":
-            continue
-        lo, hi, d = f["min"], f["max"], f["default"]
-        for cand in (lo, hi, float(round((lo + hi) / 2)), lo + 1.0, 2.0 * lo):
-            if not (lo <= cand <= hi) or cand == d:
-                continue
-            probe = (ctypes.c_char * n).from_buffer_copy(base)
-            if lib.mxsim_tconfig_set(ctx, probe, f["name"].encode(), repr(cand).encode(), b"probe") != 0:
-                continue
-            changed = [j for j, (x, y) in enumerate(zip(bytes(probe), base_bytes)) if x != y]
-            if not changed:
-                continue
-            off = changed[0] // 8 * 8
-            if (changed[-1] < off + 8 and ctypes.c_double.from_buffer(probe, off).value == cand
-                    and ctypes.c_double.from_buffer(base, off).value == d):
-                offs[i] = off
-            break
-    _REAL_OFFSETS = offs
-    return offs
-
-
 class Config:
     """An accelerator configuration, dict-like over the library's field table:
     cfg["array.rows"] = 32; cfg["dataflow"]; cfg.fields() gives units, bounds and docs.
@@ -667,11 +624,7 @@ class Config:
 
     def __getitem__(self, key):
         i, f = self._index(key)
-        if f["type"] == "real":
-            off = _real_offsets().get(i)
-            if off is not None:
-                return ctypes.c_double.from_buffer(self._buf, off).value
-        buf = ctypes.create_string_buffer(128)
+        buf = ctypes.create_string_buffer(128)  # a real in the digits that read back exactly
         s = lib.mxsim_tconfig_format(self._buf, i, buf, 128).decode()
         return float(s) if f["type"] == "real" else int(s) if f["type"] in ("int", "bool") else s
 

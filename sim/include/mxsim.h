@@ -550,7 +550,8 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
 MXSIM_API mxsim_status mxsim_tconfig_validate(mxsim_ctx *ctx, const mxsim_tconfig *cfg);
 /* The resolved configuration as a table: key, value, type, unit, min, max, default, doc. */
 MXSIM_API mxsim_status mxsim_tconfig_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg, mxsim_table **out);
-/* Formats field i's value of *cfg into buf ("32", "os", "12.5"); returns buf. */
+/* Formats field i's value of *cfg into buf ("32", "os", "12.5"); a real in the fewest digits
+** (15 to 17) that read back as the same double.  Returns buf. */
 MXSIM_API const char *mxsim_tconfig_format(const mxsim_tconfig *cfg, int i, char *buf, size_t len);
 
 /* ---- traces (format: traces/FORMAT.md) ---- */

@@ -277,7 +277,14 @@ MXSIM_API const char *mxsim_tconfig_format(const mxsim_tconfig *cfg, int i, char
     const field *f = &k_fields[i];
     mxsim_tconfig *c = (mxsim_tconfig *)cfg; /* read only */
     if (f->type == F_REAL) {
-        snprintf(buf, len, "%.10g", *rfield(c, f));
+        /* the shortest of 15..17 significant digits that reads back as the same double: the value
+        ** the engines use (a held bandwidth such as 12.7998046875), and exact round trips through
+        ** text (the Python package's pickling; sweep sidecars) */
+        const double v = *rfield(c, f);
+        for (int prec = 15; prec <= 17; prec++) {
+            snprintf(buf, len, "%.*g", prec, v);
+            if (strtod(buf, NULL) == v) break;
+        }
     } else if (f->type == F_ENUM) {
         int64_t idx = *ifield(c, f);
         const char *p = f->pub.choices;
