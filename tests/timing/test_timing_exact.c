@@ -145,6 +145,19 @@ MXTEST(bandwidth_step_outside_compat)
     MXT_TRUE(c.dram_bw_bytes_per_cycle == 13107.0 / 1024);
     MXT_EQ_INT(mxsim_tconfig_set(g_ctx, &c, "dram.bw_bytes_per_cycle", "1.9", "--set"), MXSIM_OK);
     MXT_TRUE(c.dram_bw_bytes_per_cycle == 1946.0 / 1024);
+    /* config --dump prints the held value exactly: 1946/1024 = 1.900390625 (mxsim_tconfig_format) */
+    {
+        char buf[64];
+        int fi = -1;
+        for (int i = 0; i < mxsim_tconfig_field_count(); i++)
+            if (!strcmp(mxsim_tconfig_field_at(i)->name, "dram.bw_bytes_per_cycle")) fi = i;
+        MXT_TRUE(fi >= 0 && !strcmp(mxsim_tconfig_format(&c, fi, buf, sizeof buf), "1.900390625"));
+        c.clock_mhz = 1000 / 0.7; /* 17 digits: 1428.5714285714287 */
+        for (int i = 0; i < mxsim_tconfig_field_count(); i++)
+            if (!strcmp(mxsim_tconfig_field_at(i)->name, "clock.mhz")) fi = i;
+        MXT_TRUE(strtod(mxsim_tconfig_format(&c, fi, buf, sizeof buf), NULL) == 1000 / 0.7);
+        c.clock_mhz = 1000;
+    }
     /* a value set through the struct is checked by validate, so the engine never rounds it by more
     ** than 0.1%: 0.0014 (1.43 steps) is refused */
     c.dram_bw_bytes_per_cycle = 0.0014;
