@@ -127,6 +127,12 @@
 ** -> 37.7), nor 1 KB stages at M = 1 with one tile per block (MXK_DS_CPW=2 there: up to 0.5 us
 ** faster at 1x4096x4096, 1.3-2.3 us slower at 1x1000x8192 where fewer blocks each keep half the
 ** bytes in flight; with twice the stages the 1x4096 gain went too).  H200 final3 README, dev/ab11-13.
+** Nor the first ring fill issued by the consumer warps (after a start barrier, lanes 0-1 of warp w
+** copy rows 2w, 2w + 1 of every ring stage, so the fill leaves in parallel instead of 16 copies per
+** stage from the producer warp): every decode shape slower, three alternating rounds on an H200,
+** 1x4096x4096 G = 128 9.9-10.3 -> 12.2-12.3 us, 16x11008x4096 22.7-22.9 -> 24.7; the trace has the
+** first stage arriving ~4000 clocks later, the activations (queued behind every weight copy) too
+** (reports/gpu/NVIDIA-H200-2026-11-27-final7/dev/s13_fill_*, session 13).
 ** Rows of a tile past the block's range are neither copied nor stored (their ring bytes are stale:
 ** their dots, terms and sums are formed and dropped).  Compiled with -fmad=false: nothing is
 ** contracted. */
