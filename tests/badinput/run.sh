@@ -362,6 +362,15 @@ printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nseq = 16\n
 bad model-decode-seq 2 "dseq.model:6: field 'seq': not read in decode mode" -- "$MXSIM" trace gen "$in/dseq.model" -o "$out/m.trace"
 printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nseq = 16\nctx = 64\n' > "$in/pctx.model"
 bad model-prefill-ctx 2 "pctx.model:7: field 'ctx': only read in decode mode" -- "$MXSIM" trace gen "$in/pctx.model" -o "$out/m.trace"
+# grouped-query attention needs heads a multiple of kv_heads; decode cannot go without its KV cache
+printf 'hidden = 64\nlayers = 1\nheads = 6\nkv_heads = 4\nhead_dim = 32\nffn = 128\nseq = 16\n' > "$in/gqa.model"
+bad model-kv-heads-not-dividing 2 "gqa.model:4: field 'kv_heads': 4 does not divide heads = 6" -- "$MXSIM" trace gen "$in/gqa.model" -o "$out/m.trace"
+printf 'hidden = 64\nlayers = 1\nheads = 2\nkv_heads = 4\nhead_dim = 32\nffn = 128\nseq = 16\n' > "$in/gqa2.model"
+bad model-kv-heads-above-heads 2 "gqa2.model:4: field 'kv_heads': 4 does not divide heads = 2" -- "$MXSIM" trace gen "$in/gqa2.model" -o "$out/m.trace"
+printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nmode = decode\nctx = 64\nkv_cache = 0\n' > "$in/nocache.model"
+bad model-decode-without-cache 2 "nocache.model:8: field 'kv_cache': decode reads the KV cache" -- "$MXSIM" trace gen "$in/nocache.model" -o "$out/m.trace"
+printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nseq = 16\nkv_cache = 2\n' > "$in/cache2.model"
+bad model-kv-cache-two 2 "cache2.model:7: field 'kv_cache': '2' is not an integer in 0..1" -- "$MXSIM" trace gen "$in/cache2.model" -o "$out/m.trace"
 printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nseq = 16\nffn_gated = 2\n' > "$in/gated2.model"
 bad model-gated-flag 2 "gated2.model:7: field 'ffn_gated': '2' is not an integer in 0..1" -- "$MXSIM" trace gen "$in/gated2.model" -o "$out/m.trace"
 # SCALE-Sim interop: keys v2 reads without a default, dataflow case, v3-only features, topology rows

@@ -14,20 +14,22 @@ W=0 MX=0 KV=0 KVMX=0 P=0 G=32
 w() { W=$(( W + $3*$1*$2 )); MX=$(( MX + $3*$2*(($1+G-1)/G)*(G+1) )); }   # k n count
 kv() { KV=$(( KV + $3*$1*$2 )); KVMX=$(( KVMX + $3*$2*(($1+G-1)/G)*(G+1) )); }
 reset() { W=0 MX=0 KV=0 KVMX=0 P=0; }
-# transformer: d L heads hd ffn gated T(keys) B(batch)
-blk() { local d=$1 L=$2 H=$3 hd=$4 f=$5 gm=$6 T=$7 B=$8
-  w "$d" $(( 3*H*hd )) "$L"; w $(( H*hd )) "$d" "$L"; w "$d" $(( f*(1+gm) )) "$L"; w "$f" "$d" "$L"
-  kv "$hd" "$T" $(( L*H*B )); kv "$T" "$hd" $(( L*H*B )); }
+# transformer: d L heads hd ffn gated T(keys) B(batch) [KVH (KV heads; default heads) [cache 0|1]]
+# The KV cache holds one K (T x hd) and one V per layer, KV head and sequence; an encoder (cache 0)
+# keeps none: its K and V are transient activations.
+blk() { local d=$1 L=$2 H=$3 hd=$4 f=$5 gm=$6 T=$7 B=$8 KVH=${9:-$3} cache=${10:-1}
+  w "$d" $(( (H + 2*KVH)*hd )) "$L"; w $(( H*hd )) "$d" "$L"; w "$d" $(( f*(1+gm) )) "$L"; w "$f" "$d" "$L"
+  if [ "$cache" = 1 ]; then kv "$hd" "$T" $(( L*KVH*B )); kv "$T" "$hd" $(( L*KVH*B )); fi; }
 # BERT-base, bert_config.json: hidden 768, 12 layers, 12 heads, ffn 3072, vocab 30522, 512
 # positions, 2 token types; biases everywhere, LayerNorm gamma+beta.  Sequence 128.
-bert() { reset; blk 768 12 12 64 3072 0 128 1
+bert() { reset; blk 768 12 12 64 3072 0 128 1 12 0
   P=$(( 30522*768 + 512*768 + 2*768 + 2*768 + 12*(3*768 + 768 + 2*768 + 3072 + 768 + 2*768) )); }
 # LLaMA-2-7B, config.json: hidden 4096, 32 layers, 32 heads (= kv heads), ffn 11008 SwiGLU,
 # vocab 32000, untied LM head, RMSNorm (weight only), no biases.
 llama() { reset; blk 4096 32 32 128 11008 1 "$1" "$2"; w 4096 32000 1; P=$(( 32000*4096 + (2*32+1)*4096 )); }
 # ViT-B/16, google/vit-base-patch16-224: hidden 768, 12 layers, 12 heads, ffn 3072, patch 16x16x3,
 # 197 tokens, 1000 classes; cls token, position embedding, LayerNorms, biases.
-vit() { reset; blk 768 12 12 64 3072 0 197 1; w $(( 16*16*3 )) 768 1; w 768 1000 1
+vit() { reset; blk 768 12 12 64 3072 0 197 1 12 0; w $(( 16*16*3 )) 768 1; w 768 1000 1
   P=$(( 768 + 768 + 197*768 + 12*(2*768 + 3*768 + 768 + 2*768 + 3072 + 768) + 2*768 + 1000 )); }
 # ResNet (He et al. 2016; torchvision): conv1 7x7x3 -> 64, stages of widths 64..512; BasicBlock
 # (two 3x3) or Bottleneck (1x1, 3x3, 1x1 to 4w); a 1x1 downsample on each stage's first block
@@ -77,6 +79,33 @@ for name in bert-base llama2-7b-prefill llama2-7b-decode-b1 llama2-7b-decode-b16
   eq $(( W + P )) "${pub[$name]}" "$name formula parameters vs published"
   echo "ok   $name: $(( W + P )) parameters; G=128 weights $(( MX + 2*P )) B MXINT8"
 done
+# grouped-query attention: LLaMA-2-70B (meta-llama/Llama-2-70b-hf config.json: hidden 8192, 80 layers,
+# 64 heads, 8 KV heads, head_dim 128, intermediate 11008 -> 28672 SwiGLU, vocab 32000; 68,976,648,192
+# parameters), decode of 4 sequences over 1024 keys: K and V are 80 x 8 x 4 tensors each, not 80 x 64 x 4
+cat > "$t/l70.model" <<'M'
+hidden = 8192
+layers = 80
+heads = 64
+kv_heads = 8
+head_dim = 128
+ffn = 28672
+ffn_gated = 1
+batch = 4
+mode = decode
+ctx = 1024
+vocab = 32000
+param = tok_embeddings 262144000 1 embedding
+param = norms 8192 161 norm
+M
+if "$MXSIM" trace gen "$t/l70.model" -o "$t/l70.trace"; then
+  "$MXSIM" memory --config "$cfg" --group-size 32 --format csv "$t/l70.trace" > "$t/l70.csv"
+  G=32; reset; blk 8192 80 64 128 28672 1 1024 4 8 1; w 8192 32000 1; P=$(( 262144000 + 161*8192 ))
+  eq $(( W + P )) 68976648192 "llama2-70b formula parameters vs published"
+  eq "$(got "$t/l70.csv" "TOTAL weights" elems)" 68976648192 "llama2-70b weights elems"
+  eq "$(got "$t/l70.csv" "TOTAL kv" bf16_bytes)" $(( 2*KV )) "llama2-70b kv bf16 (8 KV heads)"
+  eq "$(got "$t/l70.csv" "TOTAL kv" bf16_bytes)" $(( 2 * 2*80*8*4*1024*128 )) "llama2-70b kv bf16 by hand"
+  eq "$(got "$t/l70.csv" "TOTAL kv" mxint8_bytes)" "$KVMX" "llama2-70b kv mxint8"
+else echo "FAIL llama2-70b model: trace gen"; fails=$((fails+1)); fi
 # version 1 traces still read (no roles: every B is an activation, no weights)
 printf 'mxsim-trace 1\ngemm name=a m=4 n=8 k=64\n' > "$t/v1.trace"
 eq "$("$MXSIM" memory --config "$cfg" --format csv "$t/v1.trace" | awk -F, '$2=="TOTAL weights"{print $7}')" 0 "v1 trace weights"

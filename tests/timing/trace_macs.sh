@@ -53,4 +53,19 @@ check resnet50 $(( conv1 + $(bott 56 56 64 64 3) + $(bott 28 56 128 256 4) + $(b
 # conv1 keeps K = 7*7*3 = 147 (not padded in the trace): 112*112 x 64 x 147
 grep -q "name=conv1 m=12544 n=64 k=147" "$src/traces/resnet50.trace" && echo "ok   conv1 k=147" ||
   { echo "FAIL conv1 not k=147"; fails=$((fails+1)); }
+# Grouped-query attention: LLaMA-2-70B (Llama-2-70b-hf config.json: 80 layers, 8192, 64 heads, 8 KV
+# heads, 28672 SwiGLU, vocab 32000; 68,976,648,192 parameters), decode of 4 sequences over 1024 keys.
+# Per token: the non-embedding weights once, QK^T and PV over the context for all 64 query heads
+# (GQA shares K and V, not the products).
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+printf 'hidden = 8192\nlayers = 80\nheads = 64\nkv_heads = 8\nhead_dim = 128\nffn = 28672\nffn_gated = 1\nbatch = 4\nmode = decode\nctx = 1024\nvocab = 32000\n' > "$t/l70.model"
+if "$MXSIM" trace gen "$t/l70.model" -o "$t/l70.trace"; then
+  want=$(( 4 * (68976648192 - 32000*8192 - 161*8192 + 2*80*1024*64*128) ))
+  got=$(trace_macs "$t/l70.trace"); eng=$(engine_macs "$t/l70.trace")
+  [ "$got" = "$want" ] && echo "ok   llama2-70b GQA decode: $got MACs = formula" || { echo "FAIL llama2-70b GQA: trace $got, formula $want"; fails=$((fails+1)); }
+  [ "$eng" = "$want" ] || { echo "FAIL llama2-70b GQA: engine n_macs $eng != $want"; fails=$((fails+1)); }
+  # one attention GEMM per (layer, KV head, sequence), its M the 8 query heads of the group
+  grep -q "name=attn_scores m=8 n=1024 k=128 repeat=2560 b_role=kv" "$t/l70.trace" && echo "ok   GQA attention stacks the group's heads" ||
+    { echo "FAIL GQA attention op: $(grep attn_scores "$t/l70.trace")"; fails=$((fails+1)); }
+else echo "FAIL llama2-70b: trace gen"; fails=$((fails+1)); fi
 [ "$fails" = 0 ] && echo "all ok" || { echo "$fails failures"; exit 1; }

@@ -2,11 +2,19 @@
 **
 ** A model file is `key = value` lines plus explicit `layer = ...` lines.  Transformer keys
 ** (hidden, layers, heads, kv_heads, head_dim, ffn, ffn_gated, seq, batch, mode = prefill|decode,
-** ctx, vocab, pad) generate per block: QKV projection, attention scores and attention x V per head,
-** the softmax-probability quantize, the output projection, the FFN (gated: gate+up fused), the
-** MXINT8 -> bf16 dequant of the block output; `vocab` adds an LM head on the last token.
+** ctx, vocab, kv_cache, pad) generate per block: QKV projection, attention scores and attention x V
+** per KV head, the softmax-probability quantize, the output projection, the FFN (gated: gate+up
+** fused), the MXINT8 -> bf16 dequant of the block output; `vocab` adds an LM head on the last token.
+** Grouped-query attention (kv_heads < heads, heads a multiple of kv_heads): the heads/kv_heads query
+** heads that share a KV head are stacked along M of one GEMM per KV head (as GQA kernels pack them),
+** so the K and V of a KV head are loaded, and counted as KV cache, once.  kv_cache (0 or 1) says
+** whether attention's B operands (K, V) stay in memory as a KV cache: 1 in decode (required), by
+** default 0 in prefill (an encoder's K and V are transient activations); a causal LM's prefill
+** that fills the cache for the decode after it says kv_cache = 1.
 ** `layer = gemm NAME M N K [REPEAT]` and `layer = conv NAME H W FH FW CIN COUT STRIDE PAD [REPEAT]`
-** (im2col: M = Ho*Wo, K = FH*FW*CIN rounded up to `pad`, N = COUT) are emitted first.
+** (im2col: M = Ho*Wo, K = FH*FW*CIN rounded up to `pad`, N = COUT) are emitted in file order; the
+** transformer blocks (and the LM head) stand where the `layers` key is: layer lines before it come
+** before the blocks, those after it after them (ViT: patch embedding, blocks, classifier).
 ** Every key is an integer >= 1 but ffn_gated (0 or 1) and vocab (0: no LM head); seq (the query
 ** length) belongs to prefill and ctx (the KV length) to decode: the other mode refuses it.
 ** Ignored: elementwise ops other than (de)quantization, layer norms, embeddings.
@@ -81,8 +89,11 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         return st;
     }
     static const char *const keys[] = {"hidden", "layers", "heads", "kv_heads", "head_dim", "ffn",
-                                       "ffn_gated", "seq", "batch", "ctx", "vocab", "pad"};
-    enum { HID, LAY, HEADS, KVH, HD, FFN, GATED, SEQ, BATCH, CTX, VOCAB, PAD, NKEYS };
+                                       "ffn_gated", "seq", "batch", "ctx", "vocab", "kv_cache", "pad"};
+    enum { HID, LAY, HEADS, KVH, HD, FFN, GATED, SEQ, BATCH, CTX, VOCAB, KVC, PAD, NKEYS };
+    /* layer lines after the `layers` key: emitted after the transformer blocks */
+    mxsim_top *post = NULL;
+    int n_post = 0;
     int64_t v[NKEYS] = {0};
     v[PAD] = 1;
     v[BATCH] = 1;
@@ -153,8 +164,9 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
                     break;
                 }
             if (st != MXSIM_OK) break;
+            int64_t lm, lnn, lk, lrep;
             if (!conv) {
-                st = emit(ctx, t, MXSIM_OP_GEMM, tok[1], x[0], x[1], x[2], nt == 6 ? x[3] : 1, line);
+                lm = x[0], lnn = x[1], lk = x[2], lrep = nt == 6 ? x[3] : 1;
             } else {
                 int64_t H = x[0], W = x[1], fh = x[2], fw = x[3], ci = x[4], co = x[5], s2 = x[6], pd = x[7];
                 int64_t hp = sat_add(H, sat_mul(2, pd)), wp = sat_add(W, sat_mul(2, pd));
@@ -165,8 +177,21 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
                     break;
                 }
                 int64_t ho = (hp - fh) / s2 + 1, wo = (wp - fw) / s2 + 1;
-                st = emit(ctx, t, MXSIM_OP_GEMM, tok[1], sat_mul(ho, wo), co,
-                          round_up(sat_mul(sat_mul(fh, fw), ci), v[PAD]), nt == 11 ? x[8] : 1, line);
+                lm = sat_mul(ho, wo), lnn = co, lk = round_up(sat_mul(sat_mul(fh, fw), ci), v[PAD]), lrep = nt == 11 ? x[8] : 1;
+            }
+            if (!key_line[LAY]) {
+                st = emit(ctx, t, MXSIM_OP_GEMM, tok[1], lm, lnn, lk, lrep, line);
+            } else { /* after the blocks: kept until they are emitted */
+                mxsim_top *np = realloc(post, (size_t)(n_post + 1) * sizeof *post);
+                if (np == NULL) {
+                    st = mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
+                    break;
+                }
+                post = np;
+                memset(&post[n_post], 0, sizeof *post);
+                snprintf(post[n_post].name, sizeof post[n_post].name, "%s", tok[1]);
+                post[n_post].m = lm, post[n_post].n = lnn, post[n_post].k = lk, post[n_post].repeat = lrep;
+                post[n_post++].line = line;
             }
         } else {
             int ki = -1;
@@ -178,7 +203,7 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             }
             /* a size of 0 has no meaning (batch 0 was taken as 1, heads 0 failed later naming no
             ** line): every key is >= 1 but ffn_gated (a flag) and vocab (0: no LM head) */
-            const int64_t lo = ki == VOCAB || ki == GATED ? 0 : 1, hi = ki == GATED ? 1 : MX_T_MAX_DIM;
+            const int64_t lo = ki == VOCAB || ki == GATED || ki == KVC ? 0 : 1, hi = ki == GATED || ki == KVC ? 1 : MX_T_MAX_DIM;
             if (mx_tparse_i64(val, &v[ki]) != 0 || v[ki] < lo || v[ki] > hi) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not an integer in %lld..%s", where, key, val,
                              (long long)lo, hi == 1 ? "1" : "2^31");
@@ -206,18 +231,27 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             st = mx_fail(ctx, MXSIM_E_INPUT,
                          "%s:%d: field 'ctx': only read in decode mode (prefill attends over its seq tokens): remove it",
                          path, key_line[CTX]);
+        if (st == MXSIM_OK && mode && have[KVC] && v[KVC] == 0)
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'kv_cache': decode reads the KV cache, 0 has no meaning there",
+                         path, key_line[KVC]);
+        /* GQA: every KV head serves heads/kv_heads query heads (HF's num_key_value_groups) */
+        if (st == MXSIM_OK && have[KVH] && (v[KVH] > v[HEADS] || v[HEADS] % v[KVH] != 0))
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'kv_heads': %lld does not divide heads = %lld", path,
+                         key_line[KVH], (long long)v[KVH], (long long)v[HEADS]);
     }
     if (st == MXSIM_OK && transformer) {
         int64_t kvh = have[KVH] ? v[KVH] : v[HEADS], B = v[BATCH] ? v[BATCH] : 1;
         int64_t S = round_up(v[SEQ], v[PAD]);              /* query tokens per sequence */
         int64_t ctxlen = mode ? round_up(v[CTX], v[PAD]) : S; /* keys attended to */
         int64_t q = mode ? 1 : S, T = B * q, L = v[LAY], hd = v[HD];
-        int64_t hrep = sat_mul(sat_mul(L, v[HEADS]), B);
+        /* one attention GEMM per (layer, KV head, sequence); its M stacks the group's query heads */
+        int64_t hrep = sat_mul(sat_mul(L, kvh), B), qg = sat_mul(q, v[HEADS] / kvh);
+        const mxsim_tensor_role kvrole = mode || v[KVC] ? MXSIM_ROLE_KV : MXSIM_ROLE_ACT;
         if (mode && !have[CTX]) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'ctx': missing for decode", path);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "qkv_proj", T, sat_add(v[HEADS] * hd, sat_mul(2 * kvh, hd)), v[HID], L, 0);
-        if (st == MXSIM_OK) st = emit_role(ctx, t, MXSIM_OP_GEMM, "attn_scores", q, ctxlen, hd, hrep, 0, MXSIM_ROLE_KV);
-        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_QUANTIZE, "attn_probs_q", q, ctxlen, 0, hrep, 0);
-        if (st == MXSIM_OK) st = emit_role(ctx, t, MXSIM_OP_GEMM, "attn_v", q, hd, ctxlen, hrep, 0, MXSIM_ROLE_KV);
+        if (st == MXSIM_OK) st = emit_role(ctx, t, MXSIM_OP_GEMM, "attn_scores", qg, ctxlen, hd, hrep, 0, kvrole);
+        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_QUANTIZE, "attn_probs_q", qg, ctxlen, 0, hrep, 0);
+        if (st == MXSIM_OK) st = emit_role(ctx, t, MXSIM_OP_GEMM, "attn_v", qg, hd, ctxlen, hrep, 0, kvrole);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "o_proj", T, v[HID], v[HEADS] * hd, L, 0);
         if (st == MXSIM_OK)
             st = emit(ctx, t, MXSIM_OP_GEMM, v[GATED] ? "ffn_gate_up" : "ffn_up", T, v[GATED] ? 2 * v[FFN] : v[FFN], v[HID], L, 0);
@@ -225,6 +259,9 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_DEQUANT, "block_out_dq", T, v[HID], 0, L, 0);
         if (st == MXSIM_OK && v[VOCAB] > 0) st = emit(ctx, t, MXSIM_OP_GEMM, "lm_head", B, v[VOCAB], v[HID], 1, 0);
     }
+    for (int i = 0; st == MXSIM_OK && i < n_post; i++)
+        st = emit(ctx, t, MXSIM_OP_GEMM, post[i].name, post[i].m, post[i].n, post[i].k, post[i].repeat, post[i].line);
+    free(post);
     if (st == MXSIM_OK && mxsim_trace_count(t) == 0) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: no layers", path);
     if (st != MXSIM_OK) {
         mxsim_trace_free(t);
