@@ -1,6 +1,7 @@
 """mxsim: Python bindings of the MXINT8 accelerator simulator (ctypes over libmxsim's C ABI).
 
-Numerics:  quantize, dequantize, gemm, compare on NumPy arrays (float32; bfloat16 as uint16 bit
+Numerics:  quantize, dequantize, gemm, compare on NumPy arrays (float32, or another real type whose
+           values are all exact in float32, else ValueError; bfloat16 as uint16 bit
            patterns or ml_dtypes.bfloat16), torch tensors and JAX arrays; MXTensor (mantissa,
            scale, group_size, axis, profile) with save/load of the CLI's .npz, picklable.
 Timing:    Config (dict-like over the configuration field table), Trace, run(config, trace).
@@ -20,6 +21,7 @@ import json
 import numbers
 import operator
 import os
+import stat
 import tempfile
 import threading
 import warnings
@@ -217,6 +219,24 @@ def _real(name, v):
     return float(v)
 
 
+def _flag(name, v):
+    """A yes/no argument (the CLI's flags: --no-accuracy, --strict-group, --detail, --compress):
+    bool or NumPy's bool only.  A string ("no" is truthy), a number or None is a TypeError: never
+    guessed."""
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    raise TypeError(f"{name}: expected True or False, got {type(v).__name__} {v!r}")
+
+
+def _cli_int(name, v, lo, hi, ctype=_I64):
+    """An integer option with the CLI's range lo..hi: TypeError for a non-integer, OverflowError
+    outside the C field's range (as _int), ValueError outside lo..hi (the CLI's usage error)."""
+    n = _int(name, v, ctype)
+    if not lo <= n <= hi:
+        raise ValueError(f"{name}={n}: expected {lo}..{hi} (the CLI's range)")
+    return n
+
+
 def _threads(threads):
     """The library's n_threads (unsigned): None -> 0 (every CPU).  A negative count or one past the
     unsigned range would wrap (-1 -> 4294967295, 2**32 -> 0 = every CPU): refused here; 1..1024
@@ -232,7 +252,10 @@ def _threads(threads):
 def _text(name, s):
     """A C string from str (UTF-8) or bytes; an embedded NUL would truncate it: refused."""
     if isinstance(s, str):
-        b = s.encode()
+        try:
+            b = s.encode()
+        except UnicodeEncodeError as e:
+            raise ValueError(f"{name}: {s!r} is not valid Unicode text ({e.reason} at position {e.start})") from None
     elif isinstance(s, bytes):
         b = s
     else:
@@ -255,6 +278,22 @@ def _path(name, p):
     return b
 
 
+def _need_ext(name, p, ext, what):
+    """The CLI's need_ext: a file a command writes must be named as what it holds, so the reading
+    command accepts it; "-" (standard output) and an existing device or FIFO have no extension."""
+    if len(p) > len(ext) and p.endswith(ext):
+        return
+    if p == b"-":
+        return
+    try:
+        st = os.stat(p)
+        if not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+            return
+    except (OSError, ValueError):
+        pass
+    raise ValueError(f"{name}={os.fsdecode(p)!r}: this writes {what}; name the file *{ext.decode()}")
+
+
 def _choice(name, v, choices):
     if not isinstance(v, str) or v not in choices:
         raise ValueError(f"{name}={v!r}: expected one of {', '.join(repr(c) for c in choices)}")
@@ -271,7 +310,10 @@ def _value_text(name, v):
     if isinstance(v, str):
         return v
     if isinstance(v, bytes):
-        return v.decode()
+        try:
+            return v.decode()
+        except UnicodeDecodeError as e:
+            raise ValueError(f"{name}: {v!r} is not UTF-8 text ({e.reason} at byte {e.start})") from None
     if isinstance(v, (bool, np.bool_)):
         return "1" if v else "0"
     if isinstance(v, (numbers.Integral, np.integer)):
@@ -337,8 +379,8 @@ def _as_numpy(x, dtype=None, name="input"):
     bf16 inputs -- uint16 bit patterns (either byte order), ml_dtypes.bfloat16 arrays, torch
     bfloat16 tensors -- go through the library's bf16 path (dtype None or 'bf16'); with dtype 'f32'
     their VALUES are widened to float32 (exact), except raw uint16, whose meaning would be a guess
-    (TypeError).  Other real types are cast to float32 (dtype None or 'f32'); complex and
-    non-numeric types are a TypeError."""
+    (TypeError).  Other real types are converted to float32 (dtype None or 'f32') when every value
+    is exact there (_exact_f32: else ValueError); complex and non-numeric types are a TypeError."""
     if dtype is None:
         want = None
     elif dtype in ("f32", "float32"):
@@ -378,13 +420,41 @@ def _as_numpy(x, dtype=None, name="input"):
                         f"a torch bfloat16 tensor, got {a.dtype}")
     if a.dtype.kind not in "fiub" and a.dtype.type.__module__ != "ml_dtypes":  # ml_dtypes' float8 etc. widen exactly
         raise TypeError(f"{name}: dtype {a.dtype} is not a real number type (float32 or bf16 expected)")
-    return a.astype(np.float32, copy=False), _DT_F32
+    return _exact_f32(name, a), _DT_F32
+
+
+def _exact_f32(name, a):
+    """a as float32 when every value converts exactly (NaN stays NaN, infinities stay infinite);
+    else ValueError naming the first value that float32 cannot hold (float64 1 + 1e-12, 1e39 or
+    1e-50, int64 2**60 + 1000).  The library computes in float32 only, as the CLI, which reads
+    '<f4' (and bf16 bits) and refuses a '<f8' .npy: a rounded input would give wrong numbers."""
+    if a.dtype == np.float32:
+        return a
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        f = a.astype(np.float32)
+        if a.dtype.kind == "b" or not a.size:
+            return f
+        if a.dtype.kind in "iu":
+            bits = 8 * a.dtype.itemsize
+            lo, hi = (-2.0 ** (bits - 1), 2.0 ** (bits - 1)) if a.dtype.kind == "i" else (0.0, 2.0 ** bits)
+            w = f.astype(np.float64)
+            fits = (w >= lo) & (w < hi)  # float32 may round up past the type's maximum (2**63 for int64)
+            ok = fits & (np.where(fits, w, 0).astype(a.dtype) == a)
+        else:  # floats (float16, float64, longdouble, ml_dtypes' types): compare in a's own type
+            ok = (f.astype(a.dtype) == a) | (np.isnan(f) & np.isnan(a))
+    if not ok.all():
+        idx = tuple(int(i) for i in np.argwhere(~ok)[0])
+        v = a[idx] if a.ndim else a[()]
+        raise ValueError(f"{name}: {v.item()!r} ({a.dtype}) at index {idx} is not exactly representable in float32 "
+                         f"(it would become {f[idx].item()!r}); mxsim computes in float32 and never rounds an input "
+                         f"silently: convert it yourself (np.float32) if that is what you mean")
+    return f
 
 
 def _to_tensor(ctx, a, dt):
     """A library tensor holding a's values (the library owns its storage: one copy).  a's values
     must already fit the dtype (callers check: nothing wraps here)."""
-    a = np.ascontiguousarray(a, dtype=_NP[dt])
+    a = np.asarray(a, dtype=_NP[dt], order="C")  # not ascontiguousarray: it makes a 0-d array 1-d
     shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
     t = ctypes.c_void_p()
     _check(ctx, lib.mxsim_tensor_create(ctx, dt if dt != _DT_BF16 else _DT_U16, a.ndim, shape, ctypes.byref(t)))
@@ -469,9 +539,15 @@ class MXTensor:
                 f"profile='{self.profile}')")
 
     def save(self, path, compress=False):
-        """Writes the CLI's .npz (members mantissa, scale, group_size, axis, profile), atomically."""
+        """Writes the CLI's .npz (members mantissa, scale, group_size, axis, profile), atomically.
+        path must end in .npz, as `mxsim quantize -o` requires (an .npz under another name would
+        be read as something else: a '.npy' by `mxsim info`/`compare`); "-" and an existing device
+        or FIFO, which have no extension, as the CLI."""
+        p = _path("path", path)
+        _need_ext("path", p, b".npz", "an MXINT8 .npz")
+        z = _flag("compress", compress)
         ctx = _ctx()
-        _check(ctx, lib.mxsim_mx_save(ctx, self._h.ptr, _path("path", path), int(bool(compress))))
+        _check(ctx, lib.mxsim_mx_save(ctx, self._h.ptr, p, int(z)))
 
     @classmethod
     def load(cls, path):
@@ -491,9 +567,10 @@ def _mx(name, x):
 
 
 def quantize(x, group_size=32, axis=-1, profile="ocp", dtype=None, threads=None):
-    """Quantizes x to an MXTensor, bit-identical to `mxsim quantize`: float32 (other real types are
-    cast), or bf16 -- uint16 bit patterns, ml_dtypes.bfloat16 (JAX), torch bfloat16 -- through the
-    library's bf16 path; dtype='f32' quantizes a bf16 input's values widened to float32 instead.
+    """Quantizes x to an MXTensor, bit-identical to `mxsim quantize`: float32 (other real types
+    where every value is exact in float32, else ValueError naming it), or bf16 -- uint16 bit
+    patterns, ml_dtypes.bfloat16 (JAX), torch bfloat16 -- through the library's bf16 path;
+    dtype='f32' quantizes a bf16 input's values widened to float32 instead.
     threads: as the CLI's -j (None: every CPU)."""
     g, ax, pid = _int("group_size", group_size), _int("axis", axis, _I32), _profile_id(profile)
     a, dt = _as_numpy(x, dtype, "x")
@@ -535,7 +612,10 @@ def gemm(a, b, acc="fp32", out_dtype="f32", threads=None):
 
 def compare(ref, test, dtype=None):
     """Error metrics of test against ref (same shape; float32, or both bf16 bits): dict with n,
-    n_bit_mismatch, n_nan_mismatch, sqnr_db, max_abs_err, max_rel_err, mean_abs_err."""
+    n_bit_mismatch, n_nan_mismatch, sqnr_db, max_abs_err, max_rel_err, mean_abs_err.
+    The library compares in float32 only (the CLI refuses a '<f8' .npy): a float64 or integer
+    input is taken only when each value is exact in float32, else ValueError naming the value
+    (1.0 against 1.0 + 1e-12 would otherwise report no mismatch)."""
     ra, rdt = _as_numpy(ref, dtype, "ref")
     ta, tdt = _as_numpy(test, dtype, "test")
     ctx = _ctx()
@@ -694,7 +774,13 @@ class Config:
         return f"Config({self.path!r})" if self.path else "Config()"
 
 
-def _config(c):
+def _config(c, what=None):
+    """A Config, or one loaded from a path.  None (the default configuration) only where the CLI's
+    command runs without --config (`mxsim cost`); what names the call that requires one (`mxsim
+    run` and `mxsim sweep` stop with "missing --config CFG"): TypeError."""
+    if c is None and what is not None:
+        raise TypeError(f"config: {what} needs a configuration (a Config or a path), got None (the CLI's "
+                        f"`mxsim {what.split('.')[-1]}` requires --config; mxsim.Config() is the default one)")
     return c if isinstance(c, Config) else Config(c)
 
 
@@ -703,6 +789,23 @@ def _config(c):
 _OP_FIELDS = ("kind", "name", "m", "n", "k", "group_size", "repeat", "a_fmt", "b_fmt", "out_fmt", "line",
               "conv_h", "conv_w", "conv_fh", "conv_fw", "conv_c", "conv_s")
 _OP_INT32 = ("kind", "a_fmt", "b_fmt", "out_fmt", "line")  # int32_t in mxsim_top; the others int64_t
+_OP_CONV = ("conv_h", "conv_w", "conv_fh", "conv_fw", "conv_c", "conv_s")
+
+
+def _op_kind_name(kind):
+    n = lib.mxsim_op_kind_name(kind)
+    return n.decode() if n else f"kind {kind}"
+
+
+def _check_conv(where, cv):
+    """The conv_* fields as a SCALE-Sim import sets them: input H, W, filter H, W, channels >= 1,
+    the filter within the input, a row stride >= 1 (and a column stride << 32, or 0: the same)."""
+    s = cv["conv_s"]
+    sh = s & 0xFFFFFFFF
+    bad = [f for f in _OP_CONV[:5] if cv[f] < 1]
+    if bad or s < 1 or sh < 1 or cv["conv_fh"] > cv["conv_h"] or cv["conv_fw"] > cv["conv_w"]:
+        raise ValueError(f"{where}: conv fields {cv} are not a conv layer (H, W, FH <= H, FW <= W, C >= 1, stride "
+                         ">= 1: row | column << 32)")
 
 
 class Trace:
@@ -722,9 +825,19 @@ class Trace:
 
     @classmethod
     def build(cls, ops, source="python"):
-        """ops: dicts with kind ("gemm", "dequant", "quantize"), name, m, n, k and optionally
-        group_size (0: the configuration's), repeat, a_fmt/b_fmt/out_fmt (-1: the configuration's).
-        Integers must fit the op's C fields (int64; kind, formats, line: int32): else OverflowError."""
+        """ops: dicts with kind ("gemm", "dequant", "quantize"), name, m, n, k (gemm only: a
+        dequant or quantize op is m x n elements, and the text format has no k for it: a nonzero k
+        there is a ValueError) and optionally group_size (0: the configuration's), repeat,
+        a_fmt/b_fmt/out_fmt (-1: the configuration's), line.  The conv_* fields are set only by a
+        SCALE-Sim topology import (Trace.load of a .csv) and are not in the text format: here they
+        must be 0 (absent), else ValueError.  Integers must fit the op's C fields (int64; kind,
+        formats, line: int32): else OverflowError."""
+        return cls._build(ops, source, conv=False)
+
+    @classmethod
+    def _build(cls, ops, source, conv):
+        """build(); conv=True (unpickling a trace that came from a SCALE-Sim import) keeps the
+        conv_* fields, checked as the import sets them."""
         ctx = _ctx()
         h = ctypes.c_void_p()
         _check(ctx, lib.mxsim_trace_create(ctx, _text("source", source), ctypes.byref(h)))
@@ -747,6 +860,17 @@ class Trace:
                 else:
                     v = _int(what, v, _I32 if k in _OP_INT32 else _I64)
                 setattr(op, k, v)
+            where = f"trace op {op.name.decode(errors='replace')!r}"
+            if op.kind != 0 and op.k != 0:  # MXSIM_OP_GEMM
+                raise ValueError(f"{where}: k={op.k}: only a gemm op has k (a {_op_kind_name(op.kind)} op is m x n "
+                                 f"elements; the trace format has no k for it)")
+            cv = {f: getattr(op, f) for f in _OP_CONV}
+            if any(cv.values()):
+                if not conv:
+                    raise ValueError(f"{where}: {', '.join(f'{f}={x}' for f, x in cv.items() if x)}: the conv_* fields "
+                                     "come only from a SCALE-Sim topology import (Trace.load of a .csv) and are not in "
+                                     "the trace format (save() could not keep them): leave them 0")
+                _check_conv(where, cv)
             _check(ctx, lib.mxsim_trace_append(ctx, h, ctypes.byref(op)))
         return tr
 
@@ -795,7 +919,7 @@ class Trace:
                 "path": self.path}
 
     def __setstate__(self, st):
-        t = Trace.build(st["ops"], st["source"])
+        t = Trace._build(st["ops"], st["source"], conv=True)
         ctx = _ctx()
         for i, r in enumerate(st.get("roles", [])):
             if r:
@@ -810,6 +934,8 @@ class Trace:
 
 
 def _trace(t):
+    if t is None:
+        raise TypeError("trace: expected a Trace or a path, got None")
     return t if isinstance(t, Trace) else Trace.load(t)
 
 
@@ -820,7 +946,8 @@ def run(config, trace, detail=False):
     with every statistic of the library's statistics table (columns read at run time).
     Ctrl-C (main thread) stops the detailed engine (detail=True) and raises KeyboardInterrupt."""
     _require("timing", "mxsim.run")
-    cfg, tr = _config(config), _trace(trace)
+    cfg, tr = _config(config, "mxsim.run"), _trace(trace)
+    detail = _flag("detail", detail)
     ctx = _ctx()
     _check(ctx, lib.mxsim_tconfig_validate(ctx, cfg._buf))
     n = len(tr)
@@ -880,7 +1007,8 @@ def _cost_params(p, node=None, vdd=None, overhead=None, sram_bank_kib=None):
 
 
 def cost(config, node=45, vdd=0.0, overhead=1.0, sram_bank_kib=None):
-    """Area and leakage per component (`mxsim cost`): Records."""
+    """Area and leakage per component (`mxsim cost`): Records.  config None is the default
+    configuration, as `mxsim cost` without --config (run and sweep require one, as the CLI)."""
     _require("sweep", "mxsim.cost")
     cfg = _config(config)
     p = _lib.CostParams()
@@ -928,15 +1056,19 @@ def _sweep_setup(ctx, cfg, tr, axes, opts):
     o = _lib.SweepOpts()
     lib.mxsim_sweep_opts_default(ctypes.byref(o))
     o.n_threads = _threads(opts.get("threads"))
-    o.accuracy = int(bool(opts.get("accuracy", True)))
-    for k in ("sample_rows", "sample_cols"):
+    o.accuracy = int(_flag("accuracy", opts.get("accuracy", True)))
+    for k in ("sample_rows", "sample_cols"):  # the CLI's --sample-rows/--sample-cols: 0 (all)..2^20
         if opts.get(k) is not None:
-            setattr(o.acc, k, _int(k, opts[k]))
-    if opts.get("seed") is not None:
-        o.acc.seed = _int("seed", opts["seed"], _U64)
+            setattr(o.acc, k, _cli_int(k, opts[k], 0, 1 << 20))
+    if opts.get("seed") is not None:  # --seed: 0..2^63-1
+        o.acc.seed = _cli_int("seed", opts["seed"], 0, 2 ** 63 - 1, _U64)
     if opts.get("data_dir") is not None:
         o.acc.data_dir = _path("data_dir", opts["data_dir"])
-    o.strict_group = int(bool(opts.get("strict_group", False)))
+    if not o.accuracy:  # as `mxsim sweep --no-accuracy` with --data, --sample-rows/-cols or --seed
+        for k in ("data_dir", "sample_rows", "sample_cols", "seed"):
+            if opts.get(k) is not None:
+                raise ValueError(f"{k}={opts[k]!r} has no effect with accuracy=False: give one of them")
+    o.strict_group = int(_flag("strict_group", opts.get("strict_group", False)))
     if opts.get("profile") is not None:
         o.profile = _profile_id(opts["profile"])
     _cost_params(o.cost, opts.get("node"), opts.get("vdd"), opts.get("overhead"), opts.get("sram_bank_kib"))
@@ -1018,6 +1150,14 @@ def merge(parts, out, format=None):
     """Joins part files (`mxsim merge`) into out (format from format or out's extension); returns
     the number of failed points."""
     _require("sweep", "mxsim.merge")
+    if isinstance(parts, (str, bytes, os.PathLike)):
+        raise TypeError(f"parts: expected a list of part file paths, got the single path {parts!r} (pass [path])")
+    try:
+        parts = list(parts)
+    except TypeError:
+        raise TypeError(f"parts: expected a list of part file paths, got {type(parts).__name__} {parts!r}") from None
+    if not parts:
+        raise ValueError("parts: no part files (written by mxsim sweep --shard I/N -o PART, or sweep(executor=...))")
     ctx = _ctx()
     paths = [_path("part", p) for p in parts]
     arr = (ctypes.c_char_p * len(paths))(*paths)
@@ -1043,7 +1183,8 @@ def sweep(config, trace, axes, out=None, format=None, threads=None, executor=Non
     The rows' status column says why in any case; check=False leaves it at that.
     Ctrl-C (main thread) cancels a local sweep: KeyboardInterrupt."""
     _require("sweep", "mxsim.sweep")
-    cfg, tr = _config(config), _trace(trace)
+    cfg, tr = _config(config, "mxsim.sweep"), _trace(trace)
+    check = _flag("check", check)
     axes = dict(axes)
     opts = dict(threads=threads, accuracy=accuracy, sample_rows=sample_rows, sample_cols=sample_cols, seed=seed,
                 data_dir=data_dir, profile=profile, strict_group=strict_group, node=node, vdd=vdd,

@@ -199,7 +199,8 @@ static void tick_label(const mx_axis *a, double v, char *out, size_t n)
     fmt_num(a->exp10 ? v / pow(10, a->exp10) : v, out, n);
 }
 
-/* "cycles" -> "cycles (x10^6)" when the axis scales its labels. */
+/* "cycles" -> "cycles (x10^6)" when the axis scales its labels, "..., log scale" when it is
+** logarithmic (equal spacing is otherwise read as equal steps). */
 static void axis_title(const mx_axis *a, const char *title, char *out, size_t n)
 {
     snprintf(out, n, "%s", title);
@@ -208,6 +209,7 @@ static void axis_title(const mx_axis *a, const char *title, char *out, size_t n)
         sup_int(out, n, a->exp10);
         snprintf(out + strlen(out), n - strlen(out), ")");
     }
+    if (a->log) snprintf(out + strlen(out), n - strlen(out), ", log scale");
 }
 
 static double map_v(const mx_axis *a, double v, double p0, double p1)

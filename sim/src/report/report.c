@@ -1011,7 +1011,8 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
                                               "sqnr_db", "max_rel_err", "acc_rows", "acc_cols", "acc_from_file",
                                               "group_note"};
         rows_table(&d, in, rows, nr, op_cols, (int)(sizeof op_cols / sizeof op_cols[0]), 0);
-        doc_p(&d, "acc_rows x acc_cols: the outputs on which accuracy was measured (sampled when smaller than m x n).");
+        doc_p(&d, "acc_rows x acc_cols: the outputs on which accuracy was measured (sampled when smaller than m x n); "
+                 "on TOTAL rows each is summed over the ops, so their product is not a count of outputs.");
     }
 
     /* accuracy per op against the x axis, the other axes at the first point's values */
@@ -1064,8 +1065,9 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
     constants(&d, ctx, m);
     doc_p(&d, "Energy = sum over events of count x energy/event (event counts from the timing engine) + leakage power "
               "x time. Sources: HOR14 Horowitz ISSCC'14; ALADDIN40 Shao et al. ISCA'14 via Accelergy; CACTI7-ACCELERGY "
-              "Balasubramonian et al. TACO'17 (Accelergy CACTI plug-in output); ACC-CACTI-DRAM Malladi ISCA'12 / "
-              "Chatterjee MICRO'17; SB17 Stillmaker & Baas, Integration 2017. Full citations: sim/doc/energy-area.md.");
+              "Balasubramonian et al. TACO'17 (Accelergy CACTI plug-in output); ACC-CACTI-DRAM the DRAM pJ/bit "
+              "table of Accelergy's CACTI wrapper (nominal LPDDR4 8 pJ/bit: 'public data' there, no primary source; "
+              "low HBM2 3.9 pJ/bit: O'Connor, Chatterjee et al. MICRO'17); SB17 Stillmaker & Baas, Integration 2017. Full citations: sim/doc/energy-area.md.");
 
     doc_h(&d, 2, "Configuration");
     object_table(&d, &m->j, m->base, "base configuration");

@@ -58,9 +58,10 @@
 #define REFS(keys) keys
 static const mxsim_cost_const k_consts[] = {
     /* ---- energy per event ---- */
-    {"mult8.energy", "multipliers", "int8 x int8 multiply, per MAC", "pJ", 0.2, 0.2, 0.539375, 45, 0.9,
-     "HOR14 ISSCC'14 energy table, 8b mult; high ALADDIN40 32x32 mult 8.63 pJ @5ns (Accelergy)", "A/B",
-     "nominal HOR14; high = 8.63 x (8/32)^2, Accelergy's quadratic width rule", REFS("HOR14 ALADDIN40 ACCELERGY")},
+    {"mult8.energy", "multipliers", "int8 x int8 multiply, per MAC", "pJ", 0.2, 0.2, 0.7925, 45, 0.9,
+     "HOR14 ISSCC'14 energy table, 8b mult; high ALADDIN40 32x32 mult 12.68 pJ @1ns (the 1 GHz row, as the "
+     "adder's high and every leakage; the old plug-in's 5 ns default row is 8.63 pJ)", "A/B",
+     "nominal HOR14; high = 12.68 x (8/32)^2, Accelergy's quadratic width rule", REFS("HOR14 ALADDIN40 ACCELERGY")},
     {"add.energy_per_bit", "adder_trees", "integer add, per result bit", "pJ/bit", 0.003125, 0.002678125,
      0.0065625, 45, 0.9,
      "HOR14 32b add 0.1 pJ; low ALADDIN40 32b adder 0.0857 pJ @>=2ns; high ALADDIN40 0.21 pJ @1ns", "A",
@@ -79,9 +80,10 @@ static const mxsim_cost_const k_consts[] = {
      "HOR14 SRAM read 64b 8KB 10 pJ; low CACTI7-ACCELERGY 40nm 8KB read 5.26 pJ/64b", "A",
      "per bit = /64; x sqrt(C / 8 KiB) for a macro of C (HOR14 fit, energy-area.md section 1, C)", REFS("HOR14 CACTI7-ACCELERGY")},
     {"dram.energy_per_bit", "dram", "DRAM transfer, per bit", "pJ/bit", 8.0, 3.9, 20.0, 0, 0,
-     "ACC-CACTI-DRAM LPDDR4 8 pJ/b; low HBM2 3.9 pJ/b (Chatterjee MICRO'17); high HOR14 DRAM 20 pJ/b",
+     "ACC-CACTI-DRAM LPDDR4 8 pJ/b (Accelergy's value, no primary source); low HBM2 3.9 pJ/b (O'Connor, Chatterjee "
+     "et al. MICRO'17); high HOR14 DRAM 20 pJ/b",
      "A", "off chip: not node-scaled; high = low end of HOR14's 20-40 pJ/bit", REFS("ACC-CACTI-DRAM HOR14")},
-    {"dequant.energy", "dequant_unit", "MXINT8 -> bf16 dequant, per element", "pJ", 0.2677, 0.2572, 0.35, 45, 0.9,
+    {"dequant.energy", "dequant_unit", "MXINT8 -> bf16 dequant, per element", "pJ", 0.2677, 0.2572, 0.3469, 45, 0.9,
      "derived: GE ratio x HOR14 add32 0.1 pJ; rtl/ mase-cuda lane 610.3 GE / add32 228 GE "
      "(reports/rtl/area.csv); low ocp lane 586.3 GE; high YOSYS 791-GE int32->bf16 block (references.md#yosys)",
      "C", "gate-count ratio times the adder energy", REFS("HOR14 MXSIM-RTL YOSYS")},
@@ -169,8 +171,10 @@ static const mxsim_cost_ref k_refs[] = {
      "Memories\", ACM TACO 14(2), 2017; 40 nm ITRS-HP output stored in accelergy-cacti-plug-in "
      "cacti/out.csv"},
     {"ACC-CACTI-DRAM", REF_DOC "acc-cacti-dram",
-     "DRAM pJ/bit of accelergy-cacti-plug-in cacti_wrapper.py: LPDDR4 8 (public data); K. T. Malladi et al., "
-     "ISCA 2012; HBM2 3.9 and GDDR5 14 (Chatterjee et al., MICRO 2017, as the wrapper cites it)"},
+     "DRAM pJ/bit of accelergy-cacti-plug-in cacti_wrapper.py: LPDDR4 8 (the wrapper's only source for it: "
+     "\"public data\"; no primary source); LPDDR 40 and DDR3 70 (K. T. Malladi et al., ISCA 2012, as the wrapper "
+     "cites it); HBM2 3.9 and GDDR5 14 (\"Chatterjee et al., MICRO 2017\" in the wrapper, i.e. M. O'Connor, "
+     "N. Chatterjee et al., \"Fine-Grained DRAM\", MICRO 2017; not re-read here)"},
     {"SB17", REF_DOC "sb17",
      "A. Stillmaker, B. Baas, \"Scaling equations for the accurate prediction of CMOS device performance "
      "from 180 nm to 7 nm\", Integration 58:74-81, 2017, doi:10.1016/j.vlsi.2017.02.002; area factors and "
@@ -326,7 +330,7 @@ MXSIM_API void mxsim_cost_params_default(mxsim_cost_params *p)
     p->node_nm = ANCHOR_NODE_NM;
     p->vdd_v = 0;
     p->overhead_factor = 1.0;
-    p->sram_bank_kib = 32; /* HOR14's 32 KB point: the fit is not extrapolated beyond its data */
+    p->sram_bank_kib = 32; /* buffers as 32 KiB macros (HOR14's 32 KB point; the fit spans 8 KB..1 MB) */
 }
 
 static mxsim_status check_params(mxsim_ctx *ctx, const char *fn, const mxsim_cost_params *p)
@@ -733,8 +737,11 @@ MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cf
             total += d[c] + out->leak_pj[b][c];
         }
         out->total_pj[b] = total;
-        out->pj_per_mac[b] = macs > 0 ? total / macs : 0;
-        out->tops_per_w[b] = total > 0 ? 2.0 * macs / (total * 1e-12) / 1e12 : 0;
+        /* per USEFUL MAC: the padding's issued MACs cost energy (above) but are not work done; per
+        ** issued MAC a padded op looked cheaper (G = 128 on K = 64 attention: half the pJ/MAC) */
+        const double useful = (double)st->n_macs;
+        out->pj_per_mac[b] = useful > 0 ? total / useful : 0;
+        out->tops_per_w[b] = total > 0 ? 2.0 * useful / (total * 1e-12) / 1e12 : 0;
         out->tops_per_mm2[b] = area->total_mm2[b] > 0 ? st->tops / area->total_mm2[b] : 0;
     }
     return MXSIM_OK;

@@ -138,7 +138,8 @@ MXSIM_API const char *mxsim_sweep_axis_type(const mxsim_sweep *sw, int a)
 MXSIM_API const char *mxsim_sweep_axis_unit(const mxsim_sweep *sw, int a)
 {
     if (sw == NULL || a < 0 || a >= sw->n_axes) return NULL;
-    int fi = sw->axes[a].kind == AX_PROFILE ? -1 : field_index(sw->axes[a].kind == AX_ARRAY_SIZE ? "array.rows" : sw->axes[a].key);
+    if (sw->axes[a].kind == AX_ARRAY_SIZE) return "PE per side (W x W array)"; /* W = 8 is 64 PEs */
+    int fi = sw->axes[a].kind == AX_PROFILE ? -1 : field_index(sw->axes[a].key);
     return fi >= 0 ? mxsim_tconfig_field_at(fi)->unit : "";
 }
 

@@ -21,18 +21,18 @@ static const char *const k_cost_cols[][3] = {
     {"energy_mj_high", "mJ", "energy, high band"},
     {"leakage_mj", "mJ", "leakage part of energy_mj"},
     {"pj_per_mac", "pJ", "energy per useful MAC, nominal"},
-    {"pj_per_mac_low", "pJ", "energy per MAC, low band"},
-    {"pj_per_mac_high", "pJ", "energy per MAC, high band"},
-    {"tops_per_w", "TOPS/W", "2 MACs / energy, nominal"},
-    {"tops_per_w_low", "TOPS/W", "TOPS/W, low band"},
-    {"tops_per_w_high", "TOPS/W", "TOPS/W, high band"},
+    {"pj_per_mac_low", "pJ", "energy per useful MAC, low-energy constants"},
+    {"pj_per_mac_high", "pJ", "energy per useful MAC, high-energy constants"},
+    {"tops_per_w", "TOPS/W", "2 useful MACs / energy, nominal"},
+    {"tops_per_w_low", "TOPS/W", "TOPS/W at the low-energy constants (the higher TOPS/W)"},
+    {"tops_per_w_high", "TOPS/W", "TOPS/W at the high-energy constants (the lower TOPS/W)"},
     {"tops_per_mm2", "TOPS/mm2", "tops / area_mm2"},
     {"sqnr_db", "dB", "accuracy: SQNR of the MXINT8 result against float64"},
     {"max_rel_err", "", "accuracy: max |y - ref| / |ref|"}};
 #define N_COST ((int)(sizeof k_cost_cols / sizeof k_cost_cols[0]))
 static const char *const k_acc_int_cols[][3] = {
-    {"acc_rows", "rows", "outputs measured: rows"},
-    {"acc_cols", "columns", "outputs measured: columns"},
+    {"acc_rows", "rows", "outputs measured: rows (TOTAL: summed over ops)"},
+    {"acc_cols", "columns", "outputs measured: columns (TOTAL: summed over ops; not a product)"},
     {"acc_sampled", "", "1: fewer rows or columns than the op has"},
     {"acc_from_file", "ops", "1: the op's data came from --data files, 0: synthetic; TOTAL: how many ops read files"}};
 #define N_ACC_INT ((int)(sizeof k_acc_int_cols / sizeof k_acc_int_cols[0]))
