@@ -422,6 +422,7 @@ static int run(int argc, char **argv)
     }
     mxsim_ctx_set_cancel(ctx, cancel_requested, NULL);
     mxsim_ctx_set_dash_fd(ctx, 1); /* -o - is standard output for every writing command */
+    mxsim_ctx_set_protect_inputs(ctx, 1); /* no output replaces a file the command read */
     if (c->run_raw) {
         rc = c->run_raw(argc - 2, argv + 2, ctx);
     } else {

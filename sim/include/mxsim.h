@@ -184,6 +184,12 @@ MXSIM_API mxsim_status mxsim_ctx_set_cancel(mxsim_ctx *ctx, mxsim_cancel_fn fn, 
 ** descriptor fd (in place, not atomically; fd is not closed).  fd < 0 (the default): "-" is an
 ** ordinary file name.  ctx NULL is MXSIM_E_ARG. */
 MXSIM_API mxsim_status mxsim_ctx_set_dash_fd(mxsim_ctx *ctx, int fd);
+/* Protect inputs: with on != 0, every file this ctx reads from then on (traces, configs, tensors,
+** CSVs, card files, ...) is remembered by device and inode, and every writer of this ctx refuses
+** (MXSIM_E_INPUT, before writing anything) to replace one of them, whatever name reaches it
+** (a directory output's derived file names, a link).  Off by default: a program that reads a
+** file and later rewrites it on purpose keeps doing so; the CLI turns it on for each command. */
+MXSIM_API mxsim_status mxsim_ctx_set_protect_inputs(mxsim_ctx *ctx, int on);
 /* Whether this build and CPU can run a SIMD path. */
 MXSIM_API int mxsim_simd_available(mxsim_simd simd);
 

@@ -129,8 +129,45 @@ MXSIM_API mxsim_status mxsim_ctx_create(mxsim_ctx **out)
 
 MXSIM_API void mxsim_ctx_destroy(mxsim_ctx *ctx)
 {
-    if (ctx) free(ctx->tile_memo), free(ctx->tile_heap);
+    if (ctx) {
+        free(ctx->tile_memo), free(ctx->tile_heap);
+        for (size_t i = 0; i < ctx->n_inputs; i++) free(ctx->inputs[i].path);
+        free(ctx->inputs);
+    }
     free(ctx);
+}
+
+MXSIM_API mxsim_status mxsim_ctx_set_protect_inputs(mxsim_ctx *ctx, int on)
+{
+    mx_clear_err(ctx);
+    if (ctx == NULL) return MXSIM_E_ARG;
+    ctx->protect_inputs = on != 0;
+    return MXSIM_OK;
+}
+
+int mx_note_input(mxsim_ctx *ctx, const char *path, unsigned long long dev, unsigned long long ino)
+{
+    if (ctx == NULL || !ctx->protect_inputs || mx_input_named(ctx, dev, ino)) return 0;
+    if (ctx->n_inputs == ctx->cap_inputs) {
+        size_t cap = ctx->cap_inputs ? 2 * ctx->cap_inputs : 16;
+        struct mx_input *p = realloc(ctx->inputs, cap * sizeof *p);
+        if (p == NULL) return -1;
+        ctx->inputs = p;
+        ctx->cap_inputs = cap;
+    }
+    size_t L = strlen(path);
+    char *c = malloc(L + 1);
+    if (c == NULL) return -1;
+    memcpy(c, path, L + 1);
+    ctx->inputs[ctx->n_inputs++] = (struct mx_input){dev, ino, c};
+    return 0;
+}
+
+const char *mx_input_named(const mxsim_ctx *ctx, unsigned long long dev, unsigned long long ino)
+{
+    for (size_t i = 0; ctx && i < ctx->n_inputs; i++)
+        if (ctx->inputs[i].dev == dev && ctx->inputs[i].ino == ino) return ctx->inputs[i].path;
+    return NULL;
 }
 
 MXSIM_API const char *mxsim_errmsg(const mxsim_ctx *ctx) { return ctx ? ctx->err : ""; }

@@ -70,6 +70,10 @@ mxsim_status mx_file_read(mxsim_ctx *ctx, const char *path, uint64_t max_bytes, 
                      file_kind(sb.st_mode));
         goto done;
     }
+    if (mx_note_input(ctx, path, (unsigned long long)sb.st_dev, (unsigned long long)sb.st_ino) != 0) {
+        st = mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+        goto done;
+    }
     if (sb.st_size < 0 || (uint64_t)sb.st_size > max_bytes || (uint64_t)sb.st_size > SIZE_MAX - 1) {
         st = mx_fail(ctx, MXSIM_E_LIMIT, "%s: file size %lld bytes exceeds the %llu-byte limit",
                      path, (long long)sb.st_size, (unsigned long long)max_bytes);
@@ -348,6 +352,17 @@ mxsim_status mxsim_files_write(mxsim_ctx *ctx, size_t n, const char *const *path
     return st;
 }
 
+mxsim_status mx_check_not_input(mxsim_ctx *ctx, const char *path)
+{
+    struct stat sb;
+    const char *in;
+    if (ctx == NULL || ctx->n_inputs == 0 || path == NULL || strcmp(path, "-") == 0 || stat(path, &sb) != 0 ||
+        (in = mx_input_named(ctx, (unsigned long long)sb.st_dev, (unsigned long long)sb.st_ino)) == NULL)
+        return MXSIM_OK;
+    return mx_fail(ctx, MXSIM_E_INPUT, "output '%s' is the same file as the input '%s': refusing to overwrite an input",
+                   path, in);
+}
+
 /* All or nothing over several files: every target is checked and every temporary file written
 ** before the first rename; existing targets are kept as hard-linked backups until every rename
 ** has succeeded, and restored if one fails. */
@@ -364,6 +379,7 @@ mxsim_status mx_file_write_set(mxsim_ctx *ctx, const mx_file_set *files, size_t 
     }
     for (size_t i = 0; i < n && st == MXSIM_OK; i++) {
         st = resolve_target(ctx, files[i].path, &real[i], &kind[i]);
+        st = st == MXSIM_OK ? mx_check_not_input(ctx, files[i].path) : st;
         for (size_t j = 0; j < i && st == MXSIM_OK; j++)
             if (strcmp(real[i], real[j]) == 0)
                 st = mx_fail(ctx, MXSIM_E_ARG, "%s: named twice in one output", files[i].path);

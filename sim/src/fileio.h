@@ -21,6 +21,8 @@ typedef struct {
 ** or another non-regular file is MXSIM_E_INPUT; read failures are MXSIM_E_IO; files larger than
 ** max_bytes give MXSIM_E_LIMIT before anything is allocated.  A NUL byte follows the data (not
 ** counted in *len), so a text can be read as a string. */
+/* MXSIM_E_INPUT if path names a file ctx read as an input (mxsim_ctx_set_protect_inputs). */
+MX_INTERNAL mxsim_status mx_check_not_input(mxsim_ctx *ctx, const char *path);
 MX_INTERNAL mxsim_status mx_file_read(mxsim_ctx *ctx, const char *path, uint64_t max_bytes,
                                       uint8_t **data, size_t *len);
 

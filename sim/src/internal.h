@@ -28,7 +28,16 @@ struct mxsim_ctx {
     void *tile_memo;
     void *tile_heap; /* and its candidate heap (grows only) */
     size_t tile_heap_cap;
+    /* mxsim_ctx_set_protect_inputs: the files read so far (device, inode, name); NULL cap 0 = off */
+    int protect_inputs;
+    struct mx_input { unsigned long long dev, ino; char *path; } *inputs;
+    size_t n_inputs, cap_inputs;
 };
+/* Remember a file just read (fstat/stat result), when ctx protects its inputs; returns 0, or -1 on
+** out of memory (the caller fails). */
+MX_INTERNAL int mx_note_input(mxsim_ctx *ctx, const char *path, unsigned long long dev, unsigned long long ino);
+/* The input path of ctx with this (dev, ino), or NULL. */
+MX_INTERNAL const char *mx_input_named(const mxsim_ctx *ctx, unsigned long long dev, unsigned long long ino);
 /* Non-zero if ctx's cancellation hook asks to stop (ctx may be NULL). */
 static inline int mx_cancelled(const mxsim_ctx *ctx) { return ctx && ctx->cancel && ctx->cancel(ctx->cancel_user); }
 

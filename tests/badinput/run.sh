@@ -308,6 +308,20 @@ bad out-is-input-spelled 2 "is the same file as the input '$in/topo.csv'" -- "$M
 ln "$in/ok.npy" "$in/ok-link.npy"
 bad out-is-input-hardlink 2 "output '$in/ok-link.npy' is the same file as the input '$in/ok.npy'" -- "$MXSIM" compare "$in/ok.npy" "$in/ok.npy" -o "$in/ok-link.npy" --format csv
 cmp -s "$in/topo.csv" "$in/topo.orig" || { echo "FAIL: the input topology was overwritten"; fails=$((fails + 1)); }
+# outputs whose names the command derives (a report's files in -o DIR, a sweep's sidecar, op i's
+# access trace F.i.gz) that are one of its inputs: refused before anything is written
+if "$MXSIM" sweep --help >/dev/null 2>&1; then
+  mkdir -p "$in/rep"; "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 -q --no-accuracy -o "$in/rep/cycles.csv" >/dev/null 2>&1
+  cp "$in/rep/cycles.csv" "$in/rep.orig"
+  bad out-is-input-report-chart 2 "output '$in/rep/cycles.csv' is the same file as the input '$in/rep/cycles.csv'" -- "$MXSIM" report "$in/rep/cycles.csv" -o "$in/rep"
+  cmp -s "$in/rep/cycles.csv" "$in/rep.orig" && [ ! -e "$in/rep/index.html" ] || { echo "FAIL: report replaced its input or wrote part of its output"; fails=$((fails + 1)); }
+  cp "$cfg" "$in/sw.meta.json"
+  bad out-is-input-sweep-sidecar 2 "output '$in/sw.meta.json' is the same file as the input '$in/sw.meta.json'" -- "$MXSIM" sweep --config "$in/sw.meta.json" "$tr" --group-size 32 -q --no-accuracy -o "$in/sw.csv"
+  cmp -s "$in/sw.meta.json" "$cfg" && [ ! -e "$in/sw.csv" ] || { echo "FAIL: sweep replaced its config or wrote its CSV"; fails=$((fails + 1)); }
+fi
+printf 'mxsim-trace 1\ngemm name=a m=8 n=8 k=64\ngemm name=b m=8 n=8 k=64\n' > "$in/acc.0.gz"; cp "$in/acc.0.gz" "$in/acc.orig"
+bad out-is-input-access-trace 2 "output '$in/acc.0.gz' is the same file as the input '$in/acc.0.gz'" -- "$MXSIM" run --config "$cfg" --detail --access-trace "$in/acc.gz" "$in/acc.0.gz" -o "$out/r.csv"
+cmp -s "$in/acc.0.gz" "$in/acc.orig" || { echo "FAIL: run --access-trace replaced its input trace"; fails=$((fails + 1)); }
 # a single-value option given twice (the second used to win silently), and a --set key given twice
 bad opt-given-twice 2 "--group-size given twice ('8', then '16'); it takes one value" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 8 --group-size 16
 bad set-key-twice 2 "--set given twice for 'array.rows'" -- "$MXSIM" run --config "$cfg" --set array.rows=8 --set array.rows=64 "$tr"

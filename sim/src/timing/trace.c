@@ -252,6 +252,8 @@ static mxsim_status read_all(mxsim_ctx *ctx, const char *path, char **out, size_
     if (!S_ISREG(sb.st_mode))
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: is %s, expected a regular file", path,
                        S_ISDIR(sb.st_mode) ? "a directory" : S_ISFIFO(sb.st_mode) ? "a FIFO" : "not a regular file");
+    if (mx_note_input(ctx, path, (unsigned long long)sb.st_dev, (unsigned long long)sb.st_ino) != 0)
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
     FILE *probe = fopen(path, "rb");
     if (probe == NULL) return mx_fail(ctx, MXSIM_E_IO, "%s: cannot open: %s", path, strerror(errno));
     unsigned char magic[2] = {0, 0};
@@ -835,6 +837,13 @@ mxsim_status mx_tacc_open(mxsim_ctx *ctx, const char *path, mx_tacc **out)
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
     }
     memcpy(w->path, path, L + 1);
+    mxsim_status ci = mx_check_not_input(ctx, path);
+    if (ci != MXSIM_OK) {
+        free(w->tmp);
+        free(w->path);
+        free(w);
+        return ci;
+    }
     snprintf(w->tmp, L + 16, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(w->tmp);
     /* mkstemp makes the file 0600: give it ordinary permissions */
