@@ -308,6 +308,12 @@ bad out-is-input-spelled 2 "is the same file as the input '$in/topo.csv'" -- "$M
 ln "$in/ok.npy" "$in/ok-link.npy"
 bad out-is-input-hardlink 2 "output '$in/ok-link.npy' is the same file as the input '$in/ok.npy'" -- "$MXSIM" compare "$in/ok.npy" "$in/ok.npy" -o "$in/ok-link.npy" --format csv
 cmp -s "$in/topo.csv" "$in/topo.orig" || { echo "FAIL: the input topology was overwritten"; fails=$((fails + 1)); }
+# options a command would ignore: trace convert/check -o, memory's repeated G, a trace with nothing to size
+bad trace-convert-o 2 "convert: -o has no meaning here (the output is the second argument, OUT)" -- "$MXSIM" trace convert "$tr" "$out/a.trace" -o "$out/b.trace"
+bad trace-check-o 2 "check: -o has no meaning here" -- "$MXSIM" trace check "$tr" -o "$out/c.txt"
+bad memory-group-twice 2 "memory: group size 32 given twice" -- "$MXSIM" memory --config "$cfg" --group-size 32 --group-size 32 "$tr" -o "$out/m.csv"
+printf 'mxsim-trace 1\ndequant name=a m=64 n=64\n' > "$in/dqonly.trace"
+bad memory-nothing-to-size 2 "dqonly.trace: no GEMM op and no param line: nothing to size" -- "$MXSIM" memory --config "$cfg" "$in/dqonly.trace" -o "$out/m.csv"
 # outputs whose names the command derives (a report's files in -o DIR, a sweep's sidecar, op i's
 # access trace F.i.gz) that are one of its inputs: refused before anything is written
 if "$MXSIM" sweep --help >/dev/null 2>&1; then

@@ -298,6 +298,12 @@ static int cmd_trace(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     }
     if (a->n_pos != need) return cli_usage("%s: expected %s", sub, need == 3 ? "IN OUT" : "one FILE");
     if (!strcmp(sub, "gen") && !out) return cli_usage("gen: expected MODEL.model -o OUT");
+    /* convert names its output as OUT and check writes none: -o there was silently ignored */
+    if (out && (!strcmp(sub, "convert") || !strcmp(sub, "check")))
+        return cli_usage("%s: -o has no meaning here (%s)", sub,
+                         !strcmp(sub, "convert") ? "the output is the second argument, OUT" : "check prints a verdict only");
+    if (OPT("require-comma") && !strcmp(sub, "gen"))
+        return cli_usage("gen: --require-comma applies to SCALE-Sim .csv topologies, not to a model file");
     mxsim_trace *t = NULL;
     mxsim_status st;
     int rc = 0;

@@ -119,9 +119,20 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
         return mx_fail(ctx, MXSIM_E_ARG, "memory_table: NULL argument");
     int64_t gdef = cfg->group_size;
     if (n_groups == 0) groups = &gdef, n_groups = 1;
-    for (int i = 0; i < n_groups; i++)
+    for (int i = 0; i < n_groups; i++) {
         if (groups[i] < 1 || groups[i] > MXSIM_MAX_GROUP)
             return mx_fail(ctx, MXSIM_E_INPUT, "memory: group size %lld must be in 1..%d", (long long)groups[i], MXSIM_MAX_GROUP);
+        for (int j = 0; j < i; j++) /* a repeat printed every row twice */
+            if (groups[j] == groups[i])
+                return mx_fail(ctx, MXSIM_E_INPUT, "memory: group size %lld given twice", (long long)groups[i]);
+    }
+    /* the footprint is that of GEMM operands and parameters: a trace of neither has nothing to
+    ** size (its totals were 0 bytes that "saved 100%") */
+    int sized = mxsim_trace_param_count(tr) > 0;
+    for (int64_t i = 0; !sized && i < mxsim_trace_count(tr); i++) sized = mxsim_trace_op(tr, i)->kind == MXSIM_OP_GEMM;
+    if (!sized)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: no GEMM op and no param line: nothing to size (the memory footprint "
+                       "counts GEMM operands and parameters)", mxsim_trace_source(tr));
     mxsim_table *t = NULL;
     mxsim_status st = mxsim_table_create(ctx, &t);
     static const char *const docs[N_COLS] = {
