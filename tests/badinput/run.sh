@@ -314,6 +314,9 @@ bad trace-check-o 2 "check: -o has no meaning here" -- "$MXSIM" trace check "$tr
 bad memory-group-twice 2 "memory: group size 32 given twice" -- "$MXSIM" memory --config "$cfg" --group-size 32 --group-size 32 "$tr" -o "$out/m.csv"
 printf 'mxsim-trace 1\ndequant name=a m=64 n=64\n' > "$in/dqonly.trace"
 bad memory-nothing-to-size 2 "dqonly.trace: no GEMM op and no param line: nothing to size" -- "$MXSIM" memory --config "$cfg" "$in/dqonly.trace" -o "$out/m.csv"
+# a shorthand of run and a --set of the same field (the --set used to win silently)
+bad run-shorthand-vs-set-g 2 "--group-size 16 and --set mx.group_size=32 both set mx.group_size" -- "$MXSIM" run --config "$cfg" "$tr" --group-size 16 --set mx.group_size=32 -o "$out/r.csv"
+bad run-shorthand-vs-set-array 2 "--array 8x8 and --set array.rows=16 both set array.rows" -- "$MXSIM" run --config "$cfg" "$tr" --set array.rows=16 --array 8x8 -o "$out/r.csv"
 # outputs whose names the command derives (a report's files in -o DIR, a sweep's sidecar, op i's
 # access trace F.i.gz) that are one of its inputs: refused before anything is written
 if "$MXSIM" sweep --help >/dev/null 2>&1; then

@@ -36,6 +36,12 @@ int mxsim_cli_build_config(const cli_command *c, const cli_args *a, mxsim_ctx *c
         const char *eq = strchr(sets[i], '=');
         if (!eq || (size_t)(eq - sets[i]) >= sizeof key) return cli_usage("--set '%s': expected key=value", sets[i]);
         snprintf(key, sizeof key, "%.*s", (int)(eq - sets[i]), sets[i]);
+        /* a shorthand and a --set of the same field: the --set won silently, whatever the order */
+        static const struct { const char *opt, *key; } sh[] = {{"dataflow", "array.dataflow"}, {"array", "array.rows"},
+                                                               {"array", "array.cols"}, {"group-size", "mx.group_size"}};
+        for (size_t k = 0; run && k < sizeof sh / sizeof sh[0]; k++)
+            if (!strcmp(key, sh[k].key) && OPT(sh[k].opt))
+                return cli_usage("--%s %s and --set %s both set %s: give one", sh[k].opt, OPT(sh[k].opt), sets[i], key);
         st = mxsim_tconfig_set(ctx, cfg, key, eq + 1, "--set"); /* `where` names the flag: the CLI's word */
     }
     if (st == MXSIM_OK) st = mxsim_tconfig_validate(ctx, cfg);
