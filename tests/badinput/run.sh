@@ -349,6 +349,10 @@ bad flag-sweep-point-pe-limit-pair 2 "the point array.rows=4096, array.cols=2048
 bad flag-sweep-data-misnamed 2 "data_misnamed/QKV_proj.a.npy: field 'name': no op of" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 --data "$in/data_misnamed" --quiet -o "$out/s.csv"
 bad flag-sweep-data-misnamed-hint 2 "did you mean 'qkv_proj.a.npy'?" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 --data "$in/data_misnamed" --quiet -o "$out/s.csv"
 bad flag-sweep-data-no-op 2 "data_empty': no op of" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 --data "$in/data_empty" --quiet -o "$out/s.csv"
+# --data with a NaN (its SQNR came out NaN under status "ok"): a float32 [1, 768] .npy written by hand
+mkdir -p "$in/data_nan"
+python3 -c 'import struct,sys; h="{'"'"'descr'"'"': '"'"'<f4'"'"', '"'"'fortran_order'"'"': False, '"'"'shape'"'"': (1, 768), }"; h+=" "*(63-(10+len(h))%64)+"\n"; v=[0.5]*768; v[5]=float("nan"); sys.stdout.buffer.write(b"\x93NUMPY\x01\x00"+struct.pack("<H",len(h))+h.encode()+struct.pack("<768f",*v))' > "$in/data_nan/qkv_proj.a.npy"
+bad flag-sweep-data-nan 2 "qkv_proj.a.npy: element (0, 5) is NaN: accuracy data must be finite" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 --data "$in/data_nan" --quiet -o "$out/s.csv"
 bad flag-sweep-data-no-accuracy 2 "--data has no effect with --no-accuracy" -- "$MXSIM" sweep --config "$cfg" "$tr" --data "$in/data_empty" --no-accuracy --quiet -o "$out/s.csv"
 # ---- fixA (audit of the CLI): counts past 2^63, bandwidths the model cannot hold, INI comments,
 # ---- --access-trace names.  Setup lines first, then the cases (all verified against build-fixA).

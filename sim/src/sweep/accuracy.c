@@ -95,6 +95,17 @@ static mxsim_status load_user(mxsim_ctx *ctx, const char *dir, const char *name,
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'shape': expected float32 [rows, %lld] for op '%s'",
                        path, (long long)len, name);
     }
+    /* accuracy against float64 has no meaning on NaN or infinite data: its SQNR came out NaN under
+    ** status "ok" */
+    const float *v = mxsim_tensor_cdata(*t);
+    for (int64_t i = 0; i < sh[0] * len; i++)
+        if (!isfinite(v[i])) {
+            mx_fail(ctx, MXSIM_E_INPUT, "%s: element (%lld, %lld) is %s: accuracy data must be finite", path,
+                    (long long)(i / len), (long long)(i % len), isnan(v[i]) ? "NaN" : "infinite");
+            mxsim_tensor_free(*t);
+            *t = NULL;
+            return MXSIM_E_INPUT;
+        }
     return MXSIM_OK;
 }
 
