@@ -95,11 +95,18 @@ void *mx_malloc(size_t n, size_t size)
 
 int64_t mx_shape_numel(int ndim, const int64_t *shape)
 {
-    int64_t n = 1;
+    /* the product of the non-zero dimensions must fit too, as NumPy requires: (0, 2^62, 2^62) holds
+    ** no element but no NumPy could load it */
+    int64_t n = 1, nz = 1;
     for (int i = 0; i < ndim; i++) {
         if (shape[i] < 0) return -1;
-        if (shape[i] != 0 && n > INT64_MAX / shape[i]) return -1;
-        n *= shape[i];
+        if (shape[i] == 0) {
+            n = 0;
+            continue;
+        }
+        if (nz > INT64_MAX / shape[i]) return -1;
+        nz *= shape[i];
+        n = n ? nz : 0;
     }
     return n;
 }

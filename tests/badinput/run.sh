@@ -56,6 +56,7 @@ bad npy-version 2 ".npy format version 9.0 is not supported" -- "$MXSIM" info "$
 bad npy-dtype-f64 2 "'descr': dtype '<f8' is not supported" -- "$MXSIM" quantize "$F/f64.npy" -o "$out/x.npz"
 bad npy-dtype-int8 2 "dtype i8, expected float32 or bf16" -- "$MXSIM" quantize "$F/int8_for_quantize.npy" -o "$out/x.npz"
 bad npy-shape-overflow 2 "(1099511627776, 1099511627776): element count overflows" -- "$MXSIM" quantize "$F/overflow_shape.npy" -o "$out/x.npz"
+bad npy-shape-overflow-with-zero 2 "(0, 4611686018427387904, 4611686018427387904): element count overflows" -- "$MXSIM" quantize "$F/overflow_shape_with_zero.npy" -o "$out/x.npz"
 bad npy-shape-64gib 2 "exceeds the 64 GiB tensor limit" -- "$MXSIM" quantize "$F/over_64gib.npy" -o "$out/x.npz"
 bad npy-nine-dims 2 "'shape': more than 8 dimensions" -- "$MXSIM" info "$F/nine_dims.npy"
 bad npy-fortran 2 "'fortran_order': True is not supported" -- "$MXSIM" quantize "$F/fortran.npy" -o "$out/x.npz"
