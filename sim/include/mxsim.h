@@ -1210,9 +1210,10 @@ typedef struct {
 MXSIM_API int mxsim_gpu_field_count(void);
 MXSIM_API const mxsim_gpu_field *mxsim_gpu_field_at(int i); /* NULL if out of range */
 MXSIM_API double mxsim_gpu_card_get(const mxsim_gpu_card *c, int i);
-/* Reads an INI card (`key = value`, `#`/`;` comments, `[section]` ignored).  Every field is
-** required; unknown keys, duplicates and non-positive values are MXSIM_E_INPUT (file:line,
-** field). */
+/* Reads an INI card (`key = value`, `#`/`;` comments, each key in its section: [datasheet],
+** [measured], [calibrated]; sim/doc/gpu-model.md section 2.1).  Every field is required; unknown
+** keys or sections, duplicates, a key outside its section, counts that are not whole numbers in
+** range and reals that are not finite and in range are MXSIM_E_INPUT (file:line, field). */
 MXSIM_API mxsim_status mxsim_gpu_card_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_card *c);
 
 typedef enum {

@@ -1,6 +1,7 @@
 /* test_gpumodel.c - the GPU model's library API: card loading and its errors, the kernel models'
 ** invariants (bounds, routing, monotonicity, no shape-fitted parameters), the split of a bench and
 ** the calibration's blindness to held-out points. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,17 +63,17 @@ MXTEST(card_errors_name_the_field)
     mxsim_ctx *ctx;
     MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
     mxsim_gpu_card c;
-    const char *p = write_tmp("c1.ini", "name = x\nwarp.speed = 3\n");
+    const char *p = write_tmp("c1.ini", "name = x\n[datasheet]\nwarp.speed = 3\n");
     MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
     MXT_TRUE(strstr(mxsim_errmsg(ctx), "warp.speed") != NULL);
-    MXT_TRUE(strstr(mxsim_errmsg(ctx), ":2:") != NULL);
-    p = write_tmp("c2.ini", "name = x\nsm.count = 132\n");
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), ":3:") != NULL);
+    p = write_tmp("c2.ini", "name = x\n[datasheet]\nsm.count = 132\n");
     MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
     MXT_TRUE(strstr(mxsim_errmsg(ctx), "missing") != NULL);
-    p = write_tmp("c3.ini", "name = x\nsm.count = 132\nsm.count = 1\n");
+    p = write_tmp("c3.ini", "name = x\n[datasheet]\nsm.count = 132\nsm.count = 1\n");
     MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
     MXT_TRUE(strstr(mxsim_errmsg(ctx), "twice") != NULL);
-    p = write_tmp("c4.ini", "name = x\nsm.count = lots\n");
+    p = write_tmp("c4.ini", "name = x\n[datasheet]\nsm.count = lots\n");
     MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
     MXT_TRUE(strstr(mxsim_errmsg(ctx), "sm.count") != NULL);
     /* every field has a kind among the three */
@@ -196,6 +197,99 @@ MXTEST(gpu_calls_clear_the_message)
     MXT_TRUE(mxsim_errmsg(ctx)[0] != '\0');
     MXT_EQ_INT(mxsim_gpu_method_parse(ctx, "mxk-gemm-mxint8-cfg5", &op), MXSIM_OK);
     MXT_TRUE(mxsim_errmsg(ctx)[0] == '\0');
+    mxsim_ctx_destroy(ctx);
+}
+
+/* A card built through the API with values no card file may hold (sm.count 0.5 or 1e19, NaN, a
+** negative clock, overlap loss 2, an unterminated name): every entry point returns an error naming
+** the field instead of dividing by zero or converting out of range (it used to die of SIGFPE). */
+MXTEST(bad_api_card_is_an_error_not_a_crash)
+{
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    mxsim_gpu_card good;
+    if (!load_card(ctx, &good)) {
+        mxsim_ctx_destroy(ctx);
+        MXT_SKIP("workloads/gpus/h200.ini not found");
+        return;
+    }
+    mxsim_gpu_op op = {MXSIM_GK_MXK_GEMM, 0, 2048, 4096, 4096, 32};
+    mxsim_gpu_pred p;
+    MXT_EQ_INT(mxsim_gpu_predict(ctx, &good, &op, &p), MXSIM_OK);
+    struct {
+        size_t off;
+        double v;
+        const char *field;
+    } bad[] = {{offsetof(mxsim_gpu_card, n_sm), 0.5, "sm.count"},
+               {offsetof(mxsim_gpu_card, n_sm), 1e19, "sm.count"},
+               {offsetof(mxsim_gpu_card, n_sm), 0.0, "sm.count"},
+               {offsetof(mxsim_gpu_card, issue_per_sm_clk), NAN, "sm.issue_per_clk"},
+               {offsetof(mxsim_gpu_card, sm_clock_mhz), -1750, "sm.clock_mhz"},
+               {offsetof(mxsim_gpu_card, copy_bw_gbs), INFINITY, "mem.copy_bw_gbs"},
+               {offsetof(mxsim_gpu_card, stream_overlap_loss), 2.0, "stream.overlap_loss"},
+               {offsetof(mxsim_gpu_card, smem_per_sm_bytes), 1099511627776.0, "sm.smem_bytes"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mxsim_gpu_card c = good;
+        *(double *)((char *)&c + bad[i].off) = bad[i].v;
+        MXT_EQ_INT(mxsim_gpu_predict(ctx, &c, &op, &p), MXSIM_E_INPUT);
+        MXT_TRUE(strstr(mxsim_errmsg(ctx), bad[i].field) != NULL);
+        mxsim_gpu_op cp = {MXSIM_GK_COPY, 0, 1000, 1, 1, 0};
+        MXT_EQ_INT(mxsim_gpu_predict(ctx, &c, &cp, &p), MXSIM_E_INPUT);
+    }
+    mxsim_gpu_card c = good;
+    memset(c.name, 'x', sizeof c.name); /* no terminating NUL */
+    MXT_EQ_INT(mxsim_gpu_predict(ctx, &c, &op, &p), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "name") != NULL);
+    /* compare and calibrate refuse it too, before any prediction */
+    const char *bench = write_tmp("api_b.csv", "card,shape,M,N,K,G,method,median_us,rate,unit,ratio\n"
+                                              "T,a,2048,4096,4096,32,mxk-gemm-mxint8,503.5,1,TOPS,1\n");
+    mxsim_gpu_bench *b = NULL;
+    MXT_EQ_INT(mxsim_gpu_bench_load(ctx, bench, &b), MXSIM_OK);
+    c = good;
+    c.n_sm = 0.5;
+    mxsim_gpu_summary s;
+    MXT_EQ_INT(mxsim_gpu_compare(ctx, &c, b, &s), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "sm.count") != NULL);
+    MXT_EQ_INT(mxsim_gpu_calibrate(ctx, &c, b, &s), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "sm.count") != NULL);
+    MXT_NEAR(c.n_sm, 0.5, 0.0); /* not "fixed" behind the caller's back */
+    mxsim_gpu_bench_free(b);
+    /* ops beyond the models' int64 range are refused too (2^62 x 2^62 tiles used to overflow) */
+    mxsim_gpu_op huge = {MXSIM_GK_MXK_GEMM, 0, (int64_t)1 << 62, (int64_t)1 << 62, 4096, 32};
+    MXT_EQ_INT(mxsim_gpu_predict(ctx, &good, &huge, &p), MXSIM_E_INPUT);
+    mxsim_ctx_destroy(ctx);
+}
+
+/* The card file's rules: sections, counts whole and in range, every error with file:line: field. */
+MXTEST(card_file_sections_and_ranges)
+{
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    mxsim_gpu_card c;
+    const char *p = write_tmp("s1.ini", "name = x\n[extra]\nsm.count = 132\n");
+    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s1.ini:2: unknown section '[extra]'") != NULL);
+    p = write_tmp("s2.ini", "name = x\n[measured]\nsm.count = 132\n");
+    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s2.ini:3: sm.count: in section [measured], but it belongs in [datasheet]") != NULL);
+    p = write_tmp("s3.ini", "name = x\nsm.count = 132\n");
+    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s3.ini:2: sm.count: outside any section") != NULL);
+    p = write_tmp("s4.ini", "name = x\n[datasheet]\nsm.count = 0.5\n");
+    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s4.ini:3: sm.count: '0.5' is not a whole number in 1..1024") != NULL);
+    p = write_tmp("s5.ini", "name = x\n[datasheet]\n\nl2.bytes = 1e13\n");
+    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s5.ini:4: l2.bytes: '1e13' is not a whole number") != NULL);
+    p = write_tmp("s6.ini", "name = x\n[calibrated]\nstream.overlap_loss = 1.5\n");
+    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s6.ini:3: stream.overlap_loss: '1.5' is not a number in [0, 1]") != NULL);
+    p = write_tmp("s7.ini", "[datasheet]\nname = x\n");
+    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s7.ini:2: name: belongs before the first section") != NULL);
+    p = write_tmp("s8.ini", "name = x\n[datasheet]\n[datasheet]\n");
+    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s8.ini:3: section [datasheet] given twice (first on line 2)") != NULL);
     mxsim_ctx_destroy(ctx);
 }
 

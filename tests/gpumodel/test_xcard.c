@@ -169,7 +169,7 @@ static int write_bench(mxsim_ctx *ctx, const char *path, const mxsim_gpu_xsheet 
         if (mxsim_gpu_xpredict(ctx, d, truth, rows[i].m, rows[i].M, rows[i].N, rows[i].K, rows[i].G, &us) != MXSIM_OK) rc = -1;
         { const int c = mxsim_gpu_xclass_of(rows[i].m, rows[i].M, rows[i].N, rows[i].K, rows[i].G, MXSIM_GX_BUILD_CURRENT);
           if (c == MXSIM_GX_DECODE || c == MXSIM_GX_DECODE1) us *= scale; }
-        fprintf(f, "Synthetic,s,%lld,%lld,%lld,%lld,%s,%.6f,1,u,1\n", (long long)rows[i].M, (long long)rows[i].N,
+        fprintf(f, "Synthetic,s,%lld,%lld,%lld,%lld,%s,%.6f,1,TOPS,1\n", (long long)rows[i].M, (long long)rows[i].N,
                 (long long)rows[i].K, (long long)rows[i].G, rows[i].m, us);
     }
     fclose(f);
@@ -297,9 +297,9 @@ MXTEST(xcard_median_of_runs)
         MXT_TRUE(f != NULL);
         if (!f) return;
         fprintf(f, "card,shape,M,N,K,G,method,median_us,rate,unit,ratio\n"
-                   "X,s,1000000,1,1,0,d2d-copy,%g,1,u,1\nX,s,16,4096,4096,0,cublas-bf16,%g,1,u,1\n"
-                   "X,s,16,4096,4096,32,mxk-gemm-mxint8,%g,1,u,1\n", copy[k], cub[k], mxk[k]);
-        if (k == 1) fprintf(f, "X,s,1,4096,4096,0,cublas-bf16,99,1,u,1\n"); /* a row run 0 does not have: ignored */
+                   "X,s,1000000,1,1,0,d2d-copy,%g,1,TOPS,1\nX,s,16,4096,4096,0,cublas-bf16,%g,1,TOPS,1\n"
+                   "X,s,16,4096,4096,32,mxk-gemm-mxint8,%g,1,TOPS,1\n", copy[k], cub[k], mxk[k]);
+        if (k == 1) fprintf(f, "X,s,1,4096,4096,0,cublas-bf16,99,1,TOPS,1\n"); /* a row run 0 does not have: ignored */
         fclose(f);
         MXT_EQ_INT(mxsim_gpu_xbench_load(ctx, p, &b[k]), MXSIM_OK);
     }
@@ -366,7 +366,7 @@ MXTEST(xcard_power_by_hand)
     /* a bench without the power columns is refused */
     f = fopen(p, "w");
     if (f) {
-        fprintf(f, "card,shape,M,N,K,G,method,median_us,rate,unit,ratio\nX,s,1,1,1,0,d2d-copy,1,1,u,1\n");
+        fprintf(f, "card,shape,M,N,K,G,method,median_us,rate,unit,ratio\nX,s,1,1,1,0,d2d-copy,1,1,TOPS,1\n");
         fclose(f);
     }
     MXT_EQ_INT(mxsim_gpu_xpower_load(ctx, p, &pw), MXSIM_E_INPUT);
@@ -381,14 +381,14 @@ MXTEST(xcard_bench_errors)
     mxsim_gpu_xbench *b = NULL;
     FILE *f = fopen(p, "w");
     if (f) {
-        fprintf(f, "card,shape,M,N,K,G,method,median_us,rate,unit,ratio\nX,s,1,4096,4096,0,cublas-bf16,10,1,u,1\n");
+        fprintf(f, "card,shape,M,N,K,G,method,median_us,rate,unit,ratio\nX,s,1,4096,4096,0,cublas-bf16,10,1,TOPS,1\n");
         fclose(f);
     }
     MXT_EQ_INT(mxsim_gpu_xbench_load(ctx, p, &b), MXSIM_E_INPUT); /* no copy row first */
     MXT_TRUE(strstr(mxsim_errmsg(ctx), "d2d-copy") != NULL);
     f = fopen(p, "w");
     if (f) {
-        fprintf(f, "card,shape,M,N,K,G,method,median_us,rate,unit,ratio\nX,s,1,1,1,0,d2d-copy,nan,1,u,1\n");
+        fprintf(f, "card,shape,M,N,K,G,method,median_us,rate,unit,ratio\nX,s,1,1,1,0,d2d-copy,nan,1,TOPS,1\n");
         fclose(f);
     }
     MXT_EQ_INT(mxsim_gpu_xbench_load(ctx, p, &b), MXSIM_E_INPUT);

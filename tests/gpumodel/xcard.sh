@@ -97,7 +97,8 @@ fi
 h1=$(first h100); [ -d "$h1" ] && h1=$h1/bench.csv
 mkdir -p "$t/kinds"
 awk -F, 'NR == 1 || !($7 ~ /^mxk-gemm-mxint8-cfg(9|10)$/ || ($7 == "mxk-gemm-mxint8" && $3 <= 16))' "$h1" > "$t/kinds/bench.csv"
-echo "X,future,16,4096,4096,32,mxk-gemm-mxint8-cfg42,10.0,1,TOPS,1" >> "$t/kinds/bench.csv"
+# (the same card as the run's other rows: a bench is of one card)
+awk -F, 'NR == 2 { printf "%s,future,16,4096,4096,32,mxk-gemm-mxint8-cfg42,10.0,1,TOPS,1\n", $1 }' "$h1" >> "$t/kinds/bench.csv"
 if "$MXSIM" gpu-calibrate --from "$t/kinds" --from-card workloads/gpus/h100-xcard.ini "${h200to[@]}" \
      --to-card workloads/gpus/h200-xcard.ini -o "$t/kinds/cal.ini" > "$t/kinds/log" 2>&1 \
    && grep -q "1 of unmodelled methods skipped" "$t/kinds/log" && ! grep -q "mxk-decode-cfg" "$t/kinds/cal.ini" \

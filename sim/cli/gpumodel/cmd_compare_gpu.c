@@ -65,6 +65,43 @@ static int make_dir(const char *d)
     return 1;
 }
 
+/* The bench is of the card file's card (bench card column vs the card's name); 0, or 2 after a message. */
+static int check_bench_card(const mxsim_gpu_bench *bn, const char *bench_path, const mxsim_gpu_card *card, const char *cpath)
+{
+    const char *bc = mxsim_gpu_bench_card(bn);
+    if (cli_gpu_card_is(card->name, bc)) return 0;
+    fprintf(stderr,
+            "mxsim compare-gpu: error: %s:%d: field 'card': the bench measured card '%s', but the card file %s is card '%s' "
+            "(name = %s): compare a card with its own bench\n",
+            bench_path, cli_gpu_first_row_line(bench_path), bc, cpath, card->name, card->name);
+    return CLI_EXIT_USAGE;
+}
+
+/* -o DIR: every file the command would write there must not be one of its inputs (device and inode,
+** as cli_check_output_not_input does for -o FILE); checked before any work.  0, or 2 after a message. */
+static int check_outputs(const opts *o, const char *cpath)
+{
+    if (!o->out) return 0;
+    const char *names[4];
+    int n = 0;
+    if (o->xcard) names[n++] = "accel_vs_best_gpu.csv";
+    else if (o->trace) names[n++] = "accel_vs_gpu.csv";
+    else {
+        names[n++] = "comparison.csv", names[n++] = "comparison.md", names[n++] = "scatter.svg";
+        if (o->calibrate) names[n++] = "card.ini";
+    }
+    const char *in[6] = {cpath, o->measured, o->trace, o->config, o->xcard, o->power};
+    for (int i = 0; i < n; i++) {
+        char path[4096];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", o->out, names[i]) >= sizeof path)
+            return cli_usage("-o %s: path too long", o->out);
+        for (int j = 0; j < 6; j++)
+            if (in[j] && cli_gpu_same_file(path, in[j]))
+                return cli_usage("output '%s' is the same file as the input '%s': refusing to overwrite an input", path, in[j]);
+    }
+    return 0;
+}
+
 /* ---- bench mode --------------------------------------------------------------------------- */
 
 static int run_bench(const opts *o, mxsim_ctx *ctx, mxsim_gpu_card *card, const char *cpath)
@@ -72,6 +109,10 @@ static int run_bench(const opts *o, mxsim_ctx *ctx, mxsim_gpu_card *card, const 
     mxsim_gpu_bench *bn = NULL;
     mxsim_status st = mxsim_gpu_bench_load(ctx, o->measured, &bn);
     if (st != MXSIM_OK) return cli_fail(ctx, st);
+    if (check_bench_card(bn, o->measured, card, cpath)) {
+        mxsim_gpu_bench_free(bn);
+        return CLI_EXIT_USAGE;
+    }
     if (o->swap) mxsim_gpu_bench_swap_split(bn);
     mxsim_gpu_summary s;
     st = o->calibrate ? mxsim_gpu_calibrate(ctx, card, bn, &s) : mxsim_gpu_compare(ctx, card, bn, &s);
@@ -98,7 +139,7 @@ static int run_bench(const opts *o, mxsim_ctx *ctx, mxsim_gpu_card *card, const 
     if (!rc && o->max_mape) {
         const double lim = strtod(o->max_mape, NULL); /* checked by cmd_compare_gpu before any work */
         if (s.mape_pct[1] > lim || s.mape_pct[2] > lim) {
-            fprintf(stderr, "mxsim compare-gpu: MAPE above --max-mape %.2f%%: held-out %.2f%%, all %.2f%%\n", lim,
+            fprintf(stderr, "mxsim compare-gpu: MAPE above --max-mape %s%%: held-out %.6g%%, all %.6g%%\n", o->max_mape,
                     s.mape_pct[1], s.mape_pct[2]);
             rc = 1;
         }
@@ -134,7 +175,7 @@ static int table_out(const opts *o, mxsim_ctx *ctx, const mxsim_table *t, const 
 }
 
 /* Trace mode: the library's table; -o DIR also writes it as DIR/accel_vs_gpu.csv. */
-static int run_trace(const opts *o, mxsim_ctx *ctx, const mxsim_gpu_card *card)
+static int run_trace(const opts *o, mxsim_ctx *ctx, const mxsim_gpu_card *card, const char *cpath)
 {
     mxsim_tconfig cfg;
     mxsim_status st = load_config(o, ctx, &cfg);
@@ -143,8 +184,9 @@ static int run_trace(const opts *o, mxsim_ctx *ctx, const mxsim_gpu_card *card)
     mxsim_table *t = NULL;
     if (st == MXSIM_OK) st = mxsim_trace_load(ctx, o->trace, &tr);
     if (st == MXSIM_OK && o->measured) st = mxsim_gpu_bench_load(ctx, o->measured, &bn);
-    if (st == MXSIM_OK) st = mxsim_gpu_accel_table(ctx, card, &cfg, tr, bn, &t);
-    const int rc = st == MXSIM_OK ? table_out(o, ctx, t, "accel_vs_gpu.csv") : cli_fail(ctx, st);
+    int rc = st == MXSIM_OK && bn ? check_bench_card(bn, o->measured, card, cpath) : 0;
+    if (st == MXSIM_OK && !rc) st = mxsim_gpu_accel_table(ctx, card, &cfg, tr, bn, &t);
+    if (!rc) rc = st == MXSIM_OK ? table_out(o, ctx, t, "accel_vs_gpu.csv") : cli_fail(ctx, st);
     mxsim_table_free(t);
     mxsim_trace_free(tr);
     mxsim_gpu_bench_free(bn);
@@ -189,9 +231,18 @@ static int cmd_compare_gpu(const cli_command *c, const cli_args *a, mxsim_ctx *c
         if (e == o.max_mape || *e || !(lim > 0) || !isfinite(lim))
             return cli_usage("--max-mape: '%s' is not a positive percentage", o.max_mape);
     }
+    if (!o.trace && (o.config || o.group_size))
+        return cli_usage("%s goes with --trace (the accelerator's side of the comparison)", o.config ? "--config" : "--group-size");
+    if (o.trace && (o.calibrate || o.swap || o.max_mape))
+        return cli_usage("%s goes with --measured alone (bench mode), not with --trace",
+                         o.calibrate ? "--calibrate" : o.swap ? "--swap-split" : "--max-mape");
+    if ((o.xcard || o.power) && (o.card || o.measured))
+        return cli_usage("%s: --xcard and --power take the card and its measurements from those files", o.card ? "--card" : "--measured");
     if (o.xcard || o.power) {
         if (!o.xcard || !o.power || !o.trace || !o.config)
             return cli_usage("--xcard and --power go together, with --trace and --config");
+        int orc = check_outputs(&o, NULL);
+        if (orc) return orc;
 #if defined(MXSIM_WITH_TIMING) && defined(MXSIM_WITH_SWEEP)
         return run_best(&o, ctx);
 #else
@@ -208,12 +259,14 @@ static int cmd_compare_gpu(const cli_command *c, const cli_args *a, mxsim_ctx *c
         fprintf(stderr, "mxsim compare-gpu: error: --card %s: no card file found; looked in: %s\n", o.card, tried);
         return CLI_EXIT_USAGE;
     }
+    int orc = check_outputs(&o, cpath);
+    if (orc) return orc;
     mxsim_gpu_card card;
     mxsim_status st = mxsim_gpu_card_load(ctx, cpath, &card);
     if (st != MXSIM_OK) return cli_fail(ctx, st);
     if (o.trace) {
 #if defined(MXSIM_WITH_TIMING) && defined(MXSIM_WITH_SWEEP)
-        return run_trace(&o, ctx, &card);
+        return run_trace(&o, ctx, &card, cpath);
 #else
         return cli_usage("--trace needs the timing engine and the cost model (MXSIM_WITH_TIMING, MXSIM_WITH_SWEEP)");
 #endif

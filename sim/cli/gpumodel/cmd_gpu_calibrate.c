@@ -3,10 +3,12 @@
 ** datasheet values only, prints the held-out MAPE (overall and per kernel class), optionally writes
 ** the target's card file (its datasheet + the fields calibrated on the source) and checks a
 ** committed card file against the re-derivation. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <dirent.h>
 #include <sys/stat.h>
 
@@ -55,7 +57,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
     }
     if (n_cal) *n_cal = 0;
     char line[512];
-    int ln = 0, rc = 0, seen[MXSIM_GX_NCLASS] = {0};
+    int ln = 0, rc = 0, seen[MXSIM_GX_NCLASS] = {0}, sec = 0, sec_ln[3] = {0, 0, 0};
     static char keys[512][128]; /* the keys read so far, with their lines: a second one is refused */
     int key_ln[512], n_keys = 0;
     while (fgets(line, sizeof line, f)) {
@@ -76,7 +78,26 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         char *b = line, *end = line + strlen(line);
         while (*b == ' ' || *b == '\t') b++;
         while (end > b && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r')) *--end = '\0';
-        if (*b == '\0' || *b == '[') continue; /* blank, comment, [section] */
+        if (*b == '\0') continue; /* blank, comment */
+        if (*b == '[') { /* [datasheet], then [calibrated on CARD] (sim/doc/gpu-model.md section 6) */
+            const size_t n = strlen(b);
+            if (n >= 2 && b[n - 1] == ']' && !strcmp(b, "[datasheet]")) sec = 1;
+            else if (n >= 2 && b[n - 1] == ']' && !strncmp(b, "[calibrated on ", 15) && n > 16) sec = 2;
+            else {
+                fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: unknown section '%s' (known: [datasheet], [calibrated on CARD])\n",
+                        path, ln, b);
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+            if (sec_ln[sec]) {
+                fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: section %s: a second one (first on line %d)\n", path, ln,
+                        sec == 1 ? "[datasheet]" : "[calibrated on ...]", sec_ln[sec]);
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+            sec_ln[sec] = ln;
+            continue;
+        }
         char *eq = strchr(b, '=');
         if (!eq) {
             fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: expected 'key = value', got '%s'\n", path, ln, b);
@@ -106,13 +127,64 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         }
         snprintf(keys[n_keys], sizeof keys[0], "%s", key), key_ln[n_keys++] = ln;
         if (!strcmp(key, "name")) {
-            if (strlen(val) < nn) memcpy(name, val, strlen(val) + 1);
+            if (sec != 0 || strlen(val) >= nn) {
+                fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: name: %s\n", path, ln,
+                        sec ? "belongs before the first section" : "too long");
+                rc = CLI_EXIT_USAGE;
+                break;
+            }
+            memcpy(name, val, strlen(val) + 1);
             continue;
         }
         char *e;
         const double v = strtod(val, &e);
         if (*e || !isfinite(v)) {
             fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: %s: not a number\n", path, ln, key);
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        /* the key's section and range (datasheet sanity; calibrated: the ranges the fit can reach) */
+        int want_sec = 2, whole = 0, lo_open = 0;
+        double lo = 0, hi = 1e6;
+        if (!strcmp(key, "sm.count")) want_sec = 1, whole = 1, lo = 1, hi = 1024;
+        else if (!strcmp(key, "sm.clock_mhz")) want_sec = 1, lo_open = 1, hi = 1e5;
+        else if (!strcmp(key, "tc.int8_dense_tops") || !strcmp(key, "tc.bf16_dense_tflops") || !strcmp(key, "hbm.bw_gbs"))
+            want_sec = 1, lo_open = 1;
+        else if (!strcmp(key, "l2.mb")) want_sec = 1, lo_open = 1, hi = 1099511.627776; /* 2^40 bytes */
+        else if (!strcmp(key, "mem_eff")) lo_open = 1, hi = 10;
+        else {
+            const char *dot = strrchr(key, '.');
+            const char *par = dot ? dot + 1 : "";
+            if (!strcmp(par, "ov")) hi = 1;
+            else if (!strcmp(par, "rho")) lo_open = 1, hi = 1000;
+            else if (par[0] == 'a') lo_open = 1;
+        }
+        int known = want_sec == 1 || !strcmp(key, "mem_eff");
+        for (int c = 0; c < MXSIM_GX_NCLASS && !known; c++)
+            for (int k = 0; k < NPAR && !known; k++) {
+                char want[96];
+                snprintf(want, sizeof want, "%s.%s", mxsim_gpu_xclass_name(c), k_par[k]);
+                known = par_used(c, k) && !strcmp(key, want);
+            }
+        if (!known) {
+            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: unknown key '%s'\n", path, ln, key);
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        if (sec != want_sec) {
+            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: %s: %s, but it belongs in %s\n", path, ln, key,
+                    sec == 0 ? "outside any section" : sec == 1 ? "in [datasheet]" : "in [calibrated on ...]",
+                    want_sec == 1 ? "[datasheet]" : "[calibrated on CARD]");
+            rc = CLI_EXIT_USAGE;
+            break;
+        }
+        if ((lo_open ? !(v > lo) : !(v >= lo)) || !(v <= hi) || (whole && floor(v) != v)) {
+            if (whole)
+                fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: %s: '%s' is not a whole number in %.0f..%.0f\n", path, ln,
+                        key, val, lo, hi);
+            else
+                fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: %s: '%s' is not in %s%g, %g]\n", path, ln, key, val,
+                        lo_open ? "(" : "[", lo, hi);
             rc = CLI_EXIT_USAGE;
             break;
         }
@@ -156,6 +228,45 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         rc = CLI_EXIT_USAGE;
     }
     return rc;
+}
+
+int cli_gpu_card_is(const char *name, const char *bench_card)
+{
+    const size_t n = strlen(name);
+    if (n == 0) return 0;
+    if (strcasecmp(name, bench_card) == 0) return 1;
+    for (const char *w = bench_card; *w;) {
+        while (*w == ' ' || *w == '-') w++;
+        const char *e = w;
+        while (*e && *e != ' ' && *e != '-') e++;
+        if ((size_t)(e - w) == n && strncasecmp(w, name, n) == 0) return 1;
+        w = e;
+    }
+    return 0;
+}
+
+int cli_gpu_first_row_line(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    int c, ln = 1, header = 0, blank = 1;
+    while ((c = fgetc(f)) != EOF) {
+        if (c == '\n') {
+            if (!blank && header) break;
+            if (!blank) header = 1;
+            ln++, blank = 1;
+        } else if (!isspace(c)) {
+            blank = 0;
+        }
+    }
+    fclose(f);
+    return header && !blank ? ln : 0;
+}
+
+int cli_gpu_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* The runs named by --from or --to: each value is a bench CSV, or a folder, which means its
@@ -310,9 +421,58 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
     if ((rc = cli_xcard_load(to_card, &dt, &committed, &n_cal, tname, sizeof tname))) return rc;
     static runs_t rs, rt;
     if ((rc = expand_runs(cmd, a, "from", &rs)) || (rc = expand_runs(cmd, a, "to", &rt))) return rc;
+    /* one run given twice would count twice in the median */
+    for (int w = 0; w < 2; w++) {
+        const runs_t *r = w ? &rt : &rs;
+        for (int i = 0; i < r->n; i++)
+            for (int j = 0; j < i; j++)
+                if (cli_gpu_same_file(r->path[i], r->path[j]))
+                    return cli_usage("--%s: the run '%s' is given twice (also as '%s'): each run counts once", w ? "to" : "from",
+                                     r->path[i], r->path[j]);
+    }
+    /* -o FILE must not be an input: the card files or any run (a --from DIR means DIR/bench.csv too) */
+    if (out) {
+        const char *cards[2] = {from_card, to_card};
+        for (int i = 0; i < 2; i++)
+            if (cli_gpu_same_file(out, cards[i]))
+                return cli_usage("output '%s' is the same file as the input '%s': refusing to overwrite an input", out, cards[i]);
+        for (int w = 0; w < 2; w++) {
+            const runs_t *r = w ? &rt : &rs;
+            for (int i = 0; i < r->n; i++)
+                if (cli_gpu_same_file(out, r->path[i]))
+                    return cli_usage("output '%s' is the same file as the input '%s': refusing to overwrite an input", out,
+                                     r->path[i]);
+        }
+    }
     mxsim_gpu_xbench *bs = NULL, *bt = NULL;
     mxsim_status st = load_runs(ctx, &rs, &bs);
     if (st == MXSIM_OK) st = load_runs(ctx, &rt, &bt);
+    /* each run is of its card file's card (--from-card / --to-card name = NAME) */
+    for (int w = 0; w < 2 && st == MXSIM_OK && !rc; w++) {
+        const runs_t *r = w ? &rt : &rs;
+        const char *cname = w ? tname : sname, *cfile = w ? to_card : from_card;
+        for (int i = 0; i < r->n && !rc; i++) {
+            const char *bc = mxsim_gpu_xbench_card(r->b[i]);
+            if (!cli_gpu_card_is(cname, bc)) {
+                fprintf(stderr,
+                        "mxsim gpu-calibrate: error: %s:%d: field 'card': the run is of card '%s', but --%s-card %s is card '%s'\n",
+                        r->path[i], cli_gpu_first_row_line(r->path[i]), bc, w ? "to" : "from", cfile, cname);
+                rc = CLI_EXIT_USAGE;
+            } else if (i > 0 && strcmp(bc, mxsim_gpu_xbench_card(r->b[0])) != 0) {
+                fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: field 'card': '%s' differs from the first --%s run's '%s' (%s)\n",
+                        r->path[i], cli_gpu_first_row_line(r->path[i]), bc, w ? "to" : "from", mxsim_gpu_xbench_card(r->b[0]),
+                        r->path[0]);
+                rc = CLI_EXIT_USAGE;
+            }
+        }
+    }
+    if (rc) {
+        mxsim_gpu_xbench_free(bs);
+        mxsim_gpu_xbench_free(bt);
+        free_runs(&rs);
+        free_runs(&rt);
+        return rc;
+    }
     mxsim_gpu_xparams p;
     mxsim_gpu_xscore train, held, each[MAXRUN];
     if (st == MXSIM_OK) st = mxsim_gpu_xcalibrate(ctx, bs, &ds, &p);

@@ -3,9 +3,19 @@
 ** kernel and cuBLAS bf16 times, with the measured GPU time where a bench has the same op.
 ** Needs the timing engine and the cost model (CMakeLists.txt drops this file without them). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "gpuinternal.h"
 #include "internal.h"
+
+/* A GPU model error on a trace op, named by the trace's file:line and the op. */
+static mxsim_status op_fail(mxsim_ctx *ctx, mxsim_status st, const mxsim_trace *tr, const mxsim_top *op)
+{
+    char why[512];
+    snprintf(why, sizeof why, "%s", ctx ? mxsim_errmsg(ctx) : "");
+    return mx_fail(ctx, st, "%s:%d: op '%s': %s", mxsim_trace_source(tr), (int)op->line, op->name, why);
+}
 
 static double lookup_measured(const mxsim_gpu_bench *bn, int kernel, int64_t m, int64_t n, int64_t k, int64_t g)
 {
@@ -95,6 +105,8 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
     mx_clear_err(ctx);
     if (out) *out = NULL;
     if (card == NULL || cfg == NULL || tr == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "gpu_accel_table: NULL argument");
+    mxsim_status cst = mx_gpu_card_check(ctx, card);
+    if (cst != MXSIM_OK) return cst;
     mxsim_cost_params cp;
     mxsim_cost_params_default(&cp);
     mxsim_area area;
@@ -118,14 +130,20 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
         else go.kernel = MXSIM_GK_QUANTIZE_BF16, go.m = op->m * np, kname = "mxk-quantize-ocp-bf16";
         mxsim_gpu_pred gp, cb;
         memset(&cb, 0, sizeof cb);
-        if ((st = mxsim_gpu_predict(ctx, card, &go, &gp)) != MXSIM_OK) break;
+        if ((st = mxsim_gpu_predict(ctx, card, &go, &gp)) != MXSIM_OK) {
+            st = op_fail(ctx, st, tr, op);
+            break;
+        }
         int gemm = op->kind == MXSIM_OP_GEMM;
         double meas = 0, cmeas = 0, ops = gemm ? 2.0 * (double)op->m * (double)op->n * (double)op->k * (double)rep : 0;
         if (gemm) {
             mxsim_gpu_op co = go;
             co.kernel = MXSIM_GK_CUBLAS_BF16;
             co.k = op->k;
-            if ((st = mxsim_gpu_predict(ctx, card, &co, &cb)) != MXSIM_OK) break;
+            if ((st = mxsim_gpu_predict(ctx, card, &co, &cb)) != MXSIM_OK) {
+                st = op_fail(ctx, st, tr, op);
+                break;
+            }
             meas = lookup_measured(bn, MXSIM_GK_MXK_GEMM, go.m, go.n, go.k, g);
             cmeas = lookup_measured(bn, MXSIM_GK_CUBLAS_BF16, co.m, co.n, co.k, 0);
         }

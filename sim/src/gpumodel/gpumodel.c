@@ -37,37 +37,43 @@
 
 /* ---- card fields -------------------------------------------------------------------------- */
 
+/* lo, hi: the accepted range (datasheet sanity, not the model's); whole: a count (a whole number). */
 typedef struct {
     mxsim_gpu_field f;
     size_t off;
+    double lo, hi;
+    int lo_open, whole;
 } gfield;
 
-#define GF(key, kind, unit, doc, member) {{key, kind, unit, doc}, offsetof(mxsim_gpu_card, member)}
+#define TB 1099511627776.0 /* 2^40 */
+#define GF(key, kind, unit, doc, member, lo, lo_open, hi, whole) \
+    {{key, kind, unit, doc}, offsetof(mxsim_gpu_card, member), lo, hi, lo_open, whole}
+#define GFR(key, kind, unit, doc, member, hi) GF(key, kind, unit, doc, member, 0.0, 1, hi, 0) /* a real in (0, hi] */
 static const gfield k_fields[] = {
-    GF("sm.count", "datasheet", "SM", "streaming multiprocessors", n_sm),
-    GF("sm.issue_per_clk", "datasheet", "warp-instr/clk/SM", "4 schedulers x 1 instruction", issue_per_sm_clk),
-    GF("tc.int8_dense_tops", "datasheet", "TOPS", "INT8 tensor-core peak, dense", tc_int8_dense_tops),
-    GF("tc.bf16_dense_tflops", "datasheet", "TFLOPS", "BF16 tensor-core peak, dense", tc_bf16_dense_tflops),
-    GF("hbm.bw_gbs", "datasheet", "GB/s", "HBM bandwidth", hbm_bw_gbs),
-    GF("l2.bytes", "datasheet", "bytes", "L2 cache size", l2_bytes),
-    GF("sm.smem_bytes", "datasheet", "bytes", "shared memory per SM usable by blocks", smem_per_sm_bytes),
-    GF("sm.regs", "datasheet", "registers", "32-bit registers per SM", regs_per_sm),
-    GF("sm.cvt_per_clk", "datasheet", "results/clk/SM", "int<->float conversions", cvt_per_sm_clk),
-    GF("board.tdp_w", "datasheet", "W", "board power (max TDP)", tdp_w),
-    GF("die.mm2", "datasheet", "mm2", "GPU die area", die_mm2),
-    GF("sm.clock_mhz", "measured", "MHz", "SM clock under load", sm_clock_mhz),
-    GF("mem.copy_bw_gbs", "measured", "GB/s", "D2D copy, read + write bytes / time", copy_bw_gbs),
-    GF("cublas.bf16_tflops", "measured", "TFLOPS", "cuBLAS bf16 on the largest shape", cublas_bf16_tflops),
-    GF("cublaslt.int8_tops", "measured", "TOPS", "cuBLASLt int8 on the largest shape", cublaslt_int8_tops),
-    GF("sm.warp_stall_cyc", "measured", "cycles", "Z: mean stall between a warp's instructions", warp_stall_cyc),
-    GF("launch.us", "calibrated", "us", "kernel launch + event overhead of one mxk kernel", launch_us),
-    GF("cublas.call_us", "calibrated", "us", "cuBLAS bf16 call overhead (host + launch)", cublas_call_us),
-    GF("cublaslt.call_us", "calibrated", "us", "cuBLASLt call overhead (host + launch)", cublaslt_call_us),
-    GF("launch.gap_us", "calibrated", "us", "gap between back-to-back kernels in one stream", launch_gap_us),
-    GF("stream.overlap_loss", "calibrated", "", "fraction of min(mem, issue) not overlapped", stream_overlap_loss),
-    GF("tile.kstep_ovh_instr", "calibrated", "instr/warp/k-step", "address + loop instructions per k-step", tile_kstep_ovh_instr),
-    GF("gemv.term_instr", "calibrated", "instr/warp", "forming and storing the 4 terms of one group and row slice", gemv_term_instr),
-    GF("gemv.round_ovh_instr", "calibrated", "instr/warp/round", "loads, barrier, adds per round", gemv_round_ovh_instr),
+    GF("sm.count", "datasheet", "SM", "streaming multiprocessors", n_sm, 1, 0, 1024, 1),
+    GF("sm.issue_per_clk", "datasheet", "warp-instr/clk/SM", "4 schedulers x 1 instruction", issue_per_sm_clk, 1, 0, 64, 1),
+    GFR("tc.int8_dense_tops", "datasheet", "TOPS", "INT8 tensor-core peak, dense", tc_int8_dense_tops, 1e6),
+    GFR("tc.bf16_dense_tflops", "datasheet", "TFLOPS", "BF16 tensor-core peak, dense", tc_bf16_dense_tflops, 1e6),
+    GFR("hbm.bw_gbs", "datasheet", "GB/s", "HBM bandwidth", hbm_bw_gbs, 1e6),
+    GF("l2.bytes", "datasheet", "bytes", "L2 cache size", l2_bytes, 1, 0, TB - 1, 1),
+    GF("sm.smem_bytes", "datasheet", "bytes", "shared memory per SM usable by blocks", smem_per_sm_bytes, 1, 0, TB - 1, 1),
+    GF("sm.regs", "datasheet", "registers", "32-bit registers per SM", regs_per_sm, 1, 0, 16777216, 1),
+    GF("sm.cvt_per_clk", "datasheet", "results/clk/SM", "int<->float conversions", cvt_per_sm_clk, 1, 0, 4096, 1),
+    GFR("board.tdp_w", "datasheet", "W", "board power (max TDP)", tdp_w, 1e5),
+    GFR("die.mm2", "datasheet", "mm2", "GPU die area", die_mm2, 1e5),
+    GFR("sm.clock_mhz", "measured", "MHz", "SM clock under load", sm_clock_mhz, 1e5),
+    GFR("mem.copy_bw_gbs", "measured", "GB/s", "D2D copy, read + write bytes / time", copy_bw_gbs, 1e6),
+    GFR("cublas.bf16_tflops", "measured", "TFLOPS", "cuBLAS bf16 on the largest shape", cublas_bf16_tflops, 1e6),
+    GFR("cublaslt.int8_tops", "measured", "TOPS", "cuBLASLt int8 on the largest shape", cublaslt_int8_tops, 1e6),
+    GFR("sm.warp_stall_cyc", "measured", "cycles", "Z: mean stall between a warp's instructions", warp_stall_cyc, 1e6),
+    GFR("launch.us", "calibrated", "us", "kernel launch + event overhead of one mxk kernel", launch_us, 1e6),
+    GFR("cublas.call_us", "calibrated", "us", "cuBLAS bf16 call overhead (host + launch)", cublas_call_us, 1e6),
+    GFR("cublaslt.call_us", "calibrated", "us", "cuBLASLt call overhead (host + launch)", cublaslt_call_us, 1e6),
+    GFR("launch.gap_us", "calibrated", "us", "gap between back-to-back kernels in one stream", launch_gap_us, 1e6),
+    GF("stream.overlap_loss", "calibrated", "", "fraction of min(mem, issue) not overlapped", stream_overlap_loss, 0, 0, 1, 0),
+    GFR("tile.kstep_ovh_instr", "calibrated", "instr/warp/k-step", "address + loop instructions per k-step", tile_kstep_ovh_instr, 1e6),
+    GFR("gemv.term_instr", "calibrated", "instr/warp", "forming and storing the 4 terms of one group and row slice", gemv_term_instr, 1e6),
+    GFR("gemv.round_ovh_instr", "calibrated", "instr/warp/round", "loads, barrier, adds per round", gemv_round_ovh_instr, 1e6),
 };
 #define N_FIELDS ((int)(sizeof k_fields / sizeof k_fields[0]))
 
@@ -88,6 +94,43 @@ void mx_gpu_card_set(mxsim_gpu_card *c, int i, double v)
     if (c && i >= 0 && i < N_FIELDS) *fptr(c, i) = v;
 }
 
+int mx_gpu_field_ok(int i, double v)
+{
+    if (i < 0 || i >= N_FIELDS || !isfinite(v)) return 0;
+    const gfield *g = &k_fields[i];
+    if (g->lo_open ? !(v > g->lo) : !(v >= g->lo)) return 0;
+    if (!(v <= g->hi)) return 0;
+    return !g->whole || floor(v) == v;
+}
+
+/* "a whole number in 1..1024", "in (0, 1e+06]": the accepted range of field i, for messages. */
+static void field_range(int i, char *buf, size_t n)
+{
+    const gfield *g = &k_fields[i];
+    if (g->whole) snprintf(buf, n, "a whole number in %.0f..%.0f", g->lo, g->hi);
+    else snprintf(buf, n, "a number in %s%g, %g]", g->lo_open ? "(" : "[", g->lo, g->hi);
+}
+
+/* The first field of c out of its range (-1: none). */
+static int card_bad_field(const mxsim_gpu_card *c)
+{
+    for (int i = 0; i < N_FIELDS; i++)
+        if (!mx_gpu_field_ok(i, *(const double *)((const char *)c + k_fields[i].off))) return i;
+    return -1;
+}
+
+mxsim_status mx_gpu_card_check(mxsim_ctx *ctx, const mxsim_gpu_card *c)
+{
+    if (!memchr(c->name, '\0', sizeof c->name))
+        return mx_fail(ctx, MXSIM_E_INPUT, "gpu card: name: not a terminated string");
+    const int i = card_bad_field(c);
+    if (i < 0) return MXSIM_OK;
+    char r[64];
+    field_range(i, r, sizeof r);
+    return mx_fail(ctx, MXSIM_E_INPUT, "gpu card '%s': %s: %g is not %s", c->name, k_fields[i].f.key,
+                   mxsim_gpu_card_get(c, i), r);
+}
+
 static char *trim(char *s)
 {
     while (isspace((unsigned char)*s)) s++;
@@ -96,6 +139,11 @@ static char *trim(char *s)
     return s;
 }
 
+/* The card's sections: every field lives in the section named by its kind; `name` comes first,
+** before any section. */
+static const char *const k_sections[] = {"datasheet", "measured", "calibrated"};
+#define N_SECTIONS 3
+
 mxsim_status mxsim_gpu_card_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_card *c)
 {
     mx_clear_err(ctx);
@@ -103,9 +151,10 @@ mxsim_status mxsim_gpu_card_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_car
     char *data;
     mxsim_status st = mx_text_read(ctx, path, 1u << 20, &data, NULL);
     if (st != MXSIM_OK) return st;
-    memset(c, 0, sizeof *c);
-    int seen[N_FIELDS] = {0};
-    int have_name = 0, line = 0;
+    mxsim_gpu_card tmp; /* *c is written only on success */
+    memset(&tmp, 0, sizeof tmp);
+    int seen[N_FIELDS] = {0}, sec_line[N_SECTIONS] = {0};
+    int have_name = 0, line = 0, sec = -1;
     mx_lines cur;
     mx_lines_init(&cur, data);
     st = MXSIM_OK;
@@ -117,7 +166,32 @@ mxsim_status mxsim_gpu_card_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_car
         }
         mx_ini_cut_comment(buf); /* the configurations' rule: lines.h */
         char *s = trim(buf);
-        if (!*s || *s == '[') continue;
+        if (!*s) continue;
+        if (*s == '[') {
+            size_t n = strlen(s);
+            char *name = s + 1;
+            if (n < 3 || s[n - 1] != ']') {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: expected '[section]', got '%s'", path, line, s);
+                break;
+            }
+            s[n - 1] = '\0';
+            name = trim(name);
+            sec = -1;
+            for (int k = 0; k < N_SECTIONS; k++)
+                if (strcmp(name, k_sections[k]) == 0) sec = k;
+            if (sec < 0) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: unknown section '[%s]' (known: [datasheet], [measured], [calibrated])",
+                             path, line, name);
+                break;
+            }
+            if (sec_line[sec]) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: section [%s] given twice (first on line %d)", path, line, name,
+                             sec_line[sec]);
+                break;
+            }
+            sec_line[sec] = line;
+            continue;
+        }
         char *eq = strchr(s, '=');
         if (!eq) {
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: expected 'key = value'", path, line);
@@ -126,11 +200,16 @@ mxsim_status mxsim_gpu_card_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_car
         *eq = '\0';
         char *key = trim(s), *val = trim(eq + 1);
         if (strcmp(key, "name") == 0) {
-            if (have_name || !*val || strlen(val) >= sizeof c->name) {
+            if (have_name || !*val || strlen(val) >= sizeof tmp.name) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: name: missing, repeated or too long", path, line);
                 break;
             }
-            strcpy(c->name, val);
+            if (sec >= 0) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: name: belongs before the first section, not in [%s]", path,
+                             line, k_sections[sec]);
+                break;
+            }
+            strcpy(tmp.name, val);
             have_name = 1;
             continue;
         }
@@ -141,31 +220,43 @@ mxsim_status mxsim_gpu_card_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_car
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: unknown field '%s'", path, line, key);
             break;
         }
+        if (sec < 0 || strcmp(k_sections[sec], k_fields[fi].f.kind) != 0) {
+            if (sec < 0)
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: %s: outside any section (it belongs in [%s])", path, line, key,
+                             k_fields[fi].f.kind);
+            else
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: %s: in section [%s], but it belongs in [%s]", path, line, key,
+                             k_sections[sec], k_fields[fi].f.kind);
+            break;
+        }
         if (seen[fi]) {
-            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: %s: given twice", path, line, key);
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: %s: given twice (first on line %d)", path, line, key, seen[fi]);
             break;
         }
         char *ep;
         errno = 0;
         double v = strtod(val, &ep);
-        if (ep == val || *ep || errno || !(v >= 0.0) || !isfinite(v)) {
-            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: %s: '%s' is not a non-negative number", path,
-                         line, key, val);
+        char r[64];
+        field_range(fi, r, sizeof r);
+        if (ep == val || *ep || errno) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: %s: '%s' is not a number (expected %s)", path, line, key, val, r);
             break;
         }
-        *fptr(c, fi) = v;
-        seen[fi] = 1;
+        if (!mx_gpu_field_ok(fi, v)) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: %s: '%s' is not %s", path, line, key, val, r);
+            break;
+        }
+        *fptr(&tmp, fi) = v;
+        seen[fi] = line;
     }
     free(data);
     if (st != MXSIM_OK) return st;
     if (!have_name) return mx_fail(ctx, MXSIM_E_INPUT, "%s: name: missing", path);
-    for (int i = 0; i < N_FIELDS; i++) {
-        if (!seen[i]) return mx_fail(ctx, MXSIM_E_INPUT, "%s: %s: missing", path, k_fields[i].f.key);
-        if (*fptr(c, i) <= 0.0 && strcmp(k_fields[i].f.key, "stream.overlap_loss") != 0)
-            return mx_fail(ctx, MXSIM_E_INPUT, "%s: %s: must be > 0", path, k_fields[i].f.key);
-    }
-    if (c->stream_overlap_loss > 1.0)
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: stream.overlap_loss: must be in [0, 1]", path);
+    for (int i = 0; i < N_FIELDS; i++)
+        if (!seen[i])
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: %s: missing (in section [%s])", path, k_fields[i].f.key,
+                           k_fields[i].f.kind);
+    *c = tmp;
     return MXSIM_OK;
 }
 
@@ -361,26 +452,66 @@ static void model_cublas(const mxsim_gpu_card *c, const mxsim_gpu_op *op, int in
     set_bound(o, t_tc > t_mem ? "tensor" : "memory");
 }
 
-mxsim_status mxsim_gpu_predict(mxsim_ctx *ctx, const mxsim_gpu_card *c, const mxsim_gpu_op *op,
-                               mxsim_gpu_pred *o)
+mxsim_status mx_gpu_op_check(mxsim_ctx *ctx, const mxsim_gpu_op *op, const char **field)
 {
-    mx_clear_err(ctx);
-    if (!c || !op || !o) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_predict: NULL argument");
-    memset(o, 0, sizeof *o);
+    static const char *const f_m = "m", *const f_n = "n", *const f_k = "k", *const f_g = "g", *const f_cfg = "cfg",
+                             *const f_kernel = "kernel";
+    const char *dummy;
+    if (!field) field = &dummy;
+    *field = f_kernel;
     const int gemm = op->kernel >= MXSIM_GK_MXK_GEMM && op->kernel <= MXSIM_GK_DEQUANT_CUBLAS;
     if (op->kernel < 0 || op->kernel > MXSIM_GK_DEQUANT_CUBLAS)
         return mx_fail(ctx, MXSIM_E_INPUT, "gpu op: kernel: %d is not a mxsim_gpu_kernel", (int)op->kernel);
-    if (op->m < 1) return mx_fail(ctx, MXSIM_E_INPUT, "gpu op: m: %lld must be >= 1", (long long)op->m);
-    if (gemm && (op->n < 1 || op->k < 1))
-        return mx_fail(ctx, MXSIM_E_INPUT, "gpu op: n, k: must be >= 1 for a GEMM");
+    const int64_t lim = (int64_t)1 << 40; /* bounds every product of the models well inside int64 / double */
+    *field = f_m;
+    if (op->m < 1 || op->m > 2 * lim)
+        return mx_fail(ctx, MXSIM_E_INPUT, "gpu op: m: %lld must be in 1..2^41", (long long)op->m);
+    if (gemm) {
+        *field = op->n < 1 || op->n > lim ? f_n : f_k;
+        if (op->n < 1 || op->n > lim || op->k < 1 || op->k > lim)
+            return mx_fail(ctx, MXSIM_E_INPUT, "gpu op: %s: %lld must be in 1..2^40 for a GEMM", *field,
+                           (long long)(*field == f_n ? op->n : op->k));
+        *field = f_m;
+        if (op->m > lim) return mx_fail(ctx, MXSIM_E_INPUT, "gpu op: m: %lld must be in 1..2^40 for a GEMM", (long long)op->m);
+        /* the tile counts (int64) and element counts of the models stay far inside int64 */
+        const double big = (double)((int64_t)1 << 50);
+        if ((double)op->m * (double)op->k > big || (double)op->n * (double)op->k > big || (double)op->m * (double)op->n > big) {
+            *field = f_k;
+            return mx_fail(ctx, MXSIM_E_INPUT, "gpu op: m, n, k: %lld x %lld x %lld is too large (m n, m k and n k must be <= 2^50)",
+                           (long long)op->m, (long long)op->n, (long long)op->k);
+        }
+    }
     const int needs_g = op->kernel != MXSIM_GK_COPY && op->kernel != MXSIM_GK_CUBLAS_BF16 &&
                         op->kernel != MXSIM_GK_CUBLASLT_INT8;
+    *field = f_g;
     if (needs_g) {
         int64_t axis = gemm ? op->k : op->m;
         if (op->g < 1 || axis % op->g != 0)
             return mx_fail(ctx, MXSIM_E_INPUT, "gpu op: g: %lld must be >= 1 and divide %s = %lld",
                            (long long)op->g, gemm ? "k" : "m", (long long)axis);
     }
+    if (op->kernel == MXSIM_GK_MXK_GEMM) {
+        *field = f_cfg;
+        if (op->cfg < 0 || op->cfg > 6)
+            return mx_fail(ctx, MXSIM_E_INPUT, "gpu op: cfg: %d must be 0..6", (int)op->cfg);
+        *field = f_g;
+        if (op->g % 32 != 0)
+            return mx_fail(ctx, MXSIM_E_UNSUPPORTED,
+                           "gpu op: g: %lld is not a multiple of 32 (the SIMT path is not modelled)", (long long)op->g);
+    }
+    *field = NULL;
+    return MXSIM_OK;
+}
+
+mxsim_status mxsim_gpu_predict(mxsim_ctx *ctx, const mxsim_gpu_card *c, const mxsim_gpu_op *op,
+                               mxsim_gpu_pred *o)
+{
+    mx_clear_err(ctx);
+    if (!c || !op || !o) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_predict: NULL argument");
+    memset(o, 0, sizeof *o);
+    mxsim_status st = mx_gpu_card_check(ctx, c); /* a card built through the API: no division by 0, no UB */
+    if (st == MXSIM_OK) st = mx_gpu_op_check(ctx, op, NULL);
+    if (st != MXSIM_OK) return st;
     const double launch = c->launch_us;
     switch (op->kernel) {
     case MXSIM_GK_COPY:
@@ -392,12 +523,6 @@ mxsim_status mxsim_gpu_predict(mxsim_ctx *ctx, const mxsim_gpu_card *c, const mx
     case MXSIM_GK_QUANTIZE_F32:
     case MXSIM_GK_QUANTIZE_BF16: model_quantize(c, op, op->kernel == MXSIM_GK_QUANTIZE_BF16, o); break;
     case MXSIM_GK_MXK_GEMM: {
-        if (op->cfg < 0 || op->cfg > 6)
-            return mx_fail(ctx, MXSIM_E_INPUT, "gpu op: cfg: %d must be 0..6", (int)op->cfg);
-        if (op->g % 32 != 0)
-            return mx_fail(ctx, MXSIM_E_UNSUPPORTED,
-                           "gpu op: g: %lld is not a multiple of 32 (the SIMT path is not modelled)",
-                           (long long)op->g);
         int cfg = op->cfg ? op->cfg : route_cfg(op);
         if (cfg == 4) model_gemv(c, op, o);
         else model_tile(c, op, cfg, o);

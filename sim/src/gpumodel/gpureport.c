@@ -167,9 +167,14 @@ static void put_card(mx_buf *b, const mxsim_gpu_card *c)
 {
     mx_buf_printf(b, "# card fields after calibration on the training half (paste into workloads/gpus/%s.ini)\nname = %s\n",
             c->name, c->name);
+    const char *kind = "";
     for (int i = 0; i < mxsim_gpu_field_count(); i++) {
         const mxsim_gpu_field *f = mxsim_gpu_field_at(i);
-        mx_buf_printf(b, "%s = %.6g   # %s, %s\n", f->key, mxsim_gpu_card_get(c, i), f->kind, f->unit);
+        if (strcmp(f->kind, kind) != 0) mx_buf_printf(b, "\n[%s]\n", f->kind), kind = f->kind; /* the card's sections */
+        const double v = mxsim_gpu_card_get(c, i);
+        /* counts exactly (l2.bytes has 8 digits), the rest to 6 significant digits */
+        if (v == floor(v) && fabs(v) < 1e15) mx_buf_printf(b, "%s = %.0f   # %s, %s\n", f->key, v, f->kind, f->unit);
+        else mx_buf_printf(b, "%s = %.6g   # %s, %s\n", f->key, v, f->kind, f->unit);
     }
 }
 

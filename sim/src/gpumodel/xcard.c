@@ -251,9 +251,16 @@ mxsim_status mxsim_gpu_xbench_load_build(mxsim_ctx *ctx, const char *path, int b
         mxsim_gpu_xbench_free(b);
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
     }
+    mx_gpu_rowkey *keys = mx_calloc(cap, sizeof *keys);
+    int64_t n_keys = 0;
+    if (!keys) {
+        free(data);
+        mxsim_gpu_xbench_free(b);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+    }
     mx_lines cur;
     mx_lines_init(&cur, data);
-    int header_seen = 0;
+    int header_seen = 0, card_line = 0, col_rate = -1, col_unit = -1, col_ratio = -1, nf_hdr = 0;
     for (char *buf; (buf = mx_lines_next(&cur)) != NULL;) {
         if (!buf[0]) continue;
         char *f[12];
@@ -263,11 +270,18 @@ mxsim_status mxsim_gpu_xbench_load_build(mxsim_ctx *ctx, const char *path, int b
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: header: expected card,shape,M,N,K,G,method,median_us,...", path, cur.line);
                 goto fail;
             }
+            for (int j = 8; j < nf && j < 11; j++) {
+                if (!strcmp(f[j], "rate")) col_rate = j;
+                if (!strcmp(f[j], "unit")) col_unit = j;
+                if (!strcmp(f[j], "ratio")) col_ratio = j;
+            }
+            nf_hdr = nf;
             header_seen = 1;
             continue;
         }
-        if (nf < 8) {
-            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: expected at least 8 fields, found %d", path, cur.line, nf);
+        if (nf < 8 || (nf_hdr <= 11 && nf != nf_hdr)) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: expected %d fields (as the header), found %d", path, cur.line,
+                         nf_hdr <= 11 ? nf_hdr : 8, nf);
             goto fail;
         }
         double v[5];
@@ -275,24 +289,45 @@ mxsim_status mxsim_gpu_xbench_load_build(mxsim_ctx *ctx, const char *path, int b
             char *e;
             errno = 0;
             v[j] = strtod(f[j == 4 ? 7 : 2 + j], &e);
-            if (e == f[j == 4 ? 7 : 2 + j] || *e || errno || !isfinite(v[j]) || v[j] > 1e12 ||
-                (j == 4 ? !(v[j] > 0) : v[j] < (j == 3 ? 0 : 1))) {
+            /* M, N, K, G whole numbers (G may be 0) up to 2^40; median_us in (0, 1e9] */
+            const double hi = j == 4 ? MX_GPU_MAX_US : 1099511627776.0;
+            if (e == f[j == 4 ? 7 : 2 + j] || *e || errno || !isfinite(v[j]) || v[j] > hi ||
+                (j == 4 ? !(v[j] > 0) : v[j] < (j == 3 ? 0 : 1) || floor(v[j]) != v[j])) {
                 static const char *const nm[5] = {"M", "N", "K", "G", "median_us"};
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field %d (%s): not a number in range", path, cur.line,
-                             j == 4 ? 8 : 3 + j, nm[j]);
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field %d (%s): '%s' is not %s", path, cur.line, j == 4 ? 8 : 3 + j,
+                             nm[j], f[j == 4 ? 7 : 2 + j],
+                             j == 4 ? "a time in (0, 1e9] us" : j == 3 ? "a whole number in 0..2^40" : "a whole number in 1..2^40");
                 goto fail;
             }
         }
+        if ((st = mx_gpu_bench_card(ctx, path, cur.line, f[0], b->card, sizeof b->card, &card_line)) != MXSIM_OK) goto fail;
+        if (strlen(f[6]) >= sizeof keys->method) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 7 (method): longer than %zu bytes", path, cur.line, sizeof keys->method - 1);
+            goto fail;
+        }
+        mx_gpu_rowkey *key = &keys[n_keys++];
+        memcpy(key->method, f[6], strlen(f[6]) + 1);
+        key->M = (int64_t)v[0], key->N = (int64_t)v[1], key->K = (int64_t)v[2], key->G = (int64_t)v[3], key->line = cur.line;
+        if ((st = mx_gpu_bench_extra(ctx, path, cur.line, f, col_rate, col_unit, col_ratio)) != MXSIM_OK) goto fail;
         const int c = mxsim_gpu_xclass_of(f[6], (int64_t)v[0], (int64_t)v[1], (int64_t)v[2], (int64_t)v[3], build);
-        if (c < 0 || strlen(f[6]) >= sizeof b->r->method) { /* a variant the model does not cover */
+        if (c < 0) { /* a variant the model does not cover */
             b->skipped++;
             continue;
         }
-        snprintf(b->card, sizeof b->card, "%s", f[0]);
         xrow *r = &b->r[b->n++];
         *r = (xrow){c, v[0], v[1], v[2], v[3], v[4], ""};
         memcpy(r->method, f[6], strlen(f[6]) + 1);
     }
+    {
+        int first = 0, dup = mx_gpu_rowkey_dup(keys, n_keys, &first);
+        if (dup) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: row: the same method, M, N, K, G as line %d (a row measured twice)",
+                         path, dup, first);
+            goto fail;
+        }
+    }
+    free(keys);
+    keys = NULL;
     free(data);
     if (b->n == 0 || b->r[0].c != MXSIM_GX_COPY) {
         mxsim_gpu_xbench_free(b);
@@ -302,6 +337,7 @@ mxsim_status mxsim_gpu_xbench_load_build(mxsim_ctx *ctx, const char *path, int b
     return MXSIM_OK;
 fail:
     free(data);
+    free(keys);
     mxsim_gpu_xbench_free(b);
     return st;
 }
