@@ -670,7 +670,7 @@ typedef enum {
     X(int64_t, cycles_fill_drain, "cycles_fill_drain", "cycles", 1, MXSIM_KINDS_ALL, SUM, 1, -1,   \
       "pipeline fill and drain cycles")                                                            \
     X(int64_t, cycles_exp_stall, "cycles_exp_stall", "cycles", 1, MXSIM_KINDS_GEMM, SUM, 1, -1,    \
-      "cycles waiting for a shared exponent unit")                                                 \
+      "exponent cycles: a fold's tail waiting on its exponent units (latency, sharing)")          \
     X(int64_t, cycles_mem_stall, "cycles_mem_stall", "cycles", 1, MXSIM_KINDS_ALL, SUM, 1, -1,     \
       "cycles waiting for DRAM")                                                                   \
     X(double, util_mapping, "util_mapping_pct", "%", 100, MXSIM_KINDS_GEMM, FOLD_MEAN, 1, 2,       \

@@ -969,7 +969,15 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
     rows_table(&d, in, rows, in->n_pt, tot_cols, (int)(sizeof tot_cols / sizeof tot_cols[0]), 1);
     doc_p(&d, "Units are in the column names: time in us, utilisation in % of multiplier slots, area in mm2, energy in "
               "mJ (with the low/high band of the sources), pJ per MAC, TOPS/W and TOPS/mm2 at the configured clock, "
-              "SQNR in dB and max relative error against float64.");
+              "SQNR in dB and max relative error against float64. pJ/MAC and TOPS/W count useful MACs (the zero "
+              "padding of K to whole groups costs energy but is not work); the _low/_high columns are computed with the "
+              "low/high energy constants, so tops_per_w_low is the higher TOPS/W.");
+    doc_p(&d, "Reading the trends: each op's tiles are chosen by the tile.objective of the configuration (see "
+              "Configuration below): 'cycles' minimises time and may re-read an operand from DRAM for every tile, "
+              "which dominates the energy of small arrays; 'energy' minimises energy (--set tile.objective=energy). "
+              "SQNR is measured on synthetic data with outliers unless --data gave tensors (sim/doc/sweeps.md); the "
+              "TOTAL SQNR is the mean noise-to-signal ratio over the ops, in dB, and max_rel_err, a maximum over outputs, is "
+              "driven by the outputs nearest zero.");
 
     doc_h(&d, 2, "Charts");
     doc_p(&d, "Each chart is also a standalone SVG with the CSV of the values it plots.");
