@@ -101,6 +101,19 @@ mxsim_status mx_file_read(mxsim_ctx *ctx, const char *path, uint64_t max_bytes, 
         }
         got += (size_t)r;
     }
+    /* the size stat gave must be all there is: a file that grew since, or a special file that
+    ** reports 0 bytes (/proc/self/status read as empty, a config of defaults), is refused */
+    for (;;) {
+        char extra;
+        ssize_t r = read(fd, &extra, 1);
+        if (r < 0 && errno == EINTR) continue;
+        if (r > 0) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s: holds more than the %zu bytes its size says (a file growing while "
+                         "read, or a special file): copy it to a regular file first", path, size);
+            goto done;
+        }
+        break;
+    }
     buf[size] = 0;
     *data = buf;
     *len = size;

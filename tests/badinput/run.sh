@@ -318,6 +318,16 @@ bad memory-nothing-to-size 2 "dqonly.trace: no GEMM op and no param line: nothin
 # a shorthand of run and a --set of the same field (the --set used to win silently)
 bad run-shorthand-vs-set-g 2 "--group-size 16 and --set mx.group_size=32 both set mx.group_size" -- "$MXSIM" run --config "$cfg" "$tr" --group-size 16 --set mx.group_size=32 -o "$out/r.csv"
 bad run-shorthand-vs-set-array 2 "--array 8x8 and --set array.rows=16 both set array.rows" -- "$MXSIM" run --config "$cfg" "$tr" --set array.rows=16 --array 8x8 -o "$out/r.csv"
+# options that did nothing: run --columns with a trace or configuration, cost --constants --references,
+# cost --constants --node 3 in csv (md refused it), report --meta twice, a special file of 0 bytes as a config
+bad run-columns-trace 2 "--columns lists the statistic columns: it reads no TRACE" -- "$MXSIM" run --columns "$tr"
+bad run-columns-config 2 "--columns lists the statistic columns: --config has no meaning with it" -- "$MXSIM" run --columns --config /nonexistent.ini
+bad cost-constants-references 2 "--constants and --references print different tables: give one" -- "$MXSIM" cost --constants --references
+bad cost-constants-node-csv 2 "node_nm: 3 nm is not in the Stillmaker & Baas table" -- "$MXSIM" cost --constants --node 3 --format csv
+bad report-meta-twice 2 "given twice (it takes one value): --meta" -- "$MXSIM" report "$in/topo.csv" --meta a.json --meta b.json -o "$out/rep"
+if [ -r /proc/self/status ]; then
+  bad config-special-file 2 "holds more than the 0 bytes its size says" -- "$MXSIM" config --config /proc/self/status --dump
+fi
 # outputs whose names the command derives (a report's files in -o DIR, a sweep's sidecar, op i's
 # access trace F.i.gz) that are one of its inputs: refused before anything is written
 if "$MXSIM" sweep --help >/dev/null 2>&1; then

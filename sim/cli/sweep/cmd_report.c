@@ -19,6 +19,7 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
         const char **slot = !strcmp(argv[i], "-o") ? &dir : !strcmp(argv[i], "--meta") ? &opts.meta_path : NULL;
         if (slot) {
             if (i + 1 >= argc) return mxs_usage(C, "option needs a value:", argv[i]);
+            if (*slot) return mxs_usage(C, "given twice (it takes one value):", argv[i]); /* one used to win silently */
             *slot = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return mxs_usage(C, "unknown option", argv[i]);

@@ -227,10 +227,14 @@ static int cmd_cost(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     mxsim_tconfig cfg;
     int rc = cost_params(c, a, &cp);
     if (rc || (rc = mxsim_cli_build_config(c, a, ctx, &cfg))) return rc;
+    if (OPT("constants") && OPT("references")) /* only the references were printed */
+        return cli_usage("--constants and --references print different tables: give one");
     mxsim_table *t = NULL;
     mxsim_output_format f;
     if ((rc = cli_format(ctx, OPT("format"), OPT("out"), &f))) return rc;
     mxsim_status st;
+    mxsim_node_scale sc0; /* a node or Vdd out of the model's range is refused in every form (csv took --node 3) */
+    if ((st = mxsim_node_scaling(ctx, cp.node_nm, cp.vdd_v, &sc0)) != MXSIM_OK) return cli_fail(ctx, st);
     if (OPT("constants") && f == MXSIM_OUTPUT_MD) { /* the document sim/doc/energy-area.md embeds */
         mxsim_node_scale sc;
         char *text = NULL;
@@ -321,7 +325,7 @@ static int cmd_merge(int argc, char **argv, mxsim_ctx *ctx)
 }
 
 #define COST_OPTS                                                                                    \
-    {"node", 0, 1, 0, "NM", "technology node: 45 (default), 32, 22, 20, 16, 14, 7"},                \
+    {"node", 0, 1, 0, "NM", "technology node: 65, 45 (default), 32, 22, 20, 16, 14, 7"},                \
     {"vdd", 0, 1, 0, "V", "supply voltage, 0.5..1.2 V (the node scaling's range; default: the node's)"},                                  \
     {"overhead", 0, 1, 0, "F", "control/wiring factor on area and energy (1..10)"},                 \
     {"sram-bank-kib", 0, 1, 0, "KIB", "SRAM macro size for energy per access"}

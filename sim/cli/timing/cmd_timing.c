@@ -178,6 +178,12 @@ static int cmd_run(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
 {
     const char *v;
     if (OPT("columns")) { /* the statistics, from the one field table */
+        /* it reads no trace or configuration: anything that would configure a run was ignored */
+        for (int i = 0; c->opts[i].name; i++)
+            if (cli_get(c, a, c->opts[i].name) && strcmp(c->opts[i].name, "columns") && strcmp(c->opts[i].name, "format") &&
+                strcmp(c->opts[i].name, "out"))
+                return cli_usage("--columns lists the statistic columns: --%s has no meaning with it", c->opts[i].name);
+        if (a->n_pos) return cli_usage("--columns lists the statistic columns: it reads no TRACE ('%s')", a->pos[0]);
         mxsim_table *t = NULL;
         mxsim_status st = mxsim_tstats_table(ctx, &t);
         int rc = st == MXSIM_OK ? cli_emit_table(ctx, t, OPT("format"), OPT("out")) : cli_fail(ctx, st);
@@ -354,7 +360,7 @@ static const cli_opt k_trace_opts[] = {
     {0}};
 static const cli_opt k_memory_opts[] = {
     CLI_CONFIG_OPTS,
-    {"group-size", 0, 1, 1, "G", "MXINT8 group size (repeatable; default: the configuration's mx.group_size)"},
+    {"group-size", 0, 1, 1, "G", "MXINT8 group size (default: the configuration's mx.group_size)"},
     {"scalesim-compat", 0, 0, 0, "", "read a .csv with SCALE-Sim's conv output size and depthwise rule"},
     CLI_TABLE_OPTS,
     {0}};
