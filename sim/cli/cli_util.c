@@ -1,5 +1,6 @@
 /* cli_util.c - option parsing, exit codes, suggestions and checked output for every command. */
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -69,8 +70,10 @@ int cli_real(const char *opt, const char *s, double lo, double hi, double *out)
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
-    if (s[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v)) return cli_usage("%s '%s': not a number", opt, s);
-    if (v < lo || v > hi) return cli_usage("%s %g: must be in %g..%g", opt, v, lo, hi);
+    /* decimal only (--overhead 0x2 was 2); an underflow is a number for the range check to judge */
+    if (s[0] == '\0' || *end != '\0' || !isfinite(v) || strpbrk(s, "xX") || (errno == ERANGE && fabs(v) >= DBL_MIN))
+        return cli_usage("%s '%s': not a number (decimal)", opt, s);
+    if (v < lo || v > hi) return cli_usage("%s %s: must be in %g..%g", opt, s, lo, hi); /* the text given: 10.0000001 printed as 10 */
     *out = v;
     return 0;
 }

@@ -328,6 +328,12 @@ bad report-meta-twice 2 "given twice (it takes one value): --meta" -- "$MXSIM" r
 if [ -r /proc/self/status ]; then
   bad config-special-file 2 "holds more than the 0 bytes its size says" -- "$MXSIM" config --config /proc/self/status --dump
 fi
+# numbers: the message shows the text given (10.0000001 was printed as 10), a subnormal is a number
+# out of range (it was "not a number"), hexadecimal reals are refused as hexadecimal integers are
+bad flag-overhead-just-above 2 "--overhead 10.0000001: must be in 1..10" -- "$MXSIM" cost --overhead 10.0000001
+bad flag-overhead-hex 2 "--overhead '0x2': not a number (decimal)" -- "$MXSIM" cost --overhead 0x2
+bad set-real-subnormal 2 "field 'clock.mhz': 1e-320 out of range 1..100000 MHz" -- "$MXSIM" config --set clock.mhz=1e-320 --dump
+bad set-real-hex 2 "field 'clock.mhz': '0x1p9' is not a number" -- "$MXSIM" config --set clock.mhz=0x1p9 --dump
 # outputs whose names the command derives (a report's files in -o DIR, a sweep's sidecar, op i's
 # access trace F.i.gz) that are one of its inputs: refused before anything is written
 if "$MXSIM" sweep --help >/dev/null 2>&1; then

@@ -7,6 +7,7 @@
 ** through mxsim_tconfig_default/set/load has every field inside its table bounds.
 */
 #include <ctype.h>
+#include <float.h>
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -113,7 +114,10 @@ int mx_tparse_f64(const char *s, double *out)
     char *end = NULL;
     errno = 0;
     double v = strtod(s, &end);
-    if (s[0] == '\0' || isspace((unsigned char)s[0]) || *end != '\0' || errno == ERANGE || !isfinite(v))
+    /* decimal only, as the integers (0x10 is refused there; 0x1p9 read as 512 here); an underflow
+    ** (1e-320, a subnormal) is a number, the range check judges it; an overflow (1e309) is not */
+    if (s[0] == '\0' || isspace((unsigned char)s[0]) || *end != '\0' || !isfinite(v) || strpbrk(s, "xX") ||
+        (errno == ERANGE && fabs(v) >= DBL_MIN))
         return -1;
     *out = v;
     return 0;
@@ -233,7 +237,7 @@ static mxsim_status tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not a number", where, key, value);
     int is_bw = f->off == offsetof(mxsim_tconfig, dram_bw_bytes_per_cycle);
     if (v < p->lo || v > p->hi)
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': %g out of range %g..%g %s%s", where, key, v,
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': %s out of range %g..%g %s%s", where, key, value,
                        p->lo, p->hi, p->unit, is_bw ? " (the model's step is 1/1024 byte/cycle)" : "");
     if (is_bw) {
         /* compat mode already on (a .cfg, --scalesim-compat or an earlier --set): refused here,
