@@ -506,6 +506,7 @@ typedef struct {
     int64_t sram_a_kib, sram_b_kib, sram_c_kib; /* per buffer, total of both halves */
     double dram_bw_bytes_per_cycle;         /* resolution 1/1024 byte per cycle */
     int64_t dram_latency_cycles;            /* per request */
+    double dram_pj_per_bit;                 /* DRAM energy per bit; 0: the cited band (cost model) */
     double clock_mhz;
     int64_t out_format;                     /* mxsim_out_fmt */
     int64_t dequant_lanes, dequant_depth_cycles;

@@ -255,6 +255,12 @@ MXTEST(energy_of_a_tiny_gemm_by_hand)
     MXT_EQ_INT(mxsim_cost_area(NULL, &cfg, &p, &a), MXSIM_OK);
     MXT_EQ_INT(mxsim_cost_energy(NULL, &cfg, &p, &a, &st, &e2), MXSIM_OK);
     MXT_CLOSE(e2.dyn_pj[0][MXSIM_COMP_OVERHEAD], 0.5 * (25.6 + 0.12 + 1.668 + 54.416 + 19.008 + 350 / sqrt(8.0)), 1e-13);
+    /* the configuration's DRAM (dram.pj_per_bit > 0) replaces the cited band in every band */
+    cfg.dram_pj_per_bit = 3.9;
+    mxsim_energy e4;
+    MXT_EQ_INT(mxsim_cost_energy(NULL, &cfg, &p, &a, &st, &e4), MXSIM_OK);
+    for (int b = 0; b < MXSIM_N_BANDS; b++) MXT_CLOSE(e4.dyn_pj[b][MXSIM_COMP_DRAM], 1184 * 3.9, 1e-12);
+    cfg.dram_pj_per_bit = 0;
     /* K padded to twice its length (K = 16 at G = 32): the multipliers issue 256 MACs and spend
     ** their energy, but the work done is 128 MACs: pJ/MAC and TOPS/W count the useful ones */
     p.overhead_factor = 1.0;

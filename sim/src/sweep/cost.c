@@ -704,6 +704,7 @@ MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cf
         TRY(kv(ctx, "reg.energy_per_bit", b, &reg_e));
         TRY(kv(ctx, "sram.energy_per_bit_8kib", b, &sram_e));
         TRY(kv(ctx, "dram.energy_per_bit", b, &dram_e));
+        if (cfg->dram_pj_per_bit > 0) dram_e = cfg->dram_pj_per_bit; /* the configuration's memory, not the band */
         TRY(kv(ctx, "dequant.energy", b, &deq_e));
         TRY(kv(ctx, "requant.energy", b, &rq_e));
         TRY(kv(ctx, "cmp8.energy", b, &cmp_e));

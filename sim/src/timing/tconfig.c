@@ -58,6 +58,9 @@ static const field k_fields[] = {
        "DRAM bandwidth, held as the nearest multiple of 1/1024 byte/cycle (a value farther than 0.1% is refused; "
        "whole bytes under report.scalesim_compat)"),
     FI("dram.latency_cycles", dram_latency_cycles, 0, 1000000, 100, "cycles", "DRAM latency per request"),
+    FR("dram.pj_per_bit", dram_pj_per_bit, 0, 1000, 0, "pJ/bit",
+       "DRAM transfer energy (0: the cost model's cited band, nominal LPDDR4 8, low HBM2 3.9, high 20; "
+       "> 0: this value in every band, e.g. 3.9 for HBM2)"),
     FR("clock.mhz", clock_mhz, 1, 100000, 1000, "MHz", "clock frequency"),
     FE("out.format", out_format, "fp32|bf16|mxint8", 3, 0,
        "GEMM output format (mxint8 goes through the re-quantizer)"),
