@@ -334,6 +334,16 @@ bad flag-overhead-just-above 2 "--overhead 10.0000001: must be in 1..10" -- "$MX
 bad flag-overhead-hex 2 "--overhead '0x2': not a number (decimal)" -- "$MXSIM" cost --overhead 0x2
 bad set-real-subnormal 2 "field 'clock.mhz': 1e-320 out of range 1..100000 MHz" -- "$MXSIM" config --set clock.mhz=1e-320 --dump
 bad set-real-hex 2 "field 'clock.mhz': '0x1p9' is not a number" -- "$MXSIM" config --set clock.mhz=0x1p9 --dump
+# SCALE-Sim layer names: a rewritten name that collides, a name cut at 63 characters; conv geometry a text trace cannot hold
+printf 'Layer name,IFMAP Height,IFMAP Width,Filter Height,Filter Width,Channels,Num Filter,Strides,\nconv 1,8,8,3,3,4,8,1,\nconv_1,8,8,3,3,4,8,1,\n' > "$in/namedup.csv"
+bad csv-name-collision 2 "namedup.csv:3: field 'Layer name': 'conv_1' and the layer on line 2 both read as 'conv_1'" -- "$MXSIM" trace check "$in/namedup.csv"
+printf 'Layer name,M,N,K,\n%s,8,8,8,\n' "$(printf 'x%.0s' $(seq 70))" > "$in/namelong.csv"
+bad csv-name-too-long 2 "is longer than 63 characters" -- "$MXSIM" trace check "$in/namelong.csv"
+printf 'Layer name,IFMAP Height,IFMAP Width,Filter Height,Filter Width,Channels,Num Filter,Strides,\nc1,8,8,3,3,4,8,1,\n' > "$in/conv1.csv"
+bad csv-convert-compat-conv 2 "convert: 1 conv layers of $in/conv1.csv would lose the geometry SCALE-Sim compat timing uses" -- "$MXSIM" trace convert --scalesim-compat "$in/conv1.csv" "$out/c.trace"
+# a SCALE-Sim .cfg takes comments on whole lines only, as its configparser: an inline one is part of the value
+printf '[general]\nrun_name = t\n[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 64\nFilterSramSzkB: 64\nOfmapSramSzkB: 64\nIfmapOffset: 0\nFilterOffset: 10000000\nOfmapOffset: 20000000\nDataflow : ws # weight stationary\n[run_presets]\nInterfaceBandwidth: CALC\n' > "$in/inline.cfg"
+bad cfg-inline-comment 2 "inline.cfg:12: field 'Dataflow': 'ws # weight stationary'" -- "$MXSIM" run --config "$in/inline.cfg" "$in/conv1.csv" -o "$out/r.csv"
 # outputs whose names the command derives (a report's files in -o DIR, a sweep's sidecar, op i's
 # access trace F.i.gz) that are one of its inputs: refused before anything is written
 if "$MXSIM" sweep --help >/dev/null 2>&1; then

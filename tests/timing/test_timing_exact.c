@@ -269,13 +269,22 @@ MXTEST(ini_comment_needs_a_blank)
     MXT_EQ_INT(c.array_cols, 24);
     MXT_EQ_INT(c.dataflow, MXSIM_DF_WS);
     MXT_TRUE(c.dram_bw_bytes_per_cycle == 4.5);
-    /* the same rule in a SCALE-Sim .cfg */
+    /* a SCALE-Sim .cfg: '8;9' is no integer either */
     mxsim_tconfig_default(&c);
     MXT_EQ_INT(mxsim_tconfig_load(g_ctx, &c, write_file("semi.cfg", "[architecture_presets]\nArrayHeight: 8;9\n")),
                MXSIM_E_INPUT);
     MXT_TRUE(msg_has("semi.cfg:2: field 'array.rows': '8;9' is not an integer"));
+    /* but not an inline comment: SCALE-Sim's configparser (no inline_comment_prefixes) reads
+    ** 'ArrayHeight: 8 # rows' as the value '8 # rows' and stops (int()), and 'Dataflow : ws # ...'
+    ** as an invalid dataflow it runs as os (peer run, SCALE-Sim 2.0.2); whole-line comments, also
+    ** indented, are comments */
     mxsim_tconfig_default(&c);
-    p = write_file("ok.cfg", "; v2\n[architecture_presets]\nArrayHeight: 8 # rows\n" SS_ARCH_REST
+    p = write_file("inline.cfg", "; v2\n[architecture_presets]\nArrayHeight: 8 # rows\n" SS_ARCH_REST
+                                 "[run_presets]\nInterfaceBandwidth: CALC\n[general]\nrun_name = t\n");
+    MXT_EQ_INT(mxsim_tconfig_load(g_ctx, &c, p), MXSIM_E_INPUT);
+    MXT_TRUE(msg_has("inline.cfg:3: field 'array.rows': '8 # rows' is not an integer"));
+    mxsim_tconfig_default(&c);
+    p = write_file("ok.cfg", "; v2\n[architecture_presets]\n  # the array\nArrayHeight: 8\n" SS_ARCH_REST
                              "[run_presets]\nInterfaceBandwidth: CALC\n[general]\nrun_name = t\n");
     MXT_EQ_INT(mxsim_tconfig_load(g_ctx, &c, p), MXSIM_OK);
     MXT_EQ_INT(c.array_rows, 8);

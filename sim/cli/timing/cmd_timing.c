@@ -322,6 +322,19 @@ static int cmd_trace(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     if (!strcmp(sub, "gen")) st = mxsim_trace_gen(ctx, a->pos[1], &t);
     else st = load_any(ctx, a->pos[1], (OPT("require-comma") ? MXSIM_IMPORT_REQUIRE_COMMA : 0) |
                                          (OPT("scalesim-compat") ? MXSIM_IMPORT_SCALESIM_MODEL : 0), &t);
+    /* a text trace has no field for a SCALE-Sim conv layer's geometry, which compat timing uses
+    ** (its output size rule, its ifmap traffic): converted, the layer would time differently */
+    int convs = 0;
+    for (int64_t i = 0; st == MXSIM_OK && i < mxsim_trace_count(t); i++) convs += mxsim_trace_op(t, i)->conv_h > 0;
+    if (st == MXSIM_OK && convs && (!strcmp(sub, "convert") || (!strcmp(sub, "cat") && out))) {
+        if (OPT("scalesim-compat")) {
+            mxsim_trace_free(t);
+            return cli_usage("%s: %d conv layers of %s would lose the geometry SCALE-Sim compat timing uses (a text "
+                             "trace holds only m, n, k): run the .csv itself", sub, convs, a->pos[1]);
+        }
+        fprintf(stderr, "mxsim trace: note: %d conv layers written as GEMMs (m, n, k by mxsim's rule): under SCALE-Sim "
+                        "compat (a .cfg) run the .csv itself, not this trace\n", convs);
+    }
     if (st == MXSIM_OK && !strcmp(sub, "gen")) st = mxsim_trace_save(ctx, t, out);
     else if (st == MXSIM_OK && !strcmp(sub, "convert")) st = mxsim_trace_save(ctx, t, a->pos[2]);
     else if (st == MXSIM_OK && !strcmp(sub, "check")) {

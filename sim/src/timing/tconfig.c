@@ -612,7 +612,10 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
     st = MXSIM_OK;
     for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
         snprintf(where, sizeof where, "%s:%d", path, cur.line);
-        mx_ini_cut_comment(ln);
+        /* .ini: a comment after a blank too; .cfg: configparser's default, whole-line comments only
+        ** (SCALE-Sim reads `Dataflow : ws # weight stationary` as an invalid dataflow and runs os) */
+        if (!scalesim) mx_ini_cut_comment(ln);
+        else if (*mx_ttrim(ln) == '#' || *mx_ttrim(ln) == ';') continue;
         char *s = mx_ttrim(ln);
         if (*s == '\0') continue;
         if (*s == '[') {

@@ -596,6 +596,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
     mxsim_status st = open_text_trace(ctx, path, &buf, &t);
     if (st != MXSIM_OK) return st;
     int kind = 0, kind_line = 0; /* 4: GEMM rows, 8: conv rows (8 or 9 values), set by the first */
+    unsigned char *names_changed = NULL;
     char where[600];
     mx_lines cur;
     mx_lines_init(&cur, buf); /* skips a UTF-8 BOM */
@@ -672,9 +673,36 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
         op.repeat = 1;
         op.a_fmt = op.b_fmt = op.out_fmt = -1;
         op.line = cur.line;
-        snprintf(op.name, sizeof op.name, "%.63s", f[0]);
+        /* a trace's op name has no blank, '=' or '#' (they become '_') and at most 63 characters: a
+        ** longer name was cut, and a replaced character could make two layers one name
+        ** ('conv 1' and 'conv_1'), which --data and the per-op rows then confused */
+        if (strlen(f[0]) > 63) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Layer name': '%.40s...' is longer than 63 characters", where, f[0]);
+            break;
+        }
+        snprintf(op.name, sizeof op.name, "%s", f[0]);
+        int changed = 0;
         for (char *p = op.name; *p; p++)
-            if (isspace((unsigned char)*p) || *p == '=' || *p == '#') *p = '_';
+            if (isspace((unsigned char)*p) || *p == '=' || *p == '#') *p = '_', changed = 1;
+        /* names_changed: a bitmap of which earlier layers' names were rewritten (either side may be) */
+        int64_t nops = mxsim_trace_count(t);
+        if (nops % 4096 == 0) {
+            unsigned char *nc = realloc(names_changed, (size_t)(nops / 8 + 512));
+            if (nc == NULL) {
+                st = mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
+                break;
+            }
+            memset(nc + nops / 8, 0, 512);
+            names_changed = nc;
+        }
+        if (changed) names_changed[nops / 8] |= (unsigned char)(1u << (nops % 8));
+        for (int64_t i = 0; i < nops; i++)
+            if ((changed || (names_changed[i / 8] >> (i % 8) & 1)) && strcmp(mxsim_trace_op(t, i)->name, op.name) == 0) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Layer name': '%s' and the layer on line %d both read as '%s' "
+                             "(blanks, '=' and '#' become '_'): rename one", where, f[0], mxsim_trace_op(t, i)->line, op.name);
+                break;
+            }
+        if (st != MXSIM_OK) break;
         if (nv == 4) {
             op.m = v[1];
             op.n = v[2];
@@ -709,6 +737,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
         st = mxsim_trace_append(ctx, t, &op);
         if (st == MXSIM_OK) st = mxsim_trace_set_b_role(ctx, t, t->n - 1, MXSIM_ROLE_WEIGHT); /* the filter */
     }
+    free(names_changed);
     return close_text_trace(st, buf, t, out);
 }
 
