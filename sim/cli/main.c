@@ -242,7 +242,8 @@ static int cmd_compare(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     for (int i = 0; st == MXSIM_OK && i < 3; i++)
         st = mxsim_table_add_column(ctx, tb, icols[i], MXSIM_CELL_INT, "elements", NULL, MXSIM_COL_BRIEF, -1);
     for (int i = 0; st == MXSIM_OK && i < 4; i++)
-        st = mxsim_table_add_column(ctx, tb, rcols[i], MXSIM_CELL_REAL, i ? "" : "dB", rdoc[i], MXSIM_COL_BRIEF, i ? 6 : 3);
+        /* errors in 6 significant digits: 6 decimals printed a real 1.19e-07 as 0.000000 beside 3 mismatches */
+        st = mxsim_table_add_column(ctx, tb, rcols[i], MXSIM_CELL_REAL, i ? "" : "dB", rdoc[i], MXSIM_COL_BRIEF, i ? -6 : 3);
     int64_t row = 0;
     if (st == MXSIM_OK) st = mxsim_table_add_row(ctx, tb, &row);
     if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, tb, row, "ref", a->pos[0]);
