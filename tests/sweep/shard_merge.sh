@@ -3,7 +3,8 @@
 # {1, 2, 3, 7} (N = 7 > some slices' size, 7 does not divide the 12 points) in every format
 # (csv + sidecar, json, md, table), whatever the order of the parts and the -j of each shard;
 # the slices are balanced (sizes differ by at most one) and cover the points in order; merge
-# refuses duplicate, missing, foreign and truncated parts and bad --shard values, naming the file.
+# refuses duplicate, missing, foreign and truncated parts and bad --shard values, naming the file;
+# --shard takes plain decimals only and -o PART must be NAME.part; merge --help lists its options.
 set -u
 : "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
 t=$MXSIM_TEST_TMP; rm -rf "$t" && mkdir -p "$t"
@@ -53,4 +54,29 @@ expect 2 "expected I/N with 0 <= I < N" -- "$MXSIM" "${args[@]}" --shard 3/3 -o 
 expect 2 "expected I/N with 0 <= I < N" -- "$MXSIM" "${args[@]}" --shard 1/0 -o "$t/y.part"
 expect 2 "give -o PART" -- "$MXSIM" "${args[@]}" --shard 0/2
 expect 2 "missing -o OUT" -- "$MXSIM" merge "$t/part1-0.part"
+# --shard is two plain decimal numbers: no sign, space or leading zero; out of range is reported as given
+for s in ' 1/5' '+1/5' '-0/5' '1/ 5' '01/5' '1/05' '1/5 ' '1//5' '/5' '1/' '0x1/5' '1/5/7'; do
+  expect 2 "--shard '$s': expected I/N, two decimal numbers with 0 <= I < N <= 65536" -- "$MXSIM" "${args[@]}" --shard "$s" -o "$t/y.part"
+done
+expect 2 "--shard '0/99999999999999999999': expected I/N with 0 <= I < N <= 65536" -- "$MXSIM" "${args[@]}" --shard 0/99999999999999999999 -o "$t/y.part"
+expect 2 "--shard '99999999999999999999/5': expected I/N with 0 <= I < N <= 65536" -- "$MXSIM" "${args[@]}" --shard 99999999999999999999/5 -o "$t/y.part"
+expect 2 "--shard '0/65537': expected I/N with 0 <= I < N <= 65536" -- "$MXSIM" "${args[@]}" --shard 0/65537 -o "$t/y.part"
+# a part is named NAME.part: a binary part under a .csv name would pass for the merged output
+for o in d.csv d.json d.part.csv .part d; do
+  expect 2 "-o '$t/$o': --shard writes a binary part file: name it NAME.part" -- "$MXSIM" "${args[@]}" --shard 0/5 -o "$t/$o"
+  [ ! -e "$t/$o" ] || bad "refused --shard -o $o left a file"
+done
+expect 2 "name it NAME.part" -- "$MXSIM" "${args[@]}" --shard 0/5 -o -
+"$MXSIM" "${one[@]}" -q --shard 0/65536 -o "$t/big.part" && ok "--shard 0/65536 (the largest N) accepted" || bad "--shard 0/65536 refused"
+# merge --help names every option merge.sbatch and submit-sweep.sh use
+help=$("$MXSIM" merge --help)
+for o in "-q, --quiet" "-o, --out OUT" "--format F" "--check"; do
+  grep -qF -- "$o" <<<"$help" && ok "merge --help lists $o" || bad "merge --help lacks $o"
+done
+expect 2 "option '-o' given twice" -- "$MXSIM" merge "$t/part1-0.part" -o "$t/x.csv" -o "$t/y.csv"
+expect 0 "" -- "$MXSIM" merge --check -o "$t/x.csv"
+expect 2 "cannot tell the format from the extension" -- "$MXSIM" merge --check -o "$t/x.dat"
+expect 0 "" -- "$MXSIM" merge --check -o "$t/x.dat" --format csv
+expect 2 "--check checks -o and --format only" -- "$MXSIM" merge --check "$t/part1-0.part" -o "$t/x.csv"
+[ ! -e "$t/x.csv" ] && [ ! -e "$t/x.dat" ] && ok "merge --check writes nothing" || bad "merge --check wrote a file"
 [ "$fails" -eq 0 ] && echo "all passed" || { echo "$fails failed"; exit 1; }

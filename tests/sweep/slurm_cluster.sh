@@ -3,7 +3,8 @@
 # key, own socket) and slurmctld + slurmd on 127.0.0.1 from a generated slurm.conf in a temporary
 # directory (free ports, no cgroups, no accounting), torn down afterwards.  submit-sweep.sh runs a
 # 4-shard job array and a dependent merge job; the merged CSV, its sidecar and a JSON merge equal
-# the local unsharded sweep byte for byte.  Skips (77) when Slurm or munge is not installed,
+# the local unsharded sweep byte for byte.  A sweep with a failing point gives, as unsharded, its
+# outputs and exit 2 (the merge job runs after a failed shard: afterany).  Skips (77) when Slurm or munge is not installed,
 # unless MXSIM_REQUIRE_SLURM=1 (CI: .ci/install-deps installs them), which makes that a failure.
 set -u
 : "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
@@ -112,4 +113,21 @@ cmp local.meta.json cluster.meta.json || die "cluster sidecar differs from the l
 echo "ok   merged CSV + sidecar == local sweep, byte for byte"
 "$MXSIM" merge -q job/part-*.part -o cluster.json && cmp local.json cluster.json || die "JSON merge differs"
 echo "ok   JSON merge == local sweep"
+# a point that fails (--strict-group: G = 128 does not divide bert's attention K = 64): the
+# unsharded sweep writes its outputs and exits 2; so does the cluster: the shard holding the point
+# fails, the merge still runs (afterany), writes the same bytes and fails with exit 2
+strict=(--config cfg.ini bert.trace --group-size 32,128 --no-accuracy --strict-group)
+"$MXSIM" sweep "${strict[@]}" -q -o strict-local.csv 2>/dev/null; rc=$?
+[ $rc = 2 ] && [ -s strict-local.csv ] || die "local sweep with a failed point: exit $rc"
+ids=$(bash "$src/workloads/slurm/submit-sweep.sh" --mxsim "$MXSIM" -n 2 --job-dir job2 -o strict.csv -- "${strict[@]}") \
+  || die "submit-sweep.sh (failed point)"
+read -r array merge <<<"$ids"
+for _ in $(seq 1200); do [ -z "$(squeue -h -j "$array,$merge" 2>/dev/null)" ] && break; sleep 0.1; done
+[ -z "$(squeue -h -j "$array,$merge" 2>/dev/null)" ] || die "jobs still queued: $(squeue -h -j "$array,$merge")"
+info=$(scontrol show job "$merge" 2>/dev/null)
+grep -q 'JobState=FAILED' <<<"$info" && grep -q 'ExitCode=2:0' <<<"$info" \
+  || die "merge job after a failed point: $(grep -o 'JobState=[A-Z]*\|ExitCode=[0-9:]*' <<<"$info" | tr '\n' ' ')"
+cmp strict-local.csv strict.csv && cmp strict-local.meta.json strict.meta.json \
+  || die "cluster outputs with a failed point differ from the local sweep's"
+echo "ok   a failed point: merge ran (afterany), wrote the unsharded sweep's bytes, exit 2"
 echo "all passed"

@@ -109,6 +109,29 @@ static int collect_axes(const cli_command *c, const cli_args *a, axis_arg *ax, i
     return 0;
 }
 
+/* --shard I/N: two decimal numbers as written (no sign, space or leading zero), 0 <= I < N <= 65536
+** (the most points a sweep has).  Returns 0 or an exit code. */
+static int parse_shard(const char *s, long long *i, long long *n)
+{
+    long long v[2] = {0, 0};
+    const char *p = s;
+    for (int k = 0; k < 2; k++) {
+        const char *d = p;
+        while (*p >= '0' && *p <= '9') {
+            if (v[k] <= 65536) v[k] = 10 * v[k] + (*p - '0'); /* past 65536 the value is out of range anyway */
+            p++;
+        }
+        if (p == d || (*d == '0' && p - d > 1) || *p != (k ? '\0' : '/'))
+            return cli_usage("--shard '%s': expected I/N, two decimal numbers with 0 <= I < N <= 65536 (0-based)", s);
+        p++;
+    }
+    if (v[1] < 1 || v[1] > 65536 || v[0] >= v[1])
+        return cli_usage("--shard '%s': expected I/N with 0 <= I < N <= 65536 (0-based)", s);
+    *i = v[0];
+    *n = v[1];
+    return 0;
+}
+
 static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
 {
     if (!OPT("config")) return cli_usage("missing --config CFG");
@@ -116,13 +139,15 @@ static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     long long shard_i = 0, shard_n = 0;
     const char *shard = OPT("shard");
     int rc = 0;
-    if (shard) { /* I/N: -o names the part file, whatever its extension */
-        char tail = 0;
-        if (sscanf(shard, "%lld/%lld%c", &shard_i, &shard_n, &tail) != 2 || shard_n < 1 || shard_i < 0 ||
-            shard_i >= shard_n)
-            return cli_usage("--shard '%s': expected I/N with 0 <= I < N (0-based)", shard);
-        if (!OPT("out")) return cli_usage("--shard writes a part file: give -o PART");
+    if (shard) { /* I/N: -o names the part file, NAME.part */
+        if ((rc = parse_shard(shard, &shard_i, &shard_n))) return rc;
+        const char *o = OPT("out");
+        if (!o) return cli_usage("--shard writes a part file: give -o PART");
         if (OPT("format")) return cli_usage("--shard writes a part file: choose --format at 'mxsim merge'");
+        size_t ol = strlen(o);
+        if (ol < 6 || strcmp(o + ol - 5, ".part") != 0 || o[ol - 6] == '/')
+            return cli_usage("-o '%s': --shard writes a binary part file: name it NAME.part (the CSV, JSON, ... is "
+                             "what 'mxsim merge PART... -o OUT' writes)", o);
     } else {
         rc = cli_format(ctx, OPT("format"), OPT("out"), &f); /* a bad -o fails before any work */
     }
@@ -273,22 +298,25 @@ static int cmd_cost(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     return rc;
 }
 
-/* mxsim merge PART... -o OUT [--format F] [-q]: parses its own arguments (any number of parts). */
+/* mxsim merge PART... -o OUT [--format F] [-q] [--check]: parses its own arguments (any number of
+** parts).  --check: checks -o/--format only (no parts), writes nothing: submit-sweep.sh runs it
+** before it submits anything. */
 static int cmd_merge(int argc, char **argv, mxsim_ctx *ctx)
 {
     const char **parts = calloc((size_t)argc + 1, sizeof *parts);
     const char *out = NULL, *format = NULL;
-    int n = 0, quiet = 0;
+    int n = 0, quiet = 0, check = 0;
     if (parts == NULL) return cli_fail(ctx, MXSIM_E_NOMEM);
     for (int i = 0; i < argc; i++) {
         const char *s = argv[i];
         const char **dst = NULL;
         if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
-            printf("usage: mxsim merge PART... -o OUT [--format table|csv|json|md] [-q]\n\n%s\n", mxsim_cmd_merge.help);
+            cli_help(&mxsim_cmd_merge, stdout); /* main answers --help first; kept for direct calls */
             free(parts);
             return 0;
         }
         if (strcmp(s, "-q") == 0 || strcmp(s, "--quiet") == 0) quiet = 1;
+        else if (strcmp(s, "--check") == 0) check = 1;
         else if (strcmp(s, "-o") == 0 || strcmp(s, "--out") == 0) dst = &out;
         else if (strcmp(s, "--format") == 0) dst = &format;
         else if (strncmp(s, "--out=", 6) == 0) out = s + 6;
@@ -302,14 +330,24 @@ static int cmd_merge(int argc, char **argv, mxsim_ctx *ctx)
                 free(parts);
                 return cli_usage("option '%s' needs a value", s);
             }
+            if (*dst) {
+                free(parts);
+                return cli_usage("option '%s' given twice ('%s', then '%s')", s, *dst, argv[i + 1]);
+            }
             *dst = argv[++i];
         }
     }
     int rc = 0;
     mxsim_output_format f;
-    if (n == 0) rc = cli_usage("no part files (written by mxsim sweep --shard I/N -o PART)");
+    if (check && n > 0) rc = cli_usage("--check checks -o and --format only: give no part files");
+    else if (n == 0 && !check) rc = cli_usage("no part files (written by mxsim sweep --shard I/N -o PART)");
     else if (out == NULL) rc = cli_usage("missing -o OUT");
+    else if (!strcmp(out, "-")) rc = cli_usage("-o -: merge writes a file (NAME.csv with NAME.meta.json, .json, .md, .txt)");
     else rc = cli_format(ctx, format, out, &f);
+    if (check) {
+        free(parts);
+        return rc;
+    }
     int64_t n_bad = 0;
     if (!rc) {
         mxsim_status st = mxsim_sweep_merge(ctx, parts, n, f, out, &n_bad);
@@ -346,7 +384,7 @@ static const cli_opt k_sweep_opts[] = {
     {"strict-group", 0, 0, 0, "", "a point fails when G does not divide an op's K (default: K padded to whole groups)"},
     {"scalesim-compat", 0, 0, 0, "", "time with SCALE-Sim v2's model, read a .csv with its rules (implied by a .cfg)"},
     {"quiet", 'q', 0, 0, "", "no progress on stderr"},
-    {"shard", 0, 1, 0, "I/N", "run slice I of N (0-based) and write it as the part file -o PART (mxsim merge)"},
+    {"shard", 0, 1, 0, "I/N", "run slice I of N (0-based, N <= 65536) and write it as the part file -o NAME.part (mxsim merge)"},
     CLI_TABLE_OPTS,
     {0}};
 static const cli_opt k_cost_opts[] = {
@@ -363,11 +401,18 @@ const cli_command mxsim_cmd_sweep = {
     "and md show the totals. Output bytes do not depend on N. See sim/doc/sweeps.md.",
     k_sweep_opts, 1, 1, cmd_sweep, NULL};
 const cli_command mxsim_cmd_merge = {
-    "merge", "PART... -o OUT",
+    "merge", "PART... -o OUT [--format F] [-q]",
     "Joins the part files of a sharded sweep (mxsim sweep --shard I/N -o PART, one per slice,\n"
     "in any order) into the output the unsharded sweep writes, byte for byte, in any format\n"
-    "(-o NAME.csv: with NAME.meta.json). Refuses parts of different sweeps or mxsim versions,\n"
-    "a missing or repeated shard, naming the files. See sim/doc/sweeps.md.",
+    "(-o NAME.csv: with NAME.meta.json). Refuses parts of different sweeps, parts written by\n"
+    "another mxsim build (its build identifier differs: see below), a missing or repeated shard,\n"
+    "naming the files. Exit 2 also when a point failed (the outputs are still written, as the\n"
+    "unsharded sweep writes them). See sim/doc/sweeps.md.\n\n"
+    "options:\n"
+    "  -o, --out OUT                OUT.csv (also writes OUT.meta.json), .json, .md or .txt\n"
+    "  --format F                   table, csv, json or md (default: from OUT's extension)\n"
+    "  -q, --quiet                  no summary line on stderr\n"
+    "  --check                      check -o and --format only (no parts), write nothing",
     NULL, 0, 0, NULL, cmd_merge};
 const cli_command mxsim_cmd_cost = {
     "cost", "",

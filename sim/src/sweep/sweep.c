@@ -321,7 +321,11 @@ MX_INTERNAL void mx_sweep_slice(int64_t n, int64_t index, int64_t count, int64_t
         *end = n;
         return;
     }
-    /* floor(i * n / count) without overflow: n <= 2^16 and count <= n */
+    if (index < 0 || index >= count || n < 0 || n > MAX_POINTS || count > MAX_POINTS) { /* no such slice */
+        *first = *end = 0;
+        return;
+    }
+    /* floor(i * n / count) without overflow: n, count <= 2^16 and 0 <= i < count */
     *first = index * n / count;
     *end = (index + 1) * n / count;
 }

@@ -2,18 +2,22 @@
 **
 ** A part file holds what merge needs to write the unsharded sweep's outputs, byte for byte:
 **   "MXSIM-SWEEP-PART\n", u32 format version (1),
-**   six identity sections, each (name, u64 length, bytes): "version" (mxsim version and the
-**   sizes of the result structs), "trace" (source and every op, field by field), "base" (the
-**   base configuration), "axes" (keys and canonical values), "options" (every sweep option that
-**   changes the results or the sidecar; not the thread count) and "paths" (trace and config
-**   paths as the outputs name them),
+**   seven identity sections, each (name, u64 length, bytes): "version" (mxsim version, the
+**   build identifier, the git commit for messages, and the sizes of the result structs),
+**   "trace" (source and every op, field by field), "base" (the base configuration), "axes"
+**   (keys and canonical values), "options" (every sweep option that changes the results or the
+**   sidecar; not the thread count), "paths" (trace and config paths as the outputs name them)
+**   and "data" (each --data file an op reads: name, size, CRC-32 and Adler-32 of its bytes),
 **   i64 shard index, shard count, first point, end point,
 **   per point of the slice: the point record, then its per-op statistics, energies, accuracies
 **   and group sizes, as the library holds them in memory (exact: no text round trip),
 **   u32 CRC-32 (zlib) of everything before it: a truncated or modified part is refused.
-** Integers are in the machine's byte order: a part is read back by the same mxsim build (the
-** "version" section refuses any other).  Two parts belong to the same sweep exactly when their
-** six sections are equal.
+** Integers are in the machine's byte order: a part is read back by the same mxsim build only.
+** The build identifier (MXSIM_BUILD_ID, generated at build time by sweep_part_build_id.cmake) is
+** a SHA-256 of the library's and the CLI's sources, so it changes with any change of the code,
+** committed or not; merge compares every part's "version" section (less the commit, which is
+** only shown) with its own and refuses any other build, naming both.  Two parts belong to the
+** same sweep exactly when their sections are equal.
 ** Merge rebuilds the sweep object with every point filled from its part and writes it with
 ** mxsim_sweep_save, so merged outputs are the unsharded ones in every format.  Each point record
 ** is checked against the configuration its index gives (rebuilt from base and axes).
@@ -26,11 +30,15 @@
 #include "fileio.h"
 #include "internal.h"
 #include "sweep/sweep_internal.h"
+#include "mxsim_build_id.h" /* generated: MXSIM_BUILD_ID, MXSIM_BUILD_COMMIT */
 
 #define PART_MAGIC "MXSIM-SWEEP-PART\n"
-#define PART_VERSION 2u
-#define N_SECTIONS 6
-static const char *const k_sections[N_SECTIONS] = {"version", "trace", "base", "axes", "options", "paths"};
+#define PART_VERSION 3u
+#define N_SECTIONS 7
+static const char *const k_sections[N_SECTIONS] = {"version", "trace", "base", "axes", "options", "paths", "data"};
+#define N_SIZES 6
+static const char *const k_size_names[N_SIZES] = {"mxsim_sweep_point", "mxsim_tstats", "mxsim_energy",
+                                                  "mxsim_accuracy", "mxsim_area", "mxsim_tconfig"};
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
@@ -72,14 +80,52 @@ static void put_section(wbuf *b, const char *name, const wbuf *body)
     if (body->oom) b->oom = 1;
 }
 
+static const int64_t k_sizes[N_SIZES] = {(int64_t)sizeof(mxsim_sweep_point), (int64_t)sizeof(mxsim_tstats),
+                                         (int64_t)sizeof(mxsim_energy), (int64_t)sizeof(mxsim_accuracy),
+                                         (int64_t)sizeof(mxsim_area), (int64_t)sizeof(mxsim_tconfig)};
+
+/* One --data file an op reads: its name, then its size, CRC-32 and Adler-32 (-1, 0, 0 if absent
+** or unreadable), so that a file changed between two shards under the same path is seen. */
+static void put_data_file(wbuf *b, const char *dir, const char *name)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int64_t size = -1;
+    uLong crc = crc32(0L, Z_NULL, 0), adl = adler32(0L, Z_NULL, 0);
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        static const size_t chunk = 1 << 16;
+        unsigned char *buf = malloc(chunk);
+        size_t got;
+        size = buf ? 0 : -1;
+        while (buf && (got = fread(buf, 1, chunk, f)) > 0) {
+            crc = crc32(crc, buf, (uInt)got);
+            adl = adler32(adl, buf, (uInt)got);
+            size += (int64_t)got;
+        }
+        if (ferror(f)) size = -1;
+        free(buf);
+        fclose(f);
+    }
+    put_str(b, name);
+    put_i64(b, size);
+    put_i64(b, size < 0 ? 0 : (int64_t)crc);
+    put_i64(b, size < 0 ? 0 : (int64_t)adl);
+}
+
+/* This build's "version" section. */
+static void version_section(wbuf *b)
+{
+    put_str(b, mxsim_version());
+    put_str(b, MXSIM_BUILD_ID);
+    put_str(b, MXSIM_BUILD_COMMIT);
+    for (int i = 0; i < N_SIZES; i++) put_i64(b, k_sizes[i]);
+}
+
 static void identity(wbuf sec[N_SECTIONS], const mxsim_sweep *sw, const mxsim_trace *tr, const mxsim_sweep_info *info)
 {
     const mxsim_sweep_opts *o = info->opts;
-    put_str(&sec[0], mxsim_version());
-    const int64_t sizes[] = {(int64_t)sizeof(mxsim_sweep_point), (int64_t)sizeof(mxsim_tstats),
-                             (int64_t)sizeof(mxsim_energy), (int64_t)sizeof(mxsim_accuracy),
-                             (int64_t)sizeof(mxsim_area), (int64_t)sizeof(mxsim_tconfig)};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) put_i64(&sec[0], sizes[i]);
+    version_section(&sec[0]);
     put_str(&sec[1], mxsim_trace_source(tr));
     put_i64(&sec[1], mxsim_trace_count(tr));
     for (int64_t i = 0; i < mxsim_trace_count(tr); i++) {
@@ -128,6 +174,20 @@ static void identity(wbuf sec[N_SECTIONS], const mxsim_sweep *sw, const mxsim_tr
     put_i64(&sec[4], o->profile);
     put_str(&sec[5], info->trace_path);
     put_str(&sec[5], info->config_path);
+    /* the files the ops read, as accuracy.c names them (GEMM: NAME.a.npy, NAME.b.npy; else NAME.npy) */
+    const int data = o->accuracy && o->acc.data_dir != NULL;
+    int64_t n_files = 0;
+    for (int64_t i = 0; data && i < mxsim_trace_count(tr); i++) n_files += mxsim_trace_op(tr, i)->kind == MXSIM_OP_GEMM ? 2 : 1;
+    put_i64(&sec[6], n_files);
+    for (int64_t i = 0; data && i < mxsim_trace_count(tr); i++) {
+        const mxsim_top *op = mxsim_trace_op(tr, i);
+        char name[sizeof op->name + 16];
+        const int gemm = op->kind == MXSIM_OP_GEMM;
+        for (int k = 0; k < (gemm ? 2 : 1); k++) {
+            snprintf(name, sizeof name, "%.*s%s.npy", (int)sizeof op->name, op->name, gemm ? (k ? ".b" : ".a") : "");
+            put_data_file(&sec[6], o->acc.data_dir, name);
+        }
+    }
 }
 
 MXSIM_API mxsim_status mxsim_sweep_save_part(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
@@ -260,8 +320,10 @@ static mxsim_status parse_header(mxsim_ctx *ctx, part *pt)
     const void *q = take(&r, sizeof ver);
     if (q) memcpy(&ver, q, sizeof ver);
     if (q && ver != PART_VERSION)
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: part format version %u, this mxsim reads version %u", pt->path, ver,
-                       PART_VERSION);
+        return mx_fail(ctx, MXSIM_E_INPUT,
+                       "%s: written by another mxsim build: part format version %u, this mxsim (build %s, git %s) "
+                       "reads version %u",
+                       pt->path, ver, MXSIM_BUILD_ID, MXSIM_BUILD_COMMIT, PART_VERSION);
     for (int i = 0; i < N_SECTIONS && !r.bad; i++) {
         int err = 0;
         char *name = get_str(&r, &err);
@@ -282,6 +344,93 @@ static mxsim_status parse_header(mxsim_ctx *ctx, part *pt)
     pt->points_at = r.at;
     if (r.bad) return mx_fail(ctx, MXSIM_E_INPUT, "%s: truncated or corrupt part file", pt->path);
     return MXSIM_OK;
+}
+
+/* A "version" section: mxsim version, build identifier, commit (malloc'd) and struct sizes. */
+typedef struct {
+    char *ver, *id, *commit;
+    int64_t sizes[N_SIZES];
+} build_ident;
+
+static int parse_build(rbuf r, build_ident *b) /* 0 if well formed */
+{
+    int err = 0;
+    b->ver = get_str(&r, &err);
+    b->id = get_str(&r, &err);
+    b->commit = get_str(&r, &err);
+    for (int i = 0; i < N_SIZES; i++) b->sizes[i] = get_i64(&r);
+    return err || r.bad || r.at != r.n || b->ver == NULL || b->id == NULL || b->commit == NULL;
+}
+
+static void free_build(build_ident *b)
+{
+    free(b->ver);
+    free(b->id);
+    free(b->commit);
+}
+
+/* Refuses a part written by another mxsim build than this one, naming both.  The commit is shown,
+** not compared: two commits with the same sources are one build. */
+static mxsim_status check_build(mxsim_ctx *ctx, const part *p)
+{
+    wbuf own;
+    memset(&own, 0, sizeof own);
+    version_section(&own);
+    build_ident t, m;
+    memset(&t, 0, sizeof t);
+    memset(&m, 0, sizeof m);
+    const int own_bad = own.oom || parse_build((rbuf){own.p, own.n, 0, 0}, &m);
+    const int bad = parse_build(p->sec[0], &t);
+    mxsim_status st = MXSIM_OK;
+    char theirs[256] = "", mine[256] = "";
+    if (!bad && !own_bad) {
+        snprintf(theirs, sizeof theirs, "mxsim %.40s, build %.80s (git %.60s)", t.ver, t.id, t.commit);
+        snprintf(mine, sizeof mine, "mxsim %.40s, build %.80s (git %.60s)", m.ver, m.id, m.commit);
+    }
+    if (own_bad) st = mx_fail(ctx, MXSIM_E_NOMEM, "merge: out of memory");
+    else if (bad) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: corrupt part file (section 'version')", p->path);
+    else if (strcmp(t.ver, m.ver) != 0 || strcmp(t.id, m.id) != 0)
+        st = mx_fail(ctx, MXSIM_E_INPUT,
+                     "%s: written by another mxsim build: %s; this mxsim is %s (merge the parts with the mxsim "
+                     "that wrote them, or rerun every shard with this one)",
+                     p->path, theirs, mine);
+    for (int i = 0; st == MXSIM_OK && i < N_SIZES; i++)
+        if (t.sizes[i] != m.sizes[i])
+            st = mx_fail(ctx, MXSIM_E_INPUT,
+                         "%s: written by another mxsim build: its struct %s is %lld bytes, this mxsim's %lld (%s; "
+                         "this mxsim is %s)",
+                         p->path, k_size_names[i], (long long)t.sizes[i], (long long)m.sizes[i], theirs, mine);
+    free_build(&t);
+    free_build(&m);
+    free(own.p);
+    return st;
+}
+
+/* The "data" sections of parts a and b differ: names the first --data file that does. */
+static mxsim_status data_differs(mxsim_ctx *ctx, const part *a, const part *b)
+{
+    rbuf ra = a->sec[6], rb = b->sec[6];
+    int err = 0;
+    int64_t na = get_i64(&ra), nb = get_i64(&rb);
+    char what[200] = "the --data files";
+    for (int64_t i = 0; i < na && i < nb && !err && !ra.bad && !rb.bad; i++) {
+        char *fa = get_str(&ra, &err), *fb = get_str(&rb, &err);
+        int64_t va[3], vb[3];
+        for (int k = 0; k < 3; k++) va[k] = get_i64(&ra), vb[k] = get_i64(&rb);
+        int same = fa && fb && !strcmp(fa, fb) && !memcmp(va, vb, sizeof va);
+        if (!same && fa) {
+            snprintf(what, sizeof what, "the --data file %.120s (%s)", fa,
+                     va[0] < 0 || vb[0] < 0 ? "present for one, absent for the other" : "its contents");
+            free(fa);
+            free(fb);
+            break;
+        }
+        free(fa);
+        free(fb);
+    }
+    return mx_fail(ctx, MXSIM_E_INPUT,
+                   "%s: not a part of the same sweep as %s: %s differ between them (changed while the shards ran?)",
+                   b->path, a->path, what);
 }
 
 static size_t point_bytes(int64_t n_ops)
@@ -407,14 +556,17 @@ MXSIM_API mxsim_status mxsim_sweep_merge(mxsim_ctx *ctx, const char *const *path
         ps[i].path = paths[i];
         st = mx_file_read(ctx, paths[i], (uint64_t)1 << 40, &ps[i].data, &ps[i].len);
         if (st == MXSIM_OK) st = parse_header(ctx, &ps[i]);
-        for (int s = 0; st == MXSIM_OK && i > 0 && s < N_SECTIONS; s++)
+        if (st == MXSIM_OK) st = check_build(ctx, &ps[i]); /* every part against this build */
+        for (int s = 1; st == MXSIM_OK && i > 0 && s < N_SECTIONS; s++)
             if (ps[i].sec[s].n != ps[0].sec[s].n || memcmp(ps[i].sec[s].p, ps[0].sec[s].p, ps[i].sec[s].n) != 0)
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: not a part of the same sweep as %s: their %s differ%s", paths[i],
-                             paths[0],
-                             s == 0 ? "mxsim versions" : s == 1 ? "traces" : s == 2 ? "base configurations"
-                                                       : s == 3 ? "axes" : s == 4 ? "sweep options"
-                                                                                 : "trace or config paths",
-                             s == 0 ? " (parts are read by the mxsim that wrote them)" : "");
+                st = s == 6 ? data_differs(ctx, &ps[0], &ps[i])
+                            : mx_fail(ctx, MXSIM_E_INPUT, "%s: not a part of the same sweep as %s: their %s differ",
+                                      paths[i], paths[0],
+                                      s == 1   ? "traces"
+                                      : s == 2 ? "base configurations"
+                                      : s == 3 ? "axes"
+                                      : s == 4 ? "sweep options"
+                                               : "trace or config paths");
         if (st == MXSIM_OK && i > 0 && ps[i].count != ps[0].count)
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s: shard %lld/%lld, but %s is shard %lld/%lld: different shard counts",
                          paths[i], (long long)ps[i].index, (long long)ps[i].count, paths[0], (long long)ps[0].index,
@@ -433,9 +585,10 @@ MXSIM_API mxsim_status mxsim_sweep_merge(mxsim_ctx *ctx, const char *const *path
         st = mx_fail(ctx, MXSIM_E_NOMEM, "merge: out of memory");
     for (int64_t i = 0; st == MXSIM_OK && i < count; i++) by_index[i] = -1;
     for (int i = 0; st == MXSIM_OK && i < n; i++) {
-        int64_t first, end;
-        mx_sweep_slice(P, ps[i].index, count, &first, &end);
-        if (ps[i].index < 0 || ps[i].index >= count || ps[i].first != first || ps[i].end != end ||
+        int64_t first = 0, end = 0;
+        const int in_range = ps[i].index >= 0 && ps[i].index < count; /* before the slice: index * P */
+        if (in_range) mx_sweep_slice(P, ps[i].index, count, &first, &end);
+        if (!in_range || ps[i].first != first || ps[i].end != end ||
             ps[i].len - ps[i].points_at != (size_t)(end - first) * point_bytes(O))
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s: truncated or corrupt part file (shard %lld/%lld)", paths[i],
                          (long long)ps[i].index, (long long)count);
