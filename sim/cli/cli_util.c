@@ -1,4 +1,5 @@
 /* cli_util.c - option parsing, exit codes, suggestions and checked output for every command. */
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <getopt.h>
@@ -59,8 +60,10 @@ int cli_int(const char *opt, const char *s, long long lo, long long hi, long lon
     char *end = NULL;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (s[0] == '\0' || *end != '\0' || errno == ERANGE) return cli_usage("%s '%s': not an integer", opt, s);
-    if (v < lo || v > hi) return cli_usage("%s %lld: must be in %lld..%lld", opt, v, lo, hi);
+    /* plain decimal: strtoll also takes leading blanks and a '+' (-j ' 2' ran as 2) */
+    if (s[0] == '\0' || *end != '\0' || errno == ERANGE || isspace((unsigned char)s[0]) || s[0] == '+')
+        return cli_usage("%s '%s': not an integer", opt, s);
+    if (v < lo || v > hi) return cli_usage("%s %s: must be in %lld..%lld", opt, s, lo, hi);
     *out = v;
     return 0;
 }

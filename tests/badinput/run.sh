@@ -344,6 +344,8 @@ bad csv-convert-compat-conv 2 "convert: 1 conv layers of $in/conv1.csv would los
 # a SCALE-Sim .cfg takes comments on whole lines only, as its configparser: an inline one is part of the value
 printf '[general]\nrun_name = t\n[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 64\nFilterSramSzkB: 64\nOfmapSramSzkB: 64\nIfmapOffset: 0\nFilterOffset: 10000000\nOfmapOffset: 20000000\nDataflow : ws # weight stationary\n[run_presets]\nInterfaceBandwidth: CALC\n' > "$in/inline.cfg"
 bad cfg-inline-comment 2 "inline.cfg:12: field 'Dataflow': 'ws # weight stationary'" -- "$MXSIM" run --config "$in/inline.cfg" "$in/conv1.csv" -o "$out/r.csv"
+bad flag-int-leading-blank 2 "-j ' 2': not an integer" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 -j ' 2' --quiet -o "$out/s.csv"
+bad flag-int-plus 2 "-j '+2': not an integer" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 -j +2 --quiet -o "$out/s.csv"
 # outputs whose names the command derives (a report's files in -o DIR, a sweep's sidecar, op i's
 # access trace F.i.gz) that are one of its inputs: refused before anything is written
 if "$MXSIM" sweep --help >/dev/null 2>&1; then
