@@ -13,22 +13,12 @@ import numpy as np
 import pytest
 
 import mxsim
+from clihelp import cli_run
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CFG = os.path.join(ROOT, "workloads", "configs", "small.ini")
 TRACE = os.path.join(ROOT, "traces", "bert-base.trace")
 TOPO = os.path.join(ROOT, "tests", "timing", "scalesim", "topologies", "audit", "strides9.csv")
-
-
-def _cli():
-    for c in (os.environ.get("MXSIM_CLI"), mxsim.cli_path(), os.path.join(ROOT, "build", "mxsim")):
-        if c and os.path.exists(c):
-            return os.path.abspath(c)
-    pytest.skip("no mxsim CLI (set MXSIM_CLI)")
-
-
-def cli_run(*args):
-    return subprocess.run([_cli(), *map(str, args)], capture_output=True, text=True)
 
 
 def tiny_trace():

@@ -14,23 +14,11 @@ import numpy as np
 import pytest
 
 import mxsim
+from clihelp import cli
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CFG = os.path.join(ROOT, "workloads", "configs", "small.ini")
 TRACE = os.path.join(ROOT, "traces", "bert-base.trace")
-
-
-def _cli():
-    for c in (os.environ.get("MXSIM_CLI"), mxsim.cli_path(), os.path.join(ROOT, "build", "mxsim")):
-        if c and os.path.exists(c):
-            return os.path.abspath(c)
-    pytest.skip("no mxsim CLI (set MXSIM_CLI)")
-
-
-def cli(*args, cwd=None):
-    r = subprocess.run([_cli(), *map(str, args)], capture_output=True, text=True, cwd=cwd)
-    assert r.returncode == 0, r.stderr
-    return r.stdout
 
 
 def data(shape, seed=0, scale_spread=True):

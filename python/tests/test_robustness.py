@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import mxsim
+from clihelp import cli, cli_run
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CFG = os.path.join(ROOT, "workloads", "configs", "small.ini")
@@ -26,23 +27,6 @@ TRACE = os.path.join(ROOT, "traces", "bert-base.trace")
 RESNET = os.path.join(ROOT, "traces", "resnet18.trace")  # conv1 has k = 147 (3 x 7 x 7)
 LLAMA = os.path.join(ROOT, "traces", "llama2-7b-prefill.trace")
 SMALL = dict(sample_rows=8, sample_cols=8)
-
-
-def _cli():
-    for c in (os.environ.get("MXSIM_CLI"), mxsim.cli_path(), os.path.join(ROOT, "build", "mxsim")):
-        if c and os.path.exists(c):
-            return os.path.abspath(c)
-    pytest.skip("no mxsim CLI (set MXSIM_CLI)")
-
-
-def cli_run(*args):
-    return subprocess.run([_cli(), *map(str, args)], capture_output=True, text=True)
-
-
-def cli(*args):
-    r = cli_run(*args)
-    assert r.returncode == 0, r.stderr
-    return r.stdout
 
 
 def same(a, b):

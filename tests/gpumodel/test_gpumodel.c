@@ -266,30 +266,21 @@ MXTEST(card_file_sections_and_ranges)
     mxsim_ctx *ctx;
     MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
     mxsim_gpu_card c;
-    const char *p = write_tmp("s1.ini", "name = x\n[extra]\nsm.count = 132\n");
-    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
-    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s1.ini:2: unknown section '[extra]'") != NULL);
-    p = write_tmp("s2.ini", "name = x\n[measured]\nsm.count = 132\n");
-    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
-    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s2.ini:3: sm.count: in section [measured], but it belongs in [datasheet]") != NULL);
-    p = write_tmp("s3.ini", "name = x\nsm.count = 132\n");
-    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
-    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s3.ini:2: sm.count: outside any section") != NULL);
-    p = write_tmp("s4.ini", "name = x\n[datasheet]\nsm.count = 0.5\n");
-    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
-    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s4.ini:3: sm.count: '0.5' is not a whole number in 1..1024") != NULL);
-    p = write_tmp("s5.ini", "name = x\n[datasheet]\n\nl2.bytes = 1e13\n");
-    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
-    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s5.ini:4: l2.bytes: '1e13' is not a whole number") != NULL);
-    p = write_tmp("s6.ini", "name = x\n[calibrated]\nstream.overlap_loss = 1.5\n");
-    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
-    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s6.ini:3: stream.overlap_loss: '1.5' is not a number in [0, 1]") != NULL);
-    p = write_tmp("s7.ini", "[datasheet]\nname = x\n");
-    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
-    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s7.ini:2: name: belongs before the first section") != NULL);
-    p = write_tmp("s8.ini", "name = x\n[datasheet]\n[datasheet]\n");
-    MXT_EQ_INT(mxsim_gpu_card_load(ctx, p, &c), MXSIM_E_INPUT);
-    MXT_TRUE(strstr(mxsim_errmsg(ctx), "s8.ini:3: section [datasheet] given twice (first on line 2)") != NULL);
+    /* file, content, the message it must give */
+    static const char *const cases[][3] = {
+        {"s1.ini", "name = x\n[extra]\nsm.count = 132\n", "s1.ini:2: unknown section '[extra]'"},
+        {"s2.ini", "name = x\n[measured]\nsm.count = 132\n", "s2.ini:3: sm.count: in section [measured], but it belongs in [datasheet]"},
+        {"s3.ini", "name = x\nsm.count = 132\n", "s3.ini:2: sm.count: outside any section"},
+        {"s4.ini", "name = x\n[datasheet]\nsm.count = 0.5\n", "s4.ini:3: sm.count: '0.5' is not a whole number in 1..1024"},
+        {"s5.ini", "name = x\n[datasheet]\n\nl2.bytes = 1e13\n", "s5.ini:4: l2.bytes: '1e13' is not a whole number"},
+        {"s6.ini", "name = x\n[calibrated]\nstream.overlap_loss = 1.5\n", "s6.ini:3: stream.overlap_loss: '1.5' is not a number in [0, 1]"},
+        {"s7.ini", "[datasheet]\nname = x\n", "s7.ini:2: name: belongs before the first section"},
+        {"s8.ini", "name = x\n[datasheet]\n[datasheet]\n", "s8.ini:3: section [datasheet] given twice (first on line 2)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        MXT_EQ_INT(mxsim_gpu_card_load(ctx, write_tmp(cases[i][0], cases[i][1]), &c), MXSIM_E_INPUT);
+        MXT_TRUE(strstr(mxsim_errmsg(ctx), cases[i][2]) != NULL);
+    }
     mxsim_ctx_destroy(ctx);
 }
 
