@@ -141,17 +141,41 @@ static void poke_first_record(const char *path, size_t at, int32_t v, int fix_cr
     if (f) fclose(f);
 }
 
+/* A context, the one-op trace, and a scratch directory with the paths of two parts and an output. */
+typedef struct {
+    mxsim_ctx *ctx;
+    mxsim_trace *tr;
+    char dir[32], p0[600], p1[600], out[600];
+} shard_fx;
+
+static void fx_open(shard_fx *f)
+{
+    MXT_EQ_INT(mxsim_ctx_create(&f->ctx), MXSIM_OK);
+    f->tr = one_op_trace(f->ctx);
+    snprintf(f->dir, sizeof f->dir, "/tmp/mxsim_shard_XXXXXX");
+    MXT_TRUE(mkdtemp(f->dir) != NULL);
+    snprintf(f->p0, sizeof f->p0, "%s/p0.part", f->dir);
+    snprintf(f->p1, sizeof f->p1, "%s/p1.part", f->dir);
+    snprintf(f->out, sizeof f->out, "%s/out.json", f->dir);
+}
+
+static void fx_close(shard_fx *f)
+{
+    remove(f->p0);
+    remove(f->p1);
+    remove(f->out);
+    rmdir(f->dir);
+    mxsim_trace_free(f->tr);
+    mxsim_ctx_destroy(f->ctx);
+}
+
 MXTEST(merge_checks_every_record_against_its_index)
 {
-    mxsim_ctx *ctx;
-    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
-    mxsim_trace *tr = one_op_trace(ctx);
-    char dir[] = "/tmp/mxsim_shard_XXXXXX";
-    MXT_TRUE(mkdtemp(dir) != NULL);
-    char p0[600], p1[600], out[600];
-    snprintf(p0, sizeof p0, "%s/p0.part", dir);
-    snprintf(p1, sizeof p1, "%s/p1.part", dir);
-    snprintf(out, sizeof out, "%s/out.json", dir);
+    shard_fx f;
+    fx_open(&f);
+    mxsim_ctx *ctx = f.ctx;
+    mxsim_trace *tr = f.tr;
+    const char *dir = f.dir, *p0 = f.p0, *p1 = f.p1, *out = f.out;
     const char *parts[2] = {p1, p0};
     int64_t failed = -1;
     write_parts(ctx, tr, dir);
@@ -169,12 +193,7 @@ MXTEST(merge_checks_every_record_against_its_index)
     poke_first_record(p0, offsetof(mxsim_sweep_point, status), 999, 1); /* no such status */
     MXT_EQ_INT(mxsim_sweep_merge(ctx, parts, 2, MXSIM_OUTPUT_JSON, out, NULL), MXSIM_E_INPUT);
     MXT_TRUE(strstr(mxsim_errmsg(ctx), "p0.part: corrupt part file (the record of point 0)") != NULL);
-    remove(p0);
-    remove(p1);
-    remove(out);
-    rmdir(dir);
-    mxsim_trace_free(tr);
-    mxsim_ctx_destroy(ctx);
+    fx_close(&f);
 }
 
 MXTEST(bad_shards_are_refused)
@@ -252,15 +271,12 @@ static size_t shard_index_at(void)
 
 MXTEST(merge_refuses_parts_of_another_build)
 {
-    mxsim_ctx *ctx;
-    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
-    mxsim_trace *tr = one_op_trace(ctx);
-    char dir[] = "/tmp/mxsim_shard_XXXXXX";
-    MXT_TRUE(mkdtemp(dir) != NULL);
-    char p0[600], p1[600], out[600], msg[700];
-    snprintf(p0, sizeof p0, "%s/p0.part", dir);
-    snprintf(p1, sizeof p1, "%s/p1.part", dir);
-    snprintf(out, sizeof out, "%s/out.json", dir);
+    shard_fx f;
+    fx_open(&f);
+    mxsim_ctx *ctx = f.ctx;
+    mxsim_trace *tr = f.tr;
+    const char *dir = f.dir, *p0 = f.p0, *p1 = f.p1, *out = f.out;
+    char msg[700];
     const char *parts[2] = {p0, p1};
 
     /* another build identifier: refused, naming the part and both identifiers */
@@ -321,24 +337,16 @@ MXTEST(merge_refuses_parts_of_another_build)
     MXT_EQ_INT(mxsim_sweep_merge(ctx, parts, 2, MXSIM_OUTPUT_JSON, out, NULL), MXSIM_E_INPUT);
     MXT_TRUE(strstr(mxsim_errmsg(ctx), "p0.part: written by another mxsim build: part format version 2") != NULL);
     MXT_TRUE(access(out, F_OK) != 0);
-    remove(p0);
-    remove(p1);
-    rmdir(dir);
-    mxsim_trace_free(tr);
-    mxsim_ctx_destroy(ctx);
+    fx_close(&f);
 }
 
 MXTEST(merge_range_checks_the_shard_index_before_its_slice)
 {
-    mxsim_ctx *ctx;
-    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
-    mxsim_trace *tr = one_op_trace(ctx);
-    char dir[] = "/tmp/mxsim_shard_XXXXXX";
-    MXT_TRUE(mkdtemp(dir) != NULL);
-    char p0[600], p1[600], out[600];
-    snprintf(p0, sizeof p0, "%s/p0.part", dir);
-    snprintf(p1, sizeof p1, "%s/p1.part", dir);
-    snprintf(out, sizeof out, "%s/out.json", dir);
+    shard_fx f;
+    fx_open(&f);
+    mxsim_ctx *ctx = f.ctx;
+    mxsim_trace *tr = f.tr;
+    const char *dir = f.dir, *p0 = f.p0, *p1 = f.p1, *out = f.out;
     const char *parts[2] = {p0, p1};
     const int64_t bad[] = {(int64_t)1 << 62, INT64_MAX, -1, 2, INT64_MIN};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
@@ -354,11 +362,7 @@ MXTEST(merge_range_checks_the_shard_index_before_its_slice)
         MXT_TRUE(strstr(mxsim_errmsg(ctx), msg) != NULL);
         MXT_TRUE(access(out, F_OK) != 0);
     }
-    remove(p0);
-    remove(p1);
-    rmdir(dir);
-    mxsim_trace_free(tr);
-    mxsim_ctx_destroy(ctx);
+    fx_close(&f);
 }
 
 /* dir/fc.a.npy [32, 128] and dir/fc.b.npy [48, 128] (op fc: m 32, n 48, k 128), every value v. */
