@@ -346,6 +346,8 @@ printf '[general]\nrun_name = t\n[architecture_presets]\nArrayHeight: 8\nArrayWi
 bad cfg-inline-comment 2 "inline.cfg:12: field 'Dataflow': 'ws # weight stationary'" -- "$MXSIM" run --config "$in/inline.cfg" "$in/conv1.csv" -o "$out/r.csv"
 bad flag-int-leading-blank 2 "-j ' 2': not an integer" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 -j ' 2' --quiet -o "$out/s.csv"
 bad flag-int-plus 2 "-j '+2': not an integer" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 -j +2 --quiet -o "$out/s.csv"
+printf 'Layer,M,N,K,\n' > "$in/hdronly.csv"
+bad csv-header-only 2 "hdronly.csv: no layer rows after the header" -- "$MXSIM" trace check "$in/hdronly.csv"
 # outputs whose names the command derives (a report's files in -o DIR, a sweep's sidecar, op i's
 # access trace F.i.gz) that are one of its inputs: refused before anything is written
 if "$MXSIM" sweep --help >/dev/null 2>&1; then

@@ -738,6 +738,9 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
         if (st == MXSIM_OK) st = mxsim_trace_set_b_role(ctx, t, t->n - 1, MXSIM_ROLE_WEIGHT); /* the filter */
     }
     free(names_changed);
+    /* a topology of no layer (its header alone): `run` refused it, `trace check` said ok, convert
+    ** wrote an empty trace; one rule for all */
+    if (st == MXSIM_OK && t->n == 0) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: no layer rows after the header", path);
     return close_text_trace(st, buf, t, out);
 }
 
