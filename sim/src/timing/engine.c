@@ -415,6 +415,18 @@ static void lb_stats(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_top_r
     (void)mx_tstats_finish(cfg, st); /* n_lane_slots is no term of the objective */
 }
 
+/* The objective's lower bound for tiling t whose cycle bound is lbc: the cycles themselves, or the
+** energy (or EDP) of lb_stats at those cycles. */
+static mxsim_status lb_objective(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const tcost *c, const mx_tarch *a,
+                                 const mx_top_resolved *op, const mx_ttiling *t, int64_t lbc, double *out)
+{
+    *out = (double)lbc;
+    if (!c->on) return MXSIM_OK;
+    mxsim_tstats ls;
+    lb_stats(cfg, a, op, t, lbc, &ls);
+    return objective(ctx, cfg, c, &ls, 1, out);
+}
+
 /* The candidates in (lb, order) order, a strict total order since orders differ: a binary
 ** min-heap of small keys, built in O(n), because the search usually stops after a few pops
 ** (a full sort of the candidates cost more than their bounds).  A key names its tiling by the
@@ -664,15 +676,11 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
                     /* cycles: stop the bound once it reaches the best; energy and EDP grow with
                     ** the cycles and with the DRAM reads of the fewest chunks (lb_stats) */
                     int64_t lbc = mn_bound(cfg, a, op, &dms[i], &dns[j], &dks[lmax], nkb, pq, stop);
-                    double lbo = (double)lbc;
-                    if (cost.on) {
-                        mx_ttiling t = {cm[i], cn[j], ck[lmax], dms[i].n, dns[j].n, dks[lmax].n};
-                        mxsim_tstats ls;
-                        lb_stats(cfg, a, op, &t, lbc, &ls);
-                        if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
-                            if (!ctx) free(heap), free(memo);
-                            return cst;
-                        }
+                    mx_ttiling t = {cm[i], cn[j], ck[lmax], dms[i].n, dns[j].n, dks[lmax].n};
+                    double lbo;
+                    if ((cst = lb_objective(ctx, cfg, &cost, a, op, &t, lbc, &lbo)) != MXSIM_OK) {
+                        if (!ctx) free(heap), free(memo);
+                        return cst;
                     }
                     if (lbo >= best_cost) continue;
                 }
@@ -681,15 +689,11 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
                 for (int l = lmax; l >= 0; l--) {
                     /* no tile-count limit: the pipeline is a closed form (pipeline.c) */
                     int64_t lbc = lower_bound(a, op, &dms[i], &dns[j], &dks[l], memo, stores, last_store, cheap);
-                    double lbo = (double)lbc;
-                    if (cost.on) {
-                        mx_ttiling t = {cm[i], cn[j], ck[l], dms[i].n, dns[j].n, dks[l].n};
-                        mxsim_tstats ls;
-                        lb_stats(cfg, a, op, &t, lbc, &ls);
-                        if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
-                            if (!ctx) free(heap), free(memo);
-                            return cst;
-                        }
+                    mx_ttiling t = {cm[i], cn[j], ck[l], dms[i].n, dns[j].n, dks[l].n};
+                    double lbo;
+                    if ((cst = lb_objective(ctx, cfg, &cost, a, op, &t, lbc, &lbo)) != MXSIM_OK) {
+                        if (!ctx) free(heap), free(memo);
+                        return cst;
                     }
                     /* the tie order: the array-granular candidates (largest first), then those with a
                     ** late size (largest first), so a narrower tile wins only by fewer cycles */
@@ -735,14 +739,10 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
                 lb_stores(cfg, a, op, &dms[cand.im], &dns[cand.in], &stores, &last_store);
                 int64_t lbc =
                     lower_bound(a, op, &dms[cand.im], &dns[cand.in], &dks[cand.ik], memo, stores, last_store, 0);
-                double lbo = (double)lbc;
-                if (cost.on) {
-                    mxsim_tstats ls;
-                    lb_stats(cfg, a, op, &ct, lbc, &ls);
-                    if ((cst = objective(ctx, cfg, &cost, &ls, 1, &lbo)) != MXSIM_OK) {
-                        if (!ctx) free(heap), free(memo);
-                        return cst;
-                    }
+                double lbo;
+                if ((cst = lb_objective(ctx, cfg, &cost, a, op, &ct, lbc, &lbo)) != MXSIM_OK) {
+                    if (!ctx) free(heap), free(memo);
+                    return cst;
                 }
                 ckey back = {lbo > cand.lb ? lbo : cand.lb, cand.order, cand.im, cand.in, cand.ik, 0};
                 if (heaped) {
