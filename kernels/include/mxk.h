@@ -73,22 +73,25 @@ int mxk_dequantize_bf16_cfg(int profile, const int8_t *mantissa, const uint8_t *
 ** K/G <= 256 and a shared-memory plan of >= 2 ring stages, else cfg 4; 10 = the first decode
 ** kernel (src/gemm_decode_v1.cu: weights in registers, all of K in flight per block), same rules.
 ** cfg 0 takes cfg 9 for M <= 16, except cfg 10 for 8 < M <= 16 at G = 32 (where each measured
-** fastest, reports/gpu/NVIDIA-H200-2026-11-26-decode2).
+** fastest, reports/gpu/NVIDIA-H200-2026-11-26-decode2) and cfg 12 (below) for M = 1 at G >= 64.
 ** 11 = the Hopper kernel on the bf16 tensor path (src/gemm_bf16.cu: a pre-pass writes every
 ** element as the bf16 m * 2^(E-133), wgmma bf16 with fp32 accumulation forms each group's scaled
 ** dot exactly, one fp32 add per output and group; the whole call on the exact CUDA-core path if a
 ** nonzero group's scale is outside [70, 186] or NaN), sm_90 with G in {32, 64}, K % 64 == 0,
 ** 16-byte aligned operands and room for 2 (M + N) K bytes of stream-ordered scratch, else cfg 8.
+** 12 = the M = 1 decode kernel (src/gemm_decode_row.cu: a warp per weight row, the row's bytes in
+** registers through plain loads, dp4a dots, one lane's ordered fp32 sum) for M = 1, G in {32, 64,
+** 128, 256}, K % 512 == 0 and K <= 32768, else cfg 9.
 ** cfg 1, 6 and 7 (128x128 on 8 warps, 128x64 at 2 blocks per SM, an alias of 8) served no shape
-** and were removed (issue 16 item 7): like any number outside 0..11 they return
+** and were removed (issue 16 item 7): like any number outside 0..12 they return
 ** cudaErrorInvalidValue. */
 int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m, const uint8_t *a_e,
              const int8_t *b_m, const uint8_t *b_e, float *c, int cfg, mxk_stream stream);
 
-/* The kernel that cfg 0 of mxk_gemm picks for an M x N GEMM with groups of G (the rules above): 9
-** or 10 (M <= 16), 11 or 8 (M > 16 and at least 132 tiles of 128 x 128; 11 at G = 32), else 2 (at
+/* The kernel that cfg 0 of mxk_gemm picks for an M x N GEMM with groups of G (the rules above): 9,
+** 10 or 12 (M <= 16), 11 or 8 (M > 16 and at least 132 tiles of 128 x 128; 11 at G = 32), else 2 (at
 ** least 100 tiles of 64 x 64) or 3; -1 where G is not a multiple of 32 (the SIMT kernel runs).  The
-** kernel may still hand the call to its fallback at run time (11 -> 8 -> 5, 9 and 10 -> 4: the
+** kernel may still hand the call to its fallback at run time (11 -> 8 -> 5, 12 -> 9, 9 and 10 -> 4: the
 ** device, K, the alignment or the scratch, as above); unaligned operands run the SIMT kernel. */
 int mxk_gemm_cfg0(int64_t M, int64_t N, int64_t G);
 

@@ -498,6 +498,26 @@ static void verify_gemm(VerifyLog &log, mxsim_ctx *ctx, Rng &r, int only_cfg)
         {1, 4096, 4096, 32, SC_EXTREME, SC_EXTREME, 10, false},
         {16, 4096, 4096, 128, SC_NAN, SC_WIDE, 10, false},
         {13, 77, 4096, 32, SC_WIDE, SC_EXTREME, 10, true},
+        /* the M = 1 row kernel (cfg 12): every G (G = 256: two lanes share a group's sum), one chunk
+        ** (K = 4096) and several (K = 8192, 4608: a partial last chunk of one load per lane, 16384),
+        ** ragged N (not a multiple of the 8 rows of a block; N = 1), wide scales (EA in [235, 254]:
+        ** the swapped factor order), extreme (underflow, overflow), NaN, all -128 mantissas (|d| =
+        ** G 2^14), and where it does not apply (M > 1, K % 512 != 0, K > 32768: cfg 9 or 4) */
+        {1, 4096, 4096, 32, SC_NARROW, SC_NARROW, 12, false},
+        {1, 4096, 4096, 128, SC_WIDE, SC_EXTREME, 12, false},
+        {1, 11008, 4096, 32, SC_EXTREME, SC_WIDE, 12, false},
+        {1, 11008, 4096, 128, SC_NARROW, SC_WIDE, 12, true},
+        {1, 4096, 4096, 64, SC_NAN, SC_EXTREME, 12, false},
+        {1, 1000, 4096, 256, SC_WIDE, SC_WIDE, 12, true},
+        {1, 77, 8192, 32, SC_EXTREME, SC_EXTREME, 12, true},
+        {1, 300, 4608, 64, SC_WIDE, SC_NAN, 12, false},
+        {1, 1, 4608, 256, SC_EXTREME, SC_WIDE, 12, false},
+        {1, 13, 512, 32, SC_OVERFLOW, SC_OVERFLOW, 12, false},
+        {1, 4099, 16384, 128, SC_WIDE, SC_EXTREME, 12, false},
+        {1, 129, 512, 256, SC_NAN, SC_WIDE, 12, false},
+        {1, 50, 4160, 64, SC_EXTREME, SC_NARROW, 12, false},
+        {1, 20, 65536, 32, SC_WIDE, SC_WIDE, 12, false},
+        {4, 300, 4096, 128, SC_WIDE, SC_EXTREME, 12, false},
         /* the bf16 Hopper kernel (cfg 11, G = 32 and 64): fast path (narrow, the window's edges,
         ** all -128 mantissas: |d| = 2^19 / 2^20, zero blocks with tiny scales), the whole call on
         ** the exact path (extreme, NaN, rare, wide scales), ragged M and N, more tiles than SMs, an
@@ -1169,6 +1189,7 @@ static int cmd_bench(const char *outdir)
             if (M >= 1024) alt = {5};
             if (M >= 1024 && G == 32) alt = {5, 8}; /* cfg 0 is cfg 11 there: the int8 Hopper kernel too */
             if (M <= 16) alt = {4, 9, 10}; /* the small-M kernel, the decode kernel and the first decode kernel, same data */
+            if (M == 1) alt = {4, 9, 10, 12}; /* and the row kernel */
             for (int a : alt) {
                 auto runa = [&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, a, 0)); };
                 double ua = median_us(runa, ns);
@@ -1476,6 +1497,31 @@ static void ds_trace_print()
            mx(first), med(last), mx(last), med(end), mx(end));
 }
 
+/* MXK_DR_TRACE=1 (cfg 12 diagnostics): per weight row %globaltimer ns at the warp's start, when its
+** first chunk's weights are in (after the dots), at its end; printed relative to the first start:
+** the rows' starts, arrivals and ends (quantiles), and the tail from arrival to end */
+extern "C" const unsigned long long *mxk_dr_trace(int *nrows);
+static void dr_trace_print()
+{
+    CK(cudaDeviceSynchronize());
+    int nr = 0;
+    const unsigned long long *t = mxk_dr_trace(&nr);
+    if (!t || nr < 1) return;
+    unsigned long long g0 = ~0ull;
+    for (int r = 0; r < nr; r++) g0 = std::min(g0, t[4 * r]);
+    std::vector<double> st, in, en, tail;
+    for (int r = 0; r < nr; r++) {
+        st.push_back((t[4 * r] - g0) * 1e-3), in.push_back((t[4 * r + 1] - g0) * 1e-3), en.push_back((t[4 * r + 2] - g0) * 1e-3);
+        tail.push_back((t[4 * r + 2] - t[4 * r + 1]) * 1e-3);
+    }
+    auto q = [](std::vector<double> v, double f) { std::sort(v.begin(), v.end()); return v[(size_t)(f * (double)(v.size() - 1))]; };
+    printf("trace (us from the first row's start, quantiles 0/10/50/90/100%%), %d rows:\n", nr);
+    const char *nm[4] = {"start", "weights in", "end", "tail (end - in)"};
+    const std::vector<double> *vs[4] = {&st, &in, &en, &tail};
+    for (int k = 0; k < 4; k++)
+        printf("  %-16s %.2f %.2f %.2f %.2f %.2f\n", nm[k], q(*vs[k], 0), q(*vs[k], 0.1), q(*vs[k], 0.5), q(*vs[k], 0.9),
+               q(*vs[k], 1));
+}
 
 /* The environment switches that mxsim-gpu and the kernels it drives read (timing experiments and
 ** diagnostics; each is read where it acts, the library's with a plain atoi/getenv because the
@@ -1499,9 +1545,10 @@ static const EnvKnob k_env_knobs[] = {
     {"MXK_DS_NOCOMP", 0, 3, false, false, "decode kernel timing modes; results are wrong when set"},
     {"MXK_DS_V2", 0, 1, false, false, "decode kernel: force the per-stage-barrier (0) or V2 (1) consumers"},
     {"MXK_DS_TRACE", 0, 1, false, false, "perf with cfg 9: the decode kernel's per-block timeline"},
+    {"MXK_DR_TRACE", 0, 1, false, false, "perf with cfg 12: per-row start / weights-in / end stamps"},
     {"MXK_PERF_COLD", 0, 1, false, false, "perf: B rotates over copies, out of L2"},
     {"MXK_BENCH_DECODE", 0, 1, false, false, "bench: decode shapes only, no power loops"},
-    {"MXK_VERIFY_CFG", 0, 11, false, false, "verify: only the GEMM cases of this cfg"},
+    {"MXK_VERIFY_CFG", 0, 12, false, false, "verify: only the GEMM cases of this cfg"},
     {"MXK_VERIFY_DEQUANT_ONLY", 1, 1, false, true, "verify: stop after the dequant checks"},
 };
 
@@ -1537,9 +1584,9 @@ static int perf_args_ok(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         char *end = nullptr;
         const long long v = strtoll(argv[i], &end, 10);
-        if (!end || *end || (i < 6 ? v < 1 : (v < 0 || v > 11))) {
+        if (!end || *end || (i < 6 ? v < 1 : (v < 0 || v > 12))) {
             fprintf(stderr, "mxsim-gpu perf: argument %d ('%s'): expected %s\n", i - 1, argv[i],
-                    i < 6 ? "a positive integer (M N K G)" : "a cfg in [0, 11]");
+                    i < 6 ? "a positive integer (M N K G)" : "a cfg in [0, 12]");
             return 2;
         }
     }
@@ -1573,6 +1620,7 @@ static int cmd_perf(int64_t M, int64_t N, int64_t K, int64_t G, int cfg)
     printf("perf %lldx%lldx%lld G=%lld cfg=%d: %.2f us, %.1f TOPS (%s)\n", (long long)M, (long long)N, (long long)K,
            (long long)G, cfg, us, 2.0 * M * N * K / us * 1e-6, cold ? "B out of L2" : "operands L2-resident when small");
     if (trace_flag) ds_trace_print();
+    if (env_on("MXK_DR_TRACE")) dr_trace_print();
     return 0;
 }
 

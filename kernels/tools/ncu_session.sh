@@ -5,6 +5,7 @@
 #   cfg 11 (bf16 path, G = 32 prefill): the pre-pass and the GEMM of one 2048x4096x4096 call
 #   cfg 8 (int8 Hopper kernel, G = 64 and 128 prefill) at 2048x4096x4096
 #   cfg 9 (decode): 1x4096x4096 G = 32, 16x4096x4096 and 16x11008x4096 G = 128
+#   cfg 12 (decode, M = 1 at G >= 64): 1x4096x4096 and 1x11008x4096 G = 128
 # ncu flushes the caches before each profiled launch (cold L2, as the bench); clocks are not locked
 # (--clock-control none), so the SM frequency line says what the board ran at.
 set -u
@@ -21,6 +22,7 @@ prof() { # REGEX COUNT PERF-ARGS...
 }
 prof "bf_prescale|gemm_bf16" 2 2048 4096 4096 32 11
 for g in 64 128; do prof wgmma 1 2048 4096 4096 $g 8; done
-for a in "1 4096 4096 32" "16 4096 4096 128" "16 11008 4096 128"; do prof gemm_decode 1 $a 9; done
+for a in "1 4096 4096 32" "16 4096 4096 128" "16 11008 4096 128"; do prof gemm_decode_kernel 1 $a 9; done
+for a in "1 4096 4096 128" "1 11008 4096 128"; do prof gemm_decode_row 1 $a 12; done
 grep -E '^==== ncu|^  [a-z].*\(|Duration|DRAM Throughput|Compute \(SM\) Throughput|L2 Cache Throughput|SM Frequency|Issue Slots Busy|No Eligible|Achieved Occupancy' \
   "$DEST/ncu.txt" | cut -c1-160
