@@ -13,7 +13,7 @@
 ** into a shared-memory ring (8.6-9.4 us), which cfg 9 uses (9.8-10.3 us at 1x4096x4096 G = 128).
 ** This kernel is that probe plus the dots:
 **   - a block is 8 warps; warp w of block b owns weight row n = 8 b + w and walks its K in chunks of
-**     4096 bytes (DR_U = 8 loads of 16 bytes per lane; lane l reads bytes [512 u + 16 l, +16) of the
+**     4096 bytes (U = 8 loads of 16 bytes per lane; lane l reads bytes [512 u + 16 l, +16) of the
 **     chunk, so each load instruction of the warp covers 512 contiguous bytes).  The chunk's loads
 **     are issued first, then the row's scale bytes, then the block copies the activation row (K
 **     bytes) and its factors f(EA) into shared memory (one barrier): every weight byte of the first
@@ -38,7 +38,20 @@
 ** t = (F * f(EA)) * f(EB) with F = (float)d exact (|d| <= 256 * 2^14 = 2^22), the first product
 ** exact when EA <= 234, the factors swapped when EA is in [235, 254]; f(255) = NaN makes t NaN.
 ** Compiled with -fmad=false and explicit _rn intrinsics: nothing is contracted or flushed.  No
-** architecture-specific instruction: it runs on every card the library is built for. */
+** architecture-specific instruction: it runs on every card the library is built for.  64 registers,
+** no local memory at G >= 64 (12 bytes of spill at G = 32).
+**
+** Measured (reports/gpu/<card>-2026-11-27-final8, runs 1-3, cold L2; H200 / H100): 1x4096x4096 G = 128
+** 9.36-9.41 / 10.67-10.77 us against cfg 9's 9.79-9.84 / 11.09-11.15, 1x11008x4096 16.10-16.38 /
+** 20.24-20.26 against 17.46-17.57 / 21.49-21.52, G = 64 likewise 4-7% ahead; G = 32 5-9% behind
+** (11.68-12.08 against 10.78-11.04 on the H200), so cfg 0 keeps cfg 9 there.  Per-row %globaltimer
+** stamps (MXK_DR_TRACE=1) put the rest above the read floor in the tail from a row's weights
+** arriving to its end: 0.45-1.0 us at G = 128, 1.3-2.9 us at G = 32, while 31 warps per SM compete
+** for issue slots (the scale loads are not it: taking them from shared memory, or not at all, left
+** the tail unchanged).  Measured slower on the H200 and removed: two warps per row with 4 loads per
+** lane (10.4-12.2 us), 4-warp blocks (9.7), 5 blocks per SM (10.4), the block's 8 rows folded at once
+** after a block barrier (G = 32 +0.1-2.4 us); non-coherent loads were within noise (the final8 H200
+** README and its dev/ folder). */
 #include "mxk_common.cuh"
 #include "mxk_decode.cuh"
 

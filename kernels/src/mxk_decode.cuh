@@ -1,5 +1,5 @@
-/* mxk_decode.cuh - device helpers shared by the two decode kernels (gemm_decode.cu, cfg 9, and
-** gemm_decode_v1.cu, cfg 10): the scale-byte loads, and the exact term of
+/* mxk_decode.cuh - device helpers shared by the decode kernels (gemm_decode.cu, cfg 9,
+** gemm_decode_v1.cu, cfg 10, gemm_decode_row.cu, cfg 12): the scale-byte loads, and the exact term of
 ** the fp32 contract (the proofs are in gemm_decode.cu's header). */
 #ifndef MXK_DECODE_CUH
 #define MXK_DECODE_CUH

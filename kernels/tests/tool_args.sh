@@ -11,9 +11,10 @@ expect() { # WANT_TEXT CMD...: exit 2 and WANT_TEXT on stderr
 }
 expect "argument 2 ('a')" "$b/mxsim-gpu" perf 1 a 4096 128
 expect "K (100) is not a multiple of G (128)" "$b/mxsim-gpu" perf 1 4096 100 128
-expect "argument 5 ('12')" "$b/mxsim-gpu" perf 1 4096 4096 128 12
+expect "argument 5 ('13')" "$b/mxsim-gpu" perf 1 4096 4096 128 13
 expect "MXK_PERF_COLD='yes'" env MXK_PERF_COLD=yes "$b/mxsim-gpu" perf 1 4096 4096 128
 expect "MXK_DS_TRACE='2'" env MXK_DS_TRACE=2 "$b/mxsim-gpu" perf 1 4096 4096 128 9
+expect "MXK_DR_TRACE='2'" env MXK_DR_TRACE=2 "$b/mxsim-gpu" perf 1 4096 4096 128 12
 # the environment switches' table (env_knobs_ok): a non-number, out of range, a bad list, a presence switch set to 0
 expect "MXK_WG_DEBUG='abc'" env MXK_WG_DEBUG=abc "$b/mxsim-gpu" info
 expect "MXK_WG_DEBUG='4096'" env MXK_WG_DEBUG=4096 "$b/mxsim-gpu" info

@@ -1320,17 +1320,20 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
 enum {
     MXSIM_GX_COPY = 0, MXSIM_GX_DEQUANT, MXSIM_GX_CUBLAS_BF16, MXSIM_GX_CUBLASLT_INT8, MXSIM_GX_DEQUANT_CUBLAS,
     MXSIM_GX_CFG5, MXSIM_GX_CFG3, MXSIM_GX_GEMV, MXSIM_GX_WGMMA, MXSIM_GX_DECODE, MXSIM_GX_DECODE1, MXSIM_GX_BF16,
+    MXSIM_GX_DECODE_ROW,
     MXSIM_GX_NCLASS
 };
 /* MXSIM_GX_DECODE is the streaming decode kernel (mxk_gemm cfg 9 since decode2), MXSIM_GX_DECODE1
 ** the first decode kernel (cfg 10 now; cfg 9 in builds before decode2): the same model structure,
 ** each its own calibrated fields.  MXSIM_GX_BF16 is the Hopper kernel on the bf16 path (cfg 11,
-** since final5; cfg 0 takes it at G = 32 on the Hopper kernel's shapes).  The build of the kernels a bench ran (which kernel a method
-** name means there): */
+** since final5; cfg 0 takes it at G = 32 on the Hopper kernel's shapes).  MXSIM_GX_DECODE_ROW is the
+** M = 1 row kernel (cfg 12, since final8; cfg 0 takes it at M = 1 with G >= 64), modelled with the
+** decode structure.  The build of the kernels a bench ran (which kernel a method name means there): */
 enum {
-    MXSIM_GX_BUILD_CURRENT = 0, /* kernels/src/gemm_mma.cu as it is now (cfg 9 streaming, cfg 10 first decode) */
+    MXSIM_GX_BUILD_CURRENT = 0, /* kernels/src/gemm_mma.cu as it is now (cfg 9 streaming, cfg 10 first decode, cfg 12 row) */
     MXSIM_GX_BUILD_DECODE1 = 1, /* before decode2: cfg 9 = the first decode kernel, no cfg 10, the old cfg 0 rule */
-    MXSIM_GX_BUILD_PREBF16 = 2, /* decode2 up to final4: as now, but no cfg 11 (cfg 0 took cfg 8 at G = 32) */
+    MXSIM_GX_BUILD_PREBF16 = 2, /* decode2 up to final4: as final5-7, but no cfg 11 (cfg 0 took cfg 8 at G = 32) */
+    MXSIM_GX_BUILD_PREROW = 3,  /* final5 up to final7: as now, but no cfg 12 (cfg 0 took cfg 9 at M = 1, G >= 64) */
     MXSIM_GX_NBUILD
 };
 /* Datasheet values of a card (workloads/gpus/<card>-xcard.ini [datasheet]). */

@@ -32,13 +32,25 @@ MXTEST(xcard_routing)
 {
     /* the current build (kernels/src/gemm_mma.cu cfg 0; cfg 9 / 10 and their fallback to cfg 4), each
     ** cfg and decode shape of the bench (M 1, 16; N 4096, 11008; K 4096; G 32, 64, 128) and the edges */
-    enum { C = MXSIM_GX_BUILD_CURRENT, O = MXSIM_GX_BUILD_DECODE1, P = MXSIM_GX_BUILD_PREBF16, D9 = MXSIM_GX_DECODE,
-           D10 = MXSIM_GX_DECODE1, BF = MXSIM_GX_BF16 };
+    enum { C = MXSIM_GX_BUILD_CURRENT, O = MXSIM_GX_BUILD_DECODE1, P = MXSIM_GX_BUILD_PREBF16, R = MXSIM_GX_BUILD_PREROW,
+           D9 = MXSIM_GX_DECODE, D10 = MXSIM_GX_DECODE1, BF = MXSIM_GX_BF16, DR = MXSIM_GX_DECODE_ROW };
     static const struct { const char *m; int64_t M, N, K, G; int build, want; } t[] = {
-        /* cfg 0, current: M <= 8 -> cfg 9 at every G; 8 < M <= 16 -> cfg 10 at G = 32, else cfg 9 */
-        {"mxk-gemm-mxint8", 1, 4096, 4096, 32, C, D9},      {"mxk-gemm-mxint8", 1, 4096, 4096, 64, C, D9},
-        {"mxk-gemm-mxint8", 1, 11008, 4096, 128, C, D9},    {"mxk-gemm-mxint8", 8, 4096, 4096, 32, C, D9},
-        {"mxk-gemm-mxint8", 4, 4096, 4096, 64, C, D9},      {"mxk-gemm-mxint8", 1, 4096, 4096, 256, C, D9},
+        /* cfg 0, current: M = 1 -> cfg 12 at G >= 64 (where it applies: K % 512 == 0, K <= 32768), else
+        ** M <= 8 -> cfg 9 at every G; 8 < M <= 16 -> cfg 10 at G = 32, else cfg 9 */
+        {"mxk-gemm-mxint8", 1, 4096, 4096, 32, C, D9},      {"mxk-gemm-mxint8", 1, 4096, 4096, 64, C, DR},
+        {"mxk-gemm-mxint8", 1, 11008, 4096, 128, C, DR},    {"mxk-gemm-mxint8", 8, 4096, 4096, 32, C, D9},
+        {"mxk-gemm-mxint8", 4, 4096, 4096, 64, C, D9},      {"mxk-gemm-mxint8", 1, 4096, 4096, 256, C, DR},
+        {"mxk-gemm-mxint8", 2, 4096, 4096, 128, C, D9},     {"mxk-gemm-mxint8", 1, 4096, 4160, 64, C, D9}, /* K % 512 */
+        {"mxk-gemm-mxint8", 1, 4096, 32768, 128, C, DR},    {"mxk-gemm-mxint8", 1, 300, 65536, 256, C, D9}, /* K > 32768 */
+        /* the builds final5 to final7: no cfg 12 (cfg 0 at M = 1 took cfg 9), cfg 11 as now */
+        {"mxk-gemm-mxint8", 1, 4096, 4096, 128, R, D9},     {"mxk-gemm-mxint8", 1, 11008, 4096, 64, R, D9},
+        {"mxk-gemm-mxint8", 2048, 4096, 4096, 32, R, BF},   {"mxk-gemm-mxint8-cfg11", 2048, 4096, 4096, 64, R, BF},
+        /* explicit cfg 12 (current build only), with its fallback to cfg 9 and that one's to cfg 4 */
+        {"mxk-gemm-mxint8-cfg12", 1, 4096, 4096, 32, C, DR}, {"mxk-gemm-mxint8-cfg12", 1, 4096, 4096, 128, C, DR},
+        {"mxk-gemm-mxint8-cfg12", 16, 4096, 4096, 128, C, D9}, {"mxk-gemm-mxint8-cfg12", 1, 4096, 4160, 32, C, D9},
+        {"mxk-gemm-mxint8-cfg12", 1, 4096, 4096, 512, C, MXSIM_GX_GEMV}, {"mxk-gemm-mxint8-cfg12", 17, 4096, 4096, 32, C, MXSIM_GX_GEMV},
+        {"mxk-gemm-mxint8-cfg12", 1, 4096, 4096, 128, R, -1}, {"mxk-gemm-mxint8-cfg12", 1, 4096, 4096, 128, P, -1},
+        {"mxk-gemm-mxint8-cfg12", 1, 4096, 4096, 128, O, -1},
         {"mxk-gemm-mxint8", 9, 4096, 4096, 32, C, D10},     {"mxk-gemm-mxint8", 16, 4096, 4096, 32, C, D10},
         {"mxk-gemm-mxint8", 16, 11008, 4096, 32, C, D10},   {"mxk-gemm-mxint8", 16, 4096, 4096, 64, C, D9},
         {"mxk-gemm-mxint8", 16, 11008, 4096, 128, C, D9},   {"mxk-gemm-mxint8", 12, 4096, 4096, 64, C, D9},
@@ -95,6 +107,7 @@ MXTEST(xcard_routing)
     MXT_TRUE(strcmp(mxsim_gpu_xclass_name(MXSIM_GX_DECODE1), "mxk-decode-cfg10") == 0);
     MXT_TRUE(strcmp(mxsim_gpu_xclass_name(MXSIM_GX_WGMMA), "mxk-wgmma-cfg8") == 0);
     MXT_TRUE(strcmp(mxsim_gpu_xclass_name(MXSIM_GX_BF16), "mxk-bf16-cfg11") == 0);
+    MXT_TRUE(strcmp(mxsim_gpu_xclass_name(MXSIM_GX_DECODE_ROW), "mxk-decode-row-cfg12") == 0);
     MXT_TRUE(mxsim_gpu_xclass_name(MXSIM_GX_NCLASS) == NULL);
 }
 

@@ -25,14 +25,15 @@ cd "$MXSIM_SOURCE_DIR" || exit 1
 : "${MXSIM:=$MXSIM_SOURCE_DIR/build/mxsim}"
 write=0; [ "${1:-}" = --write ] && write=1
 list=${MXSIM_XCARD_RUNS:-workloads/gpus/xcard-runs.txt}
-# a line: CARD FOLDER [BUILD]; BUILD (decode1: the kernels before decode2; prebf16: decode2 to final4)
+# a line: CARD FOLDER [BUILD]; BUILD (decode1: the kernels before decode2; prebf16: decode2 to final4;
+# prerow: final5 to final7)
 # goes to gpu-calibrate as BUILD:FOLDER
 args() { awk -v c="$1" '$0 !~ /^[ \t]*(#|$)/ && $1 == c { print ($3 != "" ? $3 ":" $2 : $2) }' "$list"; }
-# the list itself: CARD (h100, h200) FOLDER [BUILD (decode1, prebf16)], nothing more; a bad line stops here
+# the list itself: CARD (h100, h200) FOLDER [BUILD (decode1, prebf16, prerow)], nothing more; a bad line stops here
 awk '$0 ~ /^[ \t]*(#|$)/ { next }
      $1 != "h100" && $1 != "h200" { printf "%s:%d: field 1 (card): '\''%s'\'' is not h100 or h200\n", FILENAME, FNR, $1; bad = 1; exit }
      NF < 2 || NF > 3 { printf "%s:%d: expected CARD FOLDER [BUILD], got %d fields\n", FILENAME, FNR, NF; bad = 1; exit }
-     NF == 3 && $3 != "decode1" && $3 != "prebf16" { printf "%s:%d: field 3 (build): '\''%s'\'' is not decode1 or prebf16\n", FILENAME, FNR, $3; bad = 1; exit }
+     NF == 3 && $3 != "decode1" && $3 != "prebf16" && $3 != "prerow" { printf "%s:%d: field 3 (build): '\''%s'\'' is not decode1, prebf16 or prerow\n", FILENAME, FNR, $3; bad = 1; exit }
      END { exit bad }' "$list" >&2 || exit 2
 first() { local f; f=$(args "$1" | head -1); echo "${f##*:}"; }
 power_file() { ls "$1"/bench_ext*.csv | sort -V | tail -1; }

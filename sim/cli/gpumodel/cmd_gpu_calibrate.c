@@ -273,9 +273,10 @@ int cli_gpu_same_file(const char *a, const char *b)
 ** bench.csv and every bench_run*.csv in it (the other runs of the same build, by name order).
 ** A value "decode1:PATH" says that PATH ran the build before decode2 (MXSIM_GX_BUILD_DECODE1: its
 ** cfg 9 is the first decode kernel, class mxk-decode-cfg10), "prebf16:PATH" a build from decode2 to
-** final4 (MXSIM_GX_BUILD_PREBF16: no cfg 11, cfg 0 took cfg 8 at G = 32); any other value is a path of the
+** final4 (MXSIM_GX_BUILD_PREBF16: no cfg 11, cfg 0 took cfg 8 at G = 32), "prerow:PATH" one from final5 to
+** final7 (MXSIM_GX_BUILD_PREROW: no cfg 12, cfg 0 took cfg 9 at M = 1); any other value is a path of the
 ** current build (workloads/gpus/xcard-runs.txt's third field, sim/doc/gpu-model.md section 6). */
-static const char *const k_build_tag[MXSIM_GX_NBUILD] = {"", "decode1", "prebf16"};
+static const char *const k_build_tag[MXSIM_GX_NBUILD] = {"", "decode1", "prebf16", "prerow"};
 #define MAXRUN 96 /* runs per card (every listed folder's bench.csv and bench_run*.csv) */
 typedef struct {
     int n;
@@ -315,7 +316,7 @@ static int expand_runs(const cli_command *cmd, const cli_args *a, const char *op
         }
         const char *colon = strchr(path, ':');
         if (tag == MXSIM_GX_BUILD_CURRENT && colon && stat(path, &sb) != 0) {
-            fprintf(stderr, "mxsim gpu-calibrate: error: --%s %s: unknown build '%.*s' (known: decode1, prebf16)\n", opt, path,
+            fprintf(stderr, "mxsim gpu-calibrate: error: --%s %s: unknown build '%.*s' (known: decode1, prebf16, prerow)\n", opt, path,
                     (int)(colon - path), path);
             return CLI_EXIT_USAGE;
         }
@@ -577,9 +578,9 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
 }
 
 static const cli_opt k_opts[] = {
-    {"from", 0, 1, 1, "[decode1:|prebf16:]DIR|BENCH.csv", "the calibration card's runs (DIR: bench.csv + bench_run*.csv; decode1: the build before decode2; prebf16: decode2 to final4, before cfg 11)"},
+    {"from", 0, 1, 1, "[decode1:|prebf16:|prerow:]DIR|BENCH.csv", "the calibration card's runs (DIR: bench.csv + bench_run*.csv; decode1: the build before decode2; prebf16: decode2 to final4, before cfg 11; prerow: final5 to final7, before cfg 12)"},
     {"from-card", 0, 1, 0, "CARD.ini", "its cross-card file (only [datasheet] is read)"},
-    {"to", 0, 1, 1, "[decode1:|prebf16:]DIR|BENCH.csv", "the predicted card's runs (scored each and as their median)"},
+    {"to", 0, 1, 1, "[decode1:|prebf16:|prerow:]DIR|BENCH.csv", "the predicted card's runs (scored each and as their median)"},
     {"to-card", 0, 1, 0, "CARD.ini", "its cross-card file (datasheet; calibrated fields for --check)"},
     {"out", 'o', 1, 0, "FILE", "write the calibrated fields (to paste into --to-card)"},
     {"check", 0, 0, 0, "", "exit 1 if --to-card's calibrated fields differ from the re-derivation"},

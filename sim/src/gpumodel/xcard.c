@@ -35,12 +35,19 @@
 static const char *const k_cls[MXSIM_GX_NCLASS] = {"copy",      "dequant",       "cublas-bf16",
                                                    "cublaslt-int8", "dequant+cublas-bf16", "mxk-cfg5",
                                                    "mxk-cfg3",  "mxk-gemv-cfg4", "mxk-wgmma-cfg8",
-                                                   "mxk-decode-cfg9", "mxk-decode-cfg10", "mxk-bf16-cfg11"};
+                                                   "mxk-decode-cfg9", "mxk-decode-cfg10", "mxk-bf16-cfg11",
+                                                   "mxk-decode-row-cfg12"};
 
 const char *mxsim_gpu_xclass_name(int c) { return c >= 0 && c < MXSIM_GX_NCLASS ? k_cls[c] : NULL; }
 
-/* The two decode classes share one structure (features, predict_us, calibration). */
-static int is_decode(int c) { return c == MXSIM_GX_DECODE || c == MXSIM_GX_DECODE1; }
+/* The three decode classes share one structure (features, predict_us, calibration). */
+static int is_decode(int c) { return c == MXSIM_GX_DECODE || c == MXSIM_GX_DECODE1 || c == MXSIM_GX_DECODE_ROW; }
+
+/* Whether the M = 1 row kernel (cfg 12) applies, as mxk_gemm_decode_row_internal decides. */
+static int row_applies(int64_t M, int64_t K, int64_t G)
+{
+    return M == 1 && (G == 32 || G == 64 || G == 128 || G == 256) && K % 512 == 0 && K <= 32768;
+}
 
 /* Whether a decode kernel (cfg 9 or cfg 10 of the current build) applies, as
 ** mxk_gemm_decode_internal / mxk_gemm_decode_v1_internal decide: M <= 16, G in {32, 64, 128, 256},
@@ -65,6 +72,8 @@ static int decode_applies(int64_t M, int64_t K, int64_t G)
 ** final4): the same routing without cfg 11.  MXSIM_GX_BUILD_DECODE1 (the runs before decode2): also
 ** no cfg 11; cfg 9 was the first decode kernel (class mxk-decode-cfg10) at M <= 16, else cfg 4; cfg 0
 ** at M <= 16 took it at G = 32, and at G = 64 when M = 1 or M > 8, else cfg 4; there was no cfg 10.
+** The current build's cfg 0 takes the row kernel (cfg 12, falling back to cfg 9) at M = 1 with G >= 64;
+** MXSIM_GX_BUILD_PREROW (final5 up to final7): the same routing without cfg 12.
 ** "mxk-gemm-mxint8-cfgN" is kernel N itself. */
 int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t K, int64_t G, int build)
 {
@@ -79,9 +88,12 @@ int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t K, int
     if (!strcmp(method, "mxk-gemm-mxint8-cfg4")) return MXSIM_GX_GEMV;
     if (!strcmp(method, "mxk-gemm-mxint8-cfg5")) return MXSIM_GX_CFG5;
     if (!strcmp(method, "mxk-gemm-mxint8-cfg8")) return MXSIM_GX_WGMMA;
-    const int bf16_applies = build == MXSIM_GX_BUILD_CURRENT && (G == 32 || G == 64) && K % 64 == 0;
-    if (!strcmp(method, "mxk-gemm-mxint8-cfg11"))
-        return build != MXSIM_GX_BUILD_CURRENT ? -1 : bf16_applies ? MXSIM_GX_BF16 : MXSIM_GX_WGMMA;
+    const int has_bf16 = build == MXSIM_GX_BUILD_CURRENT || build == MXSIM_GX_BUILD_PREROW;
+    const int bf16_applies = has_bf16 && (G == 32 || G == 64) && K % 64 == 0;
+    if (!strcmp(method, "mxk-gemm-mxint8-cfg11")) return !has_bf16 ? -1 : bf16_applies ? MXSIM_GX_BF16 : MXSIM_GX_WGMMA;
+    const int has_row = build == MXSIM_GX_BUILD_CURRENT;
+    if (!strcmp(method, "mxk-gemm-mxint8-cfg12"))
+        return !has_row ? -1 : row_applies(M, K, G) ? MXSIM_GX_DECODE_ROW : decode_applies(M, K, G) ? MXSIM_GX_DECODE : MXSIM_GX_GEMV;
     if (old) {
         if (!strcmp(method, "mxk-gemm-mxint8-cfg9")) return M <= 16 ? MXSIM_GX_DECODE1 : MXSIM_GX_GEMV;
         if (!strcmp(method, "mxk-gemm-mxint8-cfg10")) return -1;
@@ -93,6 +105,7 @@ int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t K, int
         const int64_t tiles = ((M + 127) / 128) * ((N + 127) / 128);
         if (M <= 16 && old) return G == 32 || (G == 64 && (M == 1 || M > 8)) ? MXSIM_GX_DECODE1 : MXSIM_GX_GEMV;
         if (M <= 16) {
+            if (has_row && M == 1 && G >= 64 && row_applies(M, K, G)) return MXSIM_GX_DECODE_ROW;
             if (!decode_applies(M, K, G)) return MXSIM_GX_GEMV;
             return M > 8 && G == 32 ? MXSIM_GX_DECODE1 : MXSIM_GX_DECODE;
         }
