@@ -23,6 +23,26 @@ done
 n=$(grep -vc '^#' "$t/j1.csv"); [ "$n" = $((1 + 12 * 9)) ] && ok "row count $n" || bad "row count $n"
 head -n 200 "$t/j1.csv" | grep -v '^#' | head -1 | grep -q 'cycles_total,.*time_us,.*area_mm2,.*energy_mj,.*pj_per_mac,.*tops_per_w,.*sqnr_db' \
   && ok "units in header" || bad "header lacks unit-named columns"
+# energy per MAC: nan for the ops without MACs (quantize, dequantize: they cost energy_mj > 0, with no
+# MAC to divide it by), and for the others the row's energy / its MACs (pJ) and 2 MACs / energy (TOPS/W)
+python3 - "$t/j1.csv" <<'PY' && ok "pJ/MAC and TOPS/W: nan without MACs, energy/MACs otherwise" || bad "pJ/MAC or TOPS/W of an op"
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+seen = set()
+for r in rows:
+    macs, e = int(r["n_macs"]), float(r["energy_mj"])
+    pm, tw = float(r["pj_per_mac"]), float(r["tops_per_w"])
+    assert e > 0, r["op"]
+    if r["kind"] in ("quantize", "dequant"):
+        assert macs == 0 and math.isnan(pm) and math.isnan(tw), (r["op"], r["pj_per_mac"], r["tops_per_w"])
+        assert math.isnan(float(r["pj_per_mac_low"])) and math.isnan(float(r["tops_per_w_high"])), r["op"]
+        seen.add(r["kind"])
+    else:
+        assert macs > 0, r["op"]
+        assert abs(pm - e * 1e9 / macs) <= 1e-4 * pm, (r["op"], pm, e * 1e9 / macs)
+        assert abs(tw - 2 * macs / (e * 1e-3) / 1e12) <= 1e-4 * tw, (r["op"], tw)
+assert seen == {"quantize", "dequant"}, seen
+PY
 # plain CSV (no comment lines); the settings travel in the typed sidecar j1.meta.json
 grep -q '^#' "$t/j1.csv" && bad "comment line in the CSV" || ok "CSV has no comment lines"
 cmp -s "$t/j1.meta.json" "$t/j2.meta.json" && ok "-j1 == -j2 (sidecar)" || bad "-j1 and -j2 differ (sidecar)"

@@ -970,7 +970,8 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
     doc_p(&d, "Units are in the column names: time in us, utilisation in % of multiplier slots, area in mm2, energy in "
               "mJ (with the low/high band of the sources), pJ per MAC, TOPS/W and TOPS/mm2 at the configured clock, "
               "SQNR in dB and max relative error against float64. pJ/MAC and TOPS/W count useful MACs (the zero "
-              "padding of K to whole groups costs energy but is not work); the _low/_high columns are computed with the "
+              "padding of K to whole groups costs energy but is not work; a quantize or dequantize op has no MAC, so its "
+              "pJ/MAC and TOPS/W are nan while its energy counts in the total); the _low/_high columns are computed with the "
               "low/high energy constants, so tops_per_w_low is the higher TOPS/W.");
     doc_p(&d, "Reading the trends: each op's tiles are chosen by the tile.objective of the configuration (see "
               "Configuration below): 'cycles' minimises time and may re-read an operand from DRAM for every tile, "

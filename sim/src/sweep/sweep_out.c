@@ -224,9 +224,13 @@ static mxsim_status add_row(mxsim_ctx *ctx, mxsim_table *t, const mxsim_sweep *s
                                e->total_pj[1] * 1e-9, e->total_pj[2] * 1e-9, leak * 1e-9, e->pj_per_mac[0], e->pj_per_mac[1],
                                e->pj_per_mac[2], e->tops_per_w[0], e->tops_per_w[1], e->tops_per_w[2],
                                e->tops_per_mm2[MXSIM_BAND_NOM], ac->sqnr_db, ac->max_rel_err};
-    for (int i = 0; st == MXSIM_OK && i < N_COST; i++)
-        st = mxsim_table_set_real(ctx, t, r, k_cost_cols[i][0], i >= N_COST - 2 && !acc_on ? NAN : cv[i]);
-    /* accuracy off: nothing measured (NaN, 0 outputs) */
+    /* accuracy off: nothing measured (NaN, 0 outputs); an op without MACs (quantize, dequantize): no
+    ** energy per MAC (NaN, not 0: it does cost energy) */
+    for (int i = 0; st == MXSIM_OK && i < N_COST; i++) {
+        const int per_mac = !strncmp(k_cost_cols[i][0], "pj_per_mac", 10) || !strncmp(k_cost_cols[i][0], "tops_per_w", 10);
+        st = mxsim_table_set_real(ctx, t, r, k_cost_cols[i][0],
+                                  (i >= N_COST - 2 && !acc_on) || (per_mac && s->n_macs == 0) ? NAN : cv[i]);
+    }
     int64_t from_file = 0; /* TOTAL: ops whose data came from files (the overall flag is only an OR) */
     for (int64_t i = op ? k : 0; acc_on && i < (op ? k + 1 : pt->n_ops); i++) from_file += pt->op_acc[i].from_file != 0;
     const int64_t av[N_ACC_INT] = {acc_on ? ac->rows : 0, acc_on ? ac->cols : 0, acc_on ? ac->sampled : 0, from_file};
