@@ -173,6 +173,36 @@ MXTEST(table_significant_digits_and_null)
     mxsim_ctx_destroy(ctx);
 }
 
+/* Shortest round-trip reals (decimals -1, CSV and JSON): a whole number is written whole (chart CSVs
+** showed cycles as 2.650296e+07 next to 26509776, a sweep sidecar "clock.mhz": 1e+03); the others keep
+** the shortest exact form, large and tiny magnitudes their exponent. */
+MXTEST(output_whole_reals)
+{
+    mxsim_ctx *ctx;
+    mxsim_ctx_create(&ctx);
+    mxsim_table *t = NULL;
+    int64_t r = 0;
+    MXT_EQ_INT(mxsim_table_create(ctx, &t), MXSIM_OK);
+    MXT_EQ_INT(mxsim_table_add_column(ctx, t, "x", MXSIM_CELL_REAL, NULL, NULL, 0, -1), MXSIM_OK);
+    static const double v[] = {26502960.0, 1000.0, 0.5, -0.0, -3.0, 1e20, 999999999999999.0, 1e-7, 2.5e6};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        MXT_EQ_INT(mxsim_table_add_row(ctx, t, &r), MXSIM_OK);
+        MXT_EQ_INT(mxsim_table_set_real(ctx, t, r, "x", v[i]), MXSIM_OK);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    MXT_EQ_INT(mxsim_table_render(ctx, t, MXSIM_OUTPUT_CSV, &text, &len), MXSIM_OK);
+    MXT_TRUE(text && strcmp(text, "x\n26502960\n1000\n0.5\n-0\n-3\n1e+20\n999999999999999\n1e-07\n2500000\n") == 0);
+    if (text && strcmp(text, "x\n26502960\n1000\n0.5\n-0\n-3\n1e+20\n999999999999999\n1e-07\n2500000\n"))
+        fprintf(stderr, "got:\n%s", text);
+    mxsim_free(text);
+    MXT_EQ_INT(mxsim_table_render(ctx, t, MXSIM_OUTPUT_JSON, &text, &len), MXSIM_OK);
+    MXT_TRUE(text && strstr(text, "{\"x\": 26502960}") && strstr(text, "{\"x\": 1000}") && strstr(text, "{\"x\": 1e+20}"));
+    mxsim_free(text);
+    mxsim_table_free(t);
+    mxsim_ctx_destroy(ctx);
+}
+
 MXTEST(file_write_targets)
 {
     mxsim_ctx *ctx;

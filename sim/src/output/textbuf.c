@@ -122,7 +122,9 @@ const char *mx_fmt_real(double v, char *buf, size_t len)
     if (buf == NULL || len == 0) return ""; /* also keeps gcc's -Wformat-truncation quiet under ASan */
     if (isnan(v)) snprintf(buf, len, "nan");
     else if (isinf(v)) snprintf(buf, len, v > 0 ? "inf" : "-inf");
-    else {
+    else if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, len, "%.0f", v); /* a whole number as one: 26502960, not 2.650296e+07 */
+    } else {
         /* shortest precision that round-trips, so outputs stay short and exact */
         for (int prec = 1; prec <= 17; prec++) {
             snprintf(buf, len, "%.*g", prec, v);
