@@ -118,6 +118,27 @@ PY
 "$MXSIM" report "$t/hand.csv" -o "$t/rep_hand" 2>/dev/null
 [ "$(grep -c ',1.$' "$t/rep_hand/pareto.csv")" = 5 ] && [ "$(grep -c ',0.$' "$t/rep_hand/pareto.csv")" = 3 ] \
   && ok "hand-made Pareto front: 5 on, 3 dominated" || bad "hand-made Pareto front: $(grep -c ',1.$' "$t/rep_hand/pareto.csv") on"
+# the front with accuracy (README section): (cycles, energy, SQNR) = (1,10,30) (2,5,20) (3,5,25) (4,1,10)
+# (5,20,5): the plain front is points 1, 2, 4 ((3,5) and (5,20) dominated); with SQNR (3,5,25) is no
+# longer beaten (its SQNR is the higher), (5,20,5) still is: points 1, 2, 3, 4 (mx.group_size = k)
+awk -F, -v OFS=, '!h{print; for(i=1;i<=NF;i++)c[$i]=i; h=1; next}
+  $c["op"]=="TOTAL" && row=="" {row=$0}
+  END{n=split("1 10 30|2 5 20|3 5 25|4 1 10|5 20 5", P, "|")
+      for(k=1;k<=n;k++){$0=row; split(P[k], v, " "); $c["point"]=k-1; $c["mx.group_size"]=k; $c["cycles_total"]=v[1]; $c["energy_mj"]=v[2]; $c["sqnr_db"]=v[3]; print}}' \
+  "$rep_in" > "$t/hand3.csv"
+python3 - "${rep_in%.csv}.meta.json" "$t/hand3.meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["points"] = 5
+m["axes"] = [a for a in m["axes"] if a["key"] == "mx.group_size"]
+m["axes"][0]["values"] = list(range(1, 6))
+json.dump(m, open(sys.argv[2], "w"))
+PY
+"$MXSIM" report "$t/hand3.csv" -o "$t/rep_hand3" 2>/dev/null
+front2=$(grep -c ',1.$' "$t/rep_hand3/pareto.csv")
+front3=$(awk '/^## Points on the Pareto front with accuracy/{s=1; next} /^## /{s=0} s && /^\| [0-9]/{split($0, f, "|"); gsub(/ /, "", f[2]); printf "%s ", f[2]}' "$t/rep_hand3/README.md")
+[ "$front2" = 3 ] && [ "$front3" = "1 2 3 4 " ] && ok "front with accuracy: groups 1 2 3 4 (plain front: 3 points)" \
+  || bad "front with accuracy: '$front3', plain front $front2 points"
 # no sidecar: exit 2 naming it, nothing written
 cp "$rep_in" "$t/alone.csv"
 expect 2 "alone.meta.json: field 'sidecar': missing" -- "$MXSIM" report "$t/alone.csv" -o "$t/rep_alone"
