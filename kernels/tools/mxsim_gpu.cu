@@ -18,7 +18,9 @@
 **   mxsim-gpu perf M N K G [cfg]              (times one GEMM size; for ncu and tile choices;
 **                                              MXK_PERF_COLD=1: B rotates over copies so that each
 **                                              launch finds it out of L2; MXK_DS_TRACE=1 with cfg 9:
-**                                              prints the decode kernel's per-block timeline)
+**                                              prints the decode kernel's per-block timeline;
+**                                              MXK_DR_TRACE=1 with cfg 12: the row kernel's per-row
+**                                              start / weights-in / end quantiles)
 **   mxsim-gpu memory OUT.csv TRACE...         (weight memory of each trace's model on the card,
 **                                              bf16 and MXINT8 at G = 8..128, cudaMemGetInfo
 **                                              before/after; sim/doc/memory.md)
@@ -1824,7 +1826,8 @@ static void usage()
             "usage: mxsim-gpu info | dequant IN.npz OUT.npy | quantize IN.npy G OUT.npz |\n"
             "                 gemm A.npz B.npz OUT.npy | verify OUTDIR | bench OUTDIR | golden OUTDIR |\n"
             "                 bench-dequant OUTDIR | bench-prefill OUTDIR |\n"
-            "                 perf M N K G [cfg]   (env MXK_PERF_COLD=1: B out of L2; MXK_DS_TRACE=1: cfg 9 timeline) |\n"
+            "                 perf M N K G [cfg]   (env MXK_PERF_COLD=1: B out of L2; MXK_DS_TRACE=1: cfg 9 timeline;\n"
+            "                                       MXK_DR_TRACE=1: cfg 12 per-row stamps) |\n"
             "                 memory OUT.csv TRACE...\n"
             "environment switches (timing experiments and diagnostics; checked before any device work):\n");
     for (const EnvKnob &k : k_env_knobs)
