@@ -83,6 +83,15 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
     char *buf;
     mxsim_status st = mx_text_read(ctx, path, 1u << 20, &buf, NULL);
     if (st != MXSIM_OK) return st;
+    /* a CR that ends no CRLF: classic Mac line ends would read as one line ("no layers") */
+    for (int ln = 1, i = 0; buf[i]; i++) {
+        if (buf[i] == '\n') ln++;
+        if (buf[i] == '\r' && buf[i + 1] != '\n') {
+            free(buf);
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: a CR line end without LF: save the file with LF (or CRLF) line ends",
+                           path, ln);
+        }
+    }
     mxsim_trace *t = NULL;
     if ((st = mxsim_trace_create(ctx, path, &t)) != MXSIM_OK) {
         free(buf);
@@ -146,6 +155,12 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
                 break;
             }
             st = mxsim_trace_add_param(ctx, t, tok[0], e, c, tok[3]);
+            if (st != MXSIM_OK) { /* its message names the file: add the line */
+                char msg[512];
+                snprintf(msg, sizeof msg, "%s", mxsim_errmsg(ctx));
+                const char *colon = strstr(msg, ": param");
+                st = mx_fail(ctx, st, "%s%s", where, colon ? colon : msg);
+            }
         } else if (!strcmp(key, "layer")) {
             char *tok[12];
             int nt = 0;
@@ -155,6 +170,11 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             if (nt < 1 || (strcmp(tok[0], "gemm") && !conv) || (nt != need && nt != need + 1)) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': expected 'gemm NAME M N K [REP]' or "
                              "'conv NAME H W FH FW CIN COUT STRIDE PAD [REP]'", where);
+                break;
+            }
+            if (strlen(tok[1]) >= sizeof post[0].name) { /* was cut to 63 characters */
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': name '%.20s...' must be 1..%d characters", where, tok[1],
+                             (int)sizeof post[0].name - 1);
                 break;
             }
             int64_t x[10] = {0};
@@ -220,7 +240,8 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         static const int req[] = {HID, LAY, HEADS, HD, FFN, SEQ};
         for (size_t i = 0; i < sizeof req / sizeof req[0]; i++)
             if (!have[req[i]] && !(mode && req[i] == SEQ)) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': missing for a transformer", path, keys[req[i]]);
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': missing for a transformer%s", path, keys[req[i]],
+                             req[i] == SEQ && !once_line[2] ? " in prefill mode (the mode when no 'mode' key is given)" : "");
                 break;
             }
         if (st == MXSIM_OK && mode && have[SEQ])
@@ -243,11 +264,36 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         int64_t kvh = have[KVH] ? v[KVH] : v[HEADS], B = v[BATCH] ? v[BATCH] : 1;
         int64_t S = round_up(v[SEQ], v[PAD]);              /* query tokens per sequence */
         int64_t ctxlen = mode ? round_up(v[CTX], v[PAD]) : S; /* keys attended to */
-        int64_t q = mode ? 1 : S, T = B * q, L = v[LAY], hd = v[HD];
+        int64_t q = mode ? 1 : S, T = sat_mul(B, q), L = v[LAY], hd = v[HD];
         /* one attention GEMM per (layer, KV head, sequence); its M stacks the group's query heads */
         int64_t hrep = sat_mul(sat_mul(L, kvh), B), qg = sat_mul(q, v[HEADS] / kvh);
         const mxsim_tensor_role kvrole = mode || v[KVC] ? MXSIM_ROLE_KV : MXSIM_ROLE_ACT;
         if (mode && !have[CTX]) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'ctx': missing for decode", path);
+        /* the dimensions the keys multiply into, checked here against the trace's limits so that the
+        ** message names the model's keys (the op's own check named line 0 and a saturated value) */
+        const struct {
+            const char *what;
+            int64_t v, lim;
+            int key;
+        } dims[] = {
+            {"(heads + 2 kv_heads) x head_dim, the QKV projection's N", sat_add(sat_mul(v[HEADS], hd), sat_mul(2 * kvh, hd)),
+             MX_T_MAX_DIM, HD},
+            {"heads x head_dim, the output projection's K", sat_mul(v[HEADS], hd), MX_T_MAX_DIM, HD},
+            {"2 x ffn, the gated FFN's N", v[GATED] ? sat_mul(2, v[FFN]) : v[FFN], MX_T_MAX_DIM, FFN},
+            {mode ? "batch, the tokens (M of every projection)" : "batch x seq (padded), the tokens (M of every projection)", T,
+             MX_T_MAX_DIM, mode ? BATCH : SEQ},
+            {"seq x heads / kv_heads, the attention GEMMs' M", qg, MX_T_MAX_DIM, mode ? HEADS : SEQ},
+            {mode ? "ctx (padded), the keys attended to" : "seq (padded)", ctxlen, MX_T_MAX_DIM, mode ? CTX : SEQ},
+            {"layers x kv_heads x batch, the attention GEMMs' repeat", hrep, (int64_t)1 << 40, LAY},
+        };
+        for (size_t i = 0; st == MXSIM_OK && i < sizeof dims / sizeof dims[0]; i++)
+            if (dims[i].v > dims[i].lim) {
+                char val[32];
+                if (dims[i].v == INT64_MAX) snprintf(val, sizeof val, "more than 2^63");
+                else snprintf(val, sizeof val, "%lld", (long long)dims[i].v);
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field '%s': %s = %s, above %s", path, key_line[dims[i].key],
+                             keys[dims[i].key], dims[i].what, val, dims[i].lim == MX_T_MAX_DIM ? "2^31" : "2^40");
+            }
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "qkv_proj", T, sat_add(v[HEADS] * hd, sat_mul(2 * kvh, hd)), v[HID], L, 0);
         if (st == MXSIM_OK) st = emit_role(ctx, t, MXSIM_OP_GEMM, "attn_scores", qg, ctxlen, hd, hrep, 0, kvrole);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_QUANTIZE, "attn_probs_q", qg, ctxlen, 0, hrep, 0);
@@ -262,6 +308,18 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
     for (int i = 0; st == MXSIM_OK && i < n_post; i++)
         st = emit(ctx, t, MXSIM_OP_GEMM, post[i].name, post[i].m, post[i].n, post[i].k, post[i].repeat, post[i].line);
     free(post);
+    /* one name per op: per-op results are reported by name, so a layer named like another layer or
+    ** like an op the transformer keys generate (qkv_proj, ...) would make two rows of one name */
+    for (int64_t i = 1; st == MXSIM_OK && i < mxsim_trace_count(t); i++)
+        for (int64_t j = 0; st == MXSIM_OK && j < i; j++) {
+            const mxsim_top *a = mxsim_trace_op(t, j), *b = mxsim_trace_op(t, i);
+            if (strcmp(a->name, b->name)) continue;
+            const mxsim_top *mine = b->line ? b : a, *other = b->line ? a : b;
+            char was[64];
+            if (other->line) snprintf(was, sizeof was, "the layer of line %d", other->line);
+            else snprintf(was, sizeof was, "an op of the transformer keys");
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'layer': name '%s' is already %s", path, mine->line, mine->name, was);
+        }
     if (st == MXSIM_OK && mxsim_trace_count(t) == 0) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: no layers", path);
     if (st != MXSIM_OK) {
         mxsim_trace_free(t);

@@ -157,6 +157,11 @@ MXSIM_API mxsim_status mxsim_trace_add_param(mxsim_ctx *ctx, mxsim_trace *t, con
     if (elems < 1 || elems > MX_T_MAX_DIM * MX_T_MAX_DIM / 4 || count < 1 || count > ((int64_t)1 << 40))
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: param '%s': field '%s' out of range", t->source, name,
                        elems < 1 || elems > MX_T_MAX_DIM * MX_T_MAX_DIM / 4 ? "elems" : "count");
+    /* a second line of one name is a copy (counted twice in the memory footprint), not a second tensor */
+    for (int64_t i = 0; i < t->n_params; i++)
+        if (!strcmp(t->params[i].name, name))
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: param '%s': field 'name': given twice (use COUNT for copies)",
+                           t->source, name);
     mx_tparam *p = realloc(t->params, (size_t)(t->n_params + 1) * sizeof *p);
     if (p == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
     t->params = p;
