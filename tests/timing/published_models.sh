@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Model files of published models as a user writes them (traces/FORMAT.md), against numbers that do
+# not come from mxsim: each model's PUBLISHED parameter count (the Hugging Face repositories'
+# safetensors totals: meta-llama/Meta-Llama-3-8B 8,030,261,248; tiiuae/falcon-7b 6,921,720,704;
+# google/gemma-7b 8,537,680,896; openai-community/gpt2 124,439,808; Qwen/Qwen2-7B 7,615,616,512)
+# and hand formulas from their config.json values.  Covered: grouped-query (Llama-3, Qwen2) and
+# multi-query attention (Falcon: 71 query heads on 1 KV head), head_dim independent of hidden
+# (Gemma: 16 x 256 over 3072), tied embeddings (Falcon, Gemma, GPT-2: the LM head is the GEMM, the
+# embedding is not a param), a non-gated FFN with biases (GPT-2), prefill and decode.  Checked:
+#   mxsim memory: TOTAL weights elems = the published count; TOTAL kv bf16 bytes = 2 (K, V) x 2
+#     bytes x layers x kv_heads x head_dim x batch x keys (prefill with kv_cache = 1: seq keys)
+#   mxsim run:    n_macs = tokens x (published - params - V d) + B V d (LM head on each sequence's
+#     last token) + 2 L B S_q T heads head_dim (QK^T and PV over every query head)
+# (session 14: an audit wrote seven published models this way; every shape and total matched.)
+set -u
+: "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
+t=$MXSIM_TEST_TMP; rm -rf "$t" && mkdir -p "$t"
+cfg=$MXSIM_SOURCE_DIR/workloads/configs/medium.ini
+fails=0
+model() { # NAME, then the file's lines on stdin
+  cat > "$t/$1.model"
+  "$MXSIM" trace gen "$t/$1.model" -o "$t/$1.trace" > /dev/null || { echo "FAIL $1: trace gen"; fails=$((fails+1)); }
+}
+model llama3-8b-decode <<'EOF'
+name = llama3-8b-decode   # config.json: 4096 hidden, 32 layers, 32 heads, 8 KV heads, 14336 SwiGLU, vocab 128256
+hidden = 4096
+layers = 32
+heads = 32
+kv_heads = 8
+head_dim = 128
+ffn = 14336
+ffn_gated = 1
+mode = decode
+ctx = 8192
+batch = 8
+vocab = 128256
+param = tok_embeddings 525336576 1 embedding
+param = attn_norm 4096 32 norm
+param = ffn_norm 4096 32 norm
+param = final_norm 4096 1 norm
+EOF
+model falcon-7b-prefill <<'EOF'
+name = falcon-7b-prefill  # config.json: 4544 hidden, 32 layers, 71 heads, multi-query (1 KV head), 4 x 4544 FFN, vocab 65024, tied
+hidden = 4544
+layers = 32
+heads = 71
+kv_heads = 1
+head_dim = 64
+ffn = 18176
+mode = prefill
+seq = 2048
+kv_cache = 1
+vocab = 65024
+param = input_layernorm 4544 64 norm   # weight and bias of 32 layers
+param = ln_f 4544 2 norm
+EOF
+model gemma-7b-decode <<'EOF'
+name = gemma-7b-decode    # config.json: 3072 hidden, 28 layers, 16 heads of 256, 24576 GeGLU, vocab 256000, tied
+hidden = 3072
+layers = 28
+heads = 16
+head_dim = 256
+ffn = 24576
+ffn_gated = 1
+mode = decode
+ctx = 8192
+batch = 2
+vocab = 256000
+param = input_layernorm 3072 28 norm
+param = post_attention_layernorm 3072 28 norm
+param = final_norm 3072 1 norm
+EOF
+model gpt2-prefill <<'EOF'
+name = gpt2-prefill       # config.json: 768, 12 layers, 12 heads, FFN 3072 (GELU), vocab 50257, 1024 positions, tied
+hidden = 768
+layers = 12
+heads = 12
+head_dim = 64
+ffn = 3072
+seq = 1024
+batch = 2
+kv_cache = 1
+vocab = 50257
+param = wpe 786432 1 embedding
+param = ln 768 50 norm         # ln_1, ln_2 of 12 layers and ln_f: weight and bias
+param = c_attn_bias 2304 12 bias
+param = attn_proj_bias 768 12 bias
+param = c_fc_bias 3072 12 bias
+param = mlp_proj_bias 768 12 bias
+EOF
+model qwen2-7b-prefill <<'EOF'
+name = qwen2-7b-prefill   # config.json: 3584 hidden, 28 layers, 28 heads, 4 KV heads, 18944 SwiGLU, vocab 152064, QKV bias
+hidden = 3584
+layers = 28
+heads = 28
+kv_heads = 4
+head_dim = 128
+ffn = 18944
+ffn_gated = 1
+seq = 1000
+batch = 2
+kv_cache = 1
+vocab = 152064
+param = embed_tokens 544997376 1 embedding
+param = qkv_bias 4608 28 bias
+param = norms 3584 57 norm
+EOF
+for m in llama3-8b-decode falcon-7b-prefill gemma-7b-decode gpt2-prefill qwen2-7b-prefill; do
+  [ -f "$t/$m.trace" ] || continue
+  "$MXSIM" run --config "$cfg" --format csv "$t/$m.trace" > "$t/$m.run.csv" 2> /dev/null || { echo "FAIL $m: run"; fails=$((fails+1)); }
+  "$MXSIM" memory --config "$cfg" --format csv "$t/$m.trace" > "$t/$m.mem.csv" 2> /dev/null || { echo "FAIL $m: memory"; fails=$((fails+1)); }
+done
+python3 - "$t" <<'PY' || fails=$((fails+1))
+import csv, sys
+t = sys.argv[1]
+# name: published parameters, (d, L, H, Hkv, hd, V), (batch, query tokens per sequence, keys), param elems
+M = {
+    "llama3-8b-decode": (8030261248, (4096, 32, 32, 8, 128, 128256), (8, 1, 8192), 525336576 + 4096 * 65),
+    "falcon-7b-prefill": (6921720704, (4544, 32, 71, 1, 64, 65024), (1, 2048, 2048), 4544 * 66),
+    "gemma-7b-decode": (8537680896, (3072, 28, 16, 16, 256, 256000), (2, 1, 8192), 3072 * 57),
+    "gpt2-prefill": (124439808, (768, 12, 12, 12, 64, 50257), (2, 1024, 1024), 786432 + 768 * 50 + 12 * (2304 + 768 + 3072 + 768)),
+    "qwen2-7b-prefill": (7615616512, (3584, 28, 28, 4, 128, 152064), (2, 1000, 1000), 544997376 + 4608 * 28 + 3584 * 57),
+}
+bad = 0
+for name, (P, (d, L, H, Hkv, hd, V), (B, S, T), p) in M.items():
+    try:
+        mem = {r["item"]: r for r in csv.DictReader(open(f"{t}/{name}.mem.csv"))}
+        run = [r for r in csv.DictReader(open(f"{t}/{name}.run.csv")) if r["op"] == "TOTAL"][0]
+    except (OSError, IndexError, KeyError) as e:
+        print(f"FAIL {name}: no output ({e})"); bad += 1; continue
+    want = {
+        "parameters (memory TOTAL weights elems)": (int(mem["TOTAL weights"]["elems"]), P),
+        "KV cache bf16 bytes (memory TOTAL kv)": (int(mem["TOTAL kv"]["bf16_bytes"]), 2 * 2 * L * Hkv * hd * B * T),
+        "MACs (run TOTAL n_macs)": (int(run["n_macs"]), B * S * (P - p - V * d) + B * V * d + 2 * L * B * S * T * H * hd),
+    }
+    for what, (got, exp) in want.items():
+        if got == exp: print(f"ok   {name}: {what} {got}")
+        else: print(f"FAIL {name}: {what} {got}, published / hand formula {exp}"); bad += 1
+sys.exit(1 if bad else 0)
+PY
+[ $fails -eq 0 ] && echo "published models: all equal" || echo "published models: $fails failure(s)"
+exit $((fails > 0))
