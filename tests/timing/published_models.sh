@@ -2,11 +2,13 @@
 # Model files of published models as a user writes them (traces/FORMAT.md), against numbers that do
 # not come from mxsim: each model's PUBLISHED parameter count (the Hugging Face repositories'
 # safetensors totals: meta-llama/Meta-Llama-3-8B 8,030,261,248; tiiuae/falcon-7b 6,921,720,704;
-# google/gemma-7b 8,537,680,896; openai-community/gpt2 124,439,808; Qwen/Qwen2-7B 7,615,616,512)
+# google/gemma-7b 8,537,680,896; openai-community/gpt2 124,439,808; mistralai/Mistral-7B-v0.1
+# 7,241,732,096; Qwen/Qwen2-7B 7,615,616,512)
 # and hand formulas from their config.json values.  Covered: grouped-query (Llama-3, Qwen2) and
 # multi-query attention (Falcon: 71 query heads on 1 KV head), head_dim independent of hidden
 # (Gemma: 16 x 256 over 3072), tied embeddings (Falcon, Gemma, GPT-2: the LM head is the GEMM, the
-# embedding is not a param), a non-gated FFN with biases (GPT-2), prefill and decode.  Checked:
+# embedding is not a param), a non-gated FFN with biases (GPT-2), sliding-window attention (Mistral:
+# 8192 tokens of context, 4096 attended and cached), prefill and decode.  Checked:
 #   mxsim memory: TOTAL weights elems = the published count; TOTAL kv bf16 bytes = 2 (K, V) x 2
 #     bytes x layers x kv_heads x head_dim x batch x keys (prefill with kv_cache = 1: seq keys)
 #   mxsim run:    n_macs = tokens x (published - params - V d) + B V d (LM head on each sequence's
@@ -88,6 +90,22 @@ param = attn_proj_bias 768 12 bias
 param = c_fc_bias 3072 12 bias
 param = mlp_proj_bias 768 12 bias
 EOF
+model mistral-7b-decode <<'EOF'
+name = mistral-7b-decode  # config.json (v0.1): 4096 hidden, 32 layers, 32 heads, 8 KV heads, 14336 SwiGLU, vocab 32000, sliding window 4096
+hidden = 4096
+layers = 32
+heads = 32
+kv_heads = 8
+head_dim = 128
+ffn = 14336
+ffn_gated = 1
+mode = decode
+ctx = 8192
+window = 4096
+vocab = 32000
+param = tok_embeddings 131072000 1 embedding
+param = norms 4096 65 norm
+EOF
 model qwen2-7b-prefill <<'EOF'
 name = qwen2-7b-prefill   # config.json: 3584 hidden, 28 layers, 28 heads, 4 KV heads, 18944 SwiGLU, vocab 152064, QKV bias
 hidden = 3584
@@ -105,7 +123,7 @@ param = embed_tokens 544997376 1 embedding
 param = qkv_bias 4608 28 bias
 param = norms 3584 57 norm
 EOF
-for m in llama3-8b-decode falcon-7b-prefill gemma-7b-decode gpt2-prefill qwen2-7b-prefill; do
+for m in llama3-8b-decode falcon-7b-prefill gemma-7b-decode gpt2-prefill mistral-7b-decode qwen2-7b-prefill; do
   [ -f "$t/$m.trace" ] || continue
   "$MXSIM" run --config "$cfg" --format csv "$t/$m.trace" > "$t/$m.run.csv" 2> /dev/null || { echo "FAIL $m: run"; fails=$((fails+1)); }
   "$MXSIM" memory --config "$cfg" --format csv "$t/$m.trace" > "$t/$m.mem.csv" 2> /dev/null || { echo "FAIL $m: memory"; fails=$((fails+1)); }
@@ -119,6 +137,7 @@ M = {
     "falcon-7b-prefill": (6921720704, (4544, 32, 71, 1, 64, 65024), (1, 2048, 2048), 4544 * 66),
     "gemma-7b-decode": (8537680896, (3072, 28, 16, 16, 256, 256000), (2, 1, 8192), 3072 * 57),
     "gpt2-prefill": (124439808, (768, 12, 12, 12, 64, 50257), (2, 1024, 1024), 786432 + 768 * 50 + 12 * (2304 + 768 + 3072 + 768)),
+    "mistral-7b-decode": (7241732096, (4096, 32, 32, 8, 128, 32000), (1, 1, 4096), 131072000 + 4096 * 65),  # 8192 cached, window 4096
     "qwen2-7b-prefill": (7615616512, (3584, 28, 28, 4, 128, 152064), (2, 1000, 1000), 544997376 + 4608 * 28 + 3584 * 57),
 }
 bad = 0

@@ -98,8 +98,8 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         return st;
     }
     static const char *const keys[] = {"hidden", "layers", "heads", "kv_heads", "head_dim", "ffn",
-                                       "ffn_gated", "seq", "batch", "ctx", "vocab", "kv_cache", "pad"};
-    enum { HID, LAY, HEADS, KVH, HD, FFN, GATED, SEQ, BATCH, CTX, VOCAB, KVC, PAD, NKEYS };
+                                       "ffn_gated", "seq", "batch", "ctx", "vocab", "kv_cache", "pad", "window"};
+    enum { HID, LAY, HEADS, KVH, HD, FFN, GATED, SEQ, BATCH, CTX, VOCAB, KVC, PAD, WIN, NKEYS };
     /* layer lines after the `layers` key: emitted after the transformer blocks */
     mxsim_top *post = NULL;
     int n_post = 0;
@@ -264,6 +264,9 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         int64_t kvh = have[KVH] ? v[KVH] : v[HEADS], B = v[BATCH] ? v[BATCH] : 1;
         int64_t S = round_up(v[SEQ], v[PAD]);              /* query tokens per sequence */
         int64_t ctxlen = mode ? round_up(v[CTX], v[PAD]) : S; /* keys attended to */
+        /* sliding-window attention (Mistral): a query attends to the last `window` keys at most, and
+        ** the cache keeps that many (a rolling buffer) */
+        if (have[WIN] && v[WIN] < ctxlen) ctxlen = v[WIN];
         int64_t q = mode ? 1 : S, T = sat_mul(B, q), L = v[LAY], hd = v[HD];
         /* one attention GEMM per (layer, KV head, sequence); its M stacks the group's query heads */
         int64_t hrep = sat_mul(sat_mul(L, kvh), B), qg = sat_mul(q, v[HEADS] / kvh);
