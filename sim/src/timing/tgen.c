@@ -154,13 +154,7 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'param': expected 'NAME ELEMS COUNT WHY'", where);
                 break;
             }
-            st = mxsim_trace_add_param(ctx, t, tok[0], e, c, tok[3]);
-            if (st != MXSIM_OK) { /* its message names the file: add the line */
-                char msg[512];
-                snprintf(msg, sizeof msg, "%s", mxsim_errmsg(ctx));
-                const char *colon = strstr(msg, ": param");
-                st = mx_fail(ctx, st, "%s%s", where, colon ? colon : msg);
-            }
+            st = mx_trace_add_param_at(ctx, t, where, tok[0], e, c, tok[3]);
         } else if (!strcmp(key, "layer")) {
             char *tok[12];
             int nt = 0;

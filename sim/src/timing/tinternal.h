@@ -276,6 +276,9 @@ MX_INTERNAL int64_t mx_mem_param_bytes(const mxsim_trace *tr);
 
 /* Number parsing shared by the config and trace readers: whole string, base 10. */
 MX_INTERNAL int mx_tparse_i64(const char *s, int64_t *out);
+/* mxsim_trace_add_param, its error message naming `where` (file:line) instead of the trace */
+MX_INTERNAL mxsim_status mx_trace_add_param_at(mxsim_ctx *ctx, mxsim_trace *t, const char *where, const char *name,
+                                               int64_t elems, int64_t count, const char *why);
 MX_INTERNAL int mx_tparse_f64(const char *s, double *out);
 /* Trims leading/trailing blanks in place; returns the start. */
 MX_INTERNAL char *mx_ttrim(char *s);

@@ -414,8 +414,14 @@ static mxsim_status parse_param_line(mxsim_ctx *ctx, const char *where, char *s,
     int64_t e, c;
     if (mx_tparse_i64(val[1], &e) != 0 || mx_tparse_i64(val[2], &c) != 0)
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': not an integer", where, mx_tparse_i64(val[1], &e) ? "elems" : "count");
-    mxsim_status st = mxsim_trace_add_param(ctx, t, val[0], e, c, val[3]);
-    if (st != MXSIM_OK) { /* the message names the trace; add the line */
+    return mx_trace_add_param_at(ctx, t, where, val[0], e, c, val[3]);
+}
+
+mxsim_status mx_trace_add_param_at(mxsim_ctx *ctx, mxsim_trace *t, const char *where, const char *name, int64_t elems,
+                                   int64_t count, const char *why)
+{
+    mxsim_status st = mxsim_trace_add_param(ctx, t, name, elems, count, why);
+    if (st != MXSIM_OK) { /* the message names the trace; name the line instead */
         char msg[512];
         snprintf(msg, sizeof msg, "%s", mxsim_errmsg(ctx));
         const char *colon = strstr(msg, ": param");
