@@ -60,7 +60,7 @@ int mxk_dequantize_bf16_cfg(int profile, const int8_t *mantissa, const uint8_t *
 ** a_m[M*K], b_m[N*K] int8 row-major; a_e[M*(K/G)], b_e[N*(K/G)] OCP scale bytes (0xFF = NaN).
 ** Any M, N >= 1 and K >= G with G | K, G <= 65536.  G a multiple of 32 runs on int8 tensor
 ** cores (mma.sync m16n8k32); G in {32, 64, 128} is the fast path; other G use a SIMT kernel.
-** cfg = 0 picks the kernel by heuristic (M <= 16: cfg 9 or 10, below); 2 = 64x64, 3 = 16x32
+** cfg = 0 picks the kernel by heuristic (M <= 16: cfg 9, 10 or 12, below); 2 = 64x64, 3 = 16x32
 ** tiles (mma.sync; cfg 0 takes 2 with >= 100 tiles of 64 x 64, else 3); 4 = the small-M kernel (any
 ** M; blocks of 16 columns x 8 or 16 rows, K split over 8 warps, ordered fp32 sum); 5 = 128x128
 ** tiles on 16 warps (the fallback of cfg 8); 8 = the Hopper kernel (src/gemm_wgmma.cu: wgmma int8,

@@ -1,7 +1,8 @@
 /* gemm_decode.cu - MXINT8 GEMM for decode (M <= 16), mxk_gemm cfg 9: a persistent, warp-specialised
 ** streaming kernel.  Applies for M <= 16, G in {32, 64, 128, 256}, K % 64 == 0, K/G <= 256 and a
 ** shared-memory layout of at least 2 ring stages (below); else cfg 4 (gemm_gemv.cu).  The previous
-** decode kernel (weights in registers) is cfg 10, gemm_decode_v1.cu.  Bit-exact with the fp32
+** decode kernel (weights in registers) is cfg 10, gemm_decode_v1.cu; at M = 1 with G >= 64 cfg 0
+** takes the row kernel, cfg 12 (gemm_decode_row.cu), 4-7% faster there.  Bit-exact with the fp32
 ** arithmetic contract (sim/doc/numerics.md section 4): C[m,n] = fold over groups g ascending of
 ** acc = RN(acc + t_g), acc from +0.0, with t_g = RN(d_g * 2^(EA[m,g] + EB[n,g] - 266)), d_g the exact
 ** int32 dot of group g.
