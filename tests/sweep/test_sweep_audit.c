@@ -130,7 +130,7 @@ MXTEST(ops_at_their_own_group_and_padded_ops_are_counted_and_explained)
     MXT_TRUE(!strcmp(at(&c, r, "ops_padded"), "0") && !strcmp(at(&c, r, "group_note"), ""));
     r = row_of(&c, 0, "TOTAL");
     MXT_TRUE(r > 0 && !strcmp(at(&c, r, "ops_other_group"), "0") && !strcmp(at(&c, r, "ops_padded"), "1"));
-    MXT_TRUE(!strcmp(at(&c, r, "group_note"), "1 of 3 ops padded to whole groups (K, or n, not a multiple of G)"));
+    MXT_TRUE(!strcmp(at(&c, r, "group_note"), "1 of 3 ops padded to whole groups (K, or n, not a multiple of G): p97 (k=97 to 104)"));
     /* G = 32: p97 padded to 4 groups (128), as mxsim run pads it; own at its 8 (96 = 12 * 8); fine at 32 */
     r = row_of(&c, 1, "p97");
     MXT_TRUE(r > 0 && !strcmp(at(&c, r, "group_eff"), "32") && !strcmp(at(&c, r, "ops_padded"), "1"));
@@ -145,7 +145,7 @@ MXTEST(ops_at_their_own_group_and_padded_ops_are_counted_and_explained)
     MXT_TRUE(r > 0 && !strcmp(at(&c, r, "group_eff"), "32") && !strcmp(at(&c, r, "ops_other_group"), "1"));
     MXT_TRUE(!strcmp(at(&c, r, "ops_padded"), "1"));
     MXT_TRUE(!strcmp(at(&c, r, "group_note"), "1 of 3 ops at their own group= instead of G=32; 1 of 3 ops padded to "
-                                              "whole groups (K, or n, not a multiple of G)"));
+                                              "whole groups (K, or n, not a multiple of G): p97 (k=97 to 128)"));
     /* the terminal and Markdown forms (totals) show the counts and the note */
     mxsim_table *tt = NULL;
     char *md = NULL;

@@ -200,7 +200,8 @@ static void tick_label(const mx_axis *a, double v, char *out, size_t n)
 }
 
 /* "cycles" -> "cycles (x10^6)" when the axis scales its labels, "..., log scale" when it is
-** logarithmic (equal spacing is otherwise read as equal steps). */
+** logarithmic (equal spacing is otherwise read as equal steps), "..., linear scale" for a
+** continuous linear axis (so that neither is left to guess). */
 static void axis_title(const mx_axis *a, const char *title, char *out, size_t n)
 {
     snprintf(out, n, "%s", title);
@@ -210,6 +211,7 @@ static void axis_title(const mx_axis *a, const char *title, char *out, size_t n)
         snprintf(out + strlen(out), n - strlen(out), ")");
     }
     if (a->log) snprintf(out + strlen(out), n - strlen(out), ", log scale");
+    else if (!a->discrete) snprintf(out + strlen(out), n - strlen(out), ", linear scale");
 }
 
 static double map_v(const mx_axis *a, double v, double p0, double p1)

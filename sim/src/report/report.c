@@ -928,20 +928,35 @@ static void object_table(doc_t *d, const mx_json *j, int obj, const char *what)
 static void constants(doc_t *d, mxsim_ctx *ctx, const meta_t *m)
 {
     static const char *const h[] = {"key", "component", "what", "value", "low", "high", "unit", "node (nm)", "Vdd (V)",
-                                    "source", "conf."};
-    doc_head(d, h, 11);
+                                    "source", "conf.", "derivation"};
+    doc_head(d, h, 12);
+    double sram8 = NAN;
     for (int i = 0; i < mxsim_cost_const_count(); i++) {
         const mxsim_cost_const *c = mxsim_cost_const_at(i);
         char v[3][32], node[16], vdd[32];
         mx_fmt_real(c->value, v[0], sizeof v[0]);
         mx_fmt_real(c->low, v[1], sizeof v[1]);
         mx_fmt_real(c->high, v[2], sizeof v[2]);
-        snprintf(node, sizeof node, "%d", c->node_nm);
-        mx_fmt_real(c->vdd_v, vdd, sizeof vdd);
-        const char *cells[11] = {c->key, c->component, c->what, v[0], v[1], v[2], c->unit, node, vdd, c->source, c->confidence};
-        for (int k = 0; k < 11; k++) doc_cell(d, cells[k], k == 0, k == 10);
+        /* node 0: a constant that does not scale with the node (DRAM) */
+        snprintf(node, sizeof node, c->node_nm > 0 ? "%d" : "n/a", c->node_nm);
+        if (c->node_nm > 0) mx_fmt_real(c->vdd_v, vdd, sizeof vdd);
+        else snprintf(vdd, sizeof vdd, "n/a");
+        if (!strcmp(c->key, "sram.energy_per_bit_8kib")) sram8 = c->value;
+        const char *cells[12] = {c->key, c->component, c->what, v[0], v[1], v[2], c->unit, node, vdd, c->source,
+                                 c->confidence, c->derivation};
+        for (int k = 0; k < 12; k++) doc_cell(d, cells[k], k == 0, k == 11);
     }
     doc_end_table(d);
+    int kb = mx_json_get(&m->j, m->cost, "sram_bank_kib");
+    if (kb >= 0 && m->j.node[kb].type == MX_JSON_NUM && m->j.node[kb].num > 0 && !isnan(sram8)) {
+        /* the table quotes the 8 KiB macro; what the run applied is scaled to its bank size */
+        char a[32], b[32], line[320];
+        const double kib = m->j.node[kb].num;
+        snprintf(line, sizeof line, "SRAM access energy as applied: the table's 8 KiB value x sqrt(sram_bank_kib / 8) = "
+                                    "%s x sqrt(%s / 8) = %s pJ/bit (nominal, before node scaling; the band scales alike).",
+                 mx_fmt_real(sram8, a, sizeof a), mx_fmt_real(kib, b, sizeof b), mx_fmt_real(sram8 * sqrt(kib / 8.0), (char[32]){0}, 32));
+        doc_p(d, line);
+    }
     int kn = mx_json_get(&m->j, m->cost, "node_nm"), kv = mx_json_get(&m->j, m->cost, "vdd_v");
     char line[512];
     if (kn < 0 || kv < 0 || m->j.node[kn].type != MX_JSON_NUM || m->j.node[kv].type != MX_JSON_NUM) {
@@ -974,6 +989,102 @@ static const char *const k_chart_caption[MX_REPORT_CHARTS] = {
     "Energy per component (nominal); components beyond the largest seven are summed as 'other'.",
     "Area per component; components beyond the largest seven are summed as 'other'."};
 
+/* The numerics profile(s) of the points, from the CSV's profile column. */
+static void profiles_line(doc_t *d, const input_t *in)
+{
+    const int cp = col_of(in, "profile");
+    if (cp < 0 || in->n_pt == 0) return;
+    char line[512] = "Numerics profile: ";
+    const char *seen[8];
+    int n = 0;
+    for (int i = 0; i < in->n_pt; i++) {
+        const char *v = mx_csv_at(&in->c, in->pt[i].row, cp);
+        int k = 0;
+        while (k < n && strcmp(seen[k], v)) k++;
+        if (k == n && n < 8) {
+            seen[n++] = v;
+            snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", k ? ", " : "", v);
+        }
+    }
+    snprintf(line + strlen(line), sizeof line - strlen(line), "%s (the MXINT8 rounding and scale rules: sim/doc/numerics.md).",
+             n == 1 ? " at every point" : " (a numerics.profile axis)");
+    doc_p(d, line);
+}
+
+/* What the TOTAL rows show: the points per bound (the largest cycle class) with the axis values
+** that set them apart and their share of memory-stall cycles; then the energy shares. */
+static void trends(doc_t *d, const input_t *in)
+{
+    const int cb = col_of(in, "bound"), cm = col_of(in, "cycles_mem_stall"), ct = col_of(in, "cycles_total"),
+              ce = col_of(in, "energy_mj"), cd = col_of(in, "e_dram_mj"), cs = col_of(in, "e_sram_mj"),
+              cl = col_of(in, "leakage_mj");
+    if (cb < 0 || cm < 0 || ct < 0 || ce < 0 || cd < 0 || cs < 0 || cl < 0 || in->n_pt == 0) return;
+    const meta_t *m = &in->m;
+    char line[2048] = "Bounds (the bound column of the TOTAL rows: the largest class of cycles):";
+    const char *seen[8];
+    int nb = 0;
+    for (int i = 0; i < in->n_pt && nb < 8; i++) {
+        const char *v = mx_csv_at(&in->c, in->pt[i].row, cb);
+        int k = 0;
+        while (k < nb && strcmp(seen[k], v)) k++;
+        if (k == nb) seen[nb++] = v;
+    }
+    for (int b = 0; b < nb; b++) {
+        int cnt = 0;
+        double lo = INFINITY, hi = -INFINITY;
+        uint64_t used[MAX_AXES] = {0}; /* the axis values (first 64) among this bound's points */
+        for (int i = 0; i < in->n_pt; i++) {
+            const int64_t r = in->pt[i].row;
+            if (strcmp(mx_csv_at(&in->c, r, cb), seen[b])) continue;
+            cnt++;
+            const double tot = num(in, r, ct), sh = tot > 0 ? 100.0 * num(in, r, cm) / tot : NAN;
+            if (sh < lo) lo = sh;
+            if (sh > hi) hi = sh;
+            for (int a = 0; a < m->n_axes; a++)
+                if (in->pt[i].vi[a] < 64) used[a] |= 1ull << in->pt[i].vi[a];
+        }
+        size_t w = strlen(line);
+        snprintf(line + w, sizeof line - w, "%s %s at %d point%s", b ? ";" : "", seen[b], cnt, cnt == 1 ? "" : "s");
+        for (int a = 0; a < m->n_axes; a++) {
+            const axis_t *ax = &m->ax[a];
+            const int nv = ax->n < 64 ? ax->n : 64;
+            if (used[a] == (nv == 64 ? ~0ull : (1ull << nv) - 1)) continue; /* every value: not what sets them apart */
+            w = strlen(line);
+            snprintf(line + w, sizeof line - w, " (%s", ax->key);
+            for (int v = 0, f = 1; v < nv; v++)
+                if (used[a] >> v & 1) {
+                    w = strlen(line);
+                    snprintf(line + w, sizeof line - w, "%s %s", f ? "" : ",", ax->text[v]);
+                    f = 0;
+                }
+            w = strlen(line);
+            snprintf(line + w, sizeof line - w, ")");
+        }
+        w = strlen(line);
+        snprintf(line + w, sizeof line - w, ", memory stalls %.0f-%.0f%% of the cycles", lo, hi);
+    }
+    size_t w = strlen(line);
+    snprintf(line + w, sizeof line - w, ". Where DRAM bandwidth or latency is the bound, a larger array or more lanes add "
+                                        "area and leakage but little speed.");
+    doc_p(d, line);
+    double r[3][2] = {{INFINITY, -INFINITY}, {INFINITY, -INFINITY}, {INFINITY, -INFINITY}};
+    const int cols[3] = {cd, cs, cl};
+    for (int i = 0; i < in->n_pt; i++) {
+        const double e = num(in, in->pt[i].row, ce);
+        for (int k = 0; k < 3 && e > 0; k++) {
+            const double sh = 100.0 * num(in, in->pt[i].row, cols[k]) / e;
+            if (sh < r[k][0]) r[k][0] = sh;
+            if (sh > r[k][1]) r[k][1] = sh;
+        }
+    }
+    if (!(r[0][0] <= r[0][1])) return;
+    snprintf(line, sizeof line, "Energy shares of the TOTAL over the points: DRAM %.0f-%.0f%%, SRAM %.0f-%.0f%% (its "
+                                "leakage included), leakage of every component %.0f-%.0f%% (a part of the components' "
+                                "energy, which grows with the run's time and the silicon's area).",
+             r[0][0], r[0][1], r[1][0], r[1][1], r[2][0], r[2][1]);
+    doc_p(d, line);
+}
+
 static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const int *front, int n_front)
 {
     doc_t d = {&o->file[MX_REPORT_FILES - 2].buf, &o->file[MX_REPORT_FILES - 1].buf};
@@ -992,6 +1103,7 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
              m->config ? m->config : "the built-in configuration", m->mxsim_version, mxsim_version(),
              (long long)m->points, in->n_pt, in->n_failed, in->path, m->path);
     doc_p(&d, line);
+    profiles_line(&d, in);
 
     doc_h(&d, 2, "Axes");
     const char *ah[4] = {"key", "type", "unit", "values"};
@@ -1027,9 +1139,12 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
               "padding of K to whole groups costs energy but is not work; a quantize or dequantize op has no MAC, so its "
               "pJ/MAC and TOPS/W are nan while its energy counts in the total); the _low/_high columns are computed with the "
               "low/high energy constants, so tops_per_w_low is the higher TOPS/W.");
+    trends(&d, in);
     doc_p(&d, "Reading the trends: each op's tiles are chosen by the tile.objective of the configuration (see "
-              "Configuration below): 'cycles' minimises time and may re-read an operand from DRAM for every tile, "
-              "which dominates the energy of small arrays; 'energy' minimises energy (--set tile.objective=energy). "
+              "Configuration below): 'cycles' minimises time and may re-read an operand from DRAM for every tile; "
+              "'energy' minimises energy (--set tile.objective=energy). An op whose K (or n) a group size does not divide "
+              "is padded with zeros to whole groups (the group_note column names it): it issues more MACs, and its SQNR "
+              "is that of the G its K fills. "
               "SQNR is measured on synthetic data with outliers unless --data gave tensors (sim/doc/sweeps.md); the "
               "TOTAL SQNR is the mean noise-to-signal ratio over the ops, in dB, and max_rel_err, a maximum over outputs, is "
               "driven by the outputs nearest zero.");
@@ -1148,6 +1263,9 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
 
     doc_h(&d, 2, "Configuration");
     object_table(&d, &m->j, m->base, "base configuration");
+    doc_p(&d, "Each design point is this configuration with the swept axes' keys replaced by the point's values (the Axes "
+              "table). dram.pj_per_bit = 0 means the cost model's cited DRAM constant (dram.energy_per_bit in the constants "
+              "table); a value above 0 replaces it in every band.");
     object_table(&d, &m->j, m->cost, "cost model");
     if (m->accuracy >= 0) object_table(&d, &m->j, m->accuracy, "accuracy");
     snprintf(line, sizeof line, "Group policy: %s", m->group_policy);

@@ -162,8 +162,8 @@ static void group_note(const mxsim_sweep_point *pt, const mxsim_trace *tr, int64
         int w = 0;
         if (own_group(pt, k)) w = snprintf(buf, len, "op's own group=%lld%s instead of G=%lld", g, at, G);
         if (Lp && w >= 0 && (size_t)w < len)
-            snprintf(buf + w, len - (size_t)w, "%s%s=%lld padded to %lld (%lld whole groups of %lld)", w ? "; " : "",
-                     gemm ? "k" : "n", L, Lp, Lp / g, g);
+            snprintf(buf + w, len - (size_t)w, "%s%s=%lld padded to %lld (%lld whole group%s of %lld)", w ? "; " : "",
+                     gemm ? "k" : "n", L, Lp, Lp / g, Lp / g == 1 ? "" : "s", g);
         return;
     }
     int64_t n_own = 0, n_pad = 0;
@@ -175,9 +175,25 @@ static void group_note(const mxsim_sweep_point *pt, const mxsim_trace *tr, int64
     if (n_own)
         w = snprintf(buf, len, "%lld of %lld ops at their own group= instead of G=%lld", (long long)n_own,
                      (long long)pt->n_ops, G);
-    if (n_pad && w >= 0 && (size_t)w < len)
-        snprintf(buf + w, len - (size_t)w, "%s%lld of %lld ops padded to whole groups (K, or n, not a multiple of G)",
-                 w ? "; " : "", (long long)n_pad, (long long)pt->n_ops);
+    if (n_pad && w >= 0 && (size_t)w < len) {
+        /* and which: the first three, by name, with the length they were padded from and to */
+        w += snprintf(buf + w, len - (size_t)w, "%s%lld of %lld ops padded to whole groups (K, or n, not a multiple of G):",
+                      w ? "; " : "", (long long)n_pad, (long long)pt->n_ops);
+        int shown = 0;
+        for (int64_t i = 0; i < pt->n_ops && w >= 0 && (size_t)w < len; i++) {
+            const mxsim_top *o = mxsim_trace_op(tr, i);
+            const int64_t Lp = padded_len(pt, o, i);
+            if (!Lp) continue;
+            if (shown == 3) {
+                w += snprintf(buf + w, len - (size_t)w, ", ...");
+                break;
+            }
+            const int gemm = o->kind == MXSIM_OP_GEMM;
+            w += snprintf(buf + w, len - (size_t)w, "%s %s (%s=%lld to %lld)", shown ? "," : "", o->name, gemm ? "k" : "n",
+                          (long long)(gemm ? o->k : o->n), (long long)Lp);
+            shown++;
+        }
+    }
 }
 
 /* One row: op k of point pt, or its TOTAL (op NULL). */
@@ -185,7 +201,7 @@ static mxsim_status add_row(mxsim_ctx *ctx, mxsim_table *t, const mxsim_sweep *s
                             const mxsim_sweep_point *pt, int64_t k, const mxsim_top *op, int acc_on)
 {
     int64_t r = 0;
-    char buf[320];
+    char buf[512];
     mxsim_status st = mxsim_table_add_row(ctx, t, &r);
     if (st == MXSIM_OK) st = mxsim_table_set_int(ctx, t, r, "point", p);
     for (int a = 0; st == MXSIM_OK && a < mxsim_sweep_axis_count(sw); a++) st = set_axis(ctx, t, r, sw, a, pt->values[a]);
@@ -313,6 +329,12 @@ MXSIM_API mxsim_status mxsim_sweep_meta_json(mxsim_ctx *ctx, const mxsim_sweep *
     mx_buf_printf(&b, ",\n  \"n_ops\": %lld,\n  \"config\": ", (long long)mxsim_trace_count(tr));
     if (info->config_path) mx_buf_json_str(&b, info->config_path);
     else mx_buf_puts(&b, "null");
+    /* the numerics profile of every point (null: a numerics.profile axis sets it per point) */
+    int prof_axis = 0;
+    for (int a = 0; a < mxsim_sweep_axis_count(sw); a++) prof_axis |= !strcmp(mxsim_sweep_axis_key(sw, a), "numerics.profile");
+    mx_buf_puts(&b, ",\n  \"profile\": ");
+    if (prof_axis) mx_buf_puts(&b, "null");
+    else mx_buf_json_str(&b, mxsim_profile_name((mxsim_profile)so->profile));
     mx_buf_printf(&b, ",\n  \"points\": %lld,\n  \"axes\": [", (long long)mxsim_sweep_point_count(sw));
     for (int a = 0; a < mxsim_sweep_axis_count(sw); a++) {
         const char *type = mxsim_sweep_axis_type(sw, a);
