@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# tests/sweep/report_text.sh - the report's text derived from the rows, re-derived here from the CSV
+# and the cited constant with awk: the numerics profile, the SRAM access energy as applied at the
+# bank size (0.15625 pJ/bit for 8 KiB, x sqrt(C / 8): sim/doc/energy-area.md), the points per bound
+# and the range of the energy shares, and the TOTAL group note naming the padded op.
+set -u
+: "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
+"$MXSIM" sweep --help > /dev/null 2>&1 || { echo "skip: built without the sweep command"; exit 77; }
+t=$MXSIM_TEST_TMP
+rm -rf "$t" && mkdir -p "$t"
+fails=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fails=$((fails + 1)); }
+src=$MXSIM_SOURCE_DIR
+for kib in 32 8; do
+  "$MXSIM" sweep -q --no-accuracy --config "$src/workloads/configs/medium.ini" "$src/traces/bert-base.trace" \
+    --group-size 32,128 --array-width 8,64 --sram-bank-kib $kib -o "$t/r$kib.csv" || { bad "sweep ($kib KiB)"; continue; }
+  "$MXSIM" report "$t/r$kib.csv" -o "$t/rep$kib" > /dev/null 2>&1 || { bad "report ($kib KiB)"; continue; }
+  md=$t/rep$kib/README.md
+  grep -qF "Numerics profile: ocp at every point" "$md" && ok "$kib KiB: profile named" || bad "$kib KiB: profile line"
+  want=$(awk -v c=$kib 'BEGIN { printf "%.6g", 0.15625 * sqrt(c / 8) }')
+  grep -qF "x sqrt($kib / 8) = $want pJ/bit" "$md" && ok "$kib KiB: SRAM energy as applied $want pJ/bit" \
+    || bad "$kib KiB: SRAM line lacks $want pJ/bit: $(grep -F 'SRAM access energy as applied' "$md")"
+  # per bound: the number of TOTAL rows and the memory-stall share range, from the CSV
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+           $h["op"] == "TOTAL" { b = $h["bound"]; n[b]++; s = 100 * $h["cycles_mem_stall"] / $h["cycles_total"];
+                                 if (!(b in lo) || s < lo[b]) lo[b] = s; if (!(b in hi) || s > hi[b]) hi[b] = s }
+           END { for (b in n) printf "%s at %d point%s\t%.0f-%.0f%%\n", b, n[b], n[b] == 1 ? "" : "s", lo[b], hi[b] }' \
+    "$t/r$kib.csv" > "$t/bounds$kib"
+  [ -s "$t/bounds$kib" ] || bad "$kib KiB: no TOTAL rows"
+  while IFS=$'\t' read -r head share; do
+    line=$(grep -F "Bounds (" "$md")
+    grep -qF "$head" <<< "$line" && grep -qF "$share" <<< "$line" && ok "$kib KiB: '$head', stalls $share" \
+      || bad "$kib KiB: bounds sentence lacks '$head' / '$share': $line"
+  done < "$t/bounds$kib"
+  share=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+                   $h["op"] == "TOTAL" { s = 100 * $h["e_dram_mj"] / $h["energy_mj"]; if (!n++ || s < lo) lo = s; if (n == 1 || s > hi) hi = s }
+                   END { printf "DRAM %.0f-%.0f%%", lo, hi }' "$t/r$kib.csv")
+  grep -qF "$share" "$md" && ok "$kib KiB: energy shares ($share)" || bad "$kib KiB: energy shares lack '$share'"
+done
+# G = 128: attn_scores (K = 64) is the one op padded, named in the TOTAL note
+note=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $h["op"] == "TOTAL" && $h["mx.group_size"] == 128 { print; exit }' \
+  "$t/r32.csv")
+grep -qF "1 of 8 ops padded to whole groups (K, or n, not a multiple of G): attn_scores (k=64 to 128)" <<< "$note" \
+  && ok "G=128: the TOTAL note names attn_scores" || bad "G=128 TOTAL note: $note"
+[ "$fails" -eq 0 ] && echo "all report text checks ok" || echo "$fails failures"
+exit $(( fails > 0 ))
