@@ -81,3 +81,9 @@ int mx_csv_split(char *s, char **f, int max)
         }
     return n;
 }
+
+void mx_text_lone_cr_to_lf(char *buf)
+{
+    for (char *p = buf; p && *p; p++)
+        if (*p == '\r' && p[1] != '\n') *p = '\n';
+}

@@ -25,6 +25,9 @@ MX_INTERNAL mxsim_status mx_text_read(mxsim_ctx *ctx, const char *path, uint64_t
                                       size_t *n_lines);
 /* The next line, or NULL after the last one. */
 MX_INTERNAL char *mx_lines_next(mx_lines *c);
+/* Python's universal newlines for the files SCALE-Sim reads (.cfg, topology .csv): a CR that ends
+** no CRLF (classic Mac, Excel "CSV (Macintosh)") becomes an LF, in place. */
+MX_INTERNAL void mx_text_lone_cr_to_lf(char *buf);
 
 /* Ends an INI line (configurations, SCALE-Sim .cfg, GPU cards) at its comment, in place: a '#' or
 ** ';' that starts the line (after optional blanks) or follows a blank.  One inside a word is

@@ -105,4 +105,38 @@ got=$(totals "$d/configs/v2/scale.cfg" "$d/topologies/shipped/transformer_fwd.cs
 # depthwise: SCALE-Sim 2.0.2 runs Conv2_DP as 8 layers of 496 cycles (README.md)
 got=$("$MXSIM" run --config "$d/configs/v2/scale.cfg" --format csv "$MXSIM_SOURCE_DIR/tests/fuzz/corpus/scalesim_csv/depthwise_stride.csv" | awk -F, '$1=="Conv2_DP"{print $5, $6, $7}')
 [ "$got" = "9 8 3968" ] && echo "ok   depthwise 8 x 496" || fail "depthwise: got '$got'"
+# The files as Python's configparser and open() read them (audit of the fifteenth session, against
+# SCALE-Sim 2.0.2).  Topology g1 20x13x30, g2 7x33x5 on an 8x8 OS array: SCALE-Sim's closed form
+# ceil(M/8) ceil(N/8) (K + 8 + 8 - 2) - 1 gives 263 and 94.
+base='[general]\nrun_name = r\n[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 64\nFilterSramSzkB: 64\nOfmapSramSzkB: 64\nIfmapOffset: 0\nFilterOffset: 10000000\nOfmapOffset: 20000000\nBandwidth : BW\nDataflow : os\n[run_presets]\nInterfaceBandwidth: CALC\n'
+printf 'Layer, M, N, K,\ng1, 20, 13, 30,\ng2, 7, 33, 5,\n' > "$t/g.csv"
+want=$(awk 'function c(a, b) { return int((a + b - 1) / b) }
+            BEGIN { printf "%d %d", c(20, 8) * c(13, 8) * (30 + 14) - 1, c(7, 8) * c(33, 8) * (5 + 14) - 1 }')
+layers() { "$MXSIM" run --config "$1" --format csv "$2" 2>&1 | awk -F, '$1 != "TOTAL" && NR > 1 {printf "%s%s", s, $7; s = " "}'; }
+printf "${base/BW/10}" > "$t/lf.cfg"
+got=$(layers "$t/lf.cfg" "$t/g.csv"); [ "$got" = "$want" ] && echo "ok   8x8 os: $got (closed form)" || fail "8x8 os: got '$got', want '$want'"
+# CALC never reads Bandwidth: a placeholder 0, nothing, a note or a word there loads, with the same cycles
+for bw in 0 '' '10 # words per cycle' abc; do
+  printf "${base/BW/$bw}" > "$t/calc.cfg"
+  got=$(layers "$t/calc.cfg" "$t/g.csv"); [ "$got" = "$want" ] && echo "ok   CALC, Bandwidth '$bw'" || fail "CALC, Bandwidth '$bw': $got"
+done
+printf "${base/BW/0}" | sed 's/CALC/USER/' > "$t/user0.cfg"
+out=$("$MXSIM" run --config "$t/user0.cfg" "$t/g.csv" 2>&1); rc=$?
+[ $rc = 2 ] && grep -qF "user0.cfg:12: field 'Bandwidth': '0' is not a number >= 1/1024" <<<"$out" && echo "ok   USER reads Bandwidth" || fail "USER Bandwidth 0: rc $rc: $out"
+# text after a section header's ']' is ignored (configparser matches \[(.+)\] at the start)
+printf "${base/BW/10}" | sed 's/^\[architecture_presets\]$/[architecture_presets]   # 32x32 array/' > "$t/hdr.cfg"
+got=$(layers "$t/hdr.cfg" "$t/g.csv"); [ "$got" = "$want" ] && echo "ok   header with a note" || fail "header with a note: $got"
+# an indented line continues the key above it: SCALE-Sim would read Dataflow 'os\nMemoryBanks: 1',
+# warn and run os whatever was meant; mxsim refuses it, naming both lines
+printf "${base/BW/10}" | sed 's/^Dataflow : os$/Dataflow : ws\n  MemoryBanks: 1/' > "$t/cont.cfg"
+out=$("$MXSIM" run --config "$t/cont.cfg" "$t/g.csv" 2>&1); rc=$?
+[ $rc = 2 ] && grep -qF "cont.cfg:14: 'MemoryBanks: 1' is indented deeper than the key on line 13" <<<"$out" \
+  && echo "ok   continuation line refused" || fail "continuation: rc $rc: $out"
+# an indented key at the key's own level is a key (only a deeper line continues)
+printf "${base/BW/10}" | sed 's/^/  /' > "$t/allind.cfg"
+got=$(layers "$t/allind.cfg" "$t/g.csv"); [ "$got" = "$want" ] && echo "ok   uniformly indented file" || fail "uniformly indented: $got"
+# classic Mac line ends (CR only), as Python's universal newlines read them: config and topology
+printf "${base/BW/10}" | tr '\n' '\r' > "$t/cr.cfg"
+tr '\n' '\r' < "$t/g.csv" > "$t/gcr.csv"
+got=$(layers "$t/cr.cfg" "$t/gcr.csv"); [ "$got" = "$want" ] && echo "ok   CR-only line ends" || fail "CR-only line ends: $got"
 [ "$fails" = 0 ] && echo "ALL OK" || { echo "$fails failure(s)"; exit 1; }

@@ -421,7 +421,7 @@ typedef struct {
     int user_bw;                 /* InterfaceBandwidth: USER (the default until it is read) */
     double bw;                   /* Bandwidth's first value */
     int bw_line;
-    char bw_text[64];
+    char bw_text[256];           /* Bandwidth as written: parsed once InterfaceBandwidth is known */
     int have[N_SS_REQ];          /* line of each required key, 0: not seen */
     char bank_bw[2][64];         /* v3 [layout] Ifmap/FilterSRAMBankBandwidth, "" if absent */
     int bank_line[2];
@@ -462,30 +462,12 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
         return tconfig_set(ctx, cfg, "array.dataflow", val, where, 0);
     }
     if (key_is(key, "Bandwidth")) {
-        /* SCALE-Sim words are one byte: words/cycle = bytes/cycle.  A comma list gives one
-        ** bandwidth per operand; SCALE-Sim v2 and v3 time every buffer with the first (each
-        ** entry must still be a number). */
-        char *comma = strchr(val, ',');
-        if (comma) {
-            *comma = '\0';
-            for (char *p = comma + 1, *q; p != NULL; p = q) {
-                q = strchr(p, ',');
-                if (q) *q++ = '\0';
-                double x;
-                if (mx_tparse_f64(mx_ttrim(p), &x) != 0)
-                    return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': list entry '%s' is not a number",
-                                   where, mx_ttrim(p));
-            }
-        }
-        val = mx_ttrim(val);
-        /* Below the 1/1024 byte/cycle resolution the value would leave dram.bw_bytes_per_cycle
-        ** outside its bounds after loading (found by the fuzz target's bounds check;
-        ** tests/fuzz/crashes/scalesim_cfg). */
-        if (mx_tparse_f64(val, &ss->bw) != 0 || ss->bw < 1.0 / MX_T_BW_FRAC)
-            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' is not a number >= 1/1024 (words/cycle)",
-                           where, val);
-        /* the rest of its rule is checked once InterfaceBandwidth is known (USER reads it, CALC
-        ** does not): mxsim_tconfig_load */
+        /* kept as written: SCALE-Sim reads it only under InterfaceBandwidth USER (a CALC file may
+        ** hold 0, a note or nothing there), so it is parsed once the whole file is read
+        ** (scalesim_file_checks) */
+        if (strlen(val) >= sizeof ss->bw_text)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': value longer than %d characters", where,
+                           (int)sizeof ss->bw_text - 1);
         snprintf(ss->bw_text, sizeof ss->bw_text, "%s", val);
         ss->bw_line = line;
         return MXSIM_OK;
@@ -524,13 +506,42 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
 
 /* The checks of a whole .cfg: the bandwidth under USER, v3's bank bandwidths, the required
 ** keys.  where: "path" (messages add the line where there is one). */
-static mxsim_status scalesim_file_checks(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *path, const ss_seen *ss,
+static mxsim_status scalesim_file_checks(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *path, ss_seen *ss,
                                          int have_section_general, int have_section_run, int have_section_arch)
 {
     char where[560];
     if (ss->bw_line > 0) snprintf(where, sizeof where, "%s:%d", path, ss->bw_line);
     else snprintf(where, sizeof where, "%s", path);
     cfg->scalesim_bw = ss->user_bw ? MXSIM_SCALESIM_BW_USER : MXSIM_SCALESIM_BW_CALC;
+    if (ss->user_bw && ss->bw_line > 0) {
+        /* SCALE-Sim words are one byte: words/cycle = bytes/cycle.  A comma list gives one
+        ** bandwidth per operand; SCALE-Sim v2 and v3 time every buffer with the first (each
+        ** entry must still be a number). */
+        char text[sizeof ss->bw_text];
+        snprintf(text, sizeof text, "%s", ss->bw_text);
+        char *val = text, *comma = strchr(text, ',');
+        if (comma) {
+            *comma = '\0';
+            for (char *q, *e = comma + 1; e != NULL; e = q) {
+                q = strchr(e, ',');
+                if (q) *q++ = '\0';
+                double x;
+                if (mx_tparse_f64(mx_ttrim(e), &x) != 0)
+                    return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': list entry '%s' is not a number", where,
+                                   mx_ttrim(e));
+            }
+        }
+        val = mx_ttrim(val);
+        /* Below the 1/1024 byte/cycle resolution the value would leave dram.bw_bytes_per_cycle
+        ** outside its bounds after loading (found by the fuzz target's bounds check;
+        ** tests/fuzz/crashes/scalesim_cfg). */
+        double bw = 0;
+        if (*val == '\0' || mx_tparse_f64(val, &bw) != 0 || bw < 1.0 / MX_T_BW_FRAC)
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' is not a number >= 1/1024 (words/cycle; "
+                           "read because InterfaceBandwidth is USER)", where, val);
+        ss->bw = bw;
+        memmove(ss->bw_text, val, strlen(val) + 1); /* the messages below quote the value used */
+    }
     /* USER: SCALE-Sim v2 reads Bandwidth with int(), so a fraction is an error there too; a
     ** value the model cannot hold (dram.bw_bytes_per_cycle's range) is refused, not clamped
     ** (tests/fuzz/crashes/scalesim_cfg: below 1/1024 it once left the field out of bounds) */
@@ -581,6 +592,10 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
     int scalesim = plen > 4 && strcasecmp(path + plen - 4, ".cfg") == 0;
     ss_seen ss;
     memset(&ss, 0, sizeof ss);
+    /* .cfg: Python's configparser (SCALE-Sim's reader) joins a line indented deeper than the key
+    ** line above it to that key's value; the key and its indentation, until a section header */
+    char cont_key[64] = "";
+    int cont_line = 0, cont_indent = 0;
     ss.user_bw = 1;
     int bw_line = 0; /* line of .ini dram.bw_bytes_per_cycle */
     int sec_general = 0, sec_run = 0, sec_arch = 0;
@@ -608,6 +623,7 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
     } *seen = NULL;
     int n_seen = 0, cap_seen = 0;
     mx_lines cur;
+    if (scalesim) mx_text_lone_cr_to_lf(buf); /* as SCALE-Sim's configparser reads it */
     mx_lines_init(&cur, buf);
     st = MXSIM_OK;
     for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
@@ -616,15 +632,27 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
         ** (SCALE-Sim reads `Dataflow : ws # weight stationary` as an invalid dataflow and runs os) */
         if (!scalesim) mx_ini_cut_comment(ln);
         else if (*mx_ttrim(ln) == '#' || *mx_ttrim(ln) == ';') continue;
+        const int indent = (int)strspn(ln, " \t\f\v");
         char *s = mx_ttrim(ln);
         if (*s == '\0') continue;
+        if (scalesim && cont_key[0] && indent > cont_indent) {
+            st = mx_fail(ctx, MXSIM_E_INPUT,
+                         "%s: '%s' is indented deeper than the key on line %d: Python's configparser, which SCALE-Sim "
+                         "reads the file with, makes it a second line of the value of '%s' (which SCALE-Sim would then "
+                         "not read as written); remove the indentation", where, s, cont_line, cont_key);
+            break;
+        }
         if (*s == '[') {
-            char *close = strchr(s, ']');
-            if (close == NULL || close[1] != '\0' || close - s - 1 >= (long)sizeof section) {
+            /* .cfg: configparser's header pattern \[(.+)\] at the line's start: the name runs to the
+            ** last ']' and anything after it is ignored ("[architecture_presets]  # 32x32") */
+            char *close = scalesim ? strrchr(s, ']') : strchr(s, ']');
+            if (close == NULL || (!scalesim && close[1] != '\0') || close - s - 1 >= (long)sizeof section ||
+                (scalesim && close == s + 1)) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: malformed section header '%s'", where, s);
                 break;
             }
             *close = '\0';
+            cont_key[0] = '\0';
             snprintf(section, sizeof section, "%s", mx_ttrim(s + 1));
             sec_general |= !strcmp(section, "general");
             sec_run |= !strcmp(section, "run_presets");
@@ -642,7 +670,20 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
         }
         *eq = '\0';
         char *key = mx_ttrim(s), *val = mx_ttrim(eq + 1);
-        if (*val == '\0') {
+        if (scalesim) {
+            snprintf(cont_key, sizeof cont_key, "%s", key);
+            cont_line = cur.line;
+            cont_indent = indent;
+        }
+        /* .cfg: an empty value is refused only where SCALE-Sim reads the key as a number (it
+        ** never reads run_name as one, Bandwidth only under USER: checked later, and never the
+        ** ignored keys) */
+        int may_be_empty = 0;
+        for (size_t i = 0; scalesim && i < sizeof k_scalesim_ignored / sizeof k_scalesim_ignored[0]; i++)
+            may_be_empty |= key_is(key, k_scalesim_ignored[i].key) && !key_is(key, "IfmapOffset") &&
+                            !key_is(key, "FilterOffset") && !key_is(key, "OfmapOffset");
+        may_be_empty |= scalesim && key_is(key, "Bandwidth");
+        if (*val == '\0' && !may_be_empty) {
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': empty value", where, key);
             break;
         }

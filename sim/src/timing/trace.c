@@ -610,6 +610,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
     unsigned char *names_changed = NULL;
     char where[600];
     mx_lines cur;
+    mx_text_lone_cr_to_lf(buf); /* as SCALE-Sim's open() reads it */
     mx_lines_init(&cur, buf); /* skips a UTF-8 BOM */
     char *ln = mx_lines_next(&cur);
     /* SCALE-Sim skips the first line whatever it holds (`if first ...: continue`) and takes each
