@@ -144,6 +144,10 @@ bad cfg-bandwidth 2 "bw.cfg:3: field 'Bandwidth': '1e-300' is not a number >= 1/
 bad cfg-unknown-key 2 "key.cfg:3: field 'WarpSpeed': unknown SCALE-Sim key" -- "$MXSIM" run --config "$in/key.cfg" "$tr" -o "$out/r.csv"
 bad cfg-interface 2 "iface.cfg:2: field 'InterfaceBandwidth': 'MAYBE' is not CALC or USER" -- "$MXSIM" config --config "$in/iface.cfg" --dump
 bad cfg-nan 2 "nanh.cfg:2: field 'array.rows': 'nan' is not an integer" -- "$MXSIM" run --config "$in/nanh.cfg" "$tr" -o "$out/r.csv"
+scfg cont '[architecture_presets]\nDataflow : ws\n  MemoryBanks: 1\n'
+bad cfg-continuation 2 "cont.cfg:3: 'MemoryBanks: 1' is indented deeper than the key on line 2" -- "$MXSIM" run --config "$in/cont.cfg" "$tr" -o "$out/r.csv"
+scfg userbw '[architecture_presets]\nBandwidth: 0\n[run_presets]\nInterfaceBandwidth: USER\n'
+bad cfg-user-bandwidth-0 2 "userbw.cfg:2: field 'Bandwidth': '0' is not a number >= 1/1024 (words/cycle; read because InterfaceBandwidth is USER)" -- "$MXSIM" run --config "$in/userbw.cfg" "$tr" -o "$out/r.csv"
 bad csv-columns 2 "cols.csv:2: 5 values: a row has 4 (Layer, M, N, K) or 8" -- "$MXSIM" run --config "$cfg" "$in/cols.csv" -o "$out/r.csv"
 bad csv-im2col-overflow 2 "im2col.csv:2: im2col dims overflow 2^31" -- "$MXSIM" trace check "$in/im2col.csv"
 bad csv-filter 2 "filter.csv:2: field 'Filter Width': filter larger than the input" -- "$MXSIM" trace check "$in/filter.csv"
