@@ -119,6 +119,46 @@ MXTEST(dequant_whole_tensor_request)
     MXT_TRUE(all_zero(&s));
 }
 
+/* A compute-bound dequant / quantize exposes the load's latency before its first element and the
+** store's after its last (as a GEMM exposes its first load and last store); it used to take
+** max(compute + depth, transfers with both latencies), hiding them (audit of the sweep, fifteenth
+** session).  64 x 64 elements, G = 32, one lane, depth 4, 32 bytes/cycle, latency 1000:
+**   dequant: in 4096 mantissa + 128 scale bytes = 132 cycles, out 2 x 4096 bf16 bytes = 256;
+**            total = 2 x 1000 + max(4096 + 4, 132 + 256) = 6100, stall 2000 (all latency);
+**   quantize (depth 2): in 8192 bytes = 256 cycles, out 4224 = 132: 2000 + max(4098, 388) = 6098;
+**   latency 0: 4100 and 4098 (unchanged);
+**   bandwidth 1 byte/cycle (transfer-bound): dequant 2000 + 4224 + 8192 = 14416, of which
+**   14416 - 4100 - 2000 = 8316 bandwidth stall and 2000 latency. */
+MXTEST(elementwise_ops_expose_dram_latency)
+{
+    mxsim_tconfig c;
+    mxsim_tconfig_default(&c);
+    c.group_size = 32, c.dequant_lanes = 1, c.dequant_depth_cycles = 4, c.requant_lanes = 1, c.requant_depth_cycles = 2;
+    c.dram_bw_bytes_per_cycle = 32, c.dram_latency_cycles = 1000;
+    mxsim_top o = mxt_gemm_op("dq", 64, 64, 1);
+    o.kind = MXSIM_OP_DEQUANT;
+    mxsim_tstats s;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_OK);
+    MXT_EQ_INT(s.cycles_total, 6100);
+    MXT_EQ_INT(s.cycles_mem_stall, 2000);
+    MXT_EQ_INT(s.cycles_dram_latency, 2000);
+    MXT_EQ_INT(s.cycles_dram_bw, 0);
+    o.kind = MXSIM_OP_QUANTIZE;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_OK);
+    MXT_EQ_INT(s.cycles_total, 6098);
+    c.dram_latency_cycles = 0;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_OK);
+    MXT_EQ_INT(s.cycles_total, 4098);
+    o.kind = MXSIM_OP_DEQUANT;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_OK);
+    MXT_EQ_INT(s.cycles_total, 4100);
+    c.dram_latency_cycles = 1000, c.dram_bw_bytes_per_cycle = 1;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_OK);
+    MXT_EQ_INT(s.cycles_total, 14416);
+    MXT_EQ_INT(s.cycles_dram_bw, 8316);
+    MXT_EQ_INT(s.cycles_dram_latency, 2000);
+}
+
 /* ---- 2. the bandwidth is taken as given or refused ------------------------------------------ */
 
 MXTEST(bandwidth_step_outside_compat)

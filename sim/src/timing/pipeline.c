@@ -449,10 +449,16 @@ const char *mx_tpipe_unit_op(const mx_tarch *a, int64_t lanes, int64_t depth, in
     /* a whole tensor in one request: at a low bandwidth its duration can pass 2^63 */
     int64_t mem = mx_t_sat_add(mx_tdram_dur(a, in_b), mx_tdram_dur(a, out_b));
     if (mem == INT64_MAX) return "cycles_total";
-    st->cycles_total = mx_t_max(st->cycles_compute + depth, mem);
+    /* The elements stream through the unit as the load delivers them and leave as the store takes
+    ** them: the load's latency passes before the first element is converted and the store's after
+    ** the last, whichever of the unit and the transfers is slower in between (as a GEMM exposes
+    ** its first load and its last store).  Total = 2 lat + max(compute + depth, transfers). */
+    const int64_t lat2 = (in_b > 0) * a->dram_lat + (out_b > 0) * a->dram_lat, xfer = mem - lat2;
+    st->cycles_total = mx_t_sat_add(lat2, mx_t_max(st->cycles_compute + depth, xfer));
+    if (st->cycles_total == INT64_MAX) return "cycles_total";
     st->cycles_mem_stall = st->cycles_total - st->cycles_compute - depth;
     /* the stall a latency-free DRAM would leave is bandwidth; the rest is latency */
-    st->cycles_dram_bw = mx_t_max(0, mem - 2 * a->dram_lat - st->cycles_compute - depth);
+    st->cycles_dram_bw = mx_t_max(0, xfer - st->cycles_compute - depth);
     st->cycles_dram_latency = st->cycles_mem_stall - st->cycles_dram_bw;
     st->dram_out_bytes = out_b;
     st->sram_c_wr_bytes = out_b;
