@@ -233,13 +233,13 @@ MXTEST(energy_of_a_tiny_gemm_by_hand)
     MXT_CLOSE(d[MXSIM_COMP_ADDER_TREE], 0, 0);
     MXT_CLOSE(d[MXSIM_COMP_EXP_ADD], 0.12, 1e-15);                      /* 4 x 0.03 */
     MXT_CLOSE(d[MXSIM_COMP_ALIGN], 1.668, 1e-15);                       /* 4 x 0.417 */
-    MXT_CLOSE(d[MXSIM_COMP_ACCUM], 49.664 + 4.752, 1e-14);              /* 128x32x(0.1/32+0.009) + 4x(0.9+32x0.009) */
+    MXT_CLOSE(d[MXSIM_COMP_ACCUM], 34.144 + 4.752, 1e-14);              /* 128x22x(0.1/32+0.009) + 4x(0.9+32x0.009): DW = 17 + log2 32 */
     MXT_CLOSE(d[MXSIM_COMP_PIPE_REG], 19.008, 1e-14);                   /* (128+4) x 16 bits x 0.009 */
     MXT_CLOSE(d[MXSIM_COMP_SRAM], 350 / sqrt(8.0), 1e-14);              /* 2240 bits x 10/64 x sqrt(1/8) */
     MXT_CLOSE(d[MXSIM_COMP_DRAM], 9472.0, 1e-15);                       /* 1184 bits x 8 pJ */
     MXT_CLOSE(d[MXSIM_COMP_DEQUANT], 0, 0);
     double leak_pj = a.leak_total_mw[0] * 1e3 * 100e-9 * 1e6;
-    double total = 25.6 + 0.12 + 1.668 + 54.416 + 19.008 + 350 / sqrt(8.0) + 9472 + leak_pj;
+    double total = 25.6 + 0.12 + 1.668 + 38.896 + 19.008 + 350 / sqrt(8.0) + 9472 + leak_pj;
     MXT_CLOSE(e.total_pj[MXSIM_BAND_NOM], total, 1e-13);
     MXT_CLOSE(e.pj_per_mac[MXSIM_BAND_NOM], total / 128, 1e-13);
     MXT_CLOSE(e.tops_per_w[MXSIM_BAND_NOM], 256 / (total * 1e-12) / 1e12, 1e-13);
@@ -254,7 +254,7 @@ MXTEST(energy_of_a_tiny_gemm_by_hand)
     mxsim_energy e2;
     MXT_EQ_INT(mxsim_cost_area(NULL, &cfg, &p, &a), MXSIM_OK);
     MXT_EQ_INT(mxsim_cost_energy(NULL, &cfg, &p, &a, &st, &e2), MXSIM_OK);
-    MXT_CLOSE(e2.dyn_pj[0][MXSIM_COMP_OVERHEAD], 0.5 * (25.6 + 0.12 + 1.668 + 54.416 + 19.008 + 350 / sqrt(8.0)), 1e-13);
+    MXT_CLOSE(e2.dyn_pj[0][MXSIM_COMP_OVERHEAD], 0.5 * (25.6 + 0.12 + 1.668 + 38.896 + 19.008 + 350 / sqrt(8.0)), 1e-13);
     /* the configuration's DRAM (dram.pj_per_bit > 0) replaces the cited band in every band */
     cfg.dram_pj_per_bit = 3.9;
     mxsim_energy e4;

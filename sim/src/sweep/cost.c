@@ -12,7 +12,8 @@
 ** energy polynomial; also applied to leakage power) and a 6T bitcell table for SRAM area.
 ** The processing element and the shared-exponent unit are built as sums of parts from cited
 ** primitives (mxsim_cost_blocks, energy-area.md section 1.1); rtl_pe_area_check compares them with
-** a synthesis of rtl/src.  Energy still counts the int32 group sum (PSUM_BITS) and one fp32 add
+** a synthesis of rtl/src.  Energy counts, per beat, an add and a register write of the group sum at
+** the width the area sizes it (DW = 17 + ceil(log2 G) bits; plain int8: PSUM_BITS), and one fp32 add
 ** per group (fpadd32.energy).
 ** Ignored: data-dependent switching (zero gating, operand reuse discounts), clock tree and wires
 ** beyond the explicit overhead factor, DRAM background power, SRAM bank conflicts.
@@ -26,7 +27,7 @@
 ** L products grows by ceil(log2 L) bits; partial sums and fp32 accumulators are 32 bits; the
 ** exact accumulator is the contract's 640-bit register (sim/doc/numerics.md section 4). */
 #define PRODUCT_BITS 16
-#define PSUM_BITS 32 /* energy: the group-sum add and register write per beat */
+#define PSUM_BITS 32 /* a plain int8 PE's partial sum (MXINT8: the DW-bit group sum below) */
 #define EXACT_ACC_BITS 640
 #define OPERAND_REG_BITS 16 /* one mantissa of A and one of B per lane */
 #define SCALE_REG_BITS 16   /* the two scale bytes of the group in flight */
@@ -674,6 +675,9 @@ MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cf
     const double exps = (double)st->n_exp_ops;
     const double tree_bits = PRODUCT_BITS + (double)ceil_log2(cfg->pe_lanes);
     const int exact = cfg->acc_mode == MXSIM_ACC_EXACT;
+    /* the group-sum register the area sizes (mxsim_cost_area): DW bits, a plain int8 PE's 32 */
+    const double gsum_bits = cfg->operand_format == MXSIM_FMT_INT8 ? PSUM_BITS
+                                                                   : GSUM_BASE_BITS + (double)ceil_log2(cfg->group_size);
     /* SRAM bits per buffer: reads by the array plus the fills from DRAM (A, B); C reads+writes */
     const double bits_a = 8.0 * (double)(st->sram_a_rd_mant_bytes + st->sram_a_rd_scale_bytes +
                                          st->dram_a_mant_bytes + st->dram_a_scale_bytes);
@@ -713,10 +717,10 @@ MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cf
         d[MXSIM_COMP_ADDER_TREE] = (macs - beats) * tree_bits * add_e;
         d[MXSIM_COMP_EXP_ADD] = exps * exp_e;
         d[MXSIM_COMP_ALIGN] = exps * sh_e;
-        /* per beat: int32 group-sum add + register write; per group: fp32 (or exact) accumulate
-        ** + accumulator register write */
+        /* per beat: group-sum add + register write (DW bits); per group: fp32 (or exact) accumulate
+        ** + the 32-bit (640-bit) accumulator register write */
         double acc_e = exact ? EXACT_ACC_BITS * (add_e + reg_e) : fp_e + PSUM_BITS * reg_e;
-        d[MXSIM_COMP_ACCUM] = beats * PSUM_BITS * (add_e + reg_e) + exps * acc_e;
+        d[MXSIM_COMP_ACCUM] = beats * gsum_bits * (add_e + reg_e) + exps * acc_e;
         d[MXSIM_COMP_PIPE_REG] = ev[MXSIM_COMP_PIPE_REG] * reg_e;
         d[MXSIM_COMP_SRAM] = bits_a * sram_pj_per_bit(sram_e, cfg->sram_a_kib, p->sram_bank_kib) +
                              bits_b * sram_pj_per_bit(sram_e, cfg->sram_b_kib, p->sram_bank_kib) +
