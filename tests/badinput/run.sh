@@ -99,7 +99,7 @@ bad trace-gz-truncated 2 "truncated gzip stream" -- "$MXSIM" run --config "$cfg"
 bad trace-gz-no-trailer 2 "truncated gzip stream" -- "$MXSIM" trace convert "$in/no_trailer.trace.gz" "$out/x.trace"
 bad trace-gz-corrupt 2 "gzip stream" -- "$MXSIM" trace check "$in/corrupt.trace.gz"
 bad trace-dim 2 "field 'm': 2147483649 must be in 1..2147483648" -- "$MXSIM" trace check "$in/dim.trace"
-bad trace-overflow 2 "m*n*k*repeat = 1.09e+40 overflows the counters" -- "$MXSIM" run --config "$cfg" "$in/overflow.trace" -o "$out/r.csv"
+bad trace-overflow 2 "m*n*k*repeat (MACs) = 1.09e+40 is above the counters' limit of 2.5e17" -- "$MXSIM" run --config "$cfg" "$in/overflow.trace" -o "$out/r.csv"
 # 2^57 MACs in about 2^40 tiles: no tile-count limit, the analytic engine crosses identical tiles in periods (issue 14)
 bad trace-many-tiles 0 "TOTAL" -- "$MXSIM" run --config "$cfg" "$in/tiles.trace"
 bad trace-directory 2 "is a directory, expected a regular file" -- "$MXSIM" run --config "$cfg" "$in" -o "$out/r.csv"

@@ -640,7 +640,15 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
     /* a failed accuracy job is the user's data (or memory): fail the sweep */
     for (int64_t j = 0; j < n_jobs; j++)
         if (jobs[j].st != MXSIM_OK) {
-            mxsim_status st = mx_fail(ctx, jobs[j].st, "%s", jobs[j].err[0] ? jobs[j].err : mxsim_strerror(jobs[j].st));
+            /* name the op and its line, and what limits the measurement's memory and time */
+            const mxsim_top *op = mxsim_trace_op(tr, jobs[j].op);
+            char at[32] = "";
+            if (op->line > 0) snprintf(at, sizeof at, " (trace line %d)", (int)op->line);
+            mxsim_status st = mx_fail(ctx, jobs[j].st,
+                                      "accuracy of op '%s'%s at G=%lld: %s (--sample-rows / --sample-cols bound the "
+                                      "outputs measured, --no-accuracy skips the measurement)",
+                                      op->name, at, (long long)jobs[j].g,
+                                      jobs[j].err[0] ? jobs[j].err : mxsim_strerror(jobs[j].st));
             free(jobs);
             free_results(sw);
             return st;
