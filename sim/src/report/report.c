@@ -1020,7 +1020,8 @@ static void trends(doc_t *d, const input_t *in)
               cl = col_of(in, "leakage_mj");
     if (cb < 0 || cm < 0 || ct < 0 || ce < 0 || cd < 0 || cs < 0 || cl < 0 || in->n_pt == 0) return;
     const meta_t *m = &in->m;
-    char line[2048] = "Bounds (the bound column of the TOTAL rows: the largest class of cycles):";
+    char line[2048] = "Bounds (the bound column of the TOTAL rows: the largest class of cycles, not a roofline: DRAM "
+                      "transfers that overlap the array's work count as compute, only the waiting is memory stall):";
     const char *seen[8];
     int nb = 0;
     for (int i = 0; i < in->n_pt && nb < 8; i++) {

@@ -653,8 +653,10 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
             st = mx_fail(ctx, MXSIM_E_INPUT,
                          "%s: %d values%s%s%s: a row has 4 (Layer, M, N, K) or 8 (Layer name, IFMAP Height, IFMAP "
                          "Width, Filter Height, Filter Width, Channels, Num Filter, Strides), or 9 (Stride height, "
-                         "Stride width)", where, nf, dropped[0] ? " (SCALE-Sim drops '" : "", dropped,
-                         dropped[0] ? "', the text after the last comma)" : "");
+                         "Stride width)%s", where, nf, dropped[0] ? " (SCALE-Sim drops '" : "", dropped,
+                         dropped[0] ? "', the text after the last comma)" : "",
+                         nf > 9 || (nf > 4 && nf < 8) ? "; SCALE-Sim would read the first of them and ignore the rest, "
+                                                        "which mxsim does not do silently: remove the extra columns" : "");
             break;
         }
         int sparse = (nf == 5 || nf == 9) && strchr(f[nf - 1], ':') != NULL; /* v3's Sparsity column */
