@@ -1149,6 +1149,18 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
               "SQNR is measured on synthetic data with outliers unless --data gave tensors (sim/doc/sweeps.md); the "
               "TOTAL SQNR is the mean noise-to-signal ratio over the ops, in dB, and max_rel_err, a maximum over outputs, is "
               "driven by the outputs nearest zero.");
+    if (m->accuracy >= 0) {
+        /* one draw of data: its digits are not all significant */
+        int ks = mx_json_get(&m->j, m->accuracy, "seed"), kd = mx_json_get(&m->j, m->accuracy, "data");
+        if (ks >= 0 && kd >= 0 && m->j.node[ks].type == MX_JSON_NUM && m->j.node[kd].type == MX_JSON_STR &&
+            !strcmp(m->j.node[kd].str, "synthetic")) {
+            snprintf(line, sizeof line, "The SQNR figures come from one draw of synthetic data (seed %.0f, sampled outputs: "
+                                        "the accuracy table under Configuration): another seed moves them, so their last "
+                                        "digits are not significant (run two seeds, --seed, to see by how much; --data "
+                                        "measures your own tensors).", m->j.node[ks].num);
+            doc_p(&d, line);
+        }
+    }
 
     doc_h(&d, 2, "Charts");
     doc_p(&d, "Each chart is also a standalone SVG with the CSV of the values it plots.");
