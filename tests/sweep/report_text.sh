@@ -38,6 +38,14 @@ for kib in 32 8; do
                    END { printf "DRAM %.0f-%.0f%%", lo, hi }' "$t/r$kib.csv")
   grep -qF "$share" "$md" && ok "$kib KiB: energy shares ($share)" || bad "$kib KiB: energy shares lack '$share'"
 done
+# a part that is 0 at every point (lane limit here: every G fills the lanes) is named, not drawn
+zl=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $h["op"] == "TOTAL" { s += $h["cycles_lane_limit"] } END { print s + 0 }' "$t/r32.csv")
+if [ "$zl" = 0 ]; then
+  ! grep -q ',lane limit,' "$t/rep32/cycle_breakdown.csv" && grep -qF "Zero at every point, not drawn: lane limit." "$t/rep32/cycle_breakdown.svg" \
+    && ok "zero part named, not drawn" || bad "cycle breakdown: lane limit (0 everywhere) drawn or not named"
+else
+  bad "lane limit is $zl here: the zero-part check needs a sweep where it is 0"
+fi
 # G = 128: attn_scores (K = 64) is the one op padded, named in the TOTAL note
 note=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $h["op"] == "TOTAL" && $h["mx.group_size"] == 128 { print; exit }' \
   "$t/r32.csv")

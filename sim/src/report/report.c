@@ -659,8 +659,16 @@ static void chart_bars(const input_t *in, mx_report_out *o, int k, const char *t
             rank[j] = better < MAX_PARTS - 1 ? better : MAX_PARTS - 1;
         }
     int slot[MAX_PARTS], ns = 0; /* part p shows column slot[p] (or "other") */
-    for (int j = 0; j < n_cols; j++)
+    char zero[160] = "";         /* parts that are 0 at every point: named in the note, not drawn */
+    for (int j = 0; j < n_cols; j++) {
+        if (sum[j] == 0 && n_cols > 1) {
+            size_t w = strlen(zero);
+            snprintf(zero + w, sizeof zero - w, "%s%s", w ? ", " : "", names[j]);
+            continue;
+        }
         if (n_cols <= MAX_PARTS || rank[j] < MAX_PARTS - 1) slot[ns++] = j;
+    }
+    np = n_cols <= MAX_PARTS ? (ns > 0 ? ns : 1) : ns + 1; /* + "other" */
     for (int p = 0; p < ns; p++) pl[p] = names[slot[p]];
     if (n_cols > MAX_PARTS) pl[ns] = "other";
     for (int i = 0; i < nb; i++) {
@@ -675,11 +683,15 @@ static void chart_bars(const input_t *in, mx_report_out *o, int k, const char *t
             v[(size_t)i * (size_t)np + (size_t)p] += x;
         }
     }
-    char y_title[192], note[96] = "";
+    char y_title[192], note[320] = "";
     char keys[160];
     axis_keys(in, -1, " / ", keys, sizeof keys);
     snprintf(y_title, sizeof y_title, "design point%s%s%s", keys[0] ? " (" : "", keys, keys[0] ? ")" : "");
     if (nb < in->n_pt) snprintf(note, sizeof note, "The first %d of %d points; the CSV has them all.", nb, in->n_pt);
+    if (zero[0]) {
+        size_t w = strlen(note);
+        snprintf(note + w, sizeof note - w, "%sZero at every point, not drawn: %s.", w ? " " : "", zero);
+    }
     mx_bar_chart c = {title, x_title, y_title, NULL, note, nb, np, bl, pl, v, n_cols > MAX_PARTS, "point", "part", v_col};
     mx_chart_bars(&c, &o->file[2 * k].buf, &o->file[2 * k + 1].buf, &o->layout[k]);
 out:
