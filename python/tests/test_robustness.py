@@ -434,9 +434,11 @@ def test_ctrl_c_cancels_a_long_sweep():
     cfg = mxsim.Config(MEDIUM)
     tr = mxsim.Trace.load(LLAMA)
     axes = {"mx.group_size": [16, 32, 64, 128], "numerics.profile": list(mxsim.PROFILES)}  # about a minute
-    # the signal comes from another process, not from a Python thread of this one: such a thread
-    # needs the GIL to send it, and on a loaded machine it once did not get it before the sweep
-    # (about 40 s) had finished (CI run of 2026-11-27, "DID NOT RAISE")
+    # Python turns SIGINT into KeyboardInterrupt only if SIGINT was not ignored when it started,
+    # and a shell without job control starts its background commands with SIGINT ignored (a CI
+    # script run with '&' did: "DID NOT RAISE", the sweep ran its 40 s): the test sets Python's own
+    # handler for its duration.  The signal comes from a child process.
+    old_handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     t0 = time.monotonic()
     killer = subprocess.Popen(["sh", "-c", "sleep 0.5 && kill -INT %d" % os.getpid()])
     try:
@@ -446,6 +448,7 @@ def test_ctrl_c_cancels_a_long_sweep():
     finally:
         killer.kill()
         killer.wait()
+        signal.signal(signal.SIGINT, old_handler)
     assert elapsed < 15, elapsed
     # the context is usable again, its hook removed
     r = mxsim.sweep(CFG, TRACE, {"mx.group_size": [16, 32]}, **SMALL)

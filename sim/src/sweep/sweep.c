@@ -644,11 +644,12 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
             const mxsim_top *op = mxsim_trace_op(tr, jobs[j].op);
             char at[32] = "";
             if (op->line > 0) snprintf(at, sizeof at, " (trace line %d)", (int)op->line);
+            /* (not its G: a distributed sweep meets the op's first failing G in another order, and
+            ** reports the same message as a local one) */
             mxsim_status st = mx_fail(ctx, jobs[j].st,
-                                      "accuracy of op '%s'%s at G=%lld: %s (--sample-rows / --sample-cols bound the "
-                                      "outputs measured, --no-accuracy skips the measurement)",
-                                      op->name, at, (long long)jobs[j].g,
-                                      jobs[j].err[0] ? jobs[j].err : mxsim_strerror(jobs[j].st));
+                                      "accuracy of op '%s'%s: %s (--sample-rows / --sample-cols bound the outputs "
+                                      "measured, --no-accuracy skips the measurement)",
+                                      op->name, at, jobs[j].err[0] ? jobs[j].err : mxsim_strerror(jobs[j].st));
             free(jobs);
             free_results(sw);
             return st;
