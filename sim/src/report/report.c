@@ -1001,6 +1001,20 @@ static const char *const k_chart_caption[MX_REPORT_CHARTS] = {
     "Energy per component (nominal); components beyond the largest seven are summed as 'other'.",
     "Area per component; components beyond the largest seven are summed as 'other'."};
 
+/* The distinct values of column col over the points (TOTAL rows), in order of first appearance, at
+** most cap: their count. */
+static int distinct_values(const input_t *in, int col, const char **seen, int cap)
+{
+    int n = 0;
+    for (int i = 0; i < in->n_pt && n < cap; i++) {
+        const char *v = mx_csv_at(&in->c, in->pt[i].row, col);
+        int k = 0;
+        while (k < n && strcmp(seen[k], v)) k++;
+        if (k == n) seen[n++] = v;
+    }
+    return n;
+}
+
 /* The numerics profile(s) of the points, from the CSV's profile column. */
 static void profiles_line(doc_t *d, const input_t *in)
 {
@@ -1008,16 +1022,8 @@ static void profiles_line(doc_t *d, const input_t *in)
     if (cp < 0 || in->n_pt == 0) return;
     char line[512] = "Numerics profile: ";
     const char *seen[8];
-    int n = 0;
-    for (int i = 0; i < in->n_pt; i++) {
-        const char *v = mx_csv_at(&in->c, in->pt[i].row, cp);
-        int k = 0;
-        while (k < n && strcmp(seen[k], v)) k++;
-        if (k == n && n < 8) {
-            seen[n++] = v;
-            snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", k ? ", " : "", v);
-        }
-    }
+    const int n = distinct_values(in, cp, seen, 8);
+    for (int k = 0; k < n; k++) snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", k ? ", " : "", seen[k]);
     snprintf(line + strlen(line), sizeof line - strlen(line), "%s (the MXINT8 rounding and scale rules: sim/doc/numerics.md).",
              n == 1 ? " at every point" : " (a numerics.profile axis)");
     doc_p(d, line);
@@ -1035,13 +1041,7 @@ static void trends(doc_t *d, const input_t *in)
     char line[2048] = "Bounds (the bound column of the TOTAL rows: the largest class of cycles, not a roofline: DRAM "
                       "transfers that overlap the array's work count as compute, only the waiting is memory stall):";
     const char *seen[8];
-    int nb = 0;
-    for (int i = 0; i < in->n_pt && nb < 8; i++) {
-        const char *v = mx_csv_at(&in->c, in->pt[i].row, cb);
-        int k = 0;
-        while (k < nb && strcmp(seen[k], v)) k++;
-        if (k == nb) seen[nb++] = v;
-    }
+    const int nb = distinct_values(in, cb, seen, 8);
     for (int b = 0; b < nb; b++) {
         int cnt = 0;
         double lo = INFINITY, hi = -INFINITY;
