@@ -2,7 +2,8 @@
 # tests/sweep/report_text.sh - the report's text derived from the rows, re-derived here from the CSV
 # and the cited constant with awk: the numerics profile, the SRAM access energy as applied at the
 # bank size (0.15625 pJ/bit for 8 KiB, x sqrt(C / 8): sim/doc/energy-area.md), the points per bound
-# and the range of the energy shares, and the TOTAL group note naming the padded op.
+# and the range of the energy shares, the TOTAL group note naming the padded op, and the breakdown
+# charts' colours (one per component, the same in the energy and the area chart).
 set -u
 : "${MXSIM:?}" "${MXSIM_SOURCE_DIR:?}" "${MXSIM_TEST_TMP:?}"
 "$MXSIM" sweep --help > /dev/null 2>&1 || { echo "skip: built without the sweep command"; exit 77; }
@@ -51,5 +52,22 @@ note=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next } $h["op"] =
   "$t/r32.csv")
 grep -qF "1 of 8 ops padded to whole groups (K, or n, not a multiple of G): attn_scores (k=64 to 128)" <<< "$note" \
   && ok "G=128: the TOTAL note names attn_scores" || bad "G=128 TOTAL note: $note"
+# a component keeps one colour in the energy and the area breakdown; within a chart the parts' colours
+# differ, and every bar segment is a legend colour
+legend() { awk '/width="14" height="12" fill=/ { match($0, /fill="#[0-9A-Fa-f]+"/); c = substr($0, RSTART + 6, 7); next }
+                c != "" && /<text/ { sub(/.*">/, ""); sub(/<\/text>.*/, ""); print $0 "\t" c; c = "" }' "$1"; }
+legend "$t/rep32/energy_breakdown.svg" > "$t/leg_e"
+legend "$t/rep32/area_breakdown.svg" > "$t/leg_a"
+for f in leg_e leg_a; do
+  [ "$(wc -l < "$t/$f")" -ge 5 ] || bad "$f: fewer than 5 legend entries"
+  [ "$(cut -f2 "$t/$f" | sort | uniq -d)" = "" ] && ok "$f: one colour per part" || bad "$f: a colour shared by two parts: $(cat "$t/$f")"
+done
+diffc=$(awk -F'\t' 'NR == FNR { c[$1] = $2; next } ($1 in c) && c[$1] != $2 { print $1 ": " c[$1] " / " $2 }' "$t/leg_e" "$t/leg_a")
+common=$(awk -F'\t' 'NR == FNR { c[$1] = 1; next } ($1 in c) && $1 != "other"' "$t/leg_e" "$t/leg_a" | wc -l)
+[ -z "$diffc" ] && [ "$common" -ge 5 ] && ok "energy / area breakdowns: $common shared parts, the same colours" \
+  || bad "energy / area colours differ ($common shared): $diffc"
+stray=$(grep -o '<rect x="[0-9.]*" y="[0-9.]*" width="[0-9.]*" height="[0-9.]*" fill="#[0-9A-Fa-f]*"' "$t/rep32/energy_breakdown.svg" \
+  | sed 's/.*fill="//; s/"$//' | sort -u | grep -vxF -f <(cut -f2 "$t/leg_e") | tr '\n' ' ')
+[ -z "$stray" ] && ok "energy breakdown: every segment colour is in the legend" || bad "segment colours not in the legend: $stray"
 [ "$fails" -eq 0 ] && echo "all report text checks ok" || echo "$fails failures"
 exit $(( fails > 0 ))

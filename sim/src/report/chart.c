@@ -10,6 +10,11 @@
 /* Okabe & Ito (2008), ordered for contrast on white; yellow last. */
 static const char *const k_okabe_ito[8] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                            "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+/* Stacked parts: Okabe-Ito, then four of Paul Tol's "muted" scheme (Tol, "Colour Schemes", SRON
+** technical note, 2021) far from them, so that the 11 cost components have a colour each. */
+#define N_HUES 12
+static const char *const k_hue[N_HUES] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+                                          "#000000", "#F0E442", "#882255", "#332288", "#999933", "#661100"};
 #define N_MARKERS 7
 #define PLOT_W 460.0
 #define PLOT_H 280.0
@@ -323,7 +328,8 @@ static void marker(mx_buf *b, int shape, double x, double y, double r, const cha
 /* Legend entries from (x, y): title (optional) then one row per label; kind 0: line + marker,
 ** 1: filled square.  Returns the bottom edge; *w gets its width. */
 static double legend(mx_chart_layout *L, mx_buf *b, double x, double y, const char *title, int n,
-                     const char *const *label, int kind, int last_grey, double *w)
+                     const char *const *label, int kind, int last_grey, const char *(*colour)(const void *, int),
+                     const void *cc, double *w)
 {
     double fs = MX_CHART_FONT_PX;
     *w = 0;
@@ -334,7 +340,7 @@ static double legend(mx_chart_layout *L, mx_buf *b, double x, double y, const ch
     }
     int shown = n > MX_CHART_MAX_LEGEND ? MX_CHART_MAX_LEGEND - 1 : n;
     for (int i = 0; i < shown; i++) {
-        const char *c = last_grey && i == n - 1 ? "#999999" : k_okabe_ito[i % 8];
+        const char *c = colour ? colour(cc, i) : last_grey && i == n - 1 ? "#999999" : k_okabe_ito[i % 8];
         double cy = y + ROW_H / 2;
         if (kind == 0) {
             mx_buf_printf(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.8\"/>\n", x, x + 22, cy, cy, c);
@@ -511,7 +517,7 @@ void mx_chart_lines(const mx_line_chart *c, mx_buf *svg, mx_buf *csv, mx_chart_l
     if (labels == NULL) L->oom = 1;
     else {
         for (int s = 0; s < c->n_series; s++) labels[s] = c->series[s].label;
-        ly = legend(L, &body, lx, L->py0, c->legend_title, c->n_series, labels, 0, 0, &lw);
+        ly = legend(L, &body, lx, L->py0, c->legend_title, c->n_series, labels, 0, 0, NULL, NULL, &lw);
         free(labels);
     }
     free(xs);
@@ -521,9 +527,12 @@ void mx_chart_lines(const mx_line_chart *c, mx_buf *svg, mx_buf *csv, mx_chart_l
 
 /* ---- stacked horizontal bars ---------------------------------------------------------- */
 
-static const char *part_colour(const mx_bar_chart *c, int p)
+/* a part's colour follows its hue index (the same component, the same colour in every chart) */
+static const char *part_colour(const void *cv, int p)
 {
-    return c->last_is_other && p == c->n_parts - 1 ? "#999999" : k_okabe_ito[p % 8];
+    const mx_bar_chart *c = cv;
+    if (c->last_is_other && p == c->n_parts - 1) return "#999999";
+    return k_hue[(c->part_hue ? c->part_hue[p] : p) % N_HUES];
 }
 
 void mx_chart_bars(const mx_bar_chart *c, mx_buf *svg, mx_buf *csv, mx_chart_layout *L)
@@ -588,7 +597,8 @@ void mx_chart_bars(const mx_bar_chart *c, mx_buf *svg, mx_buf *csv, mx_chart_lay
             acc += v;
         }
     }
-    double lw2, ly = legend(L, &body, L->px1 + 24, L->py0, c->legend_title, c->n_parts, c->part_label, 1, c->last_is_other, &lw2);
+    double lw2, ly = legend(L, &body, L->px1 + 24, L->py0, c->legend_title, c->n_parts, c->part_label, 1, c->last_is_other,
+                                 part_colour, c, &lw2);
     double y = title_and_note(L, &body, c->title, c->note, below_axes(L->py1));
     finish(L, svg, &body, L->px1 + 24 + lw2, fmax(y, ly));
 }

@@ -95,6 +95,7 @@ typedef struct {
     const double *v; /* v[bar * n_parts + part] >= 0 (NaN: 0) */
     int last_is_other; /* the last part sums the rest: drawn grey */
     const char *bar_col, *part_col, *v_col;
+    const int *part_hue; /* per part: its index in the chart family's component list (NULL: p) */
 } mx_bar_chart;
 
 typedef struct {

@@ -692,7 +692,9 @@ static void chart_bars(const input_t *in, mx_report_out *o, int k, const char *t
         size_t w = strlen(note);
         snprintf(note + w, sizeof note - w, "%sZero at every point, not drawn: %s.", w ? " " : "", zero);
     }
-    mx_bar_chart c = {title, x_title, y_title, NULL, note, nb, np, bl, pl, v, n_cols > MAX_PARTS, "point", "part", v_col};
+    int hue[MAX_PARTS]; /* by column: energy and area list the components in one order */
+    for (int p = 0; p < np; p++) hue[p] = p < ns ? slot[p] : 0;
+    mx_bar_chart c = {title, x_title, y_title, NULL, note, nb, np, bl, pl, v, n_cols > MAX_PARTS, "point", "part", v_col, hue};
     mx_chart_bars(&c, &o->file[2 * k].buf, &o->file[2 * k + 1].buf, &o->layout[k]);
 out:
     free(sum);
