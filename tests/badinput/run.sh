@@ -164,7 +164,7 @@ bad model-overflow 2 "overflow.model:5: field 'head_dim': (heads + 2 kv_heads) x
 # model files a user writes by hand (session-14 audit with published configurations): the names of
 # layers and parameters, derived sizes past the trace's limits, line ends, the default mode
 printf 'layer = gemm %s 1 10 10\n' "$(printf 'l%.0s' $(seq 70))" > "$in/longlayer.model"
-printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 8\nseq = 4\nlayer = gemm qkv_proj 1 10 10\n' > "$in/clash.model"
+printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 8\nffn_gated = 0\nseq = 4\nlayer = gemm qkv_proj 1 10 10\n' > "$in/clash.model"
 printf 'layer = gemm a 1 10 10\nlayer = gemm b 1 10 10\nlayer = gemm a 2 10 10\n' > "$in/twice.model"
 printf 'layer = gemm a 1 10 10\nparam = emb 100 1 embedding\nparam = emb 100 1 embedding\n' > "$in/param2.model"
 printf 'layer = gemm a 1 10 10\nparam = emb 100 0 embedding\n' > "$in/param0.model"
@@ -173,7 +173,7 @@ printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 8\nctx = 16\n' 
 printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 1073741825\nffn_gated = 1\nseq = 4\n' > "$in/gated.model"
 printf 'hidden = 64\nlayers = 1\nheads = 32\nkv_heads = 1\nhead_dim = 32\nffn = 8\nseq = 134217728\n' > "$in/gqa_m.model"
 bad model-layer-name-long 2 "longlayer.model:1: field 'layer': name 'llllllllllllllllllll...' must be 1..63 characters" -- "$MXSIM" trace gen "$in/longlayer.model" -o "$out/x.trace"
-bad model-layer-name-clash 2 "clash.model:7: field 'layer': name 'qkv_proj' is already an op of the transformer keys" -- "$MXSIM" trace gen "$in/clash.model" -o "$out/x.trace"
+bad model-layer-name-clash 2 "clash.model:8: field 'layer': name 'qkv_proj' is already an op of the transformer keys" -- "$MXSIM" trace gen "$in/clash.model" -o "$out/x.trace"
 bad model-layer-name-twice 2 "twice.model:3: field 'layer': name 'a' is already the layer of line 1" -- "$MXSIM" trace gen "$in/twice.model" -o "$out/x.trace"
 bad model-param-twice 2 "param2.model:3: param 'emb': field 'name': given twice (use COUNT for copies)" -- "$MXSIM" trace gen "$in/param2.model" -o "$out/x.trace"
 bad model-param-count0 2 "param0.model:2: param 'emb': field 'count' out of range" -- "$MXSIM" trace gen "$in/param0.model" -o "$out/x.trace"
@@ -457,6 +457,11 @@ printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nseq = 16\n
 bad model-kv-cache-two 2 "cache2.model:7: field 'kv_cache': '2' is not an integer in 0..1" -- "$MXSIM" trace gen "$in/cache2.model" -o "$out/m.trace"
 printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nseq = 16\nffn_gated = 2\n' > "$in/gated2.model"
 bad model-gated-flag 2 "gated2.model:7: field 'ffn_gated': '2' is not an integer in 0..1" -- "$MXSIM" trace gen "$in/gated2.model" -o "$out/m.trace"
+# ffn_gated has no default (a gated model read as plain lost a third of its FFN); a layer's b_role
+printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nseq = 16\n' > "$in/nogate.model"
+bad model-gated-missing 2 "nogate.model: field 'ffn_gated': missing for a transformer" -- "$MXSIM" trace gen "$in/nogate.model" -o "$out/m.trace"
+printf 'layer = gemm a 4 4 4 2 b_role=cache\n' > "$in/role.model"
+bad model-layer-role 2 "role.model:1: field 'layer': b_role 'cache' is not weight, kv or act" -- "$MXSIM" trace gen "$in/role.model" -o "$out/m.trace"
 # SCALE-Sim interop: keys v2 reads without a default, dataflow case, v3-only features, topology rows
 V2A='[general]\nrun_name = x\n[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 1\nFilterSramSzkB: 1\nOfmapSramSzkB: 1\nIfmapOffset: 0\nFilterOffset: 10000000\nOfmapOffset: 20000000\n'
 scfg ss_norun "${V2A}Dataflow : os\nBandwidth : 2\n"

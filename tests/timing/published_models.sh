@@ -49,6 +49,7 @@ heads = 71
 kv_heads = 1
 head_dim = 64
 ffn = 18176
+ffn_gated = 0
 mode = prefill
 seq = 2048
 kv_cache = 1
@@ -79,6 +80,7 @@ layers = 12
 heads = 12
 head_dim = 64
 ffn = 3072
+ffn_gated = 0
 seq = 1024
 batch = 2
 kv_cache = 1
@@ -157,5 +159,48 @@ for name, (P, (d, L, H, Hkv, hd, V), (B, S, T), p) in M.items():
         else: print(f"FAIL {name}: {what} {got}, published / hand formula {exp}"); bad += 1
 sys.exit(1 if bad else 0)
 PY
+# Layers that differ, as `layer` lines (FORMAT.md): Gemma-2-9B (google/gemma-2-9b config.json: 3584
+# hidden, 42 layers, 16 heads, 8 KV heads, head_dim 256, 14336 GeGLU, vocab 256000 tied; HF's
+# Gemma2DecoderLayer alternates a 4096-key sliding window and global attention: 21 layers each).  The
+# sliding layers' attention GEMMs read the KV cache: b_role=kv (before, a layer line's B was always a
+# weight and the cache counted as parameters).  Published parameters 9,241,705,984; KV elements
+# 21 x 8 x 2 x 256 x (8192 + 4096) = 1,056,964,608 (bf16: 2 bytes each).
+model gemma2-9b-decode <<'EOF'
+name = gemma2-9b-decode
+hidden = 3584
+layers = 21
+heads = 16
+kv_heads = 8
+head_dim = 256
+ffn = 14336
+ffn_gated = 1
+mode = decode
+ctx = 8192
+vocab = 256000
+layer = gemm local_qkv_proj 1 8192 3584 21
+layer = gemm local_attn_scores 2 4096 256 168 b_role=kv
+layer = gemm local_attn_v 2 256 4096 168 b_role=kv
+layer = gemm local_o_proj 1 3584 4096 21
+layer = gemm local_ffn_gate_up 1 28672 3584 21
+layer = gemm local_ffn_down 1 3584 14336 21
+param = norms 3584 169 norm
+EOF
+if "$MXSIM" memory --config "$cfg" --format csv "$t/gemma2-9b-decode.trace" > "$t/g2.csv" 2> /dev/null; then
+  got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+                 $h["item"] == "TOTAL weights" { w = $h["elems"] } $h["item"] == "TOTAL kv" { k = $h["bf16_bytes"] }
+                 END { print w, k }' "$t/g2.csv")
+  [ "$got" = "9241705984 $((2 * 1056964608))" ] && echo "ok   gemma2-9b-decode (layer lines, b_role=kv): $got" \
+    || { echo "FAIL gemma2-9b-decode: weights elems, kv bf16 bytes = $got, want 9241705984 $((2 * 1056964608))"; fails=$((fails+1)); }
+else
+  echo "FAIL gemma2-9b-decode: memory"; fails=$((fails+1))
+fi
+# `pad` rounds a conv layer's K wherever it is given (it reached only the layers after it): ResNet's
+# conv1, 7 x 7 x 3 = 147, to 160
+model pad-after <<'EOF'
+layer = conv conv1 224 224 7 7 3 64 2 3
+pad = 32
+EOF
+grep -q "name=conv1 m=12544 n=64 k=160 " "$t/pad-after.trace" && echo "ok   pad after the conv layer: k = 160" \
+  || { echo "FAIL pad after the conv layer: $(grep conv1 "$t/pad-after.trace")"; fails=$((fails+1)); }
 [ $fails -eq 0 ] && echo "published models: all equal" || echo "published models: $fails failure(s)"
 exit $((fails > 0))

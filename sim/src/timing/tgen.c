@@ -100,9 +100,16 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
     static const char *const keys[] = {"hidden", "layers", "heads", "kv_heads", "head_dim", "ffn",
                                        "ffn_gated", "seq", "batch", "ctx", "vocab", "kv_cache", "pad", "window"};
     enum { HID, LAY, HEADS, KVH, HD, FFN, GATED, SEQ, BATCH, CTX, VOCAB, KVC, PAD, WIN, NKEYS };
-    /* layer lines after the `layers` key: emitted after the transformer blocks */
-    mxsim_top *post = NULL;
-    int n_post = 0;
+    /* layer lines, emitted at the end (so that `pad` reaches a conv layer wherever it is given):
+    ** those before the `layers` key first, then the transformer blocks, then the rest */
+    struct layer_line {
+        char name[64];
+        int64_t m, n, k;
+        int64_t rep;
+        int line, conv, post;
+        mxsim_tensor_role role;
+    } *lay = NULL;
+    int n_lay = 0;
     int64_t v[NKEYS] = {0};
     v[PAD] = 1;
     v[BATCH] = 1;
@@ -156,19 +163,32 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             }
             st = mx_trace_add_param_at(ctx, t, where, tok[0], e, c, tok[3]);
         } else if (!strcmp(key, "layer")) {
-            char *tok[12];
+            char *tok[13];
             int nt = 0;
-            for (char *p = strtok(val, " \t"); p && nt < 12; p = strtok(NULL, " \t")) tok[nt++] = p;
+            for (char *p = strtok(val, " \t"); p && nt < 13; p = strtok(NULL, " \t")) tok[nt++] = p;
+            /* a last token b_role=ROLE says what B is, as in a trace (default: a weight) */
+            mxsim_tensor_role role = MXSIM_ROLE_WEIGHT;
+            if (nt > 2 && !strncmp(tok[nt - 1], "b_role=", 7)) {
+                const char *r = tok[nt - 1] + 7;
+                if (!strcmp(r, "weight")) role = MXSIM_ROLE_WEIGHT;
+                else if (!strcmp(r, "kv")) role = MXSIM_ROLE_KV;
+                else if (!strcmp(r, "act")) role = MXSIM_ROLE_ACT;
+                else {
+                    st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': b_role '%s' is not weight, kv or act", where, r);
+                    break;
+                }
+                nt--;
+            }
             int conv = nt > 0 && !strcmp(tok[0], "conv");
             int need = conv ? 10 : 5;
             if (nt < 1 || (strcmp(tok[0], "gemm") && !conv) || (nt != need && nt != need + 1)) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': expected 'gemm NAME M N K [REP]' or "
-                             "'conv NAME H W FH FW CIN COUT STRIDE PAD [REP]'", where);
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': expected 'gemm NAME M N K [REP] [b_role=ROLE]' or "
+                             "'conv NAME H W FH FW CIN COUT STRIDE PAD [REP] [b_role=ROLE]'", where);
                 break;
             }
-            if (strlen(tok[1]) >= sizeof post[0].name) { /* was cut to 63 characters */
+            if (strlen(tok[1]) >= sizeof lay[0].name) { /* was cut to 63 characters */
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': name '%.20s...' must be 1..%d characters", where, tok[1],
-                             (int)sizeof post[0].name - 1);
+                             (int)sizeof lay[0].name - 1);
                 break;
             }
             int64_t x[10] = {0};
@@ -191,22 +211,18 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
                     break;
                 }
                 int64_t ho = (hp - fh) / s2 + 1, wo = (wp - fw) / s2 + 1;
-                lm = sat_mul(ho, wo), lnn = co, lk = round_up(sat_mul(sat_mul(fh, fw), ci), v[PAD]), lrep = nt == 11 ? x[8] : 1;
+                lm = sat_mul(ho, wo), lnn = co, lk = sat_mul(sat_mul(fh, fw), ci), lrep = nt == 11 ? x[8] : 1;
             }
-            if (!key_line[LAY]) {
-                st = emit(ctx, t, MXSIM_OP_GEMM, tok[1], lm, lnn, lk, lrep, line);
-            } else { /* after the blocks: kept until they are emitted */
-                mxsim_top *np = realloc(post, (size_t)(n_post + 1) * sizeof *post);
-                if (np == NULL) {
-                    st = mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
-                    break;
-                }
-                post = np;
-                memset(&post[n_post], 0, sizeof *post);
-                snprintf(post[n_post].name, sizeof post[n_post].name, "%s", tok[1]);
-                post[n_post].m = lm, post[n_post].n = lnn, post[n_post].k = lk, post[n_post].repeat = lrep;
-                post[n_post++].line = line;
+            struct layer_line *np = realloc(lay, (size_t)(n_lay + 1) * sizeof *lay);
+            if (np == NULL) {
+                st = mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", where);
+                break;
             }
+            lay = np;
+            memset(&lay[n_lay], 0, sizeof *lay);
+            snprintf(lay[n_lay].name, sizeof lay[n_lay].name, "%s", tok[1]);
+            lay[n_lay].m = lm, lay[n_lay].n = lnn, lay[n_lay].k = lk, lay[n_lay].rep = lrep, lay[n_lay].line = line;
+            lay[n_lay].conv = conv, lay[n_lay].post = key_line[LAY] != 0, lay[n_lay++].role = role;
         } else {
             int ki = -1;
             for (int i = 0; i < NKEYS; i++)
@@ -254,6 +270,12 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'kv_heads': %lld does not divide heads = %lld", path,
                          key_line[KVH], (long long)v[KVH], (long long)v[HEADS]);
     }
+    /* conv layers' K rounded up to pad (given anywhere in the file) */
+    for (int i = 0; i < n_lay; i++)
+        if (lay[i].conv) lay[i].k = round_up(lay[i].k, v[PAD]);
+    for (int i = 0; st == MXSIM_OK && i < n_lay; i++)
+        if (!lay[i].post)
+            st = emit_role(ctx, t, MXSIM_OP_GEMM, lay[i].name, lay[i].m, lay[i].n, lay[i].k, lay[i].rep, lay[i].line, lay[i].role);
     if (st == MXSIM_OK && transformer) {
         int64_t kvh = have[KVH] ? v[KVH] : v[HEADS], B = v[BATCH] ? v[BATCH] : 1;
         int64_t S = round_up(v[SEQ], v[PAD]);              /* query tokens per sequence */
@@ -291,6 +313,10 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field '%s': %s = %s, above %s", path, key_line[dims[i].key],
                              keys[dims[i].key], dims[i].what, val, dims[i].lim == MX_T_MAX_DIM ? "2^31" : "2^40");
             }
+        /* no default: a gated model (LLaMA) read as plain lost a third of its FFN without a word */
+        if (st == MXSIM_OK && !have[GATED])
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'ffn_gated': missing for a transformer: 1 for a gated FFN "
+                         "(SwiGLU, GeGLU: gate, up and down matrices), 0 for a plain one (up and down)", path);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "qkv_proj", T, sat_add(v[HEADS] * hd, sat_mul(2 * kvh, hd)), v[HID], L, 0);
         if (st == MXSIM_OK) st = emit_role(ctx, t, MXSIM_OP_GEMM, "attn_scores", qg, ctxlen, hd, hrep, 0, kvrole);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_QUANTIZE, "attn_probs_q", qg, ctxlen, 0, hrep, 0);
@@ -302,9 +328,10 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_DEQUANT, "block_out_dq", T, v[HID], 0, L, 0);
         if (st == MXSIM_OK && v[VOCAB] > 0) st = emit(ctx, t, MXSIM_OP_GEMM, "lm_head", B, v[VOCAB], v[HID], 1, 0);
     }
-    for (int i = 0; st == MXSIM_OK && i < n_post; i++)
-        st = emit(ctx, t, MXSIM_OP_GEMM, post[i].name, post[i].m, post[i].n, post[i].k, post[i].repeat, post[i].line);
-    free(post);
+    for (int i = 0; st == MXSIM_OK && i < n_lay; i++)
+        if (lay[i].post)
+            st = emit_role(ctx, t, MXSIM_OP_GEMM, lay[i].name, lay[i].m, lay[i].n, lay[i].k, lay[i].rep, lay[i].line, lay[i].role);
+    free(lay);
     /* one name per op: per-op results are reported by name, so a layer named like another layer or
     ** like an op the transformer keys generate (qkv_proj, ...) would make two rows of one name */
     for (int64_t i = 1; st == MXSIM_OK && i < mxsim_trace_count(t); i++)
