@@ -29,10 +29,12 @@ for profile in ocp mase mase-cuda microxcaling; do
     "$mxsim" quantize --profile "$profile" --group-size "$g" "$data/weight_256x768.npy" -o "$tmp/b.npz"
     for acc in fp32 exact; do
       "$mxsim" gemm --acc "$acc" "$tmp/a.npz" "$tmp/b.npz" -o "$tmp/c.npy"
-      "$mxsim" compare "$data/ref_64x256.npy" "$tmp/c.npy" > "$tmp/cmp.txt"
-      get() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/cmp.txt"; }
+      "$mxsim" compare --format csv "$data/ref_64x256.npy" "$tmp/c.npy" > "$tmp/cmp.csv"
+      # by column name from the CSV header (the table's layout is for people)
+      get() { awk -F, -v k="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i; next }
+                                 c { print $c } END { if (!c) exit 1 }' "$tmp/cmp.csv"; }
       printf '| %s | %s | %s | %.2f | %.4g | %.4g |\n' "$profile" "$g" "$acc" \
-        "$(get SQNR_dB)" "$(get max_abs_err)" "$(get mean_abs_err)" >> "$report"
+        "$(get sqnr_db)" "$(get max_abs_err)" "$(get mean_abs_err)" >> "$report"
     done
   done
 done
