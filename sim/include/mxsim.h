@@ -700,7 +700,7 @@ typedef enum {
       "DRAM reads of B scales")                                                                    \
     X(int64_t, dram_out_bytes, "dram_out_bytes", "bytes", 1, MXSIM_KINDS_ALL, SUM, 1, -1,          \
       "DRAM writes of the output")                                                                 \
-    X(int64_t, n_macs, "n_macs", "MACs", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,                          \
+    X(int64_t, n_macs, "n_macs", "MACs", 1, MXSIM_KINDS_GEMM, SUM, 1, -1,                          \
       "useful int8 x int8 multiply-adds")                                                          \
     X(int64_t, n_lane_slots, "n_lane_slots", "slots", 1, MXSIM_KINDS_ALL, RECOMPUTE, 0, -1,        \
       "multiplier slots offered: R*C*L*cycles_array")                                              \

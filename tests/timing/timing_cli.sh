@@ -87,7 +87,9 @@ python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$t/out.json" 2>/dev/
 "$MXSIM" run --config "$cfg" --format csv "$src/traces/bert-base.trace" | head -1 | tr ',' '\n' > "$t/names.txt"
 hdr=$(head -1 "$t/tab.txt"); nbad=0; nh=0
 for h in $hdr; do nh=$((nh+1)); grep -qx -- "$h" "$t/names.txt" || { echo "FAIL: table header '$h' is not a column name"; nbad=$((nbad+1)); }; done
-[ "$nh" -eq 21 ] || { echo "FAIL: table has $nh headers, expected 21"; nbad=$((nbad+1)); }
+# 6 op columns (op kind m n k repeat) + 16 statistics (n_macs among them since the sixteenth session)
+[ "$nh" -eq 22 ] || { echo "FAIL: table has $nh headers, expected 22"; nbad=$((nbad+1)); }
+grep -qw n_macs <<< "$hdr" || { echo "FAIL: the table lacks n_macs (the MACs: a headline count)"; nbad=$((nbad+1)); }
 # the last column (bound, text) is left-aligned and not padded: widths up to its start
 [ "$(sed 's/[^ ]*$//' "$t/tab.txt" | awk '{print length($0)}' | sort -u | wc -l)" -eq 1 ] || { echo "FAIL: table rows differ in width"; nbad=$((nbad+1)); }
 [ "$nbad" -eq 0 ] && echo "ok   table headers whole and aligned" || fails=$((fails+nbad))
@@ -112,6 +114,7 @@ expect 2 "--access-trace needs --detail" -- "$MXSIM" run --config "$cfg" --acces
 expect 2 "2^26 PE-cycles" -- "$MXSIM" run --config "$cfg" --detail --access-trace "$t/big.gz" "$src/traces/bert-base.trace"
 [ ! -e "$t/big.gz" ] && [ -z "$(ls "$t" | grep 'big.gz')" ] || { echo "FAIL: refused run left a trace file"; fails=$((fails+1)); }
 expect 0 "tile.m" -- "$MXSIM" config --dump
+expect 0 "tile.m" -- "$MXSIM" config   # what the help says it does, without --dump too
 expect 2 "field 'tile.k'" -- "$MXSIM" run --config "$cfg" --set tile.k=40 "$t/one.trace"
 # TOTAL overflow: two legal ops of about 0.6 * 2^63 cycles each (repeats from the one-op cycles)
 printf '[array]\nrows = 8\ncols = 8\n[sram]\na_kib = 1\nb_kib = 1\nc_kib = 1\n[dram]\nbw_bytes_per_cycle = 0.0009765625\n' > "$t/ovf.ini"

@@ -258,7 +258,8 @@ static int cmd_run(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
 
 static int cmd_config(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
 {
-    if (!OPT("dump")) return cli_usage("expected --dump");
+    /* --dump is what config does: without it, the help's "Prints the resolved configuration" held
+    ** only with it (exit 2) */
     mxsim_tconfig cfg;
     int rc = mxsim_cli_build_config(c, a, ctx, &cfg);
     if (rc) return rc;
@@ -377,7 +378,7 @@ static const cli_opt k_memory_opts[] = {
     {"scalesim-compat", 0, 0, 0, "", "read a .csv with SCALE-Sim's conv output size and depthwise rule"},
     CLI_TABLE_OPTS,
     {0}};
-static const cli_opt k_config_opts[] = {CLI_CONFIG_OPTS, {"dump", 0, 0, 0, "", "print the resolved configuration"}, CLI_TABLE_OPTS, {0}};
+static const cli_opt k_config_opts[] = {CLI_CONFIG_OPTS, {"dump", 0, 0, 0, "", "print the resolved configuration (what config does; optional)"}, CLI_TABLE_OPTS, {0}};
 
 const cli_command mxsim_cmd_run = {
     "run", "TRACE",

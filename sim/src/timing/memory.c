@@ -156,7 +156,7 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
     for (int c = 0; st == MXSIM_OK && c < N_COLS; c++) {
         mxsim_cell_type ty = c == C_S32 || c == C_S16 ? MXSIM_CELL_REAL
                            : c == C_ITEM || c == C_ROLE || c >= C_AS ? MXSIM_CELL_TEXT : MXSIM_CELL_INT;
-        int brief = c == C_G || c == C_ITEM || c == C_ROLE || c == C_TENS || c == C_FP32 || c == C_BF16 ||
+        int brief = c == C_G || c == C_ITEM || c == C_ROLE || c == C_TENS || c == C_ELEMS || c == C_FP32 || c == C_BF16 ||
                     c == C_MX || c == C_S32 || c == C_S16 || c == C_AS || c == C_FORM;
         st = mxsim_table_add_column(ctx, t, k_mem_cols[c], ty, units[c], docs[c], brief ? MXSIM_COL_BRIEF : 0,
                                     ty == MXSIM_CELL_REAL ? 2 : -1);
