@@ -88,7 +88,7 @@ static int cmd_quantize(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
             st = mxsim_tensor_set_dtype(ctx, t, MXSIM_DTYPE_BF16); /* uint16 carries bf16 bits */
         } else if (!(dt == MXSIM_DTYPE_F32 && !want_bf16)) {
             fprintf(stderr, "mxsim quantize: error: %s: dtype %s, expected %s (float32 '<f4', or uint16 '<u2' holding bf16 bits)\n",
-                    a->pos[0], mxsim_dtype_name(dt), want_bf16 ? "uint16 bf16 bits" : want_f32 ? "float32" : "float32 or bf16");
+                    a->pos[0], mxsim_dtype_numpy(dt), want_bf16 ? "uint16 bf16 bits" : want_f32 ? "float32" : "float32 or bf16");
             mxsim_tensor_free(t);
             return CLI_EXIT_USAGE;
         }
@@ -233,9 +233,12 @@ static int cmd_compare(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     static const char *const rcols[] = {"sqnr_db", "max_abs_err", "max_rel_err", "mean_abs_err"};
     const int64_t iv[] = {es.n, es.n_bit_mismatch, es.n_nan_mismatch};
     const double rv[] = {es.sqnr_db, es.max_abs_err, es.max_rel_err, es.mean_abs_err};
-    static const char *const rdoc[] = {"10 log10(ref energy / error energy); -inf if a NaN or inf meets a different value",
-                                       "max |test - ref|", "max |test - ref| / |ref| (inf where ref = 0 != test)",
-                                       "mean |test - ref|"};
+    /* the pairs an error sums over: finite ones (a NaN against a NaN, or equal infinities, is no
+    ** error and left out of the sums, though counted in elements) */
+    static const char *const rdoc[] = {"10 log10(ref energy / error energy) over finite pairs; -inf if a NaN or inf meets a different value",
+                                       "max |test - ref| over finite pairs",
+                                       "max |test - ref| / |ref| over finite pairs (inf where ref = 0 != test)",
+                                       "mean |test - ref| over finite pairs (NaN/NaN and equal-inf pairs left out)"};
     if (st == MXSIM_OK) st = mxsim_table_create(ctx, &tb);
     if (st == MXSIM_OK) st = mxsim_table_add_column(ctx, tb, "ref", MXSIM_CELL_TEXT, "", "reference file", 0, -1);
     if (st == MXSIM_OK) st = mxsim_table_add_column(ctx, tb, "test", MXSIM_CELL_TEXT, "", "compared file", 0, -1);

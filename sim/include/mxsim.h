@@ -137,6 +137,9 @@ typedef enum {
 MXSIM_API size_t mxsim_dtype_size(mxsim_dtype t);
 /* Short name: "f32", "bf16", "i8", "u8", "u16", "i64", "i32"; NULL if invalid. */
 MXSIM_API const char *mxsim_dtype_name(mxsim_dtype t);
+/* The NumPy type of a dtype, for messages: "int8 '|i1'", "float32 '<f4'", ...; NULL if invalid
+** ("i8" reads as NumPy's int64 code to a NumPy user). */
+MXSIM_API const char *mxsim_dtype_numpy(mxsim_dtype t);
 
 /* GEMM accumulator modes (the arithmetic contract, sim/doc/numerics.md). */
 typedef enum {
@@ -248,7 +251,7 @@ MXSIM_API int64_t mxsim_tensor_numel(const mxsim_tensor *t);
 MXSIM_API void *mxsim_tensor_data(mxsim_tensor *t);
 MXSIM_API const void *mxsim_tensor_cdata(const mxsim_tensor *t);
 
-/* Reads a NumPy .npy file (version 1-3; dtypes f4, i1, u1, u2, i8 in either byte order; C
+/* Reads a NumPy .npy file (version 1-3; dtypes f4, i1, u1, u2, i4, i8 in either byte order; C
 ** order).  A '<u2' file is read as MXSIM_DTYPE_U16; mxsim_tensor_set_dtype may relabel it bf16. */
 MXSIM_API mxsim_status mxsim_tensor_load_npy(mxsim_ctx *ctx, const char *path, mxsim_tensor **out);
 /* Writes a .npy file atomically (temporary file in the same directory, then rename).

@@ -244,10 +244,12 @@ MXSIM_API mxsim_status mxsim_profile_parse(const char *name, mxsim_profile *out)
 }
 
 static const struct {
-    const char *name;
+    const char *name, *numpy;
     size_t size;
-} k_dtypes[MXSIM_DTYPE_COUNT_] = {{"f32", 4}, {"bf16", 2}, {"i8", 1},
-                                  {"u8", 1},  {"u16", 2},  {"i64", 8}, {"i32", 4}};
+} k_dtypes[MXSIM_DTYPE_COUNT_] = {{"f32", "float32 '<f4'", 4}, {"bf16", "bf16 bits as uint16 '<u2'", 2},
+                                  {"i8", "int8 '|i1'", 1},     {"u8", "uint8 '|u1'", 1},
+                                  {"u16", "uint16 '<u2'", 2},  {"i64", "int64 '<i8'", 8},
+                                  {"i32", "int32 '<i4'", 4}};
 
 MXSIM_API size_t mxsim_dtype_size(mxsim_dtype t)
 {
@@ -259,6 +261,12 @@ MXSIM_API const char *mxsim_dtype_name(mxsim_dtype t)
 {
     if ((int)t < 0 || t >= MXSIM_DTYPE_COUNT_) return NULL;
     return k_dtypes[t].name;
+}
+
+MXSIM_API const char *mxsim_dtype_numpy(mxsim_dtype t)
+{
+    if ((int)t < 0 || t >= MXSIM_DTYPE_COUNT_) return NULL;
+    return k_dtypes[t].numpy;
 }
 
 /* ---- dense tensors ---------------------------------------------------------------------- */
@@ -343,13 +351,13 @@ mxsim_status mx_mx_wrap(mxsim_ctx *ctx, const char *what, mxsim_tensor *mant, mx
     *out = NULL;
     if (what == NULL) what = "mxint8 tensor";
     if (mant->dtype != MXSIM_DTYPE_I8) {
-        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: mantissa: dtype %s, expected int8", what,
-                     mxsim_dtype_name(mant->dtype));
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: mantissa: dtype %s, expected int8 '|i1'", what,
+                     mxsim_dtype_numpy(mant->dtype));
         goto fail;
     }
     if (scale->dtype != MXSIM_DTYPE_U8) {
-        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: scale: dtype %s, expected uint8", what,
-                     mxsim_dtype_name(scale->dtype));
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: scale: dtype %s, expected uint8 '|u1'", what,
+                     mxsim_dtype_numpy(scale->dtype));
         goto fail;
     }
     if ((int)p < 0 || p >= MXSIM_PROFILE_COUNT_) {

@@ -22,7 +22,7 @@ MXSIM_API mxsim_status mxsim_compare(mxsim_ctx *ctx, const mxsim_tensor *ref,
         const mxsim_tensor *t = k ? test : ref;
         if (t->dtype != MXSIM_DTYPE_F32 && t->dtype != MXSIM_DTYPE_BF16)
             return mx_fail(ctx, MXSIM_E_INPUT, "%s: dtype %s, expected float32 or bf16",
-                           k ? "test" : "reference", mxsim_dtype_name(t->dtype));
+                           k ? "test" : "reference", mxsim_dtype_numpy(t->dtype));
     }
     int same = ref->ndim == test->ndim;
     for (int i = 0; same && i < ref->ndim; i++) same = ref->shape[i] == test->shape[i];

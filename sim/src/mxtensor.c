@@ -58,7 +58,7 @@ MXSIM_API mxsim_status mxsim_mx_quantize(mxsim_ctx *ctx, const mxsim_tensor *in,
     *out = NULL;
     if (in->dtype != MXSIM_DTYPE_F32 && in->dtype != MXSIM_DTYPE_BF16)
         return mx_fail(ctx, MXSIM_E_INPUT, "input: dtype %s, expected float32 or bf16",
-                       mxsim_dtype_name(in->dtype));
+                       mxsim_dtype_numpy(in->dtype));
     if ((int)p < 0 || p >= MXSIM_PROFILE_COUNT_)
         return mx_fail(ctx, MXSIM_E_ARG, "profile=%d: unknown", (int)p);
     if ((st = check_group(ctx, in, group_size, &axis)) != MXSIM_OK) return st;

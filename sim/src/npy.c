@@ -262,7 +262,7 @@ static mxsim_status map_descr(mxsim_ctx *ctx, const char *what, mx_npy_header *h
     }
     return mx_fail(ctx, MXSIM_E_UNSUPPORTED,
                    "%s: header: 'descr': dtype '%s' is not supported (supported: '<f4', '|i1', "
-                   "'|u1', '<u2', '<i8' in either byte order)",
+                   "'|u1', '<u2', '<i4', '<i8' in either byte order)",
                    what, d);
 }
 

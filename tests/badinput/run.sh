@@ -54,7 +54,7 @@ bad npy-trailing 2 "trailing.npy: trailing data" -- "$MXSIM" quantize "$F/traili
 bad npy-header-past-end 2 "header length field says 65535 bytes" -- "$MXSIM" info "$F/header_len_past_end.npy"
 bad npy-version 2 ".npy format version 9.0 is not supported" -- "$MXSIM" info "$F/version9.npy"
 bad npy-dtype-f64 2 "'descr': dtype '<f8' is not supported" -- "$MXSIM" quantize "$F/f64.npy" -o "$out/x.npz"
-bad npy-dtype-int8 2 "dtype i8, expected float32 or bf16" -- "$MXSIM" quantize "$F/int8_for_quantize.npy" -o "$out/x.npz"
+bad npy-dtype-int8 2 "dtype int8 '|i1', expected float32 or bf16" -- "$MXSIM" quantize "$F/int8_for_quantize.npy" -o "$out/x.npz"
 bad npy-shape-overflow 2 "(1099511627776, 1099511627776): element count overflows" -- "$MXSIM" quantize "$F/overflow_shape.npy" -o "$out/x.npz"
 bad npy-shape-overflow-with-zero 2 "(0, 4611686018427387904, 4611686018427387904): element count overflows" -- "$MXSIM" quantize "$F/overflow_shape_with_zero.npy" -o "$out/x.npz"
 bad npy-shape-64gib 2 "exceeds the 64 GiB tensor limit" -- "$MXSIM" quantize "$F/over_64gib.npy" -o "$out/x.npz"
@@ -73,7 +73,7 @@ bad npz-extra-member 2 "member 'extra': unexpected member" -- "$MXSIM" dequantiz
 bad npz-profile 2 "unknown profile 'fp8'" -- "$MXSIM" dequantize "$F/unknown_profile.npz" -o "$out/x.npy"
 bad npz-scale-shape 2 "scale: shape (2, 2) does not match" -- "$MXSIM" gemm "$F/scale_shape.npz" "$F/ok.npz" -o "$out/c.npy"
 bad npz-group 2 "group_size=5 does not divide axis 1" -- "$MXSIM" dequantize "$F/group_not_dividing.npz" -o "$out/x.npy"
-bad npz-mantissa-dtype 2 "mantissa: dtype f32, expected int8" -- "$MXSIM" dequantize "$F/mantissa_float.npz" -o "$out/x.npy"
+bad npz-mantissa-dtype 2 "mantissa: dtype float32 '<f4', expected int8 '|i1'" -- "$MXSIM" dequantize "$F/mantissa_float.npz" -o "$out/x.npy"
 bad npz-axis 2 "axis=7: out of range" -- "$MXSIM" info "$F/axis_out_of_range.npz"
 bad npz-is-npy 2 "not a ZIP/.npz archive" -- "$MXSIM" gemm "$F/truncated.npy" "$F/ok.npz" -o "$out/c.npy"
 

@@ -75,7 +75,7 @@ expect 2 "missing -o" -- "$MXSIM" quantize "$data/act_64x768.npy"
 expect 2 "unknown option '--bogus'" -- "$MXSIM" gemm --bogus "$t/a.npz" "$t/w.npz" -o "$t/bad6.npy"
 expect 2 "--acc 'kulisch'" -- "$MXSIM" gemm --acc kulisch "$t/a.npz" "$t/w.npz" -o "$t/bad7.npy"
 expect 2 "a.npz" -- "$MXSIM" quantize "$t/a.npz" -o "$t/bad8.npz"; absent "$t/bad8.npz"
-expect 2 "dtype f32, expected uint16" -- "$MXSIM" quantize --in-dtype bf16 "$data/act_64x768.npy" -o "$t/bad9.npz"
+expect 2 "dtype float32 '<f4', expected uint16" -- "$MXSIM" quantize --in-dtype bf16 "$data/act_64x768.npy" -o "$t/bad9.npz"
 # K mismatch: a is 64x768, quantize a 256x768 weight along axis 0 to get a different layout
 expect 0 "" -- "$MXSIM" quantize --group-size 32 --axis 0 "$data/weight_256x768.npy" -o "$t/w0.npz"
 expect 2 "grouped along axis 0" -- "$MXSIM" gemm "$t/a.npz" "$t/w0.npz" -o "$t/bad10.npy"; absent "$t/bad10.npy"

@@ -934,7 +934,7 @@ MXTEST(npz_malformed_catalogue)
              MXSIM_E_FORMAT, "member 'extra': unexpected member");
     NPZ_CASE(
         std_set_npy(&s, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (2, 8)}", NULL, 16),
-        5, 0, MXSIM_E_INPUT, "mantissa: dtype u8, expected int8");
+        5, 0, MXSIM_E_INPUT, "mantissa: dtype uint8 '|u1', expected int8 '|i1'");
     NPZ_CASE(
         std_set_npy(&s, 1, "{'descr': '|u1', 'fortran_order': False, 'shape': (2, 3)}", NULL, 6), 5,
         0, MXSIM_E_INPUT, "scale: shape (2, 3) does not match mantissa shape (2, 8)");
