@@ -32,6 +32,8 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
     if (!in || !dir) return mxs_usage(C, "expected RESULTS.csv -o DIR", NULL);
     mxsim_status st = mxsim_report_build(ctx, in, dir, &opts);
     if (st != MXSIM_OK) return mxs_fail(C, ctx, st);
-    fprintf(stderr, "mxsim report: wrote %s/index.html, %s/README.md and 7 charts (SVG + CSV)\n", dir, dir);
+    int n = (int)strlen(dir);
+    while (n > 1 && dir[n - 1] == '/') n--; /* -o reports/mine/ printed reports/mine//index.html */
+    fprintf(stderr, "mxsim report: wrote %.*s/index.html, %.*s/README.md and 7 charts (SVG + CSV)\n", n, dir, n, dir);
     return 0;
 }

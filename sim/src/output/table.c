@@ -306,6 +306,17 @@ static const char *cell_text(const col_t *c, const cell_t *v, char *buf, size_t 
     }
 }
 
+/* The terminal table's spelling: an exact real to 10 significant digits (0.288768, not the
+** round-trip 0.28876799999999997 of binary arithmetic); CSV, JSON and Markdown keep every digit. */
+static const char *cell_text_tty(const col_t *c, const cell_t *v, char *buf, size_t len)
+{
+    if (!v->null && c->type == MXSIM_CELL_REAL && c->decimals == -1 && isfinite(v->r)) {
+        snprintf(buf, len, "%.10g", v->r);
+        return buf;
+    }
+    return cell_text(c, v, buf, len);
+}
+
 static int shown(const mxsim_table *t, int c, int any_brief)
 {
     return !any_brief || (t->cols[c].flags & MXSIM_COL_BRIEF);
@@ -414,7 +425,7 @@ static mxsim_status render_table(mxsim_ctx *ctx, const mxsim_table *t, mx_buf *b
     for (int c = 0; c < t->n_cols; c++) {
         w[c] = text_width(t->cols[c].name);
         for (int64_t r = 0; r < t->n_rows; r++) {
-            size_t L = text_width(cell_text(&t->cols[c], &t->cells[r * t->n_cols + c], tmp, sizeof tmp));
+            size_t L = text_width(cell_text_tty(&t->cols[c], &t->cells[r * t->n_cols + c], tmp, sizeof tmp));
             if (L > w[c]) w[c] = L;
         }
     }
@@ -424,7 +435,7 @@ static mxsim_status render_table(mxsim_ctx *ctx, const mxsim_table *t, mx_buf *b
         for (int c = 0; c < t->n_cols; c++) {
             if (!shown(t, c, any_brief)) continue;
             const char *s = r < 0 ? t->cols[c].name
-                                  : cell_text(&t->cols[c], &t->cells[r * t->n_cols + c], tmp, sizeof tmp);
+                                  : cell_text_tty(&t->cols[c], &t->cells[r * t->n_cols + c], tmp, sizeof tmp);
             size_t L = text_width(s);
             if (!first) mx_buf_puts(b, "  ");
             first = 0;
