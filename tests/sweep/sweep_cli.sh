@@ -155,6 +155,15 @@ expect 0 "| sim/doc/references.md#aladdin40 |" -- "$MXSIM" cost --format md
 expect 0 "SB17,sim/doc/references.md#sb17," -- "$MXSIM" cost --references --format csv
 expect 2 "28 nm" -- "$MXSIM" cost --config "$cfg" --node 28
 
+# lanes past G: a beat holds one group (architecture.md section 1), so at 64 lanes and G = 32 half
+# the lanes idle; cycles equal those of 32 lanes, utilisation halves, and the TOTAL note says why
+"$MXSIM" sweep -q --no-accuracy --config "$src/workloads/configs/large.ini" --sweep pe.lanes=32,64 --sweep pe.load_lanes=64 \
+  --group-size 32 "$tr" -o "$t/lanes.csv" && awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+  $h["op"] == "TOTAL" { c[$h["pe.lanes"]] = $h["cycles_total"]; u[$h["pe.lanes"]] = $h["util_compute_pct"]; n[$h["pe.lanes"]] = $h["group_note"] }
+  END { exit !(c[32] == c[64] && u[64] * 2 > u[32] * 0.999 && u[64] * 2 < u[32] * 1.001 && n[32] == "" &&
+               n[64] == "beats of 64 lanes hold one group of G=32: 32 lanes idle in each beat") }' "$t/lanes.csv" \
+  && ok "lanes past G: equal cycles, half the utilisation, the TOTAL note" || bad "lanes past G: $(grep TOTAL "$t/lanes.csv" | cut -c1-300)"
+
 # errors
 expect 2 "array.colz" -- "$MXSIM" sweep --config "$cfg" "$tr" --sweep array.colz=8,16
 expect 2 "repeated" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 8,8

@@ -194,6 +194,12 @@ static void group_note(const mxsim_sweep_point *pt, const mxsim_trace *tr, int64
             shown++;
         }
     }
+    /* a beat holds one group: lanes past G idle in every beat, which the cycle classes do not show
+    ** (no cycle would go with more lanes; utilisation drops) */
+    const long long wb = pt->cfg.pe_lanes < pt->cfg.load_lanes ? pt->cfg.pe_lanes : pt->cfg.load_lanes;
+    if (pt->cfg.operand_format == MXSIM_FMT_MXINT8 && G < wb && w >= 0 && (size_t)w < len)
+        snprintf(buf + w, len - (size_t)w, "%sbeats of %lld lanes hold one group of G=%lld: %lld lanes idle in each beat",
+                 w ? "; " : "", wb, G, wb - G);
 }
 
 /* One row: op k of point pt, or its TOTAL (op NULL). */
