@@ -49,12 +49,16 @@ same "$t/d1.npy" "$t/d2.npy" "dequantize bf16, two runs"
 
 # ---- timing: reports, traces, access traces ----------------------------------------------------
 for f in csv json md table; do
-  "$MXSIM" run --config "$cfg" --format $f "$src/traces/llama2-7b-prefill.trace" > "$t/r1.$f" 2>/dev/null
-  "$MXSIM" run --config "$cfg" --format $f "$src/traces/llama2-7b-prefill.trace" > "$t/r2.$f" 2>/dev/null
+  # a failed run writes nothing: two empty files would compare equal, so the exit status counts
+  run_to() { "$MXSIM" run --config "$cfg" --format $f "$src/traces/llama2-7b-prefill.trace" > "$1" 2>/dev/null && [ -s "$1" ] \
+    || { echo "FAIL: run --format $f failed or wrote nothing"; fails=$((fails + 1)); }; }
+  run_to "$t/r1.$f"
+  run_to "$t/r2.$f"
   same "$t/r1.$f" "$t/r2.$f" "run --format $f, two runs"
 done
 run "$MXSIM" run --config "$cfg" --format csv "$src/traces/resnet18.trace" -o "$t/o1.csv"
-"$MXSIM" run --config "$cfg" --format csv "$src/traces/resnet18.trace" > "$t/o2.csv" 2>/dev/null
+"$MXSIM" run --config "$cfg" --format csv "$src/traces/resnet18.trace" > "$t/o2.csv" 2>/dev/null && [ -s "$t/o2.csv" ] \
+  || { echo "FAIL: run to stdout failed or wrote nothing"; fails=$((fails + 1)); }
 same "$t/o1.csv" "$t/o2.csv" "run -o FILE == stdout"
 for i in 1 2; do
   run "$MXSIM" trace convert "$src/traces/bert-base.trace" "$t/b$i.trace.gz"
