@@ -903,7 +903,7 @@ MXSIM_API mxsim_status mxsim_cost_const_find(mxsim_ctx *ctx, const char *key,
 /* Cost-model parameters (not accelerator configuration: they describe the technology). */
 typedef struct {
     size_t struct_size;     /* sizeof(mxsim_cost_params), set by mxsim_cost_params_default */
-    int node_nm;            /* 45 (default), 32, 22 (interpolated), 20, 16, 14, 7 */
+    int node_nm;            /* 65, 45 (default), 32, 22 (interpolated), 20, 16, 14, 7 */
     double vdd_v;           /* 0: the node's default (45/32/22/20: 0.9 V, 16/14: 0.8 V, 7: 0.7 V) */
     double overhead_factor; /* control, wiring, clock: on-chip area and energy x factor; 1.0
                                (default) adds nothing.  An assumption, not a sourced number. */

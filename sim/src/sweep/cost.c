@@ -82,11 +82,12 @@ static const mxsim_cost_const k_consts[] = {
      "per bit = /64; x sqrt(C / 8 KiB) for a macro of C (HOR14 fit, energy-area.md section 1, C)", REFS("HOR14 CACTI7-ACCELERGY")},
     {"dram.energy_per_bit", "dram", "DRAM transfer, per bit", "pJ/bit", 8.0, 3.9, 20.0, 0, 0,
      "ACC-CACTI-DRAM LPDDR4 8 pJ/b (Accelergy's value, no primary source); low HBM2 3.9 pJ/b (O'Connor, Chatterjee "
-     "et al. MICRO'17); high HOR14 DRAM 20 pJ/b",
-     "A", "off chip: not node-scaled; high = low end of HOR14's 20-40 pJ/bit", REFS("ACC-CACTI-DRAM HOR14")},
+     "et al. MICRO'17, not re-read); high HOR14 DRAM 20 pJ/b",
+     "C", "off chip: not node-scaled; high = low end of HOR14's 20-40 pJ/bit", REFS("ACC-CACTI-DRAM HOR14")},
     {"dequant.energy", "dequant_unit", "MXINT8 -> bf16 dequant, per element", "pJ", 0.2677, 0.2572, 0.3469, 45, 0.9,
-     "derived: GE ratio x HOR14 add32 0.1 pJ; rtl/ mase-cuda lane 610.3 GE / add32 228 GE "
-     "(reports/rtl/area.csv); low ocp lane 586.3 GE; high YOSYS 791-GE int32->bf16 block (references.md#yosys)",
+     "derived: GE ratio x HOR14 add32 0.1 pJ; rtl/ mase-cuda lane 610.3 GE (reports/rtl/area.csv) / add32 228 GE "
+     "(4 x YOSYS 8b adder 57 GE, linear in width); low ocp lane 586.3 GE; high YOSYS 791-GE int32->bf16 block "
+     "(references.md#yosys)",
      "C", "gate-count ratio times the adder energy", REFS("HOR14 MXSIM-RTL YOSYS")},
     {"requant.energy", "requantizer", "bf16/fp32 -> MXINT8 re-quantize, per element", "pJ", 0.19680, 0.19680,
      0.19680, 45, 0.9, "derived: ALADDIN40 shifter 0.417 x (16*4)/(32*5) + HOR14 add8 0.03", "C",
@@ -101,8 +102,8 @@ static const mxsim_cost_const k_consts[] = {
      "HOR14 32b add 137 um2; high ALADDIN40 32b adder 278 um2", "A/B", "each / 32 bits", REFS("HOR14 ALADDIN40")},
     {"exp_add8.area", "exponent_adders", "8b exponent adder", "um2", 36, 36, 69.5, 45, 0.9,
      "HOR14 8b add 36 um2; high ALADDIN40 32b adder 278 um2 x 8/32", "A/B", "high linear in width", REFS("HOR14 ALADDIN40")},
-    {"shift32.area", "alignment_shifters", "32b alignment shifter", "um2", 250, 243, 250, 40, 0.9,
-     "ALADDIN40 shifter (pm-tech-lib copy); low YOSYS ashr32 243 um2 (references.md#yosys)", "A",
+    {"shift32.area", "alignment_shifters", "32b alignment shifter", "um2", 250, 249.774, 250, 40, 0.9,
+     "ALADDIN40 shifter (pm-tech-lib copy); low YOSYS ashr32 313 GE x 0.798 um2 = 249.8 um2 (references.md#yosys)", "A",
      "as published", REFS("ALADDIN40 YOSYS NANGATE45")},
     {"fpadd32.area", "accumulators", "fp32 adder, published (high band of the exponent unit's add)", "um2", 4184,
      4184, 4360, 45, 0.9, "HOR14 32b FP add area; high ALADDIN40 fp_sp_add 4360 um2 (pm-tech-lib copy; a 3-stage "
@@ -181,8 +182,10 @@ static const mxsim_cost_ref k_refs[] = {
      "from 180 nm to 7 nm\", Integration 58:74-81, 2017, doi:10.1016/j.vlsi.2017.02.002; area factors and "
      "energy polynomials"},
     {"WIKICHIP-SRAM", REF_DOC "wikichip-sram",
-     "WikiChip Fuse, \"TSMC details 5 nm\": 6T bitcell areas 22..5 nm (secondary copy)"},
-    {"INTEL-SRAM", REF_DOC "intel-sram", "Intel 45 nm and 32 nm 6T bitcells, 0.346 and 0.171 um2 (from memory)"},
+     "WikiChip Fuse, \"TSMC details 5 nm\": 6T bitcell areas 22..5 nm (secondary copy; 22 nm Intel, Auth et al. "
+     "VLSI 2012; 14 nm Samsung, Song et al. ISSCC 2014; 7 nm TSMC, Wu et al. IEDM 2016)"},
+    {"INTEL-SRAM", REF_DOC "intel-sram", "Intel 45 nm and 32 nm 6T bitcells, 0.346 and 0.171 um2: Mistry et al. IEDM 2007; Natarajan et al. "
+     "IEDM 2008 (recalled, matched to the papers' titles)"},
     {"NANGATE45", REF_DOC "nangate45", "NanGate FreePDK45 Open Cell Library: NAND2_X1 0.798 um2 = 1 gate equivalent"},
     {"OSU018", REF_DOC "osu018",
      "OSU 0.18 um standard cells, Debian qflow-tech-osu018 1.3.17: areas behind rtl/scripts/ge.lib (NAND2 24 um2)"},
@@ -263,12 +266,12 @@ static const node_row k_nodes[] = {
     {45, 1.018, -0.3107, 0.1539, 1.0, 0.346, 0.9}, /* SB17 HP45; Intel 45 nm bitcell (C) */
     {32, 0.8367, -0.4341, 0.1701, 0.46, 0.171, 0.9}, /* SB17 HP32; Intel 32 nm bitcell (C) */
     {20, 0.373, -0.1582, 0.04104, 0.21, 0.0, 0.9}, /* SB17 HP20; bitcell interpolated 22..16 */
-    {16, 0.2958, -0.1241, 0.03024, 0.19, 0.074, 0.8}, /* SB17 HP16; WikiChip 16 nm */
-    {14, 0.2363, -0.09675, 0.02239, 0.17, 0.064, 0.8}, /* SB17 HP14; WikiChip 14 nm */
-    {7, 0.1776, -0.09097, 0.02447, 0.059, 0.027, 0.7}, /* SB17 HP7; WikiChip 7 nm */
+    {16, 0.2958, -0.1241, 0.03024, 0.19, 0.074, 0.8}, /* SB17 HP16; WikiChip 16 nm (no primary report) */
+    {14, 0.2363, -0.09675, 0.02239, 0.17, 0.064, 0.8}, /* SB17 HP14; Samsung 14 nm (WikiChip) */
+    {7, 0.1776, -0.09097, 0.02447, 0.059, 0.027, 0.7}, /* SB17 HP7; TSMC 7 nm (WikiChip) */
 };
 #define N_NODES ((int)(sizeof k_nodes / sizeof k_nodes[0]))
-#define BITCELL_22NM_UM2 0.092 /* WikiChip "TSMC details 5 nm" (B) */
+#define BITCELL_22NM_UM2 0.092 /* Intel 22 nm HD cell, via WikiChip (B; references.md#wikichip-sram) */
 #define ANCHOR_NODE_NM 45
 #define ANCHOR_VDD_V 0.9 /* HOR14's supply */
 
