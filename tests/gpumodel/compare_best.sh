@@ -42,6 +42,21 @@ b=$(col mid gpu_best); m=$(col mid mxk_us); c=$(col mid cublas_bf16_us)
 [ "$b" = cublas-bf16 ] && awk -v m="$m" -v c="$c" -v u="$u" 'BEGIN{exit !(c<=m && u==c)}' && ok "mid best is the fastest allowed" || bad "mid best $b ($u) of mxk $m, cuBLAS $c"
 n=$(awk -F, 'NR>1 && $0 !~ /NVIDIA H100 80GB HBM3/' "$t/out.csv" | wc -l)
 [ "$n" = 0 ] && ok "every row names the card" || bad "$n rows without the card"
+# the TOTAL compares the same ops on both sides: a quantize op (no GPU time) is left out of the
+# accelerator's TOTAL time and named in the note (it used to count on the accelerator side only)
+printf 'mxsim-trace 2\ngemm name=g1 m=16 n=4096 k=4096\nquantize name=q1 m=16 n=4096\n' > "$t/q.trace"
+"$MXSIM" compare-gpu --trace "$t/q.trace" --config workloads/configs/large.ini --xcard workloads/gpus/h100-xcard.ini \
+  --power $H100/bench_ext.csv > "$t/out.csv" 2> "$t/err" || { bad "compare-gpu (quantize) exit $?"; cat "$t/err"; }
+a1=$(col g1 accel_us); at=$(col TOTAL accel_us); sp=$(col TOTAL speedup_accel_vs_gpu); s1=$(col g1 speedup_accel_vs_gpu)
+[ -n "$a1" ] && [ "$at" = "$a1" ] && [ "$sp" = "$s1" ] && ok "TOTAL time over the ops with a GPU time ($at us, speedup $sp)" \
+  || bad "TOTAL accel_us '$at' speedup '$sp', expected g1's '$a1' / '$s1'"
+grep -q '^TOTAL,.*left out: q1' "$t/out.csv" && grep -q '^q1,.*no GPU time: left out of the TOTAL' "$t/out.csv" \
+  && ok "the TOTAL names the op it leaves out" || bad "no note naming q1: $(grep -E '^(q1|TOTAL),' "$t/out.csv")"
+# an empty trace: no ratio (it printed 0.000 in accel_vs_gpu.csv)
+printf 'mxsim-trace 2\n' > "$t/empty.trace"
+"$MXSIM" compare-gpu --card h200 --trace "$t/empty.trace" --config workloads/configs/large.ini > "$t/e.csv" 2>&1 \
+  && [ "$(awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="speedup_accel_vs_gpu_model") k=i; next} $1=="TOTAL"{print $k}' "$t/e.csv")" = "" ] \
+  && ok "empty trace: TOTAL speedup empty" || bad "empty trace: $(tail -1 "$t/e.csv")"
 # the committed reports are current (power: the file tests/gpumodel/xcard.sh --write takes for each card)
 for k in h100 h200; do
   pw=$(bash tests/gpumodel/xcard.sh --power-of $k) && [ -f "$pw" ] || bad "no power file for $k"

@@ -25,6 +25,20 @@ done
 # the other way round: train on the held-out half, test on the training half
 out=$("$MXSIM" compare-gpu --card h200 --measured $bench --calibrate --swap-split --quiet --max-mape 10 -o "$t/swap" 2>&1) \
   && ok "swapped halves within 10%" || { bad "swapped halves"; echo "$out"; }
+# comparison.md's Reproduce line is the command that gives its numbers (the options that change them,
+# a card given by path as that path), and it claims a fit only when this run fitted (audit F7)
+grep -qF "Reproduce: \`mxsim compare-gpu --card h200 --measured $bench --calibrate --swap-split -o DIR\`" "$t/swap/comparison.md" \
+  && grep -q "fitted by this run on the training half only" "$t/swap/comparison.md" && ok "swap report: Reproduce line and claim" \
+  || bad "swap report: $(grep -o 'Reproduce: [^.]*' "$t/swap/comparison.md")"
+held=$(sed -n 's/^| held-out | \([0-9]*\) | \([0-9.]*%\) .*/\1 \2/p' "$t/swap/comparison.md")
+"$MXSIM" compare-gpu --card h200 --measured $bench --calibrate --swap-split --quiet | grep -q "held-out ${held% *} points, MAPE ${held#* }" \
+  && ok "the Reproduce command gives held-out $held" || bad "the Reproduce command does not give held-out '$held'"
+grep -q "as read from the card file; not refitted by this run" "$t/cmp/comparison.md" && ok "no fit claimed without --calibrate" \
+  || bad "comparison.md claims a fit without --calibrate"
+cp workloads/gpus/h200.ini "$t/mycard.ini"
+"$MXSIM" compare-gpu --card "$t/mycard.ini" --measured $bench --quiet -o "$t/my" > /dev/null 2>&1 \
+  && grep -qF "Reproduce: \`mxsim compare-gpu --card $t/mycard.ini --measured" "$t/my/comparison.md" \
+  && ok "a card given by path is reproduced by that path" || bad "card by path: $(grep -o 'Reproduce: [^.]*' "$t/my/comparison.md")"
 # a tighter limit must fail (the check is live)
 "$MXSIM" compare-gpu --card h200 --measured $bench --quiet --max-mape 1 >/dev/null 2>&1; [ $? -eq 1 ] && ok "--max-mape 1 fails" || bad "--max-mape 1 did not fail"
 # trace mode

@@ -135,6 +135,41 @@ mkdir -p "$t/hb"; cp $H/bench.csv "$t/hb/bench.csv"; snap "$t/hb"
 bad out-calibrate-run "output '$t/hb/bench.csv' is the same file as the input '$t/hb/bench.csv'" "" -- "$MXSIM" gpu-calibrate --from "$t/hb" --from-card $G/h100-xcard.ini --to $H2 --to-card $G/h200-xcard.ini -o "$t/hb/bench.csv"
 same out-calibrate-run "$t/hb"
 
+# 9. compare-gpu --xcard --power (audit F1-F4, F8): the card file and the power file are one card;
+# a missing field of the cross-card file is named, with the command actually run as the prefix; the
+# power file has the bench reader's rules
+if "$MXSIM" help run > /dev/null 2>&1; then
+  T=(--trace traces/llama2-7b-decode-b16.trace --config workloads/configs/large.ini)
+  P1=reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-27-final8/bench_ext_run3.csv; P2=reports/gpu/NVIDIA-H200-2026-11-27-final8/bench_ext_run3.csv
+  bad xcard-power-other-card "$P2:2: field 'card': the power file measured card 'NVIDIA H200', but the card file $G/h100-xcard.ini is card 'h100'" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power $P2 -o "$t/o9"
+  calln=$(grep -n '^\[calibrated on' $G/h100-xcard.ini | cut -d: -f1)
+  grep -v '^mem_eff' $G/h100-xcard.ini > "$t/x-noeff.ini"
+  bad xcard-no-mem-eff "mxsim compare-gpu: error: $t/x-noeff.ini:$calln: [calibrated on ...]: field 'mem_eff' missing" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard "$t/x-noeff.ini" --power $P1 -o "$t/o9"
+  grep -v '^mxk-decode-cfg9.L_us' $G/h100-xcard.ini > "$t/x-noL.ini"
+  bad xcard-no-class-field "x-noL.ini:$calln: [calibrated on ...]: field 'mxk-decode-cfg9.L_us' missing" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard "$t/x-noL.ini" --power $P1 -o "$t/o9"
+  grep -v '^cublas-bf16.a32' $G/h100-xcard.ini > "$t/x-noa.ini"
+  bad xcard-no-cublas-a "x-noa.ini:$calln: [calibrated on ...]: field 'cublas-bf16.a32' missing" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard "$t/x-noa.ini" --power $P1 -o "$t/o9"
+  grep -v '^hbm.bw_gbs' $G/h100-xcard.ini > "$t/x-nohbm.ini"
+  bad xcard-no-hbm "mxsim compare-gpu: error: $t/x-nohbm.ini: every [datasheet] value is required: field 'hbm.bw_gbs' missing (section on line" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard "$t/x-nohbm.ini" --power $P1 -o "$t/o9"
+  bad xcard-no-hbm-calibrate "mxsim gpu-calibrate: error: $t/x-nohbm.ini: every [datasheet] value is required: field 'hbm.bw_gbs'" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from $H --from-card "$t/x-nohbm.ini" --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
+  grep -v '^name' $G/h100-xcard.ini > "$t/x-noname.ini"
+  bad xcard-no-name "x-noname.ini: field 'name': missing" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard "$t/x-noname.ini" --power $P1 -o "$t/o9"
+  { cat $P1; awk -F, -v OFS=, 'NR == 2 { $8 = "5.000"; $16 = "100.0"; print }' $P1; } > "$t/p-dup.csv"
+  bad power-duplicate-row "p-dup.csv:$(($(wc -l < $P1) + 1)): row: the same method, M, N, K, G as line 2" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-dup.csv" -o "$t/o9"
+  sed '5s/^NVIDIA H100 80GB HBM3,/NVIDIA H200,/' $P1 > "$t/p-2cards.csv"
+  bad power-two-cards "p-2cards.csv:5: field 'card': 'NVIDIA H200' differs from 'NVIDIA H100 80GB HBM3' on line 2" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-2cards.csv" -o "$t/o9"
+  : > "$t/p-empty.csv"
+  bad power-empty "p-empty.csv:1: header: missing" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-empty.csv" -o "$t/o9"
+  head -1 $P1 > "$t/p-header.csv"
+  bad power-header-only "p-header.csv: no rows after the header" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-header.csv" -o "$t/o9"
+  awk -F, -v OFS=, 'NR == 3 { $8 = "0" } { print }' $P1 > "$t/p-t0.csv"
+  bad power-zero-time "p-t0.csv:3: field 8 (median_us): '0' is not a time in (0, 1e9] us" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-t0.csv" -o "$t/o9"
+  awk -F, -v OFS=, 'NR == 3 { $16 = "0" } { print }' $P1 > "$t/p-w0.csv"
+  bad power-zero-power "p-w0.csv:3: field 16 (power_w): '0' is not a power in (0, 1e5] W" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-w0.csv" -o "$t/o9"
+  awk -F, -v OFS=, 'NR == 3 { $16 = "nan" } { print }' $P1 > "$t/p-wnan.csv"
+  bad power-nan-power "p-wnan.csv:3: field 16 (power_w): not a number >= 0" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-wnan.csv" -o "$t/o9"
+fi
+
 # the committed inputs still pass every rule (the rules are not too strict)
 n=$((n+1))
 "$MXSIM" compare-gpu --card h200 --measured $B --quiet > /dev/null 2> "$t/good.err" && echo "ok   committed h200 card and bench accepted" \

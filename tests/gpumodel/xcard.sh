@@ -9,6 +9,9 @@
 #                                      kernel class; MXSIM_XCARD_MAX_MAPE (percent) gates the MAPE
 #                                      against the median of the held-out card's runs.
 #   tests/gpumodel/xcard.sh --power-of CARD   the bench_ext file whose power compare-gpu uses for CARD
+#   tests/gpumodel/xcard.sh --reports DIR     write the committed reports that --write writes
+#                                      (DIR/compare-h*/xcard_from_*.txt, accel_vs_best_gpu.csv) into DIR
+#                                      from the committed card files, nothing else (committed_compare.sh)
 #   tests/gpumodel/xcard.sh --write    re-derive and WRITE: the calibrated sections of both card
 #                                      files, reports/gpu/compare-h200/xcard_from_h100.txt,
 #                                      reports/gpu/compare-h100/xcard_from_h200.txt and the
@@ -24,6 +27,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$MXSIM_SOURCE_DIR" || exit 1
 : "${MXSIM:=$MXSIM_SOURCE_DIR/build/mxsim}"
 write=0; [ "${1:-}" = --write ] && write=1
+reports=; if [ "${1:-}" = --reports ]; then reports=${2:-}; [ -n "$reports" ] || { echo "xcard.sh --reports: DIR missing" >&2; exit 2; }; fi
 list=${MXSIM_XCARD_RUNS:-workloads/gpus/xcard-runs.txt}
 # a line: CARD FOLDER [BUILD]; BUILD (decode1: the kernels before decode2; prebf16: decode2 to final4;
 # prerow: final5 to final7)
@@ -65,6 +69,23 @@ run() {
   fi
   "$MXSIM" gpu-calibrate "${from[@]}" --from-card "$fc" "${tov[@]}" --to-card "$tc" --rows "$@"
 }
+# the compare-gpu tables (accel_vs_best_gpu.csv) of both cards into DIR/compare-CARD
+tables() {
+  local d
+  for d in h100 h200; do
+    mkdir -p "$1/compare-$d"
+    "$MXSIM" compare-gpu --trace traces/llama2-7b-decode-b16.trace --config workloads/configs/large.ini \
+      --xcard workloads/gpus/$d-xcard.ini --power "$(power_file "$(first $d)")" -o "$1/compare-$d" > /dev/null \
+      && echo "wrote $1/compare-$d/accel_vs_best_gpu.csv" || { echo "FAIL: compare-gpu $d"; return 1; }
+  done
+}
+if [ -n "$reports" ]; then
+  for dir in h100:h200 h200:h100; do
+    s=${dir%%:*}; d=${dir#*:}; mkdir -p "$reports/compare-$d"
+    run "$s" "$d" > "$reports/compare-$d/xcard_from_$s.txt" || { echo "FAIL: $s -> $d report"; exit 1; }
+  done
+  tables "$reports"; exit $?
+fi
 for dir in h100:h200 h200:h100; do
   s=${dir%%:*}; d=${dir#*:}
   if [ $write = 1 ]; then
@@ -85,11 +106,7 @@ for dir in h100:h200 h200:h100; do
   fi
 done
 if [ $write = 1 ]; then
-  for d in h100 h200; do
-    "$MXSIM" compare-gpu --trace traces/llama2-7b-decode-b16.trace --config workloads/configs/large.ini \
-      --xcard workloads/gpus/$d-xcard.ini --power "$(power_file "$(first $d)")" -o reports/gpu/compare-$d > /dev/null \
-      && echo "wrote reports/gpu/compare-$d/accel_vs_best_gpu.csv" || { echo "FAIL: compare-gpu $d"; rc=1; }
-  done
+  tables reports/gpu || rc=1
   exit $rc
 fi
 # the kinds of rows in a bench: a run with a method the model has no class for and without any

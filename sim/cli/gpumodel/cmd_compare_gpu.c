@@ -210,8 +210,19 @@ static int run_best(const opts *o, mxsim_ctx *ctx)
     mxsim_table *t = NULL;
     if (st == MXSIM_OK) st = mxsim_trace_load(ctx, o->trace, &tr);
     if (st == MXSIM_OK) st = mxsim_gpu_xpower_load(ctx, o->power, &pw);
-    if (st == MXSIM_OK) st = mxsim_gpu_accel_best_table(ctx, mxsim_gpu_xpower_card(pw), &d, &p, pw, &cfg, tr, &t);
-    rc = st == MXSIM_OK ? table_out(o, ctx, t, "accel_vs_best_gpu.csv") : cli_fail(ctx, st);
+    /* the card file and the power file are one card: the table takes its label and measured rows
+    ** from the power file and every modelled time from the card file */
+    const char *pc = st == MXSIM_OK ? mxsim_gpu_xpower_card(pw) : "";
+    if (st == MXSIM_OK && !cli_gpu_card_is(name, pc)) {
+        fprintf(stderr,
+                "mxsim compare-gpu: error: %s:%d: field 'card': the power file measured card '%s', but the card file %s is "
+                "card '%s' (name = %s): --xcard and --power must be the same card\n",
+                o->power, cli_gpu_first_row_line(o->power), pc, o->xcard, name, name);
+        rc = CLI_EXIT_USAGE;
+    } else {
+        if (st == MXSIM_OK) st = mxsim_gpu_accel_best_table(ctx, pc, &d, &p, pw, &cfg, tr, &t);
+        rc = st == MXSIM_OK ? table_out(o, ctx, t, "accel_vs_best_gpu.csv") : cli_fail(ctx, st);
+    }
     mxsim_table_free(t);
     mxsim_trace_free(tr);
     mxsim_gpu_xpower_free(pw);

@@ -47,7 +47,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "mxsim gpu-calibrate: error: %s: cannot open\n", path);
+        fprintf(stderr, "mxsim %s: error: %s: cannot open\n", cli_cmd, path);
         return CLI_EXIT_USAGE;
     }
     memset(d, 0, sizeof *d);
@@ -57,14 +57,16 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
     }
     if (n_cal) *n_cal = 0;
     char line[512];
-    int ln = 0, rc = 0, seen[MXSIM_GX_NCLASS] = {0}, sec = 0, sec_ln[3] = {0, 0, 0};
+    int ln = 0, rc = 0, seen[MXSIM_GX_NCLASS] = {0}, sec = 0, sec_ln[3] = {0, 0, 0}, name_ln = 0, eff_ln = 0;
+    int got[MXSIM_GX_NCLASS][NPAR]; /* which calibrated fields the file has: a class has all or none */
+    memset(got, 0, sizeof got);
     static char keys[512][128]; /* the keys read so far, with their lines: a second one is refused */
     int key_ln[512], n_keys = 0;
     while (fgets(line, sizeof line, f)) {
         ln++;
         size_t L = strlen(line);
         if (L == sizeof line - 1 && line[L - 1] != '\n') {
-            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: line longer than %zu bytes\n", path, ln, sizeof line - 2);
+            fprintf(stderr, "mxsim %s: error: %s:%d: line longer than %zu bytes\n", cli_cmd, path, ln, sizeof line - 2);
             rc = CLI_EXIT_USAGE;
             break;
         }
@@ -84,13 +86,13 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
             if (n >= 2 && b[n - 1] == ']' && !strcmp(b, "[datasheet]")) sec = 1;
             else if (n >= 2 && b[n - 1] == ']' && !strncmp(b, "[calibrated on ", 15) && n > 16) sec = 2;
             else {
-                fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: unknown section '%s' (known: [datasheet], [calibrated on CARD])\n",
-                        path, ln, b);
+                fprintf(stderr, "mxsim %s: error: %s:%d: unknown section '%s' (known: [datasheet], [calibrated on CARD])\n",
+                        cli_cmd, path, ln, b);
                 rc = CLI_EXIT_USAGE;
                 break;
             }
             if (sec_ln[sec]) {
-                fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: section %s: a second one (first on line %d)\n", path, ln,
+                fprintf(stderr, "mxsim %s: error: %s:%d: section %s: a second one (first on line %d)\n", cli_cmd, path, ln,
                         sec == 1 ? "[datasheet]" : "[calibrated on ...]", sec_ln[sec]);
                 rc = CLI_EXIT_USAGE;
                 break;
@@ -100,14 +102,14 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         }
         char *eq = strchr(b, '=');
         if (!eq) {
-            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: expected 'key = value', got '%s'\n", path, ln, b);
+            fprintf(stderr, "mxsim %s: error: %s:%d: expected 'key = value', got '%s'\n", cli_cmd, path, ln, b);
             rc = CLI_EXIT_USAGE;
             break;
         }
         *eq = '\0';
         char key[128], val[128], extra[8];
         if (sscanf(b, " %127s %7s", key, extra) != 1 || sscanf(eq + 1, " %127s %7s", val, extra) != 1) {
-            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: expected one key and one value\n", path, ln);
+            fprintf(stderr, "mxsim %s: error: %s:%d: expected one key and one value\n", cli_cmd, path, ln);
             rc = CLI_EXIT_USAGE;
             break;
         }
@@ -115,31 +117,32 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         for (int i = 0; i < n_keys; i++)
             if (!strcmp(keys[i], key)) dup = i;
         if (dup >= 0) {
-            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: %s: duplicate key (first on line %d)\n", path, ln, key,
+            fprintf(stderr, "mxsim %s: error: %s:%d: %s: duplicate key (first on line %d)\n", cli_cmd, path, ln, key,
                     key_ln[dup]);
             rc = CLI_EXIT_USAGE;
             break;
         }
         if (n_keys == 512) {
-            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: more than 512 keys\n", path, ln);
+            fprintf(stderr, "mxsim %s: error: %s:%d: more than 512 keys\n", cli_cmd, path, ln);
             rc = CLI_EXIT_USAGE;
             break;
         }
         snprintf(keys[n_keys], sizeof keys[0], "%s", key), key_ln[n_keys++] = ln;
         if (!strcmp(key, "name")) {
             if (sec != 0 || strlen(val) >= nn) {
-                fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: name: %s\n", path, ln,
+                fprintf(stderr, "mxsim %s: error: %s:%d: name: %s\n", cli_cmd, path, ln,
                         sec ? "belongs before the first section" : "too long");
                 rc = CLI_EXIT_USAGE;
                 break;
             }
             memcpy(name, val, strlen(val) + 1);
+            name_ln = ln;
             continue;
         }
         char *e;
         const double v = strtod(val, &e);
         if (*e || !isfinite(v)) {
-            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: %s: not a number\n", path, ln, key);
+            fprintf(stderr, "mxsim %s: error: %s:%d: %s: not a number\n", cli_cmd, path, ln, key);
             rc = CLI_EXIT_USAGE;
             break;
         }
@@ -167,12 +170,12 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
                 known = par_used(c, k) && !strcmp(key, want);
             }
         if (!known) {
-            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: unknown key '%s'\n", path, ln, key);
+            fprintf(stderr, "mxsim %s: error: %s:%d: unknown key '%s'\n", cli_cmd, path, ln, key);
             rc = CLI_EXIT_USAGE;
             break;
         }
         if (sec != want_sec) {
-            fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: %s: %s, but it belongs in %s\n", path, ln, key,
+            fprintf(stderr, "mxsim %s: error: %s:%d: %s: %s, but it belongs in %s\n", cli_cmd, path, ln, key,
                     sec == 0 ? "outside any section" : sec == 1 ? "in [datasheet]" : "in [calibrated on ...]",
                     want_sec == 1 ? "[datasheet]" : "[calibrated on CARD]");
             rc = CLI_EXIT_USAGE;
@@ -180,10 +183,10 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         }
         if ((lo_open ? !(v > lo) : !(v >= lo)) || !(v <= hi) || (whole && floor(v) != v)) {
             if (whole)
-                fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: %s: '%s' is not a whole number in %.0f..%.0f\n", path, ln,
+                fprintf(stderr, "mxsim %s: error: %s:%d: %s: '%s' is not a whole number in %.0f..%.0f\n", cli_cmd, path, ln,
                         key, val, lo, hi);
             else
-                fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: %s: '%s' is not in %s%g, %g]\n", path, ln, key, val,
+                fprintf(stderr, "mxsim %s: error: %s:%d: %s: '%s' is not in %s%g, %g]\n", cli_cmd, path, ln, key, val,
                         lo_open ? "(" : "[", lo, hi);
             rc = CLI_EXIT_USAGE;
             break;
@@ -195,6 +198,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         else if (!strcmp(key, "hbm.bw_gbs")) d->hbm_gbs = v;
         else if (!strcmp(key, "l2.mb")) d->l2_mb = v;
         else if (!strcmp(key, "mem_eff")) {
+            eff_ln = ln;
             if (p) p->mem_eff = v, (*n_cal)++;
         }
         else {
@@ -204,12 +208,12 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
                     char want[96];
                     snprintf(want, sizeof want, "%s.%s", mxsim_gpu_xclass_name(c), k_par[k]);
                     if (par_used(c, k) && !strcmp(key, want)) {
-                        found = 1;
-                        if (p) *par_ptr(p, c, k) = v, (*n_cal)++, seen[c] = 1;
+                        found = 1, got[c][k] = 1, seen[c] = 1;
+                        if (p) *par_ptr(p, c, k) = v, (*n_cal)++;
                     }
                 }
             if (!found) {
-                fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: unknown key '%s'\n", path, ln, key);
+                fprintf(stderr, "mxsim %s: error: %s:%d: unknown key '%s'\n", cli_cmd, path, ln, key);
                 rc = CLI_EXIT_USAGE;
                 break;
             }
@@ -223,10 +227,41 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
     ** (copy, dequant) have a = 1 when the file has their fields (copy: mem_eff), else 0 */
     for (int c = 0; p && c < MXSIM_GX_NCLASS; c++)
         if (!par_used(c, 6) && (c == MXSIM_GX_COPY ? p->mem_eff > 0 : seen[c])) p->cls[c].a[0] = p->cls[c].a[1] = p->cls[c].a[2] = 1;
-    if (!rc && !(d->n_sm > 0 && d->clock_mhz > 0 && d->int8_tops > 0 && d->bf16_tflops > 0 && d->hbm_gbs > 0 && d->l2_mb > 0)) {
-        fprintf(stderr, "mxsim gpu-calibrate: error: %s: every [datasheet] value is required\n", path);
+    /* missing fields: every field starts at 0, and a 0 bandwidth or launch term made NaN or
+    ** 64x-too-fast times without a word (sim/doc/gpu-model.md section 6.3) */
+    if (!rc && !name_ln) {
+        fprintf(stderr, "mxsim %s: error: %s: field 'name': missing (name = CARD comes before the first section)\n", cli_cmd, path);
         rc = CLI_EXIT_USAGE;
     }
+    static const char *const k_sheet[6] = {"sm.count", "sm.clock_mhz", "tc.int8_dense_tops", "tc.bf16_dense_tflops", "hbm.bw_gbs", "l2.mb"};
+    const double sheet[6] = {d->n_sm, d->clock_mhz, d->int8_tops, d->bf16_tflops, d->hbm_gbs, d->l2_mb};
+    for (int i = 0; !rc && i < 6; i++)
+        if (!(sheet[i] > 0)) {
+            if (sec_ln[1])
+                fprintf(stderr, "mxsim %s: error: %s: every [datasheet] value is required: field '%s' missing (section on line %d)\n",
+                        cli_cmd, path, k_sheet[i], sec_ln[1]);
+            else
+                fprintf(stderr, "mxsim %s: error: %s: every [datasheet] value is required: field '%s' missing (no [datasheet] section)\n",
+                        cli_cmd, path, k_sheet[i]);
+            rc = CLI_EXIT_USAGE;
+        }
+    /* the calibrated block (what gpu-calibrate -o writes): mem_eff, and each class it names complete */
+    int any_cal = eff_ln != 0;
+    for (int c = 0; c < MXSIM_GX_NCLASS; c++) any_cal |= seen[c];
+    if (!rc && any_cal && !eff_ln) {
+        fprintf(stderr, "mxsim %s: error: %s:%d: [calibrated on ...]: field 'mem_eff' missing (every class's DRAM time needs it)\n",
+                cli_cmd, path, sec_ln[2]);
+        rc = CLI_EXIT_USAGE;
+    }
+    for (int c = 0; !rc && c < MXSIM_GX_NCLASS; c++)
+        for (int k = 0; !rc && k < NPAR && seen[c]; k++)
+            if (par_used(c, k) && !got[c][k]) {
+                fprintf(stderr,
+                        "mxsim %s: error: %s:%d: [calibrated on ...]: field '%s.%s' missing (the file has other fields of "
+                        "class %s: a class has all its fields or none)\n",
+                        cli_cmd, path, sec_ln[2], mxsim_gpu_xclass_name(c), k_par[k], mxsim_gpu_xclass_name(c));
+                rc = CLI_EXIT_USAGE;
+            }
     return rc;
 }
 
@@ -291,7 +326,7 @@ static int cmp_str(const void *x, const void *y) { return strcmp(*(const char *c
 static int add_run(runs_t *r, const char *path, int build, int tag)
 {
     if (r->n >= MAXRUN || strlen(path) >= sizeof r->path[0]) {
-        fprintf(stderr, "mxsim gpu-calibrate: error: %s: more than %d runs or a path too long\n", path, MAXRUN);
+        fprintf(stderr, "mxsim %s: error: %s: more than %d runs or a path too long\n", cli_cmd, path, MAXRUN);
         return CLI_EXIT_USAGE;
     }
     r->build[r->n] = build;
@@ -316,7 +351,7 @@ static int expand_runs(const cli_command *cmd, const cli_args *a, const char *op
         }
         const char *colon = strchr(path, ':');
         if (tag == MXSIM_GX_BUILD_CURRENT && colon && stat(path, &sb) != 0) {
-            fprintf(stderr, "mxsim gpu-calibrate: error: --%s %s: unknown build '%.*s' (known: decode1, prebf16, prerow)\n", opt, path,
+            fprintf(stderr, "mxsim %s: error: --%s %s: unknown build '%.*s' (known: decode1, prebf16, prerow)\n", cli_cmd, opt, path,
                     (int)(colon - path), path);
             return CLI_EXIT_USAGE;
         }
@@ -456,11 +491,11 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
             const char *bc = mxsim_gpu_xbench_card(r->b[i]);
             if (!cli_gpu_card_is(cname, bc)) {
                 fprintf(stderr,
-                        "mxsim gpu-calibrate: error: %s:%d: field 'card': the run is of card '%s', but --%s-card %s is card '%s'\n",
-                        r->path[i], cli_gpu_first_row_line(r->path[i]), bc, w ? "to" : "from", cfile, cname);
+                        "mxsim %s: error: %s:%d: field 'card': the run is of card '%s', but --%s-card %s is card '%s'\n",
+                        cli_cmd, r->path[i], cli_gpu_first_row_line(r->path[i]), bc, w ? "to" : "from", cfile, cname);
                 rc = CLI_EXIT_USAGE;
             } else if (i > 0 && strcmp(bc, mxsim_gpu_xbench_card(r->b[0])) != 0) {
-                fprintf(stderr, "mxsim gpu-calibrate: error: %s:%d: field 'card': '%s' differs from the first --%s run's '%s' (%s)\n",
+                fprintf(stderr, "mxsim %s: error: %s:%d: field 'card': '%s' differs from the first --%s run's '%s' (%s)\n", cli_cmd,
                         r->path[i], cli_gpu_first_row_line(r->path[i]), bc, w ? "to" : "from", mxsim_gpu_xbench_card(r->b[0]),
                         r->path[0]);
                 rc = CLI_EXIT_USAGE;

@@ -154,7 +154,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
                               e_uj, en.tops_per_w[MXSIM_BAND_NOM], en.tops_per_mm2[MXSIM_BAND_NOM], 0, gp.cfg_used, gpu_us,
                               gpu_tops, 0, meas > 0 ? meas * (double)rep : NAN, gemm ? cub_us : NAN,
                               cmeas > 0 ? cmeas * (double)rep : NAN, gpu_tops / card->tdp_w, gpu_tops / card->die_mm2,
-                              acc_us > 0 ? gpu_us / acc_us : 0};
+                              acc_us > 0 ? gpu_us / acc_us : NAN};
         const char *s[NC] = {op->name, mxsim_op_kind_name((mxsim_op_kind)op->kind)};
         s[12] = kname, s[16] = gp.bound;
         int64_t r = 0;
@@ -166,7 +166,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
         for (int c = 0; c < NC; c++) v[c] = NAN;
         v[7] = tot_acc, v[8] = at, v[9] = tot_e, v[10] = tot_e > 0 ? tot_ops / (tot_e * 1e-6) / 1e12 : 0;
         v[14] = tot_gpu, v[15] = gt, v[18] = tot_cub, v[20] = gt / card->tdp_w, v[21] = gt / card->die_mm2;
-        v[22] = tot_acc > 0 ? tot_gpu / tot_acc : 0;
+        v[22] = tot_acc > 0 ? tot_gpu / tot_acc : NAN; /* an empty trace: no ratio */
         const char *s[NC] = {"TOTAL"};
         s[12] = "mxk";
         int64_t r = 0;
@@ -200,6 +200,7 @@ static const gcol k_bcols[] = {
     {"gpu_tops_per_w", 'r', "TOPS/W", 4, "GPU efficiency, measured power"},
     {"speedup_accel_vs_gpu", 'r', "", 3, "gpu_best_us / accel_us"},
     {"energy_gpu_over_accel", 'r', "", 3, "gpu_energy_uj / accel_energy_uj"},
+    {"note", 't', "", -1, "ops left out of the TOTAL (no GPU time or no GPU power), and why"},
 };
 #define NB ((int)(sizeof k_bcols / sizeof k_bcols[0]))
 
@@ -230,6 +231,15 @@ static int impl_time(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const mxsim_gpu_
     return 1;
 }
 
+/* Appends an op name to a list (", " between), ending it with "..." when the buffer is full. */
+static void name_add(char *buf, size_t cap, const char *name)
+{
+    const size_t u = strlen(buf);
+    if (u + 4 >= cap || (u >= 3 && !strcmp(buf + u - 3, "..."))) return;
+    const int w = snprintf(buf + u, cap - u, "%s%s", u ? ", " : "", name);
+    if (w < 0 || (size_t)w >= cap - u) snprintf(buf + (cap - 4 > u ? cap - 4 : u), 4, "...");
+}
+
 MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *card, const mxsim_gpu_xsheet *d,
                                                   const mxsim_gpu_xparams *p, const mxsim_gpu_xpower *pw,
                                                   const mxsim_tconfig *cfg, const mxsim_trace *tr, mxsim_table **out)
@@ -237,13 +247,22 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
     mx_clear_err(ctx);
     if (out) *out = NULL;
     if (!card || !d || !p || !cfg || !tr || !out) return mx_fail(ctx, MXSIM_E_ARG, "gpu_accel_best_table: NULL argument");
+    /* every modelled time divides by the bandwidth: a missing one gave NaN times, read as "not the best" */
+    if (!(d->n_sm > 0 && d->clock_mhz > 0 && d->int8_tops > 0 && d->bf16_tflops > 0 && d->hbm_gbs > 0 && d->l2_mb > 0) ||
+        !isfinite(d->n_sm + d->clock_mhz + d->int8_tops + d->bf16_tflops + d->hbm_gbs + d->l2_mb))
+        return mx_fail(ctx, MXSIM_E_INPUT, "gpu_accel_best_table: every datasheet value must be a positive number");
+    if (!(p->mem_eff > 0 && p->mem_eff <= 10))
+        return mx_fail(ctx, MXSIM_E_INPUT, "gpu_accel_best_table: mem_eff: %g is not in (0, 10]", p->mem_eff);
     mxsim_cost_params cp;
     mxsim_cost_params_default(&cp);
     mxsim_area area;
     mxsim_table *t = NULL;
     mxsim_status st = table_start(ctx, cfg, &cp, k_bcols, NB, card, tr, &area, &t);
+    /* the TOTAL compares the same ops on both sides: time over the ops with a GPU time, energy over
+    ** those with a GPU energy; the others are named in its note */
     double tot_acc = 0, tot_ae = 0, tot_gpu = 0, tot_ge = 0, tot_ops = 0, tot_ops_e = 0, tot_ae_e = 0;
-    int ge_all = 1;
+    int ge_all = 1, n_ops = 0, n_t = 0, n_e = 0;
+    char no_t[384] = "", no_e[384] = "";
     for (int64_t i = 0; st == MXSIM_OK && i < mxsim_trace_count(tr); i++) {
         const mxsim_top *op = mxsim_trace_op(tr, i);
         mxsim_tstats ts;
@@ -281,9 +300,12 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         }
         const double ops = gemm ? 2.0 * (double)op->m * (double)op->n * (double)op->k * (double)rep : 0;
         const double acc_us = ts.seconds * 1e6, e_uj = en.total_pj[MXSIM_BAND_NOM] * 1e-6;
-        tot_acc += acc_us, tot_ae += e_uj, tot_ops += ops;
-        if (!isnan(bus)) tot_gpu += bus;
-        if (!isnan(buj) && ops > 0) tot_ge += buj, tot_ops_e += ops, tot_ae_e += e_uj;
+        const char *note = NULL;
+        n_ops++;
+        if (!isnan(bus)) tot_gpu += bus, tot_acc += acc_us, tot_ae += e_uj, tot_ops += ops, n_t++;
+        else name_add(no_t, sizeof no_t, op->name), note = "no GPU time: left out of the TOTAL";
+        if (!isnan(buj) && ops > 0) tot_ge += buj, tot_ops_e += ops, tot_ae_e += e_uj, n_e++;
+        else if (!note) name_add(no_e, sizeof no_e, op->name), note = "no GPU power: left out of the TOTAL energy";
         if (ops > 0 && isnan(buj)) ge_all = 0;
         const double gpw = !isnan(buj) && !isnan(bus) && bus > 0 ? buj / bus : NAN;
         const double v[NB] = {0, 0, (double)op->m, (double)op->n, gemm ? (double)op->k : NAN, (double)g, (double)rep, acc_us,
@@ -291,21 +313,28 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
                               ops > 0 && buj > 0 ? ops / (buj * 1e-6) / 1e12 : NAN,
                               acc_us > 0 && !isnan(bus) ? bus / acc_us : NAN, e_uj > 0 && !isnan(buj) ? buj / e_uj : NAN};
         const char *s[NB] = {op->name, mxsim_op_kind_name((mxsim_op_kind)op->kind)};
-        s[10] = card, s[14] = best ? best : "none", s[16] = src;
+        s[10] = card, s[14] = best ? best : "none", s[16] = src, s[22] = note;
         int64_t r = 0;
         if ((st = mxsim_table_add_row(ctx, t, &r)) == MXSIM_OK) st = set_brow(ctx, t, r, v, s);
     }
     if (st == MXSIM_OK) {
         double v[NB];
         for (int c = 0; c < NB; c++) v[c] = NAN;
-        v[7] = tot_acc, v[8] = tot_ae, v[9] = tot_ae > 0 ? tot_ops / (tot_ae * 1e-6) / 1e12 : NAN;
+        v[7] = tot_acc, v[8] = tot_ae, v[9] = tot_ae > 0 && tot_ops > 0 ? tot_ops / (tot_ae * 1e-6) / 1e12 : NAN;
         v[15] = tot_gpu, v[20] = tot_acc > 0 ? tot_gpu / tot_acc : NAN;
         /* GPU energy: the GEMM ops (the only ones with measured power), all of them or none */
         if (ge_all && tot_ge > 0) {
             v[18] = tot_ge, v[19] = tot_ops_e / (tot_ge * 1e-6) / 1e12, v[21] = tot_ae_e > 0 ? tot_ge / tot_ae_e : NAN;
         }
+        char note[1024];
+        if (n_t == n_ops) snprintf(note, sizeof note, "time over all %d ops", n_ops);
+        else snprintf(note, sizeof note, "time over the %d of %d ops with a GPU time (left out: %s)", n_t, n_ops, no_t);
+        if (ge_all && tot_ge > 0 && n_e != n_t) {
+            const size_t u = strlen(note);
+            snprintf(note + u, sizeof note - u, "; energy over the %d GEMM ops with a GPU power (also left out: %s)", n_e, no_e);
+        }
         const char *s[NB] = {"TOTAL"};
-        s[10] = card, s[14] = "best per op";
+        s[10] = card, s[14] = "best per op", s[22] = note;
         int64_t r = 0;
         if ((st = mxsim_table_add_row(ctx, t, &r)) == MXSIM_OK) st = set_brow(ctx, t, r, v, s);
     }

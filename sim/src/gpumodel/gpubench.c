@@ -19,6 +19,7 @@ struct mxsim_gpu_bench {
     char card[64];
     int64_t n;
     mxsim_gpu_point *pts;
+    int swapped; /* mxsim_gpu_bench_swap_split ran an odd number of times (the report's Reproduce line) */
 };
 
 void mxsim_gpu_bench_free(mxsim_gpu_bench *b)
@@ -38,7 +39,10 @@ void mxsim_gpu_bench_swap_split(mxsim_gpu_bench *b)
     if (!b) return;
     for (int64_t i = 0; i < b->n; i++)
         if (b->pts[i].split < 2) b->pts[i].split ^= 1;
+    b->swapped ^= 1;
 }
+
+int mx_gpu_bench_swapped(const mxsim_gpu_bench *b) { return b ? b->swapped : 0; }
 
 static int parse_i64(const char *s, int64_t *v)
 {

@@ -33,6 +33,8 @@ MX_INTERNAL mxsim_status mx_gpu_bench_extra(mxsim_ctx *ctx, const char *path, in
 /* The card column: not empty, and the same on every row (*card: the first row's; "" before it). */
 MX_INTERNAL mxsim_status mx_gpu_bench_card(mxsim_ctx *ctx, const char *path, int line, const char *v, char *card,
                                            size_t cap, int *card_line);
+/* Whether the bench's training and held-out halves are swapped (mxsim_gpu_bench_swap_split). */
+MX_INTERNAL int mx_gpu_bench_swapped(const mxsim_gpu_bench *b);
 /* The largest median_us a bench row may give (1e9 us: 1000 s). */
 #define MX_GPU_MAX_US 1e9
 

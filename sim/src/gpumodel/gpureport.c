@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "gpuinternal.h"
 #include "output/textbuf.h"
 
 static const char *family(const mxsim_gpu_point *p)
@@ -34,6 +35,8 @@ static const char *family_color(const char *f)
         if (!strcmp(f, k[i][0])) return k[i][1];
     return "#000000";
 }
+/* The bench's M: the copy op's m is its bytes / 2 elements' worth (gpubench.c stores 2M), not the row's M */
+static long long bench_m(const mxsim_gpu_point *p) { return (long long)(p->op.kernel == MXSIM_GK_COPY ? p->op.m / 2 : p->op.m); }
 static const char *split_name(int s) { return s == 0 ? "train" : s == 1 ? "held-out" : "reference"; }
 
 static int cmp_err(const void *a, const void *b)
@@ -44,17 +47,31 @@ static int cmp_err(const void *a, const void *b)
 }
 
 static void put_md(mx_buf *b, const mxsim_gpu_bench *bn, const mxsim_gpu_summary *s,
-                   const mxsim_gpu_card *card, const char *card_file, const char *bench_file)
+                   const mxsim_gpu_card *card, const char *card_file, const char *bench_file, int calibrated)
 {
     mx_buf_printf(b, "# GPU model vs measured: %s (card file `%s`)\n\n", mxsim_gpu_bench_card(bn), card_file);
-    mx_buf_printf(b, "Measured: `%s`. Model: sim/doc/gpu-model.md. Reproduce: `mxsim compare-gpu --card %s "
-               "--measured %s -o DIR`.\n\n", bench_file, card->name, bench_file);
+    /* the command that gives these numbers: the card as the file it was read from (a bare NAME only
+    ** where compare-gpu's lookup finds that file first, workloads/gpus/NAME.ini) and the options
+    ** that change them */
+    const char *dir = "workloads/gpus/", *stem = card_file;
+    size_t sl = strlen(card_file);
+    if (!strncmp(card_file, dir, strlen(dir)) && sl > strlen(dir) + 4 && !strcmp(card_file + sl - 4, ".ini") &&
+        !strchr(card_file + strlen(dir), '/'))
+        stem = card_file + strlen(dir), sl = strlen(stem) - 4;
+    const int swapped = mx_gpu_bench_swapped(bn);
+    mx_buf_printf(b, "Measured: `%s`. Model: sim/doc/gpu-model.md. Reproduce: `mxsim compare-gpu --card %.*s "
+               "--measured %s%s%s -o DIR`.\n\n", bench_file, (int)sl, stem, bench_file, calibrated ? " --calibrate" : "",
+               swapped ? " --swap-split" : "");
     mx_buf_printf(b, "| half | points | MAPE | max abs error | Pearson r (log) |\n|---|---|---|---|---|\n");
     static const char *hn[] = {"training", "held-out", "all scored"};
     for (int h = 0; h < 3; h++)
         mx_buf_printf(b, "| %s | %lld | %.2f%% | %.1f%% | %.4f |\n", hn[h], (long long)s->n[h], s->mape_pct[h],
                 s->max_abs_err_pct[h], s->pearson_r[h]);
-    mx_buf_printf(b, "\nCalibrated card fields (fitted on the training half only):");
+    if (calibrated)
+        mx_buf_printf(b, "\nCalibrated card fields (fitted by this run on the training half only%s):",
+                      swapped ? ", which --swap-split made the bench's usual held-out half" : "");
+    else
+        mx_buf_printf(b, "\nCalibrated card fields (as read from the card file; not refitted by this run):");
     for (int i = 0; i < mxsim_gpu_field_count(); i++) {
         const mxsim_gpu_field *f = mxsim_gpu_field_at(i);
         if (!strcmp(f->kind, "calibrated")) mx_buf_printf(b, " `%s` = %.4g %s;", f->key, mxsim_gpu_card_get(card, i), f->unit);
@@ -69,7 +86,7 @@ static void put_md(mx_buf *b, const mxsim_gpu_bench *bn, const mxsim_gpu_summary
         qsort(v, (size_t)m, sizeof *v, cmp_err);
         for (int64_t i = 0; i < m && i < 8; i++)
             mx_buf_printf(b, "| %s | %lldx%lldx%lld | %lld | %s | %.2f | %.2f | %+.1f%% |\n", v[i]->method,
-                    (long long)v[i]->op.m, (long long)v[i]->op.n, (long long)v[i]->op.k, (long long)v[i]->op.g,
+                    bench_m(v[i]), (long long)v[i]->op.n, (long long)v[i]->op.k, (long long)v[i]->op.g,
                     split_name(v[i]->split), v[i]->measured_us, v[i]->predicted_us, v[i]->err_pct);
         free(v);
     } else {
@@ -79,7 +96,7 @@ static void put_md(mx_buf *b, const mxsim_gpu_bench *bn, const mxsim_gpu_summary
     for (int64_t i = 0; i < n; i++) {
         const mxsim_gpu_point *p = mxsim_gpu_bench_point(bn, i);
         mx_buf_printf(b, "| %s | %s | %lldx%lldx%lld | %lld | %d | %s | %.2f | %.2f | %+.1f%% | %s | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
-                p->method, p->shape, (long long)p->op.m, (long long)p->op.n, (long long)p->op.k,
+                p->method, p->shape, bench_m(p), (long long)p->op.n, (long long)p->op.k,
                 (long long)p->op.g, (int)p->pred.cfg_used, split_name(p->split), p->measured_us,
                 p->predicted_us, p->err_pct, p->pred.bound, p->pred.waves, p->pred.mem_us,
                 p->pred.issue_us, p->pred.scale_us, p->pred.tc_us);
@@ -137,11 +154,11 @@ static void put_svg(mx_buf *b, const mxsim_gpu_bench *bn, const mxsim_gpu_summar
         double x = SX(p->measured_us), y = SY(p->predicted_us);
         if (p->split == 2)
             mx_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"#999999\"><title>%s %lldx%lldx%lld reference</title></rect>\n",
-                    x - 4, y - 4, p->method, (long long)p->op.m, (long long)p->op.n, (long long)p->op.k);
+                    x - 4, y - 4, p->method, bench_m(p), (long long)p->op.n, (long long)p->op.k);
         else
             mx_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\">"
                        "<title>%s %lldx%lldx%lld G=%lld: %.2f vs %.2f us (%+.1f%%)</title></circle>\n",
-                    x, y, p->split == 0 ? col : "white", col, p->method, (long long)p->op.m,
+                    x, y, p->split == 0 ? col : "white", col, p->method, bench_m(p),
                     (long long)p->op.n, (long long)p->op.k, (long long)p->op.g, p->predicted_us,
                     p->measured_us, p->err_pct);
     }
@@ -210,11 +227,11 @@ MXSIM_API mxsim_status mxsim_gpu_bench_table(mxsim_ctx *ctx, const mxsim_gpu_ben
         const mxsim_gpu_point *p = mxsim_gpu_bench_point(bn, i);
         const char *tv[NC] = {p->method, p->shape};
         tv[7] = split_name(p->split), tv[11] = p->pred.bound;
-        const double v[NC] = {0, 0, (double)p->op.m, (double)p->op.n, (double)p->op.k, (double)p->op.g, p->pred.cfg_used, 0,
+        const double v[NC] = {0, 0, (double)bench_m(p), (double)p->op.n, (double)p->op.k, (double)p->op.g, p->pred.cfg_used, 0,
                               p->measured_us, p->predicted_us, p->err_pct, 0, p->pred.waves, p->pred.launch_us,
                               p->pred.mem_us, p->pred.issue_us, p->pred.scale_us, p->pred.tc_us, p->pred.dram_bytes,
                               p->pred.instr_per_warp};
-        const int64_t iv[NC] = {0, 0, p->op.m, p->op.n, p->op.k, p->op.g, p->pred.cfg_used};
+        const int64_t iv[NC] = {0, 0, bench_m(p), p->op.n, p->op.k, p->op.g, p->pred.cfg_used};
         int64_t r = 0;
         st = mxsim_table_add_row(ctx, t, &r);
         for (int c = 0; st == MXSIM_OK && c < NC; c++)
@@ -238,7 +255,7 @@ MXSIM_API mxsim_status mxsim_gpu_report_save(mxsim_ctx *ctx, const mxsim_gpu_car
     mx_buf md = {0}, svg = {0}, ini = {0};
     mxsim_status st = mxsim_gpu_bench_table(ctx, bn, &t);
     if (st == MXSIM_OK) st = mxsim_table_render(ctx, t, MXSIM_OUTPUT_CSV, &csv, &csv_len);
-    put_md(&md, bn, s, card, card_file, bench_file);
+    put_md(&md, bn, s, card, card_file, bench_file, with_card);
     put_svg(&svg, bn, s);
     if (with_card) put_card(&ini, card);
     static const char *const names[4] = {"comparison.csv", "comparison.md", "scatter.svg", "card.ini"};

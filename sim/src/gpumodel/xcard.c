@@ -608,7 +608,17 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
         mxsim_gpu_xpower_free(p);
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
     }
-    int col_w = -1, col_j = -1;
+    /* the bench reader's rules (sim/doc/gpu-model.md section 2.1): a header, one card, no row
+    ** twice, M N K G whole numbers, times and powers positive: a 0 power or time used to drop the
+    ** row silently and a repeated row to let the first copy win */
+    mx_gpu_rowkey *keys = mx_calloc(cap, sizeof *keys);
+    int64_t n_keys = 0;
+    if (!keys) {
+        free(data);
+        mxsim_gpu_xpower_free(p);
+        return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
+    }
+    int col_w = -1, col_j = -1, card_line = 0;
     mx_lines cur;
     mx_lines_init(&cur, data);
     for (char *buf; (buf = mx_lines_next(&cur)) != NULL;) {
@@ -624,7 +634,8 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
                 if (!strcmp(f[i], "power_w")) col_w = i;
                 if (!strcmp(f[i], "joules_per_op")) col_j = i;
             }
-            if (nf < 8 || strcmp(f[0], "card") || strcmp(f[6], "method") || strcmp(f[7], "median_us") || col_w < 0 || col_j < 0) {
+            if (nf < 8 || strcmp(f[0], "card") || strcmp(f[2], "M") || strcmp(f[6], "method") || strcmp(f[7], "median_us") ||
+                col_w < 0 || col_j < 0) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: header: expected card,shape,M,N,K,G,method,median_us,... with power_w and joules_per_op", path, cur.line);
                 goto fail;
             }
@@ -638,24 +649,61 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
         double *dst[7] = {&r->M, &r->N, &r->K, &r->G, &r->us, &r->w, &r->j};
         const int col[7] = {2, 3, 4, 5, 7, col_w, col_j};
         static const char *const name[7] = {"M", "N", "K", "G", "median_us", "power_w", "joules_per_op"};
+        static const char *const want[7] = {"a whole number in 1..2^40", "a whole number in 1..2^40", "a whole number in 1..2^40",
+                                            "a whole number in 0..2^40", "a time in (0, 1e9] us", "a power in (0, 1e5] W",
+                                            "a number >= 0"};
         for (int j = 0; j < 7; j++) {
             char *e;
             errno = 0;
-            *dst[j] = strtod(f[col[j]], &e);
-            if (e == f[col[j]] || *e || errno || !isfinite(*dst[j]) || *dst[j] < 0) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field %d (%s): not a number >= 0", path, cur.line, col[j] + 1, name[j]);
+            const double v = *dst[j] = strtod(f[col[j]], &e);
+            int ok = e != f[col[j]] && !*e && !errno && isfinite(v);
+            if (ok && j < 4) ok = v >= (j == 3 ? 0 : 1) && v <= 1099511627776.0 && floor(v) == v;
+            else if (ok && j == 4) ok = v > 0 && v <= MX_GPU_MAX_US;
+            else if (ok && j == 5) ok = v > 0 && v <= 1e5;
+            else if (ok) ok = v >= 0;
+            if (!ok) {
+                if (e == f[col[j]] || *e || errno || !isfinite(v) || v < 0) /* not a number at all */
+                    st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field %d (%s): not a number >= 0 ('%s'; want %s)", path, cur.line,
+                                 col[j] + 1, name[j], f[col[j]], want[j]);
+                else
+                    st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field %d (%s): '%s' is not %s", path, cur.line, col[j] + 1, name[j],
+                                 f[col[j]], want[j]);
                 goto fail;
             }
         }
-        if (strlen(f[6]) >= sizeof r->method) continue;
+        if ((st = mx_gpu_bench_card(ctx, path, cur.line, f[0], p->card, sizeof p->card, &card_line)) != MXSIM_OK) goto fail;
+        if (strlen(f[6]) >= sizeof r->method) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 7 (method): longer than %zu bytes", path, cur.line, sizeof r->method - 1);
+            goto fail;
+        }
         snprintf(r->method, sizeof r->method, "%s", f[6]);
-        snprintf(p->card, sizeof p->card, "%s", f[0]);
-        if (r->w > 0 && r->us > 0) p->n++;
+        mx_gpu_rowkey *key = &keys[n_keys++];
+        memcpy(key->method, f[6], strlen(f[6]) + 1);
+        key->M = (int64_t)r->M, key->N = (int64_t)r->N, key->K = (int64_t)r->K, key->G = (int64_t)r->G, key->line = cur.line;
+        p->n++;
     }
+    if (col_w < 0) {
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s:1: header: missing (the file is empty)", path);
+        goto fail;
+    }
+    if (p->n == 0) {
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s: no rows after the header", path);
+        goto fail;
+    }
+    {
+        int first = 0, dup = mx_gpu_rowkey_dup(keys, n_keys, &first);
+        if (dup) {
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: row: the same method, M, N, K, G as line %d (a row measured twice)",
+                         path, dup, first);
+            goto fail;
+        }
+    }
+    free(keys);
     free(data);
     *out = p;
     return MXSIM_OK;
 fail:
+    free(keys);
     free(data);
     mxsim_gpu_xpower_free(p);
     return st;
