@@ -1404,7 +1404,9 @@ MXSIM_API mxsim_status mxsim_gpu_xpredict(mxsim_ctx *ctx, const mxsim_gpu_xsheet
 ** trailing one-second average instead, sim/doc/gpu-model.md section 7).  _measured: 1 and the row's median time and power when
 ** (method, M, N, K, G) was measured (G < 0: any G), else 0.  _watts: the power of method at M x N x K (G), linear in
 ** log(2MNK) between the measured rows of that method (of that G when there are some), clamped at
-** the ends; 0 when the method has no row. */
+** the ends; 0 when the method has no row.  _load refuses (file:line, field) what the bench reader
+** refuses: no header, an empty or header-only file, two cards, a duplicate row, M N K G not whole
+** numbers, a median_us or power_w that is not a positive number. */
 typedef struct mxsim_gpu_xpower mxsim_gpu_xpower;
 MXSIM_API mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_xpower **out);
 MXSIM_API void mxsim_gpu_xpower_free(mxsim_gpu_xpower *p); /* NULL ok */
@@ -1416,7 +1418,10 @@ MXSIM_API double mxsim_gpu_xpower_watts(const mxsim_gpu_xpower *p, const char *m
 /* The accelerator next to the best GPU implementation per op (compare-gpu --trace --xcard):
 ** per op the fastest of mxk (cfg 0), cuBLAS bf16 and cuBLASLt int8 among those the op's format
 ** allows (sim/doc/gpu-model.md section 7), its time (measured when power has the op, else the
-** cross-card model of card d/p) and energy at measured power; card names the GPU in every row. */
+** cross-card model of card d/p) and energy at measured power; card names the GPU in every row.
+** The TOTAL compares the same ops on both sides: time over the ops with a GPU time, energy over the
+** GEMMs with a GPU power; its `note` names the ops left out (an op row's note says why it is).  Every
+** datasheet value of d must be a positive number and p->mem_eff in (0, 10], else MXSIM_E_INPUT. */
 MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *card, const mxsim_gpu_xsheet *d,
                                                   const mxsim_gpu_xparams *p, const mxsim_gpu_xpower *power,
                                                   const mxsim_tconfig *cfg, const mxsim_trace *tr, mxsim_table **out);
