@@ -86,6 +86,14 @@ int mx_gpu_rowkey_dup(mx_gpu_rowkey *k, int64_t n, int *first)
     return best;
 }
 
+mxsim_status mx_gpu_rowkey_check(mxsim_ctx *ctx, const char *path, mx_gpu_rowkey *k, int64_t n)
+{
+    int first = 0, dup = mx_gpu_rowkey_dup(k, n, &first);
+    if (!dup) return MXSIM_OK;
+    return mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: row: the same method, M, N, K, G as line %d (a row measured twice)", path,
+                   dup, first);
+}
+
 /* A finite number in (0, hi]. */
 static int parse_pos(const char *s, double hi, double *v)
 {
@@ -245,14 +253,7 @@ mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_be
         else pt->split = si % 2;
         b->n++;
     }
-    {
-        int first = 0, dup = mx_gpu_rowkey_dup(keys, n_keys, &first);
-        if (dup) {
-            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: row: the same method, M, N, K, G as line %d (a row measured twice)",
-                         path, dup, first);
-            goto fail;
-        }
-    }
+    if ((st = mx_gpu_rowkey_check(ctx, path, keys, n_keys)) != MXSIM_OK) goto fail;
     /* the cuBLAS rows of the largest GEMM define cublas.bf16_tflops / cublaslt.int8_tops */
     {
         double big = 0;

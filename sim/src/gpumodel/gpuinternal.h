@@ -25,6 +25,8 @@ typedef struct {
 /* Sorts k[0..n) and returns the line of the first row (in file order) that repeats an earlier
 ** row's (method, M, N, K, G), with *first the earlier row's line; 0 if none. */
 MX_INTERNAL int mx_gpu_rowkey_dup(mx_gpu_rowkey *k, int64_t n, int *first);
+/* The same as a status: MXSIM_E_INPUT naming path, the repeating row's line and the first's. */
+MX_INTERNAL mxsim_status mx_gpu_rowkey_check(mxsim_ctx *ctx, const char *path, mx_gpu_rowkey *k, int64_t n);
 /* Columns rate, unit, ratio of a bench row (col_* < 0: the file has no such column): rate and
 ** ratio finite and in (0, 1e9], unit one of TOPS, TFLOPS, GB/s.  MXSIM_E_INPUT naming path:line
 ** and the field. */

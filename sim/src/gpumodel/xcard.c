@@ -331,14 +331,7 @@ mxsim_status mxsim_gpu_xbench_load_build(mxsim_ctx *ctx, const char *path, int b
         *r = (xrow){c, v[0], v[1], v[2], v[3], v[4], ""};
         memcpy(r->method, f[6], strlen(f[6]) + 1);
     }
-    {
-        int first = 0, dup = mx_gpu_rowkey_dup(keys, n_keys, &first);
-        if (dup) {
-            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: row: the same method, M, N, K, G as line %d (a row measured twice)",
-                         path, dup, first);
-            goto fail;
-        }
-    }
+    if ((st = mx_gpu_rowkey_check(ctx, path, keys, n_keys)) != MXSIM_OK) goto fail;
     free(keys);
     keys = NULL;
     free(data);
@@ -690,14 +683,7 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
         st = mx_fail(ctx, MXSIM_E_INPUT, "%s: no rows after the header", path);
         goto fail;
     }
-    {
-        int first = 0, dup = mx_gpu_rowkey_dup(keys, n_keys, &first);
-        if (dup) {
-            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: row: the same method, M, N, K, G as line %d (a row measured twice)",
-                         path, dup, first);
-            goto fail;
-        }
-    }
+    if ((st = mx_gpu_rowkey_check(ctx, path, keys, n_keys)) != MXSIM_OK) goto fail;
     free(keys);
     free(data);
     *out = p;
