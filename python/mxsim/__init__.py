@@ -278,6 +278,14 @@ def _path(name, p):
     return b
 
 
+def _req_path(name, p):
+    """A path that must be given: None is a TypeError naming the argument (the library's NULL
+    check answered E_ARG without the name)."""
+    if p is None:
+        raise TypeError(f"{name}: expected a path (str, bytes or os.PathLike), got None")
+    return _path(name, p)
+
+
 def _need_ext(name, p, ext, what):
     """The CLI's need_ext: a file a command writes must be named as what it holds, so the reading
     command accepts it; "-" (standard output) and an existing device or FIFO have no extension."""
@@ -389,6 +397,9 @@ def _as_numpy(x, dtype=None, name="input"):
         want = "bf16"
     else:
         raise ValueError(f"dtype={dtype!r}: expected 'f32' or 'bf16' (or None: from the input's type)")
+    if isinstance(x, np.ma.MaskedArray):  # np.asarray would drop the mask: masked values would count
+        raise TypeError(f"{name}: a masked array (its mask would be dropped and the masked values quantized or "
+                        "compared): pass x.filled(value) or x.compressed()")
     if type(x).__module__.startswith("torch"):
         import torch
         if isinstance(x, torch.Tensor):
@@ -506,7 +517,8 @@ def _profile_id(p):
 class MXTensor:
     """An MXINT8 tensor: int8 mantissas in the tensor's shape, one scale byte per group of
     group_size elements along axis (bytes as the profile stores them).  .mantissa and .scale are
-    read-only views of the library's storage (copy them to modify).  Picklable and copyable
+    read-only views of the library's storage (copy them to modify); no attribute can be reassigned
+    (build a new MXTensor).  Picklable and copyable
     (through the mantissa and scale arrays)."""
 
     def __init__(self, mantissa, scale, group_size, axis, profile="ocp", _handle=None):
@@ -521,11 +533,19 @@ class MXTensor:
             _handle = _Owned(h, lib.mxsim_mx_free)
         self._h = _handle
         p = self._h.ptr
-        self.mantissa = _tensor_array(self._h, lib.mxsim_mx_mantissa(p), readonly=True)
-        self.scale = _tensor_array(self._h, lib.mxsim_mx_scale(p), readonly=True)
-        self.group_size = int(lib.mxsim_mx_group_size(p))
-        self.axis = int(lib.mxsim_mx_axis(p))
-        self.profile = lib.mxsim_profile_name(lib.mxsim_mx_profile(p)).decode()
+        self._mantissa = _tensor_array(self._h, lib.mxsim_mx_mantissa(p), readonly=True)
+        self._scale = _tensor_array(self._h, lib.mxsim_mx_scale(p), readonly=True)
+        self._group_size = int(lib.mxsim_mx_group_size(p))
+        self._axis = int(lib.mxsim_mx_axis(p))
+        self._profile = lib.mxsim_profile_name(lib.mxsim_mx_profile(p)).decode()
+
+    # read-only: the library's copy is what dequantize, gemm and save use, so a reassigned attribute
+    # (m.axis = 0) made repr and pickling disagree with them; build a new MXTensor instead
+    mantissa = property(lambda self: self._mantissa, doc="int8 mantissas (read-only view)")
+    scale = property(lambda self: self._scale, doc="scale bytes, one per group (read-only view)")
+    group_size = property(lambda self: self._group_size, doc="elements per scale byte")
+    axis = property(lambda self: self._axis, doc="the grouped axis")
+    profile = property(lambda self: self._profile, doc="numerics profile name")
 
     @property
     def shape(self):
@@ -543,7 +563,7 @@ class MXTensor:
         path must end in .npz, as `mxsim quantize -o` requires (an .npz under another name would
         be read as something else: a '.npy' by `mxsim info`/`compare`); "-" and an existing device
         or FIFO, which have no extension, as the CLI."""
-        p = _path("path", path)
+        p = _req_path("path", path)
         _need_ext("path", p, b".npz", "an MXINT8 .npz")
         z = _flag("compress", compress)
         ctx = _ctx()
@@ -553,7 +573,7 @@ class MXTensor:
     def load(cls, path):
         ctx = _ctx()
         h = ctypes.c_void_p()
-        _check(ctx, lib.mxsim_mx_load(ctx, _path("path", path), ctypes.byref(h)))
+        _check(ctx, lib.mxsim_mx_load(ctx, _req_path("path", path), ctypes.byref(h)))
         return cls(None, None, 0, 0, _handle=_Owned(h, lib.mxsim_mx_free))
 
     def dequantize(self, dtype="f32"):
@@ -679,6 +699,10 @@ class Config:
 
     def __init__(self, path=None, overrides=None, **kw):
         self._buf = (ctypes.c_char * _lib.TCONFIG_BYTES)()
+        if path is not None:
+            _path("path", path)  # a TypeError naming path, before os.fsdecode's anonymous one
+        if overrides is not None and not isinstance(overrides, dict):
+            raise TypeError(f"overrides: expected a dict of key -> value, got {type(overrides).__name__}")
         self.path = None if path is None else os.fsdecode(path)
         lib.mxsim_tconfig_default(self._buf)
         if path is not None:
@@ -820,7 +844,7 @@ class Trace:
     def load(cls, path):
         ctx = _ctx()
         h = ctypes.c_void_p()
-        _check(ctx, lib.mxsim_trace_load(ctx, _path("path", path), ctypes.byref(h)))
+        _check(ctx, lib.mxsim_trace_load(ctx, _req_path("path", path), ctypes.byref(h)))
         return cls(_Owned(h, lib.mxsim_trace_free), os.fsdecode(path))
 
     @classmethod
@@ -842,7 +866,11 @@ class Trace:
         h = ctypes.c_void_p()
         _check(ctx, lib.mxsim_trace_create(ctx, _text("source", source), ctypes.byref(h)))
         tr = cls(_Owned(h, lib.mxsim_trace_free))
-        for d in ops:
+        if ops is None or isinstance(ops, (str, bytes, dict)) or not hasattr(ops, "__iter__"):
+            raise TypeError(f"ops: expected a sequence of op dicts, got {type(ops).__name__}")
+        for i, d in enumerate(ops):
+            if not isinstance(d, dict):
+                raise TypeError(f"ops[{i}]: expected a dict of op fields, got {type(d).__name__}")
             op = _lib.Top()
             op.repeat, op.a_fmt, op.b_fmt, op.out_fmt = 1, -1, -1, -1
             for k, v in d.items():
@@ -894,7 +922,7 @@ class Trace:
 
     def save(self, path):
         ctx = _ctx()
-        _check(ctx, lib.mxsim_trace_save(ctx, self._h.ptr, _path("path", path)))
+        _check(ctx, lib.mxsim_trace_save(ctx, self._h.ptr, _req_path("path", path)))
 
     @property
     def roles(self):
@@ -1026,7 +1054,7 @@ def report(results, out_dir, meta=None):
     _require("sweep", "mxsim.report")
     ctx = _ctx()
     o = _lib.ReportOpts(_path("meta", meta))
-    _check(ctx, lib.mxsim_report_build(ctx, _path("results", results), _path("out_dir", out_dir), ctypes.byref(o)))
+    _check(ctx, lib.mxsim_report_build(ctx, _req_path("results", results), _req_path("out_dir", out_dir), ctypes.byref(o)))
     return os.path.join(os.fsdecode(out_dir), "index.html")
 
 
@@ -1185,6 +1213,14 @@ def sweep(config, trace, axes, out=None, format=None, threads=None, executor=Non
     _require("sweep", "mxsim.sweep")
     cfg, tr = _config(config, "mxsim.sweep"), _trace(trace)
     check = _flag("check", check)
+    try:
+        if axes is None or isinstance(axes, (str, bytes)):
+            raise TypeError
+        axes = dict(axes)
+    except (TypeError, ValueError):
+        raise TypeError(f"axes: expected a dict of key -> list of values, got {type(axes).__name__}") from None
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise TypeError(f"executor: expected a concurrent.futures.Executor (with submit), got {type(executor).__name__}")
     axes = dict(axes)
     opts = dict(threads=threads, accuracy=accuracy, sample_rows=sample_rows, sample_cols=sample_cols, seed=seed,
                 data_dir=data_dir, profile=profile, strict_group=strict_group, node=node, vdd=vdd,

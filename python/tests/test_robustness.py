@@ -456,3 +456,49 @@ def test_ctrl_c_cancels_a_long_sweep():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert mxsim.run(CFG, TRACE)[-1]["op"] == "TOTAL"
+
+
+# ---- arguments a user gets wrong (sixteenth session's audit of the Python layer) -----------------------------
+
+def test_mxtensor_attributes_are_read_only():
+    """m.axis = 0 used to change repr and pickling but not dequantize/gemm/save (the library's copy)."""
+    m = mxsim.quantize(np.arange(64, dtype=np.float32).reshape(2, 32), group_size=32)
+    for attr, value in (("mantissa", np.zeros((2, 32), np.int8)), ("scale", np.zeros((2, 1), np.uint8)),
+                        ("group_size", 16), ("axis", 0), ("profile", "mase")):
+        with pytest.raises(AttributeError):
+            setattr(m, attr, value)
+    back = pickle.loads(pickle.dumps(m))
+    assert np.array_equal(back.dequantize(), m.dequantize()) and repr(back) == repr(m)
+
+
+def test_missing_paths_name_the_argument(tmp_path):
+    m = mxsim.quantize(np.ones((1, 32), np.float32), group_size=32)
+    for call, name in ((lambda: m.save(None), "path"), (lambda: mxsim.MXTensor.load(None), "path"),
+                       (lambda: mxsim.Trace.load(None), "path"),
+                       (lambda: mxsim.Trace.load(TRACE).save(None), "path"),
+                       (lambda: mxsim.report(None, tmp_path / "r"), "results")):
+        with pytest.raises(TypeError, match=name):
+            call()
+
+
+def test_masked_array_is_refused():
+    """np.asarray drops a mask: the masked values would set the group's scale."""
+    x = np.ma.masked_array(np.ones((1, 32), np.float32), mask=np.zeros((1, 32), bool))
+    x[0, 0] = 1e30
+    x[0, 0] = np.ma.masked
+    with pytest.raises(TypeError, match="masked array"):
+        mxsim.quantize(x, group_size=32)
+
+
+def test_config_trace_sweep_argument_types():
+    with pytest.raises(TypeError, match="path"):
+        mxsim.Config(3)
+    with pytest.raises(TypeError, match="overrides"):
+        mxsim.Config(overrides=[1, 2])
+    for ops in ("gemm", None, [None]):
+        with pytest.raises(TypeError, match="ops"):
+            mxsim.Trace.build(ops)
+    with pytest.raises(TypeError, match="axes"):
+        mxsim.sweep(CFG, TRACE, None)
+    with pytest.raises(TypeError, match="executor"):
+        mxsim.sweep(CFG, TRACE, {"mx.group_size": [32]}, executor="x")
