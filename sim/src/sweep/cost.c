@@ -141,7 +141,8 @@ static const mxsim_cost_const k_consts[] = {
      "ALADDIN40 32b comparator 0.025 uW x 8/32", "C", "linear in width", REFS("ALADDIN40")},
     {"logic.leak_per_um2", "accumulators", "leakage density of unsourced blocks", "uW/um2", 0.0086331,
      0.0086331, 0.0086331, 40, 0.9, "ALADDIN40 32b adder 2.4 uW / 278 um2", "C",
-     "used for the fp32 adder, dequantizer and re-quantizer lanes", REFS("ALADDIN40")},
+     "area x density for blocks without a published leakage: the dequantizer and re-quantizer lanes, every "
+     "multiplexer bit, the exponent unit's fp add floor (high band)", REFS("ALADDIN40")},
     {"sram.leak_per_kib", "sram", "SRAM leakage, per KiB", "mW/KiB", 0.4875, 0.4875, 0.4875, 40, 0.9,
      "CACTI7-ACCELERGY 40nm 8KB macro 3.9 mW standby (ITRS-HP cells)", "A",
      "3.9 mW / 8; pessimistic (HP cells), references.md#cacti7-accelergy", REFS("CACTI7-ACCELERGY")},
