@@ -90,7 +90,7 @@ printf '\x55\x55\x55\x55' | dd of="$in/corrupt.trace.gz" bs=1 seek=30 conv=notru
 sz=$(wc -c < "$in/ok.trace.gz")
 head -c $((sz - 8)) "$in/ok.trace.gz" > "$in/no_trailer.trace.gz"
 mkfifo "$in/fifo.trace"
-bad trace-empty 2 "empty trace: header 'mxsim-trace 1' missing" -- "$MXSIM" trace check "$in/empty.trace"
+bad trace-empty 2 "empty.trace:1: empty trace: header 'mxsim-trace 2' (or 1) missing" -- "$MXSIM" trace check "$in/empty.trace"
 bad trace-nul 2 "binary data (NUL byte)" -- "$MXSIM" run --config "$cfg" "$in/nul.trace" -o "$out/r.csv"
 printf 'GIF89a\x01\x02 not a trace\n' > "$in/garbage.trace"
 bad trace-garbage 2 "garbage.trace:1: expected header 'mxsim-trace 1'" -- "$MXSIM" trace check "$in/garbage.trace"

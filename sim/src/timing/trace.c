@@ -512,7 +512,8 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
         if (st == MXSIM_OK && role != MXSIM_ROLE_UNSET) st = mxsim_trace_set_b_role(ctx, t, t->n - 1, (mxsim_tensor_role)role);
     }
     if (st == MXSIM_OK && !have_header)
-        st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: empty trace: header 'mxsim-trace 1' missing", path, cur.line);
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: empty trace: header 'mxsim-trace 2' (or 1) missing", path,
+                     cur.line > 0 ? cur.line : 1); /* a 0-byte file was "line 0" */
     return close_text_trace(st, buf, t, out);
 }
 
