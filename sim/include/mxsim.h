@@ -65,8 +65,9 @@ extern "C" {
 ** header (a caller-allocated struct changes size or layout, a signature or an enumerator value
 ** changes).  Appending functions, or fields to the library's static table rows, does not.
 ** 3: the cross-card model's class MXSIM_GX_DECODE1 (mxsim_gpu_xparams / _xscore grow),
-** mxsim_gpu_xscore.uncalibrated, mxsim_gpu_xclass_of(method, M, N, K, G, build). */
-#define MXSIM_ABI_VERSION 3
+** mxsim_gpu_xscore.uncalibrated, mxsim_gpu_xclass_of(method, M, N, K, G, build).
+** 4: mxsim_gpu_xparams.launch_floor_us (the struct grows). */
+#define MXSIM_ABI_VERSION 4
 
 /* ---------------------------------------------------------------------------------------------
 ** Status codes.  (symbol, text); the order is ABI: append only.
@@ -1351,6 +1352,10 @@ typedef struct {
 typedef struct {
     double mem_eff; /* copy bytes per second / datasheet HBM bandwidth */
     mxsim_gpu_xclass_params cls[MXSIM_GX_NCLASS];
+    /* us: no op takes less than one launch of an empty kernel timed as the bench times (every
+    ** class's time is max(model, this)); 0: no floor.  mxsim_gpu_xcalibrate leaves it 0: it comes
+    ** from the calibration card's launch_probe runs (mxsim_gpu_xlaunch_floor) */
+    double launch_floor_us;
 } mxsim_gpu_xparams;
 typedef struct {
     int n, cls_n[MXSIM_GX_NCLASS];
@@ -1398,6 +1403,14 @@ MXSIM_API mxsim_status mxsim_gpu_xscore_bench(mxsim_ctx *ctx, const mxsim_gpu_xb
                                               const mxsim_gpu_xparams *p, mxsim_gpu_xscore *out);
 MXSIM_API mxsim_status mxsim_gpu_xpredict(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p,
                                           const char *method, int64_t M, int64_t N, int64_t K, int64_t G, double *us);
+/* The launch floor of a card: the median event_us of the `empty` rows of n >= 1 CSVs of
+** kernels/tools/launch_probe.cu (header card,kernel,bytes,smem_bytes,event_us,blocks_span_us,
+** outside_us; an empty kernel, one block per SM, timed per launch between two events as mxsim-gpu
+** bench times every op); *n_launches (may be NULL): the rows it is the median of; card (card_cap
+** bytes): the card column, which must be the same in every row of every file.  MXSIM_E_INPUT
+** naming file:line and field for a bad header, row, card or repeated row, or no empty row. */
+MXSIM_API mxsim_status mxsim_gpu_xlaunch_floor(mxsim_ctx *ctx, const char *const *paths, int n, double *floor_us,
+                                               int *n_launches, char *card, size_t card_cap);
 
 /* Measured board power (a bench_ext.csv of kernels/tools/mxsim_gpu.cu: power_w per row, the mean of
 ** NVML's instantaneous power over a sustained loop of the op; files before commit debb5a6 hold a

@@ -170,6 +170,20 @@ if "$MXSIM" help run > /dev/null 2>&1; then
   bad power-nan-power "p-wnan.csv:3: field 16 (power_w): not a number >= 0" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-wnan.csv" -o "$t/o9"
 fi
 
+# the launch floor: its card field and the launch_probe files (--from-launch, --to-launch)
+L1=reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-27-launch; L2=reports/gpu/NVIDIA-H200-2026-11-27-launch
+sed 's/^launch.floor_us = .*/launch.floor_us = 0/' $G/h200-xcard.ini > "$t/xc-floor0.ini"
+bad xcard-floor-zero "xc-floor0.ini:$(grep -n '^launch.floor_us' "$t/xc-floor0.ini" | cut -d: -f1): launch.floor_us: '0' is not in (0, 1e+06]" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from $H --from-card $G/h100-xcard.ini --to $H2 --to-card "$t/xc-floor0.ini" -o "$t/cal.ini"
+awk '/^\[datasheet\]/ { print; print "launch.floor_us = 6"; next } { print }' $G/h100-xcard.ini > "$t/xc-floorsec.ini"
+bad xcard-floor-section "xc-floorsec.ini:$(grep -n '^launch.floor_us = 6$' "$t/xc-floorsec.ini" | cut -d: -f1): launch.floor_us: in [datasheet], but it belongs in [calibrated on CARD]" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from $H --from-card "$t/xc-floorsec.ini" --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
+bad launch-other-card "$L2/launch_probe_run1.csv:2: field 'card': the launch runs are of card 'NVIDIA H200', but the --from runs are of 'NVIDIA H100 80GB HBM3'" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from $H --from-launch $L2 --from-card $G/h100-xcard.ini --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
+bad launch-twice "--from-launch: the file '$L1/launch_probe_run1.csv' is given twice" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from $H --from-launch $L1 --from-launch $L1/launch_probe_run1.csv --from-card $G/h100-xcard.ini --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
+mkdir -p "$t/nolaunch"
+bad launch-empty-folder "--from-launch $t/nolaunch: the folder holds no launch_probe*.csv" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from $H --from-launch "$t/nolaunch" --from-card $G/h100-xcard.ini --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
+awk -F, -v OFS=, 'NR == 3 { $5 = "-6" } { print }' $L1/launch_probe_run2.csv > "$t/launch_probe_neg.csv"
+bad launch-negative-time "launch_probe_neg.csv:3: field 5 (event_us): '-6' is not a time in (0, 1e9] us" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from $H --from-launch "$t/launch_probe_neg.csv" --from-card $G/h100-xcard.ini --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
+bad out-calibrate-launch "output '$t/launch_probe_neg.csv' is the same file as the input '$t/launch_probe_neg.csv'" "" -- "$MXSIM" gpu-calibrate --from $H --from-launch "$t/launch_probe_neg.csv" --from-card $G/h100-xcard.ini --to $H2 --to-card $G/h200-xcard.ini -o "$t/launch_probe_neg.csv"
+
 # the committed inputs still pass every rule (the rules are not too strict)
 n=$((n+1))
 "$MXSIM" compare-gpu --card h200 --measured $B --quiet > /dev/null 2> "$t/good.err" && echo "ok   committed h200 card and bench accepted" \

@@ -410,4 +410,99 @@ MXTEST(xcard_bench_errors)
     mxsim_ctx_destroy(ctx);
 }
 
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* The launch floor: the median of the empty-kernel rows over the files (by hand), every class's
+** time at least that, and the reader's refusals. */
+MXTEST(xcard_launch_floor)
+{
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    const char *hdr = "card,kernel,bytes,smem_bytes,event_us,blocks_span_us,outside_us\n";
+    char text[1024];
+    const char *a = tmp_file("launch_a.csv"), *b = tmp_file("launch_b.csv");
+    /* empty rows 7, 5, 9 in one file (the stream row does not count) and 6 in the other: the median of
+    ** {5, 6, 7, 9} is (6 + 7) / 2 = 6.5 */
+    snprintf(text, sizeof text, "%sC,empty,0,0,7,0.2,6.8\nC,empty,0,49152,5,0.2,4.8\nC,stream,45441024,0,1,0.5,0.5\n"
+             "C,empty,0,114688,9,0.2,8.8\n", hdr);
+    write_text(a, text);
+    snprintf(text, sizeof text, "%sC,empty,0,0,6,0.2,5.8\n", hdr);
+    write_text(b, text);
+    const char *both[2] = {a, b};
+    double fl = 0;
+    int n = 0;
+    char card[64];
+    MXT_EQ_INT(mxsim_gpu_xlaunch_floor(ctx, both, 2, &fl, &n, card, sizeof card), MXSIM_OK);
+    MXT_NEAR(fl, 6.5, 1e-12);
+    MXT_EQ_INT(n, 4);
+    MXT_TRUE(!strcmp(card, "C"));
+    MXT_EQ_INT(mxsim_gpu_xlaunch_floor(ctx, both, 1, &fl, NULL, card, sizeof card), MXSIM_OK);
+    MXT_NEAR(fl, 7, 1e-12); /* {5, 7, 9} */
+
+    /* the floor in the model: a tiny decode GEMM whose fitted L (2 us) is below it */
+    mxsim_gpu_xparams p;
+    memset(&p, 0, sizeof p);
+    p.mem_eff = 0.9;
+    for (int c = 0; c < MXSIM_GX_NCLASS; c++) p.cls[c].rho = 1, p.cls[c].a[0] = p.cls[c].a[1] = p.cls[c].a[2] = 1;
+    p.cls[MXSIM_GX_DECODE1].L = 2;
+    double us0 = 0, us1 = 0, big0 = 0, big1 = 0;
+    MXT_EQ_INT(mxsim_gpu_xpredict(ctx, &k_h100, &p, "mxk-gemm-mxint8-cfg10", 9, 128, 128, 32, &us0), MXSIM_OK);
+    MXT_TRUE(us0 > 2 && us0 < 2.1);
+    MXT_EQ_INT(mxsim_gpu_xpredict(ctx, &k_h100, &p, "cublas-bf16", 4096, 4096, 4096, 0, &big0), MXSIM_OK);
+    p.launch_floor_us = 6.5;
+    MXT_EQ_INT(mxsim_gpu_xpredict(ctx, &k_h100, &p, "mxk-gemm-mxint8-cfg10", 9, 128, 128, 32, &us1), MXSIM_OK);
+    MXT_NEAR(us1, 6.5, 1e-12);
+    MXT_EQ_INT(mxsim_gpu_xpredict(ctx, &k_h100, &p, "cublas-bf16", 4096, 4096, 4096, 0, &big1), MXSIM_OK);
+    MXT_NEAR(big1, big0, 1e-12); /* above the floor: unchanged */
+    p.launch_floor_us = -1;
+    MXT_EQ_INT(mxsim_gpu_xpredict(ctx, &k_h100, &p, "cublas-bf16", 64, 64, 64, 0, &us1), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "launch_floor_us") != NULL);
+    p.launch_floor_us = NAN;
+    MXT_EQ_INT(mxsim_gpu_xpredict(ctx, &k_h100, &p, "cublas-bf16", 64, 64, 64, 0, &us1), MXSIM_E_INPUT);
+
+    /* refusals, each naming file:line and the field */
+    static const struct { const char *text, *want; } bad[] = {
+        {"card,kernel,bytes\nC,empty,0\n", ":1: header"},
+        {"", ":1: header: missing"},
+        {"HDR", "no 'empty' kernel row"},
+        {"HDRC,empty,0,0,6,0.2\n", ":2: 6 fields"},
+        {"HDRC,empty,0,0,6,0.2,5.8,1\n", ":2: more than 7 fields"},
+        {"HDR,empty,0,0,6,0.2,5.8\n", "field 1 (card): empty"},
+        {"HDRC,empty,0,0,6,0.2,5.8\nD,empty,0,1,6,0.2,5.8\n", ":3: field 1 (card)"},
+        {"HDRC,idle,0,0,6,0.2,5.8\n", "field 2 (kernel)"},
+        {"HDRC,empty,16,0,6,0.2,5.8\n", "field 3 (bytes)"},
+        {"HDRC,empty,0,0.5,6,0.2,5.8\n", "field 4 (smem_bytes)"},
+        {"HDRC,empty,0,0,0,0.2,5.8\n", "field 5 (event_us)"},
+        {"HDRC,empty,0,0,nan,0.2,5.8\n", "field 5 (event_us)"},
+        {"HDRC,empty,0,0,6,-1,5.8\n", "field 6 (blocks_span_us)"},
+        {"HDRC,empty,0,0,6,0.2,x\n", "field 7 (outside_us)"},
+        {"HDRC,empty,0,0,6,0.2,5.8\nC,empty,0,0,7,0.2,6.8\n", ":3: the row of kernel 'empty' at smem_bytes 0 is given twice (first on line 2)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *t = bad[i].text;
+        if (!strncmp(t, "HDR", 3)) snprintf(text, sizeof text, "%s%s", hdr, t + 3);
+        else snprintf(text, sizeof text, "%s", t);
+        write_text(a, text);
+        MXT_EQ_INT(mxsim_gpu_xlaunch_floor(ctx, both, 1, &fl, &n, card, sizeof card), MXSIM_E_INPUT);
+        if (!strstr(mxsim_errmsg(ctx), bad[i].want)) fprintf(stderr, "case %zu: '%s' lacks '%s'\n", i, mxsim_errmsg(ctx), bad[i].want);
+        MXT_TRUE(strstr(mxsim_errmsg(ctx), bad[i].want) != NULL);
+    }
+    /* two files of different cards */
+    snprintf(text, sizeof text, "%sD,empty,0,0,6,0.2,5.8\n", hdr);
+    write_text(a, text);
+    MXT_EQ_INT(mxsim_gpu_xlaunch_floor(ctx, both, 2, &fl, &n, card, sizeof card), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "launch files read before are of 'D'") != NULL);
+    MXT_EQ_INT(mxsim_gpu_xlaunch_floor(ctx, both, 0, &fl, &n, card, sizeof card), MXSIM_E_ARG);
+    remove(a);
+    remove(b);
+    mxsim_ctx_destroy(ctx);
+}
+
 int main(void) { return mxt_run_all(); }

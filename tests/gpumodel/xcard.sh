@@ -32,12 +32,14 @@ list=${MXSIM_XCARD_RUNS:-workloads/gpus/xcard-runs.txt}
 # a line: CARD FOLDER [BUILD]; BUILD (decode1: the kernels before decode2; prebf16: decode2 to final4;
 # prerow: final5 to final7)
 # goes to gpu-calibrate as BUILD:FOLDER
-args() { awk -v c="$1" '$0 !~ /^[ \t]*(#|$)/ && $1 == c { print ($3 != "" ? $3 ":" $2 : $2) }' "$list"; }
+args() { awk -v c="$1" '$0 !~ /^[ \t]*(#|$)/ && $1 == c && $3 != "launch" { print ($3 != "" ? $3 ":" $2 : $2) }' "$list"; }
+# the card's launch_probe folders (BUILD launch): its launch floor
+launches() { awk -v c="$1" '$0 !~ /^[ \t]*(#|$)/ && $1 == c && $3 == "launch" { print $2 }' "$list"; }
 # the list itself: CARD (h100, h200) FOLDER [BUILD (decode1, prebf16, prerow)], nothing more; a bad line stops here
 awk '$0 ~ /^[ \t]*(#|$)/ { next }
      $1 != "h100" && $1 != "h200" { printf "%s:%d: field 1 (card): '\''%s'\'' is not h100 or h200\n", FILENAME, FNR, $1; bad = 1; exit }
      NF < 2 || NF > 3 { printf "%s:%d: expected CARD FOLDER [BUILD], got %d fields\n", FILENAME, FNR, NF; bad = 1; exit }
-     NF == 3 && $3 != "decode1" && $3 != "prebf16" && $3 != "prerow" { printf "%s:%d: field 3 (build): '\''%s'\'' is not decode1, prebf16 or prerow\n", FILENAME, FNR, $3; bad = 1; exit }
+     NF == 3 && $3 != "decode1" && $3 != "prebf16" && $3 != "prerow" && $3 != "launch" { printf "%s:%d: field 3 (build): '\''%s'\'' is not decode1, prebf16, prerow or launch\n", FILENAME, FNR, $3; bad = 1; exit }
      END { exit bad }' "$list" >&2 || exit 2
 first() { local f; f=$(args "$1" | head -1); echo "${f##*:}"; }
 power_file() { ls "$1"/bench_ext*.csv | sort -V | tail -1; }
@@ -52,6 +54,11 @@ h100=(); h200=()
 for f in $(args h100); do [ -e "${f##*:}" ] || { echo "skipped: $f missing"; exit 77; }; h100+=(--from "$f"); done
 for f in $(args h200); do [ -e "${f##*:}" ] || { echo "skipped: $f missing"; exit 77; }; h200+=(--from "$f"); done
 [ ${#h100[@]} -gt 0 ] && [ ${#h200[@]} -gt 0 ] || { echo "skipped: $list names no H100 or H200 runs"; exit 77; }
+l100=(); l200=()
+for f in $(launches h100); do [ -e "$f" ] || { echo "skipped: $f missing"; exit 77; }; l100+=(--from-launch "$f"); done
+for f in $(launches h200); do [ -e "$f" ] || { echo "skipped: $f missing"; exit 77; }; l200+=(--from-launch "$f"); done
+lto() { local a=("$@"); [ ${#a[@]} -gt 0 ] && printf '%s\n' "${a[@]}" | sed 's/^--from-launch$/--to-launch/'; }
+mapfile -t l100to < <(lto "${l100[@]}"); mapfile -t l200to < <(lto "${l200[@]}")
 to() { local a=("$@"); printf '%s\n' "${a[@]}" | sed 's/^--from$/--to/'; }
 mapfile -t h100to < <(to "${h100[@]}"); mapfile -t h200to < <(to "${h200[@]}")
 t=${MXSIM_TEST_TMP:-/tmp/mxsim_xcard_$$}; mkdir -p "$t"
@@ -61,7 +68,8 @@ rc=0
 # (--write: the target's datasheet part only, so that a stale calibrated block cannot stop it)
 run() {
   local s=$1 d=$2; shift 2
-  local from=("${h100[@]}") tov=("${h200to[@]}"); [ "$s" = h200 ] && from=("${h200[@]}") tov=("${h100to[@]}")
+  local from=("${h100[@]}" "${l100[@]}") tov=("${h200to[@]}" "${l200to[@]}")
+  [ "$s" = h200 ] && from=("${h200[@]}" "${l200[@]}") tov=("${h100to[@]}" "${l100to[@]}")
   local tc=workloads/gpus/$d-xcard.ini fc=workloads/gpus/$s-xcard.ini
   if [ $write = 1 ]; then
     awk '/^# Calibrated on the other card/ { exit } { print }' $tc > "$t/$d-datasheet.ini"; tc=$t/$d-datasheet.ini
@@ -133,6 +141,12 @@ sed 's/^\(cublas-bf16.a32 = \)\(.*\)$/\1 9.99/' workloads/gpus/h200-xcard.ini > 
 if "$MXSIM" gpu-calibrate "${h100[@]}" --from-card workloads/gpus/h100-xcard.ini "${h200to[@]}" --to-card "$t/bad.ini" \
      --check > "$t/bad.log" 2>&1; then echo "FAIL: --check accepted a changed calibrated field"; rc=1
 else grep -q "cublas-bf16.a32 = 9.99" "$t/bad.log" && echo "ok: --check rejects a changed field" || { echo "FAIL: no message"; rc=1; }; fi
+# the launch floor is checked too: a changed launch.floor_us must be rejected
+sed 's/^launch.floor_us = .*/launch.floor_us = 1.5/' workloads/gpus/h200-xcard.ini > "$t/badfloor.ini"
+if "$MXSIM" gpu-calibrate "${h100[@]}" "${l100[@]}" --from-card workloads/gpus/h100-xcard.ini "${h200to[@]}" "${l200to[@]}" \
+     --to-card "$t/badfloor.ini" --check > "$t/badfloor.log" 2>&1; then echo "FAIL: --check accepted a changed launch floor"; rc=1
+else grep -q "launch.floor_us = 1.5, re-derived" "$t/badfloor.log" && echo "ok: --check rejects a changed launch floor" \
+  || { echo "FAIL: no launch floor message"; cat "$t/badfloor.log" | tail -3; rc=1; }; fi
 # a bad line of the list is refused with its file:line and field, exit 2, before anything runs
 if [ -z "${MXSIM_XCARD_INNER:-}" ]; then
   { echo "# comment"; echo "h100 reports/gpu/x decode9"; } > "$t/badlist.txt"

@@ -57,7 +57,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
     }
     if (n_cal) *n_cal = 0;
     char line[512];
-    int ln = 0, rc = 0, seen[MXSIM_GX_NCLASS] = {0}, sec = 0, sec_ln[3] = {0, 0, 0}, name_ln = 0, eff_ln = 0;
+    int ln = 0, rc = 0, seen[MXSIM_GX_NCLASS] = {0}, sec = 0, sec_ln[3] = {0, 0, 0}, name_ln = 0, eff_ln = 0, floor_ln = 0;
     int got[MXSIM_GX_NCLASS][NPAR]; /* which calibrated fields the file has: a class has all or none */
     memset(got, 0, sizeof got);
     static char keys[512][128]; /* the keys read so far, with their lines: a second one is refused */
@@ -155,6 +155,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
             want_sec = 1, lo_open = 1;
         else if (!strcmp(key, "l2.mb")) want_sec = 1, lo_open = 1, hi = 1099511.627776; /* 2^40 bytes */
         else if (!strcmp(key, "mem_eff")) lo_open = 1, hi = 10;
+        else if (!strcmp(key, "launch.floor_us")) lo_open = 1;
         else {
             const char *dot = strrchr(key, '.');
             const char *par = dot ? dot + 1 : "";
@@ -162,7 +163,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
             else if (!strcmp(par, "rho")) lo_open = 1, hi = 1000;
             else if (par[0] == 'a') lo_open = 1;
         }
-        int known = want_sec == 1 || !strcmp(key, "mem_eff");
+        int known = want_sec == 1 || !strcmp(key, "mem_eff") || !strcmp(key, "launch.floor_us");
         for (int c = 0; c < MXSIM_GX_NCLASS && !known; c++)
             for (int k = 0; k < NPAR && !known; k++) {
                 char want[96];
@@ -200,6 +201,9 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         else if (!strcmp(key, "mem_eff")) {
             eff_ln = ln;
             if (p) p->mem_eff = v, (*n_cal)++;
+        } else if (!strcmp(key, "launch.floor_us")) {
+            floor_ln = ln;
+            if (p) p->launch_floor_us = v, (*n_cal)++;
         }
         else {
             int found = 0;
@@ -246,7 +250,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
             rc = CLI_EXIT_USAGE;
         }
     /* the calibrated block (what gpu-calibrate -o writes): mem_eff, and each class it names complete */
-    int any_cal = eff_ln != 0;
+    int any_cal = eff_ln != 0 || floor_ln != 0;
     for (int c = 0; c < MXSIM_GX_NCLASS; c++) any_cal |= seen[c];
     if (!rc && any_cal && !eff_ln) {
         fprintf(stderr, "mxsim %s: error: %s:%d: [calibrated on ...]: field 'mem_eff' missing (every class's DRAM time needs it)\n",
@@ -394,6 +398,74 @@ static mxsim_status load_runs(mxsim_ctx *ctx, runs_t *r, mxsim_gpu_xbench **medi
     return st;
 }
 
+/* The launch files named by --from-launch or --to-launch: each value is a CSV of
+** kernels/tools/launch_probe.cu, or a folder, which means every launch_probe*.csv in it (name order). */
+typedef struct {
+    int n;
+    char path[MAXRUN][1024];
+} launch_t;
+
+static int expand_launch(const cli_command *cmd, const cli_args *a, const char *opt, launch_t *r)
+{
+    const char *const *v;
+    const int n = cli_get_list(cmd, a, opt, &v);
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < n; i++) {
+        struct stat sb;
+        char *names[MAXRUN];
+        int nn = 0;
+        if (stat(v[i], &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+            names[nn++] = strdup(v[i]);
+        } else {
+            DIR *dp = opendir(v[i]);
+            for (struct dirent *de; dp && (de = readdir(dp)) != NULL;) {
+                const size_t l = strlen(de->d_name);
+                if (!strncmp(de->d_name, "launch_probe", 12) && l > 16 && !strcmp(de->d_name + l - 4, ".csv") && nn < MAXRUN) {
+                    char buf[1100];
+                    snprintf(buf, sizeof buf, "%s/%s", v[i], de->d_name);
+                    names[nn++] = strdup(buf);
+                }
+            }
+            if (dp) closedir(dp);
+            qsort(names, (size_t)nn, sizeof *names, cmp_str);
+            if (nn == 0) return cli_usage("--%s %s: the folder holds no launch_probe*.csv", opt, v[i]);
+        }
+        int rc = 0;
+        for (int k = 0; k < nn; k++) {
+            if (!rc && (!names[k] || r->n >= MAXRUN || strlen(names[k]) >= sizeof r->path[0]))
+                rc = cli_usage("--%s: more than %d files or a path too long", opt, MAXRUN);
+            if (!rc) memcpy(r->path[r->n++], names[k], strlen(names[k]) + 1);
+            free(names[k]);
+        }
+        if (rc) return rc;
+    }
+    for (int i = 0; i < r->n; i++)
+        for (int j = 0; j < i; j++)
+            if (cli_gpu_same_file(r->path[i], r->path[j]))
+                return cli_usage("--%s: the file '%s' is given twice (also as '%s'): each launch counts once", opt, r->path[i],
+                                 r->path[j]);
+    return 0;
+}
+
+/* The launch floor from launch files of the card of bench `bcard` and card file `cfile` (name cname). */
+static int launch_floor(mxsim_ctx *ctx, const char *opt, const launch_t *r, const char *bcard, const char *cname,
+                        const char *cfile, double *floor_us, int *n_launches)
+{
+    const char *paths[MAXRUN];
+    char card[128];
+    for (int i = 0; i < r->n; i++) paths[i] = r->path[i];
+    const mxsim_status st = mxsim_gpu_xlaunch_floor(ctx, paths, r->n, floor_us, n_launches, card, sizeof card);
+    if (st != MXSIM_OK) return cli_fail(ctx, st);
+    if (strcmp(card, bcard) != 0 || !cli_gpu_card_is(cname, card)) {
+        fprintf(stderr, "mxsim %s: error: %s:%d: field 'card': the launch runs are of card '%s', but the --%s runs are of '%s' "
+                        "(%s: card '%s')\n",
+                cli_cmd, r->path[0], cli_gpu_first_row_line(r->path[0]), card, strncmp(opt, "from", 4) ? "to" : "from", bcard,
+                cfile, cname);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
 static void print_score(const char *what, const mxsim_gpu_xscore *s)
 {
     printf("%s: %d rows, MAPE %.2f%%, max |error| %.1f%%\n", what, s->n, 100 * s->mape, 100 * s->max_abs);
@@ -457,6 +529,8 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
     if ((rc = cli_xcard_load(to_card, &dt, &committed, &n_cal, tname, sizeof tname))) return rc;
     static runs_t rs, rt;
     if ((rc = expand_runs(cmd, a, "from", &rs)) || (rc = expand_runs(cmd, a, "to", &rt))) return rc;
+    static launch_t ls, lt;
+    if ((rc = expand_launch(cmd, a, "from-launch", &ls)) || (rc = expand_launch(cmd, a, "to-launch", &lt))) return rc;
     /* one run given twice would count twice in the median */
     for (int w = 0; w < 2; w++) {
         const runs_t *r = w ? &rt : &rs;
@@ -478,6 +552,11 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
                 if (cli_gpu_same_file(out, r->path[i]))
                     return cli_usage("output '%s' is the same file as the input '%s': refusing to overwrite an input", out,
                                      r->path[i]);
+            const launch_t *l = w ? &lt : &ls;
+            for (int i = 0; i < l->n; i++)
+                if (cli_gpu_same_file(out, l->path[i]))
+                    return cli_usage("output '%s' is the same file as the input '%s': refusing to overwrite an input", out,
+                                     l->path[i]);
         }
     }
     mxsim_gpu_xbench *bs = NULL, *bt = NULL;
@@ -509,9 +588,22 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
         free_runs(&rt);
         return rc;
     }
+    /* the launch floor: measured on the calibration card (--from-launch), checked on the other one */
+    double floor_s = 0, floor_t = 0;
+    int nl_s = 0, nl_t = 0;
+    if (st == MXSIM_OK && ls.n) rc = launch_floor(ctx, "from-launch", &ls, mxsim_gpu_xbench_card(bs), sname, from_card, &floor_s, &nl_s);
+    if (st == MXSIM_OK && !rc && lt.n) rc = launch_floor(ctx, "to-launch", &lt, mxsim_gpu_xbench_card(bt), tname, to_card, &floor_t, &nl_t);
+    if (rc) {
+        mxsim_gpu_xbench_free(bs);
+        mxsim_gpu_xbench_free(bt);
+        free_runs(&rs);
+        free_runs(&rt);
+        return rc;
+    }
     mxsim_gpu_xparams p;
     mxsim_gpu_xscore train, held, each[MAXRUN];
     if (st == MXSIM_OK) st = mxsim_gpu_xcalibrate(ctx, bs, &ds, &p);
+    p.launch_floor_us = floor_s;
     if (st == MXSIM_OK) st = mxsim_gpu_xscore_bench(ctx, bs, &ds, &p, &train);
     if (st == MXSIM_OK) st = mxsim_gpu_xscore_bench(ctx, bt, &dt, &p, &held);
     for (int i = 0; i < rt.n && st == MXSIM_OK; i++) st = mxsim_gpu_xscore_bench(ctx, rt.b[i], &dt, &p, &each[i]);
@@ -536,6 +628,14 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
                rt.build[i] ? " (library rows only: another build)" : "", mxsim_gpu_xbench_count(rt.b[i]),
                mxsim_gpu_xbench_skipped(rt.b[i]));
     printf("mem_eff %.4f (copy / datasheet HBM on %s)\n", p.mem_eff, mxsim_gpu_xbench_card(bs));
+    if (ls.n)
+        printf("launch floor %.3f us (the median of %d empty-kernel launches in %d file(s) on %s)\n", floor_s, nl_s, ls.n,
+               mxsim_gpu_xbench_card(bs));
+    else
+        printf("launch floor: none (no --from-launch): an op may be predicted below one empty launch\n");
+    if (lt.n)
+        printf("launch floor on the held-out card: measured %.3f us (the median of %d launches in %d file(s)), model %.3f us "
+               "(%+.1f%%)\n", floor_t, nl_t, lt.n, floor_s, floor_s > 0 ? 100 * (floor_s / floor_t - 1) : -100.0);
     for (int i = 0; i < rs.n; i++)
         if (!rs.build[i]) routing_notes(rs.path[i], rs.b[i], &ds, &p);
     for (int i = 0; i < rt.n; i++)
@@ -563,6 +663,7 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
     char text[16384];
     size_t u = 0;
     u += (size_t)snprintf(text + u, sizeof text - u, "mem_eff = %.6g\n", p.mem_eff);
+    if (ls.n) u += (size_t)snprintf(text + u, sizeof text - u, "launch.floor_us = %.6g\n", p.launch_floor_us);
     for (int c = 1; c < MXSIM_GX_NCLASS; c++) /* the classes the calibration card has rows of */
         for (int k = 0; k < NPAR && train.cls_n[c]; k++)
             if (par_used(c, k))
@@ -584,6 +685,11 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
                     bad++;
                 }
             }
+        if (n_cal && fabs(p.launch_floor_us - committed.launch_floor_us) > 1e-4 * p.launch_floor_us + 1e-9) {
+            fprintf(stderr, "check: %s: launch.floor_us = %.6g, re-derived %.6g\n", to_card, committed.launch_floor_us,
+                    p.launch_floor_us);
+            bad++;
+        }
         printf("check %s: %s\n", to_card, bad ? "FAIL (calibrated fields differ from the re-derivation)" : "calibrated fields re-derived");
         fail |= bad != 0;
     }
@@ -601,6 +707,8 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
         for (int i = 0; i < rs.n && w < sizeof file; i++)
             w += (size_t)snprintf(file + w, sizeof file - w, "#   %s%s%s%s%s\n", rs.path[i], rs.tag[i] ? " (build " : "",
                                   k_build_tag[rs.tag[i]], rs.tag[i] ? ")" : "", rs.build[i] ? " (library rows only)" : "");
+        for (int i = 0; i < ls.n && w < sizeof file; i++)
+            w += (size_t)snprintf(file + w, sizeof file - w, "#   %s (launch floor)\n", ls.path[i]);
         if (w < sizeof file)
             w += (size_t)snprintf(file + w, sizeof file - w, "[calibrated on %s]\n%s", mxsim_gpu_xbench_card(bs), text);
         if (w >= sizeof file || cli_write(ctx, out, file, w)) fail = 1;
@@ -617,6 +725,8 @@ static const cli_opt k_opts[] = {
     {"from-card", 0, 1, 0, "CARD.ini", "its cross-card file (only [datasheet] is read)"},
     {"to", 0, 1, 1, "[decode1:|prebf16:|prerow:]DIR|BENCH.csv", "the predicted card's runs (scored each and as their median)"},
     {"to-card", 0, 1, 0, "CARD.ini", "its cross-card file (datasheet; calibrated fields for --check)"},
+    {"from-launch", 0, 1, 1, "DIR|LAUNCH.csv", "the calibration card's launch floor: kernels/tools/launch_probe.cu runs (DIR: every launch_probe*.csv in it)"},
+    {"to-launch", 0, 1, 1, "DIR|LAUNCH.csv", "the predicted card's launch_probe runs: its measured floor against the model's"},
     {"out", 'o', 1, 0, "FILE", "write the calibrated fields (to paste into --to-card)"},
     {"check", 0, 0, 0, "", "exit 1 if --to-card's calibrated fields differ from the re-derivation"},
     {"max-mape", 0, 1, 0, "PCT", "exit 1 if the held-out MAPE is above PCT"},

@@ -200,7 +200,7 @@ static const gcol k_bcols[] = {
     {"gpu_tops_per_w", 'r', "TOPS/W", 4, "GPU efficiency, measured power"},
     {"speedup_accel_vs_gpu", 'r', "", 3, "gpu_best_us / accel_us"},
     {"energy_gpu_over_accel", 'r', "", 3, "gpu_energy_uj / accel_energy_uj"},
-    {"note", 't', "", -1, "ops left out of the TOTAL (no GPU time or no GPU power), and why"},
+    {"note", 't', "", -1, "ops left out of the TOTAL (no GPU time or no GPU power) and why; a GPU time at the model's launch floor"},
 };
 #define NB ((int)(sizeof k_bcols / sizeof k_bcols[0]))
 
@@ -253,6 +253,8 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         return mx_fail(ctx, MXSIM_E_INPUT, "gpu_accel_best_table: every datasheet value must be a positive number");
     if (!(p->mem_eff > 0 && p->mem_eff <= 10))
         return mx_fail(ctx, MXSIM_E_INPUT, "gpu_accel_best_table: mem_eff: %g is not in (0, 10]", p->mem_eff);
+    if (!(p->launch_floor_us >= 0 && p->launch_floor_us <= 1e6))
+        return mx_fail(ctx, MXSIM_E_INPUT, "gpu_accel_best_table: launch_floor_us: %g is not in [0, 1e6] us", p->launch_floor_us);
     mxsim_cost_params cp;
     mxsim_cost_params_default(&cp);
     mxsim_area area;
@@ -278,6 +280,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         static const char *const impl[3] = {"mxk-gemm-mxint8", "cublas-bf16", "cublaslt-int8"};
         const char *best = NULL, *src = NULL;
         double bus = NAN, buj = NAN;
+        int at_floor = 0; /* the best time is the model's launch floor (one empty launch per call) */
         if (gemm) {
             /* mxk: MXINT8 operands with G a multiple of 32 (the modelled kernels); cuBLAS bf16: always
             ** (MXINT8 and int8 values are exact in bf16); cuBLASLt int8: int8 operands, or one group
@@ -290,13 +293,16 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
                 double us, uj;
                 if (!impl_time(ctx, d, p, pw, impl[c], op->m, op->n, kk, gg, &us, &uj, &meas[c])) continue;
                 tm[c] = us * (double)rep, em[c] = uj * (double)rep;
-                if (!best || tm[c] < bus) best = impl[c], bus = tm[c], buj = em[c], src = meas[c] ? "measured" : "model";
+                if (!best || tm[c] < bus)
+                    best = impl[c], bus = tm[c], buj = em[c], src = meas[c] ? "measured" : "model",
+                    at_floor = !meas[c] && p->launch_floor_us > 0 && us == p->launch_floor_us;
             }
         } else if (op->kind == MXSIM_OP_DEQUANT) {
             double us, uj;
             int ms = 0;
             if (impl_time(ctx, d, p, pw, "mxk-dequant-ocp", op->m * np, 1, 1, g, &us, &uj, &ms))
-                best = "mxk-dequant-ocp", bus = us * (double)rep, buj = uj * (double)rep, src = ms ? "measured" : "model";
+                best = "mxk-dequant-ocp", bus = us * (double)rep, buj = uj * (double)rep, src = ms ? "measured" : "model",
+                at_floor = !ms && p->launch_floor_us > 0 && us == p->launch_floor_us;
         }
         const double ops = gemm ? 2.0 * (double)op->m * (double)op->n * (double)op->k * (double)rep : 0;
         const double acc_us = ts.seconds * 1e6, e_uj = en.total_pj[MXSIM_BAND_NOM] * 1e-6;
@@ -307,6 +313,12 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         if (!isnan(buj) && ops > 0) tot_ge += buj, tot_ops_e += ops, tot_ae_e += e_uj, n_e++;
         else if (!note) name_add(no_e, sizeof no_e, op->name), note = "no GPU power: left out of the TOTAL energy";
         if (ops > 0 && isnan(buj)) ge_all = 0;
+        char floor_note[96];
+        if (!note && at_floor) {
+            snprintf(floor_note, sizeof floor_note, "GPU time at the launch floor: %.3f us per call (one empty launch)",
+                     p->launch_floor_us);
+            note = floor_note;
+        }
         const double gpw = !isnan(buj) && !isnan(bus) && bus > 0 ? buj / bus : NAN;
         const double v[NB] = {0, 0, (double)op->m, (double)op->n, gemm ? (double)op->k : NAN, (double)g, (double)rep, acc_us,
                               e_uj, en.tops_per_w[MXSIM_BAND_NOM], 0, tm[0], tm[1], tm[2], 0, bus, 0, gpw, buj,

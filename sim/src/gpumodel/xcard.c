@@ -15,6 +15,7 @@
 **   time    L_c + Dser + max(C, D) + ov_c min(C, D),  C = a_{c,G} W + b_c S (us)
 **   decode  L + max(a_G W, b S + D): the weight stream's latency-bound issue and its transfer in
 **           series, the group sums overlapping it (no ov)
+**   floor   every time is at least one empty-kernel launch (launch_floor_us, xlaunch.c)
 ** Dser is the dequantize pass of dequant+cuBLAS and the pre-pass of cfg 11 (serial, before the
 ** GEMM: int8 operands and scales read, bf16 written); dequant+cuBLAS's GEMM reads the bf16
 ** operands from L2 when they fit (l2_mb), else from DRAM.  Calibrated per class:
@@ -200,7 +201,15 @@ static double predict_us(const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p, 
     double C = q->a[g] * f.W * 1e6 + bb * f.S, D = f.Dpar / bw * 1e6;
     if (is_decode(c)) /* the weight stream: latency-bound issue (b S) then transfer (D), in series */
         C = q->a[g] * f.W * 1e6, D += bb * f.S;
-    return q->L + f.Dser / bw * 1e6 + (C > D ? C : D) + q->ov * (C < D ? C : D);
+    const double t = q->L + f.Dser / bw * 1e6 + (C > D ? C : D) + q->ov * (C < D ? C : D);
+    return t > p->launch_floor_us ? t : p->launch_floor_us; /* xlaunch.c: no op beats an empty launch */
+}
+
+/* The floor is the one field of p not fitted here: a caller's value out of range is refused */
+static mxsim_status floor_check(mxsim_ctx *ctx, const char *fn, const mxsim_gpu_xparams *p)
+{
+    if (p->launch_floor_us >= 0 && p->launch_floor_us <= 1e6) return MXSIM_OK;
+    return mx_fail(ctx, MXSIM_E_INPUT, "%s: launch_floor_us: %g is not in [0, 1e6] us", fn, p->launch_floor_us);
 }
 
 /* a[0] == 0: the class had no row on the calibration card (mxsim_gpu_xcalibrate) */
@@ -217,6 +226,7 @@ mxsim_status mxsim_gpu_xpredict(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const
         return mx_fail(ctx, MXSIM_E_UNSUPPORTED, "mxsim_gpu_xpredict: class %s (of '%s') is not calibrated", k_cls[c], method);
     if (M < 1 || N < 1 || K < 1 || G < 0 || (G > 0 && K % G && c != MXSIM_GX_COPY && c != MXSIM_GX_DEQUANT))
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpredict: bad shape");
+    if (floor_check(ctx, "mxsim_gpu_xpredict", p) != MXSIM_OK) return MXSIM_E_INPUT;
     *us = predict_us(d, p, c, (double)M, (double)N, (double)K, (double)G);
     return MXSIM_OK;
 }
@@ -405,6 +415,7 @@ mxsim_status mxsim_gpu_xbench_row(const mxsim_gpu_xbench *b, int i, const mxsim_
                                   const mxsim_gpu_xparams *p, mxsim_gpu_xrow *out)
 {
     if (!b || !d || !p || !out || i < 0 || i >= b->n) return MXSIM_E_ARG;
+    if (!(p->launch_floor_us >= 0 && p->launch_floor_us <= 1e6)) return MXSIM_E_INPUT;
     const xrow *r = &b->r[i];
     out->cls = r->c;
     out->M = (int64_t)r->M, out->N = (int64_t)r->N, out->K = (int64_t)r->K, out->G = (int64_t)r->G;
@@ -443,6 +454,7 @@ mxsim_status mxsim_gpu_xscore_bench(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, c
 {
     mx_clear_err(ctx);
     if (!b || !d || !p || !out) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xscore_bench: NULL argument");
+    if (floor_check(ctx, "mxsim_gpu_xscore_bench", p) != MXSIM_OK) return MXSIM_E_INPUT;
     score(b, d, p, -1, out);
     return MXSIM_OK;
 }
