@@ -502,3 +502,34 @@ def test_config_trace_sweep_argument_types():
         mxsim.sweep(CFG, TRACE, None)
     with pytest.raises(TypeError, match="executor"):
         mxsim.sweep(CFG, TRACE, {"mx.group_size": [32]}, executor="x")
+
+
+def test_results_do_not_depend_on_the_decimal_comma_locale(tmp_path, monkeypatch):
+    """Under de_DE (locale.setlocale(LC_ALL, '') for a German user) the library wrote "0,9" into
+    its JSON, so run/cost/sweep raised JSONDecodeError, and Config refused "3.9"."""
+    import locale
+    cfg = os.path.join(ROOT, "workloads", "configs", "large.ini")
+    trace = os.path.join(ROOT, "traces", "bert-base.trace")
+    ref = (mxsim.cost(mxsim.Config(cfg)), mxsim.run(mxsim.Config(cfg), trace))
+    old = locale.setlocale(locale.LC_ALL)
+
+    def comma_locale():
+        for name in ("de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8"):
+            try:
+                locale.setlocale(locale.LC_ALL, name)
+                return True
+            except locale.Error:
+                continue
+        return False
+
+    if not comma_locale():  # not installed: build one where glibc's LOCPATH finds it
+        r = subprocess.run(["localedef", "-i", "de_DE", "-f", "UTF-8", str(tmp_path / "de_DE.UTF-8")],
+                           capture_output=True)
+        monkeypatch.setenv("LOCPATH", str(tmp_path))
+        if r.returncode != 0 or not comma_locale():
+            pytest.skip("no locale with a decimal comma is installed and localedef could not build one")
+    try:
+        assert locale.localeconv()["decimal_point"] == ","
+        assert (mxsim.cost(mxsim.Config(cfg)), mxsim.run(mxsim.Config(cfg), trace)) == ref
+    finally:
+        locale.setlocale(locale.LC_ALL, old)

@@ -69,7 +69,7 @@ mxsim_status mx_fail(mxsim_ctx *ctx, mxsim_status st, const char *fmt, ...)
     if (ctx != NULL) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+        mx_vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
         va_end(ap);
     }
     return st;
@@ -116,11 +116,11 @@ const char *mx_shape_str(int ndim, const int64_t *shape, char *buf, size_t len)
     size_t used = 0;
     if (len == 0) return buf;
     buf[0] = '\0';
-    used += (size_t)snprintf(buf, len, "(");
+    used += (size_t)mx_snprintf(buf, len, "(");
     for (int i = 0; i < ndim && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%lld", i ? ", " : "",
+        used += (size_t)mx_snprintf(buf + used, len - used, "%s%lld", i ? ", " : "",
                                  (long long)shape[i]);
-    if (used < len) snprintf(buf + used, len - used, ndim == 1 ? ",)" : ")");
+    if (used < len) mx_snprintf(buf + used, len - used, ndim == 1 ? ",)" : ")");
     return buf;
 }
 

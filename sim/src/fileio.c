@@ -265,7 +265,7 @@ static mxsim_status write_temp(mxsim_ctx *ctx, const char *path, const char *rea
     *tmp = NULL;
     if (tmpl == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
     memcpy(tmpl, real, dir_len);
-    snprintf(tmpl + dir_len, tlen - dir_len, ".%.*s.tmp.XXXXXX", base_len, base);
+    mx_snprintf(tmpl + dir_len, tlen - dir_len, ".%.*s.tmp.XXXXXX", base_len, base);
     int fd = mkstemp(tmpl);
     if (fd < 0) {
         mxsim_status st = mx_fail(ctx, MXSIM_E_IO, "%s: cannot create a temporary file in its directory: %s",

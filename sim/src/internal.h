@@ -7,12 +7,19 @@
 #ifndef MX_INTERNAL_H
 #define MX_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "mxsim.h"
 
 #define MX_INTERNAL __attribute__((visibility("hidden")))
+
+/* snprintf, vsnprintf and strtod in the C locale (cnum.c): the library's text never depends on
+** the embedder's LC_NUMERIC */
+MX_INTERNAL int mx_snprintf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+MX_INTERNAL int mx_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+MX_INTERNAL double mx_strtod(const char *s, char **end);
 
 #define MX_ERRMSG_LEN 1024
 

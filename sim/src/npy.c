@@ -72,9 +72,9 @@ static int peek(hparser *p) { return p->i < p->n ? (unsigned char)p->s[p->i] : -
 static const char *near(hparser *p, char *buf, size_t cap)
 {
     int c = peek(p);
-    if (c < 0) snprintf(buf, cap, "end of header");
-    else if (c >= 0x20 && c < 0x7F) snprintf(buf, cap, "'%c' at offset %zu", c, p->i);
-    else snprintf(buf, cap, "byte 0x%02x at offset %zu", (unsigned)c, p->i);
+    if (c < 0) mx_snprintf(buf, cap, "end of header");
+    else if (c >= 0x20 && c < 0x7F) mx_snprintf(buf, cap, "'%c' at offset %zu", c, p->i);
+    else mx_snprintf(buf, cap, "byte 0x%02x at offset %zu", (unsigned)c, p->i);
     return buf;
 }
 
@@ -521,7 +521,7 @@ static mxsim_status build_header(mxsim_ctx *ctx, const char *what, const char *d
     char sb[256], dict[400];
     if (ndim < 0 || ndim > MXSIM_MAX_DIMS)
         return mx_fail(ctx, MXSIM_E_ARG, "%s: ndim=%d: must be 0..%d", what, ndim, MXSIM_MAX_DIMS);
-    int dl = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
+    int dl = mx_snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
                       descr, mx_shape_str(ndim, shape, sb, sizeof sb));
     if (dl < 0 || (size_t)dl >= sizeof dict)
         return mx_fail(ctx, MXSIM_E_INTERNAL, "%s: .npy header does not fit its buffer", what);
@@ -609,7 +609,7 @@ mxsim_status mx_npy_encode_string(mxsim_ctx *ctx, const char *what, const char *
         return mx_fail(ctx, MXSIM_E_LIMIT, "%s: string: longer than %zu characters", what,
                        NPY_MAX_STRING_UNITS);
     size_t units = n ? n : 1; /* NumPy's dtype for '' is '<U1' */
-    snprintf(descr, sizeof descr, "<U%zu", units);
+    mx_snprintf(descr, sizeof descr, "<U%zu", units);
     mxsim_status st = build_header(ctx, what, descr, 0, NULL, hdr, sizeof hdr, &hl);
     if (st != MXSIM_OK) return st;
     uint8_t *buf = calloc(hl + 4 * units, 1);

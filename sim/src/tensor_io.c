@@ -84,7 +84,7 @@ typedef struct {
 static mxsim_status get_member(mxsim_ctx *ctx, const mx_zip *z, const char *name, uint64_t limit,
                                member_img *m)
 {
-    snprintf(m->what, sizeof m->what, "%s: member '%s'", z->path, name);
+    mx_snprintf(m->what, sizeof m->what, "%s: member '%s'", z->path, name);
     return mx_zip_extract(ctx, z, mx_zip_find(z, name), limit, &m->data, &m->len, &m->owned);
 }
 
@@ -256,7 +256,7 @@ MXSIM_API mxsim_status mxsim_mx_save(mxsim_ctx *ctx, const mxsim_mx *mx, const c
     if (pname == NULL)
         return mx_fail(ctx, MXSIM_E_ARG, "%s: profile: unknown value %d", path, (int)mx->profile);
     for (int k = 0; k < N_MEMBERS && st == MXSIM_OK; k++) {
-        snprintf(what, sizeof what, "%s: member '%s'", path, k_members[k]);
+        mx_snprintf(what, sizeof what, "%s: member '%s'", path, k_members[k]);
         switch (k) {
         case 0: st = mx_npy_encode(ctx, what, mx->mant, &img[k], &len[k]); break;
         case 1: st = mx_npy_encode(ctx, what, mx->scale, &img[k], &len[k]); break;
@@ -269,7 +269,7 @@ MXSIM_API mxsim_status mxsim_mx_save(mxsim_ctx *ctx, const mxsim_mx *mx, const c
         mx_zip_member m[N_MEMBERS];
         char names[N_MEMBERS][16];
         for (int k = 0; k < N_MEMBERS; k++) {
-            snprintf(names[k], sizeof names[k], "%s.npy", k_members[k]);
+            mx_snprintf(names[k], sizeof names[k], "%s.npy", k_members[k]);
             m[k] = (mx_zip_member){names[k], img[k], len[k]};
         }
         st = mx_zip_write(ctx, path, m, N_MEMBERS, compress != 0);

@@ -13,7 +13,7 @@
 static mxsim_status op_fail(mxsim_ctx *ctx, mxsim_status st, const mxsim_trace *tr, const mxsim_top *op)
 {
     char why[512];
-    snprintf(why, sizeof why, "%s", ctx ? mxsim_errmsg(ctx) : "");
+    mx_snprintf(why, sizeof why, "%s", ctx ? mxsim_errmsg(ctx) : "");
     return mx_fail(ctx, st, "%s:%d: op '%s': %s", mxsim_trace_source(tr), (int)op->line, op->name, why);
 }
 
@@ -236,8 +236,8 @@ static void name_add(char *buf, size_t cap, const char *name)
 {
     const size_t u = strlen(buf);
     if (u + 4 >= cap || (u >= 3 && !strcmp(buf + u - 3, "..."))) return;
-    const int w = snprintf(buf + u, cap - u, "%s%s", u ? ", " : "", name);
-    if (w < 0 || (size_t)w >= cap - u) snprintf(buf + (cap - 4 > u ? cap - 4 : u), 4, "...");
+    const int w = mx_snprintf(buf + u, cap - u, "%s%s", u ? ", " : "", name);
+    if (w < 0 || (size_t)w >= cap - u) mx_snprintf(buf + (cap - 4 > u ? cap - 4 : u), 4, "...");
 }
 
 MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *card, const mxsim_gpu_xsheet *d,
@@ -315,7 +315,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         if (ops > 0 && isnan(buj)) ge_all = 0;
         char floor_note[96];
         if (!note && at_floor) {
-            snprintf(floor_note, sizeof floor_note, "GPU time at the launch floor: %.3f us per call (one empty launch)",
+            mx_snprintf(floor_note, sizeof floor_note, "GPU time at the launch floor: %.3f us per call (one empty launch)",
                      p->launch_floor_us);
             note = floor_note;
         }
@@ -339,11 +339,11 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
             v[18] = tot_ge, v[19] = tot_ops_e / (tot_ge * 1e-6) / 1e12, v[21] = tot_ae_e > 0 ? tot_ge / tot_ae_e : NAN;
         }
         char note[1024];
-        if (n_t == n_ops) snprintf(note, sizeof note, "time over all %d ops", n_ops);
-        else snprintf(note, sizeof note, "time over the %d of %d ops with a GPU time (left out: %s)", n_t, n_ops, no_t);
+        if (n_t == n_ops) mx_snprintf(note, sizeof note, "time over all %d ops", n_ops);
+        else mx_snprintf(note, sizeof note, "time over the %d of %d ops with a GPU time (left out: %s)", n_t, n_ops, no_t);
         if (ge_all && tot_ge > 0 && n_e != n_t) {
             const size_t u = strlen(note);
-            snprintf(note + u, sizeof note - u, "; energy over the %d GEMM ops with a GPU power (also left out: %s)", n_e, no_e);
+            mx_snprintf(note + u, sizeof note - u, "; energy over the %d GEMM ops with a GPU power (also left out: %s)", n_e, no_e);
         }
         const char *s[NB] = {"TOTAL"};
         s[10] = card, s[14] = "best per op", s[22] = note;

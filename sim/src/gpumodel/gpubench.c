@@ -99,7 +99,7 @@ static int parse_pos(const char *s, double hi, double *v)
 {
     char *e;
     errno = 0;
-    *v = strtod(s, &e);
+    *v = mx_strtod(s, &e);
     return e != s && !*e && !errno && isfinite(*v) && *v > 0.0 && *v <= hi;
 }
 
@@ -197,11 +197,11 @@ mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_be
             }
         if ((st = mx_gpu_bench_card(ctx, path, line, f[0], b->card, sizeof b->card, &card_line)) != MXSIM_OK) goto fail;
         mx_gpu_rowkey *key = &keys[n_keys++];
-        snprintf(key->method, sizeof key->method, "%s", f[6]);
+        mx_snprintf(key->method, sizeof key->method, "%s", f[6]);
         key->M = M, key->N = N, key->K = K, key->G = G, key->line = line;
         if (strstr(f[6], "unsupported")) continue; /* cuBLASLt had no algorithm: no time */
-        snprintf(pt->shape, sizeof pt->shape, "%s", f[1]);
-        snprintf(pt->method, sizeof pt->method, "%s", f[6]);
+        mx_snprintf(pt->shape, sizeof pt->shape, "%s", f[1]);
+        mx_snprintf(pt->method, sizeof pt->method, "%s", f[6]);
         st = mxsim_gpu_method_parse(ctx, f[6], &pt->op);
         if (st != MXSIM_OK) {
             /* a bench of a later build (the Hopper kernels, cfg 7 and up) is the cross-card model's input */
@@ -229,7 +229,7 @@ mxsim_status mxsim_gpu_bench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_be
             const char *m = ctx ? mxsim_errmsg(ctx) : "";
             const char *c1 = strstr(m, ": ");
             const char *c2 = c1 ? strstr(c1 + 2, ": ") : NULL;
-            snprintf(why, sizeof why, "%s", c2 ? c2 + 2 : m);
+            mx_snprintf(why, sizeof why, "%s", c2 ? c2 + 2 : m);
             const char *bf = !bad_field ? "method" : !strcmp(bad_field, "m") ? "M" : !strcmp(bad_field, "n") ? "N"
                            : !strcmp(bad_field, "k") ? "K" : !strcmp(bad_field, "g") ? "G" : "method";
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field '%s': %s (method %s)", path, line, bf, why, f[6]);

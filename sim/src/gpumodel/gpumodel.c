@@ -107,8 +107,8 @@ int mx_gpu_field_ok(int i, double v)
 static void field_range(int i, char *buf, size_t n)
 {
     const gfield *g = &k_fields[i];
-    if (g->whole) snprintf(buf, n, "a whole number in %.0f..%.0f", g->lo, g->hi);
-    else snprintf(buf, n, "a number in %s%g, %g]", g->lo_open ? "(" : "[", g->lo, g->hi);
+    if (g->whole) mx_snprintf(buf, n, "a whole number in %.0f..%.0f", g->lo, g->hi);
+    else mx_snprintf(buf, n, "a number in %s%g, %g]", g->lo_open ? "(" : "[", g->lo, g->hi);
 }
 
 /* The first field of c out of its range (-1: none). */
@@ -235,7 +235,7 @@ mxsim_status mxsim_gpu_card_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_car
         }
         char *ep;
         errno = 0;
-        double v = strtod(val, &ep);
+        double v = mx_strtod(val, &ep);
         char r[64];
         field_range(fi, r, sizeof r);
         if (ep == val || *ep || errno) {
@@ -271,7 +271,7 @@ static double issue_rate(const mxsim_gpu_card *c) { return c->n_sm * c->issue_pe
 ** between instructions on average (a closed queue with one server). */
 static double issue_eff(const mxsim_gpu_card *c, double w) { return w / (w + c->warp_stall_cyc); }
 
-static void set_bound(mxsim_gpu_pred *o, const char *b) { snprintf(o->bound, sizeof o->bound, "%s", b); }
+static void set_bound(mxsim_gpu_pred *o, const char *b) { mx_snprintf(o->bound, sizeof o->bound, "%s", b); }
 
 /* Streaming kernel: bytes moved, instructions per element counted from the source. */
 static void model_stream(const mxsim_gpu_card *c, double n_elem, double bytes, double instr_per_elem,

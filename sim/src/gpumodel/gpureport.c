@@ -262,7 +262,7 @@ MXSIM_API mxsim_status mxsim_gpu_report_save(mxsim_ctx *ctx, const mxsim_gpu_car
     for (int i = 0; st == MXSIM_OK && i < 4; i++) {
         size_t n = strlen(dir) + strlen(names[i]) + 2;
         if ((path[i] = malloc(n)) == NULL) break;
-        snprintf(path[i], n, "%s/%s", dir, names[i]);
+        mx_snprintf(path[i], n, "%s/%s", dir, names[i]);
     }
     if (st == MXSIM_OK && (md.oom || svg.oom || ini.oom || !path[3])) st = mx_fail(ctx, MXSIM_E_NOMEM, "gpu_report_save: out of memory");
     if (st == MXSIM_OK) {

@@ -311,7 +311,7 @@ mxsim_status mxsim_gpu_xbench_load_build(mxsim_ctx *ctx, const char *path, int b
         for (int j = 0; j < 5; j++) {
             char *e;
             errno = 0;
-            v[j] = strtod(f[j == 4 ? 7 : 2 + j], &e);
+            v[j] = mx_strtod(f[j == 4 ? 7 : 2 + j], &e);
             /* M, N, K, G whole numbers (G may be 0) up to 2^40; median_us in (0, 1e9] */
             const double hi = j == 4 ? MX_GPU_MAX_US : 1099511627776.0;
             if (e == f[j == 4 ? 7 : 2 + j] || *e || errno || !isfinite(v[j]) || v[j] > hi ||
@@ -660,7 +660,7 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
         for (int j = 0; j < 7; j++) {
             char *e;
             errno = 0;
-            const double v = *dst[j] = strtod(f[col[j]], &e);
+            const double v = *dst[j] = mx_strtod(f[col[j]], &e);
             int ok = e != f[col[j]] && !*e && !errno && isfinite(v);
             if (ok && j < 4) ok = v >= (j == 3 ? 0 : 1) && v <= 1099511627776.0 && floor(v) == v;
             else if (ok && j == 4) ok = v > 0 && v <= MX_GPU_MAX_US;
@@ -681,7 +681,7 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 7 (method): longer than %zu bytes", path, cur.line, sizeof r->method - 1);
             goto fail;
         }
-        snprintf(r->method, sizeof r->method, "%s", f[6]);
+        mx_snprintf(r->method, sizeof r->method, "%s", f[6]);
         mx_gpu_rowkey *key = &keys[n_keys++];
         memcpy(key->method, f[6], strlen(f[6]) + 1);
         key->M = (int64_t)r->M, key->N = (int64_t)r->N, key->K = (int64_t)r->K, key->G = (int64_t)r->G, key->line = cur.line;

@@ -75,7 +75,7 @@ static mxsim_status read_one(mxsim_ctx *ctx, const char *path, double *v, int *n
         for (int j = 0; j < 5 && st == MXSIM_OK; j++) {
             char *e;
             errno = 0;
-            x[j] = strtod(f[2 + j], &e);
+            x[j] = mx_strtod(f[2 + j], &e);
             int ok = e != f[2 + j] && !*e && !errno && isfinite(x[j]);
             if (ok && j < 2) ok = x[j] >= 0 && x[j] <= 1099511627776.0 && floor(x[j]) == x[j];
             else if (ok && j < 4) ok = x[j] > 0 && x[j] <= MX_GPU_MAX_US;
@@ -101,7 +101,7 @@ static mxsim_status read_one(mxsim_ctx *ctx, const char *path, double *v, int *n
             break;
         }
         {
-            snprintf(seen[rows].kernel, sizeof seen[rows].kernel, "%s", f[1]);
+            mx_snprintf(seen[rows].kernel, sizeof seen[rows].kernel, "%s", f[1]);
             seen[rows].smem = x[1], seen[rows].line = cur.line;
         }
         rows++;

@@ -164,7 +164,7 @@ mxsim_status mxsim_table_set_meta(mxsim_ctx *ctx, mxsim_table *t, const char *ke
         return mx_fail(ctx, MXSIM_E_ARG, "table metadata: empty key or value");
     if (is_number) {
         char *end = NULL;
-        double v = strtod(value, &end);
+        double v = mx_strtod(value, &end);
         if (end == value || *end != '\0' || !isfinite(v))
             return mx_fail(ctx, MXSIM_E_ARG, "table metadata '%s': '%s' is not a finite number",
                            key, value);
@@ -297,11 +297,11 @@ static const char *cell_text(const col_t *c, const cell_t *v, char *buf, size_t 
     if (v->null) return "";
     switch (c->type) {
     case MXSIM_CELL_TEXT: return v->text ? v->text : "";
-    case MXSIM_CELL_INT: snprintf(buf, len, "%lld", (long long)v->i); return buf;
+    case MXSIM_CELL_INT: mx_snprintf(buf, len, "%lld", (long long)v->i); return buf;
     default:
         if (c->decimals == -1 || !isfinite(v->r)) return mx_fmt_real(v->r, buf, len);
-        if (c->decimals < -1) snprintf(buf, len, "%.*g", -c->decimals, v->r); /* significant digits */
-        else snprintf(buf, len, "%.*f", c->decimals, v->r);
+        if (c->decimals < -1) mx_snprintf(buf, len, "%.*g", -c->decimals, v->r); /* significant digits */
+        else mx_snprintf(buf, len, "%.*f", c->decimals, v->r);
         return buf;
     }
 }
@@ -311,7 +311,7 @@ static const char *cell_text(const col_t *c, const cell_t *v, char *buf, size_t 
 static const char *cell_text_tty(const col_t *c, const cell_t *v, char *buf, size_t len)
 {
     if (!v->null && c->type == MXSIM_CELL_REAL && c->decimals == -1 && isfinite(v->r)) {
-        snprintf(buf, len, "%.10g", v->r);
+        mx_snprintf(buf, len, "%.10g", v->r);
         return buf;
     }
     return cell_text(c, v, buf, len);
@@ -346,7 +346,7 @@ static void render_json(const mxsim_table *t, mx_buf *b)
         mx_buf_puts(b, m ? ",\n    " : "\n    ");
         mx_buf_json_str(b, t->meta[m].key);
         mx_buf_puts(b, ": ");
-        if (t->meta[m].is_number) mx_buf_json_real(b, strtod(t->meta[m].value, NULL));
+        if (t->meta[m].is_number) mx_buf_json_real(b, mx_strtod(t->meta[m].value, NULL));
         else mx_buf_json_str(b, t->meta[m].value);
     }
     mx_buf_puts(b, t->n_meta ? "\n  },\n  \"columns\": [" : "},\n  \"columns\": [");

@@ -42,14 +42,14 @@ void mx_buf_vprintf(mx_buf *b, const char *fmt, va_list ap)
 {
     va_list ap2;
     va_copy(ap2, ap);
-    int k = vsnprintf(NULL, 0, fmt, ap2);
+    int k = mx_vsnprintf(NULL, 0, fmt, ap2);
     va_end(ap2);
     if (k < 0) {
         b->oom = 1;
         return;
     }
     if (grow(b, (size_t)k) != 0) return;
-    vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
+    mx_vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
     b->n += (size_t)k;
 }
 
@@ -120,15 +120,15 @@ void mx_buf_json_str(mx_buf *b, const char *s)
 const char *mx_fmt_real(double v, char *buf, size_t len)
 {
     if (buf == NULL || len == 0) return ""; /* also keeps gcc's -Wformat-truncation quiet under ASan */
-    if (isnan(v)) snprintf(buf, len, "nan");
-    else if (isinf(v)) snprintf(buf, len, v > 0 ? "inf" : "-inf");
+    if (isnan(v)) mx_snprintf(buf, len, "nan");
+    else if (isinf(v)) mx_snprintf(buf, len, v > 0 ? "inf" : "-inf");
     else if (v == floor(v) && fabs(v) < 1e15) {
-        snprintf(buf, len, "%.0f", v); /* a whole number as one: 26502960, not 2.650296e+07 */
+        mx_snprintf(buf, len, "%.0f", v); /* a whole number as one: 26502960, not 2.650296e+07 */
     } else {
         /* shortest precision that round-trips, so outputs stay short and exact */
         for (int prec = 1; prec <= 17; prec++) {
-            snprintf(buf, len, "%.*g", prec, v);
-            if (strtod(buf, NULL) == v) break;
+            mx_snprintf(buf, len, "%.*g", prec, v);
+            if (mx_strtod(buf, NULL) == v) break;
         }
     }
     return buf;

@@ -173,7 +173,7 @@ static const char *const k_sup[10] = {"\u2070", "\u00b9", "\u00b2", "\u00b3", "\
 static void sup_int(char *out, size_t n, int e) /* e as superscript digits */
 {
     char d[16];
-    snprintf(d, sizeof d, "%d", e);
+    mx_snprintf(d, sizeof d, "%d", e);
     size_t k = strlen(out);
     for (const char *p = d; *p && k + 4 < n; p++) {
         const char *s = *p == '-' ? "\u207b" : k_sup[*p - '0'];
@@ -187,7 +187,7 @@ static void sup_int(char *out, size_t n, int e) /* e as superscript digits */
 static void fmt_num(double v, char *out, size_t n)
 {
     if (fabs(v) < 1e-12) v = 0; /* no "-0" nor rounding dust */
-    snprintf(out, n, "%.6g", v);
+    mx_snprintf(out, n, "%.6g", v);
 }
 
 static void tick_label(const mx_axis *a, double v, char *out, size_t n)
@@ -196,8 +196,8 @@ static void tick_label(const mx_axis *a, double v, char *out, size_t n)
         int e = (int)floor(log10(v) + 1e-9);
         double m = v / pow(10, e);
         out[0] = '\0';
-        if (fabs(m - 1) > 1e-6) snprintf(out, n, "%g\u00d7", m);
-        snprintf(out + strlen(out), n - strlen(out), "10");
+        if (fabs(m - 1) > 1e-6) mx_snprintf(out, n, "%g\u00d7", m);
+        mx_snprintf(out + strlen(out), n - strlen(out), "10");
         sup_int(out, n, e);
         return;
     }
@@ -209,14 +209,14 @@ static void tick_label(const mx_axis *a, double v, char *out, size_t n)
 ** continuous linear axis (so that neither is left to guess). */
 static void axis_title(const mx_axis *a, const char *title, char *out, size_t n)
 {
-    snprintf(out, n, "%s", title);
+    mx_snprintf(out, n, "%s", title);
     if (a->exp10) {
-        snprintf(out + strlen(out), n - strlen(out), " (\u00d710");
+        mx_snprintf(out + strlen(out), n - strlen(out), " (\u00d710");
         sup_int(out, n, a->exp10);
-        snprintf(out + strlen(out), n - strlen(out), ")");
+        mx_snprintf(out + strlen(out), n - strlen(out), ")");
     }
-    if (a->log) snprintf(out + strlen(out), n - strlen(out), ", log scale");
-    else if (!a->discrete) snprintf(out + strlen(out), n - strlen(out), ", linear scale");
+    if (a->log) mx_snprintf(out + strlen(out), n - strlen(out), ", log scale");
+    else if (!a->discrete) mx_snprintf(out + strlen(out), n - strlen(out), ", linear scale");
 }
 
 static double map_v(const mx_axis *a, double v, double p0, double p1)
@@ -265,7 +265,7 @@ static void draw_axes(mx_chart_layout *L, mx_buf *b, const char *x_title, const 
         if (!ys)
             mx_buf_printf(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n", L->px0, L->px1, y, y);
         mx_buf_printf(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#222\"/>\n", L->px0 - 5, L->px0, y, y);
-        if (ylab) snprintf(s, sizeof s, "%s", ylab[i]);
+        if (ylab) mx_snprintf(s, sizeof s, "%s", ylab[i]);
         else tick_label(ay, ay->tick[i], s, sizeof s);
         text_at(L, b, MX_BOX_TICK_Y, L->px0 - GAP, y, 'e', fs, 0, s);
     }
@@ -276,7 +276,7 @@ static void draw_axes(mx_chart_layout *L, mx_buf *b, const char *x_title, const 
         int ok = 1;
         for (int i = 0; i < ax->n_ticks && ok; i += k) {
             double x = xs ? xs[i] : map_v(ax, ax->tick[i], L->px0, L->px1);
-            if (xlab) snprintf(s, sizeof s, "%s", xlab[i]);
+            if (xlab) mx_snprintf(s, sizeof s, "%s", xlab[i]);
             else tick_label(ax, ax->tick[i], s, sizeof s);
             double w = text_w(s, fs);
             ok = x - w / 2 > prev_r + 4;
@@ -289,7 +289,7 @@ static void draw_axes(mx_chart_layout *L, mx_buf *b, const char *x_title, const 
         if (!xs) mx_buf_printf(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n", x, x, L->py0, L->py1);
         mx_buf_printf(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#222\"/>\n", x, x, L->py1, L->py1 + 5);
         if (i % k) continue;
-        if (xlab) snprintf(s, sizeof s, "%s", xlab[i]);
+        if (xlab) mx_snprintf(s, sizeof s, "%s", xlab[i]);
         else tick_label(ax, ax->tick[i], s, sizeof s);
         text_at(L, b, MX_BOX_TICK_X, x, L->py1 + GAP + lh / 2, 'm', fs, 0, s);
     }
@@ -309,7 +309,7 @@ static double below_axes(double py1) { return py1 + GAP + 2 * line_h(MX_CHART_FO
 static void marker(mx_buf *b, int shape, double x, double y, double r, const char *fill, const char *stroke)
 {
     char st[64] = "";
-    if (stroke) snprintf(st, sizeof st, " stroke=\"%s\" stroke-width=\"1.2\"", stroke);
+    if (stroke) mx_snprintf(st, sizeof st, " stroke=\"%s\" stroke-width=\"1.2\"", stroke);
     switch (shape % N_MARKERS) {
     case 0: mx_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\"%s/>\n", x, y, r, fill, st); return;
     case 1: mx_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"%s/>\n", x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7, fill, st); return;
@@ -354,7 +354,7 @@ static double legend(mx_chart_layout *L, mx_buf *b, double x, double y, const ch
     }
     if (shown < n) {
         char s[64];
-        snprintf(s, sizeof s, "+%d more (see the CSV)", n - shown);
+        mx_snprintf(s, sizeof s, "+%d more (see the CSV)", n - shown);
         text_at(L, b, MX_BOX_LEGEND, x, y + ROW_H / 2, 's', fs, 0, s);
         *w = fmax(*w, text_w(s, fs));
         y += ROW_H;
@@ -616,7 +616,7 @@ static void viridis(double t, char *out, size_t n)
     double u = f - i;
     int rgb[3];
     for (int k = 0; k < 3; k++) rgb[k] = (int)lround(s[i][k] + u * (s[i + 1][k] - s[i][k]));
-    snprintf(out, n, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+    mx_snprintf(out, n, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
 }
 
 static int overlaps(const mx_box *a, double x, double y, double w, double h)
@@ -750,9 +750,9 @@ void mx_chart_scatter(const mx_scatter_chart *c, mx_buf *svg, mx_buf *csv, mx_ch
         cy = y + ROW_H;
     }
     char note[256];
-    snprintf(note, sizeof note, "%s", c->note ? c->note : "");
+    mx_snprintf(note, sizeof note, "%s", c->note ? c->note : "");
     if (L->n_omitted)
-        snprintf(note + strlen(note), sizeof note - strlen(note), "%s%d front label%s left out for room (see the CSV).",
+        mx_snprintf(note + strlen(note), sizeof note - strlen(note), "%s%d front label%s left out for room (see the CSV).",
                  note[0] ? " " : "", L->n_omitted, L->n_omitted > 1 ? "s" : "");
     double yb = title_and_note(L, &body, c->title, note, below_axes(L->py1));
     finish(L, svg, &body, lx + lw, fmax(yb, cy));

@@ -30,7 +30,7 @@ static const char *colname(const mx_csv *c, const size_t *offs, int col, char *b
     size_t L = 0;
     while (s[L] >= 0x20 && s[L] < 0x7f) L++;
     if (s[L] == '\0' && L > 0 && L <= 64) return s;
-    snprintf(buf, n, "column %d", col + 1);
+    mx_snprintf(buf, n, "column %d", col + 1);
     return buf;
 }
 

@@ -134,7 +134,7 @@ static mxsim_status parse_number(parser *ps, double *out)
     memcpy(tmp, s, (size_t)(q - s));
     tmp[q - s] = '\0';
     errno = 0;
-    double v = strtod(tmp, NULL);
+    double v = mx_strtod(tmp, NULL);
     if (!isfinite(v)) return bad(ps, "number out of the range of a double");
     *out = v;
     ps->p = q;

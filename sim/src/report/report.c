@@ -81,7 +81,7 @@ static mxsim_status member(mxsim_ctx *ctx, const meta_t *m, int obj, const char 
                            mx_json_type t, int nullable, int *out)
 {
     char field[128];
-    snprintf(field, sizeof field, "%s%s%s", objname, objname[0] ? "." : "", key);
+    mx_snprintf(field, sizeof field, "%s%s%s", objname, objname[0] ? "." : "", key);
     int k = mx_json_get(&m->j, obj, key);
     if (k < 0) return meta_bad(ctx, m, obj, field, "missing");
     mx_json_type got = m->j.node[k].type;
@@ -91,7 +91,7 @@ static mxsim_status member(mxsim_ctx *ctx, const meta_t *m, int obj, const char 
     }
     if (got != t) {
         char why[96];
-        snprintf(why, sizeof why, "expected %s%s, got %s", type_name(t), nullable ? " or null" : "", type_name(got));
+        mx_snprintf(why, sizeof why, "expected %s%s, got %s", type_name(t), nullable ? " or null" : "", type_name(got));
         return meta_bad(ctx, m, k, field, why);
     }
     *out = k;
@@ -116,7 +116,7 @@ static mxsim_status member_int(mxsim_ctx *ctx, const meta_t *m, int obj, const c
     double v = m->j.node[k].num;
     if (v != floor(v) || v < (double)lo || v > (double)hi) {
         char why[96];
-        snprintf(why, sizeof why, "expected a whole number in %lld..%lld, got %g", (long long)lo, (long long)hi, v);
+        mx_snprintf(why, sizeof why, "expected a whole number in %lld..%lld, got %g", (long long)lo, (long long)hi, v);
         return meta_bad(ctx, m, k, key, why);
     }
     *out = (int64_t)v;
@@ -127,7 +127,7 @@ static mxsim_status read_axis(mxsim_ctx *ctx, meta_t *m, int node, int a)
 {
     axis_t *ax = &m->ax[a];
     char name[32];
-    snprintf(name, sizeof name, "axes[%d]", a);
+    mx_snprintf(name, sizeof name, "axes[%d]", a);
     mxsim_status st;
     int vals;
     if ((st = member_str(ctx, m, node, name, "key", 0, &ax->key)) != MXSIM_OK ||
@@ -136,16 +136,16 @@ static mxsim_status read_axis(mxsim_ctx *ctx, meta_t *m, int node, int a)
         (st = member(ctx, m, node, name, "values", MX_JSON_ARR, 0, &vals)) != MXSIM_OK)
         return st;
     char field[64];
-    snprintf(field, sizeof field, "%s.key", name);
+    mx_snprintf(field, sizeof field, "%s.key", name);
     if (!ax->key[0]) return meta_bad(ctx, m, node, field, "empty");
     for (int b = 0; b < a; b++)
         if (!strcmp(m->ax[b].key, ax->key)) return meta_bad(ctx, m, node, field, "the same key as an earlier axis");
-    snprintf(field, sizeof field, "%s.type", name);
+    mx_snprintf(field, sizeof field, "%s.type", name);
     int is_int = !strcmp(ax->type, "int"), is_real = !strcmp(ax->type, "real");
     if (!is_int && !is_real && strcmp(ax->type, "enum") && strcmp(ax->type, "text"))
         return meta_bad(ctx, m, node, field, "expected int, real, enum or text");
     ax->numeric = is_int || is_real;
-    snprintf(field, sizeof field, "%s.values", name);
+    mx_snprintf(field, sizeof field, "%s.values", name);
     ax->n = m->j.node[vals].count;
     if (ax->n < 1 || ax->n > MAX_AXIS_VALUES) return meta_bad(ctx, m, vals, field, "expected 1 to 100000 values");
     ax->num = malloc((size_t)ax->n * sizeof *ax->num);
@@ -155,7 +155,7 @@ static mxsim_status read_axis(mxsim_ctx *ctx, meta_t *m, int node, int a)
     int i = 0;
     for (int k = m->j.node[vals].first; k >= 0; k = m->j.node[k].next, i++) {
         const mx_json_node *v = &m->j.node[k];
-        snprintf(field, sizeof field, "%s.values[%d]", name, i);
+        mx_snprintf(field, sizeof field, "%s.values[%d]", name, i);
         if (ax->numeric) {
             if (v->type != MX_JSON_NUM) return meta_bad(ctx, m, k, field, "expected a number");
             if (is_int && (v->num != floor(v->num) || fabs(v->num) > 9e15))
@@ -215,7 +215,7 @@ static mxsim_status read_meta(mxsim_ctx *ctx, const char *path, meta_t *m)
     int a = 0;
     for (int k = m->j.node[axes].first; k >= 0; k = m->j.node[k].next, a++) {
         char name[32];
-        snprintf(name, sizeof name, "axes[%d]", a);
+        mx_snprintf(name, sizeof name, "axes[%d]", a);
         if (m->j.node[k].type != MX_JSON_OBJ) return meta_bad(ctx, m, k, name, "expected an object");
         m->n_axes = a + 1; /* read_axis's allocations are freed by meta_free */
         if ((st = read_axis(ctx, m, k, a)) != MXSIM_OK) return st;
@@ -224,7 +224,7 @@ static mxsim_status read_meta(mxsim_ctx *ctx, const char *path, meta_t *m)
     for (int k = m->j.node[m->columns].first; k >= 0; k = m->j.node[k].next, i++) {
         char name[32];
         const char *s;
-        snprintf(name, sizeof name, "columns[%d]", i);
+        mx_snprintf(name, sizeof name, "columns[%d]", i);
         if (m->j.node[k].type != MX_JSON_OBJ) return meta_bad(ctx, m, k, name, "expected an object");
         if ((st = member_str(ctx, m, k, name, "name", 0, &s)) != MXSIM_OK ||
             (st = member_str(ctx, m, k, name, "type", 0, &s)) != MXSIM_OK)
@@ -266,7 +266,7 @@ typedef struct {
     int xa; /* x axis, -1: none */
 } input_t;
 
-static double num(const input_t *in, int64_t row, int col) { return strtod(mx_csv_at(&in->c, row, col), NULL); }
+static double num(const input_t *in, int64_t row, int col) { return mx_strtod(mx_csv_at(&in->c, row, col), NULL); }
 
 static int col_of(const input_t *in, const char *name) { return mx_csv_col(&in->c, name); }
 
@@ -287,7 +287,7 @@ static const char *shown(const char *s, char buf[48])
 {
     size_t k = 0;
     for (; s[k] && k < 40; k++) buf[k] = (unsigned char)s[k] < 0x20 || s[k] == 0x7f ? '?' : s[k];
-    snprintf(buf + k, 48 - k, "%s", s[k] ? "..." : "");
+    mx_snprintf(buf + k, 48 - k, "%s", s[k] ? "..." : "");
     return buf;
 }
 
@@ -297,7 +297,7 @@ static mxsim_status check_number(const input_t *in, int64_t r, int c, int finite
     const char *v = mx_csv_at(&in->c, r, c);
     char *end;
     errno = 0;
-    double x = strtod(v, &end);
+    double x = mx_strtod(v, &end);
     const char *why = end == v || *end != '\0' ? "not a number" : NULL;
     if (!why && isfinite(x) && fabs(x) > MAX_MAGNITUDE) why = "magnitude above 1e200 (no mxsim metric comes near)";
     if (!why && finite_nonneg && !(isfinite(x) && x >= 0)) why = "expected a finite number >= 0";
@@ -379,7 +379,7 @@ static mxsim_status check_rows(input_t *in)
         for (int a = 0; a < m->n_axes && st == MXSIM_OK; a++) {
             const axis_t *ax = &m->ax[a];
             const char *v = mx_csv_at(c, r, ax->col);
-            double x = ax->numeric ? strtod(v, &end) : NAN;
+            double x = ax->numeric ? mx_strtod(v, &end) : NAN;
             int found = -1;
             if (!ax->numeric || (end != v && *end == '\0'))
                 for (int q = 0; q < ax->n && found < 0; q++)
@@ -454,8 +454,8 @@ static void point_label(const input_t *in, const point_t *p, char *out, size_t n
     size_t k = 0;
     out[0] = '\0';
     for (int a = 0; a < in->m.n_axes && k < n; a++)
-        k += (size_t)snprintf(out + k, n - k, "%s%s", a ? " / " : "", in->m.ax[a].text[p->vi[a]]);
-    if (in->m.n_axes == 0) snprintf(out, n, "point %lld", (long long)p->id);
+        k += (size_t)mx_snprintf(out + k, n - k, "%s%s", a ? " / " : "", in->m.ax[a].text[p->vi[a]]);
+    if (in->m.n_axes == 0) mx_snprintf(out, n, "point %lld", (long long)p->id);
 }
 
 /* "array.size / mx.group_size" (all axes) or the other axes than the x axis, ", "-joined. */
@@ -464,7 +464,7 @@ static void axis_keys(const input_t *in, int skip, const char *sep, char *out, s
     size_t k = 0;
     out[0] = '\0';
     for (int a = 0; a < in->m.n_axes && k < n; a++)
-        if (a != skip) k += (size_t)snprintf(out + k, n - k, "%s%s", k ? sep : "", in->m.ax[a].key);
+        if (a != skip) k += (size_t)mx_snprintf(out + k, n - k, "%s%s", k ? sep : "", in->m.ax[a].key);
 }
 
 typedef struct {
@@ -549,8 +549,8 @@ static int lines_build(const input_t *in, lines_t *l)
         o[0] = '\0';
         for (int a = 0; ax && a < in->m.n_axes && k < SERIES_LABEL_LEN; a++)
             if (a != xa)
-                k += (size_t)snprintf(o + k, SERIES_LABEL_LEN - k, "%s%s", k ? ", " : "", in->m.ax[a].text[in->pt[idx[sr]].vi[a]]);
-        if (!o[0]) snprintf(o, SERIES_LABEL_LEN, "all points");
+                k += (size_t)mx_snprintf(o + k, SERIES_LABEL_LEN - k, "%s%s", k ? ", " : "", in->m.ax[a].text[in->pt[idx[sr]].vi[a]]);
+        if (!o[0]) mx_snprintf(o, SERIES_LABEL_LEN, "all points");
         l->label[sr] = o;
     }
     free(order);
@@ -614,9 +614,9 @@ static void chart_lines(const input_t *in, const lines_t *l, mx_report_out *o, i
     for (int q = 0; q < l->n_x; q++) xl[q] = l->x_lab[q] ? l->x_lab[q] : xlab[q];
     char x_title[160], legend_title[160], x_col[64];
     const axis_t *ax = in->xa >= 0 ? &in->m.ax[in->xa] : NULL;
-    if (ax && ax->unit[0]) snprintf(x_title, sizeof x_title, "%s (%s)", ax->key, ax->unit);
-    else snprintf(x_title, sizeof x_title, "%s", ax ? ax->key : "design point (point number)");
-    snprintf(x_col, sizeof x_col, "%s", ax ? ax->key : "point");
+    if (ax && ax->unit[0]) mx_snprintf(x_title, sizeof x_title, "%s (%s)", ax->key, ax->unit);
+    else mx_snprintf(x_title, sizeof x_title, "%s", ax ? ax->key : "design point (point number)");
+    mx_snprintf(x_col, sizeof x_col, "%s", ax ? ax->key : "point");
     if (ax) axis_keys(in, in->xa, ", ", legend_title, sizeof legend_title);
     else legend_title[0] = '\0'; /* one series, "all points" */
     mx_line_chart c = {title, x_title, y_title, legend_title[0] ? legend_title : NULL, note, l->n_x, l->x, xl,
@@ -663,7 +663,7 @@ static void chart_bars(const input_t *in, mx_report_out *o, int k, const char *t
     for (int j = 0; j < n_cols; j++) {
         if (sum[j] == 0 && n_cols > 1) {
             size_t w = strlen(zero);
-            snprintf(zero + w, sizeof zero - w, "%s%s", w ? ", " : "", names[j]);
+            mx_snprintf(zero + w, sizeof zero - w, "%s%s", w ? ", " : "", names[j]);
             continue;
         }
         if (n_cols <= MAX_PARTS || rank[j] < MAX_PARTS - 1) slot[ns++] = j;
@@ -686,11 +686,11 @@ static void chart_bars(const input_t *in, mx_report_out *o, int k, const char *t
     char y_title[192], note[320] = "";
     char keys[160];
     axis_keys(in, -1, " / ", keys, sizeof keys);
-    snprintf(y_title, sizeof y_title, "design point%s%s%s", keys[0] ? " (" : "", keys, keys[0] ? ")" : "");
-    if (nb < in->n_pt) snprintf(note, sizeof note, "The first %d of %d points; the CSV has them all.", nb, in->n_pt);
+    mx_snprintf(y_title, sizeof y_title, "design point%s%s%s", keys[0] ? " (" : "", keys, keys[0] ? ")" : "");
+    if (nb < in->n_pt) mx_snprintf(note, sizeof note, "The first %d of %d points; the CSV has them all.", nb, in->n_pt);
     if (zero[0]) {
         size_t w = strlen(note);
-        snprintf(note + w, sizeof note - w, "%sZero at every point, not drawn: %s.", w ? " " : "", zero);
+        mx_snprintf(note + w, sizeof note - w, "%sZero at every point, not drawn: %s.", w ? " " : "", zero);
     }
     int hue[MAX_PARTS]; /* by column: energy and area list the components in one order */
     for (int p = 0; p < np; p++) hue[p] = p < ns ? slot[p] : 0;
@@ -761,7 +761,7 @@ static void chart_pareto(const input_t *in, mx_report_out *o, int k, int **front
     }
     char keys[160], note[224];
     axis_keys(in, -1, " / ", keys, sizeof keys);
-    snprintf(note, sizeof note, "Labels: %s of the points on the front.", keys[0] ? keys : "point number");
+    mx_snprintf(note, sizeof note, "Labels: %s of the points on the front.", keys[0] ? keys : "point number");
     mx_scatter_chart c = {"Pareto front: cycles vs energy, coloured by SQNR", "cycles (whole trace)", "energy (mJ)",
                           "SQNR (dB)", note, n, x, x + n, x + 2 * n, front, pl,
                           "point", "cycles_total", "energy_mj", "sqnr_db"};
@@ -917,11 +917,11 @@ static void json_text(const mx_json *j, int k, char *out, size_t n)
 {
     const mx_json_node *v = &j->node[k];
     switch (v->type) {
-    case MX_JSON_NULL: snprintf(out, n, "null"); return;
-    case MX_JSON_BOOL: snprintf(out, n, "%s", v->num ? "true" : "false"); return;
+    case MX_JSON_NULL: mx_snprintf(out, n, "null"); return;
+    case MX_JSON_BOOL: mx_snprintf(out, n, "%s", v->num ? "true" : "false"); return;
     case MX_JSON_NUM: mx_fmt_real(v->num, out, n); return;
-    case MX_JSON_STR: snprintf(out, n, "%s", v->str); return;
-    default: snprintf(out, n, "(%d members)", v->count); return;
+    case MX_JSON_STR: mx_snprintf(out, n, "%s", v->str); return;
+    default: mx_snprintf(out, n, "(%d members)", v->count); return;
     }
 }
 
@@ -952,9 +952,9 @@ static void constants(doc_t *d, mxsim_ctx *ctx, const meta_t *m)
         mx_fmt_real(c->low, v[1], sizeof v[1]);
         mx_fmt_real(c->high, v[2], sizeof v[2]);
         /* node 0: a constant that does not scale with the node (DRAM) */
-        snprintf(node, sizeof node, c->node_nm > 0 ? "%d" : "n/a", c->node_nm);
+        mx_snprintf(node, sizeof node, c->node_nm > 0 ? "%d" : "n/a", c->node_nm);
         if (c->node_nm > 0) mx_fmt_real(c->vdd_v, vdd, sizeof vdd);
-        else snprintf(vdd, sizeof vdd, "n/a");
+        else mx_snprintf(vdd, sizeof vdd, "n/a");
         if (!strcmp(c->key, "sram.energy_per_bit_8kib")) sram8 = c->value;
         const char *cells[12] = {c->key, c->component, c->what, v[0], v[1], v[2], c->unit, node, vdd, c->source,
                                  c->confidence, c->derivation};
@@ -966,7 +966,7 @@ static void constants(doc_t *d, mxsim_ctx *ctx, const meta_t *m)
         /* the table quotes the 8 KiB macro; what the run applied is scaled to its bank size */
         char a[32], b[32], line[320];
         const double kib = m->j.node[kb].num;
-        snprintf(line, sizeof line, "SRAM access energy as applied: the table's 8 KiB value x sqrt(sram_bank_kib / 8) = "
+        mx_snprintf(line, sizeof line, "SRAM access energy as applied: the table's 8 KiB value x sqrt(sram_bank_kib / 8) = "
                                     "%s x sqrt(%s / 8) = %s pJ/bit (nominal, before node scaling; the band scales alike).",
                  mx_fmt_real(sram8, a, sizeof a), mx_fmt_real(kib, b, sizeof b), mx_fmt_real(sram8 * sqrt(kib / 8.0), (char[32]){0}, 32));
         doc_p(d, line);
@@ -982,11 +982,11 @@ static void constants(doc_t *d, mxsim_ctx *ctx, const meta_t *m)
     mxsim_status st = nn == floor(nn) && fabs(nn) < 1e6 ? mxsim_node_scaling(ctx, (int)nn, m->j.node[kv].num, &sc)
                                                         : MXSIM_E_INPUT;
     if (st != MXSIM_OK) {
-        snprintf(line, sizeof line, "The sidecar's node (%g nm, %g V) is not in the scaling table: the constants above "
+        mx_snprintf(line, sizeof line, "The sidecar's node (%g nm, %g V) is not in the scaling table: the constants above "
                                     "are unscaled.", nn, m->j.node[kv].num);
         mx_clear_err(ctx);
     } else {
-        snprintf(line, sizeof line, "Node scaling (SB17 Stillmaker & Baas 2017, from 45 nm / 0.9 V): node %d nm, Vdd %g V: "
+        mx_snprintf(line, sizeof line, "Node scaling (SB17 Stillmaker & Baas 2017, from 45 nm / 0.9 V): node %d nm, Vdd %g V: "
                                     "logic area x%.4g, energy and leakage x%.4g, SRAM area x%.4g (6T bitcell ratio). "
                                     "DRAM energy is not scaled.", sc.node_nm, sc.vdd_v, sc.area_factor,
                  sc.energy_factor, sc.sram_area_factor);
@@ -1025,8 +1025,8 @@ static void profiles_line(doc_t *d, const input_t *in)
     char line[512] = "Numerics profile: ";
     const char *seen[8];
     const int n = distinct_values(in, cp, seen, 8);
-    for (int k = 0; k < n; k++) snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", k ? ", " : "", seen[k]);
-    snprintf(line + strlen(line), sizeof line - strlen(line), "%s (the MXINT8 rounding and scale rules: sim/doc/numerics.md).",
+    for (int k = 0; k < n; k++) mx_snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s", k ? ", " : "", seen[k]);
+    mx_snprintf(line + strlen(line), sizeof line - strlen(line), "%s (the MXINT8 rounding and scale rules: sim/doc/numerics.md).",
              n == 1 ? " at every point" : " (a numerics.profile axis)");
     doc_p(d, line);
 }
@@ -1059,27 +1059,27 @@ static void trends(doc_t *d, const input_t *in)
                 if (in->pt[i].vi[a] < 64) used[a] |= 1ull << in->pt[i].vi[a];
         }
         size_t w = strlen(line);
-        snprintf(line + w, sizeof line - w, "%s %s at %d point%s", b ? ";" : "", seen[b], cnt, cnt == 1 ? "" : "s");
+        mx_snprintf(line + w, sizeof line - w, "%s %s at %d point%s", b ? ";" : "", seen[b], cnt, cnt == 1 ? "" : "s");
         for (int a = 0; a < m->n_axes; a++) {
             const axis_t *ax = &m->ax[a];
             const int nv = ax->n < 64 ? ax->n : 64;
             if (used[a] == (nv == 64 ? ~0ull : (1ull << nv) - 1)) continue; /* every value: not what sets them apart */
             w = strlen(line);
-            snprintf(line + w, sizeof line - w, " (%s", ax->key);
+            mx_snprintf(line + w, sizeof line - w, " (%s", ax->key);
             for (int v = 0, f = 1; v < nv; v++)
                 if (used[a] >> v & 1) {
                     w = strlen(line);
-                    snprintf(line + w, sizeof line - w, "%s %s", f ? "" : ",", ax->text[v]);
+                    mx_snprintf(line + w, sizeof line - w, "%s %s", f ? "" : ",", ax->text[v]);
                     f = 0;
                 }
             w = strlen(line);
-            snprintf(line + w, sizeof line - w, ")");
+            mx_snprintf(line + w, sizeof line - w, ")");
         }
         w = strlen(line);
-        snprintf(line + w, sizeof line - w, ", memory stalls %.0f-%.0f%% of the cycles", lo, hi);
+        mx_snprintf(line + w, sizeof line - w, ", memory stalls %.0f-%.0f%% of the cycles", lo, hi);
     }
     size_t w = strlen(line);
-    snprintf(line + w, sizeof line - w, ". Where DRAM bandwidth or latency is the bound, a larger array or more lanes add "
+    mx_snprintf(line + w, sizeof line - w, ". Where DRAM bandwidth or latency is the bound, a larger array or more lanes add "
                                         "area and leakage but little speed.");
     doc_p(d, line);
     double r[3][2] = {{INFINITY, -INFINITY}, {INFINITY, -INFINITY}, {INFINITY, -INFINITY}};
@@ -1093,7 +1093,7 @@ static void trends(doc_t *d, const input_t *in)
         }
     }
     if (!(r[0][0] <= r[0][1])) return;
-    snprintf(line, sizeof line, "Energy shares of the TOTAL over the points: DRAM %.0f-%.0f%%, SRAM %.0f-%.0f%% (its "
+    mx_snprintf(line, sizeof line, "Energy shares of the TOTAL over the points: DRAM %.0f-%.0f%%, SRAM %.0f-%.0f%% (its "
                                 "leakage included), leakage of every component %.0f-%.0f%% (a part of the components' "
                                 "energy, which grows with the run's time and the silicon's area).",
              r[0][0], r[0][1], r[1][0], r[1][1], r[2][0], r[2][1]);
@@ -1113,7 +1113,7 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
                         "figcaption{font-size:13px;color:#444;max-width:760px}svg{max-width:100%;height:auto}"
                         ".tw{overflow-x:auto}"
                         "</style></head><body>\n<h1>mxsim sweep report</h1>\n");
-    snprintf(line, sizeof line, "Sweep of %s (%lld ops) on %s, by mxsim %s; report by mxsim %s. %lld design points: %d ok, "
+    mx_snprintf(line, sizeof line, "Sweep of %s (%lld ops) on %s, by mxsim %s; report by mxsim %s. %lld design points: %d ok, "
                                 "%d failed. Inputs: %s and %s.", m->trace, (long long)m->n_ops,
              m->config ? m->config : "the built-in configuration", m->mxsim_version, mxsim_version(),
              (long long)m->points, in->n_pt, in->n_failed, in->path, m->path);
@@ -1127,14 +1127,14 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
         size_t k = 0;
         line[0] = '\0';
         for (int q = 0; q < m->ax[a].n && k < sizeof line - 8; q++)
-            k += (size_t)snprintf(line + k, sizeof line - k, "%s%s", q ? ", " : "", m->ax[a].text[q]);
+            k += (size_t)mx_snprintf(line + k, sizeof line - k, "%s%s", q ? ", " : "", m->ax[a].text[q]);
         const char *cells[4] = {m->ax[a].key, m->ax[a].type, m->ax[a].unit, line};
         for (int c = 0; c < 4; c++) doc_cell(&d, cells[c], c == 0, c == 3);
     }
     doc_end_table(&d);
-    if (in->xa >= 0) snprintf(line, sizeof line, "Line charts plot against %s (the axis mx.group_size when swept, else the "
+    if (in->xa >= 0) mx_snprintf(line, sizeof line, "Line charts plot against %s (the axis mx.group_size when swept, else the "
                                                 "first int axis, else the first real axis).", m->ax[in->xa].key);
-    else snprintf(line, sizeof line, "No numeric axis: line charts plot against the design point.");
+    else mx_snprintf(line, sizeof line, "No numeric axis: line charts plot against the design point.");
     doc_p(&d, line);
 
     doc_h(&d, 2, "Totals per design point");
@@ -1168,7 +1168,7 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
         int ks = mx_json_get(&m->j, m->accuracy, "seed"), kd = mx_json_get(&m->j, m->accuracy, "data");
         if (ks >= 0 && kd >= 0 && m->j.node[ks].type == MX_JSON_NUM && m->j.node[kd].type == MX_JSON_STR &&
             !strcmp(m->j.node[kd].str, "synthetic")) {
-            snprintf(line, sizeof line, "The SQNR figures come from one draw of synthetic data (seed %.0f, sampled outputs: "
+            mx_snprintf(line, sizeof line, "The SQNR figures come from one draw of synthetic data (seed %.0f, sampled outputs: "
                                         "the accuracy table under Configuration): another seed moves them, so their last "
                                         "digits are not significant (run two seeds, --seed, to see by how much; --data "
                                         "measures your own tensors).", m->j.node[ks].num);
@@ -1219,7 +1219,7 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
     if (best >= 0) {
         char lab[256];
         point_label(in, &in->pt[best], lab, sizeof lab);
-        snprintf(line, sizeof line, "Per-op results of the point with the smallest energy-delay product (%s, point %s)",
+        mx_snprintf(line, sizeof line, "Per-op results of the point with the smallest energy-delay product (%s, point %s)",
                  lab, best_id);
         doc_h(&d, 2, line);
         int nr = 0;
@@ -1237,7 +1237,7 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
     /* accuracy per op against the x axis, the other axes at the first point's values */
     if (in->xa >= 0 && in->n_pt > 0) {
         const axis_t *ax = &m->ax[in->xa];
-        snprintf(line, sizeof line, "Accuracy per op (SQNR, dB) against %s", ax->key);
+        mx_snprintf(line, sizeof line, "Accuracy per op (SQNR, dB) against %s", ax->key);
         doc_h(&d, 2, line);
         const point_t *first = &in->pt[0];
         int sel[64], ns = 0, more = 0;
@@ -1252,7 +1252,7 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
         char hn[64][48];
         names[0] = "op";
         for (int g = 0; g < ns; g++) {
-            snprintf(hn[g], sizeof hn[g], "%s=%s", ax->key, ax->text[in->pt[sel[g]].vi[in->xa]]);
+            mx_snprintf(hn[g], sizeof hn[g], "%s=%s", ax->key, ax->text[in->pt[sel[g]].vi[in->xa]]);
             names[g + 1] = hn[g];
         }
         doc_head(&d, names, ns + 1);
@@ -1274,7 +1274,7 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
         doc_p(&d, "Other axes at the first point's values; accuracy depends only on the op, group size, profile and "
                   "accumulator.");
         if (more) {
-            snprintf(line, sizeof line, "%d further values of %s are in the CSV, not in this table.", more, ax->key);
+            mx_snprintf(line, sizeof line, "%d further values of %s are in the CSV, not in this table.", more, ax->key);
             doc_p(&d, line);
         }
     }
@@ -1295,7 +1295,7 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
               "table); a value above 0 replaces it in every band.");
     object_table(&d, &m->j, m->cost, "cost model");
     if (m->accuracy >= 0) object_table(&d, &m->j, m->accuracy, "accuracy");
-    snprintf(line, sizeof line, "Group policy: %s", m->group_policy);
+    mx_snprintf(line, sizeof line, "Group policy: %s", m->group_policy);
     doc_p(&d, line);
     mx_buf_puts(d.html, "</body></html>\n");
 }
@@ -1345,7 +1345,7 @@ mxsim_status mx_report_render(mxsim_ctx *ctx, const char *csv_path, const char *
         free(derived);
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", csv_path);
     }
-    for (int i = 0; i < in.n_pt; i++) snprintf(xlab[i], sizeof xlab[i], "%lld", (long long)in.pt[i].id);
+    for (int i = 0; i < in.n_pt; i++) mx_snprintf(xlab[i], sizeof xlab[i], "%lld", (long long)in.pt[i].id);
     chart_lines(&in, &l, out, 0, "Cycles for the whole trace", "cycles (whole trace)", "cycles_total",
                 col_of(&in, "cycles_total"), -1, -1, NULL, 0, xlab);
     chart_lines(&in, &l, out, 1, "Energy for the whole trace", "energy (mJ)", "energy_mj", col_of(&in, "energy_mj"),
@@ -1355,7 +1355,7 @@ mxsim_status mx_report_render(mxsim_ctx *ctx, const char *csv_path, const char *
     if (series_coincide(&in, &l, col_of(&in, "sqnr_db"))) {
         char keys[160];
         axis_keys(&in, in.xa, ", ", keys, sizeof keys);
-        snprintf(note, sizeof note, "All %d lines coincide: SQNR does not depend on %s.", l.n_series, keys);
+        mx_snprintf(note, sizeof note, "All %d lines coincide: SQNR does not depend on %s.", l.n_series, keys);
     }
     chart_lines(&in, &l, out, 2, "Accuracy: SQNR against float64", "SQNR (dB)", "sqnr_db", col_of(&in, "sqnr_db"), -1, -1,
                 note[0] ? note : NULL, 0, xlab);
@@ -1387,7 +1387,7 @@ mxsim_status mx_report_render(mxsim_ctx *ctx, const char *csv_path, const char *
                 const char *h = mx_csv_at(&in.c, 0, c);
                 if (!has_affix(h, pre, suf)) continue;
                 size_t L = strlen(h) - strlen(pre) - strlen(suf);
-                snprintf(names[n], sizeof names[n], "%.*s", (int)L, h + strlen(pre));
+                mx_snprintf(names[n], sizeof names[n], "%.*s", (int)L, h + strlen(pre));
                 for (char *q = names[n]; *q; q++)
                     if (*q == '_') *q = ' ';
                 np[n] = names[n];
@@ -1456,7 +1456,7 @@ mxsim_status mxsim_report_build(mxsim_ctx *ctx, const char *csv_path, const char
     for (int i = 0; i < MX_REPORT_FILES && st == MXSIM_OK; i++) {
         size_t L = strlen(out_dir) + strlen(k_file[i]) + 2;
         if (!(paths[i] = malloc(L))) st = mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", out_dir);
-        else snprintf(paths[i], L, "%s/%s", out_dir, k_file[i]);
+        else mx_snprintf(paths[i], L, "%s/%s", out_dir, k_file[i]);
         parts[i] = (mx_file_part){o.file[i].buf.p ? o.file[i].buf.p : "", o.file[i].buf.n};
         set[i] = (mx_file_set){paths[i], &parts[i], 1};
     }

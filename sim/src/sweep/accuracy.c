@@ -84,7 +84,7 @@ static mxsim_status load_user(mxsim_ctx *ctx, const char *dir, const char *name,
                               int64_t len, mxsim_tensor **t, char *path, size_t plen)
 {
     *t = NULL;
-    snprintf(path, plen, "%s/%s%s.npy", dir, name, suffix);
+    mx_snprintf(path, plen, "%s/%s%s.npy", dir, name, suffix);
     if (!file_exists(path)) return MXSIM_OK;
     mxsim_status st = mxsim_tensor_load_npy(ctx, path, t);
     if (st != MXSIM_OK) return st;

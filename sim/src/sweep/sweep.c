@@ -87,7 +87,7 @@ static mxsim_status apply(mxsim_ctx *ctx, const axis *ax, const char *val, mxsim
                           int32_t *prof)
 {
     char where[96];
-    snprintf(where, sizeof where, "sweep axis '%s'", ax->key);
+    mx_snprintf(where, sizeof where, "sweep axis '%s'", ax->key);
     if (ax->kind == AX_PROFILE) {
         mxsim_profile p = MXSIM_PROFILE_OCP;
         mxsim_status st = mxsim_profile_parse(val, &p);
@@ -202,10 +202,10 @@ static mxsim_status check_points(mxsim_ctx *ctx, const mxsim_sweep *sw, const ax
         if (st != MXSIM_OK) {
             char why[MX_ERRMSG_LEN], at[512];
             size_t k = 0;
-            snprintf(why, sizeof why, "%s", mxsim_errmsg(ctx));
+            mx_snprintf(why, sizeof why, "%s", mxsim_errmsg(ctx));
             at[0] = '\0';
             for (int a = 0; a < n && k < sizeof at; a++)
-                k += (size_t)snprintf(at + k, sizeof at - k, "%s%s=%s", a ? ", " : "", ax[a]->key, ax[a]->vals[idx[a]]);
+                k += (size_t)mx_snprintf(at + k, sizeof at - k, "%s%s=%s", a ? ", " : "", ax[a]->key, ax[a]->vals[idx[a]]);
             return mx_fail(ctx, st, "sweep axis '%s': the point %s is invalid: %s", extra->key, at, why);
         }
         int a = n - 1;
@@ -234,7 +234,7 @@ MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, con
     }
     axis ax;
     memset(&ax, 0, sizeof ax);
-    snprintf(ax.key, sizeof ax.key, "%s", key);
+    mx_snprintf(ax.key, sizeof ax.key, "%s", key);
     ax.kind = !strcmp(key, "array.size") ? AX_ARRAY_SIZE : !strcmp(key, "numerics.profile") ? AX_PROFILE : AX_FIELD;
     mxsim_status st = MXSIM_OK;
     const char *p = values;
@@ -263,7 +263,7 @@ MXSIM_API mxsim_status mxsim_sweep_add_axis(mxsim_ctx *ctx, mxsim_sweep *sw, con
         if ((st = apply(ctx, &ax, v, &tmp, &prof)) != MXSIM_OK) goto fail;
         /* keep the canonical spelling ("0x20" -> "32"), so that outputs carry typed values */
         int fi = field_index(ax.kind == AX_ARRAY_SIZE ? "array.rows" : ax.key);
-        if (ax.kind == AX_PROFILE) snprintf(v, len + 1, "%s", mxsim_profile_name(prof));
+        if (ax.kind == AX_PROFILE) mx_snprintf(v, len + 1, "%s", mxsim_profile_name(prof));
         else if (fi >= 0) {
             char canon[64];
             mxsim_tconfig_format(&tmp, fi, canon, sizeof canon);
@@ -382,10 +382,10 @@ static mxsim_status check_data_files(mxsim_ctx *ctx, const char *dir, const mxsi
         const mxsim_top *op = mxsim_trace_op(tr, k);
         int gemm = op->kind == MXSIM_OP_GEMM, found = 0;
         for (int s = 0; s < (gemm ? 2 : 1); s++) {
-            snprintf(want[n_want], sizeof want[n_want], "%s%s.npy", op->name, gemm ? (s ? ".b" : ".a") : "");
+            mx_snprintf(want[n_want], sizeof want[n_want], "%s%s.npy", op->name, gemm ? (s ? ".b" : ".a") : "");
             char path[1200];
             struct stat sb;
-            snprintf(path, sizeof path, "%s/%s", dir, want[n_want]);
+            mx_snprintf(path, sizeof path, "%s/%s", dir, want[n_want]);
             found |= stat(path, &sb) == 0;
             names[n_want] = want[n_want];
             n_want++;
@@ -422,7 +422,7 @@ static mxsim_status check_data_files(mxsim_ctx *ctx, const char *dir, const mxsi
         qsort(bad, (size_t)n_bad, sizeof *bad, cmp_str);
         const char *near = mxsim_closest_name(bad[0], names, (int)(n_want < 4096 ? n_want : 4096));
         char more[64] = "";
-        if (n_bad > 1) snprintf(more, sizeof more, " (and %lld more)", (long long)(n_bad - 1));
+        if (n_bad > 1) mx_snprintf(more, sizeof more, " (and %lld more)", (long long)(n_bad - 1));
         st = mx_fail(ctx, MXSIM_E_INPUT,
                      "%s/%s: field 'name': no op of %s reads this file%s (GEMM op NAME reads NAME.a.npy and "
                      "NAME.b.npy, quantize/dequant op NAME reads NAME.npy, names exact)%s%s%s",
@@ -474,7 +474,7 @@ static void run_point(runner *r, mxsim_ctx *ctx, int64_t i)
     if (st == MXSIM_OK) st = mxsim_cost_energy(ctx, &pt->cfg, &r->o->cost, &pt->area, &pt->total, &pt->energy);
     if (st != MXSIM_OK) {
         pt->status = st;
-        snprintf(pt->err, sizeof pt->err, "%s", mxsim_errmsg(ctx));
+        mx_snprintf(pt->err, sizeof pt->err, "%s", mxsim_errmsg(ctx));
     }
 }
 
@@ -485,7 +485,7 @@ static void run_acc(runner *r, mxsim_ctx *ctx, acc_job *j)
     ao.acc = j->acc;
     ao.group_size = j->g;
     j->st = mxsim_accuracy_op(ctx, mxsim_trace_op(r->tr, j->op), &ao, &j->res);
-    if (j->st != MXSIM_OK) snprintf(j->err, sizeof j->err, "%s", mxsim_errmsg(ctx));
+    if (j->st != MXSIM_OK) mx_snprintf(j->err, sizeof j->err, "%s", mxsim_errmsg(ctx));
 }
 
 static void *worker(void *arg)
@@ -605,7 +605,7 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
         }
         if (st != MXSIM_OK) {
             pt->status = st;
-            snprintf(pt->err, sizeof pt->err, "%s", mxsim_errmsg(ctx));
+            mx_snprintf(pt->err, sizeof pt->err, "%s", mxsim_errmsg(ctx));
         }
     }
     /* run every job over the threads */
@@ -643,7 +643,7 @@ MXSIM_API mxsim_status mxsim_sweep_run(mxsim_ctx *ctx, mxsim_sweep *sw, const mx
             /* name the op and its line, and what limits the measurement's memory and time */
             const mxsim_top *op = mxsim_trace_op(tr, jobs[j].op);
             char at[32] = "";
-            if (op->line > 0) snprintf(at, sizeof at, " (trace line %d)", (int)op->line);
+            if (op->line > 0) mx_snprintf(at, sizeof at, " (trace line %d)", (int)op->line);
             /* (not its G: a distributed sweep meets the op's first failing G in another order, and
             ** reports the same message as a local one) */
             mxsim_status st = mx_fail(ctx, jobs[j].st,

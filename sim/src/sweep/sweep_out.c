@@ -80,7 +80,7 @@ static mxsim_status set_axis(mxsim_ctx *ctx, mxsim_table *t, int64_t r, const mx
     const char *key = mxsim_sweep_axis_key(sw, a);
     switch (axis_cell(sw, a)) {
     case MXSIM_CELL_INT: return mxsim_table_set_int(ctx, t, r, key, strtoll(v, NULL, 10));
-    case MXSIM_CELL_REAL: return mxsim_table_set_real(ctx, t, r, key, strtod(v, NULL));
+    case MXSIM_CELL_REAL: return mxsim_table_set_real(ctx, t, r, key, mx_strtod(v, NULL));
     default: return mxsim_table_set_text(ctx, t, r, key, v);
     }
 }
@@ -90,7 +90,7 @@ static mxsim_status add_columns(mxsim_ctx *ctx, mxsim_table *t, const mxsim_swee
     char name[96], doc[160];
     mxsim_status st = mxsim_table_add_column(ctx, t, "point", MXSIM_CELL_INT, "", "point index (first axis slowest)", 0, -1);
     for (int a = 0; st == MXSIM_OK && a < mxsim_sweep_axis_count(sw); a++) {
-        snprintf(doc, sizeof doc, "sweep axis %s", mxsim_sweep_axis_key(sw, a));
+        mx_snprintf(doc, sizeof doc, "sweep axis %s", mxsim_sweep_axis_key(sw, a));
         st = mxsim_table_add_column(ctx, t, mxsim_sweep_axis_key(sw, a), axis_cell(sw, a), mxsim_sweep_axis_unit(sw, a), doc,
                                     MXSIM_COL_BRIEF, -1);
     }
@@ -113,13 +113,13 @@ static mxsim_status add_columns(mxsim_ctx *ctx, mxsim_table *t, const mxsim_swee
     for (int i = 0; st == MXSIM_OK && i < N_ACC_INT; i++)
         st = mxsim_table_add_column(ctx, t, k_acc_int_cols[i][0], MXSIM_CELL_INT, k_acc_int_cols[i][1], k_acc_int_cols[i][2], 0, -1);
     for (int c = 0; st == MXSIM_OK && c < MXSIM_COMP_COUNT_; c++) {
-        snprintf(name, sizeof name, "e_%s_mj", mxsim_component_name((mxsim_component)c));
-        snprintf(doc, sizeof doc, "energy of %s (dynamic + leakage), nominal", mxsim_component_name((mxsim_component)c));
+        mx_snprintf(name, sizeof name, "e_%s_mj", mxsim_component_name((mxsim_component)c));
+        mx_snprintf(doc, sizeof doc, "energy of %s (dynamic + leakage), nominal", mxsim_component_name((mxsim_component)c));
         st = mxsim_table_add_column(ctx, t, name, MXSIM_CELL_REAL, "mJ", doc, 0, SIG);
     }
     for (int c = 0; st == MXSIM_OK && c < MXSIM_COMP_COUNT_; c++) {
-        snprintf(name, sizeof name, "a_%s_mm2", mxsim_component_name((mxsim_component)c));
-        snprintf(doc, sizeof doc, "area of %s, nominal", mxsim_component_name((mxsim_component)c));
+        mx_snprintf(name, sizeof name, "a_%s_mm2", mxsim_component_name((mxsim_component)c));
+        mx_snprintf(doc, sizeof doc, "area of %s, nominal", mxsim_component_name((mxsim_component)c));
         st = mxsim_table_add_column(ctx, t, name, MXSIM_CELL_REAL, "mm2", doc, 0, SIG);
     }
     if (st == MXSIM_OK)
@@ -158,11 +158,11 @@ static void group_note(const mxsim_sweep_point *pt, const mxsim_trace *tr, int64
         const long long L = (long long)(gemm ? op->k : op->n), g = (long long)pt->op_group[k];
         const long long Lp = (long long)padded_len(pt, op, k);
         char at[32] = ""; /* an op built in memory has no line */
-        if (op->line > 0) snprintf(at, sizeof at, " (trace line %d)", (int)op->line);
+        if (op->line > 0) mx_snprintf(at, sizeof at, " (trace line %d)", (int)op->line);
         int w = 0;
-        if (own_group(pt, k)) w = snprintf(buf, len, "op's own group=%lld%s instead of G=%lld", g, at, G);
+        if (own_group(pt, k)) w = mx_snprintf(buf, len, "op's own group=%lld%s instead of G=%lld", g, at, G);
         if (Lp && w >= 0 && (size_t)w < len)
-            snprintf(buf + w, len - (size_t)w, "%s%s=%lld padded to %lld (%lld whole group%s of %lld)", w ? "; " : "",
+            mx_snprintf(buf + w, len - (size_t)w, "%s%s=%lld padded to %lld (%lld whole group%s of %lld)", w ? "; " : "",
                      gemm ? "k" : "n", L, Lp, Lp / g, Lp / g == 1 ? "" : "s", g);
         return;
     }
@@ -173,11 +173,11 @@ static void group_note(const mxsim_sweep_point *pt, const mxsim_trace *tr, int64
     }
     int w = 0;
     if (n_own)
-        w = snprintf(buf, len, "%lld of %lld ops at their own group= instead of G=%lld", (long long)n_own,
+        w = mx_snprintf(buf, len, "%lld of %lld ops at their own group= instead of G=%lld", (long long)n_own,
                      (long long)pt->n_ops, G);
     if (n_pad && w >= 0 && (size_t)w < len) {
         /* and which: the first three, by name, with the length they were padded from and to */
-        w += snprintf(buf + w, len - (size_t)w, "%s%lld of %lld ops padded to whole groups (K, or n, not a multiple of G):",
+        w += mx_snprintf(buf + w, len - (size_t)w, "%s%lld of %lld ops padded to whole groups (K, or n, not a multiple of G):",
                       w ? "; " : "", (long long)n_pad, (long long)pt->n_ops);
         int shown = 0;
         for (int64_t i = 0; i < pt->n_ops && w >= 0 && (size_t)w < len; i++) {
@@ -185,11 +185,11 @@ static void group_note(const mxsim_sweep_point *pt, const mxsim_trace *tr, int64
             const int64_t Lp = padded_len(pt, o, i);
             if (!Lp) continue;
             if (shown == 3) {
-                w += snprintf(buf + w, len - (size_t)w, ", ...");
+                w += mx_snprintf(buf + w, len - (size_t)w, ", ...");
                 break;
             }
             const int gemm = o->kind == MXSIM_OP_GEMM;
-            w += snprintf(buf + w, len - (size_t)w, "%s %s (%s=%lld to %lld)", shown ? "," : "", o->name, gemm ? "k" : "n",
+            w += mx_snprintf(buf + w, len - (size_t)w, "%s %s (%s=%lld to %lld)", shown ? "," : "", o->name, gemm ? "k" : "n",
                           (long long)(gemm ? o->k : o->n), (long long)Lp);
             shown++;
         }
@@ -198,7 +198,7 @@ static void group_note(const mxsim_sweep_point *pt, const mxsim_trace *tr, int64
     ** (no cycle would go with more lanes; utilisation drops) */
     const long long wb = pt->cfg.pe_lanes < pt->cfg.load_lanes ? pt->cfg.pe_lanes : pt->cfg.load_lanes;
     if (pt->cfg.operand_format == MXSIM_FMT_MXINT8 && G < wb && w >= 0 && (size_t)w < len)
-        snprintf(buf + w, len - (size_t)w, "%sbeats of %lld lanes hold one group of G=%lld: %lld lanes idle in each beat",
+        mx_snprintf(buf + w, len - (size_t)w, "%sbeats of %lld lanes hold one group of G=%lld: %lld lanes idle in each beat",
                  w ? "; " : "", wb, G, wb - G);
 }
 
@@ -212,7 +212,7 @@ static mxsim_status add_row(mxsim_ctx *ctx, mxsim_table *t, const mxsim_sweep *s
     if (st == MXSIM_OK) st = mxsim_table_set_int(ctx, t, r, "point", p);
     for (int a = 0; st == MXSIM_OK && a < mxsim_sweep_axis_count(sw); a++) st = set_axis(ctx, t, r, sw, a, pt->values[a]);
     int ok = pt->status == MXSIM_OK;
-    snprintf(buf, sizeof buf, "error: %s", pt->err);
+    mx_snprintf(buf, sizeof buf, "error: %s", pt->err);
     if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, t, r, "profile", mxsim_profile_name(pt->profile));
     if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, t, r, "status", ok ? "ok" : buf);
     if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, t, r, "op", op ? op->name : "TOTAL");
@@ -258,9 +258,9 @@ static mxsim_status add_row(mxsim_ctx *ctx, mxsim_table *t, const mxsim_sweep *s
     const int64_t av[N_ACC_INT] = {acc_on ? ac->rows : 0, acc_on ? ac->cols : 0, acc_on ? ac->sampled : 0, from_file};
     for (int i = 0; st == MXSIM_OK && i < N_ACC_INT; i++) st = mxsim_table_set_int(ctx, t, r, k_acc_int_cols[i][0], av[i]);
     for (int c = 0; st == MXSIM_OK && c < MXSIM_COMP_COUNT_; c++) {
-        snprintf(buf, sizeof buf, "e_%s_mj", mxsim_component_name((mxsim_component)c));
+        mx_snprintf(buf, sizeof buf, "e_%s_mj", mxsim_component_name((mxsim_component)c));
         st = mxsim_table_set_real(ctx, t, r, buf, (e->dyn_pj[MXSIM_BAND_NOM][c] + e->leak_pj[MXSIM_BAND_NOM][c]) * 1e-9);
-        snprintf(buf, sizeof buf, "a_%s_mm2", mxsim_component_name((mxsim_component)c));
+        mx_snprintf(buf, sizeof buf, "a_%s_mm2", mxsim_component_name((mxsim_component)c));
         if (st == MXSIM_OK) st = mxsim_table_set_real(ctx, t, r, buf, pt->area.um2[MXSIM_BAND_NOM][c] * 1e-6);
     }
     int64_t wb = op ? 0 : mx_mem_param_bytes(tr);
@@ -296,10 +296,10 @@ MXSIM_API mxsim_status mxsim_sweep_table(mxsim_ctx *ctx, const mxsim_sweep *sw, 
     if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "version", "2", 1);
     if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "mxsim_version", mxsim_version(), 0);
     if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "trace", info->trace_path ? info->trace_path : mxsim_trace_source(tr), 0);
-    snprintf(num, sizeof num, "%lld", (long long)mxsim_trace_count(tr));
+    mx_snprintf(num, sizeof num, "%lld", (long long)mxsim_trace_count(tr));
     if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "n_ops", num, 1);
     if (st == MXSIM_OK && info->config_path) st = mxsim_table_set_meta(ctx, t, "config", info->config_path, 0);
-    snprintf(num, sizeof num, "%lld", (long long)mxsim_sweep_point_count(sw));
+    mx_snprintf(num, sizeof num, "%lld", (long long)mxsim_sweep_point_count(sw));
     if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "points", num, 1);
     for (int64_t p = 0; st == MXSIM_OK && p < mxsim_sweep_point_count(sw); p++) {
         const mxsim_sweep_point *pt = mxsim_sweep_point_at(sw, p);
@@ -313,7 +313,7 @@ MXSIM_API mxsim_status mxsim_sweep_table(mxsim_ctx *ctx, const mxsim_sweep *sw, 
 static void json_typed(mx_buf *b, const char *type, const char *v)
 {
     if (!strcmp(type, "int") || !strcmp(type, "bool")) mx_buf_printf(b, "%lld", strtoll(v, NULL, 10));
-    else if (!strcmp(type, "real")) mx_buf_json_real(b, strtod(v, NULL));
+    else if (!strcmp(type, "real")) mx_buf_json_real(b, mx_strtod(v, NULL));
     else mx_buf_json_str(b, v);
 }
 
@@ -425,7 +425,7 @@ MXSIM_API mxsim_status mxsim_sweep_save(mxsim_ctx *ctx, const mxsim_sweep *sw, c
         size_t stem = dot && dot != base ? (size_t)(dot - path) : L;
         meta_path = malloc(stem + 16);
         if (meta_path == NULL) st = mx_fail(ctx, MXSIM_E_NOMEM, "sweep_save: out of memory");
-        else snprintf(meta_path, stem + 16, "%.*s.meta.json", (int)stem, path);
+        else mx_snprintf(meta_path, stem + 16, "%.*s.meta.json", (int)stem, path);
         if (st == MXSIM_OK) st = mxsim_sweep_meta_json(ctx, sw, tr, info, t, &meta, &meta_len);
     }
     if (st == MXSIM_OK) {
@@ -463,11 +463,11 @@ MXSIM_API mxsim_status mxsim_cost_area_table(mxsim_ctx *ctx, const mxsim_tconfig
     for (int i = 0; st == MXSIM_OK && i < 6; i++)
         st = mxsim_table_add_column(ctx, t, cols[i][0], MXSIM_CELL_REAL, cols[i][1], cols[i][2], MXSIM_COL_BRIEF, i == 4 ? 2 : -1);
     char num[64];
-    snprintf(num, sizeof num, "%d", ar.scale.node_nm);
+    mx_snprintf(num, sizeof num, "%d", ar.scale.node_nm);
     if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "node_nm", num, 1);
-    snprintf(num, sizeof num, "%.17g", ar.scale.vdd_v);
+    mx_snprintf(num, sizeof num, "%.17g", ar.scale.vdd_v);
     if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "vdd_v", num, 1);
-    snprintf(num, sizeof num, "%.17g", p->overhead_factor);
+    mx_snprintf(num, sizeof num, "%.17g", p->overhead_factor);
     if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "overhead_factor", num, 1);
     for (int c = 0; st == MXSIM_OK && c <= MXSIM_COMP_COUNT_; c++) {
         int tot = c == MXSIM_COMP_COUNT_;

@@ -89,7 +89,7 @@ static const int64_t k_sizes[N_SIZES] = {(int64_t)sizeof(mxsim_sweep_point), (in
 static void put_data_file(wbuf *b, const char *dir, const char *name)
 {
     char path[1200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    mx_snprintf(path, sizeof path, "%s/%s", dir, name);
     int64_t size = -1;
     uLong crc = crc32(0L, Z_NULL, 0), adl = adler32(0L, Z_NULL, 0);
     FILE *f = fopen(path, "rb");
@@ -184,7 +184,7 @@ static void identity(wbuf sec[N_SECTIONS], const mxsim_sweep *sw, const mxsim_tr
         char name[sizeof op->name + 16];
         const int gemm = op->kind == MXSIM_OP_GEMM;
         for (int k = 0; k < (gemm ? 2 : 1); k++) {
-            snprintf(name, sizeof name, "%.*s%s.npy", (int)sizeof op->name, op->name, gemm ? (k ? ".b" : ".a") : "");
+            mx_snprintf(name, sizeof name, "%.*s%s.npy", (int)sizeof op->name, op->name, gemm ? (k ? ".b" : ".a") : "");
             put_data_file(&sec[6], o->acc.data_dir, name);
         }
     }
@@ -384,8 +384,8 @@ static mxsim_status check_build(mxsim_ctx *ctx, const part *p)
     mxsim_status st = MXSIM_OK;
     char theirs[256] = "", mine[256] = "";
     if (!bad && !own_bad) {
-        snprintf(theirs, sizeof theirs, "mxsim %.40s, build %.80s (git %.60s)", t.ver, t.id, t.commit);
-        snprintf(mine, sizeof mine, "mxsim %.40s, build %.80s (git %.60s)", m.ver, m.id, m.commit);
+        mx_snprintf(theirs, sizeof theirs, "mxsim %.40s, build %.80s (git %.60s)", t.ver, t.id, t.commit);
+        mx_snprintf(mine, sizeof mine, "mxsim %.40s, build %.80s (git %.60s)", m.ver, m.id, m.commit);
     }
     if (own_bad) st = mx_fail(ctx, MXSIM_E_NOMEM, "merge: out of memory");
     else if (bad) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: corrupt part file (section 'version')", p->path);
@@ -419,7 +419,7 @@ static mxsim_status data_differs(mxsim_ctx *ctx, const part *a, const part *b)
         for (int k = 0; k < 3; k++) va[k] = get_i64(&ra), vb[k] = get_i64(&rb);
         int same = fa && fb && !strcmp(fa, fb) && !memcmp(va, vb, sizeof va);
         if (!same && fa) {
-            snprintf(what, sizeof what, "the --data file %.120s (%s)", fa,
+            mx_snprintf(what, sizeof what, "the --data file %.120s (%s)", fa,
                      va[0] < 0 || vb[0] < 0 ? "present for one, absent for the other" : "its contents");
             free(fa);
             free(fb);
@@ -456,7 +456,7 @@ static mxsim_status rebuild(mxsim_ctx *ctx, const part *p, mxsim_trace **tr, mxs
         mxsim_top op;
         memset(&op, 0, sizeof op);
         char *name = get_str(&r, &err);
-        if (name) snprintf(op.name, sizeof op.name, "%s", name);
+        if (name) mx_snprintf(op.name, sizeof op.name, "%s", name);
         free(name);
         int64_t v[16];
         for (int j = 0; j < 16; j++) v[j] = get_i64(&r);
@@ -603,7 +603,7 @@ MXSIM_API mxsim_status mxsim_sweep_merge(mxsim_ctx *ctx, const char *const *path
         for (int64_t i = 0; i < count; i++)
             if (by_index[i] < 0 && missing++ < 16) {
                 size_t l = strlen(list);
-                snprintf(list + l, sizeof list - l, "%s%lld", l ? ", " : "", (long long)i);
+                mx_snprintf(list + l, sizeof list - l, "%s%lld", l ? ", " : "", (long long)i);
             }
         if (missing)
             st = mx_fail(ctx, MXSIM_E_INPUT, "merge: %lld of %lld shards missing (index %s%s): every shard 0..%lld is needed",

@@ -36,7 +36,7 @@ mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsi
                             const char *source, mx_top_resolved *r)
 {
     char where[600];
-    snprintf(where, sizeof where, "%s:%d: op '%s'", source ? source : "trace", op->line, op->name);
+    mx_snprintf(where, sizeof where, "%s:%d: op '%s'", source ? source : "trace", op->line, op->name);
     memset(r, 0, sizeof *r);
     r->kind = op->kind;
     r->m = op->m;
@@ -862,7 +862,7 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
         }
     } else {
         char where[600];
-        snprintf(where, sizeof where, "%s:%d: op '%s'", source ? source : "trace", op->line, op->name);
+        mx_snprintf(where, sizeof where, "%s:%d: op '%s'", source ? source : "trace", op->line, op->name);
         mx_ttiling t;
         if (cfg->scalesim_compat) mx_tscalesim_tiling(&a, &r, &t);
         else if ((s = mx_tengine_choose(ctx, &a, &r, where, &t, detail ? NULL : out)) != MXSIM_OK) return s;

@@ -179,7 +179,7 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
             mxsim_tensor_role role = mxsim_trace_b_role(tr, i);
             int stored = role == MXSIM_ROLE_WEIGHT || role == MXSIM_ROLE_KV;
             char item[80];
-            snprintf(item, sizeof item, "%s.B", op->name);
+            mx_snprintf(item, sizeof item, "%s.B", op->name);
             mx_mem b = mem_of(op->n, op->k, stored ? op->repeat : 1, og, bf == MXSIM_FMT_INT8 ? 2 : 1);
             const char *why = role == MXSIM_ROLE_WEIGHT ? "matmul weight, one per execution (layer)"
                             : role == MXSIM_ROLE_KV ? "KV cache (attention keys/values), one per execution"
@@ -189,7 +189,7 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
             if (role == MXSIM_ROLE_WEIGHT) mem_add(&tw, &b);
             else if (role == MXSIM_ROLE_KV) mem_add(&tk, &b);
             else if (b.mx > ta.mx) ta = b;
-            snprintf(item, sizeof item, "%s.A", op->name);
+            mx_snprintf(item, sizeof item, "%s.A", op->name);
             mx_mem a = mem_of(op->m, op->k, 1, og, af == MXSIM_FMT_INT8 ? 2 : 1);
             if (st == MXSIM_OK)
                 st = mem_row(ctx, mxsim_trace_source(tr), t, og, item, "act", op->m, op->k, 1, &a, af == MXSIM_FMT_INT8 ? "int8" : "mxint8",
@@ -202,7 +202,7 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
             mxsim_trace_param(tr, i, &name, &e, &c, &why);
             mx_mem p = mem_of(1, e, c, g, 0);
             char w[96];
-            snprintf(w, sizeof w, "%s: not a matmul operand, kept bf16", why);
+            mx_snprintf(w, sizeof w, "%s: not a matmul operand, kept bf16", why);
             st = mem_row(ctx, mxsim_trace_source(tr), t, g, name, "param", 0, e, c, &p, "bf16", w, "");
             mem_add(&tp, &p);
         }
@@ -211,16 +211,16 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
         mem_add(&stored, &tp);
         mem_add(&stored, &tk);
         double ideal = 8.0 + 8.0 / (double)g;
-        snprintf(form, sizeof form, "(8+8/%lld) bits/elem: saves 1-%.4g/32 = %.2f%% vs fp32, 1-%.4g/16 = %.2f%% vs bf16",
+        mx_snprintf(form, sizeof form, "(8+8/%lld) bits/elem: saves 1-%.4g/32 = %.2f%% vs fp32, 1-%.4g/16 = %.2f%% vs bf16",
                  (long long)g, ideal, 100.0 * (1.0 - ideal / 32.0), ideal, 100.0 * (1.0 - ideal / 16.0));
         char pform[160];
-        snprintf(pform, sizeof pform, "bf16: 16 bits/elem: saves 50%% vs fp32, 0%% vs bf16");
+        mx_snprintf(pform, sizeof pform, "bf16: 16 bits/elem: saves 50%% vs fp32, 0%% vs bf16");
         /* mixed rows: quantized elements at 8 + 8/G bits, parameters at 16 */
         char wform[320], sform[320];
         mx_mem q = tw;
         for (int w = 0; w < 2; w++) {
             double qe = (double)q.elems, pe = (double)tp.elems, bits = qe + pe > 0 ? (ideal * qe + 16.0 * pe) / (qe + pe) : 0;
-            snprintf(w ? sform : wform, 320, "(%.4g*%lld + 16*%lld)/%lld = %.4g bits/elem: saves %.2f%% vs fp32, %.2f%% vs bf16",
+            mx_snprintf(w ? sform : wform, 320, "(%.4g*%lld + 16*%lld)/%lld = %.4g bits/elem: saves %.2f%% vs fp32, %.2f%% vs bf16",
                      ideal, (long long)q.elems, (long long)tp.elems, (long long)sadd(q.elems, tp.elems), bits,
                      100.0 * (1.0 - bits / 32.0), 100.0 * (1.0 - bits / 16.0));
             mem_add(&q, &tk);

@@ -117,7 +117,7 @@ MXSIM_API mxsim_status mxsim_tconfig_table(mxsim_ctx *ctx, const mxsim_tconfig *
         for (int k = 0; st == MXSIM_OK && k < 4; k++) st = mxsim_table_set_text(ctx, t, r, tcols[k], tv[k]);
         const double rv[] = {f->lo, f->hi, f->def};
         for (int k = 0; st == MXSIM_OK && k < 3; k++) st = mxsim_table_set_real(ctx, t, r, rcols[k], rv[k]);
-        snprintf(doc, sizeof doc, "%s%s%s%s", f->choices ? "[" : "", f->choices ? f->choices : "", f->choices ? "] " : "", f->doc);
+        mx_snprintf(doc, sizeof doc, "%s%s%s%s", f->choices ? "[" : "", f->choices ? f->choices : "", f->choices ? "] " : "", f->doc);
         if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, t, r, "doc", doc);
     }
     return mx_table_handover(t, st, out);
@@ -136,7 +136,7 @@ MXSIM_API mxsim_status mxsim_tstats_table(mxsim_ctx *ctx, mxsim_table **out)
         const mxsim_tstats_field *f = mxsim_tstats_field_at(i);
         char kinds[32] = "";
         for (int k = 0; k < 3; k++)
-            if (f->kinds & (1 << k)) snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", kinds[0] ? " " : "",
+            if (f->kinds & (1 << k)) mx_snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", kinds[0] ? " " : "",
                                               mxsim_op_kind_name((mxsim_op_kind)k));
         const char *v[] = {f->name, f->unit, f->type, f->kinds == MXSIM_KINDS_ALL ? "all" : kinds, mxsim_agg_name(f->agg), f->doc};
         int64_t r = 0;

@@ -116,7 +116,7 @@ int mx_tparse_f64(const char *s, double *out)
 {
     char *end = NULL;
     errno = 0;
-    double v = strtod(s, &end);
+    double v = mx_strtod(s, &end);
     /* decimal only, as the integers (0x10 is refused there; 0x1p9 read as 512 here); an underflow
     ** (1e-320, a subnormal) is a number, the range check judges it; an overflow (1e309) is not */
     if (s[0] == '\0' || isspace((unsigned char)s[0]) || *end != '\0' || !isfinite(v) || strpbrk(s, "xX") ||
@@ -289,8 +289,8 @@ MXSIM_API const char *mxsim_tconfig_format(const mxsim_tconfig *cfg, int i, char
         ** text (the Python package's pickling; sweep sidecars) */
         const double v = *rfield(c, f);
         for (int prec = 15; prec <= 17; prec++) {
-            snprintf(buf, len, "%.*g", prec, v);
-            if (strtod(buf, NULL) == v) break;
+            mx_snprintf(buf, len, "%.*g", prec, v);
+            if (mx_strtod(buf, NULL) == v) break;
         }
     } else if (f->type == F_ENUM) {
         int64_t idx = *ifield(c, f);
@@ -304,7 +304,7 @@ MXSIM_API const char *mxsim_tconfig_format(const mxsim_tconfig *cfg, int i, char
         if (p) memcpy(buf, p, n);
         buf[n] = '\0';
     } else {
-        snprintf(buf, len, "%lld", (long long)*ifield(c, f));
+        mx_snprintf(buf, len, "%lld", (long long)*ifield(c, f));
     }
     return buf;
 }
@@ -468,7 +468,7 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
         if (strlen(val) >= sizeof ss->bw_text)
             return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': value longer than %d characters", where,
                            (int)sizeof ss->bw_text - 1);
-        snprintf(ss->bw_text, sizeof ss->bw_text, "%s", val);
+        mx_snprintf(ss->bw_text, sizeof ss->bw_text, "%s", val);
         ss->bw_line = line;
         return MXSIM_OK;
     }
@@ -495,7 +495,7 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
         if (key_is(key, i ? "FilterSRAMBankBandwidth" : "IfmapSRAMBankBandwidth")) {
             /* v3 under USER refills the ifmap / filter buffer at this bandwidth, not Bandwidth's
             ** (single_layer_sim.py): checked against Bandwidth once the file is read */
-            snprintf(ss->bank_bw[i], sizeof ss->bank_bw[i], "%s", val);
+            mx_snprintf(ss->bank_bw[i], sizeof ss->bank_bw[i], "%s", val);
             ss->bank_line[i] = line;
             return MXSIM_OK;
         }
@@ -510,15 +510,15 @@ static mxsim_status scalesim_file_checks(mxsim_ctx *ctx, mxsim_tconfig *cfg, con
                                          int have_section_general, int have_section_run, int have_section_arch)
 {
     char where[560];
-    if (ss->bw_line > 0) snprintf(where, sizeof where, "%s:%d", path, ss->bw_line);
-    else snprintf(where, sizeof where, "%s", path);
+    if (ss->bw_line > 0) mx_snprintf(where, sizeof where, "%s:%d", path, ss->bw_line);
+    else mx_snprintf(where, sizeof where, "%s", path);
     cfg->scalesim_bw = ss->user_bw ? MXSIM_SCALESIM_BW_USER : MXSIM_SCALESIM_BW_CALC;
     if (ss->user_bw && ss->bw_line > 0) {
         /* SCALE-Sim words are one byte: words/cycle = bytes/cycle.  A comma list gives one
         ** bandwidth per operand; SCALE-Sim v2 and v3 time every buffer with the first (each
         ** entry must still be a number). */
         char text[sizeof ss->bw_text];
-        snprintf(text, sizeof text, "%s", ss->bw_text);
+        mx_snprintf(text, sizeof text, "%s", ss->bw_text);
         char *val = text, *comma = strchr(text, ',');
         if (comma) {
             *comma = '\0';
@@ -627,7 +627,7 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
     mx_lines_init(&cur, buf);
     st = MXSIM_OK;
     for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
-        snprintf(where, sizeof where, "%s:%d", path, cur.line);
+        mx_snprintf(where, sizeof where, "%s:%d", path, cur.line);
         /* .ini: a comment after a blank too; .cfg: configparser's default, whole-line comments only
         ** (SCALE-Sim reads `Dataflow : ws # weight stationary` as an invalid dataflow and runs os) */
         if (!scalesim) mx_ini_cut_comment(ln);
@@ -653,7 +653,7 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
             }
             *close = '\0';
             cont_key[0] = '\0';
-            snprintf(section, sizeof section, "%s", mx_ttrim(s + 1));
+            mx_snprintf(section, sizeof section, "%s", mx_ttrim(s + 1));
             sec_general |= !strcmp(section, "general");
             sec_run |= !strcmp(section, "run_presets");
             sec_arch |= !strcmp(section, "architecture_presets");
@@ -671,7 +671,7 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
         *eq = '\0';
         char *key = mx_ttrim(s), *val = mx_ttrim(eq + 1);
         if (scalesim) {
-            snprintf(cont_key, sizeof cont_key, "%s", key);
+            mx_snprintf(cont_key, sizeof cont_key, "%s", key);
             cont_line = cur.line;
             cont_indent = indent;
         }
@@ -688,7 +688,7 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
             break;
         }
         char canon[160];
-        snprintf(canon, sizeof canon, "%s%s%s", section, section[0] ? "." : "", key);
+        mx_snprintf(canon, sizeof canon, "%s%s%s", section, section[0] ? "." : "", key);
         if (scalesim)
             for (char *p = canon; *p; p++) *p = (char)tolower((unsigned char)*p);
         for (int i = 0; i < n_seen && st == MXSIM_OK; i++)
@@ -706,15 +706,15 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
             cap_seen = cap_seen ? 2 * cap_seen : 16;
         }
         if (n_seen < cap_seen) {
-            snprintf(seen[n_seen].key, sizeof seen[n_seen].key, "%s", canon);
+            mx_snprintf(seen[n_seen].key, sizeof seen[n_seen].key, "%s", canon);
             seen[n_seen++].line = cur.line;
         }
         if (scalesim) {
             st = scalesim_key(ctx, cfg, section, key, val, where, cur.line, &ss);
         } else {
             char full[160];
-            if (section[0]) snprintf(full, sizeof full, "%s.%s", section, key);
-            else snprintf(full, sizeof full, "%s", key);
+            if (section[0]) mx_snprintf(full, sizeof full, "%s.%s", section, key);
+            else mx_snprintf(full, sizeof full, "%s", key);
             st = tconfig_set(ctx, cfg, full, val, where, 0);
             if (strcmp(full, "dram.bw_bytes_per_cycle") == 0) bw_line = cur.line;
         }
@@ -725,8 +725,8 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
     if (scalesim && (st = scalesim_file_checks(ctx, cfg, path, &ss, sec_general, sec_run, sec_arch)) != MXSIM_OK)
         return st;
     if (scalesim) bw_line = ss.bw_line;
-    if (bw_line > 0) snprintf(where, sizeof where, "%s:%d", path, bw_line);
-    else snprintf(where, sizeof where, "%s", path);
+    if (bw_line > 0) mx_snprintf(where, sizeof where, "%s:%d", path, bw_line);
+    else mx_snprintf(where, sizeof where, "%s", path);
     /* compat mode and the bandwidth as the whole file left them, at the bandwidth's line */
     return bw_compat_check(ctx, cfg, where);
 }

@@ -56,7 +56,7 @@ static mxsim_status emit_role(mxsim_ctx *ctx, mxsim_trace *t, int kind, const ch
     mxsim_top op;
     memset(&op, 0, sizeof op);
     op.kind = kind;
-    snprintf(op.name, sizeof op.name, "%s", name);
+    mx_snprintf(op.name, sizeof op.name, "%s", name);
     op.m = m;
     op.n = n;
     op.k = kind == MXSIM_OP_GEMM ? k : 0;
@@ -119,7 +119,7 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
     mx_lines_init(&cur, buf);
     for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
         line = cur.line;
-        snprintf(where, sizeof where, "%s:%d", path, line);
+        mx_snprintf(where, sizeof where, "%s:%d", path, line);
         char *h = strchr(ln, '#');
         if (h) *h = '\0';
         char *s = mx_ttrim(ln);
@@ -145,7 +145,7 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             }
         if (st != MXSIM_OK) break;
         if (!strcmp(key, "name")) {
-            snprintf(name, sizeof name, "%.40s", val);
+            mx_snprintf(name, sizeof name, "%.40s", val);
         } else if (!strcmp(key, "source")) {
             /* citation only */
         } else if (!strcmp(key, "mode")) {
@@ -220,7 +220,7 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             }
             lay = np;
             memset(&lay[n_lay], 0, sizeof *lay);
-            snprintf(lay[n_lay].name, sizeof lay[n_lay].name, "%s", tok[1]);
+            mx_snprintf(lay[n_lay].name, sizeof lay[n_lay].name, "%s", tok[1]);
             lay[n_lay].m = lm, lay[n_lay].n = lnn, lay[n_lay].k = lk, lay[n_lay].rep = lrep, lay[n_lay].line = line;
             lay[n_lay].conv = conv, lay[n_lay].post = key_line[LAY] != 0, lay[n_lay++].role = role;
         } else {
@@ -308,8 +308,8 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         for (size_t i = 0; st == MXSIM_OK && i < sizeof dims / sizeof dims[0]; i++)
             if (dims[i].v > dims[i].lim) {
                 char val[32];
-                if (dims[i].v == INT64_MAX) snprintf(val, sizeof val, "more than 2^63");
-                else snprintf(val, sizeof val, "%lld", (long long)dims[i].v);
+                if (dims[i].v == INT64_MAX) mx_snprintf(val, sizeof val, "more than 2^63");
+                else mx_snprintf(val, sizeof val, "%lld", (long long)dims[i].v);
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field '%s': %s = %s, above %s", path, key_line[dims[i].key],
                              keys[dims[i].key], dims[i].what, val, dims[i].lim == MX_T_MAX_DIM ? "2^31" : "2^40");
             }
@@ -340,8 +340,8 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             if (strcmp(a->name, b->name)) continue;
             const mxsim_top *mine = b->line ? b : a, *other = b->line ? a : b;
             char was[64];
-            if (other->line) snprintf(was, sizeof was, "the layer of line %d", other->line);
-            else snprintf(was, sizeof was, "an op of the transformer keys");
+            if (other->line) mx_snprintf(was, sizeof was, "the layer of line %d", other->line);
+            else mx_snprintf(was, sizeof was, "an op of the transformer keys");
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'layer': name '%s' is already %s", path, mine->line, mine->name, was);
         }
     if (st == MXSIM_OK && mxsim_trace_count(t) == 0) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: no layers", path);

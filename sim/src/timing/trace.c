@@ -46,7 +46,7 @@ MXSIM_API mxsim_status mxsim_trace_create(mxsim_ctx *ctx, const char *source, mx
     if (out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_create: NULL");
     *out = mx_calloc(1, sizeof **out);
     if (*out == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
-    snprintf((*out)->source, sizeof (*out)->source, "%s", source ? source : "trace");
+    mx_snprintf((*out)->source, sizeof (*out)->source, "%s", source ? source : "trace");
     return MXSIM_OK;
 }
 
@@ -74,7 +74,7 @@ MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const 
     if (memchr(op->name, '\0', sizeof op->name) == NULL)
         return mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'name': not NUL-terminated within 64 bytes", t->source, op->line);
     char where[640];
-    snprintf(where, sizeof where, "%s:%d: op '%s'", t->source, op->line, op->name);
+    mx_snprintf(where, sizeof where, "%s:%d: op '%s'", t->source, op->line, op->name);
     /* the text format separates fields by blanks and starts comments with '#': a name holding
     ** one could be saved but not loaded back */
     for (const char *p = op->name; *p; p++)
@@ -166,8 +166,8 @@ MXSIM_API mxsim_status mxsim_trace_add_param(mxsim_ctx *ctx, mxsim_trace *t, con
     if (p == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
     t->params = p;
     p += t->n_params++;
-    snprintf(p->name, sizeof p->name, "%s", name);
-    snprintf(p->why, sizeof p->why, "%s", why);
+    mx_snprintf(p->name, sizeof p->name, "%s", name);
+    mx_snprintf(p->why, sizeof p->why, "%s", why);
     p->elems = elems;
     p->count = count;
     return MXSIM_OK;
@@ -359,7 +359,7 @@ static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, in
         if (ki == 0) {
             if (strlen(v) == 0 || strlen(v) >= sizeof op->name)
                 return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'name': must be 1..63 characters", where);
-            snprintf(op->name, sizeof op->name, "%s", v);
+            mx_snprintf(op->name, sizeof op->name, "%s", v);
         } else if (ki >= 6) {
             mxsim_out_fmt of = MXSIM_OUT_FP32;
             mxsim_operand_fmt af = MXSIM_FMT_MXINT8;
@@ -423,7 +423,7 @@ mxsim_status mx_trace_add_param_at(mxsim_ctx *ctx, mxsim_trace *t, const char *w
     mxsim_status st = mxsim_trace_add_param(ctx, t, name, elems, count, why);
     if (st != MXSIM_OK) { /* the message names the trace; name the line instead */
         char msg[512];
-        snprintf(msg, sizeof msg, "%s", mxsim_errmsg(ctx));
+        mx_snprintf(msg, sizeof msg, "%s", mxsim_errmsg(ctx));
         const char *colon = strstr(msg, ": param");
         st = mx_fail(ctx, st, "%s%s", where, colon ? colon : msg);
     }
@@ -481,7 +481,7 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
     mx_lines cur;
     mx_lines_init(&cur, buf); /* skips a UTF-8 BOM */
     for (char *ln; st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL;) {
-        snprintf(where, sizeof where, "%s:%d", path, cur.line);
+        mx_snprintf(where, sizeof where, "%s:%d", path, cur.line);
         char *hash = strchr(ln, '#');
         if (hash) *hash = '\0';
         char *s = mx_ttrim(ln);
@@ -584,7 +584,7 @@ static int64_t conv_out(int64_t h, int64_t f, int64_t s, int scalesim)
 static mxsim_status sparsity_dense(mxsim_ctx *ctx, const char *where, int col, const char *v)
 {
     char buf[64];
-    snprintf(buf, sizeof buf, "%s", v);
+    mx_snprintf(buf, sizeof buf, "%s", v);
     char *colon = strchr(buf, ':');
     int64_t n = 0, m = 0;
     if (colon != NULL) *colon = '\0';
@@ -626,7 +626,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
         char *f[SS_MAX_VALUES + 1];
         int nf, nc;
         const char *dr;
-        snprintf(where, sizeof where, "%s:1", path);
+        mx_snprintf(where, sizeof where, "%s:1", path);
         if (split_row(NULL, where, ln, f, &nf, &dr, &nc) == MXSIM_OK && row_shape_ok(f, nf)) {
             int numbers = 1;
             for (int i = 1; i < nf; i++) numbers &= is_i64(f[i]) || strchr(f[i], ':') != NULL;
@@ -639,7 +639,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
         }
     }
     while (st == MXSIM_OK && (ln = mx_lines_next(&cur)) != NULL) {
-        snprintf(where, sizeof where, "%s:%d", path, cur.line);
+        mx_snprintf(where, sizeof where, "%s:%d", path, cur.line);
         char *s = mx_ttrim(ln);
         if (*s == '\0') continue;
         char *f[SS_MAX_VALUES + 1];
@@ -695,7 +695,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Layer name': '%.40s...' is longer than 63 characters", where, f[0]);
             break;
         }
-        snprintf(op.name, sizeof op.name, "%s", f[0]);
+        mx_snprintf(op.name, sizeof op.name, "%s", f[0]);
         int changed = 0;
         for (char *p = op.name; *p; p++)
             if (isspace((unsigned char)*p) || *p == '=' || *p == '#') *p = '_', changed = 1;
@@ -770,26 +770,26 @@ MXSIM_API mxsim_status mxsim_trace_format(mxsim_ctx *ctx, const mxsim_trace *t, 
     if (buf == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace_save: out of memory");
     int v2 = t->n_params > 0;  /* version 1 unless a version-2 attribute is present */
     for (int64_t i = 0; !v2 && t->b_role && i < t->n; i++) v2 = t->b_role[i] != MXSIM_ROLE_UNSET;
-    n += (size_t)snprintf(buf + n, cap - n, "mxsim-trace %d\n", v2 ? 2 : 1);
+    n += (size_t)mx_snprintf(buf + n, cap - n, "mxsim-trace %d\n", v2 ? 2 : 1);
     for (int64_t i = 0; i < t->n_params; i++) {
         const mx_tparam *p = &t->params[i];
-        n += (size_t)snprintf(buf + n, cap - n, "param name=%s elems=%lld", p->name, (long long)p->elems);
-        if (p->count != 1) n += (size_t)snprintf(buf + n, cap - n, " count=%lld", (long long)p->count);
-        n += (size_t)snprintf(buf + n, cap - n, " why=%s\n", p->why);
+        n += (size_t)mx_snprintf(buf + n, cap - n, "param name=%s elems=%lld", p->name, (long long)p->elems);
+        if (p->count != 1) n += (size_t)mx_snprintf(buf + n, cap - n, " count=%lld", (long long)p->count);
+        n += (size_t)mx_snprintf(buf + n, cap - n, " why=%s\n", p->why);
     }
     for (int64_t i = 0; i < t->n; i++) {
         const mxsim_top *o = &t->ops[i];
-        n += (size_t)snprintf(buf + n, cap - n, "%s name=%s m=%lld n=%lld", mxsim_op_kind_name((mxsim_op_kind)o->kind), o->name,
+        n += (size_t)mx_snprintf(buf + n, cap - n, "%s name=%s m=%lld n=%lld", mxsim_op_kind_name((mxsim_op_kind)o->kind), o->name,
                               (long long)o->m, (long long)o->n);
-        if (o->kind == MXSIM_OP_GEMM) n += (size_t)snprintf(buf + n, cap - n, " k=%lld", (long long)o->k);
-        if (o->group_size > 0) n += (size_t)snprintf(buf + n, cap - n, " group=%lld", (long long)o->group_size);
-        if (o->repeat != 1) n += (size_t)snprintf(buf + n, cap - n, " repeat=%lld", (long long)o->repeat);
-        if (o->a_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " a=%s", mxsim_operand_fmt_name((mxsim_operand_fmt)o->a_fmt));
-        if (o->b_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " b=%s", mxsim_operand_fmt_name((mxsim_operand_fmt)o->b_fmt));
-        if (o->out_fmt >= 0) n += (size_t)snprintf(buf + n, cap - n, " out=%s", mxsim_out_fmt_name((mxsim_out_fmt)o->out_fmt));
+        if (o->kind == MXSIM_OP_GEMM) n += (size_t)mx_snprintf(buf + n, cap - n, " k=%lld", (long long)o->k);
+        if (o->group_size > 0) n += (size_t)mx_snprintf(buf + n, cap - n, " group=%lld", (long long)o->group_size);
+        if (o->repeat != 1) n += (size_t)mx_snprintf(buf + n, cap - n, " repeat=%lld", (long long)o->repeat);
+        if (o->a_fmt >= 0) n += (size_t)mx_snprintf(buf + n, cap - n, " a=%s", mxsim_operand_fmt_name((mxsim_operand_fmt)o->a_fmt));
+        if (o->b_fmt >= 0) n += (size_t)mx_snprintf(buf + n, cap - n, " b=%s", mxsim_operand_fmt_name((mxsim_operand_fmt)o->b_fmt));
+        if (o->out_fmt >= 0) n += (size_t)mx_snprintf(buf + n, cap - n, " out=%s", mxsim_out_fmt_name((mxsim_out_fmt)o->out_fmt));
         if (mxsim_trace_b_role(t, i) != MXSIM_ROLE_UNSET)
-            n += (size_t)snprintf(buf + n, cap - n, " b_role=%s", k_role_names[t->b_role[i]]);
-        n += (size_t)snprintf(buf + n, cap - n, "\n");
+            n += (size_t)mx_snprintf(buf + n, cap - n, " b_role=%s", k_role_names[t->b_role[i]]);
+        n += (size_t)mx_snprintf(buf + n, cap - n, "\n");
     }
     *text = buf;
     *len = n;
@@ -891,7 +891,7 @@ mxsim_status mx_tacc_open(mxsim_ctx *ctx, const char *path, mx_tacc **out)
         free(w);
         return ci;
     }
-    snprintf(w->tmp, L + 16, "%s.tmp.XXXXXX", path);
+    mx_snprintf(w->tmp, L + 16, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(w->tmp);
     /* mkstemp makes the file 0600: give it ordinary permissions */
     if (fd < 0 || fchmod(fd, 0644) != 0 || (w->f = fdopen(fd, "wb")) == NULL) {
@@ -910,7 +910,7 @@ mxsim_status mx_tacc_open(mxsim_ctx *ctx, const char *path, mx_tacc **out)
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: deflateInit2 failed", path);
     }
     w->z_ok = 1;
-    w->n = (size_t)snprintf(w->text, sizeof w->text,
+    w->n = (size_t)mx_snprintf(w->text, sizeof w->text,
                             "mxsim-access 1\n# cycle operand rw address bytes\n");
     *out = w;
     return MXSIM_OK;
@@ -920,7 +920,7 @@ void mx_tacc_rec(mx_tacc *w, int64_t cyc, const char *operand, char rw, int64_t 
 {
     if (w == NULL || bytes <= 0) return;
     if (w->n + 96 > sizeof w->text) tacc_deflate(w, Z_NO_FLUSH);
-    w->n += (size_t)snprintf(w->text + w->n, sizeof w->text - w->n, "%lld %s %c %lld %lld\n",
+    w->n += (size_t)mx_snprintf(w->text + w->n, sizeof w->text - w->n, "%lld %s %c %lld %lld\n",
                              (long long)cyc, operand, rw, (long long)addr, (long long)bytes);
 }
 
