@@ -382,8 +382,8 @@ MXSIM_API mxsim_status mxsim_table_create(mxsim_ctx *ctx, mxsim_table **out);
 MXSIM_API void mxsim_table_free(mxsim_table *t); /* NULL ok */
 /* Adds a column before the first row.  name: unique, non-empty, unit in the name
 ** ("cycles_total", "time_us"); unit and doc may be NULL.  decimals: digits after the point for a
-** REAL in table/md/csv form (-1: shortest exact form; -2..-17: that many significant digits, as
-** printf's %.Ng); JSON always carries the exact value. */
+** REAL in table and md form (-1: shortest exact form; -2..-17: that many significant digits, as
+** printf's %.Ng); CSV and JSON always carry the exact value (shortest round-trip form). */
 MXSIM_API mxsim_status mxsim_table_add_column(mxsim_ctx *ctx, mxsim_table *t, const char *name,
                                               mxsim_cell_type type, const char *unit,
                                               const char *doc, int flags, int decimals);

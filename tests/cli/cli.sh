@@ -56,7 +56,7 @@ expect 0 "sqnr_db" -- "$MXSIM" compare "$data/ref_64x256.npy" "$t/c.npy"
 # a one-ulp error at 1.0 is 2^-23 = 1.19209e-07: shown in significant digits (6 decimals printed 0.000000)
 python3 -c 'import struct,sys; h="{'"'"'descr'"'"': '"'"'<f4'"'"', '"'"'fortran_order'"'"': False, '"'"'shape'"'"': (1,), }"; h+=" "*(63-(10+len(h))%64)+"\n"; sys.stdout.buffer.write(b"\x93NUMPY\x01\x00"+struct.pack("<H",len(h))+h.encode()+struct.pack("<f",float(sys.argv[1])))' 1.0 > "$t/one.npy"
 python3 -c 'import struct,sys; h="{'"'"'descr'"'"': '"'"'<f4'"'"', '"'"'fortran_order'"'"': False, '"'"'shape'"'"': (1,), }"; h+=" "*(63-(10+len(h))%64)+"\n"; sys.stdout.buffer.write(b"\x93NUMPY\x01\x00"+struct.pack("<H",len(h))+h.encode()+struct.pack("<f",float(sys.argv[1])))' 1.00000011920928955 > "$t/oneulp.npy"
-expect 0 ",1,0,138.474,1.19209e-07,1.19209e-07,1.19209e-07" -- "$MXSIM" compare --format csv "$t/one.npy" "$t/oneulp.npy"
+expect 0 ",1,0,138.47379800543135,1.1920928955078125e-07,1.1920928955078125e-07,1.1920928955078125e-07" -- "$MXSIM" compare --format csv "$t/one.npy" "$t/oneulp.npy"
 
 # determinism: every thread count and SIMD path gives the same bytes
 for args in "--threads 1" "--threads 2" "--threads 3 --simd scalar" "--simd scalar" "--threads 7"; do

@@ -64,7 +64,7 @@ MXTEST(csv_quotes_per_rfc4180)
     mxsim_ctx_create(&ctx);
     mxsim_table *t = hostile(ctx);
     expect_render(ctx, t, MXSIM_OUTPUT_CSV,
-                  "op,cycles,util_pct\n\"a,b\"\"c\\|d#\xc3\xa9\",-5,12.35\nx,0,nan\n");
+                  "op,cycles,util_pct\n\"a,b\"\"c\\|d#\xc3\xa9\",-5,12.345\nx,0,nan\n"); /* CSV: exact, not the 2 decimals */
     mxsim_table_free(t);
     mxsim_ctx_destroy(ctx);
 }
@@ -164,7 +164,10 @@ MXTEST(table_significant_digits_and_null)
     char *text = NULL;
     size_t len = 0;
     MXT_EQ_INT(mxsim_table_render(ctx, t, MXSIM_OUTPUT_CSV, &text, &len), MXSIM_OK);
-    MXT_TRUE(text && strcmp(text, "x,n\n1.23e+03,\n0.000123,-7\n") == 0);
+    MXT_TRUE(text && strcmp(text, "x,n\n1234.5678,\n0.000123456,-7\n") == 0); /* CSV: exact, as JSON */
+    mxsim_free(text);
+    MXT_EQ_INT(mxsim_table_render(ctx, t, MXSIM_OUTPUT_MD, &text, &len), MXSIM_OK); /* Markdown: 3 significant digits */
+    MXT_TRUE(text && strstr(text, "| 1.23e+03 |") && strstr(text, "| 0.000123 | -7 |"));
     mxsim_free(text);
     MXT_EQ_INT(mxsim_table_render(ctx, t, MXSIM_OUTPUT_JSON, &text, &len), MXSIM_OK);
     MXT_TRUE(text && strstr(text, "{\"x\": 1234.5678, \"n\": null}") && strstr(text, "{\"x\": 0.000123456, \"n\": -7}"));
