@@ -374,6 +374,11 @@ printf 'Layer name,IFMAP Height,IFMAP Width,Filter Height,Filter Width,Channels,
 bad csv-name-collision 2 "namedup.csv:3: field 'Layer name': 'conv_1' and the layer on line 2 both read as 'conv_1'" -- "$MXSIM" trace check "$in/namedup.csv"
 printf 'Layer name,M,N,K,\n%s,8,8,8,\n' "$(printf 'x%.0s' $(seq 70))" > "$in/namelong.csv"
 bad csv-name-too-long 2 "is longer than 63 characters" -- "$MXSIM" trace check "$in/namelong.csv"
+# an op named TOTAL: every output's summary row is TOTAL (a second one was printed, and report refused the sweep)
+printf 'mxsim-trace 2\ngemm name=TOTAL m=16 n=16 k=32\ngemm name=y m=64 n=64 k=64\n' > "$in/total.trace"
+bad trace-op-total 2 "total.trace:2: op 'TOTAL': field 'name': TOTAL is reserved for the summary row of every output" -- "$MXSIM" run --config "$cfg" "$in/total.trace"
+printf 'Layer name,M,N,K,\nTOTAL,8,8,8,\n' > "$in/total.csv"
+bad csv-layer-total 2 "total.csv:2: op 'TOTAL': field 'name': TOTAL is reserved" -- "$MXSIM" trace check "$in/total.csv"
 printf 'Layer name,IFMAP Height,IFMAP Width,Filter Height,Filter Width,Channels,Num Filter,Strides,\nc1,8,8,3,3,4,8,1,\n' > "$in/conv1.csv"
 bad csv-convert-compat-conv 2 "convert: 1 conv layers of $in/conv1.csv would lose the geometry SCALE-Sim compat timing uses" -- "$MXSIM" trace convert --scalesim-compat "$in/conv1.csv" "$out/c.trace"
 # a SCALE-Sim .cfg takes comments on whole lines only, as its configparser: an inline one is part of the value

@@ -83,6 +83,10 @@ MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const 
                            "in the text format", where);
     if (op->kind < 0 || op->kind > MXSIM_OP_QUANTIZE) return mx_fail(ctx, MXSIM_E_INPUT, "%s: unknown op kind", where);
     if (op->name[0] == '\0') return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'name': missing", where);
+    /* every output's summary row is op TOTAL: an op of that name made a second one (a script that
+    ** picks op == "TOTAL" counted it twice, and mxsim report refused the sweep mxsim had written) */
+    if (!strcmp(op->name, "TOTAL"))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'name': TOTAL is reserved for the summary row of every output", where);
     const char *dn[3] = {"m", "n", "k"};
     int64_t d[3] = {op->m, op->n, op->kind == MXSIM_OP_GEMM ? op->k : 1};
     for (int i = 0; i < 3; i++)
