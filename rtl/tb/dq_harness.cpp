@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdint>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -446,8 +447,16 @@ int main(int argc, char **argv)
     uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--model") && i + 1 < argc) name = argv[++i];
-        else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 0);
-        else if (!std::strcmp(argv[i], "--expect-fail") && i + 1 < argc) expect = argv[++i];
+        else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) {
+            const char *v = argv[++i]; // strtoull read "abc" as seed 0
+            char *e = nullptr;
+            errno = 0;
+            seed = std::strtoull(v, &e, 10);
+            if (e == v || *e || errno || v[0] == '-' || v[0] == '+') {
+                std::fprintf(stderr, "--seed: '%s' is not a whole number in 0..2^64-1\n", v);
+                return 2;
+            }
+        } else if (!std::strcmp(argv[i], "--expect-fail") && i + 1 < argc) expect = argv[++i];
         else if (!std::strcmp(argv[i], "--list")) {
             for (const Params &p : k_models) std::printf("%s\n", p.name);
             return 0;

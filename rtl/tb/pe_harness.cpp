@@ -25,6 +25,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -492,6 +493,21 @@ int usage(const char *a0)
     return 2;
 }
 
+// A whole option value (strtoll read "abc" as 0: --array abc ran 0 configurations and passed)
+bool whole_arg(const char *opt, const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char *e = nullptr;
+    errno = 0;
+    const unsigned long long x = std::strtoull(v, &e, 10);
+    if (e == v || *e || errno || v[0] == '-' || v[0] == '+' || x < lo || x > hi) {
+        std::fprintf(stderr, "%s: '%s' is not a whole number in %llu..%llu\n", opt, v, (unsigned long long)lo,
+                     (unsigned long long)hi);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -501,9 +517,14 @@ int main(int argc, char **argv)
     uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--model") && i + 1 < argc) name = argv[++i];
-        else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 0);
-        else if (!std::strcmp(argv[i], "--exp") && i + 1 < argc) n_exp = std::strtoll(argv[++i], nullptr, 0);
-        else if (!std::strcmp(argv[i], "--array") && i + 1 < argc) n_arr = std::strtoll(argv[++i], nullptr, 0);
+        else if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) {
+            if (!whole_arg("--seed", argv[++i], 0, UINT64_MAX, &seed)) return 2;
+        } else if ((!std::strcmp(argv[i], "--exp") || !std::strcmp(argv[i], "--array")) && i + 1 < argc) {
+            uint64_t x = 0; // at least one: a pass over no case checks nothing
+            if (!whole_arg(argv[i], argv[i + 1], 1, 1ull << 40, &x)) return 2;
+            (!std::strcmp(argv[i], "--exp") ? n_exp : n_arr) = static_cast<int64_t>(x);
+            i++;
+        }
         else if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
         else if (!std::strcmp(argv[i], "--any-shape")) g_any_shape = true;
         else if (!std::strcmp(argv[i], "--expect-fail") && i + 1 < argc) expect = argv[++i];

@@ -16,6 +16,7 @@
 // Usage: mxsim_sc_tb --config CFG.ini --trace T.trace [--set key=value]... [--profile P]
 //                    [--quantum-ns Q] [--period-ps P] [--seed S] [--threads N] [--detail]
 //                    [--csv OUT.csv] [--errors]
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -221,9 +222,10 @@ private:
         }
         // the expected cycles: the call `mxsim run` makes for this trace line
         mxsim_tstats st;
-        if (!expect(mxsim_time_op(ctx_, &cfg, op, mxsim_trace_source(tr_), args_.detail, nullptr, &st) == MXSIM_OK,
-                    nm + ": mxsim_time_op: " + mxsim_errmsg(ctx_)))
-            return;
+        // the call first, then its message: as one expression the message could be read before the
+        // call (unspecified argument order; GCC did), naming the previous op's failure
+        const mxsim_status ts = mxsim_time_op(ctx_, &cfg, op, mxsim_trace_source(tr_), args_.detail, nullptr, &st);
+        if (!expect(ts == MXSIM_OK, nm + ": mxsim_time_op: " + mxsim_errmsg(ctx_))) return;
         const uint64_t cycles = static_cast<uint64_t>(st.cycles_total);
 
         at_ = kMemBase;
@@ -494,6 +496,17 @@ int usage(const char *msg)
     return 2;
 }
 
+// A whole option value in [lo, hi] (atof and strtoull read "abc" as 0 and "-5" as a huge count)
+bool parse_real(const char *v, double lo, double hi, double *out)
+{
+    char *e = nullptr;
+    errno = 0;
+    const double x = std::strtod(v, &e);
+    if (e == v || *e || errno || !std::isfinite(x) || x < lo || x > hi) return false;
+    *out = x;
+    return true;
+}
+
 }  // namespace
 
 int sc_main(int argc, char **argv)
@@ -510,10 +523,24 @@ int sc_main(int argc, char **argv)
         else if (k == "--trace") a.trace = v;
         else if (k == "--csv") a.csv = v;
         else if (k == "--set") a.sets.push_back(v);
-        else if (k == "--quantum-ns") a.quantum_ns = std::atof(v);
-        else if (k == "--period-ps") a.period_ps = std::atof(v);
-        else if (k == "--seed") a.seed = std::strtoull(v, nullptr, 0);
-        else if (k == "--threads") a.threads = static_cast<unsigned>(std::atoi(v));
+        else if (k == "--seed") {
+            char *e = nullptr;
+            errno = 0;
+            const unsigned long long x = std::strtoull(v, &e, 10);
+            if (e == v || *e || errno || v[0] == '-' || v[0] == '+')
+                return usage(("--seed: '" + std::string(v) + "' is not a whole number in [0, 2^64)").c_str());
+            a.seed = x;
+        } else if (k == "--quantum-ns" || k == "--period-ps" || k == "--threads") {
+            double x = 0;
+            const bool whole = k == "--threads";
+            if (!parse_real(v, k == "--period-ps" ? 1e-3 : 0, whole ? 1024 : 1e12, &x) || (whole && std::floor(x) != x))
+                return usage((k + ": '" + v + "' is not " +
+                              (whole ? "a whole number in [0, 1024]" : k == "--period-ps" ? "a number in [0.001, 1e12]" : "a number in [0, 1e12]"))
+                                 .c_str());
+            if (k == "--quantum-ns") a.quantum_ns = x;
+            else if (k == "--period-ps") a.period_ps = x;
+            else a.threads = static_cast<unsigned>(x);
+        }
         else if (k == "--profile") {
             if (mxsim_profile_parse(v, &a.profile) != MXSIM_OK) return usage(("unknown profile " + std::string(v)).c_str());
         } else return usage(("unknown option " + k).c_str());
@@ -525,6 +552,12 @@ int sc_main(int argc, char **argv)
     if (mxsim_ctx_create(&ctx) != MXSIM_OK) return 1;
     if (mxsim_trace_load(ctx, a.trace.c_str(), &tr) != MXSIM_OK) {
         std::fprintf(stderr, "mxsim_sc_tb: %s\n", mxsim_errmsg(ctx));
+        mxsim_ctx_destroy(ctx);
+        return 2;
+    }
+    if (mxsim_trace_count(tr) == 0) { // as mxsim run: a pass over no op checks nothing
+        std::fprintf(stderr, "mxsim_sc_tb: %s: the trace has no ops\n", a.trace.c_str());
+        mxsim_trace_free(tr);
         mxsim_ctx_destroy(ctx);
         return 2;
     }

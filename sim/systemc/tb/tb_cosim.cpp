@@ -20,6 +20,7 @@
 // Usage: mxsim_sc_cosim --config CFG.ini [--groups N] [--bp-groups N] [--seed S]
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -440,12 +441,31 @@ int sc_main(int argc, char **argv)
 {
     Verilated::commandArgs(argc, argv);
     Args a;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    // options in pairs, each value whole (atoll read "64abc" as 64; an odd last argument was dropped)
+    auto whole = [](const char *v, unsigned long long *out) {
+        char *e = nullptr;
+        errno = 0;
+        *out = std::strtoull(v, &e, 10);
+        return e != v && !*e && !errno && v[0] != '-' && v[0] != '+';
+    };
+    for (int i = 1; i < argc; i += 2) {
         const std::string k = argv[i];
+        unsigned long long x = 0;
+        if (i + 1 >= argc) {
+            std::fprintf(stderr, "mxsim_sc_cosim: %s: missing value\n", argv[i]);
+            return 2;
+        }
         if (k == "--config") a.config = argv[i + 1];
-        else if (k == "--groups") a.groups = std::atoll(argv[i + 1]);
-        else if (k == "--bp-groups") a.bp_groups = std::atoll(argv[i + 1]);
-        else if (k == "--seed") a.seed = std::strtoull(argv[i + 1], nullptr, 0);
+        else if ((k == "--groups" || k == "--bp-groups" || k == "--seed") && !whole(argv[i + 1], &x)) {
+            std::fprintf(stderr, "mxsim_sc_cosim: %s: '%s' is not a whole number\n", k.c_str(), argv[i + 1]);
+            return 2;
+        } else if (k == "--groups" || k == "--bp-groups") {
+            if (x > (1ull << 40)) {
+                std::fprintf(stderr, "mxsim_sc_cosim: %s: %llu is above 2^40\n", k.c_str(), x);
+                return 2;
+            }
+            (k == "--groups" ? a.groups : a.bp_groups) = static_cast<long long>(x);
+        } else if (k == "--seed") a.seed = x;
         else {
             std::fprintf(stderr, "usage: mxsim_sc_cosim --config CFG [--groups N] [--bp-groups N] [--seed S]\n");
             return 2;
