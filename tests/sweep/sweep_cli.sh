@@ -90,6 +90,22 @@ else echo "skip xmllint (not installed)"; fi
 grep -qi '<script' "$t/rep/index.html" && bad "HTML has a script"
 grep -o 'https\?://[^"]*' "$t/rep/index.html" | grep -v '^http://www.w3.org/2000/svg$' | grep -q . && bad "HTML references the network"
 grep -q 'HOR14' "$t/rep/README.md" && grep -q 'Pareto' "$t/rep/index.html" && ok "report content" || bad "report content"
+# edited results are refused, naming the line (they changed the per-op tables and the breakdowns
+# without a word): an op row deleted, one given twice, an op of a point without a TOTAL row, and a
+# column the sidecar lists deleted
+mkdir -p "$t/edit"
+cp "$t/j1.meta.json" "$t/edit/del.meta.json"; cp "$t/j1.meta.json" "$t/edit/dup.meta.json"
+cp "$t/j1.meta.json" "$t/edit/orphan.meta.json"; cp "$t/j1.meta.json" "$t/edit/nocol.meta.json"
+awk -F, 'NR == 2 && $0 !~ /,TOTAL,/ { next } { print }' "$rep_in" > "$t/edit/del.csv"
+awk -F, '{ print } NR == 2 { print }' "$rep_in" > "$t/edit/dup.csv"
+awk -F, -v OFS=, 'NR == 2 { $1 = 9999 } { print }' "$rep_in" > "$t/edit/orphan.csv"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "e_sram_mj") k = i } { $k = ""; print }' "$rep_in" \
+  | sed 's/,,/,/' > "$t/edit/nocol.csv"
+expect 2 "del.csv:9: field 'point': point 0 has 7 op rows" -- "$MXSIM" report "$t/edit/del.csv" -o "$t/edit/r1"
+expect 2 "is given twice (first on line 2)" -- "$MXSIM" report "$t/edit/dup.csv" -o "$t/edit/r2"
+expect 2 "orphan.csv:2: field 'point': op" -- "$MXSIM" report "$t/edit/orphan.csv" -o "$t/edit/r3"
+expect 2 "nocol.csv:1: field 'header': column 'e_sram_mj' missing" -- "$MXSIM" report "$t/edit/nocol.csv" -o "$t/edit/r4"
+[ ! -e "$t/edit/r1" ] && [ ! -e "$t/edit/r4" ] && ok "refused edits write no report" || bad "a refused edit wrote a report"
 # enum axis exp.acc_mode: one series per (array.size, exp.acc_mode), 4 of them, in the cycles chart's CSV
 n=$(tail -n +2 "$t/rep/cycles.csv" | sed 's/^"\([^"]*\)",.*/\1/' | sort -u | wc -l) # the label is quoted: "16, fp32"
 [ "$n" = 4 ] && ok "4 series (array.size x exp.acc_mode)" || bad "cycles.csv has $n series"
@@ -110,6 +126,7 @@ python3 - "${rep_in%.csv}.meta.json" "$t/hand.meta.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
 m["points"] = 8
+m["n_ops"] = 0  # TOTAL rows only: a point with op rows must have the trace's n_ops of them
 for a in m["axes"]:
     if a["key"] == "mx.group_size":
         a["values"] = list(range(1, 9))
@@ -130,6 +147,7 @@ python3 - "${rep_in%.csv}.meta.json" "$t/hand3.meta.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
 m["points"] = 5
+m["n_ops"] = 0
 m["axes"] = [a for a in m["axes"] if a["key"] == "mx.group_size"]
 m["axes"][0]["values"] = list(range(1, 6))
 json.dump(m, open(sys.argv[2], "w"))

@@ -514,7 +514,7 @@ MXTEST(report_enum_axis_and_failed_points)
     snprintf(csv, sizeof csv, "%s/e.csv", dir);
     snprintf(meta, sizeof meta, "%s/e.meta.json", dir);
     static const char *const meta_text =
-        "{\"format\": \"mxsim-sweep\", \"version\": 2, \"mxsim_version\": \"0.1.0\", \"trace\": \"t\", \"n_ops\": 1, "
+        "{\"format\": \"mxsim-sweep\", \"version\": 2, \"mxsim_version\": \"0.1.0\", \"trace\": \"t\", \"n_ops\": 0, "
         "\"config\": \"c.ini\", \"points\": 3, \"axes\": [{\"key\": \"numerics.profile\", \"type\": \"enum\", \"unit\": \"\", "
         "\"values\": [\"ocp\", \"mase\", \"mase_cuda\"]}], \"base\": {}, \"cost\": {\"node_nm\": 7, \"vdd_v\": 0.7}, "
         "\"accuracy\": null, \"group_policy\": \"strict\", \"columns\": []}";

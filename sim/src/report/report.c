@@ -316,6 +316,68 @@ static int point_cmp(const void *pa, const void *pb)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
+typedef struct {
+    long long id;
+    const char *op;
+    int64_t row;
+    int total, ok;
+} oprow_t;
+
+static int oprow_cmp(const void *pa, const void *pb)
+{
+    const oprow_t *a = pa, *b = pb;
+    if (a->id != b->id) return a->id < b->id ? -1 : 1;
+    if (a->total != b->total) return b->total - a->total; /* the TOTAL row first */
+    const int c = strcmp(a->op, b->op);
+    return c ? c : (a->row > b->row) - (a->row < b->row);
+}
+
+/* Every op row belongs to a point with a TOTAL row; a point that ran (status ok) has the sidecar's
+** n_ops op rows, each op once.  A deleted, duplicated or renumbered op row changed the report's
+** per-op tables without a word (a duplicate with another SQNR was printed twice). */
+static mxsim_status check_op_rows(const input_t *in)
+{
+    const mx_csv *c = &in->c;
+    const int64_t n = c->n_rows - 1;
+    oprow_t *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
+    if (!v) return mx_fail(in->ctx, MXSIM_E_NOMEM, "%s: out of memory", in->path);
+    for (int64_t r = 1; r < c->n_rows; r++) {
+        oprow_t *o = &v[r - 1];
+        o->id = strtoll(mx_csv_at(c, r, in->col_point), NULL, 10); /* checked by check_rows */
+        o->op = mx_csv_at(c, r, in->col_op);
+        o->row = r;
+        o->total = !strcmp(o->op, "TOTAL");
+        o->ok = !strcmp(mx_csv_at(c, r, in->col_status), "ok");
+    }
+    qsort(v, (size_t)n, sizeof *v, oprow_cmp);
+    mxsim_status st = MXSIM_OK;
+    /* first the rows of a point without a TOTAL row (a renumbered row also leaves its point short) */
+    for (int64_t i = 0; i < n && st == MXSIM_OK; i++)
+        if ((i == 0 || v[i].id != v[i - 1].id) && !v[i].total)
+            st = mx_fail(in->ctx, MXSIM_E_INPUT, "%s:%lld: field 'point': op '%s' of point %lld, which has no TOTAL row",
+                         in->path, (long long)c->line[v[i].row], shown(v[i].op, (char[48]){0}), v[i].id);
+    for (int64_t i = 0, j; i < n && st == MXSIM_OK; i = j) {
+        for (j = i; j < n && v[j].id == v[i].id; j++) {}
+        const oprow_t *t = &v[i];
+        if (j - i > 1 && v[i + 1].total) {
+            st = mx_fail(in->ctx, MXSIM_E_INPUT, "%s:%lld: field 'point': point %lld has a second TOTAL row (first on line %lld)",
+                         in->path, (long long)c->line[v[i + 1].row], t->id, (long long)c->line[t->row]);
+            break;
+        }
+        for (int64_t k = i + 2; k < j && st == MXSIM_OK; k++)
+            if (!strcmp(v[k].op, v[k - 1].op))
+                st = mx_fail(in->ctx, MXSIM_E_INPUT, "%s:%lld: field 'op': '%s' of point %lld is given twice (first on line %lld)",
+                             in->path, (long long)c->line[v[k].row > v[k - 1].row ? v[k].row : v[k - 1].row],
+                             shown(v[k].op, (char[48]){0}), t->id,
+                             (long long)c->line[v[k].row > v[k - 1].row ? v[k - 1].row : v[k].row]);
+        if (st == MXSIM_OK && t->ok && j - i - 1 != in->m.n_ops)
+            st = mx_fail(in->ctx, MXSIM_E_INPUT, "%s:%lld: field 'point': point %lld has %lld op rows, %s says the trace has %lld ops",
+                         in->path, (long long)c->line[t->row], t->id, (long long)(j - i - 1), in->m.path, (long long)in->m.n_ops);
+    }
+    free(v);
+    return st;
+}
+
 static mxsim_status check_rows(input_t *in)
 {
     mx_csv *c = &in->c;
@@ -329,6 +391,15 @@ static mxsim_status check_rows(input_t *in)
     for (int i = 0; i < N_REQUIRED; i++)
         if (col_of(in, k_required[i]) < 0)
             return mx_fail(in->ctx, MXSIM_E_INPUT, "%s: field '%s': column missing", in->path, k_required[i]);
+    /* every column the sidecar lists is in the CSV: without e_sram_mj the energy breakdown lost its
+    ** SRAM bar (41% of the energy) and the shares paragraph vanished, without a word */
+    for (int k = m->j.node[m->columns].first; k >= 0; k = m->j.node[k].next) {
+        const int nk = mx_json_get(&m->j, k, "name"); /* read_meta checked it is a string */
+        const char *want = nk >= 0 ? m->j.node[nk].str : "";
+        if (col_of(in, want) < 0)
+            return mx_fail(in->ctx, MXSIM_E_INPUT, "%s:%lld: field 'header': column '%s' missing (%s lists it)", in->path,
+                           (long long)c->line[0], shown(want, (char[48]){0}), m->path);
+    }
     for (int a = 0; a < m->n_axes; a++)
         if ((m->ax[a].col = col_of(in, m->ax[a].key)) < 0)
             return mx_fail(in->ctx, MXSIM_E_INPUT, "%s: field '%s': column missing (an axis of %s)", in->path,
@@ -396,6 +467,7 @@ static mxsim_status check_rows(input_t *in)
     if (in->n_pt + in->n_failed != m->points)
         return mx_fail(in->ctx, MXSIM_E_INPUT, "%s: field 'points': %lld in %s, but the CSV has %d TOTAL rows", in->path,
                        (long long)m->points, m->path, in->n_pt + in->n_failed);
+    if ((st = check_op_rows(in)) != MXSIM_OK) return st;
     /* the x axis: mx.group_size when numeric, else the first int axis, else the first real one */
     in->xa = -1;
     for (int a = 0; a < m->n_axes && in->xa < 0; a++)
