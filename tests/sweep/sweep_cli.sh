@@ -106,6 +106,10 @@ expect 2 "is given twice (first on line 2)" -- "$MXSIM" report "$t/edit/dup.csv"
 expect 2 "orphan.csv:2: field 'point': op" -- "$MXSIM" report "$t/edit/orphan.csv" -o "$t/edit/r3"
 expect 2 "nocol.csv:1: field 'header': column 'e_sram_mj' missing" -- "$MXSIM" report "$t/edit/nocol.csv" -o "$t/edit/r4"
 [ ! -e "$t/edit/r1" ] && [ ! -e "$t/edit/r4" ] && ok "refused edits write no report" || bad "a refused edit wrote a report"
+# an edit that keeps the structure (one energy value) or another sweep's sidecar: the CSV's digest
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "energy_mj") k = i } NR == 2 { $k = $k * 2 } { print }' "$rep_in" > "$t/edit/val.csv"
+cp "$t/j1.meta.json" "$t/edit/val.meta.json"
+expect 2 "val.csv: field 'csv_fnv1a64': the CSV is not the one" -- "$MXSIM" report "$t/edit/val.csv" -o "$t/edit/r5"
 # enum axis exp.acc_mode: one series per (array.size, exp.acc_mode), 4 of them, in the cycles chart's CSV
 n=$(tail -n +2 "$t/rep/cycles.csv" | sed 's/^"\([^"]*\)",.*/\1/' | sort -u | wc -l) # the label is quoted: "16, fp32"
 [ "$n" = 4 ] && ok "4 series (array.size x exp.acc_mode)" || bad "cycles.csv has $n series"
@@ -126,6 +130,7 @@ python3 - "${rep_in%.csv}.meta.json" "$t/hand.meta.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
 m["points"] = 8
+m.pop("csv_fnv1a64", None)  # a hand-made CSV: not the one the sweep wrote
 m["n_ops"] = 0  # TOTAL rows only: a point with op rows must have the trace's n_ops of them
 for a in m["axes"]:
     if a["key"] == "mx.group_size":
@@ -147,6 +152,7 @@ python3 - "${rep_in%.csv}.meta.json" "$t/hand3.meta.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
 m["points"] = 5
+m.pop("csv_fnv1a64", None)
 m["n_ops"] = 0
 m["axes"] = [a for a in m["axes"] if a["key"] == "mx.group_size"]
 m["axes"][0]["values"] = list(range(1, 6))

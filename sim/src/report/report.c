@@ -512,9 +512,23 @@ static mxsim_status read_input(mxsim_ctx *ctx, const char *csv_path, const char 
     mxsim_status st = mx_file_read(ctx, csv_path, CSV_MAX_BYTES, &data, &len);
     if (st != MXSIM_OK) return st;
     st = mx_csv_parse(ctx, csv_path, (const char *)data, len, CSV_MAX_COLS, CSV_MAX_ROWS, &in->c);
+    uint64_t h = 14695981039346656037ull; /* FNV-1a 64 of the file, against the sidecar's csv_fnv1a64 */
+    for (size_t i = 0; i < len; i++) h = (h ^ data[i]) * 1099511628211ull;
     free(data);
     if (st == MXSIM_OK) st = read_meta(ctx, meta_path, &in->m);
     if (st == MXSIM_OK) st = check_rows(in);
+    /* last, so that a malformed edit is named by its own rule first */
+    const int kd = st == MXSIM_OK ? mx_json_get(&in->m.j, 0, "csv_fnv1a64") : -1;
+    if (kd >= 0) {
+        char got[17];
+        mx_snprintf(got, sizeof got, "%016llx", (unsigned long long)h);
+        if (in->m.j.node[kd].type != MX_JSON_STR || strlen(in->m.j.node[kd].str) != 16)
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'csv_fnv1a64': expected 16 hex digits", in->m.path, in->m.j.node[kd].line);
+        else if (strcmp(in->m.j.node[kd].str, got))
+            st = mx_fail(ctx, MXSIM_E_INPUT,
+                         "%s: field 'csv_fnv1a64': the CSV is not the one %s was written with (digest %s, the sidecar's %s): "
+                         "edited since, or from another sweep", csv_path, in->m.path, got, in->m.j.node[kd].str);
+    }
     return st;
 }
 
@@ -966,6 +980,18 @@ static void doc_end_table(doc_t *d)
 }
 
 /* A table of the given CSV rows: the axis values (with_axes) then the named columns. */
+/* A cell for people: the CSV carries every digit, a table shows a real column to 6 significant digits */
+static const char *human(const input_t *in, const char *col, const char *v, char *buf, size_t n)
+{
+    const char *t = column_type(&in->m, col);
+    char *e;
+    if (!t || strcmp(t, "real") || !v[0]) return v;
+    const double x = mx_strtod(v, &e);
+    if (e == v || *e) return v;
+    mx_snprintf(buf, n, "%.6g", x);
+    return buf;
+}
+
 static void rows_table(doc_t *d, const input_t *in, const int64_t *rows, int nr, const char *const *cols, int nc,
                        int with_axes)
 {
@@ -979,7 +1005,8 @@ static void rows_table(doc_t *d, const input_t *in, const int64_t *rows, int nr,
         for (int a = 0; a < na; a++, k++) doc_cell(d, mx_csv_at(&in->c, rows[r], in->m.ax[a].col), k == 0, k == n - 1);
         for (int i = 0; i < nc; i++, k++) {
             int c = col_of(in, cols[i]);
-            doc_cell(d, c >= 0 ? mx_csv_at(&in->c, rows[r], c) : "-", k == 0, k == n - 1);
+            char buf[48];
+            doc_cell(d, c >= 0 ? human(in, cols[i], mx_csv_at(&in->c, rows[r], c), buf, sizeof buf) : "-", k == 0, k == n - 1);
         }
     }
     doc_end_table(d);
@@ -1339,7 +1366,8 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
                 for (int64_t q = 1; q < in->c.n_rows; q++)
                     if (!strcmp(mx_csv_at(&in->c, q, in->col_point), gid) && !strcmp(mx_csv_at(&in->c, q, in->col_op), op))
                         v = mx_csv_at(&in->c, q, csq);
-                doc_cell(&d, v, 0, g == ns - 1);
+                char buf[48];
+                doc_cell(&d, human(in, "sqnr_db", v, buf, sizeof buf), 0, g == ns - 1);
             }
         }
         doc_end_table(&d);

@@ -317,8 +317,18 @@ static void json_typed(mx_buf *b, const char *type, const char *v)
     else mx_buf_json_str(b, v);
 }
 
+/* csv_digest: the FNV-1a 64 of the CSV this sidecar describes (16 hex digits), or NULL */
+static mxsim_status meta_json(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr, const mxsim_sweep_info *info,
+                              const mxsim_table *t, const char *csv_digest, char **text, size_t *len);
+
 MXSIM_API mxsim_status mxsim_sweep_meta_json(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
                                              const mxsim_sweep_info *info, const mxsim_table *t, char **text, size_t *len)
+{
+    return meta_json(ctx, sw, tr, info, t, NULL, text, len);
+}
+
+static mxsim_status meta_json(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr, const mxsim_sweep_info *info,
+                              const mxsim_table *t, const char *csv_digest, char **text, size_t *len)
 {
     mx_clear_err(ctx);
     if (sw == NULL || tr == NULL || info == NULL || info->opts == NULL || t == NULL || text == NULL || len == NULL)
@@ -328,7 +338,11 @@ MXSIM_API mxsim_status mxsim_sweep_meta_json(mxsim_ctx *ctx, const mxsim_sweep *
     mxsim_status st = mxsim_node_scaling(ctx, so->cost.node_nm, so->cost.vdd_v, &sc);
     if (st != MXSIM_OK) return st;
     mx_buf b = {0};
-    mx_buf_puts(&b, "{\n  \"format\": \"mxsim-sweep\",\n  \"version\": 2,\n  \"mxsim_version\": ");
+    mx_buf_puts(&b, "{\n  \"format\": \"mxsim-sweep\",\n  \"version\": 2,\n  ");
+    /* which CSV this is: mxsim report refuses a CSV edited after, or from another sweep than, its
+    ** sidecar (a 7 nm sidecar beside a 45 nm CSV gave a README saying 7 nm over 45 nm numbers) */
+    if (csv_digest) mx_buf_printf(&b, "\"csv_fnv1a64\": \"%s\",\n  ", csv_digest);
+    mx_buf_puts(&b, "\"mxsim_version\": ");
     mx_buf_json_str(&b, mxsim_version());
     mx_buf_puts(&b, ",\n  \"trace\": ");
     mx_buf_json_str(&b, info->trace_path ? info->trace_path : mxsim_trace_source(tr));
@@ -426,7 +440,11 @@ MXSIM_API mxsim_status mxsim_sweep_save(mxsim_ctx *ctx, const mxsim_sweep *sw, c
         meta_path = malloc(stem + 16);
         if (meta_path == NULL) st = mx_fail(ctx, MXSIM_E_NOMEM, "sweep_save: out of memory");
         else mx_snprintf(meta_path, stem + 16, "%.*s.meta.json", (int)stem, path);
-        if (st == MXSIM_OK) st = mxsim_sweep_meta_json(ctx, sw, tr, info, t, &meta, &meta_len);
+        char digest[17];
+        uint64_t h = 14695981039346656037ull; /* FNV-1a 64 */
+        for (size_t i = 0; i < csv_len; i++) h = (h ^ (unsigned char)csv[i]) * 1099511628211ull;
+        mx_snprintf(digest, sizeof digest, "%016llx", (unsigned long long)h);
+        if (st == MXSIM_OK) st = meta_json(ctx, sw, tr, info, t, digest, &meta, &meta_len);
     }
     if (st == MXSIM_OK) {
         mx_file_part pc = {csv, csv_len}, pm = {meta, meta_len};
