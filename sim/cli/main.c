@@ -235,10 +235,14 @@ static int cmd_compare(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     const double rv[] = {es.sqnr_db, es.max_abs_err, es.max_rel_err, es.mean_abs_err};
     /* the pairs an error sums over: finite ones (a NaN against a NaN, or equal infinities, is no
     ** error and left out of the sums, though counted in elements) */
-    static const char *const rdoc[] = {"10 log10(ref energy / error energy) over finite pairs; -inf if a NaN or inf meets a different value",
-                                       "max |test - ref| over finite pairs",
-                                       "max |test - ref| / |ref| over finite pairs (inf where ref = 0 != test)",
-                                       "mean |test - ref| over finite pairs (NaN/NaN and equal-inf pairs left out)"};
+    static const char *const rdoc[] = {"10 log10(ref energy / error energy) over finite pairs; inf when every pair is equal, "
+                                       "-inf when a NaN or inf meets a different value or the reference is all zero; "
+                                       "JSON writes a non-finite value as null",
+                                       "max |test - ref| over finite pairs; inf when a NaN or inf meets a different value",
+                                       "max |test - ref| / |ref| over finite pairs (inf where ref = 0 != test); inf when a NaN or inf "
+                                       "meets a different value",
+                                       "mean |test - ref| over finite pairs (NaN/NaN and equal-inf pairs left out); inf when a NaN "
+                                       "or inf meets a different value"};
     if (st == MXSIM_OK) st = mxsim_table_create(ctx, &tb);
     if (st == MXSIM_OK) st = mxsim_table_add_column(ctx, tb, "ref", MXSIM_CELL_TEXT, "", "reference file", 0, -1);
     if (st == MXSIM_OK) st = mxsim_table_add_column(ctx, tb, "test", MXSIM_CELL_TEXT, "", "compared file", 0, -1);

@@ -243,7 +243,7 @@ bad report-sidecar-deep 2 "r_deep.meta.json:1: field 'json': nested deeper than 
 cp "$ex" "$in/r_trunc.csv"; head -c 300 "$exm" > "$in/r_trunc.meta.json"
 bad report-sidecar-truncated 2 "r_trunc.meta.json:" -- "$MXSIM" report "$in/r_trunc.csv" -o "$out/rep"
 cp "$ex" "$in/r_unit.csv"; python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); m["axes"][0]["unit"]=8; json.dump(m, open(sys.argv[2], "w"), indent=1)' "$exm" "$in/r_unit.meta.json"
-bad report-sidecar-type 2 "r_unit.meta.json:14: field 'axes[0].unit': expected a string, got a number" -- "$MXSIM" report "$in/r_unit.csv" -o "$out/rep"
+bad report-sidecar-type 2 "r_unit.meta.json:15: field 'axes[0].unit': expected a string, got a number" -- "$MXSIM" report "$in/r_unit.csv" -o "$out/rep"
 
 # ---- unwritable outputs: a runtime failure (1), and still nothing left behind --------------------
 : > "$in/regular"

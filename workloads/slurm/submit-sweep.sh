@@ -61,6 +61,10 @@ mxsim=$(abs "$mxsim")
 "$mxsim" merge --check -o "$out" ${format:+--format "$format"} || die "-o '$out'${format:+ --format $format}: refused by mxsim merge (above)"
 jobdir=$(abs "${jobdir:-$(dirname "$out")/mxsim-sweep-$$}")
 mkdir -p "$jobdir" || die "--job-dir '$jobdir': cannot create it"
+# OUT's directory must exist and be writable now (merge --check checks the name only): with --job-dir
+# elsewhere the whole array ran, then the merge job failed
+od=$(dirname "$out")
+[ -d "$od" ] && [ -w "$od" ] || die "-o '$out': its directory '$od' does not exist or is not writable (the merge job writes OUT there)"
 # a part of an earlier submission would be merged in place of a shard that wrote none
 stale=$(find "$jobdir" -maxdepth 1 -name 'part-*.part' 2>/dev/null | head -n 3)
 [ -z "$stale" ] || die "--job-dir '$jobdir' holds part files of an earlier submission (${stale//$'\n'/, }): remove them or give another --job-dir"

@@ -327,6 +327,25 @@ typedef struct {
 
 static int cmp_str(const void *x, const void *y) { return strcmp(*(const char *const *)x, *(const char *const *)y); }
 
+/* The files DIR/PREFIX*.csv (a name longer than PREFIX + ".csv"), as "DIR/NAME" in name order, at
+** most MAXRUN; *n their count.  Free each name. */
+static void dir_files(const char *dir, const char *prefix, char **names, int *n)
+{
+    const size_t lp = strlen(prefix);
+    DIR *dp = opendir(dir);
+    *n = 0;
+    for (struct dirent *de; dp && (de = readdir(dp)) != NULL;) {
+        const size_t l = strlen(de->d_name);
+        if (!strncmp(de->d_name, prefix, lp) && l > lp + 4 && !strcmp(de->d_name + l - 4, ".csv") && *n < MAXRUN) {
+            char buf[1100];
+            snprintf(buf, sizeof buf, "%s/%s", dir, de->d_name);
+            names[(*n)++] = strdup(buf);
+        }
+    }
+    if (dp) closedir(dp);
+    qsort(names, (size_t)*n, sizeof *names, cmp_str);
+}
+
 static int add_run(runs_t *r, const char *path, int build, int tag)
 {
     if (r->n >= MAXRUN || strlen(path) >= sizeof r->path[0]) {
@@ -365,19 +384,11 @@ static int expand_runs(const cli_command *cmd, const cli_args *a, const char *op
         }
         snprintf(buf, sizeof buf, "%s/bench.csv", path);
         if ((rc = add_run(r, buf, i, tag))) return rc;
-        DIR *dp = opendir(path);
         char *names[MAXRUN];
         int nn = 0;
-        for (struct dirent *de; dp && (de = readdir(dp)) != NULL;) {
-            const size_t l = strlen(de->d_name);
-            if (!strncmp(de->d_name, "bench_run", 9) && l > 13 && !strcmp(de->d_name + l - 4, ".csv") && nn < MAXRUN)
-                names[nn++] = strdup(de->d_name);
-        }
-        if (dp) closedir(dp);
-        qsort(names, (size_t)nn, sizeof *names, cmp_str);
+        dir_files(path, "bench_run", names, &nn);
         for (int k = 0; k < nn; k++) {
-            snprintf(buf, sizeof buf, "%s/%s", path, names[k] ? names[k] : "");
-            if (!rc && names[k]) rc = add_run(r, buf, i, tag);
+            if (!rc && names[k]) rc = add_run(r, names[k], i, tag);
             free(names[k]);
         }
         if (rc) return rc;
@@ -417,17 +428,7 @@ static int expand_launch(const cli_command *cmd, const cli_args *a, const char *
         if (stat(v[i], &sb) != 0 || !S_ISDIR(sb.st_mode)) {
             names[nn++] = strdup(v[i]);
         } else {
-            DIR *dp = opendir(v[i]);
-            for (struct dirent *de; dp && (de = readdir(dp)) != NULL;) {
-                const size_t l = strlen(de->d_name);
-                if (!strncmp(de->d_name, "launch_probe", 12) && l > 16 && !strcmp(de->d_name + l - 4, ".csv") && nn < MAXRUN) {
-                    char buf[1100];
-                    snprintf(buf, sizeof buf, "%s/%s", v[i], de->d_name);
-                    names[nn++] = strdup(buf);
-                }
-            }
-            if (dp) closedir(dp);
-            qsort(names, (size_t)nn, sizeof *names, cmp_str);
+            dir_files(v[i], "launch_probe", names, &nn);
             if (nn == 0) return cli_usage("--%s %s: the folder holds no launch_probe*.csv", opt, v[i]);
         }
         int rc = 0;

@@ -165,6 +165,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
         double v[NC];
         for (int c = 0; c < NC; c++) v[c] = NAN;
         v[7] = tot_acc, v[8] = at, v[9] = tot_e, v[10] = tot_e > 0 ? tot_ops / (tot_e * 1e-6) / 1e12 : 0;
+        v[11] = area.total_mm2[MXSIM_BAND_NOM] > 0 ? at / area.total_mm2[MXSIM_BAND_NOM] : NAN; /* was left empty */
         v[14] = tot_gpu, v[15] = gt, v[18] = tot_cub, v[20] = gt / card->tdp_w, v[21] = gt / card->die_mm2;
         v[22] = tot_acc > 0 ? tot_gpu / tot_acc : NAN; /* an empty trace: no ratio */
         const char *s[NC] = {"TOTAL"};
