@@ -170,6 +170,11 @@ if "$MXSIM" help run > /dev/null 2>&1; then
   bad power-nan-power "p-wnan.csv:3: field 16 (power_w): not a number >= 0" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-wnan.csv" -o "$t/o9"
 fi
 
+# -o names a directory: a file there printed the whole table, then failed with exit 1
+printf 'x\n' > "$t/notdir.csv"
+bad out-not-a-directory "-o $t/notdir.csv: not a directory" "" -- "$MXSIM" compare-gpu --card h200 --measured $B -o "$t/notdir.csv"
+[ "$(cat "$t/notdir.csv")" = x ] || { echo "FAIL out-not-a-directory: the file changed"; fails=$((fails+1)); }
+[ ! -s "$t/out-not-a-directory.out" ] || { echo "FAIL out-not-a-directory: printed on stdout"; fails=$((fails+1)); }
 # the launch floor: its card field and the launch_probe files (--from-launch, --to-launch)
 L1=reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-27-launch; L2=reports/gpu/NVIDIA-H200-2026-11-27-launch
 sed 's/^launch.floor_us = .*/launch.floor_us = 0/' $G/h200-xcard.ini > "$t/xc-floor0.ini"

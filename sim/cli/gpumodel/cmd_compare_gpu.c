@@ -82,6 +82,10 @@ static int check_bench_card(const mxsim_gpu_bench *bn, const char *bench_path, c
 static int check_outputs(const opts *o, const char *cpath)
 {
     if (!o->out) return 0;
+    /* -o is a directory: a file there (-o out.csv) printed the whole table, then failed */
+    struct stat sb;
+    if (stat(o->out, &sb) == 0 && !S_ISDIR(sb.st_mode))
+        return cli_usage("-o %s: not a directory (compare-gpu writes its files into DIR)", o->out);
     const char *names[4];
     int n = 0;
     if (o->xcard) names[n++] = "accel_vs_best_gpu.csv";
