@@ -632,7 +632,10 @@ def gemm(a, b, acc="fp32", out_dtype="f32", threads=None):
 
 def compare(ref, test, dtype=None):
     """Error metrics of test against ref (same shape; float32, or both bf16 bits): dict with n,
-    n_bit_mismatch, n_nan_mismatch, sqnr_db, max_abs_err, max_rel_err, mean_abs_err.
+    n_bit_mismatch, n_nan_mismatch, sqnr_db, max_abs_err, max_rel_err, mean_abs_err (the fields of
+    the C struct mxsim_error_stats; `mxsim compare` prints n as elements, n_bit_mismatch as
+    bit_mismatches, n_nan_mismatch as nan_mismatches).  Non-finite results are real floats here
+    (sqnr_db inf: every pair equal; -inf: a NaN or inf met another value).
     The library compares in float32 only (the CLI refuses a '<f8' .npy): a float64 or integer
     input is taken only when each value is exact in float32, else ValueError naming the value
     (1.0 against 1.0 + 1e-12 would otherwise report no mismatch)."""
