@@ -37,6 +37,9 @@ MX_INTERNAL mxsim_status mx_gpu_bench_card(mxsim_ctx *ctx, const char *path, int
                                            size_t cap, int *card_line);
 /* Whether the bench's training and held-out halves are swapped (mxsim_gpu_bench_swap_split). */
 MX_INTERNAL int mx_gpu_bench_swapped(const mxsim_gpu_bench *b);
+/* The median of v[0..n), n >= 1 (sorts v; the mean of the middle two for an even n): the per-row
+** median of runs (xcard.c) and the launch floor (xlaunch.c). */
+MX_INTERNAL double mx_gpu_median(double *v, int n);
 /* The largest median_us a bench row may give (1e9 us: 1000 s). */
 #define MX_GPU_MAX_US 1e9
 

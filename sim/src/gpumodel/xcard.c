@@ -366,6 +366,12 @@ static int cmp_dbl(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+double mx_gpu_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_dbl);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* Library kernels (not built from this repository): the same code in every build of the bench. */
 static int library_method(const char *m)
 {
@@ -400,9 +406,8 @@ mxsim_status mxsim_gpu_xbench_median(mxsim_ctx *ctx, const mxsim_gpu_xbench *con
                     break;
                 }
             }
-        qsort(v, (size_t)m, sizeof *v, cmp_dbl);
         b->r[b->n] = *r;
-        b->r[b->n++].us = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+        b->r[b->n++].us = mx_gpu_median(v, m);
     }
     free(v);
     *out = b;

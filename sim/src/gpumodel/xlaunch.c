@@ -12,12 +12,6 @@
 
 #include "gpuinternal.h"
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Reads one launch_probe CSV; appends its `empty` rows' event_us to v (*n of cap).  card: the
 ** card of the files read so far ("" before the first). */
 static mxsim_status read_one(mxsim_ctx *ctx, const char *path, double *v, int *n, int cap, char *card, size_t card_cap)
@@ -137,8 +131,7 @@ mxsim_status mxsim_gpu_xlaunch_floor(mxsim_ctx *ctx, const char *const *paths, i
     if (st == MXSIM_OK && m == 0)
         st = mx_fail(ctx, MXSIM_E_INPUT, "%s: no 'empty' kernel row in %d launch file(s): no launch floor", paths[0], n);
     if (st == MXSIM_OK) {
-        qsort(v, (size_t)m, sizeof *v, cmp_dbl);
-        *floor_us = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+        *floor_us = mx_gpu_median(v, m);
         if (n_launches) *n_launches = m;
     }
     free(v);
