@@ -452,3 +452,11 @@ done:
     free(kind);
     return st;
 }
+
+void mx_digest_hex(const void *data, size_t n, char out[17])
+{
+    const unsigned char *p = data;
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+    mx_snprintf(out, 17, "%016llx", (unsigned long long)h);
+}

@@ -23,6 +23,9 @@ typedef struct {
 ** counted in *len), so a text can be read as a string. */
 /* MXSIM_E_INPUT if path names a file ctx read as an input (mxsim_ctx_set_protect_inputs). */
 MX_INTERNAL mxsim_status mx_check_not_input(mxsim_ctx *ctx, const char *path);
+/* The FNV-1a 64 digest of n bytes as 16 lower-case hex digits (out: 17 bytes): the identity of a
+** sweep CSV, written into its sidecar and checked by mxsim report. */
+MX_INTERNAL void mx_digest_hex(const void *data, size_t n, char out[17]);
 MX_INTERNAL mxsim_status mx_file_read(mxsim_ctx *ctx, const char *path, uint64_t max_bytes,
                                       uint8_t **data, size_t *len);
 

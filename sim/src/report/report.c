@@ -512,16 +512,14 @@ static mxsim_status read_input(mxsim_ctx *ctx, const char *csv_path, const char 
     mxsim_status st = mx_file_read(ctx, csv_path, CSV_MAX_BYTES, &data, &len);
     if (st != MXSIM_OK) return st;
     st = mx_csv_parse(ctx, csv_path, (const char *)data, len, CSV_MAX_COLS, CSV_MAX_ROWS, &in->c);
-    uint64_t h = 14695981039346656037ull; /* FNV-1a 64 of the file, against the sidecar's csv_fnv1a64 */
-    for (size_t i = 0; i < len; i++) h = (h ^ data[i]) * 1099511628211ull;
+    char got[17]; /* the file's digest, against the sidecar's csv_fnv1a64 */
+    mx_digest_hex(data, len, got);
     free(data);
     if (st == MXSIM_OK) st = read_meta(ctx, meta_path, &in->m);
     if (st == MXSIM_OK) st = check_rows(in);
     /* last, so that a malformed edit is named by its own rule first */
     const int kd = st == MXSIM_OK ? mx_json_get(&in->m.j, 0, "csv_fnv1a64") : -1;
     if (kd >= 0) {
-        char got[17];
-        mx_snprintf(got, sizeof got, "%016llx", (unsigned long long)h);
         if (in->m.j.node[kd].type != MX_JSON_STR || strlen(in->m.j.node[kd].str) != 16)
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'csv_fnv1a64': expected 16 hex digits", in->m.path, in->m.j.node[kd].line);
         else if (strcmp(in->m.j.node[kd].str, got))

@@ -441,9 +441,7 @@ MXSIM_API mxsim_status mxsim_sweep_save(mxsim_ctx *ctx, const mxsim_sweep *sw, c
         if (meta_path == NULL) st = mx_fail(ctx, MXSIM_E_NOMEM, "sweep_save: out of memory");
         else mx_snprintf(meta_path, stem + 16, "%.*s.meta.json", (int)stem, path);
         char digest[17];
-        uint64_t h = 14695981039346656037ull; /* FNV-1a 64 */
-        for (size_t i = 0; i < csv_len; i++) h = (h ^ (unsigned char)csv[i]) * 1099511628211ull;
-        mx_snprintf(digest, sizeof digest, "%016llx", (unsigned long long)h);
+        mx_digest_hex(csv, csv_len, digest);
         if (st == MXSIM_OK) st = meta_json(ctx, sw, tr, info, t, digest, &meta, &meta_len);
     }
     if (st == MXSIM_OK) {
