@@ -160,20 +160,26 @@ def _interruptible(ctx, work):
     hook = _lib.CANCEL(lambda _user: 1 if flag.is_set() else 0)
     _check(ctx, lib.mxsim_ctx_set_cancel(ctx, hook, None))
     out = {}
+    done = threading.Event()
 
     def body():
         try:
             out["value"] = work()
         except BaseException as e:  # re-raised in the calling thread
             out["error"] = e
+        finally:
+            done.set()
 
+    # The wait is on our own event, not on Thread.join / is_alive: a KeyboardInterrupt inside
+    # join() can mark a still-running thread as stopped (CPython 3.11's _wait_for_tstate_lock), and
+    # the caller then used ctx (and freed the hook) while the library still ran on it: a segfault.
     t = threading.Thread(target=body, name="mxsim-call", daemon=True)
     interrupt = None
     try:
         t.start()
-        while t.is_alive():
+        while not done.is_set():
             try:
-                t.join()
+                done.wait()
             except BaseException as e:  # KeyboardInterrupt, or whatever a signal handler raised
                 flag.set()
                 if interrupt is None:
