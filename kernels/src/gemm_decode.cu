@@ -134,6 +134,12 @@
 ** 1x4096x4096 G = 128 9.9-10.3 -> 12.2-12.3 us, 16x11008x4096 22.7-22.9 -> 24.7; the trace has the
 ** first stage arriving ~4000 clocks later, the activations (queued behind every weight copy) too
 ** (reports/gpu/NVIDIA-H200-2026-11-27-final7/dev/s13_fill_*, session 13).
+** Nor, at M = 16, the row kernel's way of streaming (plain 16-byte loads into registers from many
+** warps, mma.sync dots, K split over warps, terms through shared memory, an ordered fold per
+** output after a barrier): two such kernels measured 12.1-12.4 us at 16x4096x4096 G = 128 (this
+** kernel 12.9-13.3) and 22.1-23.5 at 16x11008x4096 (22.4-22.8), and the second one's weight stream
+** alone, every consumer switched off, took 19.6-20.4 us there (H200; reports/gpu/
+** NVIDIA-H200-2026-11-27-m16 and NVIDIA-H200-2026-11-28-slice, the latter's kernel commit fc79a37).
 ** Rows of a tile past the block's range are neither copied nor stored (their ring bytes are stale:
 ** their dots, terms and sums are formed and dropped).  Compiled with -fmad=false: nothing is
 ** contracted. */

@@ -34,9 +34,6 @@ int mxk_gemm_decode_v1_internal(int M, int N, int K, int G, const int8_t *am, co
 /* gemm_decode_row.cu: the M = 1 decode kernel, a warp per weight row (cfg 12); -1 when it does not apply */
 int mxk_gemm_decode_row_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
                                  const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s);
-/* gemm_decode_slice.cu: the 1 < M <= 16 decode kernel, K in four slices (cfg 13); -1 when it does not apply */
-int mxk_gemm_decode_slice_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
-                                   const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s);
 /* gemm_bf16.cu: the Hopper kernel on the bf16 tensor path (cfg 11); -1 when it does not apply */
 int mxk_gemm_bf16_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae, const int8_t *bm,
                            const uint8_t *be, float *c, cudaStream_t s);
@@ -352,7 +349,7 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
                         int cfg, mxk_stream stream)
 {
     if (M < 1 || N < 1 || K < 1 || G < 1 || G > 65536 || K % G != 0 || !a_m || !a_e || !b_m ||
-        !b_e || !c || cfg < 0 || cfg > 13 || cfg == 1 || cfg == 6 || cfg == 7)
+        !b_e || !c || cfg < 0 || cfg > 12 || cfg == 1 || cfg == 6 || cfg == 7)
         return (int)cudaErrorInvalidValue;
     const bool aligned = ((uintptr_t)a_m % 16 == 0) && ((uintptr_t)b_m % 16 == 0);
     if (G % 32 != 0 || !aligned || M > INT32_MAX / 2 || N > INT32_MAX / 2 || K > INT32_MAX / 2)
@@ -360,11 +357,6 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
     cudaStream_t s = (cudaStream_t)stream;
     const int m = (int)M, n = (int)N, k = (int)K, g = (int)G;
     if (cfg == 0) cfg = mxk_gemm_cfg0(M, N, G);
-    if (cfg == 13) {
-        const int r = mxk_gemm_decode_slice_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
-        if (r >= 0) return r;
-        cfg = 9;
-    }
     if (cfg == 12) {
         const int r = mxk_gemm_decode_row_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
         if (r >= 0) return r;

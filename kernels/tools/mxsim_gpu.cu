@@ -520,29 +520,6 @@ static void verify_gemm(VerifyLog &log, mxsim_ctx *ctx, Rng &r, int only_cfg)
         {1, 50, 4160, 64, SC_EXTREME, SC_NARROW, 12, false},
         {1, 20, 65536, 32, SC_WIDE, SC_WIDE, 12, false},
         {4, 300, 4096, 128, SC_WIDE, SC_EXTREME, 12, false},
-        /* the slice kernel (cfg 13, G >= 64): M = 2..16 (one and two 8-row halves of the activation
-        ** operand), every G it takes, one pass per slice (K = 4096) and several (K = 8192 at G = 128:
-        ** two passes; 16384 at G = 256: four), a partial pass (K = 2048 at G = 128: 512 bytes per
-        ** slice), ragged N (not a multiple of the 16 rows of a block; N = 1, 9), wide scales (EA in
-        ** [235, 254]: the swapped factor order), extreme (underflow, overflow), NaN, all -128
-        ** mantissas (|d| = G 2^14), M = 1 (called directly; cfg 0 gives M = 1 to the row kernel), and
-        ** where it does not apply (G = 32, K % (16 G) != 0, K / G > 64: cfg 9) */
-        {16, 4096, 4096, 128, SC_NARROW, SC_NARROW, 13, false},
-        {16, 11008, 4096, 128, SC_WIDE, SC_EXTREME, 13, false},
-        {16, 4096, 4096, 64, SC_EXTREME, SC_WIDE, 13, true},
-        {16, 11008, 4096, 64, SC_NARROW, SC_NAN, 13, false},
-        {9, 4096, 4096, 256, SC_WIDE, SC_WIDE, 13, true},
-        {2, 4096, 4096, 128, SC_NAN, SC_EXTREME, 13, false},
-        {8, 1000, 8192, 128, SC_EXTREME, SC_EXTREME, 13, false},
-        {13, 77, 16384, 256, SC_WIDE, SC_OVERFLOW, 13, false},
-        {16, 300, 8192, 256, SC_EXTREME, SC_WIDE, 13, false},
-        {5, 9, 2048, 128, SC_OVERFLOW, SC_WIDE, 13, false},
-        {16, 1, 1024, 64, SC_WIDE, SC_EXTREME, 13, true},
-        {3, 4099, 4096, 128, SC_EXTREME, SC_NARROW, 13, false},
-        {12, 300, 4096, 32, SC_WIDE, SC_EXTREME, 13, false},
-        {16, 200, 4160, 64, SC_NARROW, SC_WIDE, 13, false},
-        {7, 100, 8192, 64, SC_WIDE, SC_NAN, 13, false},
-        {1, 300, 4096, 128, SC_WIDE, SC_EXTREME, 13, false},
         /* the bf16 Hopper kernel (cfg 11, G = 32 and 64): fast path (narrow, the window's edges,
         ** all -128 mantissas: |d| = 2^19 / 2^20, zero blocks with tiny scales), the whole call on
         ** the exact path (extreme, NaN, rare, wide scales), ragged M and N, more tiles than SMs, an
@@ -1213,8 +1190,8 @@ static int cmd_bench(const char *outdir)
             std::vector<int> alt;
             if (M >= 1024) alt = {5};
             if (M >= 1024 && G == 32) alt = {5, 8}; /* cfg 0 is cfg 11 there: the int8 Hopper kernel too */
-            if (M <= 16) alt = {4, 9, 10, 13}; /* the small-M kernel, the decode kernel, the first decode kernel and the slice kernel, same data */
-            if (M == 1) alt = {4, 9, 10, 12}; /* and the row kernel (not the slice kernel: M = 1 is the row kernel's) */
+            if (M <= 16) alt = {4, 9, 10}; /* the small-M kernel, the decode kernel and the first decode kernel, same data */
+            if (M == 1) alt = {4, 9, 10, 12}; /* and the row kernel */
             for (int a : alt) {
                 auto runa = [&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, a, 0)); };
                 double ua = median_us(runa, ns);
@@ -1573,7 +1550,7 @@ static const EnvKnob k_env_knobs[] = {
     {"MXK_DR_TRACE", 0, 1, false, false, "perf with cfg 12: per-row start / weights-in / end stamps"},
     {"MXK_PERF_COLD", 0, 1, false, false, "perf: B rotates over copies, out of L2"},
     {"MXK_BENCH_DECODE", 0, 1, false, false, "bench: decode shapes only, no power loops"},
-    {"MXK_VERIFY_CFG", 0, 13, false, false, "verify: only the GEMM cases of this cfg"},
+    {"MXK_VERIFY_CFG", 0, 12, false, false, "verify: only the GEMM cases of this cfg"},
     {"MXK_VERIFY_DEQUANT_ONLY", 1, 1, false, true, "verify: stop after the dequant checks"},
 };
 
@@ -1609,9 +1586,9 @@ static int perf_args_ok(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         char *end = nullptr;
         const long long v = strtoll(argv[i], &end, 10);
-        if (!end || *end || (i < 6 ? v < 1 : (v < 0 || v > 13))) {
+        if (!end || *end || (i < 6 ? v < 1 : (v < 0 || v > 12))) {
             fprintf(stderr, "mxsim-gpu perf: argument %d ('%s'): expected %s\n", i - 1, argv[i],
-                    i < 6 ? "a positive integer (M N K G)" : "a cfg in [0, 13]");
+                    i < 6 ? "a positive integer (M N K G)" : "a cfg in [0, 12]");
             return 2;
         }
     }
