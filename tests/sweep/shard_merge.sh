@@ -42,10 +42,26 @@ expect 2 "are both shard 0/3" -- "$MXSIM" merge "$t/part3-0.part" "$t/part3-0.pa
 expect 2 "1 of 3 shards missing (index 1)" -- "$MXSIM" merge "$t/part3-0.part" "$t/part3-2.part" -o "$t/x.csv"
 expect 2 "different shard counts" -- "$MXSIM" merge "$t/part3-0.part" "$t/part2-1.part" -o "$t/x.csv"
 "$MXSIM" "${args[@]}" --seed 7 -q --shard 1/3 -o "$t/foreign.part" || bad "foreign shard"
-expect 2 "foreign.part: not a part of the same sweep" -- "$MXSIM" merge "$t/part3-0.part" "$t/foreign.part" "$t/part3-2.part" -o "$t/x.csv"
+expect 2 "foreign.part: not a part of the same sweep as $t/part3-0.part: --seed differs:" -- "$MXSIM" merge "$t/part3-0.part" "$t/foreign.part" "$t/part3-2.part" -o "$t/x.csv"
+expect 2 ", 7 here" -- "$MXSIM" merge "$t/part3-0.part" "$t/foreign.part" "$t/part3-2.part" -o "$t/x.csv"
+# a refusal names the first item that differs, with both values (the item as the user gave it)
+"$MXSIM" "${args[@]}" --set dram.bw_bytes_per_cycle=7 -q --shard 1/3 -o "$t/base.part" || bad "base shard"
+expect 2 "base.part: not a part of the same sweep as $t/part3-0.part: the base configuration's dram.bw_bytes_per_cycle differs: 8 in $t/part3-0.part, 7 here" \
+  -- "$MXSIM" merge "$t/part3-0.part" "$t/base.part" "$t/part3-2.part" -o "$t/x.csv"
+"$MXSIM" "${args[@]}" --strict-group -q --shard 1/3 -o "$t/strict.part" || bad "strict shard"
+expect 2 "strict.part: not a part of the same sweep as $t/part3-0.part: --strict-group differs: not given in $t/part3-0.part, given here" \
+  -- "$MXSIM" merge "$t/part3-0.part" "$t/strict.part" -o "$t/x.csv"
+sed '0,/ m=128 /s/ m=128 / m=129 /' "$src/traces/bert-base.trace" > "$t/edited.trace"
+cp "$src/traces/bert-base.trace" "$t/orig.trace"
+targs=(sweep --config "$src/workloads/configs/small.ini" --group-size 16,32 --no-accuracy -q)
+"$MXSIM" "${targs[@]}" "$t/orig.trace" --shard 0/2 -o "$t/orig.part" && cp "$t/edited.trace" "$t/orig.trace" &&
+  "$MXSIM" "${targs[@]}" "$t/orig.trace" --shard 1/2 -o "$t/edited.part" || bad "edited-trace shards"
+expect 2 "edited.part: not a part of the same sweep as $t/orig.part: op 1 ('qkv_proj') field m differs: 128 in $t/orig.part, 129 here" \
+  -- "$MXSIM" merge "$t/orig.part" "$t/edited.part" -o "$t/x.csv"
 "$MXSIM" sweep --config "$src/workloads/configs/small.ini" "$src/traces/bert-base.trace" --group-size 16,32 \
   --array-width 8,64 --sweep numerics.profile=ocp,mase,microxcaling --sample-rows 8 --sample-cols 8 -q --shard 1/3 -o "$t/axes.part" || bad "axes shard"
-expect 2 "their axes differ" -- "$MXSIM" merge "$t/part3-0.part" "$t/axes.part" "$t/part3-2.part" -o "$t/x.csv"
+expect 2 "axes.part: not a part of the same sweep as $t/part3-0.part: value 2 of axis array.size differs: '32' in $t/part3-0.part, '64' here" \
+  -- "$MXSIM" merge "$t/part3-0.part" "$t/axes.part" "$t/part3-2.part" -o "$t/x.csv"
 head -c 100 "$t/part3-1.part" > "$t/trunc.part"
 expect 2 "trunc.part: corrupt part file (CRC-32 mismatch" -- "$MXSIM" merge "$t/part3-0.part" "$t/trunc.part" "$t/part3-2.part" -o "$t/x.csv"
 expect 2 "not an mxsim sweep part file" -- "$MXSIM" merge "$t/full.csv" -o "$t/x.csv"

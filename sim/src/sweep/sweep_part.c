@@ -29,6 +29,7 @@
 
 #include "fileio.h"
 #include "internal.h"
+#include "output/textbuf.h"
 #include "sweep/sweep_internal.h"
 #include "mxsim_build_id.h" /* generated: MXSIM_BUILD_ID, MXSIM_BUILD_COMMIT */
 
@@ -439,6 +440,143 @@ static size_t point_bytes(int64_t n_ops)
                                                          sizeof(mxsim_accuracy) + sizeof(int64_t));
 }
 
+/* The first difference between the same section of two parts, named as a user names it: the
+** walk reads both sections in step, item by item, and records the first item whose values differ. */
+typedef struct {
+    rbuf a, b;
+    char name[200], va[120], vb[120]; /* the first differing item and its values in a and b */
+    int found, err;
+} diffwalk;
+
+static int dw_go(const diffwalk *w) { return !w->found && !w->err && !w->a.bad && !w->b.bad; }
+static void dw_set(diffwalk *w, const char *name, const char *va, const char *vb)
+{
+    mx_snprintf(w->name, sizeof w->name, "%s", name);
+    mx_snprintf(w->va, sizeof w->va, "%s", va);
+    mx_snprintf(w->vb, sizeof w->vb, "%s", vb);
+    w->found = 1;
+}
+/* an integer item; returns part a's value (a count: the walk goes on over that many items) */
+static int64_t dw_i64(diffwalk *w, const char *name)
+{
+    const int64_t x = get_i64(&w->a), y = get_i64(&w->b);
+    if (dw_go(w) && x != y) {
+        char va[32], vb[32];
+        mx_snprintf(va, sizeof va, "%lld", (long long)x);
+        mx_snprintf(vb, sizeof vb, "%lld", (long long)y);
+        dw_set(w, name, va, vb);
+    }
+    return x;
+}
+/* a real option (0: the default, which the node gives) */
+static void dw_f64(diffwalk *w, const char *name)
+{
+    const double x = get_f64(&w->a), y = get_f64(&w->b);
+    if (dw_go(w) && memcmp(&x, &y, sizeof x) != 0) {
+        char va[40], vb[40];
+        dw_set(w, name, x == 0 ? "the default" : mx_fmt_real(x, va, sizeof va),
+               y == 0 ? "the default" : mx_fmt_real(y, vb, sizeof vb));
+    }
+}
+/* a string item; *out (if not NULL) gets part a's copy, else it is freed */
+static void dw_str(diffwalk *w, const char *name, char **out)
+{
+    char *x = get_str(&w->a, &w->err), *y = get_str(&w->b, &w->err);
+    if (dw_go(w) && ((x == NULL) != (y == NULL) || (x && y && strcmp(x, y) != 0))) {
+        char va[120], vb[120];
+        mx_snprintf(va, sizeof va, x ? "'%.100s'" : "none", x);
+        mx_snprintf(vb, sizeof vb, y ? "'%.100s'" : "none", y);
+        dw_set(w, name, va, vb);
+    }
+    if (out) *out = x;
+    else free(x);
+    free(y);
+}
+
+/* what differs in section s of parts a and b, first item first ("their axes differ" when no item
+** does: a byte that no field shows) */
+static void describe_diff(const part *a, const part *b, int s, char *out, size_t len)
+{
+    static const char *const op_field[] = {"kind",   "m",      "n",       "k",       "group_size", "repeat",
+                                           "a_fmt",  "b_fmt",  "out_fmt", "line",    "conv H",     "conv W",
+                                           "conv FH", "conv FW", "conv C", "conv stride", "b_role"};
+    static const char *const opt_name[] = {"--no-accuracy", "the accuracy profile", "the accumulator",
+                                           "the accuracy group size", "--sample-rows", "--sample-cols", "--seed",
+                                           "--data", "--node", "--vdd", "--overhead", "--sram-bank-kib",
+                                           "--strict-group", "--profile"};
+    static const char *const sec_name[] = {"", "traces", "base configurations", "axes", "sweep options",
+                                           "trace or config paths"};
+    diffwalk w;
+    memset(&w, 0, sizeof w);
+    w.a = a->sec[s], w.b = b->sec[s];
+    char name[160];
+    if (s == 1) {
+        dw_str(&w, "the trace source", NULL);
+        const int64_t n = dw_i64(&w, "the op count");
+        for (int64_t i = 0; i < n && dw_go(&w); i++) {
+            char *op = NULL;
+            mx_snprintf(name, sizeof name, "op %lld's name", (long long)i + 1);
+            dw_str(&w, name, &op);
+            for (size_t f = 0; f < sizeof op_field / sizeof op_field[0] && dw_go(&w); f++) {
+                mx_snprintf(name, sizeof name, "op %lld ('%.63s') field %s", (long long)i + 1, op ? op : "", op_field[f]);
+                dw_i64(&w, name);
+            }
+            free(op);
+        }
+        if (dw_go(&w)) dw_i64(&w, "the parameter count");
+    } else if (s == 2 && a->sec[2].n == sizeof(mxsim_tconfig) && b->sec[2].n == sizeof(mxsim_tconfig)) {
+        mxsim_tconfig ca, cb;
+        memcpy(&ca, a->sec[2].p, sizeof ca);
+        memcpy(&cb, b->sec[2].p, sizeof cb);
+        for (int i = 0; i < mxsim_tconfig_field_count() && !w.found; i++) {
+            char va[64], vb[64];
+            mxsim_tconfig_format(&ca, i, va, sizeof va);
+            mxsim_tconfig_format(&cb, i, vb, sizeof vb);
+            if (strcmp(va, vb) != 0) {
+                mx_snprintf(name, sizeof name, "the base configuration's %s", mxsim_tconfig_field_at(i)->name);
+                dw_set(&w, name, va, vb);
+            }
+        }
+    } else if (s == 3) {
+        const int64_t n = dw_i64(&w, "the axis count");
+        for (int64_t i = 0; i < n && dw_go(&w); i++) {
+            char *key = NULL;
+            mx_snprintf(name, sizeof name, "axis %lld's field", (long long)i + 1);
+            dw_str(&w, name, &key);
+            mx_snprintf(name, sizeof name, "the value count of axis %.63s", key ? key : "");
+            const int64_t nv = dw_i64(&w, name);
+            for (int64_t v = 0; v < nv && dw_go(&w); v++) {
+                mx_snprintf(name, sizeof name, "value %lld of axis %.63s", (long long)v + 1, key ? key : "");
+                dw_str(&w, name, NULL);
+            }
+            free(key);
+        }
+    } else if (s == 4) {
+        for (size_t i = 0; i < sizeof opt_name / sizeof opt_name[0] && dw_go(&w); i++) {
+            if (i == 7) {
+                dw_str(&w, opt_name[i], NULL);
+            } else if (i == 9 || i == 10) {
+                dw_f64(&w, opt_name[i]);
+            } else if (i == 0 || i == 12) { /* flags: accuracy is on without --no-accuracy */
+                const int64_t x = get_i64(&w.a), y = get_i64(&w.b);
+                if (dw_go(&w) && x != y) dw_set(&w, opt_name[i], (x != 0) == (i == 12) ? "given" : "not given",
+                                                (y != 0) == (i == 12) ? "given" : "not given");
+            } else if (i == 1 || i == 13) { /* profiles */
+                const int64_t x = get_i64(&w.a), y = get_i64(&w.b);
+                const char *nx = mxsim_profile_name((mxsim_profile)x), *ny = mxsim_profile_name((mxsim_profile)y);
+                if (dw_go(&w) && x != y) dw_set(&w, opt_name[i], nx ? nx : "?", ny ? ny : "?");
+            } else {
+                dw_i64(&w, opt_name[i]);
+            }
+        }
+    } else if (s == 5) {
+        dw_str(&w, "the trace path", NULL);
+        if (dw_go(&w)) dw_str(&w, "the configuration path", NULL);
+    }
+    if (w.found) mx_snprintf(out, len, "%s differs: %s in %s, %s here", w.name, w.va, a->path, w.vb);
+    else mx_snprintf(out, len, "their %s differ", s >= 1 && s <= 5 ? sec_name[s] : "identities");
+}
+
 /* Rebuilds trace, sweep, options and paths from part p's identity.  Strings the options and info
 ** point to are malloc'd into keep[] (freed by the caller). */
 static mxsim_status rebuild(mxsim_ctx *ctx, const part *p, mxsim_trace **tr, mxsim_sweep **sw, mxsim_sweep_opts *o,
@@ -559,14 +697,13 @@ MXSIM_API mxsim_status mxsim_sweep_merge(mxsim_ctx *ctx, const char *const *path
         if (st == MXSIM_OK) st = check_build(ctx, &ps[i]); /* every part against this build */
         for (int s = 1; st == MXSIM_OK && i > 0 && s < N_SECTIONS; s++)
             if (ps[i].sec[s].n != ps[0].sec[s].n || memcmp(ps[i].sec[s].p, ps[0].sec[s].p, ps[i].sec[s].n) != 0)
+            {
+                char what[400];
+                if (s != 6) describe_diff(&ps[0], &ps[i], s, what, sizeof what);
                 st = s == 6 ? data_differs(ctx, &ps[0], &ps[i])
-                            : mx_fail(ctx, MXSIM_E_INPUT, "%s: not a part of the same sweep as %s: their %s differ",
-                                      paths[i], paths[0],
-                                      s == 1   ? "traces"
-                                      : s == 2 ? "base configurations"
-                                      : s == 3 ? "axes"
-                                      : s == 4 ? "sweep options"
-                                               : "trace or config paths");
+                            : mx_fail(ctx, MXSIM_E_INPUT, "%s: not a part of the same sweep as %s: %s", paths[i],
+                                      paths[0], what);
+            }
         if (st == MXSIM_OK && i > 0 && ps[i].count != ps[0].count)
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s: shard %lld/%lld, but %s is shard %lld/%lld: different shard counts",
                          paths[i], (long long)ps[i].index, (long long)ps[i].count, paths[0], (long long)ps[0].index,
