@@ -67,7 +67,7 @@ extern "C" {
 ** 3: the cross-card model's class MXSIM_GX_DECODE1 (mxsim_gpu_xparams / _xscore grow),
 ** mxsim_gpu_xscore.uncalibrated, mxsim_gpu_xclass_of(method, M, N, K, G, build).
 ** 4: mxsim_gpu_xparams.launch_floor_us (the struct grows). */
-#define MXSIM_ABI_VERSION 4
+#define MXSIM_ABI_VERSION 5
 
 /* ---------------------------------------------------------------------------------------------
 ** Status codes.  (symbol, text); the order is ABI: append only.
@@ -729,8 +729,8 @@ typedef enum {
     X(int64_t, n_tiles, "n_tiles", "tiles", 1, MXSIM_KINDS_ALL, SUM, 0, -1, "tiles executed")      \
     X(int64_t, n_folds, "n_folds", "folds", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,                       \
       "array folds (mappings of a tile onto the PEs)")                                             \
-    X(double, seconds, "time_us", "us", 1e6, MXSIM_KINDS_ALL, RECOMPUTE, 1, 3,                     \
-      "time at the configured clock")                                                              \
+    X(double, time_us, "time_us", "us", 1, MXSIM_KINDS_ALL, RECOMPUTE, 1, 3,                       \
+      "time at the configured clock: cycles_total / clock.mhz")                                    \
     X(double, tops, "tops", "TOPS", 1, MXSIM_KINDS_ALL, RECOMPUTE, 1, 4,                           \
       "2 * MACs / time / 1e12")                                                                    \
     X(int64_t, n_macs_issued, "n_macs_issued", "MACs", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,            \
@@ -780,7 +780,7 @@ typedef struct {
 /* Description of statistic i (static storage). */
 typedef struct {
     const char *name;   /* column name, unit in it: "cycles_total", "time_us" */
-    const char *member; /* struct member: "seconds" */
+    const char *member; /* struct member: "time_us" */
     const char *type;   /* "int" or "real" */
     const char *unit;   /* "cycles", "bytes", "us", "%" */
     double scale;       /* column value = member x scale */
@@ -830,7 +830,7 @@ MXSIM_API mxsim_status mxsim_run_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
 ** Free with mxsim_table_free. */
 MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_trace *tr,
                                           const int64_t *groups, int n_groups, mxsim_table **out);
-/* acc += s (sums every count; recomputes utilisations, seconds and TOPS for cfg).  A sum that would
+/* acc += s (sums every count; recomputes utilisations, time_us and TOPS for cfg).  A sum that would
 ** pass 2^63 is refused with MXSIM_E_LIMIT naming the field and op_name (the op being added; may
 ** be NULL), and acc is left unchanged. */
 MXSIM_API mxsim_status mxsim_tstats_add(mxsim_ctx *ctx, const mxsim_tconfig *cfg, mxsim_tstats *acc,

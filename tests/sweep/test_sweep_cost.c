@@ -224,7 +224,7 @@ MXTEST(energy_of_a_tiny_gemm_by_hand)
     st.dram_b_scale_bytes = 2;
     st.dram_out_bytes = 16;
     st.cycles_total = 100;
-    st.seconds = 100e-9;
+    st.time_us = 0.1;
     st.tops = 2.0 * 128 / 100e-9 / 1e12;
     mxsim_energy e;
     MXT_EQ_INT(mxsim_cost_energy(NULL, &cfg, &p, &a, &st, &e), MXSIM_OK);
@@ -355,7 +355,7 @@ MXTEST(energy_grows_with_sram_capacity_and_exact_accumulation)
     st.n_acc_writes = 1000;
     st.n_exp_ops = 100;
     st.sram_a_rd_mant_bytes = 1000;
-    st.seconds = 1e-6;
+    st.time_us = 1.0;
     tiny_config(&cfg);
     mxsim_cost_params_default(&p);
     MXT_EQ_INT(mxsim_cost_area(NULL, &cfg, &p, &a), MXSIM_OK);

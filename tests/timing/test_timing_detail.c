@@ -70,14 +70,14 @@ static int compare(const mxsim_tconfig *c, const mxsim_top *o, mxsim_tstats *an)
                       (long long)field(&de, i));
         }
     }
-    const double da[] = {an->util_mapping, an->util_compute, an->seconds, an->tops};
-    const double dd[] = {de.util_mapping, de.util_compute, de.seconds, de.tops};
+    const double da[] = {an->util_mapping, an->util_compute, an->time_us, an->tops};
+    const double dd[] = {de.util_mapping, de.util_compute, de.time_us, de.tops};
     for (int i = 0; i < 4; i++) {
         mxt_checks++;
         if (da[i] != dd[i]) {
             if (!bad++) describe(c, o);
             MXT_FAILF("%s: analytic %.17g, detailed %.17g",
-                      (const char *[]){"util_mapping", "util_compute", "seconds", "tops"}[i], da[i], dd[i]);
+                      (const char *[]){"util_mapping", "util_compute", "time_us", "tops"}[i], da[i], dd[i]);
         }
     }
     return 1;

@@ -18,10 +18,10 @@ MXTEST(tstats_table)
     /* names are unique; the names carry units where they are not counts */
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) MXT_TRUE(strcmp(mxsim_tstats_field_at(i)->name, mxsim_tstats_field_at(j)->name) != 0);
-    int seconds = -1;
+    int time_us = -1;
     for (int i = 0; i < n; i++)
-        if (!strcmp(mxsim_tstats_field_at(i)->member, "seconds")) seconds = i;
-    MXT_TRUE(seconds >= 0 && strcmp(mxsim_tstats_field_at(seconds)->name, "time_us") == 0); /* unit in the name */
+        if (!strcmp(mxsim_tstats_field_at(i)->member, "time_us")) time_us = i;
+    MXT_TRUE(time_us >= 0 && strcmp(mxsim_tstats_field_at(time_us)->name, "time_us") == 0); /* unit in the name */
     MXT_TRUE(strcmp(mxsim_op_kind_name(MXSIM_OP_DEQUANT), "dequant") == 0 && mxsim_op_kind_name((mxsim_op_kind)3) == NULL);
     MXT_TRUE(strcmp(mxsim_dataflow_name(MXSIM_DF_IS), "is") == 0);
     MXT_TRUE(strcmp(mxsim_out_fmt_name(MXSIM_OUT_BF16), "bf16") == 0);
@@ -59,10 +59,34 @@ MXTEST(tstats_table)
     MXT_EQ_INT(tot.cycles_array, 300); /* recomputed: total - mem_stall */
     MXT_EQ_INT(tot.tile_m, 0);         /* per op only */
     MXT_TRUE(fabs(tot.util_mapping - (1.0 + 1.5) / 4) < 1e-12);
-    MXT_TRUE(fabs(tot.seconds - 400e-9) < 1e-18);
+    MXT_TRUE(tot.time_us == 0.4); /* 400 cycles at 1000 MHz, exactly the double nearest 0.4 */
     for (int i = 0; i < n; i++)
-        if (!strcmp(mxsim_tstats_field_at(i)->name, "time_us")) MXT_TRUE(fabs(mxsim_tstats_value(&tot, i) - 0.4) < 1e-12);
+        if (!strcmp(mxsim_tstats_field_at(i)->name, "time_us")) MXT_TRUE(mxsim_tstats_value(&tot, i) == 0.4);
         else if (!strcmp(mxsim_tstats_field_at(i)->name, "cycles_total")) MXT_EQ_INT(mxsim_tstats_int(&tot, i), 400);
+    /* time_us is the correctly rounded cycles / MHz, as a reader of the table computes it: 61200
+    ** cycles at 1000 MHz are 61.2 us (the double nearest 61.2), not 61.199999999999996, which
+    ** seconds x 1e6 gave; likewise for a spread of cycle counts and clocks (a quarter of these
+    ** were an ulp off before) */
+    static const double clocks[] = {1000, 940, 700, 1234.5, 2000};
+    long off = 0;
+    for (size_t c = 0; c < sizeof clocks / sizeof clocks[0]; c++)
+        for (int64_t cyc = 1; cyc < 70000; cyc += 37) {
+            mxsim_tconfig k = cfg;
+            k.clock_mhz = clocks[c];
+            mxsim_tstats one, sum;
+            memset(&one, 0, sizeof one);
+            memset(&sum, 0, sizeof sum);
+            one.cycles_total = cyc, one.cycles_compute = cyc;
+            if (mxsim_tstats_add(NULL, &k, &sum, &one, "x") != MXSIM_OK) off++;
+            else off += mxsim_tstats_value(&sum, time_us) != (double)cyc / clocks[c];
+        }
+    MXT_EQ_INT(off, 0);
+    mxsim_tstats one, sum;
+    memset(&one, 0, sizeof one);
+    memset(&sum, 0, sizeof sum);
+    one.cycles_total = 61200, one.cycles_compute = 61200;
+    MXT_EQ_INT(mxsim_tstats_add(NULL, &cfg, &sum, &one, "x"), MXSIM_OK);
+    MXT_TRUE(sum.time_us == 61.2);
 }
 
 int main(void) { return mxt_run_all(); }

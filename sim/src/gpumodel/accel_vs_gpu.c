@@ -147,7 +147,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
             meas = lookup_measured(bn, MXSIM_GK_MXK_GEMM, go.m, go.n, go.k, g);
             cmeas = lookup_measured(bn, MXSIM_GK_CUBLAS_BF16, co.m, co.n, co.k, 0);
         }
-        double acc_us = ts.seconds * 1e6, gpu_us = gp.time_us * (double)rep, cub_us = cb.time_us * (double)rep;
+        double acc_us = ts.time_us, gpu_us = gp.time_us * (double)rep, cub_us = cb.time_us * (double)rep;
         double e_uj = en.total_pj[MXSIM_BAND_NOM] * 1e-6, gpu_tops = ops > 0 ? ops / (gpu_us * 1e-6) / 1e12 : 0;
         tot_acc += acc_us, tot_gpu += gpu_us, tot_cub += cub_us, tot_e += e_uj, tot_ops += ops;
         const double v[NC] = {0, 0, (double)op->m, (double)op->n, gemm ? (double)op->k : NAN, (double)g, (double)rep, acc_us, ts.tops,
@@ -306,7 +306,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
                 at_floor = !ms && p->launch_floor_us > 0 && us == p->launch_floor_us;
         }
         const double ops = gemm ? 2.0 * (double)op->m * (double)op->n * (double)op->k * (double)rep : 0;
-        const double acc_us = ts.seconds * 1e6, e_uj = en.total_pj[MXSIM_BAND_NOM] * 1e-6;
+        const double acc_us = ts.time_us, e_uj = en.total_pj[MXSIM_BAND_NOM] * 1e-6;
         const char *note = NULL;
         n_ops++;
         if (!isnan(bus)) tot_gpu += bus, tot_acc += acc_us, tot_ae += e_uj, tot_ops += ops, n_t++;

@@ -742,7 +742,7 @@ MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cf
         double total = 0;
         for (int c = 0; c < MXSIM_COMP_COUNT_; c++) {
             /* uW x s = 1e-6 J = 1e6 pJ */
-            out->leak_pj[b][c] = area->leak_uw[b][c] * st->seconds * 1e6;
+            out->leak_pj[b][c] = area->leak_uw[b][c] * st->time_us; /* uW x us = pJ */
             total += d[c] + out->leak_pj[b][c];
         }
         out->total_pj[b] = total;

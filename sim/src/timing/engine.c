@@ -826,8 +826,10 @@ const char *mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st)
     for (int i = 1; i < MXSIM_BOUND_COUNT_; i++)
         if (cls[i] > cls[st->bound]) st->bound = i;
     st->util_compute = st->cycles_total > 0 ? (double)st->n_macs / (slots * (double)st->cycles_total) : 0;
-    st->seconds = (double)st->cycles_total / (cfg->clock_mhz * 1e6);
-    st->tops = st->seconds > 0 ? 2.0 * (double)st->n_macs / st->seconds / 1e12 : 0;
+    /* one division: time_us is exactly RN(cycles / MHz), as a user computes it (seconds times 1e6
+    ** was off by an ulp for a quarter of the values, e.g. 61.199999999999996 for 61200 cycles) */
+    st->time_us = (double)st->cycles_total / cfg->clock_mhz;
+    st->tops = st->time_us > 0 ? 2.0 * (double)st->n_macs / st->time_us / 1e6 : 0;
     /* R*C*L slots (up to 2^32) times the array cycles passes 2^63 long before the cycles do */
     int64_t n;
     if (__builtin_mul_overflow(cfg->array_rows, cfg->array_cols, &n) || __builtin_mul_overflow(n, cfg->pe_lanes, &n) ||
