@@ -16,7 +16,9 @@ FEATURES says which optional modules the loaded library has (a library built wit
 MxsimError(E_UNSUPPORTED) when called).
 """
 import concurrent.futures
+import csv
 import ctypes
+import io
 import json
 import numbers
 import operator
@@ -31,7 +33,8 @@ import numpy as np
 from . import _lib
 from ._lib import lib
 
-__all__ = ["MxsimError", "MXTensor", "quantize", "dequantize", "gemm", "compare", "Config", "Trace", "run",
+__all__ = ["MxsimError", "MXTensor", "quantize", "dequantize", "gemm", "compare", "compare_columns", "Config",
+           "Trace", "run",
            "sweep", "merge", "cost", "report", "Records", "version", "PROFILES", "FEATURES", "library_path",
            "cli_path"]
 
@@ -637,11 +640,11 @@ def gemm(a, b, acc="fp32", out_dtype="f32", threads=None):
 
 
 def compare(ref, test, dtype=None):
-    """Error metrics of test against ref (same shape; float32, or both bf16 bits): dict with n,
-    n_bit_mismatch, n_nan_mismatch, sqnr_db, max_abs_err, max_rel_err, mean_abs_err (the fields of
-    the C struct mxsim_error_stats; `mxsim compare` prints n as elements, n_bit_mismatch as
-    bit_mismatches, n_nan_mismatch as nan_mismatches).  Non-finite results are real floats here
-    (sqnr_db inf: every pair equal; -inf: a NaN or inf met another value).
+    """Error metrics of test against ref (same shape; float32, or both bf16 bits): dict with
+    elements, bit_mismatches, nan_mismatches, sqnr_db, max_abs_err, max_rel_err, mean_abs_err, the
+    columns of `mxsim compare` (one table in the library, mxsim_compare_table: names, units and docs
+    in compare_columns()).  Non-finite results are real floats here (sqnr_db inf: every pair equal;
+    -inf: a NaN or inf met another value).
     The library compares in float32 only (the CLI refuses a '<f8' .npy): a float64 or integer
     input is taken only when each value is exact in float32, else ValueError naming the value
     (1.0 against 1.0 + 1e-12 would otherwise report no mismatch)."""
@@ -651,7 +654,25 @@ def compare(ref, test, dtype=None):
     r, t = _to_tensor(ctx, ra, rdt), _to_tensor(ctx, ta, tdt)
     s = _lib.ErrorStats()
     _check(ctx, lib.mxsim_compare(ctx, r.ptr, t.ptr, ctypes.byref(s)))
-    return {f: getattr(s, f) for f, _ in _lib.ErrorStats._fields_}
+    return _compare_row(ctx, s)[0]
+
+
+def _compare_row(ctx, stats):
+    """The library's compare table for stats: ({column: value} without the file names, columns).
+    Values come from its CSV form, which spells every real exactly (inf and nan included)."""
+    tb = ctypes.c_void_p()
+    _check(ctx, lib.mxsim_compare_table(ctx, ctypes.byref(stats), None, None, ctypes.byref(tb)))
+    t = _Owned(tb, lib.mxsim_table_free)
+    cols = json.loads(_render(ctx, t.ptr, "json"))["columns"]
+    head, row = list(csv.reader(io.StringIO(_render(ctx, t.ptr, "csv"))))
+    conv = {"int": int, "real": float}
+    out = {c["name"]: conv[c["type"]](v) for c, h, v in zip(cols, head, row) if c["type"] in conv and h == c["name"]}
+    return out, [c for c in cols if c["type"] in conv]
+
+
+def compare_columns():
+    """The columns compare() returns: name, type, unit and doc of each (the library's table)."""
+    return _compare_row(_ctx(), _lib.ErrorStats())[1]
 
 
 # ---- tables ---------------------------------------------------------------------------------

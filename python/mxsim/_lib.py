@@ -156,6 +156,7 @@ _protos = {
     "mxsim_gemm_opts_default": (None, [P(GemmOpts)]),
     "mxsim_gemm": (ST, [c_void_p, c_void_p, c_void_p, P(GemmOpts), P(c_void_p)]),
     "mxsim_compare": (ST, [c_void_p, c_void_p, c_void_p, P(ErrorStats)]),
+    "mxsim_compare_table": (ST, [c_void_p, P(ErrorStats), c_char_p, c_char_p, P(c_void_p)]),
     "mxsim_output_format_parse": (ST, [c_void_p, c_char_p, P(c_int)]),
     "mxsim_output_format_choose": (ST, [c_void_p, c_char_p, c_char_p, P(c_int)]),
     "mxsim_table_free": (None, [c_void_p]),

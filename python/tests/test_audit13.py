@@ -52,15 +52,15 @@ def test_compare_inexact_value_named_by_index():
 def test_compare_exact_wider_inputs_give_the_float32_numbers():
     # exactly representable float64 and int64 values: the same numbers as float32, computed by hand
     s = mxsim.compare(np.array([1.0, 2.0]), np.array([1, 2.5]))
-    assert (s["n"], s["n_bit_mismatch"], s["n_nan_mismatch"]) == (2, 1, 0)
+    assert (s["elements"], s["bit_mismatches"], s["nan_mismatches"]) == (2, 1, 0)
     assert s["max_abs_err"] == 0.5 and s["max_rel_err"] == 0.25 and s["mean_abs_err"] == 0.25
     assert math.isclose(s["sqnr_db"], 10 * math.log10(5 / 0.25), rel_tol=1e-12)
     # infinities, NaN, -0.0, the float32 extremes and int64 2**60 are exact in float32
     f32 = np.finfo(np.float32)
     vals = [np.inf, -np.inf, np.nan, -0.0, float(f32.max), float(f32.smallest_subnormal)]
-    assert mxsim.compare(np.array(vals), np.array(vals, np.float32))["n_bit_mismatch"] == 0
+    assert mxsim.compare(np.array(vals), np.array(vals, np.float32))["bit_mismatches"] == 0
     s = mxsim.compare(np.array([2 ** 60], np.int64), np.array([2.0 ** 60], np.float32))
-    assert s["n_bit_mismatch"] == 0 and s["sqnr_db"] == math.inf
+    assert s["bit_mismatches"] == 0 and s["sqnr_db"] == math.inf
 
 
 def test_compare_int64_max_is_not_rounded_to_2_63():
@@ -281,7 +281,7 @@ def test_quantize_0d_message_matches_cli(tmp_path):
 
 def test_compare_0d_stays_0d():
     s = mxsim.compare(np.float32(1), np.float32(3))  # hand: one element, |3 - 1| = 2, relative 2
-    assert (s["n"], s["n_bit_mismatch"], s["max_abs_err"], s["max_rel_err"]) == (1, 1, 2.0, 2.0)
+    assert (s["elements"], s["bit_mismatches"], s["max_abs_err"], s["max_rel_err"]) == (1, 1, 2.0, 2.0)
 
 
 # ---- 10. configuration values that are not text -------------------------------------------------

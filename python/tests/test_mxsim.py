@@ -172,6 +172,25 @@ def test_run_matches_cli():
     assert [c["name"] for c in r.columns] == [c["name"] for c in doc["columns"]]
 
 
+def test_compare_matches_cli(tmp_path):
+    """compare() returns the CLI's columns by the CLI's names, every value exactly (the CSV spells
+    inf; JSON would give null): one table in the library, mxsim_compare_table."""
+    ref = np.array([1.0, 2.0, np.inf, np.nan, 0.1], np.float32)
+    tst = np.array([1.0, 2.5, np.inf, 1.0, 0.1000001], np.float32)
+    np.save(tmp_path / "r.npy", ref)
+    np.save(tmp_path / "t.npy", tst)
+    head, row = cli("compare", "--format", "csv", str(tmp_path / "r.npy"), str(tmp_path / "t.npy")).splitlines()
+    want = {h: v for h, v in zip(head.split(","), row.split(",")) if h not in ("ref", "test")}
+    got = mxsim.compare(ref, tst)
+    assert list(got) == list(want) == [c["name"] for c in mxsim.compare_columns()]
+    assert {k: repr(v) for k, v in got.items()} == {k: repr(int(v) if v.lstrip("-").isdigit() else float(v))
+                                                    for k, v in want.items()}
+    # by hand: 5 elements, 3 whose bits differ (2.5, the NaN, 0.1000001), 1 NaN in one side only;
+    # a NaN meeting a number makes the errors infinite
+    assert (got["elements"], got["bit_mismatches"], got["nan_mismatches"]) == (5, 3, 1)
+    assert got["sqnr_db"] == -np.inf and got["max_abs_err"] == np.inf
+
+
 AXES = {"array.size": [8, 32], "mx.group_size": [16, 32]}  # the CLI adds --array-width first
 SWEEP_CLI = ["--group-size", "16,32", "--array-width", "8,32"]
 SMALL = dict(sample_rows=8, sample_cols=8)

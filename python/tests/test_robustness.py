@@ -139,7 +139,7 @@ def test_ml_dtypes_bfloat16_is_bf16():
     m_ref, e_ref = ocp_reference(vals, 32)
     got = mxsim.quantize(x, 32, dtype="f32")
     assert np.array_equal(got.mantissa, m_ref) and np.array_equal(got.scale, e_ref)
-    assert mxsim.compare(x, bits)["n_bit_mismatch"] == 0
+    assert mxsim.compare(x, bits)["bit_mismatches"] == 0
     f8 = np.array([[1.5, -0.25] * 16], np.float32).astype(ml_dtypes.float8_e4m3fn)  # other ml_dtypes: cast
     assert np.array_equal(mxsim.quantize(f8, 32).dequantize(), f8.astype(np.float32))
 

@@ -229,34 +229,7 @@ static int cmd_compare(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
         snprintf(pair, sizeof pair, "REF %.512s, TEST %.512s", a->pos[0], a->pos[1]);
     mxsim_tensor_free(r);
     mxsim_tensor_free(t);
-    static const char *const icols[] = {"elements", "bit_mismatches", "nan_mismatches"};
-    static const char *const rcols[] = {"sqnr_db", "max_abs_err", "max_rel_err", "mean_abs_err"};
-    const int64_t iv[] = {es.n, es.n_bit_mismatch, es.n_nan_mismatch};
-    const double rv[] = {es.sqnr_db, es.max_abs_err, es.max_rel_err, es.mean_abs_err};
-    /* the pairs an error sums over: finite ones (a NaN against a NaN, or equal infinities, is no
-    ** error and left out of the sums, though counted in elements) */
-    static const char *const rdoc[] = {"10 log10(ref energy / error energy) over finite pairs; inf when every pair is equal, "
-                                       "-inf when a NaN or inf meets a different value or the reference is all zero; "
-                                       "JSON writes a non-finite value as null",
-                                       "max |test - ref| over finite pairs; inf when a NaN or inf meets a different value",
-                                       "max |test - ref| / |ref| over finite pairs (inf where ref = 0 != test); inf when a NaN or inf "
-                                       "meets a different value",
-                                       "mean |test - ref| over finite pairs (NaN/NaN and equal-inf pairs left out); inf when a NaN "
-                                       "or inf meets a different value"};
-    if (st == MXSIM_OK) st = mxsim_table_create(ctx, &tb);
-    if (st == MXSIM_OK) st = mxsim_table_add_column(ctx, tb, "ref", MXSIM_CELL_TEXT, "", "reference file", 0, -1);
-    if (st == MXSIM_OK) st = mxsim_table_add_column(ctx, tb, "test", MXSIM_CELL_TEXT, "", "compared file", 0, -1);
-    for (int i = 0; st == MXSIM_OK && i < 3; i++)
-        st = mxsim_table_add_column(ctx, tb, icols[i], MXSIM_CELL_INT, "elements", NULL, MXSIM_COL_BRIEF, -1);
-    for (int i = 0; st == MXSIM_OK && i < 4; i++)
-        /* errors in 6 significant digits: 6 decimals printed a real 1.19e-07 as 0.000000 beside 3 mismatches */
-        st = mxsim_table_add_column(ctx, tb, rcols[i], MXSIM_CELL_REAL, i ? "" : "dB", rdoc[i], MXSIM_COL_BRIEF, i ? -6 : 3);
-    int64_t row = 0;
-    if (st == MXSIM_OK) st = mxsim_table_add_row(ctx, tb, &row);
-    if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, tb, row, "ref", a->pos[0]);
-    if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, tb, row, "test", a->pos[1]);
-    for (int i = 0; st == MXSIM_OK && i < 3; i++) st = mxsim_table_set_int(ctx, tb, row, icols[i], iv[i]);
-    for (int i = 0; st == MXSIM_OK && i < 4; i++) st = mxsim_table_set_real(ctx, tb, row, rcols[i], rv[i]);
+    if (st == MXSIM_OK) st = mxsim_compare_table(ctx, &es, a->pos[0], a->pos[1], &tb);
     rc = st == MXSIM_OK ? cli_emit_table(ctx, tb, OPT(format), OPT(out)) : cli_fail_in(ctx, st, pair[0] ? pair : NULL);
     mxsim_table_free(tb);
     return rc;

@@ -419,6 +419,12 @@ MXSIM_API mxsim_status mxsim_table_save(mxsim_ctx *ctx, const mxsim_table *t,
 /* Frees memory the library returned (rendered text). */
 MXSIM_API void mxsim_free(void *p);
 
+/* The one table of mxsim_compare's result (what `mxsim compare` prints and the Python compare()
+** returns): columns ref, test (the names given; NULL is ""), elements, bit_mismatches,
+** nan_mismatches, sqnr_db, max_abs_err, max_rel_err, mean_abs_err, one row. */
+MXSIM_API mxsim_status mxsim_compare_table(mxsim_ctx *ctx, const mxsim_error_stats *es, const char *ref_name,
+                                           const char *test_name, mxsim_table **out);
+
 /* Writes len bytes to path, the one file writer of the library:
 **  - a regular file (or a new one) is replaced atomically: a temporary file in the target's
 **    directory, written, fsync'ed, renamed over the path; on any failure nothing is left behind
