@@ -177,6 +177,8 @@ bad model-layer-name-clash 2 "clash.model:8: field 'layer': name 'qkv_proj' is a
 bad model-layer-name-twice 2 "twice.model:3: field 'layer': name 'a' is already the layer of line 1" -- "$MXSIM" trace gen "$in/twice.model" -o "$out/x.trace"
 bad model-param-twice 2 "param2.model:3: param 'emb': field 'name': given twice (use COUNT for copies)" -- "$MXSIM" trace gen "$in/param2.model" -o "$out/x.trace"
 bad model-param-count0 2 "param0.model:2: param 'emb': field 'count' out of range" -- "$MXSIM" trace gen "$in/param0.model" -o "$out/x.trace"
+printf 'layer = gemm a 1 10 10\nparam = emb 1099511627776 1099511627776 embedding\n' > "$in/parambig.model"
+bad model-param-overflow 2 "parambig.model:2: param 'emb': field 'count': 1099511627776 x 1099511627776 elements in fp32 pass 2^63 bytes" -- "$MXSIM" trace gen "$in/parambig.model" -o "$out/x.trace"
 bad model-cr-line-ends 2 "cr.model:2: a CR line end without LF" -- "$MXSIM" trace gen "$in/cr.model" -o "$out/x.trace"
 bad model-no-mode 2 "nomode.model: field 'seq': missing for a transformer in prefill mode (the mode when no 'mode' key is given)" -- "$MXSIM" trace gen "$in/nomode.model" -o "$out/x.trace"
 bad model-gated-n 2 "gated.model:5: field 'ffn': 2 x ffn, the gated FFN's N = 2147483650, above 2^31" -- "$MXSIM" trace gen "$in/gated.model" -o "$out/x.trace"

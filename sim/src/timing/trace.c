@@ -161,6 +161,11 @@ MXSIM_API mxsim_status mxsim_trace_add_param(mxsim_ctx *ctx, mxsim_trace *t, con
     if (elems < 1 || elems > MX_T_MAX_DIM * MX_T_MAX_DIM / 4 || count < 1 || count > ((int64_t)1 << 40))
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: param '%s': field '%s' out of range", t->source, name,
                        elems < 1 || elems > MX_T_MAX_DIM * MX_T_MAX_DIM / 4 ? "elems" : "count");
+    /* the footprint (elems x count in fp32) must be a number: refused here, where the line is known,
+    ** not later by `mxsim memory` */
+    if (elems > INT64_MAX / 4 / count)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: param '%s': field 'count': %lld x %lld elements in fp32 pass 2^63 bytes",
+                       t->source, name, (long long)elems, (long long)count);
     /* a second line of one name is a copy (counted twice in the memory footprint), not a second tensor */
     for (int64_t i = 0; i < t->n_params; i++)
         if (!strcmp(t->params[i].name, name))
