@@ -140,15 +140,21 @@ printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Chan
 printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nc,8,8,3,9,4,1,1,\n' > "$in/filter.csv"
 printf 'Layer, M, N, K,\nl0, nan, 2, 3,\n' > "$in/nan.csv"
 printf 'Layer, M, N, K,\nl0, 1, 2, 3,\nl1, 4, 5, 6\n' > "$in/comma.csv"
-bad cfg-bandwidth 2 "bw.cfg:3: field 'Bandwidth': '1e-300' is not a number >= 1/1024" -- "$MXSIM" run --config "$in/bw.cfg" "$tr" -o "$out/r.csv"
+bad cfg-bandwidth 2 "bw.cfg:3: field 'Bandwidth': '1e-300' is not a whole number of words per cycle in 1..65536" -- "$MXSIM" run --config "$in/bw.cfg" "$tr" -o "$out/r.csv"
 bad cfg-unknown-key 2 "key.cfg:3: field 'WarpSpeed': unknown SCALE-Sim key" -- "$MXSIM" run --config "$in/key.cfg" "$tr" -o "$out/r.csv"
 bad cfg-interface 2 "iface.cfg:2: field 'InterfaceBandwidth': 'MAYBE' is not CALC or USER" -- "$MXSIM" config --config "$in/iface.cfg" --dump
 bad cfg-nan 2 "nanh.cfg:2: field 'array.rows': 'nan' is not an integer" -- "$MXSIM" run --config "$in/nanh.cfg" "$tr" -o "$out/r.csv"
 scfg cont '[architecture_presets]\nDataflow : ws\n  MemoryBanks: 1\n'
 bad cfg-continuation 2 "cont.cfg:3: 'MemoryBanks: 1' is indented deeper than the key on line 2" -- "$MXSIM" run --config "$in/cont.cfg" "$tr" -o "$out/r.csv"
 scfg userbw '[architecture_presets]\nBandwidth: 0\n[run_presets]\nInterfaceBandwidth: USER\n'
-bad cfg-user-bandwidth-0 2 "userbw.cfg:2: field 'Bandwidth': '0' is not a number >= 1/1024 (words/cycle; read because InterfaceBandwidth is USER)" -- "$MXSIM" run --config "$in/userbw.cfg" "$tr" -o "$out/r.csv"
+bad cfg-user-bandwidth-0 2 "userbw.cfg:2: field 'Bandwidth': '0' is not a whole number of words per cycle in 1..65536 (read because InterfaceBandwidth is USER)" -- "$MXSIM" run --config "$in/userbw.cfg" "$tr" -o "$out/r.csv"
 bad csv-columns 2 "cols.csv:2: 5 values: a row has 4 (Layer, M, N, K) or 8" -- "$MXSIM" run --config "$cfg" "$in/cols.csv" -o "$out/r.csv"
+printf '[general]\nrun_name = x\n' > "$in/ss.conf"
+bad cfg-scalesim-not-cfg 2 "ss.conf:2: field 'general.run_name': unknown key (not in the configuration field table) (section [general] is SCALE-Sim's: a SCALE-Sim configuration is read as one when its name ends in .cfg)" -- "$MXSIM" run --config "$in/ss.conf" "$tr" -o "$out/r.csv"
+printf 'Layer, M, N, K,\nl0, 1, 2, 3,\n' > "$in/topo.txt"
+bad csv-topology-not-csv 2 "topo.txt:1: expected header 'mxsim-trace 1' (a comma-separated line: a SCALE-Sim topology is read as one when its name ends in .csv)" -- "$MXSIM" run --config "$cfg" "$in/topo.txt" -o "$out/r.csv"
+printf 'Layer, M, N, K,\nf\xe9, 1, 2, 3,\n' > "$in/latin.csv"
+bad csv-name-not-utf8 2 "latin.csv:2: field 'name': not UTF-8 text (byte 0xE9 at offset 1; save the file as UTF-8)" -- "$MXSIM" run --config "$cfg" "$in/latin.csv" -o "$out/r.csv"
 bad csv-im2col-overflow 2 "im2col.csv:2: im2col dims overflow 2^31" -- "$MXSIM" trace check "$in/im2col.csv"
 bad csv-filter 2 "filter.csv:2: field 'Filter Width': filter larger than the input" -- "$MXSIM" trace check "$in/filter.csv"
 bad csv-nan 2 "nan.csv:2: field 'M': 'nan' is not an integer" -- "$MXSIM" trace convert "$in/nan.csv" "$out/x.trace"

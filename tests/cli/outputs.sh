@@ -105,6 +105,16 @@ done
 "$MXSIM" trace convert "$t/h.trace" "$t/conv.trace.gz" && "$MXSIM" trace cat "$t/conv.trace.gz" | cmp -s - "$t/cat.trace" \
   && ok "trace convert .gz round trip" || bad "trace convert .gz"
 
+# ---- JSON stays valid JSON when a file name is not UTF-8 (a byte written as U+FFFD) -----------
+latin=$t/h$(printf '\xe9').trace
+cp "$t/h.trace" "$latin"
+"$MXSIM" run --config "$cfg" --format json "$latin" > "$t/latin.json" && python3 - "$t/latin.json" <<'PY' \
+  && ok "a non-UTF-8 trace name gives valid JSON (U+FFFD in meta.trace)" || bad "JSON with a non-UTF-8 file name"
+import json, sys
+m = json.load(open(sys.argv[1], encoding="utf-8"))["meta"]
+assert m["trace"].endswith("h\ufffd.trace"), m["trace"]
+PY
+
 # ---- full stdout: exit 1 ---------------------------------------------------------------------
 if [ -w /dev/full ]; then
   full() {

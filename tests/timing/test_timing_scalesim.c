@@ -212,6 +212,30 @@ MXTEST(cfg_reader)
     MXT_EQ_INT(c.scalesim_compat, 1);
     MXT_EQ_INT(load(write_v2("bad.cfg", -1, 4, "OnChipMemoryBankz: 2", ""), &c), MXSIM_E_INPUT);
     MXT_TRUE(err_has("bad.cfg:5", "OnChipMemoryBankz"));
+    /* the v3 switches, read as v3's scale_config.py reads them: UseRamulatorTrace is on only for
+    ** the exact text True, SparsitySupport for true in any case, the layouts by getboolean */
+    static const struct {
+        const char *line;
+        int ok;
+        const char *msg;
+    } sw[] = {
+        {"[run_presets_v3]\nUseRamulatorTrace: true\n", 1, NULL},
+        {"[run_presets_v3]\nUseRamulatorTrace: 1\n", 1, NULL},
+        {"[run_presets_v3]\nUseRamulatorTrace: Fasle\n", 1, NULL},
+        {"[run_presets_v3]\nUseRamulatorTrace: True\n", 0, "Ramulator DRAM timing is not modelled"},
+        {"[sparsity]\nSparsitySupport : yes\n", 1, NULL},
+        {"[sparsity]\nSparsitySupport : 1\n", 1, NULL},
+        {"[sparsity]\nSparsitySupport : TRUE\n", 0, "sparsity is not modelled"},
+        {"[layout]\nIfmapCustomLayout: off\n", 1, NULL},
+        {"[layout]\nIfmapCustomLayout: yes\n", 0, "custom SRAM layout (bank conflicts) is not modelled"},
+        {"[layout]\nFilterCustomLayout: maybe\n", 0, "'maybe' is not a boolean"},
+    };
+    for (size_t i = 0; i < sizeof sw / sizeof sw[0]; i++) {
+        const mxsim_status st = load(write_v2("v3sw.cfg", -1, -1, NULL, sw[i].line), &c);
+        MXT_EQ_INT(st, sw[i].ok ? MXSIM_OK : MXSIM_E_INPUT);
+        if (!sw[i].ok) MXT_TRUE(err_has("v3sw.cfg:", sw[i].msg));
+        else MXT_EQ_INT(c.scalesim_compat, 1);
+    }
 }
 
 /* SCALE-Sim v2 reads these keys with config.get and no default (scale_config.py,

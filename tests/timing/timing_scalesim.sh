@@ -128,7 +128,7 @@ for bw in 0 '' '10 # words per cycle' abc; do
 done
 printf "${base/BW/0}" | sed 's/CALC/USER/' > "$t/user0.cfg"
 out=$("$MXSIM" run --config "$t/user0.cfg" "$t/g.csv" 2>&1); rc=$?
-[ $rc = 2 ] && grep -qF "user0.cfg:12: field 'Bandwidth': '0' is not a number >= 1/1024" <<<"$out" && echo "ok   USER reads Bandwidth" || fail "USER Bandwidth 0: rc $rc: $out"
+[ $rc = 2 ] && grep -qF "user0.cfg:12: field 'Bandwidth': '0' is not a whole number of words per cycle in 1..65536" <<<"$out" && echo "ok   USER reads Bandwidth" || fail "USER Bandwidth 0: rc $rc: $out"
 # text after a section header's ']' is ignored (configparser matches \[(.+)\] at the start)
 printf "${base/BW/10}" | sed 's/^\[architecture_presets\]$/[architecture_presets]   # 32x32 array/' > "$t/hdr.cfg"
 got=$(layers "$t/hdr.cfg" "$t/g.csv"); [ "$got" = "$want" ] && echo "ok   header with a note" || fail "header with a note: $got"

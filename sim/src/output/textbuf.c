@@ -99,10 +99,44 @@ void mx_buf_csv_field(mx_buf *b, const char *s)
     mx_buf_put(b, "\"", 1);
 }
 
+int mx_utf8_len(const unsigned char *s)
+{
+    const unsigned c = s[0];
+    if (c < 0x80) return 1;
+    int n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (n == 0) return 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0; /* also stops at the terminating NUL */
+    /* overlong 3- and 4-byte forms, UTF-16 surrogates, beyond U+10FFFF */
+    if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F) || (c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] > 0x8F))
+        return 0;
+    return n;
+}
+
+long mx_utf8_bad(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        const int n = mx_utf8_len(p);
+        if (n == 0) return (long)(p - (const unsigned char *)s);
+        p += n;
+    }
+    return -1;
+}
+
 void mx_buf_json_str(mx_buf *b, const char *s)
 {
     mx_buf_put(b, "\"", 1);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p >= 0x80) {
+            const int n = mx_utf8_len(p);
+            if (n == 0) {
+                mx_buf_put(b, "\\ufffd", 6);
+            } else {
+                mx_buf_put(b, (const char *)p, (size_t)n);
+                p += n - 1;
+            }
+            continue;
+        }
         switch (*p) {
         case '"': mx_buf_put(b, "\\\"", 2); break;
         case '\\': mx_buf_put(b, "\\\\", 2); break;

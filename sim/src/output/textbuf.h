@@ -30,8 +30,15 @@ MX_INTERNAL char *mx_buf_take(mx_buf *b, size_t *len);
 /* RFC 4180: quoted when it holds a comma, quote, CR or LF (or leading/trailing space);
 ** inner quotes doubled. */
 MX_INTERNAL void mx_buf_csv_field(mx_buf *b, const char *s);
-/* RFC 8259 string with its quotes: ", \ and control characters escaped; UTF-8 kept as is. */
+/* RFC 8259 string with its quotes: ", \ and control characters escaped; UTF-8 kept as is, and a
+** byte that is not part of a valid UTF-8 sequence (a file name in another encoding) written as
+** U+FFFD, so that the document stays valid JSON. */
 MX_INTERNAL void mx_buf_json_str(mx_buf *b, const char *s);
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if s does not start one (overlong forms,
+** surrogates and code points above U+10FFFF are not valid). */
+MX_INTERNAL int mx_utf8_len(const unsigned char *s);
+/* Offset of the first byte of s that is not valid UTF-8, or -1 when s is valid UTF-8 text. */
+MX_INTERNAL long mx_utf8_bad(const char *s);
 /* A JSON number, shortest round-trip form ("%.17g" trimmed); non-finite values become null. */
 MX_INTERNAL void mx_buf_json_real(mx_buf *b, double v);
 /* Markdown table cell: | escaped as \|, backslash as \\, newlines as spaces. */

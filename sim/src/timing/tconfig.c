@@ -376,16 +376,23 @@ static const struct {
 };
 
 /* v3 switches of models mxsim does not have (sparse operands, custom SRAM layouts with bank
-** conflicts, Ramulator DRAM timing: each changes v3's cycles): accepted off, refused on. */
+** conflicts, Ramulator DRAM timing: each changes v3's cycles): accepted where v3 reads them as off,
+** refused where it reads them as on, each as v3's scale_config.py reads it: UseRamulatorTrace is
+** on only for the exact text True; SparsitySupport for true in any case; the layouts through
+** configparser's getboolean (1/yes/true/on, 0/no/false/off in any case, anything else an error). */
+enum { SS_ON_EXACT_TRUE, SS_ON_TRUE_ANY_CASE, SS_ON_GETBOOLEAN };
 static const struct {
     const char *key, *what;
+    int rule;
 } k_ss_v3_off[] = {
-    {"SparsitySupport", "SCALE-Sim v3's sparsity is not modelled (mxsim gives SCALE-Sim v2's dense timing)"},
+    {"SparsitySupport", "SCALE-Sim v3's sparsity is not modelled (mxsim gives SCALE-Sim v2's dense timing)",
+     SS_ON_TRUE_ANY_CASE},
     {"IfmapCustomLayout", "SCALE-Sim v3's custom SRAM layout (bank conflicts) is not modelled (mxsim gives SCALE-Sim "
-                          "v2's timing)"},
+                          "v2's timing)", SS_ON_GETBOOLEAN},
     {"FilterCustomLayout", "SCALE-Sim v3's custom SRAM layout (bank conflicts) is not modelled (mxsim gives SCALE-Sim "
-                           "v2's timing)"},
-    {"UseRamulatorTrace", "SCALE-Sim v3's Ramulator DRAM timing is not modelled (mxsim gives SCALE-Sim v2's timing)"},
+                           "v2's timing)", SS_ON_GETBOOLEAN},
+    {"UseRamulatorTrace", "SCALE-Sim v3's Ramulator DRAM timing is not modelled (mxsim gives SCALE-Sim v2's timing)",
+     SS_ON_EXACT_TRUE},
 };
 
 /* The keys SCALE-Sim v2 reads with config.get and no fallback (scalesim/scale_config.py,
@@ -430,6 +437,10 @@ typedef struct {
 static int ss_off_value(const char *v)
 {
     return key_is(v, "false") || key_is(v, "0") || key_is(v, "no") || key_is(v, "off");
+}
+static int ss_on_value(const char *v)
+{
+    return key_is(v, "true") || key_is(v, "1") || key_is(v, "yes") || key_is(v, "on");
 }
 
 static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *section, const char *key,
@@ -487,9 +498,16 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
     }
     for (size_t i = 0; i < sizeof k_ss_v3_off / sizeof k_ss_v3_off[0]; i++)
         if (key_is(key, k_ss_v3_off[i].key)) {
-            if (ss_off_value(val)) return MXSIM_OK;
-            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s': %s; only its off value (False) is accepted",
-                           where, key, val, k_ss_v3_off[i].what);
+            const int rule = k_ss_v3_off[i].rule;
+            const int on = rule == SS_ON_EXACT_TRUE      ? !strcmp(val, "True")
+                           : rule == SS_ON_TRUE_ANY_CASE ? key_is(val, "true")
+                                                         : ss_on_value(val);
+            if (rule == SS_ON_GETBOOLEAN && !on && !ss_off_value(val))
+                return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not a boolean (SCALE-Sim v3 reads it with "
+                               "getboolean: 1, yes, true, on or 0, no, false, off)", where, key, val);
+            if (!on) return MXSIM_OK; /* what v3 reads as off */
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s': %s; only a value that SCALE-Sim v3 reads as off "
+                           "(False) is accepted", where, key, val, k_ss_v3_off[i].what);
         }
     for (int i = 0; i < 2; i++)
         if (key_is(key, i ? "FilterSRAMBankBandwidth" : "IfmapSRAMBankBandwidth")) {
@@ -537,8 +555,8 @@ static mxsim_status scalesim_file_checks(mxsim_ctx *ctx, mxsim_tconfig *cfg, con
         ** tests/fuzz/crashes/scalesim_cfg). */
         double bw = 0;
         if (*val == '\0' || mx_tparse_f64(val, &bw) != 0 || bw < 1.0 / MX_T_BW_FRAC)
-            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' is not a number >= 1/1024 (words/cycle; "
-                           "read because InterfaceBandwidth is USER)", where, val);
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Bandwidth': '%s' is not a whole number of words per cycle "
+                           "in 1..65536 (read because InterfaceBandwidth is USER)", where, val);
         ss->bw = bw;
         memmove(ss->bw_text, val, strlen(val) + 1); /* the messages below quote the value used */
     }
@@ -717,6 +735,17 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
             else mx_snprintf(full, sizeof full, "%s", key);
             st = tconfig_set(ctx, cfg, full, val, where, 0);
             if (strcmp(full, "dram.bw_bytes_per_cycle") == 0) bw_line = cur.line;
+            /* a SCALE-Sim file under another name is read as an INI: say how to have it read as one */
+            static const char *const ss_sections[] = {"general", "architecture_presets", "run_presets", "network_presets",
+                                                      "layout", "sparsity", "run_presets_v3", "memory"};
+            for (size_t i = 0; st == MXSIM_E_INPUT && i < sizeof ss_sections / sizeof ss_sections[0]; i++)
+                if (key_is(section, ss_sections[i])) {
+                    char msg[512];
+                    mx_snprintf(msg, sizeof msg, "%s", mxsim_errmsg(ctx)); /* mx_fail rewrites that buffer */
+                    st = mx_fail(ctx, MXSIM_E_INPUT, "%s (section [%s] is SCALE-Sim's: a SCALE-Sim configuration is "
+                                 "read as one when its name ends in .cfg)", msg, section);
+                    break;
+                }
         }
     }
     free(seen);

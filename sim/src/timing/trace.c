@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "fileio.h"
+#include "output/textbuf.h"
 #include "lines.h"
 #include "tinternal.h"
 
@@ -73,6 +74,12 @@ MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const 
     if (t == NULL || op == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_append: NULL");
     if (memchr(op->name, '\0', sizeof op->name) == NULL)
         return mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'name': not NUL-terminated within 64 bytes", t->source, op->line);
+    /* every format the name goes out in is UTF-8 text (JSON requires it): a name in another
+    ** encoding (a topology saved as Windows-1252) is refused, not passed on as a stray byte */
+    const long bad = mx_utf8_bad(op->name);
+    if (bad >= 0)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'name': not UTF-8 text (byte 0x%02X at offset %ld; save the file as UTF-8)",
+                       t->source, op->line, (unsigned)(unsigned char)op->name[bad], bad);
     char where[640];
     mx_snprintf(where, sizeof where, "%s:%d: op '%s'", t->source, op->line, op->name);
     /* the text format separates fields by blanks and starts comments with '#': a name holding
@@ -142,8 +149,9 @@ MXSIM_API mxsim_tensor_role mxsim_trace_b_role(const mxsim_trace *t, int64_t i)
 }
 
 /* A word the text format writes and reads back: no blank, control character or '#'. */
-static int plain_word(const char *s)
+static int plain_word(const char *s) /* and UTF-8 text */
 {
+    if (mx_utf8_bad(s) >= 0) return 0;
     for (; *s; s++)
         if ((unsigned char)*s <= ' ' || *s == '#' || *s == 0x7f) return 0;
     return 1;
@@ -155,7 +163,7 @@ MXSIM_API mxsim_status mxsim_trace_add_param(mxsim_ctx *ctx, mxsim_trace *t, con
     mx_clear_err(ctx);
     if (t == NULL || name == NULL || why == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_add_param: NULL");
     if (name[0] == '\0' || strlen(name) >= sizeof t->params[0].name || !plain_word(name))
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: param: field 'name': must be 1..63 characters, no blanks or '#'", t->source);
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: param: field 'name': must be 1..63 characters of UTF-8 text, no blanks or '#'", t->source);
     if (why[0] == '\0' || strlen(why) >= sizeof t->params[0].why || !plain_word(why))
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: param '%s': field 'why': must be 1..31 characters, no blanks or '#'", t->source, name);
     if (elems < 1 || elems > MX_T_MAX_DIM * MX_T_MAX_DIM / 4 || count < 1 || count > ((int64_t)1 << 40))
@@ -497,7 +505,10 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
         if (*s == '\0') continue;
         if (!have_header) {
             if (strncmp(s, "mxsim-trace", 11) != 0 || (s[11] != ' ' && s[11] != '\t')) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: expected header 'mxsim-trace 1'", where);
+                /* a SCALE-Sim topology under another name is read as a trace: say how to have it read as one */
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: expected header 'mxsim-trace 1'%s", where,
+                             strchr(s, ',') ? " (a comma-separated line: a SCALE-Sim topology is read as one when its "
+                                              "name ends in .csv)" : "");
                 break;
             }
             char *v = mx_ttrim(s + 11);
