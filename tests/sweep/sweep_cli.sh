@@ -102,10 +102,25 @@ awk -F, -v OFS=, 'NR == 2 { $1 = 9999 } { print }' "$rep_in" > "$t/edit/orphan.c
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "e_sram_mj") k = i } { $k = ""; print }' "$rep_in" \
   | sed 's/,,/,/' > "$t/edit/nocol.csv"
 expect 2 "del.csv:9: field 'point': point 0 has 7 op rows" -- "$MXSIM" report "$t/edit/del.csv" -o "$t/edit/r1"
-expect 2 "is given twice (first on line 2)" -- "$MXSIM" report "$t/edit/dup.csv" -o "$t/edit/r2"
+expect 2 "field 'point': point 0 has 9 op rows" -- "$MXSIM" report "$t/edit/dup.csv" -o "$t/edit/r2"
 expect 2 "orphan.csv:2: field 'point': op" -- "$MXSIM" report "$t/edit/orphan.csv" -o "$t/edit/r3"
 expect 2 "nocol.csv:1: field 'header': column 'e_sram_mj' missing" -- "$MXSIM" report "$t/edit/nocol.csv" -o "$t/edit/r4"
 [ ! -e "$t/edit/r1" ] && [ ! -e "$t/edit/r4" ] && ok "refused edits write no report" || bad "a refused edit wrote a report"
+# two ops of one name (a trace or topology may repeat a layer name): mxsim report reads mxsim's own
+# sweep, and its per-op SQNR table pairs the ops by their place in each point, not by name
+printf 'mxsim-trace 2\ngemm name=l m=16 n=32 k=64\ngemm name=l m=8 n=16 k=256\n' > "$t/dup.trace"
+"$MXSIM" sweep --config "$src/workloads/configs/small.ini" "$t/dup.trace" --group-size 16,32 -q -o "$t/dupname.csv" \
+  && "$MXSIM" report "$t/dupname.csv" -o "$t/duprep" > /dev/null && python3 - "$t/dupname.csv" "$t/duprep/README.md" <<'PY' \
+  && ok "a repeated op name: report reads the sweep, SQNR table by place" || bad "report of a sweep with a repeated op name"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["op"] == "l"]
+want = [[r["sqnr_db"] for r in rows if r["m"] == m] for m in ("16", "8")]  # per op: G = 16, 32
+md = open(sys.argv[2]).read().splitlines()
+i = md.index("| op | mx.group_size=16 | mx.group_size=32 |")
+got = [[c.strip() for c in md[i + 2 + j].strip("|").split("|")][1:] for j in range(2)]
+assert all(abs(float(g) - float(w)) <= 1e-4 * abs(float(w)) for gr, wr in zip(got, want) for g, w in zip(gr, wr)), (got, want)
+assert got[0] != got[1], got
+PY
 # an edit that keeps the structure (one energy value) or another sweep's sidecar: the CSV's digest
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "energy_mj") k = i } NR == 2 { $k = $k * 2 } { print }' "$rep_in" > "$t/edit/val.csv"
 cp "$t/j1.meta.json" "$t/edit/val.meta.json"

@@ -333,8 +333,10 @@ static int oprow_cmp(const void *pa, const void *pb)
 }
 
 /* Every op row belongs to a point with a TOTAL row; a point that ran (status ok) has the sidecar's
-** n_ops op rows, each op once.  A deleted, duplicated or renumbered op row changed the report's
-** per-op tables without a word (a duplicate with another SQNR was printed twice). */
+** n_ops op rows.  A deleted, duplicated or renumbered op row changed the report's per-op tables
+** without a word (a duplicate with another SQNR was printed twice).  An op name may repeat: a trace
+** or SCALE-Sim topology may give two layers one name, and the per-op tables match ops by their
+** place in the point, not by name; a row replaced by a copy of another is the digest's to catch. */
 static mxsim_status check_op_rows(const input_t *in)
 {
     const mx_csv *c = &in->c;
@@ -364,12 +366,6 @@ static mxsim_status check_op_rows(const input_t *in)
                          in->path, (long long)c->line[v[i + 1].row], t->id, (long long)c->line[t->row]);
             break;
         }
-        for (int64_t k = i + 2; k < j && st == MXSIM_OK; k++)
-            if (!strcmp(v[k].op, v[k - 1].op))
-                st = mx_fail(in->ctx, MXSIM_E_INPUT, "%s:%lld: field 'op': '%s' of point %lld is given twice (first on line %lld)",
-                             in->path, (long long)c->line[v[k].row > v[k - 1].row ? v[k].row : v[k - 1].row],
-                             shown(v[k].op, (char[48]){0}), t->id,
-                             (long long)c->line[v[k].row > v[k - 1].row ? v[k - 1].row : v[k].row]);
         if (st == MXSIM_OK && t->ok && j - i - 1 != in->m.n_ops)
             st = mx_fail(in->ctx, MXSIM_E_INPUT, "%s:%lld: field 'point': point %lld has %lld op rows, %s says the trace has %lld ops",
                          in->path, (long long)c->line[t->row], t->id, (long long)(j - i - 1), in->m.path, (long long)in->m.n_ops);
@@ -1355,15 +1351,20 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
         doc_head(&d, names, ns + 1);
         int csq = col_of(in, "sqnr_db");
         const char *fid = mx_csv_at(&in->c, first->row, in->col_point);
-        for (int64_t r = 1; r < in->c.n_rows; r++) {
+        /* an op of the first point and of point g: the one at the same place among the point's rows
+        ** (ops repeat the trace's order in every point; names may repeat) */
+        for (int64_t r = 1, pos = 0; r < in->c.n_rows; r++) {
             if (strcmp(mx_csv_at(&in->c, r, in->col_point), fid)) continue;
             const char *op = mx_csv_at(&in->c, r, in->col_op);
+            const int64_t at = pos++;
             doc_cell(&d, op, 1, ns == 0);
             for (int g = 0; g < ns; g++) {
                 const char *v = "-", *gid = mx_csv_at(&in->c, in->pt[sel[g]].row, in->col_point);
-                for (int64_t q = 1; q < in->c.n_rows; q++)
-                    if (!strcmp(mx_csv_at(&in->c, q, in->col_point), gid) && !strcmp(mx_csv_at(&in->c, q, in->col_op), op))
-                        v = mx_csv_at(&in->c, q, csq);
+                for (int64_t q = 1, k = 0; q < in->c.n_rows; q++)
+                    if (!strcmp(mx_csv_at(&in->c, q, in->col_point), gid) && k++ == at) {
+                        if (!strcmp(mx_csv_at(&in->c, q, in->col_op), op)) v = mx_csv_at(&in->c, q, csq);
+                        break;
+                    }
                 char buf[48];
                 doc_cell(&d, human(in, "sqnr_db", v, buf, sizeof buf), 0, g == ns - 1);
             }
