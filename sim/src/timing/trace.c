@@ -665,6 +665,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
         char *f[SS_MAX_VALUES + 1];
         int nf, no_comma;
         const char *dropped;
+        const int semicolons = strchr(s, ';') != NULL; /* a spreadsheet's export in a ';' locale */
         if ((st = split_row(ctx, where, s, f, &nf, &dropped, &no_comma)) != MXSIM_OK) break;
         if (no_comma && require_trailing_comma) {
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s: missing trailing comma (SCALE-Sim rows end with ',')", where);
@@ -677,7 +678,9 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
                          "Stride width)%s", where, nf, dropped[0] ? " (SCALE-Sim drops '" : "", dropped,
                          dropped[0] ? "', the text after the last comma)" : "",
                          nf > 9 || (nf > 4 && nf < 8) ? "; SCALE-Sim would read the first of them and ignore the rest, "
-                                                        "which mxsim does not do silently: remove the extra columns" : "");
+                                                        "which mxsim does not do silently: remove the extra columns"
+                         : nf < 4 && semicolons ? "; the line separates its values with ';': a topology's are separated "
+                                                  "by ',' (export the sheet as comma-separated CSV)" : "");
             break;
         }
         int sparse = (nf == 5 || nf == 9) && strchr(f[nf - 1], ':') != NULL; /* v3's Sparsity column */
