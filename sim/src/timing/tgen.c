@@ -234,6 +234,11 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             /* a size of 0 has no meaning (batch 0 was taken as 1, heads 0 failed later naming no
             ** line): every key is >= 1 but ffn_gated (a flag) and vocab (0: no LM head) */
             const int64_t lo = ki == VOCAB || ki == GATED || ki == KVC ? 0 : 1, hi = ki == GATED || ki == KVC ? 1 : MX_T_MAX_DIM;
+            /* a flag is written 0 or 1 (-0 and +1 read as numbers, but no one means them) */
+            if ((ki == GATED || ki == KVC) && strcmp(val, "0") != 0 && strcmp(val, "1") != 0) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not 0 or 1", where, key, val);
+                break;
+            }
             if (mx_tparse_i64(val, &v[ki]) != 0 || v[ki] < lo || v[ki] > hi) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not an integer in %lld..%s", where, key, val,
                              (long long)lo, hi == 1 ? "1" : "2^31");

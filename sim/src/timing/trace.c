@@ -585,8 +585,15 @@ static mxsim_status split_row(mxsim_ctx *ctx, const char *where, char *s, char *
     }
     if (cut < n) *dropped = f[n - 1];
     if (cut > SS_MAX_VALUES) return mx_fail(ctx, MXSIM_E_INPUT, "%s: too many values (at most %d)", where, SS_MAX_VALUES);
+    /* the empty value's column, as a header names it (a GEMM row has 4 values, a conv row 8 or 9,
+    ** either one more with v3's sparsity column) */
+    static const char *const gemm_col[] = {"Layer", "M", "N", "K", "Sparsity"};
+    static const char *const conv_col[] = {"Layer name", "IFMAP Height", "IFMAP Width", "Filter Height", "Filter Width",
+                                           "Channels", "Num Filter", "Strides", "Stride width", "Sparsity"};
     for (int i = 0; i < cut; i++)
-        if (f[i][0] == '\0') return mx_fail(ctx, MXSIM_E_INPUT, "%s: value %d is empty", where, i + 1);
+        if (f[i][0] == '\0')
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': value %d is empty", where,
+                           cut <= 5 ? gemm_col[i] : i < 10 ? conv_col[i] : "?", i + 1);
     *nf = cut;
     return MXSIM_OK;
 }
