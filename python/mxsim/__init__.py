@@ -4,7 +4,8 @@ Numerics:  quantize, dequantize, gemm, compare on NumPy arrays (float32, or anot
            values are all exact in float32, else ValueError; bfloat16 as uint16 bit
            patterns or ml_dtypes.bfloat16), torch tensors and JAX arrays; MXTensor (mantissa,
            scale, group_size, axis, profile) with save/load of the CLI's .npz, picklable.
-Timing:    Config (dict-like over the configuration field table), Trace, run(config, trace).
+Timing:    Config (dict-like over the configuration field table), Trace, run(config, trace),
+           memory(config, trace, group_sizes) (the footprint table of `mxsim memory`).
 Sweeps:    sweep(config, trace, axes, ..., executor=None) -> Records (to_pandas()); cost(config);
            report(csv, out_dir).
 Errors raise MxsimError(status, message), the library's status and message (picklable, so it
@@ -34,7 +35,7 @@ from . import _lib
 from ._lib import lib
 
 __all__ = ["MxsimError", "MXTensor", "quantize", "dequantize", "gemm", "compare", "compare_columns", "Config",
-           "Trace", "run",
+           "Trace", "run", "memory",
            "sweep", "merge", "cost", "report", "Records", "version", "PROFILES", "FEATURES", "library_path",
            "cli_path"]
 
@@ -960,6 +961,12 @@ class Trace:
         return [int(lib.mxsim_trace_b_role(self._h.ptr, i)) for i in range(len(self))]
 
     @property
+    def b_tensors(self):
+        """Per op, the distinct B tensors it stores (trace key b_tensors: shared weights, idle experts);
+        0 where not given: one per execution, i.e. its repeat."""
+        return [int(lib.mxsim_trace_b_tensors(self._h.ptr, i)) for i in range(len(self))]
+
+    @property
     def params(self):
         """The non-GEMM parameter tensors: dicts of name, elems, count, why."""
         out = []
@@ -972,9 +979,9 @@ class Trace:
                         "why": why.value.decode()})
         return out
 
-    def __getstate__(self):  # picklable: every op field, the operand roles, the parameters, the source and the path
-        return {"ops": self.ops, "roles": self.roles, "params": self.params, "source": self.source,
-                "path": self.path}
+    def __getstate__(self):  # picklable: every op field, the B operands' roles and tensor counts, the parameters, the source and the path
+        return {"ops": self.ops, "roles": self.roles, "b_tensors": self.b_tensors, "params": self.params,
+                "source": self.source, "path": self.path}
 
     def __setstate__(self, st):
         t = Trace._build(st["ops"], st["source"], conv=True)
@@ -982,6 +989,9 @@ class Trace:
         for i, r in enumerate(st.get("roles", [])):
             if r:
                 _check(ctx, lib.mxsim_trace_set_b_role(ctx, t._h.ptr, i, r))
+        for i, n in enumerate(st.get("b_tensors", [])):
+            if n:
+                _check(ctx, lib.mxsim_trace_set_b_tensors(ctx, t._h.ptr, i, n))
         for p in st.get("params", []):
             _check(ctx, lib.mxsim_trace_add_param(ctx, t._h.ptr, p["name"].encode(), p["elems"], p["count"],
                                                   p["why"].encode()))
@@ -1049,6 +1059,25 @@ def _tstats_size():
                 break
         _TSTATS_SIZE = (end + 7) // 8 * 8
     return _TSTATS_SIZE
+
+
+def memory(config, trace, group_sizes=None):
+    """The memory footprint of trace's tensors (`mxsim memory`): Records, per group size (None: the
+    configuration's group_size; else a list, as repeated --group-size) the weights, KV cache,
+    activations and parameters in fp32, bf16 and MXINT8, then the TOTAL rows."""
+    _require("timing", "mxsim.memory")
+    cfg, tr = _config(config, "mxsim.memory"), _trace(trace)
+    if group_sizes is None:
+        gs = []
+    elif isinstance(group_sizes, (list, tuple)):
+        gs = [_int("group_sizes", g) for g in group_sizes]
+    else:
+        raise TypeError(f"group_sizes: expected None or a list of integers, got {type(group_sizes).__name__}")
+    ctx = _ctx()
+    arr = (ctypes.c_int64 * max(len(gs), 1))(*gs)
+    t = ctypes.c_void_p()
+    _check(ctx, lib.mxsim_memory_table(ctx, cfg._buf, tr._h.ptr, arr, len(gs), ctypes.byref(t)))
+    return _records(ctx, t)
 
 
 def _cost_params(p, node=None, vdd=None, overhead=None, sram_bank_kib=None):

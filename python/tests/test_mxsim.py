@@ -163,6 +163,32 @@ def test_trace_build_save_load(tmp_path):
     assert 2 in bert.roles  # weights
 
 
+def test_trace_b_tensors_survive_pickle_and_count_in_memory(tmp_path):
+    # a mixture-of-experts layer's idle experts (b_tensors) and a weight shared by every repeat: the
+    # footprint counts b_tensors tensors, by hand: 16 x (64 x 32) and 1 x (8 x 16) elements
+    (tmp_path / "t.trace").write_text("mxsim-trace 2\n"
+                                      "gemm name=experts m=1 n=64 k=32 repeat=4 b_role=weight b_tensors=16\n"
+                                      "gemm name=shared m=4 n=8 k=16 repeat=6 b_role=weight b_tensors=1\n")
+    tr = mxsim.Trace.load(tmp_path / "t.trace")
+    assert tr.b_tensors == [16, 1]
+    again = pickle.loads(pickle.dumps(tr))
+    assert again.b_tensors == [16, 1] and again.roles == tr.roles
+    rows = {r["item"]: r for r in mxsim.memory(CFG, again)}
+    assert rows["experts.B"]["elems"] == 16 * 64 * 32 and rows["shared.B"]["elems"] == 8 * 16
+    assert rows["TOTAL weights"]["elems"] == 16 * 64 * 32 + 8 * 16
+
+
+def test_memory_matches_cli():
+    # the Python call is the CLI's table, row for row, with two group sizes
+    doc = json.loads(cli("memory", "--config", CFG, "--group-size", "32", "--group-size", "128",
+                         "--format", "json", TRACE))
+    assert list(mxsim.memory(CFG, TRACE, [32, 128])) == doc["rows"]
+    with pytest.raises(TypeError):
+        mxsim.memory(CFG, TRACE, 32)
+    with pytest.raises(mxsim.MxsimError, match="given twice"):
+        mxsim.memory(CFG, TRACE, [32, 32])
+
+
 def test_run_matches_cli():
     doc = json.loads(cli("run", "--config", CFG, "--format", "json", TRACE))
     r = mxsim.run(CFG, TRACE)

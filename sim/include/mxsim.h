@@ -627,6 +627,13 @@ typedef enum { MXSIM_ROLE_UNSET = 0, MXSIM_ROLE_ACT = 1, MXSIM_ROLE_WEIGHT = 2, 
 MXSIM_API const char *mxsim_role_name(mxsim_tensor_role r);
 MXSIM_API mxsim_status mxsim_trace_set_b_role(mxsim_ctx *ctx, mxsim_trace *t, int64_t i, mxsim_tensor_role r);
 MXSIM_API mxsim_tensor_role mxsim_trace_b_role(const mxsim_trace *t, int64_t i);
+/* How many distinct B tensors a GEMM's executions read (version 2 key `b_tensors`; its b_role must
+** be WEIGHT or KV, set first): 0 (the default) means one per execution, i.e. its repeat; fewer when
+** executions share a weight (ALBERT's shared layers, a tied weight), more when some stored tensors
+** are not read by this run (the idle experts of a mixture-of-experts layer).  Only the memory
+** footprint reads it; the timing loads B for every execution. */
+MXSIM_API mxsim_status mxsim_trace_set_b_tensors(mxsim_ctx *ctx, mxsim_trace *t, int64_t i, int64_t n);
+MXSIM_API int64_t mxsim_trace_b_tensors(const mxsim_trace *t, int64_t i);
 /* Non-GEMM parameter tensors (embeddings, norms, biases, ...; `param` lines of version 2): count
 ** tensors of elems elements each; why is one word naming the kind (embedding, norm, bias, ...).
 ** They stay unquantized in an MXINT8 model (bf16). */

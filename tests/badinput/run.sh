@@ -493,6 +493,27 @@ printf 'hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nseq = 16\n
 bad model-gated-missing 2 "nogate.model: field 'ffn_gated': missing for a transformer" -- "$MXSIM" trace gen "$in/nogate.model" -o "$out/m.trace"
 printf 'layer = gemm a 4 4 4 2 b_role=cache\n' > "$in/role.model"
 bad model-layer-role 2 "role.model:1: field 'layer': b_role 'cache' is not weight, kv or act" -- "$MXSIM" trace gen "$in/role.model" -o "$out/m.trace"
+# mixture of experts: experts_per_token belongs to an `experts` FFN and is at most experts; a layer's or
+# a trace op's b_tensors (distinct stored B tensors) needs a stored B (weight or kv) and a version-2 trace
+MOE='hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nffn_gated = 1\nseq = 16\n'
+printf "${MOE}experts_per_token = 2\n" > "$in/moek.model"
+bad model-moe-k-without-experts 2 "moek.model:8: field 'experts_per_token': only read with 'experts'" -- "$MXSIM" trace gen "$in/moek.model" -o "$out/m.trace"
+printf "${MOE}experts = 4\nshared_ffn = 64\n" > "$in/moenok.model"
+bad model-moe-k-missing 2 "moenok.model: field 'experts_per_token': missing for the mixture-of-experts FFN ('experts', line 8)" -- "$MXSIM" trace gen "$in/moenok.model" -o "$out/m.trace"
+printf "${MOE}experts = 4\nexperts_per_token = 5\n" > "$in/moek5.model"
+bad model-moe-k-above-experts 2 "moek5.model:9: field 'experts_per_token': 5 is more than experts = 4" -- "$MXSIM" trace gen "$in/moek5.model" -o "$out/m.trace"
+printf "${MOE}shared_ffn = 64\n" > "$in/moeshf.model"
+bad model-moe-shared-without-experts 2 "moeshf.model:8: field 'shared_ffn': only read with 'experts'" -- "$MXSIM" trace gen "$in/moeshf.model" -o "$out/m.trace"
+printf 'layer = gemm a 4 4 4 2 b_role=act b_tensors=1\n' > "$in/btact.model"
+bad model-layer-b-tensors-act 2 "btact.model:1: field 'layer': b_tensors with b_role=act" -- "$MXSIM" trace gen "$in/btact.model" -o "$out/m.trace"
+printf 'layer = gemm a 4 4 4 2 b_tensors=0\n' > "$in/bt0.model"
+bad model-layer-b-tensors-zero 2 "bt0.model:1: field 'layer': b_tensors '0' is not an integer in 1..2^40" -- "$MXSIM" trace gen "$in/bt0.model" -o "$out/m.trace"
+printf 'mxsim-trace 2\ngemm name=a m=1 n=10 k=10 b_tensors=3\n' > "$in/btnorole.trace"
+bad trace-b-tensors-no-role 2 "btnorole.trace:2: field 'b_tensors': only a gemm with b_role=weight or b_role=kv" -- "$MXSIM" memory --config "$cfg" "$in/btnorole.trace" -o "$out/m.csv"
+printf 'mxsim-trace 2\ngemm name=a m=1 n=10 k=10 b_role=weight b_tensors=2 b_tensors=2\n' > "$in/bttwice.trace"
+bad trace-b-tensors-twice 2 "bttwice.trace:2: field 'b_tensors': given twice" -- "$MXSIM" memory --config "$cfg" "$in/bttwice.trace" -o "$out/m.csv"
+printf 'mxsim-trace 1\ngemm name=a m=1 n=10 k=10 b_tensors=3\n' > "$in/btv1.trace"
+bad trace-b-tensors-version1 2 "btv1.trace:2: field 'b_tensors': unknown key" -- "$MXSIM" run --config "$cfg" "$in/btv1.trace" -o "$out/r.csv"
 # SCALE-Sim interop: keys v2 reads without a default, dataflow case, v3-only features, topology rows
 V2A='[general]\nrun_name = x\n[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 1\nFilterSramSzkB: 1\nOfmapSramSzkB: 1\nIfmapOffset: 0\nFilterOffset: 10000000\nOfmapOffset: 20000000\n'
 scfg ss_norun "${V2A}Dataflow : os\nBandwidth : 2\n"

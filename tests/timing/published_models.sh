@@ -125,7 +125,55 @@ param = embed_tokens 544997376 1 embedding
 param = qkv_bias 4608 28 bias
 param = norms 3584 57 norm
 EOF
-for m in llama3-8b-decode falcon-7b-prefill gemma-7b-decode gpt2-prefill mistral-7b-decode qwen2-7b-prefill; do
+# Mixture of experts (FORMAT.md `experts`): Mixtral-8x7B (mistralai/Mixtral-8x7B-v0.1 config.json:
+# 4096 hidden, 32 layers, 32 heads, 8 KV heads, 8 experts of 14336 SwiGLU, top 2, vocab 32000 untied;
+# published 46,702,792,704 parameters) in decode at batch 1 (2 of 8 experts run per layer: the idle
+# six must still be counted, b_tensors) and batch 5 (10 token-expert pairs over 8 experts: 2 experts
+# take 2 tokens, 6 take 1); Qwen2-57B-A14B (Qwen/Qwen2-57B-A14B config.json: 3584 hidden, 28 layers,
+# 28 heads, 4 KV heads, 64 experts of 2560, top 8, a shared expert of 20480 with a sigmoid gate (3584 x 1
+# per layer, given as a param), QKV bias, vocab 151936 untied; 57,408,658,944 by hand from those values,
+# published as 57.4B) in prefill.  Routed expert MACs: every token runs k experts of 3 d f each.
+model mixtral-8x7b-decode <<'EOF'
+name = mixtral-8x7b-decode
+hidden = 4096
+layers = 32
+heads = 32
+kv_heads = 8
+head_dim = 128
+ffn = 14336
+ffn_gated = 1
+experts = 8
+experts_per_token = 2
+mode = decode
+ctx = 4096
+vocab = 32000
+param = tok_embeddings 131072000 1 embedding
+param = norms 4096 65 norm
+EOF
+sed 's/^name = .*/name = mixtral-8x7b-decode-b5/; s/^ctx = 4096/ctx = 4096\nbatch = 5/' "$t/mixtral-8x7b-decode.model" |
+  model mixtral-8x7b-decode-b5
+model qwen2-57b-a14b-prefill <<'EOF'
+name = qwen2-57b-a14b-prefill
+hidden = 3584
+layers = 28
+heads = 28
+kv_heads = 4
+head_dim = 128
+ffn = 2560
+ffn_gated = 1
+experts = 64
+experts_per_token = 8
+shared_ffn = 20480
+seq = 512
+kv_cache = 1
+vocab = 151936
+param = embed_tokens 544538624 1 embedding
+param = qkv_bias 4608 28 bias
+param = norms 3584 57 norm
+param = shared_expert_gate 3584 28 gate
+EOF
+for m in llama3-8b-decode falcon-7b-prefill gemma-7b-decode gpt2-prefill mistral-7b-decode qwen2-7b-prefill \
+         mixtral-8x7b-decode mixtral-8x7b-decode-b5 qwen2-57b-a14b-prefill; do
   [ -f "$t/$m.trace" ] || continue
   "$MXSIM" run --config "$cfg" --format csv "$t/$m.trace" > "$t/$m.run.csv" 2> /dev/null || { echo "FAIL $m: run"; fails=$((fails+1)); }
   "$MXSIM" memory --config "$cfg" --format csv "$t/$m.trace" > "$t/$m.mem.csv" 2> /dev/null || { echo "FAIL $m: memory"; fails=$((fails+1)); }
@@ -141,7 +189,14 @@ M = {
     "gpt2-prefill": (124439808, (768, 12, 12, 12, 64, 50257), (2, 1024, 1024), 786432 + 768 * 50 + 12 * (2304 + 768 + 3072 + 768)),
     "mistral-7b-decode": (7241732096, (4096, 32, 32, 8, 128, 32000), (1, 1, 4096), 131072000 + 4096 * 65),  # 8192 cached, window 4096
     "qwen2-7b-prefill": (7615616512, (3584, 28, 28, 4, 128, 152064), (2, 1000, 1000), 544997376 + 4608 * 28 + 3584 * 57),
+    "mixtral-8x7b-decode": (46702792704, (4096, 32, 32, 8, 128, 32000), (1, 1, 4096), 131072000 + 4096 * 65),
+    "mixtral-8x7b-decode-b5": (46702792704, (4096, 32, 32, 8, 128, 32000), (5, 1, 4096), 131072000 + 4096 * 65),
+    "qwen2-57b-a14b-prefill": (57408658944, (3584, 28, 28, 4, 128, 151936), (1, 512, 512),
+                               544538624 + 4608 * 28 + 3584 * 57 + 3584 * 28),
 }
+# mixture of experts: (experts, experts per token, parameters of one routed expert = 3 d f)
+MOE = {"mixtral-8x7b-decode": (8, 2, 3 * 4096 * 14336), "mixtral-8x7b-decode-b5": (8, 2, 3 * 4096 * 14336),
+       "qwen2-57b-a14b-prefill": (64, 8, 3 * 3584 * 2560)}
 bad = 0
 for name, (P, (d, L, H, Hkv, hd, V), (B, S, T), p) in M.items():
     try:
@@ -149,10 +204,12 @@ for name, (P, (d, L, H, Hkv, hd, V), (B, S, T), p) in M.items():
         run = [r for r in csv.DictReader(open(f"{t}/{name}.run.csv")) if r["op"] == "TOTAL"][0]
     except (OSError, IndexError, KeyError) as e:
         print(f"FAIL {name}: no output ({e})"); bad += 1; continue
+    E, k, Pe = MOE.get(name, (1, 1, 0))
+    idle = L * (E - k) * Pe  # the routed experts a token does not run
     want = {
         "parameters (memory TOTAL weights elems)": (int(mem["TOTAL weights"]["elems"]), P),
         "KV cache bf16 bytes (memory TOTAL kv)": (int(mem["TOTAL kv"]["bf16_bytes"]), 2 * 2 * L * Hkv * hd * B * T),
-        "MACs (run TOTAL n_macs)": (int(run["n_macs"]), B * S * (P - p - V * d) + B * V * d + 2 * L * B * S * T * H * hd),
+        "MACs (run TOTAL n_macs)": (int(run["n_macs"]), B * S * (P - p - V * d - idle) + B * V * d + 2 * L * B * S * T * H * hd),
     }
     for what, (got, exp) in want.items():
         if got == exp: print(f"ok   {name}: {what} {got}")

@@ -34,7 +34,7 @@
 #include "mxsim_build_id.h" /* generated: MXSIM_BUILD_ID, MXSIM_BUILD_COMMIT */
 
 #define PART_MAGIC "MXSIM-SWEEP-PART\n"
-#define PART_VERSION 3u
+#define PART_VERSION 4u
 #define N_SECTIONS 7
 static const char *const k_sections[N_SECTIONS] = {"version", "trace", "base", "axes", "options", "paths", "data"};
 #define N_SIZES 6
@@ -123,6 +123,42 @@ static void version_section(wbuf *b)
     for (int i = 0; i < N_SIZES; i++) put_i64(b, k_sizes[i]);
 }
 
+/* An op in a part's trace section: its name, then these numbers in this order.  The writer
+** (identity), the reader (rebuild) and the field-naming comparison (describe_diff) all walk this
+** one list. */
+static const char *const k_op_field[] = {"kind",    "m",       "n",      "k",           "group_size", "repeat",
+                                         "a_fmt",   "b_fmt",   "out_fmt", "line",       "conv H",     "conv W",
+                                         "conv FH", "conv FW", "conv C", "conv stride", "b_role",     "b_tensors"};
+#define N_OP_FIELDS 18
+_Static_assert(sizeof k_op_field / sizeof k_op_field[0] == N_OP_FIELDS, "one name per op field");
+
+static void op_fields(const mxsim_trace *tr, int64_t i, int64_t v[N_OP_FIELDS])
+{
+    const mxsim_top *op = mxsim_trace_op(tr, i);
+    const int64_t x[N_OP_FIELDS] = {op->kind,    op->m,       op->n,      op->k,      op->group_size, op->repeat,
+                                    op->a_fmt,   op->b_fmt,   op->out_fmt, op->line,  op->conv_h,     op->conv_w,
+                                    op->conv_fh, op->conv_fw, op->conv_c, op->conv_s, mxsim_trace_b_role(tr, i),
+                                    mxsim_trace_b_tensors(tr, i)};
+    memcpy(v, x, sizeof x);
+}
+
+/* appends the op that op_fields described (validated as any op) */
+static mxsim_status op_append_fields(mxsim_ctx *ctx, mxsim_trace *tr, const char *name, const int64_t v[N_OP_FIELDS])
+{
+    mxsim_top op;
+    memset(&op, 0, sizeof op);
+    if (name) mx_snprintf(op.name, sizeof op.name, "%s", name);
+    op.kind = (int32_t)v[0];
+    op.m = v[1], op.n = v[2], op.k = v[3], op.group_size = v[4], op.repeat = v[5];
+    op.a_fmt = (int32_t)v[6], op.b_fmt = (int32_t)v[7], op.out_fmt = (int32_t)v[8], op.line = (int32_t)v[9];
+    op.conv_h = v[10], op.conv_w = v[11], op.conv_fh = v[12], op.conv_fw = v[13], op.conv_c = v[14], op.conv_s = v[15];
+    mxsim_status st = mxsim_trace_append(ctx, tr, &op);
+    const int64_t i = mxsim_trace_count(tr) - 1;
+    if (st == MXSIM_OK && v[16] != MXSIM_ROLE_UNSET) st = mxsim_trace_set_b_role(ctx, tr, i, (mxsim_tensor_role)v[16]);
+    if (st == MXSIM_OK && v[17] != 0) st = mxsim_trace_set_b_tensors(ctx, tr, i, v[17]);
+    return st;
+}
+
 static void identity(wbuf sec[N_SECTIONS], const mxsim_sweep *sw, const mxsim_trace *tr, const mxsim_sweep_info *info)
 {
     const mxsim_sweep_opts *o = info->opts;
@@ -135,11 +171,9 @@ static void identity(wbuf sec[N_SECTIONS], const mxsim_sweep *sw, const mxsim_tr
         memcpy(name, op->name, sizeof op->name);
         name[sizeof op->name] = '\0';
         put_str(&sec[1], name);
-        const int64_t v[] = {op->kind, op->m, op->n, op->k, op->group_size, op->repeat, op->a_fmt, op->b_fmt,
-                             op->out_fmt, op->line, op->conv_h, op->conv_w, op->conv_fh, op->conv_fw, op->conv_c,
-                             op->conv_s};
-        for (size_t j = 0; j < sizeof v / sizeof v[0]; j++) put_i64(&sec[1], v[j]);
-        put_i64(&sec[1], mxsim_trace_b_role(tr, i));
+        int64_t v[N_OP_FIELDS];
+        op_fields(tr, i, v);
+        for (int j = 0; j < N_OP_FIELDS; j++) put_i64(&sec[1], v[j]);
     }
     /* the non-GEMM parameters: the memory footprint columns need them back */
     put_i64(&sec[1], mxsim_trace_param_count(tr));
@@ -497,9 +531,6 @@ static void dw_str(diffwalk *w, const char *name, char **out)
 ** does: a byte that no field shows) */
 static void describe_diff(const part *a, const part *b, int s, char *out, size_t len)
 {
-    static const char *const op_field[] = {"kind",   "m",      "n",       "k",       "group_size", "repeat",
-                                           "a_fmt",  "b_fmt",  "out_fmt", "line",    "conv H",     "conv W",
-                                           "conv FH", "conv FW", "conv C", "conv stride", "b_role"};
     static const char *const opt_name[] = {"--no-accuracy", "the accuracy profile", "the accumulator",
                                            "the accuracy group size", "--sample-rows", "--sample-cols", "--seed",
                                            "--data", "--node", "--vdd", "--overhead", "--sram-bank-kib",
@@ -517,8 +548,8 @@ static void describe_diff(const part *a, const part *b, int s, char *out, size_t
             char *op = NULL;
             mx_snprintf(name, sizeof name, "op %lld's name", (long long)i + 1);
             dw_str(&w, name, &op);
-            for (size_t f = 0; f < sizeof op_field / sizeof op_field[0] && dw_go(&w); f++) {
-                mx_snprintf(name, sizeof name, "op %lld ('%.63s') field %s", (long long)i + 1, op ? op : "", op_field[f]);
+            for (size_t f = 0; f < N_OP_FIELDS && dw_go(&w); f++) {
+                mx_snprintf(name, sizeof name, "op %lld ('%.63s') field %s", (long long)i + 1, op ? op : "", k_op_field[f]);
                 dw_i64(&w, name);
             }
             free(op);
@@ -591,27 +622,12 @@ static mxsim_status rebuild(mxsim_ctx *ctx, const part *p, mxsim_trace **tr, mxs
     free(src);
     if (err || r.bad) bad = "trace";
     for (int64_t i = 0; st == MXSIM_OK && i < n_ops; i++) {
-        mxsim_top op;
-        memset(&op, 0, sizeof op);
         char *name = get_str(&r, &err);
-        if (name) mx_snprintf(op.name, sizeof op.name, "%s", name);
+        int64_t v[N_OP_FIELDS];
+        for (int j = 0; j < N_OP_FIELDS; j++) v[j] = get_i64(&r);
+        if (err || r.bad) bad = "trace", st = MXSIM_E_INPUT;
+        else st = op_append_fields(ctx, *tr, name, v);
         free(name);
-        int64_t v[16];
-        for (int j = 0; j < 16; j++) v[j] = get_i64(&r);
-        if (err || r.bad) {
-            bad = "trace";
-            st = MXSIM_E_INPUT;
-            break;
-        }
-        op.kind = (int32_t)v[0];
-        op.m = v[1], op.n = v[2], op.k = v[3], op.group_size = v[4], op.repeat = v[5];
-        op.a_fmt = (int32_t)v[6], op.b_fmt = (int32_t)v[7], op.out_fmt = (int32_t)v[8], op.line = (int32_t)v[9];
-        op.conv_h = v[10], op.conv_w = v[11], op.conv_fh = v[12], op.conv_fw = v[13], op.conv_c = v[14];
-        op.conv_s = v[15];
-        int64_t role = get_i64(&r);
-        st = mxsim_trace_append(ctx, *tr, &op);
-        if (st == MXSIM_OK && role != MXSIM_ROLE_UNSET)
-            st = mxsim_trace_set_b_role(ctx, *tr, i, (mxsim_tensor_role)role);
     }
     int64_t n_params = st == MXSIM_OK ? get_i64(&r) : 0;
     if (st == MXSIM_OK && (err || r.bad || n_params < 0)) bad = "trace", st = MXSIM_E_INPUT;

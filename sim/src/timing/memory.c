@@ -4,7 +4,8 @@
 ** Rows, per G: every GEMM's B operand (weight, KV cache or activation, from the trace's b_role)
 ** and A operand (activation), every non-GEMM parameter (`param` lines), then TOTAL rows.
 ** Counting: a weight or KV tensor is k x n per execution and each of the op's `repeat` executions
-** has its own (repeat = layers, or layers x heads x batch for KV); activations are transient, one
+** has its own (repeat = layers, or layers x heads x batch for KV), unless the trace gives the op's
+** b_tensors (shared weights; a mixture-of-experts layer's idle experts); activations are transient, one
 ** execution's tensor, and their TOTAL is the largest one.  MXINT8 groups run along k: a tensor of
 ** rows x k holds rows * ceil(k/G) * G mantissa bytes (zero-padded groups, as the kernels and the
 ** engine store them) plus rows * ceil(k/G) scale bytes.  An int8 operand (a=/b= int8) is 1 byte
@@ -54,11 +55,19 @@ static mx_mem mem_of(int64_t rows, int64_t k, int64_t count, int64_t g, int q)
     return m;
 }
 
+/* distinct B tensors of a stored (weight or kv) operand: b_tensors where the trace gives it (shared
+** weights, idle experts), else one per execution */
+static int64_t b_count(const mxsim_trace *tr, int64_t i)
+{
+    const int64_t n = mxsim_trace_b_tensors(tr, i);
+    return n > 0 ? n : mxsim_trace_op(tr, i)->repeat;
+}
+
 int64_t mx_mem_weight_bytes(const mxsim_trace *tr, int64_t i, int fmt, int64_t g)
 {
     const mxsim_top *op = mxsim_trace_op(tr, i);
     if (op == NULL || op->kind != MXSIM_OP_GEMM || mxsim_trace_b_role(tr, i) != MXSIM_ROLE_WEIGHT || g < 1) return 0;
-    return mem_of(op->n, op->k, op->repeat, g, fmt == MXSIM_FMT_INT8 ? 2 : 1).mx;
+    return mem_of(op->n, op->k, b_count(tr, i), g, fmt == MXSIM_FMT_INT8 ? 2 : 1).mx;
 }
 
 int64_t mx_mem_param_bytes(const mxsim_trace *tr)
@@ -180,12 +189,15 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
             int stored = role == MXSIM_ROLE_WEIGHT || role == MXSIM_ROLE_KV;
             char item[80];
             mx_snprintf(item, sizeof item, "%s.B", op->name);
-            mx_mem b = mem_of(op->n, op->k, stored ? op->repeat : 1, og, bf == MXSIM_FMT_INT8 ? 2 : 1);
-            const char *why = role == MXSIM_ROLE_WEIGHT ? "matmul weight, one per execution (layer)"
-                            : role == MXSIM_ROLE_KV ? "KV cache (attention keys/values), one per execution"
+            const int64_t nb = stored ? b_count(tr, i) : 1, own = mxsim_trace_b_tensors(tr, i) > 0;
+            mx_mem b = mem_of(op->n, op->k, nb, og, bf == MXSIM_FMT_INT8 ? 2 : 1);
+            const char *why = role == MXSIM_ROLE_WEIGHT ? (own ? "matmul weight, b_tensors distinct tensors (shared, or not all executed)"
+                                                               : "matmul weight, one per execution (layer)")
+                            : role == MXSIM_ROLE_KV ? (own ? "KV cache (attention keys/values), b_tensors distinct tensors"
+                                                           : "KV cache (attention keys/values), one per execution")
                             : "activation operand of an activation-only matmul (one execution)";
             st = mem_row(ctx, mxsim_trace_source(tr), t, og, item, role == MXSIM_ROLE_UNSET ? "act" : mxsim_role_name(role), op->n, op->k,
-                         stored ? op->repeat : 1, &b, bf == MXSIM_FMT_INT8 ? "int8" : "mxint8", why, "");
+                         nb, &b, bf == MXSIM_FMT_INT8 ? "int8" : "mxint8", why, "");
             if (role == MXSIM_ROLE_WEIGHT) mem_add(&tw, &b);
             else if (role == MXSIM_ROLE_KV) mem_add(&tk, &b);
             else if (b.mx > ta.mx) ta = b;

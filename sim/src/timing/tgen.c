@@ -15,6 +15,8 @@
 ** (im2col: M = Ho*Wo, K = FH*FW*CIN rounded up to `pad`, N = COUT) are emitted in file order; the
 ** transformer blocks (and the LM head) stand where the `layers` key is: layer lines before it come
 ** before the blocks, those after it after them (ViT: patch embedding, blocks, classifier).
+** experts (with experts_per_token, optional shared_ffn) makes the FFN a mixture of experts, routed
+** evenly (emit_moe).
 ** Every key is an integer >= 1 but ffn_gated (0 or 1) and vocab (0: no LM head); seq (the query
 ** length) belongs to prefill and ctx (the KV length) to decode: the other mode refuses it.
 ** Ignored: elementwise ops other than (de)quantization, layer norms, embeddings.
@@ -75,6 +77,58 @@ static mxsim_status emit(mxsim_ctx *ctx, mxsim_trace *t, int kind, const char *n
     return emit_role(ctx, t, kind, name, m, n, k, rep, line, kind == MXSIM_OP_GEMM ? MXSIM_ROLE_WEIGHT : MXSIM_ROLE_UNSET);
 }
 
+/* a `layer` line, emitted once the whole file is read (so that `pad` reaches a conv layer wherever
+** it is given) */
+struct layer_line {
+    char name[64];
+    int64_t m, n, k;
+    int64_t rep;
+    int64_t tensors; /* b_tensors, 0: one per repeat */
+    int line, conv, post;
+    mxsim_tensor_role role;
+};
+
+static mxsim_status emit_layer(mxsim_ctx *ctx, mxsim_trace *t, const struct layer_line *l)
+{
+    mxsim_status st = emit_role(ctx, t, MXSIM_OP_GEMM, l->name, l->m, l->n, l->k, l->rep, l->line, l->role);
+    if (st == MXSIM_OK && l->tensors) st = mxsim_trace_set_b_tensors(ctx, t, mxsim_trace_count(t) - 1, l->tensors);
+    return st;
+}
+
+/* A mixture-of-experts FFN (sim/doc/architecture.md section 7): the router, then T tokens x k
+** experts each routed as evenly as the counts allow (balanced routing: act = min(E, T k) experts run,
+** each on floor or ceil of T k / act tokens; the others are idle), each expert a (gated) FFN of
+** width ffn, then the shared expert (width shf, every token) if any.  Every expert's weights are
+** stored: where experts are idle, b_tensors counts them in the memory footprint. */
+static mxsim_status emit_moe(mxsim_ctx *ctx, mxsim_trace *t, int64_t T, int64_t L, int64_t hid, int64_t ffn, int64_t gated,
+                             int64_t E, int64_t k, int64_t shf)
+{
+    const int64_t A = sat_mul(T, k), act = A < E ? A : E, q = A / act, r = A % act, up_n = gated ? sat_mul(2, ffn) : ffn;
+    const char *up = gated ? "expert_gate_up" : "expert_up";
+    mxsim_status st = emit(ctx, t, MXSIM_OP_GEMM, "moe_router", T, E, hid, L, 0);
+    /* r experts take q + 1 tokens, act - r take q: two ops when r > 0, named by their rows */
+    for (int part = 0; st == MXSIM_OK && part < (r ? 2 : 1); part++) {
+        const int64_t m = r && part == 0 ? q + 1 : q, n_exp = r ? (part == 0 ? r : act - r) : act;
+        char nu[64], nd[64];
+        if (r) {
+            mx_snprintf(nu, sizeof nu, "%s_m%lld", up, (long long)m);
+            mx_snprintf(nd, sizeof nd, "expert_down_m%lld", (long long)m);
+        } else {
+            mx_snprintf(nu, sizeof nu, "%s", up);
+            mx_snprintf(nd, sizeof nd, "expert_down");
+        }
+        const int64_t rep = sat_mul(L, n_exp);
+        st = emit(ctx, t, MXSIM_OP_GEMM, nu, m, up_n, hid, rep, 0);
+        if (st == MXSIM_OK && act < E) st = mxsim_trace_set_b_tensors(ctx, t, mxsim_trace_count(t) - 1, sat_mul(L, E));
+        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, nd, m, hid, ffn, rep, 0);
+        if (st == MXSIM_OK && act < E) st = mxsim_trace_set_b_tensors(ctx, t, mxsim_trace_count(t) - 1, sat_mul(L, E));
+    }
+    if (st == MXSIM_OK && shf > 0)
+        st = emit(ctx, t, MXSIM_OP_GEMM, gated ? "shared_gate_up" : "shared_up", T, gated ? sat_mul(2, shf) : shf, hid, L, 0);
+    if (st == MXSIM_OK && shf > 0) st = emit(ctx, t, MXSIM_OP_GEMM, "shared_down", T, hid, shf, L, 0);
+    return st;
+}
+
 MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_trace **out)
 {
     mx_clear_err(ctx);
@@ -98,17 +152,12 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         return st;
     }
     static const char *const keys[] = {"hidden", "layers", "heads", "kv_heads", "head_dim", "ffn",
-                                       "ffn_gated", "seq", "batch", "ctx", "vocab", "kv_cache", "pad", "window"};
-    enum { HID, LAY, HEADS, KVH, HD, FFN, GATED, SEQ, BATCH, CTX, VOCAB, KVC, PAD, WIN, NKEYS };
+                                       "ffn_gated", "seq", "batch", "ctx", "vocab", "kv_cache", "pad", "window",
+                                       "experts", "experts_per_token", "shared_ffn"};
+    enum { HID, LAY, HEADS, KVH, HD, FFN, GATED, SEQ, BATCH, CTX, VOCAB, KVC, PAD, WIN, EXP, EXPK, SHF, NKEYS };
     /* layer lines, emitted at the end (so that `pad` reaches a conv layer wherever it is given):
     ** those before the `layers` key first, then the transformer blocks, then the rest */
-    struct layer_line {
-        char name[64];
-        int64_t m, n, k;
-        int64_t rep;
-        int line, conv, post;
-        mxsim_tensor_role role;
-    } *lay = NULL;
+    struct layer_line *lay = NULL;
     int n_lay = 0;
     int64_t v[NKEYS] = {0};
     v[PAD] = 1;
@@ -166,24 +215,37 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             char *tok[13];
             int nt = 0;
             for (char *p = strtok(val, " \t"); p && nt < 13; p = strtok(NULL, " \t")) tok[nt++] = p;
-            /* a last token b_role=ROLE says what B is, as in a trace (default: a weight) */
+            /* trailing b_role=ROLE (what B is, as in a trace; default: a weight) and b_tensors=N (distinct
+            ** B tensors, as in a trace: 1 for a weight every repeat shares) */
             mxsim_tensor_role role = MXSIM_ROLE_WEIGHT;
-            if (nt > 2 && !strncmp(tok[nt - 1], "b_role=", 7)) {
-                const char *r = tok[nt - 1] + 7;
-                if (!strcmp(r, "weight")) role = MXSIM_ROLE_WEIGHT;
-                else if (!strcmp(r, "kv")) role = MXSIM_ROLE_KV;
-                else if (!strcmp(r, "act")) role = MXSIM_ROLE_ACT;
-                else {
-                    st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': b_role '%s' is not weight, kv or act", where, r);
-                    break;
+            int64_t btens = 0;
+            int role_given = 0;
+            while (st == MXSIM_OK && nt > 2 && (!strncmp(tok[nt - 1], "b_role=", 7) || !strncmp(tok[nt - 1], "b_tensors=", 10))) {
+                const char *r = strchr(tok[nt - 1], '=') + 1;
+                if (tok[nt - 1][2] == 'r') {
+                    if (role_given) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': b_role given twice", where);
+                    else if (!strcmp(r, "weight")) role = MXSIM_ROLE_WEIGHT;
+                    else if (!strcmp(r, "kv")) role = MXSIM_ROLE_KV;
+                    else if (!strcmp(r, "act")) role = MXSIM_ROLE_ACT;
+                    else st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': b_role '%s' is not weight, kv or act", where, r);
+                    role_given = 1;
+                } else if (btens) {
+                    st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': b_tensors given twice", where);
+                } else if (mx_tparse_i64(r, &btens) != 0 || btens < 1 || btens > ((int64_t)1 << 40)) {
+                    st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': b_tensors '%s' is not an integer in 1..2^40", where, r);
                 }
                 nt--;
+            }
+            if (st != MXSIM_OK) break;
+            if (btens && role == MXSIM_ROLE_ACT) {
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': b_tensors with b_role=act: an activation is not stored", where);
+                break;
             }
             int conv = nt > 0 && !strcmp(tok[0], "conv");
             int need = conv ? 10 : 5;
             if (nt < 1 || (strcmp(tok[0], "gemm") && !conv) || (nt != need && nt != need + 1)) {
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': expected 'gemm NAME M N K [REP] [b_role=ROLE]' or "
-                             "'conv NAME H W FH FW CIN COUT STRIDE PAD [REP] [b_role=ROLE]'", where);
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': expected 'gemm NAME M N K [REP] [b_role=ROLE] "
+                             "[b_tensors=N]' or 'conv NAME H W FH FW CIN COUT STRIDE PAD [REP] [b_role=ROLE] [b_tensors=N]'", where);
                 break;
             }
             if (strlen(tok[1]) >= sizeof lay[0].name) { /* was cut to 63 characters */
@@ -222,7 +284,7 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             memset(&lay[n_lay], 0, sizeof *lay);
             mx_snprintf(lay[n_lay].name, sizeof lay[n_lay].name, "%s", tok[1]);
             lay[n_lay].m = lm, lay[n_lay].n = lnn, lay[n_lay].k = lk, lay[n_lay].rep = lrep, lay[n_lay].line = line;
-            lay[n_lay].conv = conv, lay[n_lay].post = key_line[LAY] != 0, lay[n_lay++].role = role;
+            lay[n_lay].conv = conv, lay[n_lay].post = key_line[LAY] != 0, lay[n_lay].tensors = btens, lay[n_lay++].role = role;
         } else {
             int ki = -1;
             for (int i = 0; i < NKEYS; i++)
@@ -274,13 +336,23 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         if (st == MXSIM_OK && have[KVH] && (v[KVH] > v[HEADS] || v[HEADS] % v[KVH] != 0))
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'kv_heads': %lld does not divide heads = %lld", path,
                          key_line[KVH], (long long)v[KVH], (long long)v[HEADS]);
+        /* mixture of experts: experts_per_token and shared_ffn describe an `experts` FFN only */
+        for (int k = EXPK; st == MXSIM_OK && k <= SHF; k++)
+            if (have[k] && !have[EXP])
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field '%s': only read with 'experts' (a mixture-of-experts FFN)",
+                             path, key_line[k], keys[k]);
+        if (st == MXSIM_OK && have[EXP] && !have[EXPK])
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'experts_per_token': missing for the mixture-of-experts FFN "
+                         "('experts', line %d): the experts each token is routed to (top-k)", path, key_line[EXP]);
+        if (st == MXSIM_OK && have[EXP] && v[EXPK] > v[EXP])
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'experts_per_token': %lld is more than experts = %lld", path,
+                         key_line[EXPK], (long long)v[EXPK], (long long)v[EXP]);
     }
     /* conv layers' K rounded up to pad (given anywhere in the file) */
     for (int i = 0; i < n_lay; i++)
         if (lay[i].conv) lay[i].k = round_up(lay[i].k, v[PAD]);
     for (int i = 0; st == MXSIM_OK && i < n_lay; i++)
-        if (!lay[i].post)
-            st = emit_role(ctx, t, MXSIM_OP_GEMM, lay[i].name, lay[i].m, lay[i].n, lay[i].k, lay[i].rep, lay[i].line, lay[i].role);
+        if (!lay[i].post) st = emit_layer(ctx, t, &lay[i]);
     if (st == MXSIM_OK && transformer) {
         int64_t kvh = have[KVH] ? v[KVH] : v[HEADS], B = v[BATCH] ? v[BATCH] : 1;
         int64_t S = round_up(v[SEQ], v[PAD]);              /* query tokens per sequence */
@@ -309,6 +381,8 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             {"seq x heads / kv_heads, the attention GEMMs' M", qg, MX_T_MAX_DIM, mode ? HEADS : SEQ},
             {mode ? "ctx (padded), the keys attended to" : "seq (padded)", ctxlen, MX_T_MAX_DIM, mode ? CTX : SEQ},
             {"layers x kv_heads x batch, the attention GEMMs' repeat", hrep, (int64_t)1 << 40, LAY},
+            {"layers x experts, the expert weights", sat_mul(L, v[EXP]), (int64_t)1 << 40, EXP},
+            {"2 x shared_ffn, the gated shared expert's N", v[GATED] ? sat_mul(2, v[SHF]) : v[SHF], MX_T_MAX_DIM, SHF},
         };
         for (size_t i = 0; st == MXSIM_OK && i < sizeof dims / sizeof dims[0]; i++)
             if (dims[i].v > dims[i].lim) {
@@ -327,15 +401,15 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_QUANTIZE, "attn_probs_q", qg, ctxlen, 0, hrep, 0);
         if (st == MXSIM_OK) st = emit_role(ctx, t, MXSIM_OP_GEMM, "attn_v", qg, hd, ctxlen, hrep, 0, kvrole);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "o_proj", T, v[HID], v[HEADS] * hd, L, 0);
-        if (st == MXSIM_OK)
+        if (st == MXSIM_OK && !have[EXP])
             st = emit(ctx, t, MXSIM_OP_GEMM, v[GATED] ? "ffn_gate_up" : "ffn_up", T, v[GATED] ? 2 * v[FFN] : v[FFN], v[HID], L, 0);
-        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "ffn_down", T, v[HID], v[FFN], L, 0);
+        if (st == MXSIM_OK && !have[EXP]) st = emit(ctx, t, MXSIM_OP_GEMM, "ffn_down", T, v[HID], v[FFN], L, 0);
+        if (st == MXSIM_OK && have[EXP]) st = emit_moe(ctx, t, T, L, v[HID], v[FFN], v[GATED], v[EXP], v[EXPK], v[SHF]);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_DEQUANT, "block_out_dq", T, v[HID], 0, L, 0);
         if (st == MXSIM_OK && v[VOCAB] > 0) st = emit(ctx, t, MXSIM_OP_GEMM, "lm_head", B, v[VOCAB], v[HID], 1, 0);
     }
     for (int i = 0; st == MXSIM_OK && i < n_lay; i++)
-        if (lay[i].post)
-            st = emit_role(ctx, t, MXSIM_OP_GEMM, lay[i].name, lay[i].m, lay[i].n, lay[i].k, lay[i].rep, lay[i].line, lay[i].role);
+        if (lay[i].post) st = emit_layer(ctx, t, &lay[i]);
     free(lay);
     /* one name per op: per-op results are reported by name, so a layer named like another layer or
     ** like an op the transformer keys generate (qkv_proj, ...) would make two rows of one name */

@@ -1,8 +1,8 @@
 /* trace.c - workload traces: the versioned text format (plain or gzip), SCALE-Sim topology CSV
 ** import, and trace generation from model definitions (workloads/models).
 **
-** Format (traces/FORMAT.md): first non-comment line `mxsim-trace 1` (or 2: adds `b_role=` and
-** `param` lines, for the memory footprint), then one op per line,
+** Format (traces/FORMAT.md): first non-comment line `mxsim-trace 1` (or 2: adds `b_role=`,
+** `b_tensors=` and `param` lines, for the memory footprint), then one op per line,
 ** `KIND key=value ...` with KIND gemm, dequant or quantize.  Readers are strict: unknown kinds
 ** and keys, duplicate keys, missing dims, and bad or overflowing numbers are MXSIM_E_INPUT naming file:line and the field; a truncated .gz is E_FORMAT.
 ** Invariant: every op held by an mxsim_trace passed mxsim_trace_append's validation.
@@ -23,8 +23,13 @@
 #include "lines.h"
 #include "tinternal.h"
 
-/* Version 2 (traces/FORMAT.md): the role of each op's B operand (parallel to ops; NULL while
-** every role is MXSIM_ROLE_UNSET) and the non-GEMM parameters (`param` lines). */
+/* Version 2 (traces/FORMAT.md): what each op's B operand is, parallel to ops (NULL while every op's
+** is unset): its role, and how many distinct B tensors its executions read (0: one per execution);
+** and the non-GEMM parameters (`param` lines). */
+typedef struct {
+    int8_t role;
+    int64_t tensors;
+} mx_tboperand;
 typedef struct {
     char name[64], why[32];
     int64_t elems, count;
@@ -34,7 +39,7 @@ struct mxsim_trace {
     mxsim_top *ops;
     int64_t n, cap;
     char source[512];
-    int8_t *b_role;
+    mx_tboperand *bop;
     mx_tparam *params;
     int64_t n_params;
 };
@@ -55,7 +60,7 @@ MXSIM_API void mxsim_trace_free(mxsim_trace *t)
 {
     if (t == NULL) return;
     free(t->ops);
-    free(t->b_role);
+    free(t->bop);
     free(t->params);
     free(t);
 }
@@ -111,11 +116,11 @@ MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const 
         mxsim_top *p = realloc(t->ops, (size_t)nc * sizeof *p);
         if (p == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
         t->ops = p;
-        if (t->b_role != NULL) {
-            int8_t *r = realloc(t->b_role, (size_t)nc);
+        if (t->bop != NULL) {
+            mx_tboperand *r = realloc(t->bop, (size_t)nc * sizeof *r);
             if (r == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
-            memset(r + t->cap, MXSIM_ROLE_UNSET, (size_t)(nc - t->cap));
-            t->b_role = r;
+            memset(r + t->cap, 0, (size_t)(nc - t->cap) * sizeof *r); /* MXSIM_ROLE_UNSET, 0 tensors */
+            t->bop = r;
         }
         t->cap = nc;
     }
@@ -130,22 +135,50 @@ MXSIM_API const char *mxsim_role_name(mxsim_tensor_role r)
     return r >= MXSIM_ROLE_UNSET && r <= MXSIM_ROLE_KV ? k_role_names[r] : NULL;
 }
 
+static mxsim_status bop_alloc(mxsim_ctx *ctx, mxsim_trace *t)
+{
+    if (t->bop == NULL && (t->bop = mx_calloc((size_t)t->cap, sizeof *t->bop)) == NULL)
+        return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
+    return MXSIM_OK;
+}
+
 MXSIM_API mxsim_status mxsim_trace_set_b_role(mxsim_ctx *ctx, mxsim_trace *t, int64_t i, mxsim_tensor_role r)
 {
     mx_clear_err(ctx);
     if (t == NULL || i < 0 || i >= t->n || r < MXSIM_ROLE_UNSET || r > MXSIM_ROLE_KV)
         return mx_fail(ctx, MXSIM_E_ARG, "trace_set_b_role: bad op index or role");
-    if (t->b_role == NULL) {
-        if ((t->b_role = malloc((size_t)t->cap)) == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace: out of memory");
-        memset(t->b_role, MXSIM_ROLE_UNSET, (size_t)t->cap);
-    }
-    t->b_role[i] = (int8_t)r;
-    return MXSIM_OK;
+    if (mxsim_trace_b_tensors(t, i) > 0 && r != MXSIM_ROLE_WEIGHT && r != MXSIM_ROLE_KV)
+        return mx_fail(ctx, MXSIM_E_ARG, "trace_set_b_role: op %lld has b_tensors, which a %s B operand cannot have",
+                       (long long)i, k_role_names[r]);
+    mxsim_status st = bop_alloc(ctx, t);
+    if (st == MXSIM_OK) t->bop[i].role = (int8_t)r;
+    return st;
+}
+
+MXSIM_API mxsim_status mxsim_trace_set_b_tensors(mxsim_ctx *ctx, mxsim_trace *t, int64_t i, int64_t n)
+{
+    mx_clear_err(ctx);
+    if (t == NULL || i < 0 || i >= t->n) return mx_fail(ctx, MXSIM_E_ARG, "trace_set_b_tensors: bad op index");
+    const mxsim_tensor_role r = mxsim_trace_b_role(t, i);
+    if (n != 0 && (t->ops[i].kind != MXSIM_OP_GEMM || (r != MXSIM_ROLE_WEIGHT && r != MXSIM_ROLE_KV)))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: op '%s': field 'b_tensors': only a gemm whose b_role is weight or kv "
+                       "stores B tensors", t->source, t->ops[i].name);
+    if (n < 0 || n > ((int64_t)1 << 40))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: op '%s': field 'b_tensors': %lld must be in 1..2^40", t->source,
+                       t->ops[i].name, (long long)n);
+    mxsim_status st = bop_alloc(ctx, t);
+    if (st == MXSIM_OK) t->bop[i].tensors = n;
+    return st;
+}
+
+MXSIM_API int64_t mxsim_trace_b_tensors(const mxsim_trace *t, int64_t i)
+{
+    return t && t->bop && i >= 0 && i < t->n ? t->bop[i].tensors : 0;
 }
 
 MXSIM_API mxsim_tensor_role mxsim_trace_b_role(const mxsim_trace *t, int64_t i)
 {
-    return t && t->b_role && i >= 0 && i < t->n ? (mxsim_tensor_role)t->b_role[i] : MXSIM_ROLE_UNSET;
+    return t && t->bop && i >= 0 && i < t->n ? (mxsim_tensor_role)t->bop[i].role : MXSIM_ROLE_UNSET;
 }
 
 /* A word the text format writes and reads back: no blank, control character or '#'. */
@@ -344,9 +377,10 @@ static int find_name(const char *const *names, int n, const char *s)
 }
 
 static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, int version, mxsim_top *op,
-                                  int *b_role)
+                                  int *b_role, int64_t *b_tensors)
 {
     *b_role = MXSIM_ROLE_UNSET;
+    *b_tensors = 0;
     memset(op, 0, sizeof *op);
     op->repeat = 1;
     op->a_fmt = op->b_fmt = op->out_fmt = -1;
@@ -366,6 +400,14 @@ static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, in
             if (r < 0) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'b_role': '%s' is not act, weight or kv", where, v);
             if (*b_role != MXSIM_ROLE_UNSET) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'b_role': given twice", where);
             *b_role = r + 1;
+            continue;
+        }
+        if (version >= 2 && strcmp(tok, "b_tensors") == 0) { /* version 2 */
+            int64_t x;
+            if (*b_tensors != 0) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'b_tensors': given twice", where);
+            if (mx_tparse_i64(v, &x) != 0 || x < 1 || x > ((int64_t)1 << 40))
+                return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'b_tensors': '%s' is not an integer in 1..2^40", where, v);
+            *b_tensors = x;
             continue;
         }
         int ki = find_name(keys, 9, tok);
@@ -407,6 +449,9 @@ static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, in
     if (!(seen & 2)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'm': missing", where);
     if (!(seen & 4)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'n': missing", where);
     if (kind == MXSIM_OP_GEMM && !(seen & 8)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'k': missing", where);
+    if (*b_tensors != 0 && (kind != MXSIM_OP_GEMM || (*b_role != MXSIM_ROLE_WEIGHT && *b_role != MXSIM_ROLE_KV)))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'b_tensors': only a gemm with b_role=weight or b_role=kv stores B "
+                       "tensors", where);
     return MXSIM_OK;
 }
 
@@ -526,10 +571,12 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
         }
         mxsim_top op;
         int role;
-        if ((st = parse_op_line(ctx, where, s, version, &op, &role)) != MXSIM_OK) break;
+        int64_t tensors;
+        if ((st = parse_op_line(ctx, where, s, version, &op, &role, &tensors)) != MXSIM_OK) break;
         op.line = cur.line;
         st = mxsim_trace_append(ctx, t, &op);
         if (st == MXSIM_OK && role != MXSIM_ROLE_UNSET) st = mxsim_trace_set_b_role(ctx, t, t->n - 1, (mxsim_tensor_role)role);
+        if (st == MXSIM_OK && tensors != 0) st = mxsim_trace_set_b_tensors(ctx, t, t->n - 1, tensors);
     }
     if (st == MXSIM_OK && !have_header)
         st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: empty trace: header 'mxsim-trace 2' (or 1) missing", path,
@@ -795,11 +842,11 @@ MXSIM_API mxsim_status mxsim_trace_format(mxsim_ctx *ctx, const mxsim_trace *t, 
 {
     mx_clear_err(ctx);
     if (t == NULL || text == NULL || len == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_format: NULL");
-    size_t cap = 128 + (size_t)t->n * 220 + (size_t)t->n_params * 160, n = 0;
+    size_t cap = 128 + (size_t)t->n * 260 + (size_t)t->n_params * 160, n = 0;
     char *buf = malloc(cap);
     if (buf == NULL) return mx_fail(ctx, MXSIM_E_NOMEM, "trace_save: out of memory");
     int v2 = t->n_params > 0;  /* version 1 unless a version-2 attribute is present */
-    for (int64_t i = 0; !v2 && t->b_role && i < t->n; i++) v2 = t->b_role[i] != MXSIM_ROLE_UNSET;
+    for (int64_t i = 0; !v2 && t->bop && i < t->n; i++) v2 = t->bop[i].role != MXSIM_ROLE_UNSET;
     n += (size_t)mx_snprintf(buf + n, cap - n, "mxsim-trace %d\n", v2 ? 2 : 1);
     for (int64_t i = 0; i < t->n_params; i++) {
         const mx_tparam *p = &t->params[i];
@@ -818,7 +865,9 @@ MXSIM_API mxsim_status mxsim_trace_format(mxsim_ctx *ctx, const mxsim_trace *t, 
         if (o->b_fmt >= 0) n += (size_t)mx_snprintf(buf + n, cap - n, " b=%s", mxsim_operand_fmt_name((mxsim_operand_fmt)o->b_fmt));
         if (o->out_fmt >= 0) n += (size_t)mx_snprintf(buf + n, cap - n, " out=%s", mxsim_out_fmt_name((mxsim_out_fmt)o->out_fmt));
         if (mxsim_trace_b_role(t, i) != MXSIM_ROLE_UNSET)
-            n += (size_t)mx_snprintf(buf + n, cap - n, " b_role=%s", k_role_names[t->b_role[i]]);
+            n += (size_t)mx_snprintf(buf + n, cap - n, " b_role=%s", k_role_names[t->bop[i].role]);
+        if (mxsim_trace_b_tensors(t, i) != 0)
+            n += (size_t)mx_snprintf(buf + n, cap - n, " b_tensors=%lld", (long long)t->bop[i].tensors);
         n += (size_t)mx_snprintf(buf + n, cap - n, "\n");
     }
     *text = buf;
