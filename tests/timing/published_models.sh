@@ -259,5 +259,20 @@ pad = 32
 EOF
 grep -q "name=conv1 m=12544 n=64 k=160 " "$t/pad-after.trace" && echo "ok   pad after the conv layer: k = 160" \
   || { echo "FAIL pad after the conv layer: $(grep conv1 "$t/pad-after.trace")"; fails=$((fails+1)); }
+# `pad` rounds the window like seq and ctx: 8192 cached keys, a 4000-key window, pad 128 -> 4096 keys
+model pad-window <<'EOF'
+hidden = 256
+layers = 1
+heads = 2
+head_dim = 128
+ffn = 512
+ffn_gated = 1
+mode = decode
+ctx = 8192
+window = 4000
+pad = 128
+EOF
+grep -q "name=attn_scores m=1 n=4096 k=128 " "$t/pad-window.trace" && echo "ok   pad rounds the window: 4096 keys" \
+  || { echo "FAIL pad rounds the window: $(grep attn_scores "$t/pad-window.trace")"; fails=$((fails+1)); }
 [ $fails -eq 0 ] && echo "published models: all equal" || echo "published models: $fails failure(s)"
 exit $((fails > 0))

@@ -359,7 +359,7 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         int64_t ctxlen = mode ? round_up(v[CTX], v[PAD]) : S; /* keys attended to */
         /* sliding-window attention (Mistral): a query attends to the last `window` keys at most, and
         ** the cache keeps that many (a rolling buffer) */
-        if (have[WIN] && v[WIN] < ctxlen) ctxlen = v[WIN];
+        if (have[WIN] && round_up(v[WIN], v[PAD]) < ctxlen) ctxlen = round_up(v[WIN], v[PAD]); /* padded as seq and ctx */
         int64_t q = mode ? 1 : S, T = sat_mul(B, q), L = v[LAY], hd = v[HD];
         /* one attention GEMM per (layer, KV head, sequence); its M stacks the group's query heads */
         int64_t hrep = sat_mul(sat_mul(L, kvh), B), qg = sat_mul(q, v[HEADS] / kvh);
