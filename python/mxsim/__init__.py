@@ -864,8 +864,8 @@ def _check_conv(where, cv):
 
 
 class Trace:
-    """A workload trace (traces/FORMAT.md).  Trace.load(path), Trace.build(ops), t.save(path),
-    t.ops (list of dicts)."""
+    """A workload trace (traces/FORMAT.md).  Trace.load(path), Trace.gen(model_path),
+    Trace.build(ops), t.save(path), t.ops (list of dicts)."""
 
     def __init__(self, _handle, path=None):
         self._h = _handle
@@ -877,6 +877,15 @@ class Trace:
         h = ctypes.c_void_p()
         _check(ctx, lib.mxsim_trace_load(ctx, _req_path("path", path), ctypes.byref(h)))
         return cls(_Owned(h, lib.mxsim_trace_free), os.fsdecode(path))
+
+    @classmethod
+    def gen(cls, model):
+        """The trace `mxsim trace gen MODEL.model` builds from a model file (traces/FORMAT.md: a
+        dense or mixture-of-experts transformer, layer lines)."""
+        ctx = _ctx()
+        h = ctypes.c_void_p()
+        _check(ctx, lib.mxsim_trace_gen(ctx, _req_path("model", model), ctypes.byref(h)))
+        return cls(_Owned(h, lib.mxsim_trace_free), os.fsdecode(model))
 
     @classmethod
     def build(cls, ops, source="python"):

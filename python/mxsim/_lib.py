@@ -178,6 +178,7 @@ _protos = {
     "mxsim_trace_op": (P(Top), [c_void_p, c_i64]),
     "mxsim_trace_source": (c_char_p, [c_void_p]),
     "mxsim_trace_load": (ST, [c_void_p, c_char_p, P(c_void_p)]),
+    "mxsim_trace_gen": (ST, [c_void_p, c_char_p, P(c_void_p)]),
     "mxsim_trace_save": (ST, [c_void_p, c_void_p, c_char_p]),
     "mxsim_trace_b_role": (c_int, [c_void_p, c_i64]),
     "mxsim_trace_set_b_role": (ST, [c_void_p, c_void_p, c_i64, c_int]),

@@ -178,6 +178,26 @@ def test_trace_b_tensors_survive_pickle_and_count_in_memory(tmp_path):
     assert rows["TOTAL weights"]["elems"] == 16 * 64 * 32 + 8 * 16
 
 
+def test_trace_gen_matches_cli(tmp_path):
+    # a mixture-of-experts model file: Trace.gen gives the ops `mxsim trace gen` writes, and the
+    # hand count of its weights (2 layers x 8 experts x 3 x 64 x 32, router 8 x 64, attention)
+    (tmp_path / "m.model").write_text("hidden = 64\nlayers = 2\nheads = 4\nhead_dim = 16\nffn = 32\n"
+                                      "ffn_gated = 1\nexperts = 8\nexperts_per_token = 2\nmode = decode\nctx = 32\n")
+    cli("trace", "gen", str(tmp_path / "m.model"), "-o", str(tmp_path / "m.trace"))
+    tr = mxsim.Trace.gen(tmp_path / "m.model")
+    back = mxsim.Trace.load(tmp_path / "m.trace")
+    def fields(t):  # the op's line is where it came from: the model file (0: generated) or the trace
+        return [{f: v for f, v in o.items() if f != "line"} for o in t.ops]
+    assert fields(tr) == fields(back) and tr.roles == back.roles and tr.b_tensors == back.b_tensors
+    assert [o["name"] for o in tr.ops if o["name"].startswith("expert")] == ["expert_gate_up", "expert_down"]
+    rows = {r["item"]: r for r in mxsim.memory(CFG, tr)}
+    assert rows["TOTAL weights"]["elems"] == 2 * (8 * 3 * 64 * 32 + 8 * 64 + 4 * 64 * 64)
+    with pytest.raises(mxsim.MxsimError, match="experts_per_token"):
+        (tmp_path / "bad.model").write_text("hidden = 64\nlayers = 2\nheads = 4\nhead_dim = 16\nffn = 32\n"
+                                            "ffn_gated = 1\nexperts = 8\nseq = 4\n")
+        mxsim.Trace.gen(tmp_path / "bad.model")
+
+
 def test_memory_matches_cli():
     # the Python call is the CLI's table, row for row, with two group sizes
     doc = json.loads(cli("memory", "--config", CFG, "--group-size", "32", "--group-size", "128",
