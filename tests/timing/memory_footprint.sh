@@ -48,21 +48,29 @@ resnet() { reset; local kind=$1; shift; local cin=64 bn=64 wd=64
     done; wd=$(( wd*2 ))
   done
   w "$cin" 1000 1; P=$(( 2*bn + 1000 )); }
+# Mixtral-8x7B (mistralai/Mixtral-8x7B-v0.1 config.json): hidden 4096, 32 layers, 32 heads, 8 KV
+# heads, 8 experts of 14336 SwiGLU (every expert stored, 2 run per token), a router 4096 x 8, vocab
+# 32000 untied, RMSNorm; decode over 4096 keys.
+mixtral() { reset; local L=32
+  w 4096 $(( (32 + 2*8)*128 )) $L; w 4096 4096 $L; w 4096 8 $L; w 4096 $(( 2*14336 )) $(( 8*L )); w 14336 4096 $(( 8*L ))
+  kv 128 4096 $(( L*8 )); kv 4096 128 $(( L*8 )); w 4096 32000 1; P=$(( 32000*4096 + (2*L+1)*4096 )); }
 # published totals: parameters of each model
 declare -A pub=([bert-base]=108891648 [llama2-7b-prefill]=6738415616 [llama2-7b-decode-b1]=6738415616
-  [llama2-7b-decode-b16]=6738415616 [vit-b16]=86567656 [resnet18]=11689512 [resnet50]=25557032)
+  [llama2-7b-decode-b16]=6738415616 [vit-b16]=86567656 [resnet18]=11689512 [resnet50]=25557032
+  [mixtral-8x7b-decode-b1]=46702792704)
 got() { # csv item column
   awk -F, -v it="$2" -v col="$3" 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["item"]==it{print $c[col]}' "$1"; }
 eq() { if [ "$1" = "$2" ]; then :; else echo "FAIL $3: mxsim $1, formula $2"; fails=$((fails+1)); fi; }
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
-for name in bert-base llama2-7b-prefill llama2-7b-decode-b1 llama2-7b-decode-b16 vit-b16 resnet18 resnet50; do
+for name in bert-base llama2-7b-prefill llama2-7b-decode-b1 llama2-7b-decode-b16 vit-b16 resnet18 resnet50 \
+            mixtral-8x7b-decode-b1; do
   "$MXSIM" memory --config "$cfg" --group-size 8 --group-size 16 --group-size 32 --group-size 64 \
     --group-size 128 --format csv "$src/traces/$name.trace" > "$t/all.csv" || { echo "FAIL $name: mxsim memory"; fails=$((fails+1)); continue; }
   for G in 8 16 32 64 128; do
     case $name in
       bert-base) bert ;; llama2-7b-prefill) llama 2048 1 ;; llama2-7b-decode-b1) llama 2048 1 ;;
       llama2-7b-decode-b16) llama 2048 16 ;; vit-b16) vit ;; resnet18) resnet basic 2 2 2 2 ;;
-      resnet50) resnet bottleneck 3 4 6 3 ;;
+      resnet50) resnet bottleneck 3 4 6 3 ;; mixtral-8x7b-decode-b1) mixtral ;;
     esac
     awk -F, -v g="$G" 'NR==1||$1==g' "$t/all.csv" > "$t/g.csv"
     eq "$(got "$t/g.csv" "TOTAL weights" elems)" $(( W + P )) "$name G=$G weights elems"

@@ -35,6 +35,11 @@ check llama2-7b-prefill $(( L * $(blk 2048 2048 $d $f 3) + d*V )) 0
 tok=$(( 6738415616 - V*d - (2*L+1)*d + 2*L*2048*d ))
 check llama2-7b-decode-b1 $tok 0
 check llama2-7b-decode-b16 $(( 16 * tok )) 0
+# Mixtral-8x7B (config.json: 32 layers, 4096, 8 KV heads of 32 query heads, 8 experts of 14336
+# SwiGLU, 2 per token, vocab 32000; published 46,702,792,704 parameters), decode of one token over
+# 4096 keys: per token the published parameters less the embedding, the norms and the 6 idle
+# experts of every layer (3 d f each), plus QK^T and PV over the context for all 32 query heads.
+check mixtral-8x7b-decode-b1 $(( 46702792704 - V*d - (2*L+1)*d - L*6*3*d*14336 + 2*L*4096*d )) 0
 # ViT-B/16 (config.json: 12 layers, 768, 3072, patch 16): 197 tokens, patch embedding 196 x 768
 # x (16*16*3), head 768 -> 1000 on [CLS].  Published: torchvision vit_b_16, 17.56 GFLOPS (MACs).
 check vit-b16 $(( 196*768*768 + 12 * $(blk 197 197 768 3072 2) + 768*1000 )) 17560000000
