@@ -629,7 +629,8 @@ MXSIM_API mxsim_status mxsim_trace_set_b_role(mxsim_ctx *ctx, mxsim_trace *t, in
 MXSIM_API mxsim_tensor_role mxsim_trace_b_role(const mxsim_trace *t, int64_t i);
 /* How many distinct B tensors a GEMM's executions read (version 2 key `b_tensors`; its b_role must
 ** be WEIGHT or KV, set first): 0 (the default) means one per execution, i.e. its repeat; fewer when
-** executions share a weight (ALBERT's shared layers, a tied weight), more when some stored tensors
+** executions share a weight (ALBERT's shared layers; one weight of two different ops, a tied
+** embedding and LM head, is not expressible), more when some stored tensors
 ** are not read by this run (the idle experts of a mixture-of-experts layer).  Only the memory
 ** footprint reads it; the timing loads B for every execution. */
 MXSIM_API mxsim_status mxsim_trace_set_b_tensors(mxsim_ctx *ctx, mxsim_trace *t, int64_t i, int64_t n);

@@ -513,7 +513,7 @@ bad trace-b-tensors-no-role 2 "btnorole.trace:2: field 'b_tensors': only a gemm 
 printf 'mxsim-trace 2\ngemm name=a m=1 n=10 k=10 b_role=weight b_tensors=2 b_tensors=2\n' > "$in/bttwice.trace"
 bad trace-b-tensors-twice 2 "bttwice.trace:2: field 'b_tensors': given twice" -- "$MXSIM" memory --config "$cfg" "$in/bttwice.trace" -o "$out/m.csv"
 printf 'mxsim-trace 1\ngemm name=a m=1 n=10 k=10 b_tensors=3\n' > "$in/btv1.trace"
-bad trace-b-tensors-version1 2 "btv1.trace:2: field 'b_tensors': unknown key" -- "$MXSIM" run --config "$cfg" "$in/btv1.trace" -o "$out/r.csv"
+bad trace-b-tensors-version1 2 "btv1.trace:2: field 'b_tensors': unknown key in a version-1 trace (a version-2 key: make the header 'mxsim-trace 2')" -- "$MXSIM" run --config "$cfg" "$in/btv1.trace" -o "$out/r.csv"
 # SCALE-Sim interop: keys v2 reads without a default, dataflow case, v3-only features, topology rows
 V2A='[general]\nrun_name = x\n[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 1\nFilterSramSzkB: 1\nOfmapSramSzkB: 1\nIfmapOffset: 0\nFilterOffset: 10000000\nOfmapOffset: 20000000\n'
 scfg ss_norun "${V2A}Dataflow : os\nBandwidth : 2\n"

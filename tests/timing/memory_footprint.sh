@@ -138,10 +138,16 @@ fi
 # bad input exits 2 naming the field: overflowing byte counts, bad roles and param lines
 bad() { printf "$1" > "$t/bad.trace"; out=$("$MXSIM" memory --config "$cfg" "$t/bad.trace" 2>&1); rc=$?
   if [ $rc = 2 ] && echo "$out" | grep -q "$2"; then :; else echo "FAIL bad input ($2): exit $rc: $out"; fails=$((fails+1)); fi; }
-bad 'mxsim-trace 2\ngemm name=a m=2147483648 n=2147483648 k=2147483648 repeat=1099511627776 b_role=weight\n' "'a.B': byte count overflows"
+bad 'mxsim-trace 2\ngemm name=a m=2147483648 n=2147483648 k=2147483648 repeat=1099511627776 b_role=weight\n' "bad.trace:2: memory: 'a.B': its byte count overflows int64 (field 'repeat' x n x k)"
+bad 'mxsim-trace 2\ngemm name=a m=1 n=65536 k=65536 b_role=weight b_tensors=1099511627776\n' "bad.trace:2: memory: 'a.B': its byte count overflows int64 (field 'b_tensors' x n x k)"
 bad 'mxsim-trace 2\ngemm name=a m=1 n=1 k=1 b_role=foo\n' "field 'b_role'"
 bad 'mxsim-trace 2\nparam name=p elems=0 why=x\n' "bad.trace:2: param 'p': field 'elems'"
 bad 'mxsim-trace 2\nparam name=p elems=4\n' "field 'why': missing"
+# a trace of KV operands only: no weights, so no saving to state (it printed "(...)/0 = 0 bits/elem:
+# saves 100.00%")
+printf 'mxsim-trace 2\ngemm name=a m=1 n=16 k=16 b_role=kv b_tensors=16\n' > "$t/kv.trace"
+[ "$("$MXSIM" memory --config "$cfg" --format csv "$t/kv.trace" | awk -F, '$2 == "TOTAL weights" { print $NF }')" = "no elements" ] ||
+  { echo "FAIL TOTAL weights of a KV-only trace: formula not 'no elements'"; fails=$((fails+1)); }
 "$MXSIM" memory --config "$cfg" --group-size 0 "$src/traces/bert-base.trace" >/dev/null 2>&1; [ $? = 2 ] ||
   { echo "FAIL --group-size 0 accepted"; fails=$((fails+1)); }
 [ "$fails" = 0 ] && echo "memory_footprint: all ok" || { echo "memory_footprint: $fails failures"; exit 1; }

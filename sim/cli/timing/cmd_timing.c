@@ -405,7 +405,8 @@ const cli_command mxsim_cmd_memory = {
     "group padding) at each --group-size G: per GEMM operand (weight, KV cache or activation, from\n"
     "the trace's b_role) and non-GEMM parameter (embeddings, norms, biases: kept bf16), TOTAL rows,\n"
     "the savings against fp32 and bf16 and the ideal formula (8 + 8/G bits per element).  Weights\n"
-    "and KV count once per execution (repeat = layers); sim/doc/memory.md.",
+    "and KV count once per execution (repeat = layers) unless the op gives b_tensors (a weight its\n"
+    "repeats share, a mixture-of-experts layer's idle experts); sim/doc/memory.md.",
     k_memory_opts, 1, 1, cmd_memory, NULL};
 const cli_command mxsim_cmd_config = {
     "config", "", "Prints the resolved configuration: every field with its value, type, unit, bounds and doc.",

@@ -90,12 +90,13 @@ static const char *const k_mem_cols[] = {"group_size", "item", "role", "rows", "
 enum { C_G, C_ITEM, C_ROLE, C_ROWS, C_K, C_TENS, C_ELEMS, C_FP32, C_BF16, C_MX, C_MANT, C_SCALE, C_PAD,
        C_S32, C_S16, C_AS, C_WHY, C_FORM, N_COLS };
 
-static mxsim_status mem_row(mxsim_ctx *ctx, const char *src, mxsim_table *t, int64_t g, const char *item, const char *role,
-                            int64_t rows, int64_t k, int64_t tensors, const mx_mem *m, const char *as,
+/* where: the trace (file:line for an op read from a file); big: what multiplies past int64 */
+static mxsim_status mem_row(mxsim_ctx *ctx, const char *where, const char *big, mxsim_table *t, int64_t g, const char *item,
+                            const char *role, int64_t rows, int64_t k, int64_t tensors, const mx_mem *m, const char *as,
                             const char *why, const char *formula)
 {
     if (m->fp32 == INT64_MAX || m->mx == INT64_MAX)
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: memory: '%s': byte count overflows int64", src, item);
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: memory: '%s': its byte count overflows int64 (%s)", where, item, big);
     int64_t r = 0;
     mxsim_status st = mxsim_table_add_row(ctx, t, &r);
     const char *const *c = k_mem_cols;
@@ -196,7 +197,11 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
                             : role == MXSIM_ROLE_KV ? (own ? "KV cache (attention keys/values), b_tensors distinct tensors"
                                                            : "KV cache (attention keys/values), one per execution")
                             : "activation operand of an activation-only matmul (one execution)";
-            st = mem_row(ctx, mxsim_trace_source(tr), t, og, item, role == MXSIM_ROLE_UNSET ? "act" : mxsim_role_name(role), op->n, op->k,
+            char where[560];
+            if (op->line > 0) mx_snprintf(where, sizeof where, "%s:%d", mxsim_trace_source(tr), op->line);
+            else mx_snprintf(where, sizeof where, "%s", mxsim_trace_source(tr));
+            st = mem_row(ctx, where, own ? "field 'b_tensors' x n x k" : stored ? "field 'repeat' x n x k" : "n x k", t, og, item,
+                         role == MXSIM_ROLE_UNSET ? "act" : mxsim_role_name(role), op->n, op->k,
                          nb, &b, bf == MXSIM_FMT_INT8 ? "int8" : "mxint8", why, "");
             if (role == MXSIM_ROLE_WEIGHT) mem_add(&tw, &b);
             else if (role == MXSIM_ROLE_KV) mem_add(&tk, &b);
@@ -204,7 +209,7 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
             mx_snprintf(item, sizeof item, "%s.A", op->name);
             mx_mem a = mem_of(op->m, op->k, 1, og, af == MXSIM_FMT_INT8 ? 2 : 1);
             if (st == MXSIM_OK)
-                st = mem_row(ctx, mxsim_trace_source(tr), t, og, item, "act", op->m, op->k, 1, &a, af == MXSIM_FMT_INT8 ? "int8" : "mxint8",
+                st = mem_row(ctx, where, "m x k", t, og, item, "act", op->m, op->k, 1, &a, af == MXSIM_FMT_INT8 ? "int8" : "mxint8",
                              "activation (one execution; transient)", "");
             if (a.mx > ta.mx) ta = a;
         }
@@ -215,7 +220,7 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
             mx_mem p = mem_of(1, e, c, g, 0);
             char w[96];
             mx_snprintf(w, sizeof w, "%s: not a matmul operand, kept bf16", why);
-            st = mem_row(ctx, mxsim_trace_source(tr), t, g, name, "param", 0, e, c, &p, "bf16", w, "");
+            st = mem_row(ctx, mxsim_trace_source(tr), "field 'count' x elems", t, g, name, "param", 0, e, c, &p, "bf16", w, "");
             mem_add(&tp, &p);
         }
         mx_mem all = tw, stored = tw;
@@ -232,17 +237,20 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
         mx_mem q = tw;
         for (int w = 0; w < 2; w++) {
             double qe = (double)q.elems, pe = (double)tp.elems, bits = qe + pe > 0 ? (ideal * qe + 16.0 * pe) / (qe + pe) : 0;
-            mx_snprintf(w ? sform : wform, 320, "(%.4g*%lld + 16*%lld)/%lld = %.4g bits/elem: saves %.2f%% vs fp32, %.2f%% vs bf16",
-                     ideal, (long long)q.elems, (long long)tp.elems, (long long)sadd(q.elems, tp.elems), bits,
-                     100.0 * (1.0 - bits / 32.0), 100.0 * (1.0 - bits / 16.0));
+            if (qe + pe == 0) /* 0/0: no saving to state (a trace of KV operands only has no weights) */
+                mx_snprintf(w ? sform : wform, 320, "no elements");
+            else
+                mx_snprintf(w ? sform : wform, 320, "(%.4g*%lld + 16*%lld)/%lld = %.4g bits/elem: saves %.2f%% vs fp32, %.2f%% vs bf16",
+                            ideal, (long long)q.elems, (long long)tp.elems, (long long)sadd(q.elems, tp.elems), bits,
+                            100.0 * (1.0 - bits / 32.0), 100.0 * (1.0 - bits / 16.0));
             mem_add(&q, &tk);
         }
-        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), t, g, "TOTAL gemm weights", "total", 0, 0, 0, &tw, "mxint8", "weights of every GEMM", form);
-        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), t, g, "TOTAL params", "total", 0, 0, 0, &tp, "bf16", "embeddings, norms, biases, ... (unquantized)", pform);
-        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), t, g, "TOTAL weights", "total", 0, 0, 0, &all, "mixed", "model parameters: gemm weights + params", wform);
-        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), t, g, "TOTAL kv", "total", 0, 0, 0, &tk, "mxint8", "KV cache", form);
-        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), t, g, "TOTAL weights+kv", "total", 0, 0, 0, &stored, "mixed", "what stays in memory", sform);
-        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), t, g, "TOTAL act (largest)", "total", 0, 0, 0, &ta, "mxint8", "largest single activation tensor (transient: not summed)", form);
+        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL gemm weights", "total", 0, 0, 0, &tw, "mxint8", "weights of every GEMM", form);
+        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL params", "total", 0, 0, 0, &tp, "bf16", "embeddings, norms, biases, ... (unquantized)", pform);
+        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL weights", "total", 0, 0, 0, &all, "mixed", "model parameters: gemm weights + params", wform);
+        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL kv", "total", 0, 0, 0, &tk, "mxint8", "KV cache", form);
+        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL weights+kv", "total", 0, 0, 0, &stored, "mixed", "what stays in memory", sform);
+        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL act (largest)", "total", 0, 0, 0, &ta, "mxint8", "largest single activation tensor (transient: not summed)", form);
     }
     return mx_table_handover(t, st, out);
 }

@@ -411,6 +411,9 @@ static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, in
             continue;
         }
         int ki = find_name(keys, 9, tok);
+        if (ki < 0 && version < 2 && (!strcmp(tok, "b_role") || !strcmp(tok, "b_tensors")))
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown key in a version-1 trace (a version-2 key: "
+                           "make the header 'mxsim-trace 2')", where, tok);
         if (ki < 0) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown key", where, tok);
         if (seen & (1u << ki)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': given twice", where, tok);
         seen |= 1u << ki;
