@@ -52,7 +52,9 @@ def _load(config):
 
 
 def _int(cfg, src, key, default=None, lo=1):
-    v = cfg.get(key, default)
+    v = cfg.get(key)
+    if v is None:  # absent or null: the config class's default
+        v = default
     if v is None:
         raise ValueError(f"{src}: key '{key}': missing")
     if isinstance(v, bool) or not isinstance(v, int) or v < lo:
