@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 
 # Per model_type: the attributes the modelling code adds beyond the GEMM weights.
 #   tied:     tie_word_embeddings' default in that config class
@@ -23,21 +24,25 @@ import sys
 #   moe:      the config keys of the experts: (count, per token, expert width, shared width)
 #   window:   where a sliding window comes from: "sliding_window" (used whenever not null), or
 #             "use_sliding_window" (Qwen: off unless that flag is set)
+#   require:  keys whose absence would take a class default this table does not copy (Mistral's
+#             8 KV heads and 4096-key window, Gemma's head_dim 256, ...): absent is refused
 FAMILIES = {
-    "llama": dict(tied=False, window=None),
-    "mistral": dict(tied=False, window="sliding_window"),
-    "mixtral": dict(tied=False, window="sliding_window",
+    "llama": dict(tied=False, window=None, require=()),
+    "mistral": dict(tied=False, window="sliding_window", require=("num_key_value_heads", "sliding_window")),
+    "mixtral": dict(tied=False, window="sliding_window", require=("num_key_value_heads", "sliding_window"),
                     moe=("num_local_experts", "num_experts_per_tok", "intermediate_size", None)),
-    "qwen2": dict(tied=False, qkv_bias=True, window="use_sliding_window"),
+    "qwen2": dict(tied=False, qkv_bias=True, window="use_sliding_window", require=("num_key_value_heads",)),
     "qwen2_moe": dict(tied=False, qkv_bias=True, window="use_sliding_window",
+                      require=("num_key_value_heads", "shared_expert_intermediate_size"),
                       moe=("num_experts", "num_experts_per_tok", "moe_intermediate_size",
                            "shared_expert_intermediate_size")),
-    "qwen3": dict(tied=False, qk_norm=True, window="use_sliding_window"),
-    "qwen3_moe": dict(tied=False, qk_norm=True, window="use_sliding_window",
+    "qwen3": dict(tied=False, qk_norm=True, window="use_sliding_window", require=("num_key_value_heads", "head_dim")),
+    "qwen3_moe": dict(tied=False, qk_norm=True, window="use_sliding_window", require=("num_key_value_heads", "head_dim"),
                       moe=("num_experts", "num_experts_per_tok", "moe_intermediate_size", None)),
-    "gemma": dict(tied=True, window=None),
-    "phi3": dict(tied=False, window="sliding_window"),
+    "gemma": dict(tied=True, window=None, require=("num_key_value_heads", "head_dim")),
+    "phi3": dict(tied=False, window="sliding_window", require=()),
 }
+MAX_DIM = 2 ** 31  # the model file's limit for a transformer key (traces/FORMAT.md)
 
 
 def _load(config):
@@ -46,19 +51,28 @@ def _load(config):
     path = os.fspath(config)
     with open(path, encoding="utf-8") as f:
         try:
-            return json.load(f), path
-        except json.JSONDecodeError as e:
-            raise ValueError(f"{path}: not JSON: {e}") from None
+            cfg = json.load(f)
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+            raise ValueError(f"{_clean(path)}: not a JSON config: {e}") from None
+    if not isinstance(cfg, dict):
+        raise ValueError(f"{_clean(path)}: a config.json is a JSON object, not {type(cfg).__name__}")
+    return cfg, path
 
 
-def _int(cfg, src, key, default=None, lo=1):
+def _clean(text):
+    """text for a comment or a message: control characters (a newline would start a line of the
+    model file) and characters UTF-8 cannot carry become '?'"""
+    return "".join(c if c >= " " and c != "\x7f" and not "\ud800" <= c <= "\udfff" else "?" for c in str(text))
+
+
+def _int(cfg, src, key, default=None, lo=1, hi=MAX_DIM):
     v = cfg.get(key)
     if v is None:  # absent or null: the config class's default
         v = default
     if v is None:
         raise ValueError(f"{src}: key '{key}': missing")
-    if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-        raise ValueError(f"{src}: key '{key}': {v!r} is not an integer >= {lo}")
+    if isinstance(v, bool) or not isinstance(v, int) or v < lo or v > hi:
+        raise ValueError(f"{_clean(src)}: key '{key}': {_clean(repr(v))[:60]} is not an integer in {lo}..2^31")
     return v
 
 
@@ -68,26 +82,41 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
     kv_cache (default 1 for a decoder: the prefill fills the cache)."""
     cfg, src = _load(config)
     mt = cfg.get("model_type")
-    if mt not in FAMILIES:
-        raise ValueError(f"{src}: key 'model_type': {mt!r} is not one this converter describes exactly "
+    if not isinstance(mt, str) or mt not in FAMILIES:
+        raise ValueError(f"{_clean(src)}: key 'model_type': {_clean(repr(mt))[:60]} is not one this converter describes exactly "
                          f"({', '.join(sorted(FAMILIES))}); write the model file by hand (traces/FORMAT.md)")
     fam = FAMILIES[mt]
+    for key in fam["require"]:
+        if key not in cfg:
+            raise ValueError(f"{_clean(src)}: key '{key}': missing (the {mt} config class's default is not "
+                             "one this converter assumes: give it)")
+    if name is not None and (not isinstance(name, str) or not name or _clean(name) != name):
+        raise ValueError(f"name: {_clean(repr(name))[:60]} is not a one-line text")
     if mode not in ("decode", "prefill"):
         raise ValueError(f"mode: {mode!r} is not decode or prefill")
     if mode == "decode" and (ctx is None or seq is not None):
         raise ValueError("decode: give ctx (the cached keys per sequence) and no seq")
     if mode == "prefill" and (seq is None or ctx is not None):
         raise ValueError("prefill: give seq (the query tokens per sequence) and no ctx")
+    if mode == "decode" and kv_cache is not None:
+        raise ValueError("kv_cache: decode always reads its KV cache: leave kv_cache out")
+    if kv_cache is not None and kv_cache not in (0, 1):
+        raise ValueError(f"kv_cache: {kv_cache!r} is not 0 or 1")
     d = _int(cfg, src, "hidden_size")
     L = _int(cfg, src, "num_hidden_layers")
     H = _int(cfg, src, "num_attention_heads")
     kvh = _int(cfg, src, "num_key_value_heads", H)
+    if H % kvh:
+        raise ValueError(f"{_clean(src)}: key 'num_key_value_heads': {kvh} does not divide num_attention_heads {H}")
     hd = cfg.get("head_dim")
     hd = _int(cfg, src, "head_dim") if hd is not None else d // H
     if cfg.get("head_dim") is None and d % H:
         raise ValueError(f"{src}: key 'head_dim': missing, and hidden_size {d} is not a multiple of "
                          f"num_attention_heads {H}")
     V = _int(cfg, src, "vocab_size")
+    if cfg.get("layer_types") is not None and len({str(x) for x in cfg["layer_types"]} - {"full_attention"}) > 0:
+        raise ValueError(f"{_clean(src)}: key 'layer_types': layers of other kinds than full_attention: write "
+                         "them as layer lines (traces/FORMAT.md)")
     tied = cfg.get("tie_word_embeddings", fam["tied"])
     if not isinstance(tied, bool):
         raise ValueError(f"{src}: key 'tie_word_embeddings': {tied!r} is not true or false")
@@ -100,18 +129,20 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
     if fam["window"] == "sliding_window" and cfg.get("sliding_window") is not None:
         window = _int(cfg, src, "sliding_window")
     if fam["window"] == "use_sliding_window" and cfg.get("use_sliding_window"):
-        raise ValueError(f"{src}: key 'use_sliding_window': true makes the layers from max_window_layers "
-                         "on differ from the others: write them as layer lines (traces/FORMAT.md)")
-    lines = [f"# {mt} from {os.path.basename(src)} (mxsim.hf.model_from_hf): hidden_size {d}, "
+        raise ValueError(f"{_clean(src)}: key 'use_sliding_window': true gives some layers a sliding window "
+                         "(max_window_layers says which): write them as layer lines (traces/FORMAT.md)")
+    lines = [f"# {mt} from {_clean(os.path.basename(src))} (mxsim.hf.model_from_hf): hidden_size {d}, "
              f"num_hidden_layers {L}, num_attention_heads {H}, num_key_value_heads {kvh}, head_dim {hd}, "
              f"vocab_size {V}, tie_word_embeddings {str(tied).lower()}",
-             f"name = {name or cfg.get('_name_or_path') or mt}".replace("\n", " "),
+             f"name = {_clean(name or cfg.get('_name_or_path') or mt)[:40]}",
              f"hidden = {d}", f"layers = {L}", f"heads = {H}", f"kv_heads = {kvh}", f"head_dim = {hd}",
              "ffn_gated = 1"]
     moe = fam.get("moe")
     if moe:
         nkey, kkey, fkey, skey = moe
         E, k, f = _int(cfg, src, nkey), _int(cfg, src, kkey), _int(cfg, src, fkey)
+        if k > E:
+            raise ValueError(f"{_clean(src)}: key '{kkey}': {k} is more than {nkey} = {E}")
         if cfg.get("decoder_sparse_step", 1) != 1 or cfg.get("mlp_only_layers"):
             raise ValueError(f"{src}: keys 'decoder_sparse_step' / 'mlp_only_layers': some layers are dense: "
                              "write them as layer lines (traces/FORMAT.md)")
@@ -135,7 +166,7 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
     if not tied:  # else the LM head's GEMM holds the shared matrix (FORMAT.md: tied embeddings)
         lines.append(f"param = embed_tokens {V * d} 1 embedding")
     lines.append(f"param = norms {d} {2 * L + 1} norm   # input and post-attention RMSNorm per layer, final norm")
-    if fam.get("qkv_bias"):
+    if fam.get("qkv_bias") and cfg.get("qkv_bias", True) is not False:  # Qwen2-MoE's qkv_bias key
         lines.append(f"param = qkv_bias {(H + 2 * kvh) * hd} {L} bias")
     if fam.get("qk_norm"):
         lines.append(f"param = qk_norm {hd} {2 * L} norm   # q_norm and k_norm per layer")
@@ -146,25 +177,38 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m mxsim.hf",
-                                description="Writes an mxsim model file from a Hugging Face config.json.")
-    p.add_argument("config")
-    p.add_argument("--mode", choices=("decode", "prefill"), default="decode")
-    p.add_argument("--ctx", type=int)
-    p.add_argument("--seq", type=int)
-    p.add_argument("--batch", type=int, default=1)
-    p.add_argument("--kv-cache", type=int, choices=(0, 1))
-    p.add_argument("--name")
+                                description="Writes an mxsim model file (traces/FORMAT.md) from a Hugging Face "
+                                            "config.json; exit 2 on bad input, with nothing written.")
+    p.add_argument("config", help="the model's config.json")
+    p.add_argument("--mode", choices=("decode", "prefill"), default="decode", help="default: decode")
+    p.add_argument("--ctx", type=int, help="decode: keys cached per sequence")
+    p.add_argument("--seq", type=int, help="prefill: query tokens per sequence")
+    p.add_argument("--batch", type=int, default=1, help="sequences (default 1)")
+    p.add_argument("--kv-cache", type=int, choices=(0, 1), help="prefill: 1 (default) keeps K and V as a KV cache")
+    p.add_argument("--name", help="the model file's name (default: the config's _name_or_path, else model_type)")
     p.add_argument("-o", "--out", required=True, help="the model file to write")
     a = p.parse_args(argv)
     try:
         text = model_from_hf(a.config, a.mode, a.ctx, a.seq, a.batch, a.kv_cache, a.name)
-    except (OSError, ValueError) as e:
-        print(f"python -m mxsim.hf: error: {e}", file=sys.stderr)
+        data = text.encode("utf-8")
+        if os.path.exists(a.out) and os.path.exists(a.config) and os.path.samefile(a.out, a.config):
+            raise ValueError(f"-o {_clean(a.out)}: is the config it reads")
+        if os.path.isdir(a.out):
+            raise ValueError(f"-o {_clean(a.out)}: is a directory")
+    except (OSError, ValueError, TypeError, UnicodeError) as e:
+        print(f"python -m mxsim.hf: error: {_clean(e)}", file=sys.stderr)
         return 2
-    tmp = a.out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, a.out)
+    tmp = None
+    try:  # atomically: a temporary file beside OUT, renamed over it
+        fd, tmp = tempfile.mkstemp(prefix=".mxsim-hf-", dir=os.path.dirname(os.path.abspath(a.out)))
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, a.out)
+    except OSError as e:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        print(f"python -m mxsim.hf: error: {_clean(a.out)}: {_clean(e.strerror or e)}", file=sys.stderr)
+        return 1
     return 0
 
 

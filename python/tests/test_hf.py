@@ -1,5 +1,7 @@
 """mxsim.hf: model files from Hugging Face config.json values, against the published parameter
-counts (the model cards' / safetensors totals, not mxsim's) and hand MAC formulas."""
+counts (model cards and the Hub's totals, not mxsim's; Llama-2-7B's checkpoint holds 2,048 more
+elements, rotary buffers, and Qwen3-0.6B's a second copy of its tied LM head, neither a parameter
+mxsim counts) and hand MAC formulas."""
 import json
 import os
 import subprocess
@@ -108,6 +110,35 @@ def test_refusals():
         mxsim.hf.model_from_hf(dict(base, num_hidden_layers="32"), ctx=8)
 
 
+def test_more_refusals(tmp_path):
+    base = dict(CONFIGS["mistralai/Mistral-7B-v0.1"][0])
+    (tmp_path / "list.json").write_text("[1, 2]")
+    with pytest.raises(ValueError, match="a config.json is a JSON object, not list"):
+        mxsim.hf.model_from_hf(tmp_path / "list.json", ctx=8)
+    with pytest.raises(ValueError, match="'model_type'"):
+        mxsim.hf.model_from_hf(dict(base, model_type=["llama"]), ctx=8)
+    # Mistral's class defaults (8 KV heads, a 4096-key window) are not generic: absent is refused
+    with pytest.raises(ValueError, match="'sliding_window': missing"):
+        mxsim.hf.model_from_hf({k: v for k, v in base.items() if k != "sliding_window"}, ctx=8)
+    with pytest.raises(ValueError, match="'head_dim': missing"):
+        mxsim.hf.model_from_hf({k: v for k, v in CONFIGS["google/gemma-7b"][0].items() if k != "head_dim"}, ctx=8)
+    with pytest.raises(ValueError, match="3 does not divide num_attention_heads 32"):
+        mxsim.hf.model_from_hf(dict(base, num_key_value_heads=3), ctx=8)
+    with pytest.raises(ValueError, match="9 is more than num_local_experts = 8"):
+        mxsim.hf.model_from_hf(dict(CONFIGS["mistralai/Mixtral-8x7B-v0.1"][0], num_experts_per_tok=9), ctx=8)
+    with pytest.raises(ValueError, match="'hidden_size'.*1..2\\^31"):
+        mxsim.hf.model_from_hf(dict(base, hidden_size=2 ** 32), ctx=8)
+    with pytest.raises(ValueError, match="'layer_types'"):
+        mxsim.hf.model_from_hf(dict(base, layer_types=["sliding_attention", "full_attention"]), ctx=8)
+    with pytest.raises(ValueError, match="kv_cache"):
+        mxsim.hf.model_from_hf(base, ctx=8, kv_cache=1)
+    # a file name or _name_or_path with a newline cannot add a line to the model file
+    (tmp_path / "c\npad = 1000 #.json").write_text(json.dumps(dict(base, _name_or_path="x\nwindow = 3")))
+    text = mxsim.hf.model_from_hf(tmp_path / "c\npad = 1000 #.json", ctx=16)
+    assert "\npad" not in text and "\nwindow = 3" not in text
+    assert {o["name"]: o for o in gen(tmp_path, text).ops}["attn_scores"]["n"] == 16
+
+
 def test_command_line(tmp_path):
     (tmp_path / "config.json").write_text(json.dumps(CONFIGS["mistralai/Mixtral-8x7B-v0.1"][0]))
     out = tmp_path / "m.model"
@@ -118,4 +149,13 @@ def test_command_line(tmp_path):
     (tmp_path / "bad.json").write_text("{")
     r = subprocess.run([sys.executable, "-m", "mxsim.hf", str(tmp_path / "bad.json"), "--ctx", "8", "-o",
                         str(tmp_path / "x.model")], capture_output=True, text=True)
-    assert r.returncode == 2 and "not JSON" in r.stderr and not (tmp_path / "x.model").exists()
+    assert r.returncode == 2 and "not a JSON config" in r.stderr and not (tmp_path / "x.model").exists()
+    # -o naming the config it reads, or a directory: exit 2, nothing written, no temporary left
+    cfgp = tmp_path / "config.json"
+    before = cfgp.read_text()
+    for out in (cfgp, tmp_path):
+        r = subprocess.run([sys.executable, "-m", "mxsim.hf", str(cfgp), "--ctx", "8", "-o", str(out)],
+                           capture_output=True, text=True)
+        assert r.returncode == 2 and "error" in r.stderr, r.stderr
+    assert cfgp.read_text() == before
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".mxsim-hf-")]
