@@ -133,24 +133,9 @@ EOF
 # 28 heads, 4 KV heads, 64 experts of 2560, top 8, a shared expert of 20480 with a sigmoid gate (3584 x 1
 # per layer, given as a param), QKV bias, vocab 151936 untied; 57,408,658,944 by hand from those values,
 # published as 57.4B) in prefill.  Routed expert MACs: every token runs k experts of 3 d f each.
-model mixtral-8x7b-decode <<'EOF'
-name = mixtral-8x7b-decode
-hidden = 4096
-layers = 32
-heads = 32
-kv_heads = 8
-head_dim = 128
-ffn = 14336
-ffn_gated = 1
-experts = 8
-experts_per_token = 2
-mode = decode
-ctx = 4096
-vocab = 32000
-param = tok_embeddings 131072000 1 embedding
-param = norms 4096 65 norm
-EOF
-sed 's/^name = .*/name = mixtral-8x7b-decode-b5/; s/^ctx = 4096/ctx = 4096\nbatch = 5/' "$t/mixtral-8x7b-decode.model" |
+# the bundled model file (its values are the ones listed above), as a user would copy it
+model mixtral-8x7b-decode < "$MXSIM_SOURCE_DIR/workloads/models/mixtral-8x7b-decode-b1.model"
+sed 's/^name = .*/name = mixtral-8x7b-decode-b5/; s/^batch = 1$/batch = 5/' "$t/mixtral-8x7b-decode.model" |
   model mixtral-8x7b-decode-b5
 model qwen2-57b-a14b-prefill <<'EOF'
 name = qwen2-57b-a14b-prefill
