@@ -7,9 +7,10 @@
 One table (FAMILIES) says, per `model_type`, which config keys give the transformer keys and which
 non-GEMM parameters (embedding, norms, biases) the architecture has; the parameters follow the
 Hugging Face modelling code of each family, so that `mxsim memory`'s TOTAL weights is the
-published parameter count (python/tests/test_hf.py checks nine models).  A config this table
-cannot describe exactly (another model_type, layers that differ, biases of a kind the family
-does not have) raises ValueError naming the key, rather than giving a trace of another model.
+published parameter count (python/tests/test_hf.py checks fourteen models).  A config this table
+cannot describe exactly (another model_type, layers that differ in ways the model keys cannot say,
+biases of a kind the family does not have) raises ValueError naming the key, rather than giving a
+trace of another model.
 """
 import argparse
 import json
@@ -20,12 +21,22 @@ import tempfile
 # Per model_type: the attributes the modelling code adds beyond the GEMM weights.
 #   tied:     tie_word_embeddings' default in that config class
 #   qkv_bias: Q, K and V projections always have biases (Qwen2)
-#   qk_norm:  an RMSNorm of head_dim over Q and one over K in every layer (Qwen3)
-#   moe:      the config keys of the experts: (count, per token, expert width, shared width)
-#   window:   where a sliding window comes from: "sliding_window" (used whenever not null), or
-#             "use_sliding_window" (Qwen: off unless that flag is set)
+#   qk_norm:  an RMSNorm of head_dim over Q and one over K in every layer (Qwen3, Gemma-3)
+#   norms:    RMSNorms of hidden_size per layer (default 2; Gemma-2/3: 4, before and after attention
+#             and FFN)
+#   moe:      the config keys of the experts: (count, per token, expert width, shared width); the
+#             shared width of DeepSeek is n_shared_experts x moe_intermediate_size
+#   window:   where a sliding window comes from: "sliding_window" (every layer, whenever not null),
+#             "use_sliding_window" (Qwen: off unless that flag is set, then the layers from
+#             max_window_layers on), "alternate" (Gemma-2/3: one global layer in every `pattern`)
+#   mla:      multi-head latent attention (DeepSeek): the kv_lora_rank keys; router_bias: the
+#             router's e_score_correction_bias per MoE layer (DeepSeek-V3)
 #   require:  keys whose absence would take a class default this table does not copy (Mistral's
 #             8 KV heads and 4096-key window, Gemma's head_dim 256, ...): absent is refused
+_DEEPSEEK_MOE = ("n_routed_experts", "num_experts_per_tok", "moe_intermediate_size", "n_shared_experts")
+_DEEPSEEK_REQ = ("kv_lora_rank", "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim",
+                 "n_routed_experts", "n_shared_experts", "num_experts_per_tok", "first_k_dense_replace",
+                 "moe_intermediate_size", "intermediate_size")
 FAMILIES = {
     "llama": dict(tied=False, window=None, require=()),
     "mistral": dict(tied=False, window="sliding_window", require=("num_key_value_heads", "sliding_window")),
@@ -40,7 +51,13 @@ FAMILIES = {
     "qwen3_moe": dict(tied=False, qk_norm=True, window="use_sliding_window", require=("num_key_value_heads", "head_dim"),
                       moe=("num_experts", "num_experts_per_tok", "moe_intermediate_size", None)),
     "gemma": dict(tied=True, window=None, require=("num_key_value_heads", "head_dim")),
+    "gemma2": dict(tied=True, norms=4, window="alternate", pattern=2,
+                   require=("num_key_value_heads", "head_dim", "sliding_window")),
+    "gemma3_text": dict(tied=True, norms=4, qk_norm=True, window="alternate", pattern="sliding_window_pattern",
+                        require=("num_key_value_heads", "head_dim", "sliding_window")),
     "phi3": dict(tied=False, window="sliding_window", require=()),
+    "deepseek_v2": dict(tied=False, window=None, mla=True, moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
+    "deepseek_v3": dict(tied=False, window=None, mla=True, router_bias=True, moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
 }
 MAX_DIM = 2 ** 31  # the model file's limit for a transformer key (traces/FORMAT.md)
 
@@ -72,7 +89,8 @@ def _int(cfg, src, key, default=None, lo=1, hi=MAX_DIM):
     if v is None:
         raise ValueError(f"{src}: key '{key}': missing")
     if isinstance(v, bool) or not isinstance(v, int) or v < lo or v > hi:
-        raise ValueError(f"{_clean(src)}: key '{key}': {_clean(repr(v))[:60]} is not an integer in {lo}..2^31")
+        raise ValueError(f"{_clean(src)}: key '{key}': {_clean(repr(v))[:60]} is not an integer in "
+                         f"{lo}..{'2^31' if hi == MAX_DIM else hi}")
     return v
 
 
@@ -105,18 +123,19 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
     d = _int(cfg, src, "hidden_size")
     L = _int(cfg, src, "num_hidden_layers")
     H = _int(cfg, src, "num_attention_heads")
-    kvh = _int(cfg, src, "num_key_value_heads", H)
+    mla = fam.get("mla", False)
+    kvh = H if mla else _int(cfg, src, "num_key_value_heads", H)  # MLA: one latent cache for every head
     if H % kvh:
         raise ValueError(f"{_clean(src)}: key 'num_key_value_heads': {kvh} does not divide num_attention_heads {H}")
-    hd = cfg.get("head_dim")
-    hd = _int(cfg, src, "head_dim") if hd is not None else d // H
-    if cfg.get("head_dim") is None and d % H:
-        raise ValueError(f"{src}: key 'head_dim': missing, and hidden_size {d} is not a multiple of "
-                         f"num_attention_heads {H}")
+    if mla:
+        hd = _int(cfg, src, "qk_nope_head_dim")
+    else:
+        hd = cfg.get("head_dim")
+        hd = _int(cfg, src, "head_dim") if hd is not None else d // H
+        if cfg.get("head_dim") is None and d % H:
+            raise ValueError(f"{src}: key 'head_dim': missing, and hidden_size {d} is not a multiple of "
+                             f"num_attention_heads {H}")
     V = _int(cfg, src, "vocab_size")
-    if cfg.get("layer_types") is not None and len({str(x) for x in cfg["layer_types"]} - {"full_attention"}) > 0:
-        raise ValueError(f"{_clean(src)}: key 'layer_types': layers of other kinds than full_attention: write "
-                         "them as layer lines (traces/FORMAT.md)")
     tied = cfg.get("tie_word_embeddings", fam["tied"])
     if not isinstance(tied, bool):
         raise ValueError(f"{src}: key 'tie_word_embeddings': {tied!r} is not true or false")
@@ -125,31 +144,42 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
         if cfg.get(key):
             raise ValueError(f"{src}: key '{key}': biases of this kind are not described here: "
                              "add them as param lines by hand")
-    window = None
-    if fam["window"] == "sliding_window" and cfg.get("sliding_window") is not None:
-        window = _int(cfg, src, "sliding_window")
-    if fam["window"] == "use_sliding_window" and cfg.get("use_sliding_window"):
-        raise ValueError(f"{_clean(src)}: key 'use_sliding_window': true gives some layers a sliding window "
-                         "(max_window_layers says which): write them as layer lines (traces/FORMAT.md)")
+    window, wl = _window(cfg, src, fam, L)
     lines = [f"# {mt} from {_clean(os.path.basename(src))} (mxsim.hf.model_from_hf): hidden_size {d}, "
-             f"num_hidden_layers {L}, num_attention_heads {H}, num_key_value_heads {kvh}, head_dim {hd}, "
-             f"vocab_size {V}, tie_word_embeddings {str(tied).lower()}",
+             f"num_hidden_layers {L}, num_attention_heads {H}, "
+             + (f"qk_nope_head_dim {hd}" if mla else f"num_key_value_heads {kvh}, head_dim {hd}")
+             + f", vocab_size {V}, tie_word_embeddings {str(tied).lower()}",
              f"name = {_clean(name or cfg.get('_name_or_path') or mt)[:40]}",
-             f"hidden = {d}", f"layers = {L}", f"heads = {H}", f"kv_heads = {kvh}", f"head_dim = {hd}",
-             "ffn_gated = 1"]
+             f"hidden = {d}", f"layers = {L}", f"heads = {H}"]
+    lines += [f"head_dim = {hd}"] if mla else [f"kv_heads = {kvh}", f"head_dim = {hd}"]
+    lines.append("ffn_gated = 1")
+    ql = C = 0
+    if mla:  # DeepSeek's latent attention (traces/FORMAT.md): q_lora_rank null puts no bottleneck on Q
+        C = _int(cfg, src, "kv_lora_rank")
+        ql = _int(cfg, src, "q_lora_rank", 0, lo=0)
+        lines += [f"rope_head_dim = {_int(cfg, src, 'qk_rope_head_dim')}", f"v_head_dim = {_int(cfg, src, 'v_head_dim')}",
+                  f"kv_lora_rank = {C}"] + ([f"q_lora_rank = {ql}"] if ql else [])
     moe = fam.get("moe")
+    E = dense = 0
     if moe:
         nkey, kkey, fkey, skey = moe
         E, k, f = _int(cfg, src, nkey), _int(cfg, src, kkey), _int(cfg, src, fkey)
         if k > E:
             raise ValueError(f"{_clean(src)}: key '{kkey}': {k} is more than {nkey} = {E}")
-        if cfg.get("decoder_sparse_step", 1) != 1 or cfg.get("mlp_only_layers"):
-            raise ValueError(f"{src}: keys 'decoder_sparse_step' / 'mlp_only_layers': some layers are dense: "
-                             "write them as layer lines (traces/FORMAT.md)")
+        if cfg.get("decoder_sparse_step", 1) != 1 or cfg.get("mlp_only_layers") or cfg.get("moe_layer_freq", 1) != 1:
+            raise ValueError(f"{src}: keys 'decoder_sparse_step' / 'mlp_only_layers' / 'moe_layer_freq': MoE and dense "
+                             "layers interleave: write them as layer lines (traces/FORMAT.md)")
         lines += [f"ffn = {f}", f"experts = {E}", f"experts_per_token = {k}"]
-        shf = _int(cfg, src, skey, 0, lo=0) if skey else 0
+        if skey == "n_shared_experts":  # DeepSeek: n shared experts of the routed width, run as one
+            shf = _int(cfg, src, skey, 0, lo=0) * f
+        else:
+            shf = _int(cfg, src, skey, 0, lo=0) if skey else 0
         if shf:
-            lines.append(f"shared_ffn = {shf}")
+            lines.append(f"shared_ffn = {_int({'shared_ffn': shf}, skey, 'shared_ffn')}")
+        if mla:  # DeepSeek's first_k_dense_replace layers keep a dense FFN of intermediate_size
+            dense = _int(cfg, src, "first_k_dense_replace", lo=0, hi=L - 1)
+            if dense:
+                lines += [f"dense_layers = {dense}", f"dense_ffn = {_int(cfg, src, 'intermediate_size')}"]
     else:
         lines.append(f"ffn = {_int(cfg, src, 'intermediate_size')}")
         shf = 0
@@ -157,22 +187,77 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
     if mode == "decode":
         lines += ["mode = decode", f"ctx = {_int({'ctx': ctx}, 'ctx', 'ctx')}"]
     else:
-        kv = 1 if kv_cache is None else int(bool(kv_cache))
+        if mla and kv_cache:
+            raise ValueError("kv_cache: prefill with latent attention attends on decompressed K and V and keeps no "
+                             "cache mxsim can time: leave kv_cache out (0), and time the cache in decode")
+        kv = 0 if mla else 1 if kv_cache is None else int(bool(kv_cache))
         lines += ["mode = prefill", f"seq = {_int({'seq': seq}, 'seq', 'seq')}", f"kv_cache = {kv}"]
     if window is not None:
         lines.append(f"window = {window}")
+        if wl != L:
+            lines.append(f"window_layers = {wl}")
     lines.append(f"vocab = {V}")
+    if mla and cfg.get("num_nextn_predict_layers"):
+        lines.append(f"# not described: the checkpoint's {_int(cfg, src, 'num_nextn_predict_layers')} multi-token-"
+                     "prediction layer(s), which the modelling code does not run")
     # non-GEMM parameters, bf16 in an MXINT8 model
     if not tied:  # else the LM head's GEMM holds the shared matrix (FORMAT.md: tied embeddings)
         lines.append(f"param = embed_tokens {V * d} 1 embedding")
-    lines.append(f"param = norms {d} {2 * L + 1} norm   # input and post-attention RMSNorm per layer, final norm")
+    npl = fam.get("norms", 2)
+    lines.append(f"param = norms {d} {npl * L + 1} norm   # {npl} RMSNorms per layer, final norm")
     if fam.get("qkv_bias") and cfg.get("qkv_bias", True) is not False:  # Qwen2-MoE's qkv_bias key
         lines.append(f"param = qkv_bias {(H + 2 * kvh) * hd} {L} bias")
     if fam.get("qk_norm"):
         lines.append(f"param = qk_norm {hd} {2 * L} norm   # q_norm and k_norm per layer")
-    if shf:
+    if ql:
+        lines.append(f"param = q_a_layernorm {ql} {L} norm")
+    if mla:
+        lines.append(f"param = kv_a_layernorm {C} {L} norm")
+    if fam.get("router_bias"):
+        lines.append(f"param = e_score_correction_bias {E} {L - dense} bias   # the router's, per MoE layer")
+    if shf and not mla:
         lines.append(f"param = shared_expert_gate {d} {L} gate   # d x 1 per layer: its MACs are not timed")
     return "\n".join(lines) + "\n"
+
+
+def _window(cfg, src, fam, L):
+    """(window keys or None, how many of the L layers use it): from the family's rule, checked
+    against the config's layer_types where it has one (newer transformers write it)"""
+    how, window, wl = fam["window"], None, L
+    if how == "sliding_window" and cfg.get("sliding_window") is not None:
+        window = _int(cfg, src, "sliding_window")
+    elif how == "use_sliding_window" and cfg.get("use_sliding_window"):
+        # Qwen2/3: the layers from max_window_layers on use the window
+        window = _int(cfg, src, "sliding_window")
+        wl = L - _int(cfg, src, "max_window_layers", lo=0, hi=L)
+    elif how == "alternate":  # Gemma-2/3: layer i is global when (i + 1) % pattern == 0
+        window = _int(cfg, src, "sliding_window")
+        pat = fam["pattern"]
+        if isinstance(pat, str):
+            if cfg.get(pat) is None and cfg.get("layer_types") is None:
+                raise ValueError(f"{_clean(src)}: key '{pat}': missing, and no layer_types: which layers are global "
+                                 "is not known")
+            pat = _int(cfg, src, pat) if cfg.get(pat) is not None else None
+        wl = L - L // pat if pat else None
+    types = cfg.get("layer_types")
+    if types is not None:
+        if not isinstance(types, list) or len(types) != L or not all(isinstance(x, str) for x in types):
+            raise ValueError(f"{_clean(src)}: key 'layer_types': not a list of {L} names (num_hidden_layers)")
+        other = sorted(set(types) - {"full_attention", "sliding_attention"})
+        if other:
+            raise ValueError(f"{_clean(src)}: key 'layer_types': {_clean(other[0])[:40]!r} layers are not described "
+                             "here (full_attention and sliding_attention are): write them as layer lines (traces/FORMAT.md)")
+        n = types.count("sliding_attention")
+        if n and window is None:
+            raise ValueError(f"{_clean(src)}: key 'layer_types': {n} sliding_attention layers, but the config gives "
+                             "them no window this converter reads")
+        if window is not None and wl is not None and n != wl:
+            raise ValueError(f"{_clean(src)}: key 'layer_types': {n} sliding_attention layers, where the {fam['window']} "
+                             f"rule of this family gives {wl}")
+        wl = n
+    if wl == 0:
+        window = None
+    return window, wl
 
 
 def main(argv=None):

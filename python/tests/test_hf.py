@@ -47,6 +47,32 @@ CONFIGS = {
     "google/gemma-7b": (dict(model_type="gemma", hidden_size=3072, num_hidden_layers=28, num_attention_heads=16,
                              num_key_value_heads=16, head_dim=256, intermediate_size=24576, vocab_size=256000),
                         8537680896),
+    "google/gemma-2-2b": (dict(model_type="gemma2", hidden_size=2304, num_hidden_layers=26, num_attention_heads=8,
+                               num_key_value_heads=4, head_dim=256, intermediate_size=9216, vocab_size=256000,
+                               sliding_window=4096), 2614341888),
+    "google/gemma-2-9b": (dict(model_type="gemma2", hidden_size=3584, num_hidden_layers=42, num_attention_heads=16,
+                               num_key_value_heads=8, head_dim=256, intermediate_size=14336, vocab_size=256000,
+                               sliding_window=4096), 9241705984),
+    "google/gemma-3-1b-pt": (dict(model_type="gemma3_text", hidden_size=1152, num_hidden_layers=26, num_attention_heads=4,
+                                  num_key_value_heads=1, head_dim=256, intermediate_size=6912, vocab_size=262144,
+                                  sliding_window=512, sliding_window_pattern=6), 999885952),
+    # DeepSeek: the totals without the multi-token-prediction layer (V3's checkpoint holds one more,
+    # which the modelling code does not run): model cards "671B" and "15.7B"; exact counts by hand from
+    # these values (tests/timing/published_models.sh writes the sums out)
+    "deepseek-ai/DeepSeek-V3": (dict(model_type="deepseek_v3", hidden_size=7168, num_hidden_layers=61,
+                                     num_attention_heads=128, num_key_value_heads=128, q_lora_rank=1536,
+                                     kv_lora_rank=512, qk_nope_head_dim=128, qk_rope_head_dim=64, v_head_dim=128,
+                                     intermediate_size=18432, moe_intermediate_size=2048, n_routed_experts=256,
+                                     n_shared_experts=1, num_experts_per_tok=8, first_k_dense_replace=3,
+                                     moe_layer_freq=1, vocab_size=129280, tie_word_embeddings=False,
+                                     num_nextn_predict_layers=1), 671026419200),
+    "deepseek-ai/DeepSeek-V2-Lite": (dict(model_type="deepseek_v2", hidden_size=2048, num_hidden_layers=27,
+                                          num_attention_heads=16, num_key_value_heads=16, q_lora_rank=None,
+                                          kv_lora_rank=512, qk_nope_head_dim=128, qk_rope_head_dim=64, v_head_dim=128,
+                                          intermediate_size=10944, moe_intermediate_size=1408, n_routed_experts=64,
+                                          n_shared_experts=2, num_experts_per_tok=6, first_k_dense_replace=1,
+                                          moe_layer_freq=1, vocab_size=102400, tie_word_embeddings=False),
+                                     15706484224),
     "microsoft/Phi-3-mini-4k-instruct": (dict(model_type="phi3", hidden_size=3072, num_hidden_layers=32,
                                               num_attention_heads=32, num_key_value_heads=32, intermediate_size=8192,
                                               vocab_size=32064, sliding_window=2047, tie_word_embeddings=False),
@@ -94,12 +120,12 @@ def test_window_and_tied(tmp_path):
 
 def test_refusals():
     base = dict(CONFIGS["meta-llama/Llama-2-7b-hf"][0])
-    with pytest.raises(ValueError, match="'model_type': 'gemma2' is not one"):
-        mxsim.hf.model_from_hf(dict(base, model_type="gemma2"), ctx=8)
+    with pytest.raises(ValueError, match="'model_type': 'gpt_neox' is not one"):
+        mxsim.hf.model_from_hf(dict(base, model_type="gpt_neox"), ctx=8)
     with pytest.raises(ValueError, match="'attention_bias'"):
         mxsim.hf.model_from_hf(dict(base, attention_bias=True), ctx=8)
-    with pytest.raises(ValueError, match="'use_sliding_window'"):
-        mxsim.hf.model_from_hf(dict(CONFIGS["Qwen/Qwen2-7B"][0], use_sliding_window=True), ctx=8)
+    with pytest.raises(ValueError, match="'max_window_layers': missing"):
+        mxsim.hf.model_from_hf(dict(CONFIGS["Qwen/Qwen2-7B"][0], use_sliding_window=True, sliding_window=64), ctx=8)
     with pytest.raises(ValueError, match="'mlp_only_layers'"):
         mxsim.hf.model_from_hf(dict(CONFIGS["Qwen/Qwen3-30B-A3B"][0], mlp_only_layers=[0]), ctx=8)
     with pytest.raises(ValueError, match="'hidden_size': missing"):
@@ -159,3 +185,54 @@ def test_command_line(tmp_path):
         assert r.returncode == 2 and "error" in r.stderr, r.stderr
     assert cfgp.read_text() == before
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".mxsim-hf-")]
+
+
+def test_layers_that_differ(tmp_path):
+    # Qwen2 with use_sliding_window: the layers from max_window_layers on use the window (HF's
+    # Qwen2Config); Gemma-3: one global layer in six; layer_types, where a config has it, must agree
+    qwen = dict(CONFIGS["Qwen/Qwen2-7B"][0], use_sliding_window=True, sliding_window=1024, max_window_layers=21)
+    ops = {o["name"]: o for o in gen(tmp_path, mxsim.hf.model_from_hf(qwen, ctx=4096, batch=2)).ops}
+    assert (ops["attn_scores"]["n"], ops["attn_scores"]["repeat"]) == (4096, 21 * 4 * 2)
+    assert (ops["attn_scores_window"]["n"], ops["attn_scores_window"]["repeat"]) == (1024, 7 * 4 * 2)
+    types = ["full_attention"] * 21 + ["sliding_attention"] * 7
+    assert mxsim.hf.model_from_hf(dict(qwen, layer_types=types), ctx=64) == mxsim.hf.model_from_hf(qwen, ctx=64)
+    with pytest.raises(ValueError, match="8 sliding_attention layers, where the use_sliding_window rule"):
+        mxsim.hf.model_from_hf(dict(qwen, layer_types=types[1:] + ["sliding_attention"]), ctx=64)
+    g3, _ = CONFIGS["google/gemma-3-1b-pt"]
+    text = mxsim.hf.model_from_hf(g3, ctx=2048)
+    assert "window = 512" in text and "window_layers = 22" in text  # 26 layers, global 5, 11, 17, 23
+    by_types = {k: v for k, v in g3.items() if k != "sliding_window_pattern"}
+    by_types["layer_types"] = ["full_attention" if (i + 1) % 6 == 0 else "sliding_attention" for i in range(26)]
+    assert mxsim.hf.model_from_hf(by_types, ctx=2048) == text
+    del by_types["layer_types"]
+    with pytest.raises(ValueError, match="'sliding_window_pattern': missing, and no layer_types"):
+        mxsim.hf.model_from_hf(by_types, ctx=2048)
+    with pytest.raises(ValueError, match="'chunked_attention' layers are not described"):
+        mxsim.hf.model_from_hf(dict(g3, layer_types=["chunked_attention"] * 26), ctx=2048)
+    # a window longer than the context cuts nothing: one set of attention ops
+    ops = {o["name"]: o for o in gen(tmp_path, mxsim.hf.model_from_hf(g3, ctx=256), "short").ops}
+    assert "attn_scores_window" not in ops and ops["attn_scores"]["repeat"] == 26
+
+
+def test_latent_attention_macs_by_hand(tmp_path):
+    # DeepSeek-V2-Lite prefill of 300 tokens: per token every GEMM weight but the LM head and the 58
+    # experts of each MoE layer it is not routed to (6 of 64), decompressed attention per head (scores
+    # K = 128 + 64, attention x V N = 128); decode at batch 2 over 1000 keys: the latent cache of 512 +
+    # 64 per token read by every head (scores K = 576, attention x V N = 512)
+    cfg, P = CONFIGS["deepseek-ai/DeepSeek-V2-Lite"]
+    d, L, H, V, C, R = 2048, 27, 16, 102400, 512, 64
+    W = P - (V * d + 55 * d + L * C)  # GEMM weights (untied: the embedding is a param)
+    idle = (L - 1) * (64 - 6) * 3 * d * 1408  # per token: 1 dense layer, 26 MoE layers
+    pre = gen(tmp_path, mxsim.hf.model_from_hf(cfg, mode="prefill", seq=300), "pre")
+    assert "kv_cache = 0" in mxsim.hf.model_from_hf(cfg, mode="prefill", seq=300)
+    assert mxsim.run(CFG, pre)[-1]["n_macs"] == 300 * (W - V * d - idle) + V * d + L * H * 300 * 300 * (128 + R + 128)
+    dec = gen(tmp_path, mxsim.hf.model_from_hf(cfg, mode="decode", ctx=1000, batch=2), "dec")
+    assert mxsim.run(CFG, dec)[-1]["n_macs"] == 2 * (W - V * d - idle) + 2 * V * d + L * 2 * H * 1000 * (2 * C + R)
+    rows = {r["item"]: r for r in mxsim.memory(CFG, dec)}
+    assert rows["TOTAL kv"]["elems"] == L * 2 * 1000 * (C + R)
+    with pytest.raises(ValueError, match="kv_cache: prefill with latent attention"):
+        mxsim.hf.model_from_hf(cfg, mode="prefill", seq=300, kv_cache=1)
+    with pytest.raises(ValueError, match="'moe_layer_freq'"):
+        mxsim.hf.model_from_hf(dict(cfg, moe_layer_freq=2), ctx=8)
+    with pytest.raises(ValueError, match="'first_k_dense_replace'.*0..26"):
+        mxsim.hf.model_from_hf(dict(cfg, first_k_dense_replace=27), ctx=8)

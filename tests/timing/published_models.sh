@@ -236,6 +236,127 @@ if "$MXSIM" memory --config "$cfg" --format csv "$t/gemma2-9b-decode.trace" > "$
 else
   echo "FAIL gemma2-9b-decode: memory"; fails=$((fails+1))
 fi
+# The same Gemma-2-9B with `window_layers` (FORMAT.md): 42 layers, 21 of them windowed.  Expected:
+# the published parameters and the same KV cache as the layer lines above, and MACs by hand: B (W -
+# V d) + B V d + 2 B H hd (21 ctx + 21 window), W the GEMM weights (tied: the LM head holds the
+# embedding), H = 16 query heads of hd = 256.
+model gemma2-9b-window <<'EOF'
+name = gemma2-9b-window
+hidden = 3584
+layers = 42
+heads = 16
+kv_heads = 8
+head_dim = 256
+ffn = 14336
+ffn_gated = 1
+mode = decode
+ctx = 8192
+window = 4096
+window_layers = 21
+vocab = 256000
+param = norms 3584 169 norm
+EOF
+# Multi-head latent attention and leading dense layers (FORMAT.md `kv_lora_rank`, `dense_layers`):
+# DeepSeek-V3 (deepseek-ai/DeepSeek-V3 config.json: 7168 hidden, 61 layers, 128 heads, q_lora_rank
+# 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, 3 dense layers
+# of 18432 then 256 routed experts of 2048 (top 8) and one shared expert of 2048, vocab 129280
+# untied; per MoE layer a 256-element e_score_correction_bias; norms: 2 per layer, q_a_layernorm
+# 1536, kv_a_layernorm 512, final) in decode at batch 4 over 4096 keys; DeepSeek-V2-Lite
+# (deepseek-ai/DeepSeek-V2-Lite config.json: 2048 hidden, 27 layers, 16 heads, no q_lora_rank,
+# kv_lora_rank 512, 128 + 64 / 128, 1 dense layer of 10944 then 64 experts of 1408 (top 6) and 2
+# shared (2816), vocab 102400 untied) in prefill of 1024 tokens.  Published: DeepSeek-V3 671B
+# without its multi-token-prediction module (hand count from the config: 671,026,419,200),
+# DeepSeek-V2-Lite 15.7B (hand count 15,706,484,224).
+model deepseek-v3-decode <<'EOF'
+name = deepseek-v3-decode
+hidden = 7168
+layers = 61
+heads = 128
+head_dim = 128
+rope_head_dim = 64
+v_head_dim = 128
+q_lora_rank = 1536
+kv_lora_rank = 512
+ffn = 2048
+ffn_gated = 1
+experts = 256
+experts_per_token = 8
+shared_ffn = 2048
+dense_layers = 3
+dense_ffn = 18432
+mode = decode
+ctx = 4096
+batch = 4
+vocab = 129280
+param = embed_tokens 926679040 1 embedding
+param = norms 7168 123 norm
+param = q_a_layernorm 1536 61 norm
+param = kv_a_layernorm 512 61 norm
+param = e_score_correction_bias 256 58 bias
+EOF
+model deepseek-v2-lite-prefill <<'EOF'
+name = deepseek-v2-lite-prefill
+hidden = 2048
+layers = 27
+heads = 16
+head_dim = 128
+rope_head_dim = 64
+v_head_dim = 128
+kv_lora_rank = 512
+ffn = 1408
+ffn_gated = 1
+experts = 64
+experts_per_token = 6
+shared_ffn = 2816
+dense_layers = 1
+dense_ffn = 10944
+seq = 1024
+vocab = 102400
+param = embed_tokens 209715200 1 embedding
+param = norms 2048 55 norm
+param = kv_a_layernorm 512 27 norm
+EOF
+for m in gemma2-9b-window deepseek-v3-decode deepseek-v2-lite-prefill; do
+  [ -f "$t/$m.trace" ] || continue
+  "$MXSIM" run --config "$cfg" --format csv "$t/$m.trace" > "$t/$m.run.csv" 2> /dev/null || { echo "FAIL $m: run"; fails=$((fails+1)); }
+  "$MXSIM" memory --config "$cfg" --format csv "$t/$m.trace" > "$t/$m.mem.csv" 2> /dev/null || { echo "FAIL $m: memory"; fails=$((fails+1)); }
+done
+python3 - "$t" <<'PY' || fails=$((fails+1))
+import csv, sys
+t = sys.argv[1]
+bad = 0
+def check(name, P, kv_elems, macs):
+    global bad
+    try:
+        mem = {r["item"]: r for r in csv.DictReader(open(f"{t}/{name}.mem.csv"))}
+        run = [r for r in csv.DictReader(open(f"{t}/{name}.run.csv")) if r["op"] == "TOTAL"][0]
+        got = {"parameters": (int(mem["TOTAL weights"]["elems"]), P), "MACs": (int(run["n_macs"]), macs),
+               "KV cache elements": (int(mem["TOTAL kv"]["elems"]) if "TOTAL kv" in mem else 0, kv_elems)}
+    except (OSError, IndexError, KeyError, ValueError) as e:
+        print(f"FAIL {name}: no output ({e})"); bad += 1; return
+    for what, (g, e) in got.items():
+        if g == e: print(f"ok   {name}: {what} {g}")
+        else: print(f"FAIL {name}: {what} {g}, published / hand formula {e}"); bad += 1
+# Gemma-2-9B: tied, so the GEMM weights are the published count less the norms
+d, L, H, hd, V, B, ctx, win = 3584, 42, 16, 256, 256000, 1, 8192, 4096
+W = 9241705984 - 3584 * 169
+check("gemma2-9b-window", 9241705984, 21 * 8 * 2 * 256 * (ctx + win), B * (W - V * d) + B * V * d + 2 * B * H * hd * 21 * (ctx + win))
+# DeepSeek: every GEMM weight runs once per token (the latent attention's absorbed halves of kv_b_proj
+# in decode, kv_b_proj itself in prefill) but the LM head (once per sequence) and the idle experts;
+# attention per layer and sequence: decode H x ctx x (C + R) scores + H x ctx x C attention x V over
+# the latent cache; prefill H x S x S x (hd + R) + H x S x S x dv per head.  Cache: C + R per token.
+d, L, H, V, B, ctx, C, R, Dn, E, k, f = 7168, 61, 128, 129280, 4, 4096, 512, 64, 3, 256, 8, 2048
+P = 671026419200
+W = P - (V * d + 7168 * 123 + 1536 * 61 + 512 * 61 + 256 * 58)
+idle = (L - Dn) * (E - k) * 3 * d * f
+check("deepseek-v3-decode", P, L * B * ctx * (C + R), B * (W - V * d - idle) + B * V * d + L * B * H * ctx * (2 * C + R))
+d, L, H, V, S, C, R, hd, dv, Dn, E, k, f = 2048, 27, 16, 102400, 1024, 512, 64, 128, 128, 1, 64, 6, 1408
+P = 15706484224
+W = P - (V * d + 2048 * 55 + 512 * 27)
+idle = (L - Dn) * (E - k) * 3 * d * f
+check("deepseek-v2-lite-prefill", P, 0, S * (W - V * d - idle) + V * d + L * H * S * S * (hd + R + dv))
+sys.exit(1 if bad else 0)
+PY
 # `pad` rounds a conv layer's K wherever it is given (it reached only the layers after it): ResNet's
 # conv1, 7 x 7 x 3 = 147, to 160
 model pad-after <<'EOF'

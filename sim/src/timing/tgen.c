@@ -16,7 +16,10 @@
 ** transformer blocks (and the LM head) stand where the `layers` key is: layer lines before it come
 ** before the blocks, those after it after them (ViT: patch embedding, blocks, classifier).
 ** experts (with experts_per_token, optional shared_ffn) makes the FFN a mixture of experts, routed
-** evenly (emit_moe).
+** evenly (emit_moe); dense_layers of them may keep a dense FFN of width dense_ffn (DeepSeek).
+** window_layers of the layers use the sliding window, the others attend to every key (Gemma-2/3).
+** kv_lora_rank (with rope_head_dim, v_head_dim, optional q_lora_rank) is multi-head latent
+** attention (emit_mla_in: absorbed in decode, decompressed in prefill).
 ** Every key is an integer >= 1 but ffn_gated (0 or 1) and vocab (0: no LM head); seq (the query
 ** length) belongs to prefill and ctx (the KV length) to decode: the other mode refuses it.
 ** Ignored: elementwise ops other than (de)quantization, layer norms, embeddings.
@@ -141,6 +144,56 @@ static mxsim_status emit_moe(mxsim_ctx *ctx, mxsim_trace *t, int64_t T, int64_t 
     return st;
 }
 
+/* attention of one kind of layer (sim/doc/architecture.md section 7): per GEMM, `rows` query rows
+** (the query heads sharing a KV head, stacked) against the keys; `per` GEMMs per layer */
+struct attn_shape {
+    int64_t rows, per;
+    int64_t score_k, v_n; /* K of the scores (a query head's width), N of attention x V (a value head's) */
+    mxsim_tensor_role score_role, v_role;
+};
+
+static mxsim_status emit_attention(mxsim_ctx *ctx, mxsim_trace *t, const struct attn_shape *a, const char *suffix,
+                                   int64_t layers, int64_t keys)
+{
+    char sc[64], pq[64], av[64];
+    mx_snprintf(sc, sizeof sc, "attn_scores%s", suffix);
+    mx_snprintf(pq, sizeof pq, "attn_probs_q%s", suffix);
+    mx_snprintf(av, sizeof av, "attn_v%s", suffix);
+    const int64_t rep = sat_mul(layers, a->per);
+    mxsim_status st = emit_role(ctx, t, MXSIM_OP_GEMM, sc, a->rows, keys, a->score_k, rep, 0, a->score_role);
+    if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_QUANTIZE, pq, a->rows, keys, 0, rep, 0);
+    if (st == MXSIM_OK) st = emit_role(ctx, t, MXSIM_OP_GEMM, av, a->rows, a->v_n, keys, rep, 0, a->v_role);
+    return st;
+}
+
+/* a dense FFN of `layers` layers: gate and up fused when gated */
+static mxsim_status emit_ffn(mxsim_ctx *ctx, mxsim_trace *t, const char *base, int64_t T, int64_t layers, int64_t hid,
+                             int64_t ffn, int64_t gated)
+{
+    char up[64], down[64];
+    mx_snprintf(up, sizeof up, "%s_%s", base, gated ? "gate_up" : "up");
+    mx_snprintf(down, sizeof down, "%s_down", base);
+    mxsim_status st = emit(ctx, t, MXSIM_OP_GEMM, up, T, gated ? sat_mul(2, ffn) : ffn, hid, layers, 0);
+    return st == MXSIM_OK ? emit(ctx, t, MXSIM_OP_GEMM, down, T, hid, ffn, layers, 0) : st;
+}
+
+/* Multi-head latent attention's projections before the scores (DeepSeek-V2/V3; sim/doc/architecture.md
+** section 7): the queries through a rank-ql bottleneck (ql = 0: one projection), the latent c (width
+** C) and the shared RoPE key (width R) from one projection.  Decode absorbs kv_b_proj's key half into
+** the queries (q_absorb, per head: head_dim -> C) and its value half after attention (v_up), so that
+** it reads only the latent cache; prefill decompresses K and V with kv_b_proj and attends per head. */
+static mxsim_status emit_mla_in(mxsim_ctx *ctx, mxsim_trace *t, int mode, int64_t T, int64_t L, int64_t hid, int64_t H,
+                                int64_t hd, int64_t ql, int64_t C, int64_t R, int64_t dv)
+{
+    const int64_t qn = sat_mul(H, sat_add(hd, R));
+    mxsim_status st = ql ? emit(ctx, t, MXSIM_OP_GEMM, "q_a_proj", T, ql, hid, L, 0) : MXSIM_OK;
+    if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, ql ? "q_b_proj" : "q_proj", T, qn, ql ? ql : hid, L, 0);
+    if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "kv_a_proj", T, sat_add(C, R), hid, L, 0);
+    if (st == MXSIM_OK && mode) st = emit(ctx, t, MXSIM_OP_GEMM, "q_absorb", T, C, hd, sat_mul(L, H), 0);
+    if (st == MXSIM_OK && !mode) st = emit(ctx, t, MXSIM_OP_GEMM, "kv_b_proj", T, sat_mul(H, sat_add(hd, dv)), C, L, 0);
+    return st;
+}
+
 MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_trace **out)
 {
     mx_clear_err(ctx);
@@ -165,8 +218,10 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
     }
     static const char *const keys[] = {"hidden", "layers", "heads", "kv_heads", "head_dim", "ffn",
                                        "ffn_gated", "seq", "batch", "ctx", "vocab", "kv_cache", "pad", "window",
-                                       "experts", "experts_per_token", "shared_ffn"};
-    enum { HID, LAY, HEADS, KVH, HD, FFN, GATED, SEQ, BATCH, CTX, VOCAB, KVC, PAD, WIN, EXP, EXPK, SHF, NKEYS };
+                                       "experts", "experts_per_token", "shared_ffn", "window_layers", "dense_layers",
+                                       "dense_ffn", "kv_lora_rank", "q_lora_rank", "rope_head_dim", "v_head_dim"};
+    enum { HID, LAY, HEADS, KVH, HD, FFN, GATED, SEQ, BATCH, CTX, VOCAB, KVC, PAD, WIN, EXP, EXPK, SHF, WINL, DENSE, DFFN,
+           KVL, QL, ROPE, VHD, NKEYS };
     /* layer lines, emitted at the end (so that `pad` reaches a conv layer wherever it is given):
     ** those before the `layers` key first, then the transformer blocks, then the rest */
     struct layer_line *lay = NULL;
@@ -348,17 +403,54 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         if (st == MXSIM_OK && have[KVH] && (v[KVH] > v[HEADS] || v[HEADS] % v[KVH] != 0))
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'kv_heads': %lld does not divide heads = %lld", path,
                          key_line[KVH], (long long)v[KVH], (long long)v[HEADS]);
-        /* mixture of experts: experts_per_token and shared_ffn describe an `experts` FFN only */
-        for (int k = EXPK; st == MXSIM_OK && k <= SHF; k++)
-            if (have[k] && !have[EXP])
-                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field '%s': only read with 'experts' (a mixture-of-experts FFN)",
-                             path, key_line[k], keys[k]);
-        if (st == MXSIM_OK && have[EXP] && !have[EXPK])
-            st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'experts_per_token': missing for the mixture-of-experts FFN "
-                         "('experts', line %d): the experts each token is routed to (top-k)", path, key_line[EXP]);
+        /* keys that refine another key: read only with it, and what it cannot do without */
+        static const struct {
+            int key, needs;
+            const char *what;
+        } refine[] = {
+            {EXPK, EXP, "'experts' (a mixture-of-experts FFN)"},
+            {SHF, EXP, "'experts' (a mixture-of-experts FFN)"},
+            {DENSE, EXP, "'experts' (the dense layers before a mixture-of-experts model's MoE layers)"},
+            {DFFN, DENSE, "'dense_layers'"},
+            {WINL, WIN, "'window' (the layers of a sliding window)"},
+            {QL, KVL, "'kv_lora_rank' (multi-head latent attention)"},
+            {ROPE, KVL, "'kv_lora_rank' (multi-head latent attention)"},
+            {VHD, KVL, "'kv_lora_rank' (multi-head latent attention)"},
+        }, require[] = {
+            {EXP, EXPK, "the mixture-of-experts FFN ('experts', line %d): the experts each token is routed to (top-k)"},
+            {DENSE, DFFN, "the dense layers ('dense_layers', line %d): their FFN width (HF's intermediate_size)"},
+            {KVL, ROPE, "multi-head latent attention ('kv_lora_rank', line %d): the RoPE part of a query and key head "
+                        "(HF's qk_rope_head_dim; head_dim is qk_nope_head_dim)"},
+            {KVL, VHD, "multi-head latent attention ('kv_lora_rank', line %d): a value head's width (HF's v_head_dim)"},
+        };
+        for (size_t i = 0; st == MXSIM_OK && i < sizeof refine / sizeof refine[0]; i++)
+            if (have[refine[i].key] && !have[refine[i].needs])
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field '%s': only read with %s", path, key_line[refine[i].key],
+                             keys[refine[i].key], refine[i].what);
+        for (size_t i = 0; st == MXSIM_OK && i < sizeof require / sizeof require[0]; i++)
+            if (have[require[i].key] && !have[require[i].needs]) {
+                char why[300];
+                mx_snprintf(why, sizeof why, require[i].what, key_line[require[i].key]);
+                st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': missing for %s", path, keys[require[i].needs], why);
+            }
         if (st == MXSIM_OK && have[EXP] && v[EXPK] > v[EXP])
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'experts_per_token': %lld is more than experts = %lld", path,
                          key_line[EXPK], (long long)v[EXPK], (long long)v[EXP]);
+        if (st == MXSIM_OK && have[WINL] && v[WINL] > v[LAY])
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'window_layers': %lld is more than layers = %lld", path,
+                         key_line[WINL], (long long)v[WINL], (long long)v[LAY]);
+        if (st == MXSIM_OK && have[DENSE] && v[DENSE] >= v[LAY])
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'dense_layers': %lld leaves no mixture-of-experts layer of "
+                         "layers = %lld (a dense model has no 'experts')", path, key_line[DENSE], (long long)v[DENSE],
+                         (long long)v[LAY]);
+        /* multi-head latent attention caches one latent vector per token for all heads */
+        if (st == MXSIM_OK && have[KVL] && have[KVH])
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'kv_heads': not read with 'kv_lora_rank' (multi-head latent "
+                         "attention: every head reads one latent cache): remove it", path, key_line[KVH]);
+        if (st == MXSIM_OK && have[KVL] && !mode && v[KVC])
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'kv_cache': prefill with multi-head latent attention reads "
+                         "decompressed K and V, not the latent cache it would keep: give 0, or time the cache in mode = "
+                         "decode", path, key_line[KVC]);
     }
     /* conv layers' K rounded up to pad (given anywhere in the file) */
     for (int i = 0; i < n_lay; i++)
@@ -366,16 +458,24 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
     for (int i = 0; st == MXSIM_OK && i < n_lay; i++)
         if (!lay[i].post) st = emit_layer(ctx, t, &lay[i]);
     if (st == MXSIM_OK && transformer) {
-        int64_t kvh = have[KVH] ? v[KVH] : v[HEADS], B = v[BATCH] ? v[BATCH] : 1;
-        int64_t S = round_up(v[SEQ], v[PAD]);              /* query tokens per sequence */
-        int64_t ctxlen = mode ? round_up(v[CTX], v[PAD]) : S; /* keys attended to */
-        /* sliding-window attention (Mistral): a query attends to the last `window` keys at most, and
-        ** the cache keeps that many (a rolling buffer) */
-        if (have[WIN] && round_up(v[WIN], v[PAD]) < ctxlen) ctxlen = round_up(v[WIN], v[PAD]); /* padded as seq and ctx */
-        int64_t q = mode ? 1 : S, T = sat_mul(B, q), L = v[LAY], hd = v[HD];
-        /* one attention GEMM per (layer, KV head, sequence); its M stacks the group's query heads */
-        int64_t hrep = sat_mul(sat_mul(L, kvh), B), qg = sat_mul(q, v[HEADS] / kvh);
+        const int mla = have[KVL];
+        const int64_t H = v[HEADS], kvh = have[KVH] ? v[KVH] : H, B = v[BATCH], L = v[LAY], hd = v[HD];
+        const int64_t S = round_up(v[SEQ], v[PAD]);               /* query tokens per sequence */
+        const int64_t full = mode ? round_up(v[CTX], v[PAD]) : S; /* keys a global layer attends to */
+        /* sliding-window attention (Mistral; Gemma-2/3 and Qwen2 on window_layers of the layers): a query
+        ** attends to the last `window` keys at most, and the cache keeps that many (a rolling buffer) */
+        const int64_t win = have[WIN] && round_up(v[WIN], v[PAD]) < full ? round_up(v[WIN], v[PAD]) : full;
+        const int64_t LW = win < full ? (have[WINL] ? v[WINL] : L) : 0; /* layers whose keys the window cuts */
+        const int64_t q = mode ? 1 : S, T = sat_mul(B, q), D = v[DENSE], R = v[ROPE], C = v[KVL];
+        const int64_t dv = mla ? v[VHD] : hd, qn = sat_mul(H, sat_add(hd, R)); /* value head; the queries' N */
         const mxsim_tensor_role kvrole = mode || v[KVC] ? MXSIM_ROLE_KV : MXSIM_ROLE_ACT;
+        struct attn_shape a;
+        if (!mla) /* one GEMM per (layer, KV head, sequence); its M stacks the group's query heads */
+            a = (struct attn_shape){sat_mul(q, H / kvh), sat_mul(kvh, B), hd, hd, kvrole, kvrole};
+        else if (mode) /* latent attention, absorbed: every head of a sequence reads its one latent cache */
+            a = (struct attn_shape){sat_mul(q, H), B, sat_add(C, R), C, MXSIM_ROLE_KV, MXSIM_ROLE_ACT};
+        else /* latent attention, decompressed: per head and sequence, K and V from kv_b_proj */
+            a = (struct attn_shape){S, sat_mul(H, B), sat_add(hd, R), dv, MXSIM_ROLE_ACT, MXSIM_ROLE_ACT};
         if (mode && !have[CTX]) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'ctx': missing for decode", path);
         /* the dimensions the keys multiply into, checked here against the trace's limits so that the
         ** message names the model's keys (the op's own check named line 0 and a saturated value) */
@@ -384,15 +484,22 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             int64_t v, lim;
             int key;
         } dims[] = {
-            {"(heads + 2 kv_heads) x head_dim, the QKV projection's N", sat_add(sat_mul(v[HEADS], hd), sat_mul(2 * kvh, hd)),
+            {"(heads + 2 kv_heads) x head_dim, the QKV projection's N", mla ? 0 : sat_add(sat_mul(H, hd), sat_mul(2 * kvh, hd)),
              MX_T_MAX_DIM, HD},
-            {"heads x head_dim, the output projection's K", sat_mul(v[HEADS], hd), MX_T_MAX_DIM, HD},
+            {"heads x (head_dim + rope_head_dim), the query projection's N", mla ? qn : 0, MX_T_MAX_DIM, ROPE},
+            {"heads x (head_dim + v_head_dim), kv_b_proj's N", mla ? sat_mul(H, sat_add(hd, dv)) : 0, MX_T_MAX_DIM, VHD},
+            {"kv_lora_rank + rope_head_dim, the latent cache's width", sat_add(C, R), MX_T_MAX_DIM, KVL},
+            {"layers x heads, the per-head latent projections' repeat", mla ? sat_mul(L, H) : 0, (int64_t)1 << 40, KVL},
+            {mla ? "heads x v_head_dim, the output projection's K" : "heads x head_dim, the output projection's K",
+             sat_mul(H, dv), MX_T_MAX_DIM, mla ? VHD : HD},
             {"2 x ffn, the gated FFN's N", v[GATED] ? sat_mul(2, v[FFN]) : v[FFN], MX_T_MAX_DIM, FFN},
+            {"2 x dense_ffn, the gated dense FFN's N", v[GATED] ? sat_mul(2, v[DFFN]) : v[DFFN], MX_T_MAX_DIM, DFFN},
             {mode ? "batch, the tokens (M of every projection)" : "batch x seq (padded), the tokens (M of every projection)", T,
              MX_T_MAX_DIM, mode ? BATCH : SEQ},
-            {"seq x heads / kv_heads, the attention GEMMs' M", qg, MX_T_MAX_DIM, mode ? HEADS : SEQ},
-            {mode ? "ctx (padded), the keys attended to" : "seq (padded)", ctxlen, MX_T_MAX_DIM, mode ? CTX : SEQ},
-            {"layers x kv_heads x batch, the attention GEMMs' repeat", hrep, (int64_t)1 << 40, LAY},
+            {!mla ? "seq x heads / kv_heads, the attention GEMMs' M" : mode ? "heads, the latent attention GEMMs' M" : "seq (padded), the attention GEMMs' M",
+             a.rows, MX_T_MAX_DIM, mode ? HEADS : SEQ},
+            {mode ? "ctx (padded), the keys attended to" : "seq (padded)", full, MX_T_MAX_DIM, mode ? CTX : SEQ},
+            {"layers x kv_heads x batch, the attention GEMMs' repeat", sat_mul(L, a.per), (int64_t)1 << 40, LAY},
             {"layers x experts, the expert weights", sat_mul(L, v[EXP]), (int64_t)1 << 40, EXP},
             {"2 x shared_ffn, the gated shared expert's N", v[GATED] ? sat_mul(2, v[SHF]) : v[SHF], MX_T_MAX_DIM, SHF},
         };
@@ -408,15 +515,16 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         if (st == MXSIM_OK && !have[GATED])
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'ffn_gated': missing for a transformer: 1 for a gated FFN "
                          "(SwiGLU, GeGLU: gate, up and down matrices), 0 for a plain one (up and down)", path);
-        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "qkv_proj", T, sat_add(v[HEADS] * hd, sat_mul(2 * kvh, hd)), v[HID], L, 0);
-        if (st == MXSIM_OK) st = emit_role(ctx, t, MXSIM_OP_GEMM, "attn_scores", qg, ctxlen, hd, hrep, 0, kvrole);
-        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_QUANTIZE, "attn_probs_q", qg, ctxlen, 0, hrep, 0);
-        if (st == MXSIM_OK) st = emit_role(ctx, t, MXSIM_OP_GEMM, "attn_v", qg, hd, ctxlen, hrep, 0, kvrole);
-        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "o_proj", T, v[HID], v[HEADS] * hd, L, 0);
-        if (st == MXSIM_OK && !have[EXP])
-            st = emit(ctx, t, MXSIM_OP_GEMM, v[GATED] ? "ffn_gate_up" : "ffn_up", T, v[GATED] ? 2 * v[FFN] : v[FFN], v[HID], L, 0);
-        if (st == MXSIM_OK && !have[EXP]) st = emit(ctx, t, MXSIM_OP_GEMM, "ffn_down", T, v[HID], v[FFN], L, 0);
-        if (st == MXSIM_OK && have[EXP]) st = emit_moe(ctx, t, T, L, v[HID], v[FFN], v[GATED], v[EXP], v[EXPK], v[SHF]);
+        if (st == MXSIM_OK && !mla) st = emit(ctx, t, MXSIM_OP_GEMM, "qkv_proj", T, sat_add(H * hd, sat_mul(2 * kvh, hd)), v[HID], L, 0);
+        if (st == MXSIM_OK && mla) st = emit_mla_in(ctx, t, mode, T, L, v[HID], H, hd, have[QL] ? v[QL] : 0, C, R, dv);
+        /* global layers under the plain names; where the window cuts some layers' keys, those under _window */
+        if (st == MXSIM_OK && L - LW > 0) st = emit_attention(ctx, t, &a, "", L - LW, full);
+        if (st == MXSIM_OK && LW > 0) st = emit_attention(ctx, t, &a, LW < L ? "_window" : "", LW, win);
+        if (st == MXSIM_OK && mla && mode) st = emit(ctx, t, MXSIM_OP_GEMM, "v_up", T, dv, C, sat_mul(L, H), 0);
+        if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "o_proj", T, v[HID], H * dv, L, 0);
+        if (st == MXSIM_OK && D > 0) st = emit_ffn(ctx, t, "dense_ffn", T, D, v[HID], v[DFFN], v[GATED]);
+        if (st == MXSIM_OK && !have[EXP]) st = emit_ffn(ctx, t, "ffn", T, L, v[HID], v[FFN], v[GATED]);
+        if (st == MXSIM_OK && have[EXP]) st = emit_moe(ctx, t, T, L - D, v[HID], v[FFN], v[GATED], v[EXP], v[EXPK], v[SHF]);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_DEQUANT, "block_out_dq", T, v[HID], 0, L, 0);
         if (st == MXSIM_OK && v[VOCAB] > 0) st = emit(ctx, t, MXSIM_OP_GEMM, "lm_head", B, v[VOCAB], v[HID], 1, 0);
     }
