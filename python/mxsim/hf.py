@@ -7,7 +7,7 @@
 One table (FAMILIES) says, per `model_type`, which config keys give the transformer keys and which
 non-GEMM parameters (embedding, norms, biases) the architecture has; the parameters follow the
 Hugging Face modelling code of each family, so that `mxsim memory`'s TOTAL weights is the
-published parameter count (python/tests/test_hf.py checks fourteen models).  A config this table
+published parameter count (python/tests/test_hf.py checks nineteen models).  A config this table
 cannot describe exactly (another model_type, layers that differ in ways the model keys cannot say,
 biases of a kind the family does not have) raises ValueError naming the key, rather than giving a
 trace of another model.
@@ -94,11 +94,20 @@ def _int(cfg, src, key, default=None, lo=1, hi=MAX_DIM):
     return v
 
 
-def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=None, name=None):
+def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=None, name=None, text_config=False):
     """The text of a model file for a Hugging Face config (a dict or a config.json path).
     mode "decode" needs ctx (cached keys per sequence); "prefill" needs seq (query tokens),
-    kv_cache (default 1 for a decoder: the prefill fills the cache)."""
+    kv_cache (default 1 for a decoder: the prefill fills the cache).  text_config: describe the
+    language model of a multimodal config (its "text_config"), leaving its vision encoder out."""
     cfg, src = _load(config)
+    if text_config:
+        if not isinstance(cfg.get("text_config"), dict):
+            raise ValueError(f"{_clean(src)}: key 'text_config': not in this config (text_config is for a multimodal "
+                             "config whose language model it holds)")
+        cfg, src = dict(cfg["text_config"]), f"{src} (text_config)"
+    elif isinstance(cfg.get("text_config"), dict):
+        raise ValueError(f"{_clean(src)}: key 'text_config': a multimodal config: its language model can be described "
+                         "alone with text_config=True (--text-config), leaving the vision encoder out")
     mt = cfg.get("model_type")
     if not isinstance(mt, str) or mt not in FAMILIES:
         raise ValueError(f"{_clean(src)}: key 'model_type': {_clean(repr(mt))[:60]} is not one this converter describes exactly "
@@ -145,7 +154,8 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
             raise ValueError(f"{src}: key '{key}': biases of this kind are not described here: "
                              "add them as param lines by hand")
     window, wl = _window(cfg, src, fam, L)
-    lines = [f"# {mt} from {_clean(os.path.basename(src))} (mxsim.hf.model_from_hf): hidden_size {d}, "
+    lines = [f"# {mt} from {_clean(os.path.basename(src))} (mxsim.hf.model_from_hf"
+             + (", the language model only: no vision encoder" if text_config else "") + f"): hidden_size {d}, "
              f"num_hidden_layers {L}, num_attention_heads {H}, "
              + (f"qk_nope_head_dim {hd}" if mla else f"num_key_value_heads {kvh}, head_dim {hd}")
              + f", vocab_size {V}, tie_word_embeddings {str(tied).lower()}",
@@ -271,10 +281,12 @@ def main(argv=None):
     p.add_argument("--batch", type=int, default=1, help="sequences (default 1)")
     p.add_argument("--kv-cache", type=int, choices=(0, 1), help="prefill: 1 (default) keeps K and V as a KV cache")
     p.add_argument("--name", help="the model file's name (default: the config's _name_or_path, else model_type)")
+    p.add_argument("--text-config", action="store_true",
+                   help="a multimodal config: describe its language model (text_config) alone, without the vision encoder")
     p.add_argument("-o", "--out", required=True, help="the model file to write")
     a = p.parse_args(argv)
     try:
-        text = model_from_hf(a.config, a.mode, a.ctx, a.seq, a.batch, a.kv_cache, a.name)
+        text = model_from_hf(a.config, a.mode, a.ctx, a.seq, a.batch, a.kv_cache, a.name, a.text_config)
         data = text.encode("utf-8")
         if os.path.exists(a.out) and os.path.exists(a.config) and os.path.samefile(a.out, a.config):
             raise ValueError(f"-o {_clean(a.out)}: is the config it reads")

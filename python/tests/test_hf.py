@@ -1,7 +1,7 @@
 """mxsim.hf: model files from Hugging Face config.json values, against the published parameter
-counts (model cards and the Hub's totals, not mxsim's; Llama-2-7B's checkpoint holds 2,048 more
-elements, rotary buffers, and Qwen3-0.6B's a second copy of its tied LM head, neither a parameter
-mxsim counts) and hand MAC formulas."""
+counts (model cards, the Hub's totals and keras-hub's preset metadata, not mxsim's; Llama-2-7B's
+checkpoint holds 2,048 more elements, rotary buffers, and Qwen3-0.6B's a second copy of its tied LM
+head, neither a parameter mxsim counts) and hand MAC formulas."""
 import json
 import os
 import subprocess
@@ -56,6 +56,26 @@ CONFIGS = {
     "google/gemma-3-1b-pt": (dict(model_type="gemma3_text", hidden_size=1152, num_hidden_layers=26, num_attention_heads=4,
                                   num_key_value_heads=1, head_dim=256, intermediate_size=6912, vocab_size=262144,
                                   sliding_window=512, sliding_window_pattern=6), 999885952),
+    # Gemma-2-27B and Gemma-3 (text only): keras-hub's preset metadata (keras-team/keras-hub,
+    # keras_hub/src/models/gemma/gemma_presets.py and gemma3/gemma3_presets.py, "params")
+    "google/gemma-2-27b": (dict(model_type="gemma2", hidden_size=4608, num_hidden_layers=46, num_attention_heads=32,
+                                num_key_value_heads=16, head_dim=128, intermediate_size=36864, vocab_size=256000,
+                                sliding_window=4096), 27227128320),
+    "google/gemma-3-270m": (dict(model_type="gemma3_text", hidden_size=640, num_hidden_layers=18, num_attention_heads=4,
+                                 num_key_value_heads=1, head_dim=256, intermediate_size=2048, vocab_size=262144,
+                                 sliding_window=512, sliding_window_pattern=6), 268098176),
+    "google/gemma-3-4b (text)": (dict(model_type="gemma3_text", hidden_size=2560, num_hidden_layers=34,
+                                      num_attention_heads=8, num_key_value_heads=4, head_dim=256,
+                                      intermediate_size=10240, vocab_size=262144, sliding_window=1024,
+                                      sliding_window_pattern=6), 3880099328),
+    "google/gemma-3-12b (text)": (dict(model_type="gemma3_text", hidden_size=3840, num_hidden_layers=48,
+                                       num_attention_heads=16, num_key_value_heads=8, head_dim=256,
+                                       intermediate_size=15360, vocab_size=262144, sliding_window=1024,
+                                       sliding_window_pattern=6), 11765788416),
+    "google/gemma-3-27b (text)": (dict(model_type="gemma3_text", hidden_size=5376, num_hidden_layers=62,
+                                       num_attention_heads=32, num_key_value_heads=16, head_dim=128,
+                                       intermediate_size=21504, vocab_size=262144, sliding_window=1024,
+                                       sliding_window_pattern=6), 27009002240),
     # DeepSeek: the totals without the multi-token-prediction layer (V3's checkpoint holds one more,
     # which the modelling code does not run): model cards "671B" and "15.7B"; exact counts by hand from
     # these values (tests/timing/published_models.sh writes the sums out)
@@ -236,3 +256,20 @@ def test_latent_attention_macs_by_hand(tmp_path):
         mxsim.hf.model_from_hf(dict(cfg, moe_layer_freq=2), ctx=8)
     with pytest.raises(ValueError, match="'first_k_dense_replace'.*0..26"):
         mxsim.hf.model_from_hf(dict(cfg, first_k_dense_replace=27), ctx=8)
+
+
+def test_text_config(tmp_path):
+    # a multimodal config's language model, described alone on request (named in the comment line)
+    g3, _ = CONFIGS["google/gemma-3-4b (text)"]
+    multi = dict(model_type="gemma3", text_config=g3, vision_config=dict(hidden_size=1152))
+    with pytest.raises(ValueError, match="'text_config': a multimodal config"):
+        mxsim.hf.model_from_hf(multi, ctx=64)
+    text = mxsim.hf.model_from_hf(multi, ctx=64, text_config=True)
+    assert "the language model only" in text and text.split("\n", 1)[1] == mxsim.hf.model_from_hf(g3, ctx=64).split("\n", 1)[1]
+    with pytest.raises(ValueError, match="'text_config': not in this config"):
+        mxsim.hf.model_from_hf(g3, ctx=64, text_config=True)
+    (tmp_path / "config.json").write_text(json.dumps(multi))
+    r = subprocess.run([sys.executable, "-m", "mxsim.hf", str(tmp_path / "config.json"), "--ctx", "64", "--text-config",
+                        "-o", str(tmp_path / "m.model")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "window_layers = 29" in (tmp_path / "m.model").read_text()  # 34 layers, 5 global
