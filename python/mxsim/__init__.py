@@ -34,7 +34,7 @@ import numpy as np
 from . import _lib
 from ._lib import lib
 
-__all__ = ["MxsimError", "MXTensor", "quantize", "dequantize", "gemm", "compare", "compare_columns", "Config",
+__all__ = ["MxsimError", "MxsimNote", "MXTensor", "quantize", "dequantize", "gemm", "compare", "compare_columns", "Config",
            "Trace", "run", "memory",
            "sweep", "merge", "cost", "report", "Records", "version", "PROFILES", "FEATURES", "library_path",
            "cli_path"]
@@ -141,11 +141,21 @@ def _ctx(threads=None):
     return c.p
 
 
+class MxsimNote(UserWarning):
+    """A fact about an input that is not an error (the CLI's "note:" lines; mxsim_ctx_notes): a
+    SCALE-Sim file SCALE-Sim itself would stop on, a SCALE-Sim v3 file timed by v2's rules, ..."""
+
+
 def _check(ctx, st):
     if st == _E_CANCELLED:  # the cancellation hook stopped the call (Ctrl-C)
         raise KeyboardInterrupt(lib.mxsim_errmsg(ctx).decode(errors="replace") or "cancelled")
     if st != 0:
         raise MxsimError(st, lib.mxsim_errmsg(ctx).decode(errors="replace"))
+    notes = lib.mxsim_ctx_notes(ctx)
+    if notes:
+        lib.mxsim_ctx_clear_notes(ctx)
+        for line in notes.decode(errors="replace").splitlines():
+            warnings.warn(line, MxsimNote, stacklevel=3)
 
 
 def _interruptible(ctx, work):

@@ -4,6 +4,7 @@ reference of the OCP MXINT8 rules, and its examples.
 The CLI is $MXSIM_CLI, else the one shipped in the package, else build/mxsim."""
 import concurrent.futures
 import json
+import warnings
 import os
 import pickle
 import shutil
@@ -311,3 +312,18 @@ def test_example_torch_linear():
     if r.returncode == 77:
         pytest.skip("torch not installed")
     assert r.returncode == 0, r.stderr
+
+
+def test_notes_are_warnings(tmp_path):
+    # a SCALE-Sim v3 .cfg under USER bandwidth loads, with the library's note as an MxsimNote warning
+    cfg = ("[general]\nrun_name = x\n[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 1\n"
+           "FilterSramSzkB: 1\nOfmapSramSzkB: 1\nIfmapOffset: 0\nFilterOffset: 10000000\nOfmapOffset: 20000000\n"
+           "Dataflow : ws\nBandwidth : 2\n[run_presets]\nInterfaceBandwidth: USER\n")
+    (tmp_path / "v2.cfg").write_text(cfg)
+    (tmp_path / "v3.cfg").write_text(cfg + "[layout]\nIfmapCustomLayout: False\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mxsim.Config(tmp_path / "v2.cfg")  # no note
+    with pytest.warns(mxsim.MxsimNote, match=r"v3\.cfg:17: a SCALE-Sim v3 file \(section \[layout\]\) with "
+                                             "InterfaceBandwidth USER"):
+        mxsim.Config(tmp_path / "v3.cfg")

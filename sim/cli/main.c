@@ -412,6 +412,13 @@ static int run(int argc, char **argv)
         else if ((rc = cli_parse(c, argc - 2, argv + 2, a)) == 0) rc = c->run(c, a, ctx);
         free(a);
     }
+    /* facts about the inputs that are not errors (a SCALE-Sim file SCALE-Sim itself stops on, ...) */
+    for (const char *n = mxsim_ctx_notes(ctx), *e; *n; n = e + 1) {
+        e = strchr(n, '\n');
+        fprintf(stderr, "mxsim %s: note: %.*s\n", cli_cmd, (int)(e - n), n);
+    }
+    if (mxsim_ctx_notes_lost(ctx))
+        fprintf(stderr, "mxsim %s: note: %u more notes\n", cli_cmd, mxsim_ctx_notes_lost(ctx));
     mxsim_ctx_destroy(ctx);
     return rc;
 }

@@ -161,7 +161,7 @@ typedef enum {
 #define MXSIM_MAX_GROUP 65536
 
 /* ---------------------------------------------------------------------------------------------
-** Context: error buffer and execution settings.  No other state. */
+** Context: error buffer, notes and execution settings.  No other state. */
 typedef struct mxsim_ctx mxsim_ctx;
 
 /* Creates a context.  *out is NULL on failure (MXSIM_E_NOMEM). */
@@ -171,6 +171,14 @@ MXSIM_API void mxsim_ctx_destroy(mxsim_ctx *ctx);
 /* Detail of the last failure on this context ("" after a successful call).  The string belongs
 ** to ctx: it is overwritten by the next call taking ctx and freed by mxsim_ctx_destroy. */
 MXSIM_API const char *mxsim_errmsg(const mxsim_ctx *ctx);
+/* Notes: facts about an input that are not errors but change how its numbers compare with
+** another tool (a SCALE-Sim file that SCALE-Sim itself would stop on, a SCALE-Sim v3 file timed
+** by v2's rules, ...), one line each ending in '\n', left by successful calls and kept until
+** mxsim_ctx_clear_notes ("" if none; the string belongs to ctx).  notes_lost counts those that
+** did not fit (about 1 KiB in all).  The CLI prints them on stderr after each input it reads. */
+MXSIM_API const char *mxsim_ctx_notes(const mxsim_ctx *ctx);
+MXSIM_API unsigned mxsim_ctx_notes_lost(const mxsim_ctx *ctx);
+MXSIM_API void mxsim_ctx_clear_notes(mxsim_ctx *ctx);
 /* Worker threads for compute kernels: 0 = all online CPUs (default), else 1..1024. */
 MXSIM_API mxsim_status mxsim_ctx_set_threads(mxsim_ctx *ctx, unsigned n_threads);
 /* SIMD path selection (default AUTO). */

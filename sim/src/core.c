@@ -75,6 +75,35 @@ mxsim_status mx_fail(mxsim_ctx *ctx, mxsim_status st, const char *fmt, ...)
     return st;
 }
 
+void mx_note(mxsim_ctx *ctx, const char *fmt, ...)
+{
+    if (ctx == NULL) return;
+    char line[MX_ERRMSG_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    mx_vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    size_t used = strlen(ctx->notes), len = strlen(line);
+    /* once per input: a file read twice (a sweep's points) leaves its note once */
+    for (const char *p = ctx->notes; (p = strstr(p, line)) != NULL; p += len)
+        if ((p == ctx->notes || p[-1] == '\n') && p[len] == '\n') return;
+    if (used + len + 2 > sizeof ctx->notes) {
+        ctx->n_notes_lost++;
+        return;
+    }
+    memcpy(ctx->notes + used, line, len);
+    memcpy(ctx->notes + used + len, "\n", 2);
+}
+
+MXSIM_API const char *mxsim_ctx_notes(const mxsim_ctx *ctx) { return ctx ? ctx->notes : ""; }
+
+MXSIM_API unsigned mxsim_ctx_notes_lost(const mxsim_ctx *ctx) { return ctx ? ctx->n_notes_lost : 0; }
+
+MXSIM_API void mxsim_ctx_clear_notes(mxsim_ctx *ctx)
+{
+    if (ctx != NULL) ctx->notes[0] = '\0', ctx->n_notes_lost = 0;
+}
+
 void mx_clear_err(mxsim_ctx *ctx)
 {
     if (ctx != NULL) ctx->err[0] = '\0';

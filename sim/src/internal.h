@@ -25,6 +25,8 @@ MX_INTERNAL double mx_strtod(const char *s, char **end);
 
 struct mxsim_ctx {
     char err[MX_ERRMSG_LEN]; /* detail of the last failure */
+    char notes[MX_ERRMSG_LEN]; /* mxsim_ctx_notes: lines left by successful calls, until cleared */
+    unsigned n_notes_lost;     /* notes that did not fit */
     unsigned n_threads;      /* 0 = all online CPUs */
     mxsim_simd simd;
     mxsim_cancel_fn cancel; /* polled by long operations; NULL: none */
@@ -68,6 +70,9 @@ struct mxsim_mx {
 ** `return mx_fail(ctx, MXSIM_E_INPUT, "%s: ...", path)`. */
 MX_INTERNAL mxsim_status mx_fail(mxsim_ctx *ctx, mxsim_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Appends one line to ctx's notes (a fact about the input a user should know that is not an
+** error: mxsim_ctx_notes); a note that does not fit is counted, not written. */
+MX_INTERNAL void mx_note(mxsim_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The end of a table builder: on success hands t over as *out, else frees it; returns st. */
 static inline mxsim_status mx_table_handover(mxsim_table *t, mxsim_status st, mxsim_table **out)

@@ -567,6 +567,13 @@ bad cfg-v3-sparsity 2 "ss_sparse.cfg:15: field 'SparsitySupport': 'true': SCALE-
 bad cfg-v3-layout 2 "ss_layout.cfg:15: field 'IfmapCustomLayout': 'True': SCALE-Sim v3's custom SRAM layout (bank conflicts) is not modelled" -- "$MXSIM" config --config "$in/ss_layout.cfg" --dump
 bad cfg-v3-ramulator 2 "ss_ramulator.cfg:16: field 'UseRamulatorTrace': 'True': SCALE-Sim v3's Ramulator DRAM timing is not modelled" -- "$MXSIM" config --config "$in/ss_ramulator.cfg" --dump
 bad cfg-v3-bank-bandwidth 2 "ss_bankbw.cfg:15: field 'IfmapSRAMBankBandwidth': '10' differs from Bandwidth '2' (line 13)" -- "$MXSIM" config --config "$in/ss_bankbw.cfg" --dump
+# configparser features SCALE-Sim relies on that mxsim does not model: named, not misread
+scfg ss_default '[DEFAULT]\nDataflow = is\n[general]\nrun_name = x\n'
+bad cfg-default-section 2 "ss_default.cfg:2: field 'Dataflow' in [DEFAULT]: configparser gives [DEFAULT]'s keys to every section" -- "$MXSIM" config --config "$in/ss_default.cfg" --dump
+scfg ss_interp '[architecture_presets]\nArrayWidth: 8\nArrayHeight: %%(arraywidth)s\n'
+bad cfg-interpolation 2 "ss_interp.cfg:3: field 'ArrayHeight': '%(arraywidth)s': configparser's %(name)s interpolation is not expanded" -- "$MXSIM" config --config "$in/ss_interp.cfg" --dump
+scfg ss_spaced '[ architecture_presets ]\nArrayHeight: 16\n'
+bad cfg-section-blanks 2 "ss_spaced.cfg:2: field 'ArrayHeight' in [ architecture_presets ]: SCALE-Sim reads it only from [architecture_presets]" -- "$MXSIM" config --config "$in/ss_spaced.cfg" --dump
 bad csv-headerless 2 "ss_headerless.csv:1: the first line is a layer ('Conv1', 8 values), not a header: SCALE-Sim skips the first line whatever it holds, so it would silently drop this layer; add a header line" -- "$MXSIM" trace convert "$in/ss_headerless.csv" "$out/x.trace"
 bad csv-blank-first-line 2 "ss_blank1.csv:1: empty line: SCALE-Sim takes the first line as the header" -- "$MXSIM" trace check "$in/ss_blank1.csv"
 bad csv-v3-sparsity 2 "ss_sparse.csv:2: field 'Sparsity' (value 9): '2:4' is SCALE-Sim v3's N:M sparsity ratio" -- "$MXSIM" run --config "$cfg" "$in/ss_sparse.csv" -o "$out/r.csv"

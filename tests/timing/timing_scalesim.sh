@@ -4,7 +4,7 @@
 #  1. every row of the grid (our configs and layers in CALC and USER bandwidth; v2's shipped
 #     configs on its shipped topologies; SCALE-Sim v3 on its scale.cfg): mxsim's total cycles ==
 #     SCALE-Sim's "Total Cycles" (0 differences), analytic engine, and the detailed engine where
-#     it admits the ops;
+#     it admits the ops; and mxsim's cycles_mem_stall == SCALE-Sim's "Stall Cycles";
 #  2. every .cfg shipped with SCALE-Sim v2 and v3 loads, but v3's that switch on a model mxsim lacks
 #     (refused, naming the key); v3's scale.cfg and eyeriss.cfg give the same totals as the v2 grid
 #     configs of the same machine; unknown keys stay errors;
@@ -15,10 +15,10 @@ t=$MXSIM_TEST_TMP; rm -rf "$t" && mkdir -p "$t"
 d=$MXSIM_SOURCE_DIR/tests/timing/scalesim; fails=0
 fail() { echo "FAIL: $*"; fails=$((fails+1)); }
 
-# mxsim totals of one (config, topology) pair, one line per layer: "layer total"
+# mxsim totals of one (config, topology) pair, one line per layer: "layer total stall"
 totals() { # cfg topo [extra args]
   local c=$1 tp=$2; shift 2
-  "$MXSIM" run --config "$c" --format csv "$@" "$tp" | awk -F, 'NR>1 && $1!="TOTAL"{print $1, $7}'
+  "$MXSIM" run --config "$c" --format csv "$@" "$tp" | awk -F, 'NR>1 && $1!="TOTAL"{print $1, $7, $12}'
 }
 
 # 1. CALC grid, analytic and detailed
@@ -29,11 +29,13 @@ while read -r c tp; do
   totals "$cf" "$d/topologies/$tp" > "$t/mx" || { fail "mxsim run $c $tp"; continue; }
   grep -v '^#' "$d/grid.csv" | awk -F, -v c="$c" -v tp="$tp" '$1==c && $2==tp{print $4, $5, $6, $7}' > "$t/ss"
   [ "$(wc -l < "$t/mx")" = "$(wc -l < "$t/ss")" ] || { fail "$c $tp: layer counts differ"; continue; }
-  while read -r l mode ss_tot ss_stall <&3 && read -r ml mx_tot <&4; do
+  while read -r l mode ss_tot ss_stall <&3 && read -r ml mx_tot mx_stall <&4; do
     [ "$l" = "$ml" ] || { fail "$c $tp: layer order $l vs $ml"; continue; }
     if [ "$mode" = CALC ]; then rows=$((rows+1)); else urows=$((urows+1)); fi
     [ "$ss_stall" = 0 ] || srows=$((srows+1))
     [ "$mx_tot" = "$ss_tot" ] || { bad=$((bad+1)); echo "MISMATCH $c $tp $l ($mode): mxsim $mx_tot, SCALE-Sim $ss_tot"; }
+    # cycles_mem_stall is SCALE-Sim's "Stall Cycles" (architecture.md section 8)
+    [ "$mx_stall" = "$ss_stall" ] || { bad=$((bad+1)); echo "MISMATCH $c $tp $l ($mode): stall mxsim $mx_stall, SCALE-Sim $ss_stall"; }
   done 3< "$t/ss" 4< "$t/mx"
   # detailed engine, compat mode: small arrays only (its limit is 2^26 PE-cycles per op)
   case $c in *google*) continue;; esac
@@ -43,9 +45,10 @@ while read -r c tp; do
     grep -q '2^26' "$t/det.err" || { dbad=$((dbad+1)); echo "DETAIL $c $tp: failed: $(head -c 300 "$t/det.err")"; }
     continue
   fi
-  awk -F, 'NR>1 && $1!="TOTAL"{print $1, $7}' "$t/det" > "$t/mxd"
-  while read -r l mx_tot <&3 && read -r dl d_tot <&4; do
-    drows=$((drows+1)); [ "$mx_tot" = "$d_tot" ] || { dbad=$((dbad+1)); echo "DETAIL $c $tp $l: $d_tot vs $mx_tot"; }
+  awk -F, 'NR>1 && $1!="TOTAL"{print $1, $7, $12}' "$t/det" > "$t/mxd"
+  while read -r l mx_tot mx_st <&3 && read -r dl d_tot d_st <&4; do
+    drows=$((drows+1))
+    [ "$mx_tot $mx_st" = "$d_tot $d_st" ] || { dbad=$((dbad+1)); echo "DETAIL $c $tp $l: total, stall $d_tot $d_st vs $mx_tot $mx_st"; }
   done 3< "$t/mx" 4< "$t/mxd"
 done < "$t/pairs"
 echo "grid: $rows CALC + $urows USER rows ($srows where SCALE-Sim stalls), $bad differences; detailed engine: $drows rows, $dbad differences"
@@ -99,6 +102,30 @@ ex 155135 "$d/configs/grid/small8_os.cfg" "$G" --array 32x32 --dataflow is
 ex 179202 "$d/configs/grid/scale_is.cfg" "$G" --set report.scalesim_compat=0
 A='Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nConv1, 224, 224, 11, 11, 3, 96, 4,\n'
 ex 121124 "$d/configs/v2/scale.cfg" "$A"
+# the last output row waits on the output buffer: SCALE-Sim 2.0.2's total ends at that row's write,
+# its "Stall Cycles" sum does not count it (5,308 total and 1,132 stall in SCALE-Sim 2.0.2, run in
+# an audit of session 20; mxsim reported 1,133 before)
+printf '[general]\nrun_name = f\n[architecture_presets]\nArrayHeight: 9\nArrayWidth: 10\nIfmapSramSzkB: 3\nFilterSramSzkB: 3\nOfmapSramSzkB: 3\nIfmapOffset: 0\nFilterOffset: 10000000\nOfmapOffset: 20000000\nDataflow : is\nBandwidth : 4\n[run_presets]\nInterfaceBandwidth: USER\n' > "$t/is9x10.cfg"
+printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Stride height,\nL0, 19, 40, 4, 2, 4, 32, 2,\n' > "$t/l0.csv"
+got=$(totals "$t/is9x10.cfg" "$t/l0.csv")
+[ "$got" = "L0 5308 1132" ] && echo "ok   last row's write: total 5308, stall 1132" || fail "last row's write: got '$got', want 'L0 5308 1132'"
+# notes on stderr (not errors): a v3 file under USER (v3 counts USER stalls otherwise), a
+# [network_presets] TopologyCsvLoc (SCALE-Sim stops on it), rows without the trailing comma
+# (SCALE-Sim stops on them); none for the plain v2 file above
+note_has() { grep -qF "$1" "$t/note.err" && echo "ok   note: $2" || fail "note $2: $(cat "$t/note.err")"; }
+{ cat "$t/is9x10.cfg"; printf '[layout]\nIfmapCustomLayout: False\n[network_presets]\nTopologyCsvLoc = "x.csv"\n'; } > "$t/v3u.cfg"
+"$MXSIM" run --config "$t/v3u.cfg" "$t/l0.csv" -o "$t/v3u.csv" 2> "$t/note.err" || fail "v3u.cfg run"
+note_has "mxsim run: note: $t/v3u.cfg:17: a SCALE-Sim v3 file (section [layout]) with InterfaceBandwidth USER" "v3 + USER"
+note_has "mxsim run: note: $t/v3u.cfg:19: SCALE-Sim 2.0.2 and v3 stop on [network_presets] TopologyCsvLoc" "TopologyCsvLoc"
+"$MXSIM" run --config "$t/is9x10.cfg" "$t/l0.csv" -o "$t/v2u.csv" 2> "$t/note.err"
+[ -s "$t/note.err" ] && fail "a v2 file left a note: $(cat "$t/note.err")" || echo "ok   no note for a v2 file"
+printf 'Layer, M, N, K,\na, 10, 20, 30\nb, 5, 6, 7,\nc, 1, 2, 3\n' > "$t/nocomma.csv"
+"$MXSIM" trace check "$t/nocomma.csv" > /dev/null 2> "$t/note.err" || fail "nocomma.csv check"
+note_has "nocomma.csv:2: a row without its trailing comma (2 such rows)" "rows without the trailing comma"
+# a depthwise row (name with DP) is one 1-channel layer per channel in both modes
+printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nConv2_DP, 16, 16, 3, 3, 8, 1, 1,\n' > "$t/dp.csv"
+got=$("$MXSIM" trace cat "$t/dp.csv" | grep -c "name=Conv2_DP m=196 n=1 k=9 repeat=8 ")
+[ "$got" = 1 ] && echo "ok   depthwise row, native mode: 8 x (196 x 1 x 9)" || fail "depthwise native: $("$MXSIM" trace cat "$t/dp.csv")"
 ex 117302 "$d/configs/v2/scale.cfg" "$A" --set report.scalesim_compat=0
 printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nc, 32, 32, 5, 5, 3, 16, 2,\n' > "$t/c.csv"
 "$MXSIM" trace cat --scalesim-compat "$t/c.csv" | grep -q "m=225 n=16 k=75" && echo "ok   ceil output size" || fail "compat conv size"

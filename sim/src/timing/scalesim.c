@@ -17,8 +17,10 @@
 ** Ignored: nothing of SCALE-Sim v2's total; v3's layout, sparsity and Ramulator models are
 ** refused when switched on (tconfig.c).
 ** Invariant: total = array cycles - 1 + the stall above (which, as SCALE-Sim's, can be
-** negative); tests/timing/scalesim: 0 differences from SCALE-Sim on 267 CALC and 133 USER layer
-** runs.
+** negative) + the last output row's write (ss_user_sim: SCALE-Sim's total ends when that row is
+** written, its stall sum does not count the write; mxsim adds it to the fill/drain column);
+** tests/timing/scalesim: 0 differences from SCALE-Sim in total and stall cycles on 267 CALC and
+** 133 USER layer runs.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -306,13 +308,18 @@ static void ss_cost(const ss_dims *d, double *visits, double *elems)
              (d->H ? (double)d->H * (double)d->W * (double)d->Ch : 0);
 }
 
-/* SCALE-Sim's USER-mode total minus the array's last-cycle index, stepped over every demand row:
-** the stalls of all rows but the last plus the last row's write delay (its total is the cycle
-** at which the last output row is written).  It can be negative, as SCALE-Sim's "Stall Cycles"
-** is (151x104x78 on 25x28 OS, 5 KiB, 64 words/cycle: -3 in SCALE-Sim 2.0.2 and here; mxsim
-** used to replace such values by the estimate, 0, 3 cycles above SCALE-Sim's total).  Returns 0
-** with *stall set, -1 when the op is beyond the stepping limits, -2 when memory runs out. */
-static int ss_user_sim(const ss_dims *d, int64_t sa, int64_t sb, int64_t so, int64_t bw, int64_t *stall_out)
+/* SCALE-Sim's USER-mode stall, stepped over every demand row: its "Stall Cycles", the sum over
+** every row of the row's worst stall (a read refill, or the output buffer's write delay), and
+** *last_out, what its total adds beyond array cycles - 1 and that sum: its total is the cycle at
+** which the last output row is written, the stalls of the rows before it plus that row's write
+** delay + 1, where the sum has the last row's worst stall (9x10 IS, 3 KiB, 4 words/cycle, conv
+** 19x40, 4x2 filter, 4 -> 32 channels, stride 2: total 5,308, stall 1,132, write 1).  The stall
+** can be negative, as SCALE-Sim's is (151x104x78 on 25x28 OS, 5 KiB, 64 words/cycle: -3 in SCALE-Sim
+** 2.0.2 and here; mxsim used to replace such values by the estimate, 0, 3 cycles above SCALE-Sim's
+** total).  Returns 0 with *stall_out and *last_out set, -1 when the op is beyond the stepping
+** limits, -2 when memory runs out. */
+static int ss_user_sim(const ss_dims *d, int64_t sa, int64_t sb, int64_t so, int64_t bw, int64_t *stall_out,
+                       int64_t *last_out)
 {
     int64_t rf, cf, fl;
     double visits, elems;
@@ -338,7 +345,8 @@ static int ss_user_sim(const ss_dims *d, int64_t sa, int64_t sb, int64_t so, int
     free(b.first);
     free(b.set);
     free(o.cnt);
-    *stall_out = extra;
+    *stall_out = stall;
+    *last_out = extra - stall;
     return oom ? -2 : 0;
 }
 
@@ -401,11 +409,12 @@ mxsim_status mx_tscalesim_prepare(mxsim_ctx *ctx, const mxsim_tconfig *cfg, cons
                        "row, at most 2^32 buffer-column visits and 2^26 operand elements per op; this op takes "
                        "%.3g visits and %.3g elements: time it with InterfaceBandwidth: CALC "
                        "(--set report.scalesim_bw=calc), or split the layer", where, visits, elems);
-    int64_t st = 0;
-    if (ss_user_sim(&d, a->half_a_bytes * 2, a->half_b_bytes * 2, a->half_c_bytes * 2, ss_bw(a), &st) != 0)
+    int64_t st = 0, last = 0;
+    if (ss_user_sim(&d, a->half_a_bytes * 2, a->half_b_bytes * 2, a->half_c_bytes * 2, ss_bw(a), &st, &last) != 0)
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory stepping SCALE-Sim's USER buffers (%.3g operand "
                        "elements)", where, elems);
     op->ss_stall = st;
+    op->ss_last = last;
     op->ss_ready = 1;
     return MXSIM_OK;
 }
@@ -413,12 +422,14 @@ mxsim_status mx_tscalesim_prepare(mxsim_ctx *ctx, const mxsim_tconfig *cfg, cons
 /* The USER stall of a caller that did not call mx_tscalesim_prepare: stepped within the same
 ** limits; beyond them (or out of memory) the closed-form estimate of ss_user_estimate, which can
 ** be several percent off.  mxsim_time_op calls prepare, which refuses those ops instead. */
-static int64_t ss_stall_unprepared(const mx_tarch *a, const mx_top_resolved *op, int64_t tc)
+static int64_t ss_stall_unprepared(const mx_tarch *a, const mx_top_resolved *op, int64_t tc, int64_t *last)
 {
     ss_dims d;
     ss_dims_of(a, op, &d);
     int64_t st = 0;
-    if (ss_user_sim(&d, a->half_a_bytes * 2, a->half_b_bytes * 2, a->half_c_bytes * 2, ss_bw(a), &st) == 0) return st;
+    *last = 0;
+    if (ss_user_sim(&d, a->half_a_bytes * 2, a->half_b_bytes * 2, a->half_c_bytes * 2, ss_bw(a), &st, last) == 0) return st;
+    *last = 0;
     return ss_user_estimate(a, op, ss_bw(a), tc);
 }
 
@@ -426,12 +437,13 @@ void mx_tscalesim_finish(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_t
                          mxsim_tstats *st)
 {
     int64_t array = st->cycles_compute + st->cycles_fill_drain + st->cycles_exp_stall + st->cycles_lane_limit;
+    int64_t last = 0;
     st->cycles_mem_stall = cfg->scalesim_bw == MXSIM_SCALESIM_BW_CALC ? 0
-                           : op->ss_ready                             ? op->ss_stall
-                                                                      : ss_stall_unprepared(a, op, array);
+                           : op->ss_ready                             ? (last = op->ss_last, op->ss_stall)
+                                                                      : ss_stall_unprepared(a, op, array, &last);
     st->cycles_dram_bw = st->cycles_mem_stall; /* SCALE-Sim's stalls are bandwidth stalls */
     st->cycles_dram_latency = 0;
-    /* SCALE-Sim prints the index of the last cycle */
-    st->cycles_fill_drain -= 1;
-    st->cycles_total = array - 1 + st->cycles_mem_stall;
+    /* SCALE-Sim prints the index of the last cycle; the last output row's write ends its total */
+    st->cycles_fill_drain += last - 1;
+    st->cycles_total = array - 1 + last + st->cycles_mem_stall;
 }

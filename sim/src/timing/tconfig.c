@@ -372,6 +372,8 @@ static const struct {
     {"DRAM_row_size", "v3 Accelergy: energy action counts only"},
     {"DRAM_bank_size", "v3 Accelergy: energy action counts only"},
     {"TopologyCsvLoc", "[network_presets]: the topology is given on the command line"},
+    {"NonZeroElems", "[sparsity] of early v2 configs: read by no SCALE-Sim code"},
+    {"SparseAcc", "v2 sparsesim/system.cfg: read by no SCALE-Sim code"},
     {"save_disk_space", "SCALE-Sim trace-file option"},
 };
 
@@ -432,6 +434,9 @@ typedef struct {
     int have[N_SS_REQ];          /* line of each required key, 0: not seen */
     char bank_bw[2][64];         /* v3 [layout] Ifmap/FilterSRAMBankBandwidth, "" if absent */
     int bank_line[2];
+    int v3_line;                 /* first line of a v3-only section or key (the notes), 0: none */
+    char v3_what[80];
+    int csvloc_line;             /* [network_presets] TopologyCsvLoc, which SCALE-Sim cannot read */
 } ss_seen;
 
 static int ss_off_value(const char *v)
@@ -451,6 +456,20 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
     } map[] = {{"ArrayHeight", "array.rows"},  {"ArrayWidth", "array.cols"},
                {"IfmapSramSzkB", "sram.a_kib"}, {"FilterSramSzkB", "sram.b_kib"},
                {"OfmapSramSzkB", "sram.c_kib"}};
+    if (!strcmp(section, "DEFAULT"))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s' in [DEFAULT]: configparser gives [DEFAULT]'s keys to every "
+                       "section, which mxsim does not model: write the key in the section SCALE-Sim reads it from", where,
+                       key);
+    if (strstr(val, "%(") != NULL)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s': configparser's %%(name)s interpolation is not expanded "
+                       "by mxsim: write the value itself", where, key, val);
+    /* what the notes of scalesim_file_checks need: a file written for SCALE-Sim v3, a section v2 stops on */
+    static const char *const v3_sections[] = {"layout", "sparsity", "run_presets_v3", "memory"};
+    for (size_t i = 0; !ss->v3_line && i < sizeof v3_sections / sizeof v3_sections[0]; i++)
+        if (!strcmp(section, v3_sections[i])) ss->v3_line = line, mx_snprintf(ss->v3_what, sizeof ss->v3_what, "section [%s]", section);
+    for (size_t i = 0; !ss->v3_line && i < sizeof k_ss_v3_off / sizeof k_ss_v3_off[0]; i++)
+        if (key_is(key, k_ss_v3_off[i].key)) ss->v3_line = line, mx_snprintf(ss->v3_what, sizeof ss->v3_what, "key %s", key);
+    if (key_is(key, "TopologyCsvLoc")) ss->csvloc_line = line;
     int req = -1;
     for (int i = 0; i < N_SS_REQ; i++)
         if (key_is(key, k_ss_required[i].key)) req = i;
@@ -519,7 +538,9 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
         }
     for (size_t i = 0; i < sizeof k_scalesim_ignored / sizeof k_scalesim_ignored[0]; i++)
         if (key_is(key, k_scalesim_ignored[i].key)) return MXSIM_OK;
-    return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown SCALE-Sim key", where, key);
+    return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': unknown SCALE-Sim key (configparser takes any key and SCALE-Sim "
+                   "ignores those it does not read; mxsim refuses one it does not know rather than drop a setting "
+                   "unread: check its spelling)", where, key);
 }
 
 /* The checks of a whole .cfg: the bandwidth under USER, v3's bank bandwidths, the required
@@ -594,6 +615,14 @@ static mxsim_status scalesim_file_checks(mxsim_ctx *ctx, mxsim_tconfig *cfg, con
                        "does not guess it", path, sec, k_ss_required[i].key,
                        have_sec ? "" : " (no such section)", have_sec ? "NoOptionError" : "NoSectionError");
     }
+    if (ss->user_bw && ss->v3_line)
+        mx_note(ctx, "%s:%d: a SCALE-Sim v3 file (%s) with InterfaceBandwidth USER: mxsim times it by SCALE-Sim 2.0.2's "
+                "rules; v3's buffers count USER stalls differently, so its totals can differ by a few cycles per layer "
+                "(sim/doc/architecture.md section 8)", path, ss->v3_line, ss->v3_what);
+    if (ss->csvloc_line)
+        mx_note(ctx, "%s:%d: SCALE-Sim 2.0.2 and v3 stop on [network_presets] TopologyCsvLoc (their reader looks for it "
+                "in [architecture_presets]); mxsim ignores it: the topology is the one on the command line", path,
+                ss->csvloc_line);
     return MXSIM_OK;
 }
 
@@ -671,7 +700,8 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
             }
             *close = '\0';
             cont_key[0] = '\0';
-            mx_snprintf(section, sizeof section, "%s", mx_ttrim(s + 1));
+            /* configparser keeps the name as written: "[ general ]" is not [general] to SCALE-Sim */
+            mx_snprintf(section, sizeof section, "%s", scalesim ? s + 1 : mx_ttrim(s + 1));
             sec_general |= !strcmp(section, "general");
             sec_run |= !strcmp(section, "run_presets");
             sec_arch |= !strcmp(section, "architecture_presets");

@@ -57,8 +57,9 @@ typedef struct {
     int64_t out_g;              /* group of an MXINT8 output along n (the op's or config's G) */
     int64_t repeat;
     const mxsim_top *src;       /* the op as given (SCALE-Sim conv geometry for compat mode) */
-    int ss_ready;               /* compat USER: ss_stall set by mx_tscalesim_prepare */
-    int64_t ss_stall;
+    int ss_ready;               /* compat USER: ss_stall and ss_last set by mx_tscalesim_prepare */
+    int64_t ss_stall;           /* SCALE-Sim's "Stall Cycles" */
+    int64_t ss_last;            /* its total less array cycles - 1 and that stall: the last row's write */
 } mx_top_resolved;
 
 /* A SCALE-Sim conv layer's strides in mxsim_top.conv_s (the public struct has one stride field):

@@ -686,6 +686,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
     if (st != MXSIM_OK) return st;
     int kind = 0, kind_line = 0; /* 4: GEMM rows, 8: conv rows (8 or 9 values), set by the first */
     unsigned char *names_changed = NULL;
+    int n_no_comma = 0, first_no_comma = 0; /* rows without the trailing comma (the note) */
     char where[600];
     mx_lines cur;
     mx_text_lone_cr_to_lf(buf); /* as SCALE-Sim's open() reads it */
@@ -728,14 +729,17 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
             st = mx_fail(ctx, MXSIM_E_INPUT, "%s: missing trailing comma (SCALE-Sim rows end with ',')", where);
             break;
         }
+        if (no_comma && n_no_comma++ == 0) first_no_comma = cur.line;
         if (!row_shape_ok(f, nf)) {
             st = mx_fail(ctx, MXSIM_E_INPUT,
                          "%s: %d values%s%s%s: a row has 4 (Layer, M, N, K) or 8 (Layer name, IFMAP Height, IFMAP "
                          "Width, Filter Height, Filter Width, Channels, Num Filter, Strides), or 9 (Stride height, "
                          "Stride width)%s", where, nf, dropped[0] ? " (SCALE-Sim drops '" : "", dropped,
                          dropped[0] ? "', the text after the last comma)" : "",
-                         nf > 9 || (nf > 4 && nf < 8) ? "; SCALE-Sim would read the first of them and ignore the rest, "
-                                                        "which mxsim does not do silently: remove the extra columns"
+                         nf > 9 || (nf > 4 && nf < 8) ? "; SCALE-Sim reads a row's values by position and stops on, or "
+                                                        "misreads, the others (v3 reads a 10-value conv row as its "
+                                                        "sparsity layout); mxsim does not guess which are meant: remove "
+                                                        "the extra columns"
                          : nf < 4 && semicolons ? "; the line separates its values with ';': a topology's are separated "
                                                   "by ',' (export the sheet as comma-separated CSV)" : "");
             break;
@@ -813,7 +817,9 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
             int64_t sh = v[7], sw = nv == 9 ? v[8] : v[7];
             int64_t ho = conv_out(v[1], v[3], sh, ss), wo = conv_out(v[2], v[4], sw, ss);
             op.m = ho * wo;            /* im2col: one row per output pixel (<= 2^62: no overflow) */
-            if (ss && strstr(f[0], "DP") != NULL) { /* SCALE-Sim: depthwise, a layer per channel */
+            /* SCALE-Sim's topology convention: depthwise, a layer per channel.  It says what the
+            ** layer is, so the native mode reads it too (it read a dense K = Fh Fw C until session 20) */
+            if (strstr(f[0], "DP") != NULL) {
                 op.repeat = v[5];
                 v[5] = 1;
             }
@@ -836,6 +842,12 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
     /* a topology of no layer (its header alone): `run` refused it, `trace check` said ok, convert
     ** wrote an empty trace; one rule for all */
     if (st == MXSIM_OK && t->n == 0) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: no layer rows after the header", path);
+    /* SCALE-Sim keeps a row's values up to its last comma: without the trailing one it reads a
+    ** value fewer and stops (IndexError), so such a file has no SCALE-Sim result to compare with */
+    if (st == MXSIM_OK && n_no_comma)
+        mx_note(ctx, "%s:%d: a row without its trailing comma (%d such rows): SCALE-Sim drops a row's text after the "
+                "last comma, reads a value fewer and stops on it; mxsim reads every value (--require-comma refuses such "
+                "rows)", path, first_no_comma, n_no_comma);
     return close_text_trace(st, buf, t, out);
 }
 
