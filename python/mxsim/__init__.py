@@ -40,6 +40,7 @@ __all__ = ["MxsimError", "MxsimNote", "MXTensor", "quantize", "dequantize", "gem
            "cli_path"]
 
 PROFILES = ("ocp", "mase", "mase-cuda", "microxcaling")
+B_VIEW = -1  # Trace.b_tensors of an op whose B is a view of a tensor another op counts (MXSIM_B_VIEW)
 _DT_F32, _DT_BF16, _DT_I8, _DT_U8, _DT_U16 = 0, 1, 2, 3, 4
 _NP = {_DT_F32: np.float32, _DT_BF16: np.uint16, _DT_I8: np.int8, _DT_U8: np.uint8, _DT_U16: np.uint16,
        5: np.int64, 6: np.int32}
@@ -981,7 +982,8 @@ class Trace:
 
     @property
     def b_tensors(self):
-        """Per op, the distinct B tensors it stores (trace key b_tensors: shared weights, idle experts);
+        """Per op, the distinct B tensors it stores (trace key b_tensors: shared weights, idle experts;
+        -1, mxsim.B_VIEW, for a view of a tensor another op counts, the text's b_tensors=0);
         0 where not given: one per execution, i.e. its repeat."""
         return [int(lib.mxsim_trace_b_tensors(self._h.ptr, i)) for i in range(len(self))]
 

@@ -29,8 +29,10 @@ import tempfile
 #   window:   where a sliding window comes from: "sliding_window" (every layer, whenever not null),
 #             "use_sliding_window" (Qwen: off unless that flag is set, then the layers from
 #             max_window_layers on), "alternate" (Gemma-2/3: one global layer in every `pattern`)
-#   mla:      multi-head latent attention (DeepSeek): the kv_lora_rank keys; router_bias: the
-#             router's e_score_correction_bias per MoE layer (DeepSeek-V3)
+#   mla:      multi-head latent attention (DeepSeek): the kv_lora_rank keys; topk: topk_method's
+#             class default (the router has an e_score_correction_bias per MoE layer with "noaux_tc")
+#   defaults: class defaults copied from the config class, for keys a config leaves out (Gemma-3's
+#             text_config in a multimodal config.json gives only a few keys)
 #   require:  keys whose absence would take a class default this table does not copy (Mistral's
 #             8 KV heads and 4096-key window, Gemma's head_dim 256, ...): absent is refused
 _DEEPSEEK_MOE = ("n_routed_experts", "num_experts_per_tok", "moe_intermediate_size", "n_shared_experts")
@@ -53,11 +55,13 @@ FAMILIES = {
     "gemma": dict(tied=True, window=None, require=("num_key_value_heads", "head_dim")),
     "gemma2": dict(tied=True, norms=4, window="alternate", pattern=2,
                    require=("num_key_value_heads", "head_dim", "sliding_window")),
-    "gemma3_text": dict(tied=True, norms=4, qk_norm=True, window="alternate", pattern="sliding_window_pattern",
-                        require=("num_key_value_heads", "head_dim", "sliding_window")),
+    # transformers' Gemma3TextConfig defaults (models/gemma3/configuration_gemma3.py)
+    "gemma3_text": dict(tied=True, norms=4, qk_norm=True, window="alternate", pattern=("sliding_window_pattern", 6),
+                        require=(), defaults=dict(num_attention_heads=8, num_key_value_heads=4, head_dim=256,
+                                                  vocab_size=262208, sliding_window=4096)),
     "phi3": dict(tied=False, window="sliding_window", require=()),
-    "deepseek_v2": dict(tied=False, window=None, mla=True, moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
-    "deepseek_v3": dict(tied=False, window=None, mla=True, router_bias=True, moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
+    "deepseek_v2": dict(tied=False, window=None, mla=True, topk="greedy", moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
+    "deepseek_v3": dict(tied=False, window=None, mla=True, topk="noaux_tc", moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
 }
 MAX_DIM = 2 ** 31  # the model file's limit for a transformer key (traces/FORMAT.md)
 
@@ -113,6 +117,8 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
         raise ValueError(f"{_clean(src)}: key 'model_type': {_clean(repr(mt))[:60]} is not one this converter describes exactly "
                          f"({', '.join(sorted(FAMILIES))}); write the model file by hand (traces/FORMAT.md)")
     fam = FAMILIES[mt]
+    taken = sorted(k for k in fam.get("defaults", {}) if cfg.get(k) is None)
+    cfg = dict(cfg, **{k: fam["defaults"][k] for k in taken})
     for key in fam["require"]:
         if key not in cfg:
             raise ValueError(f"{_clean(src)}: key '{key}': missing (the {mt} config class's default is not "
@@ -153,9 +159,14 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
         if cfg.get(key):
             raise ValueError(f"{src}: key '{key}': biases of this kind are not described here: "
                              "add them as param lines by hand")
-    window, wl = _window(cfg, src, fam, L)
+    if cfg.get("use_bidirectional_attention"):  # EmbeddingGemma: an encoder, no cache, no LM head
+        raise ValueError(f"{_clean(src)}: key 'use_bidirectional_attention': a bidirectional encoder (an embedding "
+                         "model) is not a decoder this converter describes: write its model file by hand (kv_cache = 0, "
+                         "no vocab)")
+    window, wl = _window(cfg, src, fam, L, taken)
     lines = [f"# {mt} from {_clean(os.path.basename(src))} (mxsim.hf.model_from_hf"
-             + (", the language model only: no vision encoder" if text_config else "") + f"): hidden_size {d}, "
+             + (", the language model only: no vision encoder" if text_config else "")
+             + (f"; the config class's defaults for {', '.join(taken)}" if taken else "") + f"): hidden_size {d}, "
              f"num_hidden_layers {L}, num_attention_heads {H}, "
              + (f"qk_nope_head_dim {hd}" if mla else f"num_key_value_heads {kvh}, head_dim {hd}")
              + f", vocab_size {V}, tie_word_embeddings {str(tied).lower()}",
@@ -166,7 +177,7 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
     ql = C = 0
     if mla:  # DeepSeek's latent attention (traces/FORMAT.md): q_lora_rank null puts no bottleneck on Q
         C = _int(cfg, src, "kv_lora_rank")
-        ql = _int(cfg, src, "q_lora_rank", 0, lo=0)
+        ql = 0 if cfg.get("q_lora_rank") is None else _int(cfg, src, "q_lora_rank")  # null: no bottleneck
         lines += [f"rope_head_dim = {_int(cfg, src, 'qk_rope_head_dim')}", f"v_head_dim = {_int(cfg, src, 'v_head_dim')}",
                   f"kv_lora_rank = {C}"] + ([f"q_lora_rank = {ql}"] if ql else [])
     moe = fam.get("moe")
@@ -223,31 +234,40 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
         lines.append(f"param = q_a_layernorm {ql} {L} norm")
     if mla:
         lines.append(f"param = kv_a_layernorm {C} {L} norm")
-    if fam.get("router_bias"):
-        lines.append(f"param = e_score_correction_bias {E} {L - dense} bias   # the router's, per MoE layer")
+    topk = cfg.get("topk_method", fam.get("topk"))
+    if mla and topk == "noaux_tc":  # DeepSeek's MoEGate creates it only for this method
+        lines.append(f"param = e_score_correction_bias {E} {L - dense} bias   # the router's, per MoE layer "
+                     "(a checkpoint tensor; transformers holds it as a buffer)")
     if shf and not mla:
         lines.append(f"param = shared_expert_gate {d} {L} gate   # d x 1 per layer: its MACs are not timed")
     return "\n".join(lines) + "\n"
 
 
-def _window(cfg, src, fam, L):
+def _window(cfg, src, fam, L, taken):
     """(window keys or None, how many of the L layers use it): from the family's rule, checked
-    against the config's layer_types where it has one (newer transformers write it)"""
+    against the config's layer_types where it has one (newer transformers write it); a class
+    default it uses is added to taken"""
     how, window, wl = fam["window"], None, L
     if how == "sliding_window" and cfg.get("sliding_window") is not None:
         window = _int(cfg, src, "sliding_window")
+    elif how == "use_sliding_window" and cfg.get("use_sliding_window") is not None and \
+            not isinstance(cfg["use_sliding_window"], bool):
+        raise ValueError(f"{_clean(src)}: key 'use_sliding_window': {_clean(repr(cfg['use_sliding_window']))[:40]} is not "
+                         "true or false")
     elif how == "use_sliding_window" and cfg.get("use_sliding_window"):
-        # Qwen2/3: the layers from max_window_layers on use the window
+        # Qwen2/3 (transformers' Qwen2Config): the layers from max_window_layers on use the window, none
+        # when it is L or more; early vLLM read it the other way round (the layers below it)
         window = _int(cfg, src, "sliding_window")
-        wl = L - _int(cfg, src, "max_window_layers", lo=0, hi=L)
+        wl = max(0, L - _int(cfg, src, "max_window_layers", lo=0))
     elif how == "alternate":  # Gemma-2/3: layer i is global when (i + 1) % pattern == 0
         window = _int(cfg, src, "sliding_window")
         pat = fam["pattern"]
-        if isinstance(pat, str):
-            if cfg.get(pat) is None and cfg.get("layer_types") is None:
-                raise ValueError(f"{_clean(src)}: key '{pat}': missing, and no layer_types: which layers are global "
-                                 "is not known")
-            pat = _int(cfg, src, pat) if cfg.get(pat) is not None else None
+        if isinstance(pat, tuple):  # (key, class default): the layer_types a config gives win over the default
+            key, default = pat
+            pat = _int(cfg, src, key) if cfg.get(key) is not None else None if cfg.get("layer_types") is not None else default
+            if cfg.get(key) is None and pat is not None:
+                taken.append(key)
+                taken.sort()
         wl = L - L // pat if pat else None
     types = cfg.get("layer_types")
     if types is not None:

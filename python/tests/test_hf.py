@@ -57,7 +57,9 @@ CONFIGS = {
                                   num_key_value_heads=1, head_dim=256, intermediate_size=6912, vocab_size=262144,
                                   sliding_window=512, sliding_window_pattern=6), 999885952),
     # Gemma-2-27B and Gemma-3 (text only): keras-hub's preset metadata (keras-team/keras-hub,
-    # keras_hub/src/models/gemma/gemma_presets.py and gemma3/gemma3_presets.py, "params")
+    # keras_hub/src/models/gemma/gemma_presets.py and gemma3/gemma3_presets.py, "params"), whose
+    # Gemma-3 vocabulary is the tokenizer's 262,144 (the Hugging Face multimodal checkpoints' language
+    # models have 262,208 rows, 64 more: test_text_config)
     "google/gemma-2-27b": (dict(model_type="gemma2", hidden_size=4608, num_hidden_layers=46, num_attention_heads=32,
                                 num_key_value_heads=16, head_dim=128, intermediate_size=36864, vocab_size=256000,
                                 sliding_window=4096), 27227128320),
@@ -224,9 +226,13 @@ def test_layers_that_differ(tmp_path):
     by_types = {k: v for k, v in g3.items() if k != "sliding_window_pattern"}
     by_types["layer_types"] = ["full_attention" if (i + 1) % 6 == 0 else "sliding_attention" for i in range(26)]
     assert mxsim.hf.model_from_hf(by_types, ctx=2048) == text
+    # neither: transformers' default pattern, 6, said in the comment line
     del by_types["layer_types"]
-    with pytest.raises(ValueError, match="'sliding_window_pattern': missing, and no layer_types"):
-        mxsim.hf.model_from_hf(by_types, ctx=2048)
+    text6 = mxsim.hf.model_from_hf(by_types, ctx=2048)
+    assert "defaults for sliding_window_pattern" in text6 and text6.split("\n", 1)[1] == text.split("\n", 1)[1]
+    # a layer_types of another pattern (one global layer in 4) is read as given, not against the default
+    four = dict(by_types, layer_types=["full_attention" if (i + 1) % 4 == 0 else "sliding_attention" for i in range(26)])
+    assert "window_layers = 20" in mxsim.hf.model_from_hf(four, ctx=2048)
     with pytest.raises(ValueError, match="'chunked_attention' layers are not described"):
         mxsim.hf.model_from_hf(dict(g3, layer_types=["chunked_attention"] * 26), ctx=2048)
     # a window longer than the context cuts nothing: one set of attention ops
@@ -250,6 +256,9 @@ def test_latent_attention_macs_by_hand(tmp_path):
     assert mxsim.run(CFG, dec)[-1]["n_macs"] == 2 * (W - V * d - idle) + 2 * V * d + L * 2 * H * 1000 * (2 * C + R)
     rows = {r["item"]: r for r in mxsim.memory(CFG, dec)}
     assert rows["TOTAL kv"]["elems"] == L * 2 * 1000 * (C + R)
+    # attention x V reads a view of that cache (b_tensors=0), neither counted again nor taken for the
+    # largest transient activation, which is the dense layer's FFN-down input, 2 tokens x 10944
+    assert rows["attn_v.B"]["elems"] == 0 and rows["TOTAL act (largest)"]["elems"] == 2 * 10944
     with pytest.raises(ValueError, match="kv_cache: prefill with latent attention"):
         mxsim.hf.model_from_hf(cfg, mode="prefill", seq=300, kv_cache=1)
     with pytest.raises(ValueError, match="'moe_layer_freq'"):
@@ -268,8 +277,39 @@ def test_text_config(tmp_path):
     assert "the language model only" in text and text.split("\n", 1)[1] == mxsim.hf.model_from_hf(g3, ctx=64).split("\n", 1)[1]
     with pytest.raises(ValueError, match="'text_config': not in this config"):
         mxsim.hf.model_from_hf(g3, ctx=64, text_config=True)
+    # the real google/gemma-3-4b-it config.json gives its text_config only a few keys: transformers'
+    # Gemma3TextConfig defaults give the rest (8 heads on 4 KV heads of 256, vocab 262,208, one
+    # global layer in 6): keras-hub's 3,880,099,328 + 64 x 2560 embedding rows
+    real = dict(model_type="gemma3", vision_config=dict(hidden_size=1152),
+                text_config=dict(hidden_size=2560, intermediate_size=10240, model_type="gemma3_text", num_hidden_layers=34,
+                                 rope_scaling=dict(factor=8.0, rope_type="linear"), sliding_window=1024))
+    text = mxsim.hf.model_from_hf(real, ctx=64, text_config=True)
+    assert "defaults for head_dim, num_attention_heads, num_key_value_heads, sliding_window_pattern, vocab_size" in text
+    rows = {r["item"]: r for r in mxsim.memory(CFG, gen(tmp_path, text, "real"))}
+    assert rows["TOTAL weights"]["elems"] == 3880099328 + 64 * 2560
     (tmp_path / "config.json").write_text(json.dumps(multi))
     r = subprocess.run([sys.executable, "-m", "mxsim.hf", str(tmp_path / "config.json"), "--ctx", "64", "--text-config",
                         "-o", str(tmp_path / "m.model")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "window_layers = 29" in (tmp_path / "m.model").read_text()  # 34 layers, 5 global
+
+
+def test_flags_and_defaults():
+    # flags are booleans (a string "false" is not false); an encoder is refused; Qwen's
+    # max_window_layers at or above the layers leaves no sliding layer, as transformers reads it
+    qwen = dict(CONFIGS["Qwen/Qwen2-7B"][0], use_sliding_window=True, sliding_window=1024, max_window_layers=70)
+    assert "window" not in mxsim.hf.model_from_hf(qwen, ctx=4096)
+    with pytest.raises(ValueError, match="'use_sliding_window': 'false' is not true or false"):
+        mxsim.hf.model_from_hf(dict(qwen, use_sliding_window="false"), ctx=64)
+    g3, _ = CONFIGS["google/gemma-3-1b-pt"]
+    with pytest.raises(ValueError, match="'use_bidirectional_attention'"):
+        mxsim.hf.model_from_hf(dict(g3, use_bidirectional_attention=True), ctx=64)
+    # DeepSeek: q_lora_rank null is no query bottleneck, 0 is no model; the router bias exists with
+    # topk_method noaux_tc (V3's default), not with greedy (V2's)
+    v2, _ = CONFIGS["deepseek-ai/DeepSeek-V2-Lite"]
+    with pytest.raises(ValueError, match="'q_lora_rank': 0 is not an integer"):
+        mxsim.hf.model_from_hf(dict(v2, q_lora_rank=0), ctx=64)
+    v3, _ = CONFIGS["deepseek-ai/DeepSeek-V3"]
+    assert "e_score_correction_bias" in mxsim.hf.model_from_hf(v3, ctx=64)
+    assert "e_score_correction_bias" not in mxsim.hf.model_from_hf(dict(v3, topk_method="greedy"), ctx=64)
+    assert "e_score_correction_bias 64 26 " in mxsim.hf.model_from_hf(dict(v2, topk_method="noaux_tc"), ctx=64)

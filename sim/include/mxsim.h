@@ -639,8 +639,11 @@ MXSIM_API mxsim_tensor_role mxsim_trace_b_role(const mxsim_trace *t, int64_t i);
 ** be WEIGHT or KV, set first): 0 (the default) means one per execution, i.e. its repeat; fewer when
 ** executions share a weight (ALBERT's shared layers; one weight of two different ops, a tied
 ** embedding and LM head, is not expressible), more when some stored tensors
-** are not read by this run (the idle experts of a mixture-of-experts layer).  Only the memory
-** footprint reads it; the timing loads B for every execution. */
+** are not read by this run (the idle experts of a mixture-of-experts layer); MXSIM_B_VIEW (the
+** text's b_tensors=0) when B is a view of a tensor another op's B counts (multi-head latent
+** attention's attention x V reads the latent cache its scores read): no tensor of its own.  Only
+** the memory footprint reads it; the timing loads B for every execution. */
+#define MXSIM_B_VIEW (-1)
 MXSIM_API mxsim_status mxsim_trace_set_b_tensors(mxsim_ctx *ctx, mxsim_trace *t, int64_t i, int64_t n);
 MXSIM_API int64_t mxsim_trace_b_tensors(const mxsim_trace *t, int64_t i);
 /* Non-GEMM parameter tensors (embeddings, norms, biases, ...; `param` lines of version 2): count

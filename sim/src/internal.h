@@ -74,6 +74,10 @@ MX_INTERNAL mxsim_status mx_fail(mxsim_ctx *ctx, mxsim_status st, const char *fm
 ** error: mxsim_ctx_notes); a note that does not fit is counted, not written. */
 MX_INTERNAL void mx_note(mxsim_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A metadata entry whose value is a JSON value the library wrote itself, emitted as is in the
+** table's JSON form (a sweep's settings, the sidecar's object); the text forms do not show meta. */
+MX_INTERNAL mxsim_status mx_table_set_meta_json(mxsim_ctx *ctx, mxsim_table *t, const char *key, const char *json);
+
 /* The end of a table builder: on success hands t over as *out, else frees it; returns st. */
 static inline mxsim_status mx_table_handover(mxsim_table *t, mxsim_status st, mxsim_table **out)
 {

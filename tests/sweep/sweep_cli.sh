@@ -68,6 +68,15 @@ awk -F, '/^#/{next} !h{for(i=1;i<=NF;i++)c[$i]=i;h=1;next}
 sort -g -r -c "$t/sq" 2>/dev/null && [ "$(wc -l < "$t/sq")" = 3 ] && ok "SQNR decreasing in G" || { bad "SQNR not monotone"; cat "$t/sq"; }
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["rows"]) == 108' "$t/j1.json" 2>/dev/null \
   && ok "json parses" || { command -v python3 >/dev/null && bad "json"; }
+# the JSON form carries what produced it: meta.settings is the CSV's sidecar object (same sweep)
+python3 - "$t/j1.json" "$t/j1.meta.json" <<'PY' && ok "json meta.settings == the sidecar" || bad "json meta.settings"
+import json, sys
+s = json.load(open(sys.argv[1]))["meta"]["settings"]
+m = json.load(open(sys.argv[2]))
+m.pop("csv_fnv1a64")
+assert s == m, sorted(set(s) ^ set(m))
+assert s["cost"]["node_nm"] == 45 and sorted(a["key"] for a in s["axes"]) == ["array.size", "exp.acc_mode", "mx.group_size"]
+PY
 
 # progress: plain lines when stderr is not a terminal; nothing with --quiet
 "$MXSIM" "${args[@]}" -j 2 -o "$t/p.csv" 2> "$t/err" >/dev/null

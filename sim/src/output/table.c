@@ -23,7 +23,7 @@ typedef struct {
 
 typedef struct {
     char *key, *value;
-    int is_number;
+    int is_number; /* 1: a number; 2: a JSON value the library wrote (mx_table_set_meta_json) */
 } meta_t;
 
 struct mxsim_table {
@@ -195,6 +195,14 @@ mxsim_status mxsim_table_set_meta(mxsim_ctx *ctx, mxsim_table *t, const char *ke
     return MXSIM_OK;
 }
 
+mxsim_status mx_table_set_meta_json(mxsim_ctx *ctx, mxsim_table *t, const char *key, const char *json)
+{
+    mxsim_status st = mxsim_table_set_meta(ctx, t, key, json, 0);
+    for (int m = 0; st == MXSIM_OK && m < t->n_meta; m++)
+        if (strcmp(t->meta[m].key, key) == 0) t->meta[m].is_number = 2;
+    return st;
+}
+
 mxsim_status mxsim_table_add_row(mxsim_ctx *ctx, mxsim_table *t, int64_t *row)
 {
     mx_clear_err(ctx);
@@ -354,7 +362,8 @@ static void render_json(const mxsim_table *t, mx_buf *b)
         mx_buf_puts(b, m ? ",\n    " : "\n    ");
         mx_buf_json_str(b, t->meta[m].key);
         mx_buf_puts(b, ": ");
-        if (t->meta[m].is_number) mx_buf_json_real(b, mx_strtod(t->meta[m].value, NULL));
+        if (t->meta[m].is_number == 2) mx_buf_puts(b, t->meta[m].value); /* the library's own JSON */
+        else if (t->meta[m].is_number) mx_buf_json_real(b, mx_strtod(t->meta[m].value, NULL));
         else mx_buf_json_str(b, t->meta[m].value);
     }
     mx_buf_puts(b, t->n_meta ? "\n  },\n  \"columns\": [" : "},\n  \"columns\": [");

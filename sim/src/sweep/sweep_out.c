@@ -53,7 +53,8 @@ static const char *const k_dim_cols[][3] = {
 /* The last column: in words, why ops ran at another G (empty when none did). */
 static const char *const k_note_col[3] = {"group_note", "",
                                           ("in words: the op's own group= or its padding to whole groups (TOTAL: how many "
-                                           "ops of each); empty when neither")};
+                                           "ops of each, and lanes that idle in every beat or tiles that a large G shrinks); "
+                                           "empty when none")};
 /* brief (terminal and Markdown) columns besides the axes */
 static const char *const k_brief[] = {"status", "time_us", "cycles_total", "util_compute_pct", "bound", "area_mm2", "energy_mj",
                                       "pj_per_mac", "tops_per_w", "tops_per_mm2", "sqnr_db", "max_rel_err",
@@ -198,8 +199,21 @@ static void group_note(const mxsim_sweep_point *pt, const mxsim_trace *tr, int64
     ** (no cycle would go with more lanes; utilisation drops) */
     const long long wb = pt->cfg.pe_lanes < pt->cfg.load_lanes ? pt->cfg.pe_lanes : pt->cfg.load_lanes;
     if (pt->cfg.operand_format == MXSIM_FMT_MXINT8 && G < wb && w >= 0 && (size_t)w < len)
-        mx_snprintf(buf + w, len - (size_t)w, "%sbeats of %lld lanes hold one group of G=%lld: %lld lanes idle in each beat",
+        w += mx_snprintf(buf + w, len - (size_t)w, "%sbeats of %lld lanes hold one group of G=%lld: %lld lanes idle in each beat",
                  w ? "; " : "", wb, G, wb - G);
+    /* the load path feeds load_lanes mantissas per cycle: multipliers past it never work */
+    if (pt->cfg.pe_lanes > pt->cfg.load_lanes && w >= 0 && (size_t)w < len)
+        w += mx_snprintf(buf + w, len - (size_t)w, "%spe.lanes=%lld but the load path brings %lld mantissas per operand per "
+                         "cycle (pe.load_lanes): %lld lanes idle in each beat", w ? "; " : "", (long long)pt->cfg.pe_lanes,
+                         (long long)pt->cfg.load_lanes, (long long)(pt->cfg.pe_lanes - pt->cfg.load_lanes));
+    /* a tile holds whole groups (architecture.md section 3): a row of one group takes G + 1 bytes
+    ** with its scale, so a large G leaves half an SRAM fewer rows than the array has PEs */
+    const long long fit_a = (long long)(pt->cfg.sram_a_kib * 512 / (G + 1)), fit_b = (long long)(pt->cfg.sram_b_kib * 512 / (G + 1));
+    const long long side = (long long)(pt->cfg.array_rows > pt->cfg.array_cols ? pt->cfg.array_rows : pt->cfg.array_cols);
+    if (pt->cfg.operand_format == MXSIM_FMT_MXINT8 && (fit_a < side || fit_b < side) && w >= 0 && (size_t)w < len)
+        mx_snprintf(buf + w, len - (size_t)w, "%sG=%lld: a tile holds whole groups, and half of SRAM A holds %lld rows of one "
+                    "group, half of SRAM B %lld (G + 1 bytes each), fewer than the array's %lld: tiles shrink and PEs "
+                    "idle (a smaller G or larger SRAMs avoid it)", w ? "; " : "", G, fit_a, fit_b, side);
 }
 
 /* One row: op k of point pt, or its TOTAL (op NULL). */
@@ -275,6 +289,10 @@ static mxsim_status add_row(mxsim_ctx *ctx, mxsim_table *t, const mxsim_sweep *s
     return st;
 }
 
+/* the sidecar's JSON object (below); csv_digest: the FNV-1a 64 of the CSV it describes, or NULL */
+static mxsim_status meta_json(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr, const mxsim_sweep_info *info,
+                              const mxsim_table *t, const char *csv_digest, char **text, size_t *len);
+
 MXSIM_API mxsim_status mxsim_sweep_table(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
                                          const mxsim_sweep_info *info, int totals_only, mxsim_table **out)
 {
@@ -301,6 +319,13 @@ MXSIM_API mxsim_status mxsim_sweep_table(mxsim_ctx *ctx, const mxsim_sweep *sw, 
     if (st == MXSIM_OK && info->config_path) st = mxsim_table_set_meta(ctx, t, "config", info->config_path, 0);
     mx_snprintf(num, sizeof num, "%lld", (long long)mxsim_sweep_point_count(sw));
     if (st == MXSIM_OK) st = mxsim_table_set_meta(ctx, t, "points", num, 1);
+    /* what produced the numbers (axes, base configuration, cost and accuracy settings): the JSON
+    ** form carries it whole, as the sidecar of a CSV does (the same object) */
+    char *settings = NULL;
+    size_t settings_len = 0;
+    if (st == MXSIM_OK) st = meta_json(ctx, sw, tr, info, t, NULL, &settings, &settings_len);
+    if (st == MXSIM_OK) st = mx_table_set_meta_json(ctx, t, "settings", settings);
+    free(settings);
     for (int64_t p = 0; st == MXSIM_OK && p < mxsim_sweep_point_count(sw); p++) {
         const mxsim_sweep_point *pt = mxsim_sweep_point_at(sw, p);
         for (int64_t k = totals_only ? pt->n_ops : 0; st == MXSIM_OK && k <= pt->n_ops; k++)
@@ -316,10 +341,6 @@ static void json_typed(mx_buf *b, const char *type, const char *v)
     else if (!strcmp(type, "real")) mx_buf_json_real(b, mx_strtod(v, NULL));
     else mx_buf_json_str(b, v);
 }
-
-/* csv_digest: the FNV-1a 64 of the CSV this sidecar describes (16 hex digits), or NULL */
-static mxsim_status meta_json(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr, const mxsim_sweep_info *info,
-                              const mxsim_table *t, const char *csv_digest, char **text, size_t *len);
 
 MXSIM_API mxsim_status mxsim_sweep_meta_json(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
                                              const mxsim_sweep_info *info, const mxsim_table *t, char **text, size_t *len)

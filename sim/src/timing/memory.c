@@ -56,11 +56,11 @@ static mx_mem mem_of(int64_t rows, int64_t k, int64_t count, int64_t g, int q)
 }
 
 /* distinct B tensors of a stored (weight or kv) operand: b_tensors where the trace gives it (shared
-** weights, idle experts), else one per execution */
+** weights, idle experts; none for a view of another op's tensor), else one per execution */
 static int64_t b_count(const mxsim_trace *tr, int64_t i)
 {
     const int64_t n = mxsim_trace_b_tensors(tr, i);
-    return n > 0 ? n : mxsim_trace_op(tr, i)->repeat;
+    return n > 0 ? n : n == MXSIM_B_VIEW ? 0 : mxsim_trace_op(tr, i)->repeat;
 }
 
 int64_t mx_mem_weight_bytes(const mxsim_trace *tr, int64_t i, int fmt, int64_t g)
@@ -190,9 +190,10 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
             int stored = role == MXSIM_ROLE_WEIGHT || role == MXSIM_ROLE_KV;
             char item[80];
             mx_snprintf(item, sizeof item, "%s.B", op->name);
-            const int64_t nb = stored ? b_count(tr, i) : 1, own = mxsim_trace_b_tensors(tr, i) > 0;
+            const int64_t nb = stored ? b_count(tr, i) : 1, own = mxsim_trace_b_tensors(tr, i) != 0;
             mx_mem b = mem_of(op->n, op->k, nb, og, bf == MXSIM_FMT_INT8 ? 2 : 1);
-            const char *why = role == MXSIM_ROLE_WEIGHT ? (own ? "matmul weight, b_tensors distinct tensors (shared, or not all executed)"
+            const char *why = own && nb == 0 ? "a view of a tensor another op's B counts (b_tensors=0): none of its own"
+                            : role == MXSIM_ROLE_WEIGHT ? (own ? "matmul weight, b_tensors distinct tensors (shared, or not all executed)"
                                                                : "matmul weight, one per execution (layer)")
                             : role == MXSIM_ROLE_KV ? (own ? "KV cache (attention keys/values), b_tensors distinct tensors"
                                                            : "KV cache (attention keys/values), one per execution")

@@ -150,6 +150,7 @@ struct attn_shape {
     int64_t rows, per;
     int64_t score_k, v_n; /* K of the scores (a query head's width), N of attention x V (a value head's) */
     mxsim_tensor_role score_role, v_role;
+    int v_view;           /* attention x V reads the cache the scores count (latent attention) */
 };
 
 static mxsim_status emit_attention(mxsim_ctx *ctx, mxsim_trace *t, const struct attn_shape *a, const char *suffix,
@@ -163,6 +164,7 @@ static mxsim_status emit_attention(mxsim_ctx *ctx, mxsim_trace *t, const struct 
     mxsim_status st = emit_role(ctx, t, MXSIM_OP_GEMM, sc, a->rows, keys, a->score_k, rep, 0, a->score_role);
     if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_QUANTIZE, pq, a->rows, keys, 0, rep, 0);
     if (st == MXSIM_OK) st = emit_role(ctx, t, MXSIM_OP_GEMM, av, a->rows, a->v_n, keys, rep, 0, a->v_role);
+    if (st == MXSIM_OK && a->v_view) st = mxsim_trace_set_b_tensors(ctx, t, mxsim_trace_count(t) - 1, MXSIM_B_VIEW);
     return st;
 }
 
@@ -298,8 +300,10 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
                     role_given = 1;
                 } else if (btens) {
                     st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': b_tensors given twice", where);
-                } else if (mx_tparse_i64(r, &btens) != 0 || btens < 1 || btens > ((int64_t)1 << 40)) {
-                    st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': b_tensors '%s' is not an integer in 1..2^40", where, r);
+                } else if (mx_tparse_i64(r, &btens) != 0 || btens < 0 || btens > ((int64_t)1 << 40)) {
+                    st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'layer': b_tensors '%s' is not an integer in 0..2^40", where, r);
+                } else if (btens == 0) {
+                    btens = MXSIM_B_VIEW; /* a view of a tensor another op counts, as in a trace */
                 }
                 nt--;
             }
@@ -471,11 +475,12 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         const mxsim_tensor_role kvrole = mode || v[KVC] ? MXSIM_ROLE_KV : MXSIM_ROLE_ACT;
         struct attn_shape a;
         if (!mla) /* one GEMM per (layer, KV head, sequence); its M stacks the group's query heads */
-            a = (struct attn_shape){sat_mul(q, H / kvh), sat_mul(kvh, B), hd, hd, kvrole, kvrole};
-        else if (mode) /* latent attention, absorbed: every head of a sequence reads its one latent cache */
-            a = (struct attn_shape){sat_mul(q, H), B, sat_add(C, R), C, MXSIM_ROLE_KV, MXSIM_ROLE_ACT};
+            a = (struct attn_shape){sat_mul(q, H / kvh), sat_mul(kvh, B), hd, hd, kvrole, kvrole, 0};
+        else if (mode) /* latent attention, absorbed: every head of a sequence reads its one latent cache,
+                       ** attention x V its first C columns (a view: the scores count the cache) */
+            a = (struct attn_shape){sat_mul(q, H), B, sat_add(C, R), C, MXSIM_ROLE_KV, MXSIM_ROLE_KV, 1};
         else /* latent attention, decompressed: per head and sequence, K and V from kv_b_proj */
-            a = (struct attn_shape){S, sat_mul(H, B), sat_add(hd, R), dv, MXSIM_ROLE_ACT, MXSIM_ROLE_ACT};
+            a = (struct attn_shape){S, sat_mul(H, B), sat_add(hd, R), dv, MXSIM_ROLE_ACT, MXSIM_ROLE_ACT, 0};
         if (mode && !have[CTX]) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'ctx': missing for decode", path);
         /* the dimensions the keys multiply into, checked here against the trace's limits so that the
         ** message names the model's keys (the op's own check named line 0 and a saturated value) */
@@ -499,7 +504,9 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             {!mla ? "seq x heads / kv_heads, the attention GEMMs' M" : mode ? "heads, the latent attention GEMMs' M" : "seq (padded), the attention GEMMs' M",
              a.rows, MX_T_MAX_DIM, mode ? HEADS : SEQ},
             {mode ? "ctx (padded), the keys attended to" : "seq (padded)", full, MX_T_MAX_DIM, mode ? CTX : SEQ},
-            {"layers x kv_heads x batch, the attention GEMMs' repeat", sat_mul(L, a.per), (int64_t)1 << 40, LAY},
+            {!mla ? "layers x kv_heads x batch, the attention GEMMs' repeat" : mode ? "layers x batch, the attention GEMMs' repeat"
+                                                                           : "layers x heads x batch, the attention GEMMs' repeat",
+             sat_mul(L, a.per), (int64_t)1 << 40, LAY},
             {"layers x experts, the expert weights", sat_mul(L, v[EXP]), (int64_t)1 << 40, EXP},
             {"2 x shared_ffn, the gated shared expert's N", v[GATED] ? sat_mul(2, v[SHF]) : v[SHF], MX_T_MAX_DIM, SHF},
         };

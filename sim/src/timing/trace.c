@@ -147,7 +147,7 @@ MXSIM_API mxsim_status mxsim_trace_set_b_role(mxsim_ctx *ctx, mxsim_trace *t, in
     mx_clear_err(ctx);
     if (t == NULL || i < 0 || i >= t->n || r < MXSIM_ROLE_UNSET || r > MXSIM_ROLE_KV)
         return mx_fail(ctx, MXSIM_E_ARG, "trace_set_b_role: bad op index or role");
-    if (mxsim_trace_b_tensors(t, i) > 0 && r != MXSIM_ROLE_WEIGHT && r != MXSIM_ROLE_KV)
+    if (mxsim_trace_b_tensors(t, i) != 0 && r != MXSIM_ROLE_WEIGHT && r != MXSIM_ROLE_KV)
         return mx_fail(ctx, MXSIM_E_ARG, "trace_set_b_role: op %lld has b_tensors, which a %s B operand cannot have",
                        (long long)i, k_role_names[r]);
     mxsim_status st = bop_alloc(ctx, t);
@@ -163,9 +163,9 @@ MXSIM_API mxsim_status mxsim_trace_set_b_tensors(mxsim_ctx *ctx, mxsim_trace *t,
     if (n != 0 && (t->ops[i].kind != MXSIM_OP_GEMM || (r != MXSIM_ROLE_WEIGHT && r != MXSIM_ROLE_KV)))
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: op '%s': field 'b_tensors': only a gemm whose b_role is weight or kv "
                        "stores B tensors", t->source, t->ops[i].name);
-    if (n < 0 || n > ((int64_t)1 << 40))
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: op '%s': field 'b_tensors': %lld must be in 1..2^40", t->source,
-                       t->ops[i].name, (long long)n);
+    if (n < MXSIM_B_VIEW || n > ((int64_t)1 << 40))
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: op '%s': field 'b_tensors': %lld must be in 1..2^40 (or MXSIM_B_VIEW)",
+                       t->source, t->ops[i].name, (long long)n);
     mxsim_status st = bop_alloc(ctx, t);
     if (st == MXSIM_OK) t->bop[i].tensors = n;
     return st;
@@ -405,9 +405,9 @@ static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, in
         if (version >= 2 && strcmp(tok, "b_tensors") == 0) { /* version 2 */
             int64_t x;
             if (*b_tensors != 0) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'b_tensors': given twice", where);
-            if (mx_tparse_i64(v, &x) != 0 || x < 1 || x > ((int64_t)1 << 40))
-                return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'b_tensors': '%s' is not an integer in 1..2^40", where, v);
-            *b_tensors = x;
+            if (mx_tparse_i64(v, &x) != 0 || x < 0 || x > ((int64_t)1 << 40))
+                return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'b_tensors': '%s' is not an integer in 0..2^40", where, v);
+            *b_tensors = x ? x : MXSIM_B_VIEW; /* 0: a view of a tensor another op counts */
             continue;
         }
         int ki = find_name(keys, 9, tok);
@@ -882,7 +882,8 @@ MXSIM_API mxsim_status mxsim_trace_format(mxsim_ctx *ctx, const mxsim_trace *t, 
         if (mxsim_trace_b_role(t, i) != MXSIM_ROLE_UNSET)
             n += (size_t)mx_snprintf(buf + n, cap - n, " b_role=%s", k_role_names[t->bop[i].role]);
         if (mxsim_trace_b_tensors(t, i) != 0)
-            n += (size_t)mx_snprintf(buf + n, cap - n, " b_tensors=%lld", (long long)t->bop[i].tensors);
+            n += (size_t)mx_snprintf(buf + n, cap - n, " b_tensors=%lld",
+                                     (long long)(t->bop[i].tensors == MXSIM_B_VIEW ? 0 : t->bop[i].tensors));
         n += (size_t)mx_snprintf(buf + n, cap - n, "\n");
     }
     *text = buf;
