@@ -293,6 +293,8 @@ MXTEST(layout_many_x)
     mx_chart_lines(&c, &svg, &csv, &L);
     check_layout(&L, "many x", 1);
     MXT_EQ_INT(L.ax[0].n_ticks, 50); /* every 3rd of 150 */
+    /* swept values placed by value (0..149, linear): the x title says so, as a continuous axis does */
+    MXT_TRUE(strstr(svg.p, "design point (point number), linear scale") != NULL);
     int circles = 0;
     for (const char *p = svg.p; (p = strstr(p, "<circle")) != NULL; p++) circles++;
     MXT_EQ_INT(circles, NX + 1); /* the markers and the legend's */
@@ -551,8 +553,13 @@ MXTEST(report_enum_axis_and_failed_points)
     }
     MXT_EQ_INT(o.n_ok, 2);
     MXT_EQ_INT(o.n_failed, 1);
-    /* no numeric axis: the line charts run over the two ok points, one series */
-    MXT_EQ_INT(o.layout[0].ax[0].n_ticks, 2);
+    /* no numeric axis: the line charts run over the named axis' three values (the failed point's a
+    ** gap), labelled by name, placed in order with no scale; one series */
+    MXT_EQ_INT(o.layout[0].ax[0].n_ticks, 3);
+    MXT_TRUE(o.layout[0].ax[0].categorical && !o.layout[0].ax[0].log);
+    MXT_TRUE(strstr(file_text(&o, "cycles.svg"), "numerics.profile (named setting)") != NULL);
+    MXT_TRUE(strstr(file_text(&o, "cycles.svg"), ">mase_cuda<") != NULL);
+    MXT_TRUE(strstr(file_text(&o, "cycles.svg"), "linear scale") != NULL); /* the y axis */
     MXT_TRUE(strstr(file_text(&o, "cycles.csv"), "\"all points\"") != NULL || strstr(file_text(&o, "cycles.csv"), "all points,") != NULL);
     MXT_TRUE(strstr(file_text(&o, "README.md"), "node 7 nm") != NULL);
     for (int k = 0; k < MX_REPORT_CHARTS; k++) check_layout(&o.layout[k], "enum", 1);

@@ -205,8 +205,9 @@ static void tick_label(const mx_axis *a, double v, char *out, size_t n)
 }
 
 /* "cycles" -> "cycles (x10^6)" when the axis scales its labels, "..., log scale" when it is
-** logarithmic (equal spacing is otherwise read as equal steps), "..., linear scale" for a
-** continuous linear axis (so that neither is left to guess). */
+** logarithmic (equal spacing is otherwise read as equal steps), "..., linear scale" for a linear
+** axis placed by value, continuous or the swept values of a line chart (so that neither is left to
+** guess); nothing for named positions (bars, an enum axis). */
 static void axis_title(const mx_axis *a, const char *title, char *out, size_t n)
 {
     mx_snprintf(out, n, "%s", title);
@@ -216,7 +217,7 @@ static void axis_title(const mx_axis *a, const char *title, char *out, size_t n)
         mx_snprintf(out + strlen(out), n - strlen(out), ")");
     }
     if (a->log) mx_snprintf(out + strlen(out), n - strlen(out), ", log scale");
-    else if (!a->discrete) mx_snprintf(out + strlen(out), n - strlen(out), ", linear scale");
+    else if (!a->categorical) mx_snprintf(out + strlen(out), n - strlen(out), ", linear scale");
 }
 
 static double map_v(const mx_axis *a, double v, double p0, double p1)
@@ -459,9 +460,10 @@ void mx_chart_lines(const mx_line_chart *c, mx_buf *svg, mx_buf *csv, mx_chart_l
     /* x: discrete positions, log-spaced when positive and spanning a factor 8 or more */
     mx_axis *ax = &L->ax[0];
     ax->discrete = 1;
+    ax->categorical = c->x_categorical;
     ax->lo = c->x[0];
     ax->hi = c->x[c->n_x - 1];
-    ax->log = ax->lo > 0 && ax->hi / ax->lo >= 8;
+    ax->log = !ax->categorical && ax->lo > 0 && ax->hi / ax->lo >= 8;
     int every = 1 + (c->n_x - 1) / MX_CHART_MAX_TICKS; /* past 64 values, every k-th is a tick */
     ax->n_ticks = (c->n_x + every - 1) / every;
     for (int t = 0; t < ax->n_ticks; t++) ax->tick[t] = c->x[t * every];
@@ -563,6 +565,7 @@ void mx_chart_bars(const mx_bar_chart *c, mx_buf *svg, mx_buf *csv, mx_chart_lay
     L->ax[0] = ax;
     mx_axis *ay = &L->ax[1];
     ay->discrete = 1;
+    ay->categorical = 1;
     double lw = 0;
     for (int i = 0; i < c->n_bars; i++) lw = fmax(lw, text_w(c->bar_label[i], MX_CHART_FONT_PX));
     L->px0 = plot_left(lw);

@@ -49,6 +49,7 @@ typedef struct {
 
 typedef struct {
     int log, discrete; /* discrete: ticks at given values (line x: the values; bars: bar index) */
+    int categorical;   /* discrete and named, not placed by value (bars; an enum axis): no scale */
     int n_ticks;
     double lo, hi;     /* the axis range in data units */
     double tick[MX_CHART_MAX_TICKS];
@@ -85,6 +86,7 @@ typedef struct {
     const mx_chart_series *series;
     const char *x_col, *series_col, *y_col, *lo_col, *hi_col; /* CSV column names */
     int dodge; /* offset series sideways a few px (always with a band): coinciding series stay visible */
+    int x_categorical; /* the x values are names placed in order (an enum axis), not numbers */
 } mx_line_chart;
 
 typedef struct {

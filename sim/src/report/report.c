@@ -471,6 +471,8 @@ static mxsim_status check_rows(input_t *in)
     for (int pass = 0; pass < 2 && in->xa < 0; pass++)
         for (int a = 0; a < m->n_axes && in->xa < 0; a++)
             if (!strcmp(m->ax[a].type, pass ? "real" : "int")) in->xa = a;
+    /* no number swept (array.dataflow=os,ws,is): the first named axis, its values in the given order */
+    for (int a = 0; a < m->n_axes && in->xa < 0; a++) in->xa = a;
     /* two ok points with the same axis values would draw one over the other: refused */
     point_t *s = malloc((size_t)(in->n_pt ? in->n_pt : 1) * sizeof *s);
     if (!s) return mx_fail(in->ctx, MXSIM_E_NOMEM, "%s: out of memory", in->path);
@@ -595,12 +597,12 @@ static int lines_build(const input_t *in, lines_t *l)
     if (!l->x || !l->x_lab || !l->x_of || !l->series_of || !order || !idx) goto fail;
     value_ref *vr = malloc((size_t)(l->n_x ? l->n_x : 1) * sizeof *vr);
     if (!vr) goto fail;
-    for (int i = 0; i < l->n_x; i++) vr[i] = (value_ref){ax ? ax->num[i] : i, i};
+    for (int i = 0; i < l->n_x; i++) vr[i] = (value_ref){ax && ax->numeric ? ax->num[i] : i, i};
     qsort(vr, (size_t)l->n_x, sizeof *vr, value_cmp); /* x in increasing order, as tick positions */
     for (int i = 0; i < l->n_x; i++) order[i] = vr[i].i;
     free(vr);
     for (int q = 0; q < l->n_x; q++) {
-        l->x[q] = ax ? ax->num[order[q]] : q;
+        l->x[q] = ax && ax->numeric ? ax->num[order[q]] : q;
         l->x_lab[q] = ax ? ax->text[order[q]] : NULL;
         l->x_of[order[q]] = q;
     }
@@ -695,13 +697,15 @@ static void chart_lines(const input_t *in, const lines_t *l, mx_report_out *o, i
     char x_title[160], legend_title[160], x_col[64];
     const axis_t *ax = in->xa >= 0 ? &in->m.ax[in->xa] : NULL;
     if (ax && ax->unit[0]) mx_snprintf(x_title, sizeof x_title, "%s (%s)", ax->key, ax->unit);
+    else if (ax && !ax->numeric) mx_snprintf(x_title, sizeof x_title, "%s (named setting)", ax->key);
     else mx_snprintf(x_title, sizeof x_title, "%s", ax ? ax->key : "design point (point number)");
     mx_snprintf(x_col, sizeof x_col, "%s", ax ? ax->key : "point");
     if (ax) axis_keys(in, in->xa, ", ", legend_title, sizeof legend_title);
     else legend_title[0] = '\0'; /* one series, "all points" */
     mx_line_chart c = {title, x_title, y_title, legend_title[0] ? legend_title : NULL, note, l->n_x, l->x, xl,
                        l->n_series, se, x_col, legend_title[0] ? legend_title : "series", y_col,
-                       lo >= 0 ? mx_csv_at(&in->c, 0, lo) : NULL, hi >= 0 ? mx_csv_at(&in->c, 0, hi) : NULL, dodge};
+                       lo >= 0 ? mx_csv_at(&in->c, 0, lo) : NULL, hi >= 0 ? mx_csv_at(&in->c, 0, hi) : NULL, dodge,
+                       !ax || !ax->numeric};
     mx_chart_lines(&c, &o->file[2 * k].buf, &o->file[2 * k + 1].buf, &o->layout[k]);
     free(v);
     free(se);
