@@ -240,22 +240,10 @@ fi
 # the published parameters and the same KV cache as the layer lines above, and MACs by hand: B (W -
 # V d) + B V d + 2 B H hd (21 ctx + 21 window), W the GEMM weights (tied: the LM head holds the
 # embedding), H = 16 query heads of hd = 256.
-model gemma2-9b-window <<'EOF'
-name = gemma2-9b-window
-hidden = 3584
-layers = 42
-heads = 16
-kv_heads = 8
-head_dim = 256
-ffn = 14336
-ffn_gated = 1
-mode = decode
-ctx = 8192
-window = 4096
-window_layers = 21
-vocab = 256000
-param = norms 3584 169 norm
-EOF
+# (the layer-lines file above without its layer lines, 42 layers, the window on 21 of them)
+grep -v '^layer = ' "$t/gemma2-9b-decode.model" |
+  sed 's/^name = .*/name = gemma2-9b-window/; s/^layers = 21$/layers = 42/; s/^vocab = /window = 4096\nwindow_layers = 21\nvocab = /' |
+  model gemma2-9b-window
 # Multi-head latent attention and leading dense layers (FORMAT.md `kv_lora_rank`, `dense_layers`):
 # DeepSeek-V3 (deepseek-ai/DeepSeek-V3 config.json: 7168 hidden, 61 layers, 128 heads, q_lora_rank
 # 1536, kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, 3 dense layers

@@ -1177,7 +1177,9 @@ static void trends(doc_t *d, const input_t *in)
     }
     size_t w = strlen(line);
     mx_snprintf(line + w, sizeof line - w, ". Where DRAM bandwidth or latency is the bound, a larger array or more lanes add "
-                                        "area and leakage but little speed.");
+                                        "area and leakage but little speed; so they do where the bound is compute at a low "
+                                        "util_compute_pct, since compute also counts the folds an op maps onto a part of "
+                                        "the array and the (de)quantizers' cycles, which a larger array does not shorten.");
     doc_p(d, line);
     double r[3][2] = {{INFINITY, -INFINITY}, {INFINITY, -INFINITY}, {INFINITY, -INFINITY}};
     const int cols[3] = {cd, cs, cl};
