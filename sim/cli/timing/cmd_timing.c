@@ -369,13 +369,13 @@ static const cli_opt k_run_opts[] = {
     {0}};
 static const cli_opt k_trace_opts[] = {
     {"require-comma", 0, 0, 0, "", "SCALE-Sim .csv rows must end with a comma"},
-    {"scalesim-compat", 0, 0, 0, "", "read a .csv with SCALE-Sim's conv output size and depthwise rule"},
+    {"scalesim-compat", 0, 0, 0, "", "read a .csv with SCALE-Sim's conv output size (a DP row is depthwise in both modes)"},
     {"out", 'o', 1, 0, "OUT", "gen: output trace; cat: write there instead of stdout"},
     {0}};
 static const cli_opt k_memory_opts[] = {
     CLI_CONFIG_OPTS,
     {"group-size", 0, 1, 1, "G", "MXINT8 group size (default: the configuration's mx.group_size)"},
-    {"scalesim-compat", 0, 0, 0, "", "read a .csv with SCALE-Sim's conv output size and depthwise rule"},
+    {"scalesim-compat", 0, 0, 0, "", "read a .csv with SCALE-Sim's conv output size (a DP row is depthwise in both modes)"},
     CLI_TABLE_OPTS,
     {0}};
 static const cli_opt k_config_opts[] = {CLI_CONFIG_OPTS, {"dump", 0, 0, 0, "", "print the resolved configuration (what config does; optional)"}, CLI_TABLE_OPTS, {0}};
