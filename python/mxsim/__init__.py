@@ -26,6 +26,7 @@ import operator
 import os
 import stat
 import tempfile
+import sys
 import threading
 import warnings
 
@@ -34,7 +35,7 @@ import numpy as np
 from . import _lib
 from ._lib import lib
 
-__all__ = ["MxsimError", "MxsimNote", "MXTensor", "quantize", "dequantize", "gemm", "compare", "compare_columns", "Config",
+__all__ = ["MxsimError", "MxsimNote", "B_VIEW", "MXTensor", "quantize", "dequantize", "gemm", "compare", "compare_columns", "Config",
            "Trace", "run", "memory",
            "sweep", "merge", "cost", "report", "Records", "version", "PROFILES", "FEATURES", "library_path",
            "cli_path"]
@@ -144,7 +145,11 @@ def _ctx(threads=None):
 
 class MxsimNote(UserWarning):
     """A fact about an input that is not an error (the CLI's "note:" lines; mxsim_ctx_notes): a
-    SCALE-Sim file SCALE-Sim itself would stop on, a SCALE-Sim v3 file timed by v2's rules, ..."""
+    SCALE-Sim file SCALE-Sim itself would stop on, a SCALE-Sim v3 file timed by v2's rules, ...
+    Shown every time (a filter "always" for this category), as the CLI prints them every run."""
+
+
+warnings.filterwarnings("always", category=MxsimNote)
 
 
 def _check(ctx, st):
@@ -154,9 +159,15 @@ def _check(ctx, st):
         raise MxsimError(st, lib.mxsim_errmsg(ctx).decode(errors="replace"))
     notes = lib.mxsim_ctx_notes(ctx)
     if notes:
+        lost = lib.mxsim_ctx_notes_lost(ctx)
         lib.mxsim_ctx_clear_notes(ctx)
-        for line in notes.decode(errors="replace").splitlines():
-            warnings.warn(line, MxsimNote, stacklevel=3)
+        lines = notes.decode(errors="replace").splitlines() + ([f"{lost} more notes"] if lost else [])
+        # attributed to the caller's line, the first frame outside this package
+        f, level = sys._getframe(0), 1
+        while f is not None and f.f_globals.get("__name__", "").split(".")[0] == "mxsim":
+            f, level = f.f_back, level + 1
+        for line in lines:
+            warnings.warn(line, MxsimNote, stacklevel=level)
 
 
 def _interruptible(ctx, work):

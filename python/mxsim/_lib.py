@@ -130,6 +130,7 @@ _protos = {
     "mxsim_ctx_destroy": (None, [c_void_p]),
     "mxsim_errmsg": (c_char_p, [c_void_p]),
     "mxsim_ctx_notes": (c_char_p, [c_void_p]),
+    "mxsim_ctx_notes_lost": (ctypes.c_uint, [c_void_p]),
     "mxsim_ctx_clear_notes": (None, [c_void_p]),
     "mxsim_ctx_set_threads": (ST, [c_void_p, ctypes.c_uint]),
     "mxsim_ctx_set_cancel": (ST, [c_void_p, CANCEL, c_void_p]),

@@ -174,8 +174,9 @@ MXSIM_API const char *mxsim_errmsg(const mxsim_ctx *ctx);
 /* Notes: facts about an input that are not errors but change how its numbers compare with
 ** another tool (a SCALE-Sim file that SCALE-Sim itself would stop on, a SCALE-Sim v3 file timed
 ** by v2's rules, ...), one line each ending in '\n', left by successful calls and kept until
-** mxsim_ctx_clear_notes ("" if none; the string belongs to ctx).  notes_lost counts those that
-** did not fit (about 1 KiB in all).  The CLI prints them on stderr after each input it reads. */
+** mxsim_ctx_clear_notes ("" if none; the string belongs to ctx; a note given twice is kept once).
+** notes_lost counts those that did not fit (4 KiB in all).  The CLI prints them on stderr when
+** the command ends (also after an error); Python issues each as a warning, mxsim.MxsimNote. */
 MXSIM_API const char *mxsim_ctx_notes(const mxsim_ctx *ctx);
 MXSIM_API unsigned mxsim_ctx_notes_lost(const mxsim_ctx *ctx);
 MXSIM_API void mxsim_ctx_clear_notes(mxsim_ctx *ctx);
@@ -1173,7 +1174,8 @@ typedef struct {
 ** statistic of MXSIM_TSTATS_FIELDS, area/energy/accuracy, then e_<component>_mj and
 ** a_<component>_mm2.  A failed point's numbers are empty (status says why); an ok row has a number
 ** in every numeric column (0 where a dimension does not apply, NaN for accuracy when it is off).
-** JSON metadata: format, version, trace, n_ops, config, points. */
+** JSON metadata: format, version, mxsim_version, trace, n_ops, config, points and settings (the
+** object mxsim_sweep_meta_json gives: axes, base configuration, cost and accuracy settings). */
 MXSIM_API mxsim_status mxsim_sweep_table(mxsim_ctx *ctx, const mxsim_sweep *sw, const mxsim_trace *tr,
                                          const mxsim_sweep_info *info, int totals_only, mxsim_table **out);
 /* The sidecar of a sweep CSV (sim/doc/sweeps.md): {"format": "mxsim-sweep", "version": 2,

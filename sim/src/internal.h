@@ -25,7 +25,7 @@ MX_INTERNAL double mx_strtod(const char *s, char **end);
 
 struct mxsim_ctx {
     char err[MX_ERRMSG_LEN]; /* detail of the last failure */
-    char notes[MX_ERRMSG_LEN]; /* mxsim_ctx_notes: lines left by successful calls, until cleared */
+    char notes[4 * MX_ERRMSG_LEN]; /* mxsim_ctx_notes: lines left by calls, until cleared */
     unsigned n_notes_lost;     /* notes that did not fit */
     unsigned n_threads;      /* 0 = all online CPUs */
     mxsim_simd simd;

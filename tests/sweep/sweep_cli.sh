@@ -223,5 +223,10 @@ expect 0 "usage: mxsim sweep" -- "$MXSIM" sweep --help
 mkdir -p "$t/data" && printf 'x' > "$t/data/qkv_proj.a.npy"
 expect 2 "qkv_proj" -- "$MXSIM" sweep --config "$cfg" "$tr" --data "$t/data" --quiet
 
+# the line charts' x axis: a named axis of three values, not a numeric axis of one value
+"$MXSIM" sweep --config "$cfg" "$tr" --sweep array.rows=16 --sweep array.dataflow=ws,os,is --no-accuracy -q -o "$t/df.csv" &&
+  "$MXSIM" report "$t/df.csv" -o "$t/dfrep" > /dev/null && grep -q "array.dataflow (named setting)" "$t/dfrep/cycles.svg" &&
+  grep -q '>os<' "$t/dfrep/cycles.svg" && ok "enum axis as x beside a one-value numeric axis" || bad "x axis of a dataflow sweep"
+
 [ "$fails" -eq 0 ] && echo "all sweep CLI checks passed" || echo "$fails failures"
 exit $(( fails > 0 ))

@@ -115,8 +115,8 @@ got=$(totals "$t/is9x10.cfg" "$t/l0.csv")
 note_has() { grep -qF "$1" "$t/note.err" && echo "ok   note: $2" || fail "note $2: $(cat "$t/note.err")"; }
 { cat "$t/is9x10.cfg"; printf '[layout]\nIfmapCustomLayout: False\n[network_presets]\nTopologyCsvLoc = "x.csv"\n'; } > "$t/v3u.cfg"
 "$MXSIM" run --config "$t/v3u.cfg" "$t/l0.csv" -o "$t/v3u.csv" 2> "$t/note.err" || fail "v3u.cfg run"
-note_has "mxsim run: note: $t/v3u.cfg:17: a SCALE-Sim v3 file (section [layout]) with InterfaceBandwidth USER" "v3 + USER"
-note_has "mxsim run: note: $t/v3u.cfg:19: SCALE-Sim 2.0.2 and v3 stop on [network_presets] TopologyCsvLoc" "TopologyCsvLoc"
+note_has "mxsim run: note: $t/v3u.cfg:16: a SCALE-Sim v3 file (section [layout]) with InterfaceBandwidth USER" "v3 + USER"
+note_has "mxsim run: note: $t/v3u.cfg:18: SCALE-Sim 2.0.2 and v3 stop on a [network_presets] section" "[network_presets]"
 "$MXSIM" run --config "$t/is9x10.cfg" "$t/l0.csv" -o "$t/v2u.csv" 2> "$t/note.err"
 [ -s "$t/note.err" ] && fail "a v2 file left a note: $(cat "$t/note.err")" || echo "ok   no note for a v2 file"
 printf 'Layer, M, N, K,\na, 10, 20, 30\nb, 5, 6, 7,\nc, 1, 2, 3\n' > "$t/nocomma.csv"
@@ -124,8 +124,9 @@ printf 'Layer, M, N, K,\na, 10, 20, 30\nb, 5, 6, 7,\nc, 1, 2, 3\n' > "$t/nocomma
 note_has "nocomma.csv:2: a row without its trailing comma (2 such rows)" "rows without the trailing comma"
 # a depthwise row (name with DP) is one 1-channel layer per channel in both modes
 printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nConv2_DP, 16, 16, 3, 3, 8, 1, 1,\n' > "$t/dp.csv"
-got=$("$MXSIM" trace cat "$t/dp.csv" | grep -c "name=Conv2_DP m=196 n=1 k=9 repeat=8 ")
+got=$("$MXSIM" trace cat "$t/dp.csv" 2> "$t/note.err" | grep -c "name=Conv2_DP m=196 n=1 k=9 repeat=8 ")
 [ "$got" = 1 ] && echo "ok   depthwise row, native mode: 8 x (196 x 1 x 9)" || fail "depthwise native: $("$MXSIM" trace cat "$t/dp.csv")"
+note_has "dp.csv:2: a conv row whose name contains DP is read as depthwise" "depthwise row"
 ex 117302 "$d/configs/v2/scale.cfg" "$A" --set report.scalesim_compat=0
 printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nc, 32, 32, 5, 5, 3, 16, 2,\n' > "$t/c.csv"
 "$MXSIM" trace cat --scalesim-compat "$t/c.csv" | grep -q "m=225 n=16 k=75" && echo "ok   ceil output size" || fail "compat conv size"

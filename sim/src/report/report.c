@@ -464,15 +464,19 @@ static mxsim_status check_rows(input_t *in)
         return mx_fail(in->ctx, MXSIM_E_INPUT, "%s: field 'points': %lld in %s, but the CSV has %d TOTAL rows", in->path,
                        (long long)m->points, m->path, in->n_pt + in->n_failed);
     if ((st = check_op_rows(in)) != MXSIM_OK) return st;
-    /* the x axis: mx.group_size when numeric, else the first int axis, else the first real one */
+    /* the x axis: mx.group_size when numeric, else the first int axis, else the first real one,
+    ** else (array.dataflow=os,ws,is) the first named axis, its values in the given order; an axis
+    ** of one value only when no axis has more (array.rows=16 beside a dataflow axis is not x) */
     in->xa = -1;
-    for (int a = 0; a < m->n_axes && in->xa < 0; a++)
-        if (!strcmp(m->ax[a].key, "mx.group_size") && m->ax[a].numeric) in->xa = a;
-    for (int pass = 0; pass < 2 && in->xa < 0; pass++)
+    for (int min_n = 2; min_n >= 1 && in->xa < 0; min_n--) {
         for (int a = 0; a < m->n_axes && in->xa < 0; a++)
-            if (!strcmp(m->ax[a].type, pass ? "real" : "int")) in->xa = a;
-    /* no number swept (array.dataflow=os,ws,is): the first named axis, its values in the given order */
-    for (int a = 0; a < m->n_axes && in->xa < 0; a++) in->xa = a;
+            if (!strcmp(m->ax[a].key, "mx.group_size") && m->ax[a].numeric && m->ax[a].n >= min_n) in->xa = a;
+        for (int pass = 0; pass < 2 && in->xa < 0; pass++)
+            for (int a = 0; a < m->n_axes && in->xa < 0; a++)
+                if (!strcmp(m->ax[a].type, pass ? "real" : "int") && m->ax[a].n >= min_n) in->xa = a;
+        for (int a = 0; a < m->n_axes && in->xa < 0; a++)
+            if (m->ax[a].n >= min_n) in->xa = a;
+    }
     /* two ok points with the same axis values would draw one over the other: refused */
     point_t *s = malloc((size_t)(in->n_pt ? in->n_pt : 1) * sizeof *s);
     if (!s) return mx_fail(in->ctx, MXSIM_E_NOMEM, "%s: out of memory", in->path);

@@ -105,7 +105,8 @@ static mxsim_status mem_row(mxsim_ctx *ctx, const char *where, const char *big, 
     if (st == MXSIM_OK) st = mxsim_table_set_text(ctx, t, r, c[C_ROLE], role);
     if (st == MXSIM_OK) st = rows > 0 ? mxsim_table_set_int(ctx, t, r, c[C_ROWS], rows) : mxsim_table_set_null(ctx, t, r, c[C_ROWS]);
     if (st == MXSIM_OK) st = k > 0 ? mxsim_table_set_int(ctx, t, r, c[C_K], k) : mxsim_table_set_null(ctx, t, r, c[C_K]);
-    if (st == MXSIM_OK) st = tensors > 0 ? mxsim_table_set_int(ctx, t, r, c[C_TENS], tensors) : mxsim_table_set_null(ctx, t, r, c[C_TENS]);
+    /* 0: a view of another op's tensor (b_tensors=0); -1: a total, where a count has no meaning */
+    if (st == MXSIM_OK) st = tensors >= 0 ? mxsim_table_set_int(ctx, t, r, c[C_TENS], tensors) : mxsim_table_set_null(ctx, t, r, c[C_TENS]);
     const int64_t iv[] = {m->elems, m->fp32, m->bf16, m->mx, m->mant, m->scale, m->pad};
     for (int i = 0; st == MXSIM_OK && i < 7; i++) st = mxsim_table_set_int(ctx, t, r, c[C_ELEMS + i], iv[i]);
     if (st == MXSIM_OK)
@@ -246,12 +247,12 @@ MXSIM_API mxsim_status mxsim_memory_table(mxsim_ctx *ctx, const mxsim_tconfig *c
                             100.0 * (1.0 - bits / 32.0), 100.0 * (1.0 - bits / 16.0));
             mem_add(&q, &tk);
         }
-        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL gemm weights", "total", 0, 0, 0, &tw, "mxint8", "weights of every GEMM", form);
-        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL params", "total", 0, 0, 0, &tp, "bf16", "embeddings, norms, biases, ... (unquantized)", pform);
-        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL weights", "total", 0, 0, 0, &all, "mixed", "model parameters: gemm weights + params", wform);
-        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL kv", "total", 0, 0, 0, &tk, "mxint8", "KV cache", form);
-        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL weights+kv", "total", 0, 0, 0, &stored, "mixed", "what stays in memory", sform);
-        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL act (largest)", "total", 0, 0, 0, &ta, "mxint8", "largest single activation tensor (transient: not summed)", form);
+        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL gemm weights", "total", 0, 0, -1, &tw, "mxint8", "weights of every GEMM", form);
+        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL params", "total", 0, 0, -1, &tp, "bf16", "embeddings, norms, biases, ... (unquantized)", pform);
+        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL weights", "total", 0, 0, -1, &all, "mixed", "model parameters: gemm weights + params", wform);
+        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL kv", "total", 0, 0, -1, &tk, "mxint8", "KV cache", form);
+        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL weights+kv", "total", 0, 0, -1, &stored, "mixed", "what stays in memory", sform);
+        if (st == MXSIM_OK) st = mem_row(ctx, mxsim_trace_source(tr), "the sum of the rows above", t, g, "TOTAL act (largest)", "total", 0, 0, -1, &ta, "mxint8", "largest single activation tensor (transient: not summed)", form);
     }
     return mx_table_handover(t, st, out);
 }

@@ -448,6 +448,17 @@ static int ss_on_value(const char *v)
     return key_is(v, "true") || key_is(v, "1") || key_is(v, "yes") || key_is(v, "on");
 }
 
+/* A section header of a .cfg, for the notes: v3's own sections ([sparsity] is in early v2 files
+** too), and [network_presets], on which SCALE-Sim 2.0.2 and v3 stop (their reader looks for its
+** TopologyCsvLoc in [architecture_presets]) */
+static void ss_section(const char *section, int line, ss_seen *ss)
+{
+    static const char *const v3_sections[] = {"layout", "run_presets_v3", "memory"};
+    for (size_t i = 0; !ss->v3_line && i < sizeof v3_sections / sizeof v3_sections[0]; i++)
+        if (!strcmp(section, v3_sections[i])) ss->v3_line = line, mx_snprintf(ss->v3_what, sizeof ss->v3_what, "section [%s]", section);
+    if (!strcmp(section, "network_presets") && !ss->csvloc_line) ss->csvloc_line = line;
+}
+
 static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *section, const char *key,
                                  char *val, const char *where, int line, ss_seen *ss)
 {
@@ -463,13 +474,9 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
     if (strstr(val, "%(") != NULL)
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s': configparser's %%(name)s interpolation is not expanded "
                        "by mxsim: write the value itself", where, key, val);
-    /* what the notes of scalesim_file_checks need: a file written for SCALE-Sim v3, a section v2 stops on */
-    static const char *const v3_sections[] = {"layout", "sparsity", "run_presets_v3", "memory"};
-    for (size_t i = 0; !ss->v3_line && i < sizeof v3_sections / sizeof v3_sections[0]; i++)
-        if (!strcmp(section, v3_sections[i])) ss->v3_line = line, mx_snprintf(ss->v3_what, sizeof ss->v3_what, "section [%s]", section);
+    /* a file written for SCALE-Sim v3 (the notes of scalesim_file_checks; its sections: ss_section) */
     for (size_t i = 0; !ss->v3_line && i < sizeof k_ss_v3_off / sizeof k_ss_v3_off[0]; i++)
         if (key_is(key, k_ss_v3_off[i].key)) ss->v3_line = line, mx_snprintf(ss->v3_what, sizeof ss->v3_what, "key %s", key);
-    if (key_is(key, "TopologyCsvLoc")) ss->csvloc_line = line;
     int req = -1;
     for (int i = 0; i < N_SS_REQ; i++)
         if (key_is(key, k_ss_required[i].key)) req = i;
@@ -616,13 +623,13 @@ static mxsim_status scalesim_file_checks(mxsim_ctx *ctx, mxsim_tconfig *cfg, con
                        have_sec ? "" : " (no such section)", have_sec ? "NoOptionError" : "NoSectionError");
     }
     if (ss->user_bw && ss->v3_line)
-        mx_note(ctx, "%s:%d: a SCALE-Sim v3 file (%s) with InterfaceBandwidth USER: mxsim times it by SCALE-Sim 2.0.2's "
-                "rules; v3's buffers count USER stalls differently, so its totals can differ by a few cycles per layer "
+        mx_note(ctx, "%s:%d: a SCALE-Sim v3 file (%s) with InterfaceBandwidth USER: mxsim's USER timing follows SCALE-Sim "
+                "2.0.2, whose stall accounting v3 changed, so v3's totals can differ by a few cycles per layer "
                 "(sim/doc/architecture.md section 8)", path, ss->v3_line, ss->v3_what);
     if (ss->csvloc_line)
-        mx_note(ctx, "%s:%d: SCALE-Sim 2.0.2 and v3 stop on [network_presets] TopologyCsvLoc (their reader looks for it "
-                "in [architecture_presets]); mxsim ignores it: the topology is the one on the command line", path,
-                ss->csvloc_line);
+        mx_note(ctx, "%s:%d: SCALE-Sim 2.0.2 and v3 stop on a [network_presets] section (their reader looks for its "
+                "TopologyCsvLoc in [architecture_presets]); mxsim ignores it: the topology is the one on the command line",
+                path, ss->csvloc_line);
     return MXSIM_OK;
 }
 
@@ -702,6 +709,7 @@ MXSIM_API mxsim_status mxsim_tconfig_load(mxsim_ctx *ctx, mxsim_tconfig *cfg, co
             cont_key[0] = '\0';
             /* configparser keeps the name as written: "[ general ]" is not [general] to SCALE-Sim */
             mx_snprintf(section, sizeof section, "%s", scalesim ? s + 1 : mx_ttrim(s + 1));
+            if (scalesim) ss_section(section, cur.line, &ss);
             sec_general |= !strcmp(section, "general");
             sec_run |= !strcmp(section, "run_presets");
             sec_arch |= !strcmp(section, "architecture_presets");

@@ -687,6 +687,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
     int kind = 0, kind_line = 0; /* 4: GEMM rows, 8: conv rows (8 or 9 values), set by the first */
     unsigned char *names_changed = NULL;
     int n_no_comma = 0, first_no_comma = 0; /* rows without the trailing comma (the note) */
+    int n_dp = 0, first_dp = 0;             /* rows read as depthwise (the note) */
     char where[600];
     mx_lines cur;
     mx_text_lone_cr_to_lf(buf); /* as SCALE-Sim's open() reads it */
@@ -822,6 +823,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
             if (strstr(f[0], "DP") != NULL) {
                 op.repeat = v[5];
                 v[5] = 1;
+                if (n_dp++ == 0) first_dp = cur.line;
             }
             /* Fh * Fw * C_in: each <= 2^31, so the product could overflow int64 (found in review,
             ** reproduced under UBSan: tests/fuzz/crashes/scalesim_csv): check Fh * Fw (<= 2^62)
@@ -844,6 +846,9 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
     if (st == MXSIM_OK && t->n == 0) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: no layer rows after the header", path);
     /* SCALE-Sim keeps a row's values up to its last comma: without the trailing one it reads a
     ** value fewer and stops (IndexError), so such a file has no SCALE-Sim result to compare with */
+    if (st == MXSIM_OK && n_dp)
+        mx_note(ctx, "%s:%d: a conv row whose name contains DP is read as depthwise, SCALE-Sim's convention: one "
+                "1-channel layer per input channel (%d such rows)", path, first_dp, n_dp);
     if (st == MXSIM_OK && n_no_comma)
         mx_note(ctx, "%s:%d: a row without its trailing comma (%d such rows): SCALE-Sim drops a row's text after the "
                 "last comma, reads a value fewer and stops on it; mxsim reads every value (--require-comma refuses such "
