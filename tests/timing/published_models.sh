@@ -19,6 +19,13 @@ set -u
 t=$MXSIM_TEST_TMP; rm -rf "$t" && mkdir -p "$t"
 cfg=$MXSIM_SOURCE_DIR/workloads/configs/medium.ini
 fails=0
+run_and_memory() { # NAME...: NAME.run.csv and NAME.mem.csv of each generated trace
+  for m; do
+    [ -f "$t/$m.trace" ] || continue
+    "$MXSIM" run --config "$cfg" --format csv "$t/$m.trace" > "$t/$m.run.csv" 2> /dev/null || { echo "FAIL $m: run"; fails=$((fails+1)); }
+    "$MXSIM" memory --config "$cfg" --format csv "$t/$m.trace" > "$t/$m.mem.csv" 2> /dev/null || { echo "FAIL $m: memory"; fails=$((fails+1)); }
+  done
+}
 model() { # NAME, then the file's lines on stdin
   cat > "$t/$1.model"
   "$MXSIM" trace gen "$t/$1.model" -o "$t/$1.trace" > /dev/null || { echo "FAIL $1: trace gen"; fails=$((fails+1)); }
@@ -157,12 +164,8 @@ param = qkv_bias 4608 28 bias
 param = norms 3584 57 norm
 param = shared_expert_gate 3584 28 gate
 EOF
-for m in llama3-8b-decode falcon-7b-prefill gemma-7b-decode gpt2-prefill mistral-7b-decode qwen2-7b-prefill \
-         mixtral-8x7b-decode mixtral-8x7b-decode-b5 qwen2-57b-a14b-prefill; do
-  [ -f "$t/$m.trace" ] || continue
-  "$MXSIM" run --config "$cfg" --format csv "$t/$m.trace" > "$t/$m.run.csv" 2> /dev/null || { echo "FAIL $m: run"; fails=$((fails+1)); }
-  "$MXSIM" memory --config "$cfg" --format csv "$t/$m.trace" > "$t/$m.mem.csv" 2> /dev/null || { echo "FAIL $m: memory"; fails=$((fails+1)); }
-done
+run_and_memory llama3-8b-decode falcon-7b-prefill gemma-7b-decode gpt2-prefill mistral-7b-decode qwen2-7b-prefill \
+  mixtral-8x7b-decode mixtral-8x7b-decode-b5 qwen2-57b-a14b-prefill
 python3 - "$t" <<'PY' || fails=$((fails+1))
 import csv, sys
 t = sys.argv[1]
@@ -304,11 +307,7 @@ param = embed_tokens 209715200 1 embedding
 param = norms 2048 55 norm
 param = kv_a_layernorm 512 27 norm
 EOF
-for m in gemma2-9b-window deepseek-v3-decode deepseek-v2-lite-prefill; do
-  [ -f "$t/$m.trace" ] || continue
-  "$MXSIM" run --config "$cfg" --format csv "$t/$m.trace" > "$t/$m.run.csv" 2> /dev/null || { echo "FAIL $m: run"; fails=$((fails+1)); }
-  "$MXSIM" memory --config "$cfg" --format csv "$t/$m.trace" > "$t/$m.mem.csv" 2> /dev/null || { echo "FAIL $m: memory"; fails=$((fails+1)); }
-done
+run_and_memory gemma2-9b-window deepseek-v3-decode deepseek-v2-lite-prefill
 python3 - "$t" <<'PY' || fails=$((fails+1))
 import csv, sys
 t = sys.argv[1]
