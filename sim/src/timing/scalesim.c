@@ -427,9 +427,8 @@ static int64_t ss_stall_unprepared(const mx_tarch *a, const mx_top_resolved *op,
     ss_dims d;
     ss_dims_of(a, op, &d);
     int64_t st = 0;
-    *last = 0;
     if (ss_user_sim(&d, a->half_a_bytes * 2, a->half_b_bytes * 2, a->half_c_bytes * 2, ss_bw(a), &st, last) == 0) return st;
-    *last = 0;
+    *last = 0; /* the estimate has no last-row write of its own */
     return ss_user_estimate(a, op, ss_bw(a), tc);
 }
 

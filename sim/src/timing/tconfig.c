@@ -436,7 +436,7 @@ typedef struct {
     int bank_line[2];
     int v3_line;                 /* first line of a v3-only section or key (the notes), 0: none */
     char v3_what[80];
-    int csvloc_line;             /* [network_presets] TopologyCsvLoc, which SCALE-Sim cannot read */
+    int csvloc_line;             /* the [network_presets] header, a section SCALE-Sim stops on, 0: none */
 } ss_seen;
 
 static int ss_off_value(const char *v)
