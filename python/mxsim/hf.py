@@ -7,7 +7,7 @@
 One table (FAMILIES) says, per `model_type`, which config keys give the transformer keys and which
 non-GEMM parameters (embedding, norms, biases) the architecture has; the parameters follow the
 Hugging Face modelling code of each family, so that `mxsim memory`'s TOTAL weights is the
-published parameter count (python/tests/test_hf.py checks nineteen models).  A config this table
+published parameter count (python/tests/test_hf.py checks twenty-one models).  A config this table
 cannot describe exactly (another model_type, layers that differ in ways the model keys cannot say,
 biases of a kind the family does not have) raises ValueError naming the key, rather than giving a
 trace of another model.
@@ -33,6 +33,11 @@ import tempfile
 #             class default (the router has an e_score_correction_bias per MoE layer with "noaux_tc")
 #   defaults: class defaults copied from the config class, for keys a config leaves out (Gemma-3's
 #             text_config in a multimodal config.json gives only a few keys)
+#   bias:     the bias keys the family's modelling code reads, with their class defaults: Llama's
+#             attention_bias (q, k, v and o projections) and mlp_bias (gate, up, down); gpt-oss's
+#             attention_bias (default true); any other family's bias key is refused when true
+#   sinks:    one attention-sink logit per head and layer (gpt-oss)
+#   moe_bias: the router and every expert's projections have biases (gpt-oss)
 #   require:  keys whose absence would take a class default this table does not copy (Mistral's
 #             8 KV heads and 4096-key window, Gemma's head_dim 256, ...): absent is refused
 _DEEPSEEK_MOE = ("n_routed_experts", "num_experts_per_tok", "moe_intermediate_size", "n_shared_experts")
@@ -40,7 +45,7 @@ _DEEPSEEK_REQ = ("kv_lora_rank", "q_lora_rank", "qk_nope_head_dim", "qk_rope_hea
                  "n_routed_experts", "n_shared_experts", "num_experts_per_tok", "first_k_dense_replace",
                  "moe_intermediate_size", "intermediate_size")
 FAMILIES = {
-    "llama": dict(tied=False, window=None, require=()),
+    "llama": dict(tied=False, window=None, bias=dict(attention_bias=False, mlp_bias=False), require=()),
     "mistral": dict(tied=False, window="sliding_window", require=("num_key_value_heads", "sliding_window")),
     "mixtral": dict(tied=False, window="sliding_window", require=("num_key_value_heads", "sliding_window"),
                     moe=("num_local_experts", "num_experts_per_tok", "intermediate_size", None)),
@@ -60,6 +65,12 @@ FAMILIES = {
                         require=(), defaults=dict(num_attention_heads=8, num_key_value_heads=4, head_dim=256,
                                                   vocab_size=262208, sliding_window=4096)),
     "phi3": dict(tied=False, window="sliding_window", require=()),
+    # OpenAI gpt-oss (transformers' models/gpt_oss): sliding and full attention layers alternate, the
+    # first sliding, as GptOssConfig's default layer_types says
+    "gpt_oss": dict(tied=False, window="alternate", pattern=2, bias=dict(attention_bias=True), sinks=True, moe_bias=True,
+                    moe=("num_local_experts", "num_experts_per_tok", "intermediate_size", None),
+                    require=("num_key_value_heads", "head_dim", "sliding_window", "num_local_experts",
+                             "num_experts_per_tok", "intermediate_size")),
     "deepseek_v2": dict(tied=False, window=None, mla=True, topk="greedy", moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
     "deepseek_v3": dict(tied=False, window=None, mla=True, topk="noaux_tc", moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
 }
@@ -155,9 +166,14 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
     if not isinstance(tied, bool):
         raise ValueError(f"{src}: key 'tie_word_embeddings': {tied!r} is not true or false")
     # the features that make layers differ, or add parameters this table does not know
+    biased = {}
     for key in ("attention_bias", "mlp_bias"):
-        if cfg.get(key):
-            raise ValueError(f"{src}: key '{key}': biases of this kind are not described here: "
+        if key in fam.get("bias", {}):
+            biased[key] = cfg.get(key, fam["bias"][key])
+            if not isinstance(biased[key], bool):
+                raise ValueError(f"{_clean(src)}: key '{key}': {_clean(repr(biased[key]))[:40]} is not true or false")
+        elif cfg.get(key):
+            raise ValueError(f"{src}: key '{key}': biases of this kind are not described for {mt}: "
                              "add them as param lines by hand")
     if cfg.get("use_bidirectional_attention"):  # EmbeddingGemma: an encoder, no cache, no LM head
         raise ValueError(f"{_clean(src)}: key 'use_bidirectional_attention': a bidirectional encoder (an embedding "
@@ -226,6 +242,15 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
         lines.append(f"param = embed_tokens {V * d} 1 embedding")
     npl = fam.get("norms", 2)
     lines.append(f"param = norms {d} {npl * L + 1} norm   # {npl} RMSNorms per layer, final norm")
+    if biased.get("attention_bias"):
+        lines.append(f"param = attn_bias {(H + 2 * kvh) * hd + d} {L} bias   # q, k, v and o projections")
+    if biased.get("mlp_bias"):
+        lines.append(f"param = mlp_bias {2 * _int(cfg, src, 'intermediate_size') + d} {L} bias   # gate, up and down")
+    if fam.get("sinks"):
+        lines.append(f"param = attn_sinks {H} {L} sink   # a softmax logit per head: its few operations are not timed")
+    if fam.get("moe_bias"):
+        lines.append(f"param = router_bias {E} {L} bias")
+        lines.append(f"param = expert_bias {E * (2 * f + d)} {L} bias   # gate_up and down of every expert")
     if fam.get("qkv_bias") and cfg.get("qkv_bias", True) is not False:  # Qwen2-MoE's qkv_bias key
         lines.append(f"param = qkv_bias {(H + 2 * kvh) * hd} {L} bias")
     if fam.get("qk_norm"):

@@ -95,6 +95,19 @@ CONFIGS = {
                                           n_shared_experts=2, num_experts_per_tok=6, first_k_dense_replace=1,
                                           moe_layer_freq=1, vocab_size=102400, tie_word_embeddings=False),
                                      15706484224),
+    # gpt-oss: the model card (arXiv:2508.10925, table 1) gives 20.91B and 116.83B in total; exact
+    # counts by hand from these values and transformers' GptOss modules (q, k, v, o biases, one sink
+    # logit per head, the router's bias, each expert's gate_up and down biases): test_gpt_oss
+    "openai/gpt-oss-20b": (dict(model_type="gpt_oss", hidden_size=2880, num_hidden_layers=24, num_attention_heads=64,
+                                num_key_value_heads=8, head_dim=64, intermediate_size=2880, num_local_experts=32,
+                                num_experts_per_tok=4, vocab_size=201088, sliding_window=128, attention_bias=True,
+                                tie_word_embeddings=False,
+                                layer_types=["sliding_attention", "full_attention"] * 12), 20914757184),
+    "openai/gpt-oss-120b": (dict(model_type="gpt_oss", hidden_size=2880, num_hidden_layers=36, num_attention_heads=64,
+                                 num_key_value_heads=8, head_dim=64, intermediate_size=2880, num_local_experts=128,
+                                 num_experts_per_tok=4, vocab_size=201088, sliding_window=128, attention_bias=True,
+                                 tie_word_embeddings=False,
+                                 layer_types=["sliding_attention", "full_attention"] * 18), 116829156672),
     "microsoft/Phi-3-mini-4k-instruct": (dict(model_type="phi3", hidden_size=3072, num_hidden_layers=32,
                                               num_attention_heads=32, num_key_value_heads=32, intermediate_size=8192,
                                               vocab_size=32064, sliding_window=2047, tie_word_embeddings=False),
@@ -140,12 +153,52 @@ def test_window_and_tied(tmp_path):
     assert "embed_tokens" not in gem and "vocab = 256000" in gem
 
 
+def test_gpt_oss(tmp_path):
+    # totals by hand: per layer q, k, v, o with biases, 64 sinks, router E x d + E, E experts of
+    # d x 2f + 2f and f x d + d, two norms; embedding and LM head apart; final norm
+    d, f, H, kvh, hd, V = 2880, 2880, 64, 8, 64, 201088
+    attn = d * (H + 2 * kvh) * hd + (H + 2 * kvh) * hd + H * hd * d + d
+    for repo, L, E, card in (("openai/gpt-oss-20b", 24, 32, 20.91e9), ("openai/gpt-oss-120b", 36, 128, 116.83e9)):
+        cfg, total = CONFIGS[repo]
+        expert = d * 2 * f + 2 * f + f * d + d
+        assert total == L * (attn + H + E * d + E + E * expert + 2 * d) + 2 * V * d + d
+        assert round(total / 1e7) == round(card / 1e7)
+        # decode of one token: the weight GEMMs are the card's active parameters (3.61B, 5.13B) less
+        # the biases, sinks and norms, and the embedding's lookup; the 128-key window on every other layer
+        tr = gen(tmp_path, mxsim.hf.model_from_hf(cfg, mode="decode", ctx=1024, batch=1), repo[7:])
+        active = L * (d * (H + 2 * kvh) * hd + H * hd * d + E * d + 4 * 3 * d * f) + V * d
+        attn_macs = (L // 2) * H * 2 * hd * (1024 + 128)
+        assert mxsim.run(CFG, tr)[-1]["n_macs"] == active + attn_macs
+        small = L * ((H + 2 * kvh) * hd + d + H + E + 4 * (2 * f + d) + 2 * d) + d
+        assert round((active + small) / 1e7) == {24: 361, 36: 513}[L]
+    # attention_bias false leaves the q, k, v, o biases out; the class default is true
+    cfg = dict(CONFIGS["openai/gpt-oss-20b"][0])
+    assert "attn_bias" not in mxsim.hf.model_from_hf(dict(cfg, attention_bias=False), ctx=8)
+    del cfg["attention_bias"]
+    assert "param = attn_bias 8000 24 bias" in mxsim.hf.model_from_hf(cfg, ctx=8)
+    with pytest.raises(ValueError, match="'layer_types': 24 sliding_attention layers, where the alternate rule"):
+        mxsim.hf.model_from_hf(dict(cfg, layer_types=["sliding_attention"] * 24), ctx=8)
+    with pytest.raises(ValueError, match="'sliding_window': missing"):
+        mxsim.hf.model_from_hf({k: v for k, v in cfg.items() if k != "sliding_window"}, ctx=8)
+
+
+def test_llama_biases(tmp_path):
+    # LlamaAttention's q, k, v, o and LlamaMLP's gate, up, down take bias=attention_bias / mlp_bias
+    cfg, P = CONFIGS["meta-llama/Llama-2-7b-hf"]
+    d, L, f = 4096, 32, 11008
+    for ab, mb, extra in ((True, False, L * 4 * d), (False, True, L * (2 * f + d)), (True, True, L * (4 * d + 2 * f + d))):
+        tr = gen(tmp_path, mxsim.hf.model_from_hf(dict(cfg, attention_bias=ab, mlp_bias=mb), ctx=8))
+        assert {r["item"]: r for r in mxsim.memory(CFG, tr)}["TOTAL weights"]["elems"] == P + extra
+
+
 def test_refusals():
     base = dict(CONFIGS["meta-llama/Llama-2-7b-hf"][0])
     with pytest.raises(ValueError, match="'model_type': 'gpt_neox' is not one"):
         mxsim.hf.model_from_hf(dict(base, model_type="gpt_neox"), ctx=8)
-    with pytest.raises(ValueError, match="'attention_bias'"):
-        mxsim.hf.model_from_hf(dict(base, attention_bias=True), ctx=8)
+    with pytest.raises(ValueError, match="'attention_bias': biases of this kind are not described for mistral"):
+        mxsim.hf.model_from_hf(dict(CONFIGS["mistralai/Mistral-7B-v0.1"][0], attention_bias=True), ctx=8)
+    with pytest.raises(ValueError, match="'mlp_bias': 'yes' is not true or false"):
+        mxsim.hf.model_from_hf(dict(base, mlp_bias="yes"), ctx=8)
     with pytest.raises(ValueError, match="'max_window_layers': missing"):
         mxsim.hf.model_from_hf(dict(CONFIGS["Qwen/Qwen2-7B"][0], use_sliding_window=True, sliding_window=64), ctx=8)
     with pytest.raises(ValueError, match="'mlp_only_layers'"):
