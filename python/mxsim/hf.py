@@ -7,7 +7,7 @@
 One table (FAMILIES) says, per `model_type`, which config keys give the transformer keys and which
 non-GEMM parameters (embedding, norms, biases) the architecture has; the parameters follow the
 Hugging Face modelling code of each family, so that `mxsim memory`'s TOTAL weights is the
-published parameter count (python/tests/test_hf.py checks twenty-one models).  A config this table
+published parameter count (python/tests/test_hf.py checks twenty-eight models).  A config this table
 cannot describe exactly (another model_type, layers that differ in ways the model keys cannot say,
 biases of a kind the family does not have) raises ValueError naming the key, rather than giving a
 trace of another model.
@@ -22,8 +22,8 @@ import tempfile
 #   tied:     tie_word_embeddings' default in that config class
 #   qkv_bias: Q, K and V projections always have biases (Qwen2)
 #   qk_norm:  an RMSNorm of head_dim over Q and one over K in every layer (Qwen3, Gemma-3)
-#   norms:    RMSNorms of hidden_size per layer (default 2; Gemma-2/3: 4, before and after attention
-#             and FFN)
+#   norms:    norms of hidden_size per layer (default 2; Gemma-2/3: 4, before and after attention
+#             and FFN; Phi-2: 1, attention and FFN in parallel)
 #   moe:      the config keys of the experts: (count, per token, expert width, shared width); the
 #             shared width of DeepSeek is n_shared_experts x moe_intermediate_size
 #   window:   where a sliding window comes from: "sliding_window" (every layer, whenever not null),
@@ -33,9 +33,18 @@ import tempfile
 #             class default (the router has an e_score_correction_bias per MoE layer with "noaux_tc")
 #   defaults: class defaults copied from the config class, for keys a config leaves out (Gemma-3's
 #             text_config in a multimodal config.json gives only a few keys)
-#   bias:     the bias keys the family's modelling code reads, with their class defaults: Llama's
-#             attention_bias (q, k, v and o projections) and mlp_bias (gate, up, down); gpt-oss's
-#             attention_bias (default true); any other family's bias key is refused when true
+#   names:    the config keys of a family that does not use Llama's names (GPT-2's n_embd, ...)
+#   ffn_mult: the FFN width when the config leaves it null (GPT-2's n_inner: 4 x n_embd)
+#   gated:    the FFN is gated (SwiGLU, GeGLU: default) or plain (GPT-2, OPT, Pythia, Phi-2: fc1, fc2)
+#   ln_bias:  the norms are LayerNorms with a bias (2 x hidden_size values each), not RMSNorms
+#   bias:     the bias keys the family's modelling code reads, with their class defaults and the
+#             projections they bias: Llama's attention_bias (q, k, v and o) and mlp_bias (the FFN's),
+#             gpt-oss's and GPT-NeoX's attention_bias (default true), OPT's enable_bias (all);
+#             any other family's attention_bias or mlp_bias is refused when true
+#   biased:   projections biased whatever the config says ("attn", "mlp"; "head": the LM head, Phi)
+#   fixed:    keys whose other values change the architecture in a way not described, with the value
+#             this table describes ("hidden_size": equal to it): absent or that value is accepted
+#   pos:      learned position embeddings: (the config key of their count, rows added: OPT's offset 2)
 #   sinks:    one attention-sink logit per head and layer (gpt-oss)
 #   moe_bias: the router and every expert's projections have biases (gpt-oss)
 #   require:  keys whose absence would take a class default this table does not copy (Mistral's
@@ -45,7 +54,8 @@ _DEEPSEEK_REQ = ("kv_lora_rank", "q_lora_rank", "qk_nope_head_dim", "qk_rope_hea
                  "n_routed_experts", "n_shared_experts", "num_experts_per_tok", "first_k_dense_replace",
                  "moe_intermediate_size", "intermediate_size")
 FAMILIES = {
-    "llama": dict(tied=False, window=None, bias=dict(attention_bias=False, mlp_bias=False), require=()),
+    "llama": dict(tied=False, window=None, bias=dict(attention_bias=(False, ("attn",)), mlp_bias=(False, ("mlp",))),
+                  require=()),
     "mistral": dict(tied=False, window="sliding_window", require=("num_key_value_heads", "sliding_window")),
     "mixtral": dict(tied=False, window="sliding_window", require=("num_key_value_heads", "sliding_window"),
                     moe=("num_local_experts", "num_experts_per_tok", "intermediate_size", None)),
@@ -67,10 +77,25 @@ FAMILIES = {
     "phi3": dict(tied=False, window="sliding_window", require=()),
     # OpenAI gpt-oss (transformers' models/gpt_oss): sliding and full attention layers alternate, the
     # first sliding, as GptOssConfig's default layer_types says
-    "gpt_oss": dict(tied=False, window="alternate", pattern=2, bias=dict(attention_bias=True), sinks=True, moe_bias=True,
+    "gpt_oss": dict(tied=False, window="alternate", pattern=2, bias=dict(attention_bias=(True, ("attn",))), sinks=True, moe_bias=True,
                     moe=("num_local_experts", "num_experts_per_tok", "intermediate_size", None),
                     require=("num_key_value_heads", "head_dim", "sliding_window", "num_local_experts",
                              "num_experts_per_tok", "intermediate_size")),
+    # plain FFNs and LayerNorms: GPT-2, OPT, GPT-NeoX (Pythia), Phi-1.5/2 (transformers' modelling code
+    # of each; OPT's learned positions have 2 rows more than max_position_embeddings)
+    "gpt2": dict(tied=True, window=None, gated=False, ln_bias=True, biased=("attn", "mlp"), pos=("n_positions", 0),
+                 names=dict(hidden_size="n_embd", num_hidden_layers="n_layer", num_attention_heads="n_head",
+                            intermediate_size="n_inner"), ffn_mult=4, require=("n_positions",),
+                 fixed=(("add_cross_attention", False, "cross-attention blocks (an encoder-decoder)"),)),
+    "opt": dict(tied=True, window=None, gated=False, ln_bias=True, bias=dict(enable_bias=(True, ("attn", "mlp"))),
+                pos=("max_position_embeddings", 2), names=dict(intermediate_size="ffn_dim"),
+                require=("max_position_embeddings", "ffn_dim"),
+                fixed=(("word_embed_proj_dim", "hidden_size", "projections between a narrower embedding and the layers"),
+                       ("do_layer_norm_before", True, "post-norm layers (OPT-350m), whose final norm is left out"))),
+    "gpt_neox": dict(tied=False, window=None, gated=False, ln_bias=True, bias=dict(attention_bias=(True, ("attn",))),
+                     biased=("mlp",), require=()),
+    "phi": dict(tied=False, window=None, gated=False, ln_bias=True, norms=1, biased=("attn", "mlp", "head"), require=(),
+                fixed=(("qk_layernorm", False, "LayerNorms over Q and K"),)),
     "deepseek_v2": dict(tied=False, window=None, mla=True, topk="greedy", moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
     "deepseek_v3": dict(tied=False, window=None, mla=True, topk="noaux_tc", moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
 }
@@ -146,9 +171,10 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
         raise ValueError("kv_cache: decode always reads its KV cache: leave kv_cache out")
     if kv_cache is not None and kv_cache not in (0, 1):
         raise ValueError(f"kv_cache: {kv_cache!r} is not 0 or 1")
-    d = _int(cfg, src, "hidden_size")
-    L = _int(cfg, src, "num_hidden_layers")
-    H = _int(cfg, src, "num_attention_heads")
+    names = fam.get("names", {})
+    d = _int(cfg, src, names.get("hidden_size", "hidden_size"))
+    L = _int(cfg, src, names.get("num_hidden_layers", "num_hidden_layers"))
+    H = _int(cfg, src, names.get("num_attention_heads", "num_attention_heads"))
     mla = fam.get("mla", False)
     kvh = H if mla else _int(cfg, src, "num_key_value_heads", H)  # MLA: one latent cache for every head
     if H % kvh:
@@ -166,13 +192,19 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
     if not isinstance(tied, bool):
         raise ValueError(f"{src}: key 'tie_word_embeddings': {tied!r} is not true or false")
     # the features that make layers differ, or add parameters this table does not know
-    biased = {}
+    for key, want, what in fam.get("fixed", ()):
+        want = d if want == "hidden_size" else want
+        if cfg.get(key) is not None and (cfg[key] != want or type(cfg[key]) is not type(want)):
+            raise ValueError(f"{_clean(src)}: key '{key}': {_clean(repr(cfg[key]))[:40]} is not {json.dumps(want)}: "
+                             f"{what} are not described here: write the model file by hand (traces/FORMAT.md)")
+    biased = set(fam.get("biased", ()))
+    for key, (default, parts) in fam.get("bias", {}).items():
+        on = cfg.get(key, default)
+        if not isinstance(on, bool):
+            raise ValueError(f"{_clean(src)}: key '{key}': {_clean(repr(on))[:40]} is not true or false")
+        biased |= set(parts) if on else set()
     for key in ("attention_bias", "mlp_bias"):
-        if key in fam.get("bias", {}):
-            biased[key] = cfg.get(key, fam["bias"][key])
-            if not isinstance(biased[key], bool):
-                raise ValueError(f"{_clean(src)}: key '{key}': {_clean(repr(biased[key]))[:40]} is not true or false")
-        elif cfg.get(key):
+        if key not in fam.get("bias", {}) and cfg.get(key):
             raise ValueError(f"{src}: key '{key}': biases of this kind are not described for {mt}: "
                              "add them as param lines by hand")
     if cfg.get("use_bidirectional_attention"):  # EmbeddingGemma: an encoder, no cache, no LM head
@@ -189,7 +221,8 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
              f"name = {_clean(name or cfg.get('_name_or_path') or mt)[:40]}",
              f"hidden = {d}", f"layers = {L}", f"heads = {H}"]
     lines += [f"head_dim = {hd}"] if mla else [f"kv_heads = {kvh}", f"head_dim = {hd}"]
-    lines.append("ffn_gated = 1")
+    gated = fam.get("gated", True)
+    lines.append(f"ffn_gated = {int(gated)}")
     ql = C = 0
     if mla:  # DeepSeek's latent attention (traces/FORMAT.md): q_lora_rank null puts no bottleneck on Q
         C = _int(cfg, src, "kv_lora_rank")
@@ -218,7 +251,9 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
             if dense:
                 lines += [f"dense_layers = {dense}", f"dense_ffn = {_int(cfg, src, 'intermediate_size')}"]
     else:
-        lines.append(f"ffn = {_int(cfg, src, 'intermediate_size')}")
+        fkey = names.get("intermediate_size", "intermediate_size")
+        f = _int(cfg, src, fkey, fam["ffn_mult"] * d if "ffn_mult" in fam else None)
+        lines.append(f"ffn = {f}")
         shf = 0
     lines.append(f"batch = {_int({'batch': batch}, 'batch', 'batch')}")
     if mode == "decode":
@@ -240,12 +275,21 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
     # non-GEMM parameters, bf16 in an MXINT8 model
     if not tied:  # else the LM head's GEMM holds the shared matrix (FORMAT.md: tied embeddings)
         lines.append(f"param = embed_tokens {V * d} 1 embedding")
+    if fam.get("pos"):
+        key, extra = fam["pos"]
+        lines.append(f"param = pos_embed {(_int(cfg, src, key) + extra) * d} 1 embedding   # learned positions")
     npl = fam.get("norms", 2)
-    lines.append(f"param = norms {d} {npl * L + 1} norm   # {npl} RMSNorms per layer, final norm")
-    if biased.get("attention_bias"):
+    if fam.get("ln_bias"):
+        lines.append(f"param = norms {2 * d} {npl * L + 1} norm   # {npl} LayerNorms per layer, final norm: weight and bias")
+    else:
+        lines.append(f"param = norms {d} {npl * L + 1} norm   # {npl} RMSNorms per layer, final norm")
+    if "attn" in biased:
         lines.append(f"param = attn_bias {(H + 2 * kvh) * hd + d} {L} bias   # q, k, v and o projections")
-    if biased.get("mlp_bias"):
-        lines.append(f"param = mlp_bias {2 * _int(cfg, src, 'intermediate_size') + d} {L} bias   # gate, up and down")
+    if "mlp" in biased:
+        lines.append(f"param = mlp_bias {(2 if gated else 1) * f + d} {L} bias   # the FFN's "
+                     + ("gate, up and down" if gated else "up and down"))
+    if "head" in biased:
+        lines.append(f"param = lm_head_bias {V} 1 bias")
     if fam.get("sinks"):
         lines.append(f"param = attn_sinks {H} {L} sink   # a softmax logit per head: its few operations are not timed")
     if fam.get("moe_bias"):

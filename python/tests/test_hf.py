@@ -108,6 +108,29 @@ CONFIGS = {
                                  num_experts_per_tok=4, vocab_size=201088, sliding_window=128, attention_bias=True,
                                  tie_word_embeddings=False,
                                  layer_types=["sliding_attention", "full_attention"] * 18), 116829156672),
+    # plain FFNs and LayerNorms with biases, each exact total by hand from transformers' modelling code
+    # (GPT-2's Conv1D and learned positions; OPT's positions with 2 rows of offset; GPT-NeoX; Phi):
+    # Pythia's README publishes its totals exactly (70,426,624 and 6,857,302,016; non-embedding
+    # 18,915,328 and 6,444,163,072: test_plain_ffn_families); the others' cards round them (GPT-2
+    # 124M and 1.5B, OPT 125M and 6.7B, Phi-2 2.7B)
+    "openai-community/gpt2": (dict(model_type="gpt2", n_embd=768, n_layer=12, n_head=12, n_inner=None, n_positions=1024,
+                                   vocab_size=50257), 124439808),
+    "openai-community/gpt2-xl": (dict(model_type="gpt2", n_embd=1600, n_layer=48, n_head=25, n_inner=None,
+                                      n_positions=1024, vocab_size=50257), 1557611200),
+    "facebook/opt-125m": (dict(model_type="opt", hidden_size=768, num_hidden_layers=12, num_attention_heads=12,
+                               ffn_dim=3072, max_position_embeddings=2048, vocab_size=50272, word_embed_proj_dim=768,
+                               do_layer_norm_before=True, enable_bias=True), 125239296),
+    "facebook/opt-6.7b": (dict(model_type="opt", hidden_size=4096, num_hidden_layers=32, num_attention_heads=32,
+                               ffn_dim=16384, max_position_embeddings=2048, vocab_size=50272, word_embed_proj_dim=4096,
+                               do_layer_norm_before=True), 6658473984),
+    "EleutherAI/pythia-70m": (dict(model_type="gpt_neox", hidden_size=512, num_hidden_layers=6, num_attention_heads=8,
+                                   intermediate_size=2048, vocab_size=50304, tie_word_embeddings=False), 70426624),
+    "EleutherAI/pythia-6.9b": (dict(model_type="gpt_neox", hidden_size=4096, num_hidden_layers=32,
+                                    num_attention_heads=32, intermediate_size=16384, vocab_size=50432,
+                                    tie_word_embeddings=False), 6857302016),
+    "microsoft/phi-2": (dict(model_type="phi", hidden_size=2560, num_hidden_layers=32, num_attention_heads=32,
+                             num_key_value_heads=None, intermediate_size=10240, vocab_size=51200,
+                             tie_word_embeddings=False, qk_layernorm=False), 2779683840),
     "microsoft/Phi-3-mini-4k-instruct": (dict(model_type="phi3", hidden_size=3072, num_hidden_layers=32,
                                               num_attention_heads=32, num_key_value_heads=32, intermediate_size=8192,
                                               vocab_size=32064, sliding_window=2047, tie_word_embeddings=False),
@@ -182,6 +205,38 @@ def test_gpt_oss(tmp_path):
         mxsim.hf.model_from_hf({k: v for k, v in cfg.items() if k != "sliding_window"}, ctx=8)
 
 
+def test_plain_ffn_families(tmp_path):
+    # GPT-2 by hand: tied wte, wpe, per layer 2 LayerNorms (weight, bias), c_attn, attn c_proj, c_fc,
+    # mlp c_proj with biases; ln_f
+    cfg, total = CONFIGS["openai-community/gpt2"]
+    d, L, V, P = 768, 12, 50257, 1024
+    assert total == V * d + P * d + L * (2 * 2 * d + 3 * d * d + 3 * d + d * d + d + 4 * d * d + 4 * d + 4 * d * d + d) + 2 * d
+    # Pythia's published non-embedding counts: the totals less embed_in and embed_out
+    for repo, rows, width, ne in (("EleutherAI/pythia-70m", 50304, 512, 18915328),
+                                  ("EleutherAI/pythia-6.9b", 50432, 4096, 6444163072)):
+        assert CONFIGS[repo][1] - 2 * rows * width == ne
+    # GPT-2 prefill, 2 x 10 tokens: plain FFN (c_fc, c_proj), attention 2 L H S^2 hd per sequence, the
+    # tied LM head on each sequence's last token
+    tr = gen(tmp_path, mxsim.hf.model_from_hf(cfg, mode="prefill", seq=10, batch=2))
+    ops = {o["name"]: o for o in tr.ops}
+    assert "ffn_up" in ops and "ffn_gate_up" not in ops
+    want = 20 * L * (4 * d * d + 2 * 4 * d * d) + 2 * L * 2 * 10 * 10 * 12 * 64 + 2 * V * d
+    assert mxsim.run(CFG, tr)[-1]["n_macs"] == want
+    # what these families' code would add and the converter does not describe is refused by name
+    for repo, key, value in (("openai-community/gpt2", "add_cross_attention", True),
+                             ("facebook/opt-125m", "word_embed_proj_dim", 512),
+                             ("facebook/opt-125m", "do_layer_norm_before", False),
+                             ("microsoft/phi-2", "qk_layernorm", True)):
+        with pytest.raises(ValueError, match=f"key '{key}': .* is not .*not described here"):
+            mxsim.hf.model_from_hf(dict(CONFIGS[repo][0], **{key: value}), ctx=8)
+    # OPT's enable_bias false leaves every projection's bias out; GPT-NeoX's attention_bias the attention's
+    p = {r["item"]: r for r in mxsim.memory(CFG, gen(tmp_path, mxsim.hf.model_from_hf(
+        dict(CONFIGS["facebook/opt-125m"][0], enable_bias=False), ctx=8)))}["TOTAL weights"]["elems"]
+    assert p == 125239296 - 12 * (4 * 768 + 3072 + 768)
+    text = mxsim.hf.model_from_hf(dict(CONFIGS["EleutherAI/pythia-70m"][0], attention_bias=False), ctx=8)
+    assert "attn_bias" not in text and "param = mlp_bias 2560 6 bias" in text
+
+
 def test_llama_biases(tmp_path):
     # LlamaAttention's q, k, v, o and LlamaMLP's gate, up, down take bias=attention_bias / mlp_bias
     cfg, P = CONFIGS["meta-llama/Llama-2-7b-hf"]
@@ -193,8 +248,8 @@ def test_llama_biases(tmp_path):
 
 def test_refusals():
     base = dict(CONFIGS["meta-llama/Llama-2-7b-hf"][0])
-    with pytest.raises(ValueError, match="'model_type': 'gpt_neox' is not one"):
-        mxsim.hf.model_from_hf(dict(base, model_type="gpt_neox"), ctx=8)
+    with pytest.raises(ValueError, match="'model_type': 'falcon' is not one"):
+        mxsim.hf.model_from_hf(dict(base, model_type="falcon"), ctx=8)
     with pytest.raises(ValueError, match="'attention_bias': biases of this kind are not described for mistral"):
         mxsim.hf.model_from_hf(dict(CONFIGS["mistralai/Mistral-7B-v0.1"][0], attention_bias=True), ctx=8)
     with pytest.raises(ValueError, match="'mlp_bias': 'yes' is not true or false"):
