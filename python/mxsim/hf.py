@@ -275,8 +275,13 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
     # non-GEMM parameters, bf16 in an MXINT8 model
     if not tied:  # else the LM head's GEMM holds the shared matrix (FORMAT.md: tied embeddings)
         lines.append(f"param = embed_tokens {V * d} 1 embedding")
-    if fam.get("pos"):
+    if fam.get("pos"):  # learned positions: no token past the table's last row
         key, extra = fam["pos"]
+        P, last = _int(cfg, src, key), (ctx + 1 if mode == "decode" else seq)
+        if last > P:
+            raise ValueError(f"{_clean(src)}: key '{key}': {P} learned positions, and this "
+                             + (f"decode's token is position {ctx + 1} (ctx {ctx} + 1)" if mode == "decode"
+                                else f"prefill has seq {seq}"))
         lines.append(f"param = pos_embed {(_int(cfg, src, key) + extra) * d} 1 embedding   # learned positions")
     npl = fam.get("norms", 2)
     if fam.get("ln_bias"):

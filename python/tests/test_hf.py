@@ -148,7 +148,7 @@ def gen(tmp_path, text, tag="m"):
 def test_published_parameter_counts(tmp_path, repo):
     cfg, published = CONFIGS[repo]
     (tmp_path / "config.json").write_text(json.dumps(cfg))
-    tr = gen(tmp_path, mxsim.hf.model_from_hf(tmp_path / "config.json", mode="decode", ctx=1024, batch=3))
+    tr = gen(tmp_path, mxsim.hf.model_from_hf(tmp_path / "config.json", mode="decode", ctx=1000, batch=3))
     rows = {r["item"]: r for r in mxsim.memory(CFG, tr)}
     assert rows["TOTAL weights"]["elems"] == published
 
@@ -229,6 +229,12 @@ def test_plain_ffn_families(tmp_path):
                              ("microsoft/phi-2", "qk_layernorm", True)):
         with pytest.raises(ValueError, match=f"key '{key}': .* is not .*not described here"):
             mxsim.hf.model_from_hf(dict(CONFIGS[repo][0], **{key: value}), ctx=8)
+    # learned positions bound the sequence: GPT-2 has 1024
+    mxsim.hf.model_from_hf(cfg, ctx=1023)
+    with pytest.raises(ValueError, match="'n_positions': 1024 learned positions, and this decode's token is position 1025"):
+        mxsim.hf.model_from_hf(cfg, ctx=1024)
+    with pytest.raises(ValueError, match="'max_position_embeddings': 2048 learned positions, and this prefill has seq 2049"):
+        mxsim.hf.model_from_hf(CONFIGS["facebook/opt-125m"][0], mode="prefill", seq=2049)
     # OPT's enable_bias false leaves every projection's bias out; GPT-NeoX's attention_bias the attention's
     p = {r["item"]: r for r in mxsim.memory(CFG, gen(tmp_path, mxsim.hf.model_from_hf(
         dict(CONFIGS["facebook/opt-125m"][0], enable_bias=False), ctx=8)))}["TOTAL weights"]["elems"]
