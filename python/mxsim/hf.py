@@ -7,7 +7,7 @@
 One table (FAMILIES) says, per `model_type`, which config keys give the transformer keys and which
 non-GEMM parameters (embedding, norms, biases) the architecture has; the parameters follow the
 Hugging Face modelling code of each family, so that `mxsim memory`'s TOTAL weights is the
-published parameter count (python/tests/test_hf.py checks twenty-eight models).  A config this table
+published parameter count (python/tests/test_hf.py checks thirty-one models).  A config this table
 cannot describe exactly (another model_type, layers that differ in ways the model keys cannot say,
 biases of a kind the family does not have) raises ValueError naming the key, rather than giving a
 trace of another model.
@@ -44,7 +44,11 @@ import tempfile
 #   biased:   projections biased whatever the config says ("attn", "mlp"; "head": the LM head, Phi)
 #   fixed:    keys whose other values change the architecture in a way not described, with the value
 #             this table describes ("hidden_size": equal to it): absent or that value is accepted
-#   pos:      learned position embeddings: (the config key of their count, rows added: OPT's offset 2)
+#   pos:      learned position embeddings: (the config key of their count, rows added: OPT's offset 2,
+#             rows reserved: RoBERTa's first two, below padding_idx + 1)
+#   encoder:  a bidirectional encoder (BERT, RoBERTa, DistilBERT): prefill only, no KV cache, no LM
+#             head; types: the config key of its token-type embeddings; pooler: BertModel's pooler
+#             (a d x d GEMM with a bias on each sequence's first token), as AutoModel loads it
 #   sinks:    one attention-sink logit per head and layer (gpt-oss)
 #   moe_bias: the router and every expert's projections have biases (gpt-oss)
 #   require:  keys whose absence would take a class default this table does not copy (Mistral's
@@ -53,6 +57,9 @@ _DEEPSEEK_MOE = ("n_routed_experts", "num_experts_per_tok", "moe_intermediate_si
 _DEEPSEEK_REQ = ("kv_lora_rank", "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim",
                  "n_routed_experts", "n_shared_experts", "num_experts_per_tok", "first_k_dense_replace",
                  "moe_intermediate_size", "intermediate_size")
+_ENCODER_FIXED = (("position_embedding_type", "absolute", "relative position embeddings"),
+                  ("is_decoder", False, "decoder layers (a causal LM built on an encoder)"),
+                  ("add_cross_attention", False, "cross-attention blocks (an encoder-decoder)"))
 FAMILIES = {
     "llama": dict(tied=False, window=None, bias=dict(attention_bias=(False, ("attn",)), mlp_bias=(False, ("mlp",))),
                   require=()),
@@ -83,12 +90,12 @@ FAMILIES = {
                              "num_experts_per_tok", "intermediate_size")),
     # plain FFNs and LayerNorms: GPT-2, OPT, GPT-NeoX (Pythia), Phi-1.5/2 (transformers' modelling code
     # of each; OPT's learned positions have 2 rows more than max_position_embeddings)
-    "gpt2": dict(tied=True, window=None, gated=False, ln_bias=True, biased=("attn", "mlp"), pos=("n_positions", 0),
+    "gpt2": dict(tied=True, window=None, gated=False, ln_bias=True, biased=("attn", "mlp"), pos=("n_positions", 0, 0),
                  names=dict(hidden_size="n_embd", num_hidden_layers="n_layer", num_attention_heads="n_head",
                             intermediate_size="n_inner"), ffn_mult=4, require=("n_positions",),
                  fixed=(("add_cross_attention", False, "cross-attention blocks (an encoder-decoder)"),)),
     "opt": dict(tied=True, window=None, gated=False, ln_bias=True, bias=dict(enable_bias=(True, ("attn", "mlp"))),
-                pos=("max_position_embeddings", 2), names=dict(intermediate_size="ffn_dim"),
+                pos=("max_position_embeddings", 2, 0), names=dict(intermediate_size="ffn_dim"),
                 require=("max_position_embeddings", "ffn_dim"),
                 fixed=(("word_embed_proj_dim", "hidden_size", "projections between a narrower embedding and the layers"),
                        ("do_layer_norm_before", True, "post-norm layers (OPT-350m), whose final norm is left out"))),
@@ -96,6 +103,18 @@ FAMILIES = {
                      biased=("mlp",), require=()),
     "phi": dict(tied=False, window=None, gated=False, ln_bias=True, norms=1, biased=("attn", "mlp", "head"), require=(),
                 fixed=(("qk_layernorm", False, "LayerNorms over Q and K"),)),
+    # encoders: the base model without a task head (BertModel, RobertaModel, DistilBertModel)
+    "bert": dict(tied=False, encoder=True, window=None, gated=False, ln_bias=True, biased=("attn", "mlp"),
+                 pos=("max_position_embeddings", 0, 0), types="type_vocab_size", pooler=True,
+                 require=("max_position_embeddings", "type_vocab_size", "intermediate_size"), fixed=_ENCODER_FIXED),
+    "roberta": dict(tied=False, encoder=True, window=None, gated=False, ln_bias=True, biased=("attn", "mlp"),
+                    pos=("max_position_embeddings", 0, 2), types="type_vocab_size", pooler=True,
+                    require=("max_position_embeddings", "type_vocab_size", "intermediate_size"), fixed=_ENCODER_FIXED),
+    "distilbert": dict(tied=False, encoder=True, window=None, gated=False, ln_bias=True, biased=("attn", "mlp"),
+                       pos=("max_position_embeddings", 0, 0),
+                       names=dict(hidden_size="dim", num_hidden_layers="n_layers", num_attention_heads="n_heads",
+                                  intermediate_size="hidden_dim"),
+                       require=("max_position_embeddings", "hidden_dim")),
     "deepseek_v2": dict(tied=False, window=None, mla=True, topk="greedy", moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
     "deepseek_v3": dict(tied=False, window=None, mla=True, topk="noaux_tc", moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
 }
@@ -167,6 +186,9 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
         raise ValueError("decode: give ctx (the cached keys per sequence) and no seq")
     if mode == "prefill" and (seq is None or ctx is not None):
         raise ValueError("prefill: give seq (the query tokens per sequence) and no ctx")
+    if fam.get("encoder") and (mode != "prefill" or kv_cache):
+        raise ValueError(f"{'mode' if mode != 'prefill' else 'kv_cache'}: {mt} is an encoder, which attends over its "
+                         "whole input at once and keeps no KV cache: give mode prefill with seq, without kv_cache")
     if mode == "decode" and kv_cache is not None:
         raise ValueError("kv_cache: decode always reads its KV cache: leave kv_cache out")
     if kv_cache is not None and kv_cache not in (0, 1):
@@ -217,7 +239,7 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
              + (f"; the config class's defaults for {', '.join(taken)}" if taken else "") + f"): hidden_size {d}, "
              f"num_hidden_layers {L}, num_attention_heads {H}, "
              + (f"qk_nope_head_dim {hd}" if mla else f"num_key_value_heads {kvh}, head_dim {hd}")
-             + f", vocab_size {V}, tie_word_embeddings {str(tied).lower()}",
+             + f", vocab_size {V}" + ("" if fam.get("encoder") else f", tie_word_embeddings {str(tied).lower()}"),
              f"name = {_clean(name or cfg.get('_name_or_path') or mt)[:40]}",
              f"hidden = {d}", f"layers = {L}", f"heads = {H}"]
     lines += [f"head_dim = {hd}"] if mla else [f"kv_heads = {kvh}", f"head_dim = {hd}"]
@@ -262,30 +284,37 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
         if mla and kv_cache:
             raise ValueError("kv_cache: prefill with latent attention attends on decompressed K and V and keeps no "
                              "cache mxsim can time: leave kv_cache out (0), and time the cache in decode")
-        kv = 0 if mla else 1 if kv_cache is None else int(bool(kv_cache))
+        kv = 0 if mla or fam.get("encoder") else 1 if kv_cache is None else int(bool(kv_cache))
         lines += ["mode = prefill", f"seq = {_int({'seq': seq}, 'seq', 'seq')}", f"kv_cache = {kv}"]
     if window is not None:
         lines.append(f"window = {window}")
         if wl != L:
             lines.append(f"window_layers = {wl}")
-    lines.append(f"vocab = {V}")
+    if fam.get("encoder"):
+        lines.append("# an encoder: no LM head (vocab 0)")
+    else:
+        lines.append(f"vocab = {V}")
     if mla and cfg.get("num_nextn_predict_layers"):
         lines.append(f"# not described: the checkpoint's {_int(cfg, src, 'num_nextn_predict_layers')} multi-token-"
                      "prediction layer(s), which the modelling code does not run")
     # non-GEMM parameters, bf16 in an MXINT8 model
-    if not tied:  # else the LM head's GEMM holds the shared matrix (FORMAT.md: tied embeddings)
+    if not tied or fam.get("encoder"):  # else the LM head's GEMM holds the shared matrix (FORMAT.md: tied embeddings)
         lines.append(f"param = embed_tokens {V * d} 1 embedding")
     if fam.get("pos"):  # learned positions: no token past the table's last row
-        key, extra = fam["pos"]
+        key, extra, reserved = fam["pos"]
         P, last = _int(cfg, src, key), (ctx + 1 if mode == "decode" else seq)
-        if last > P:
-            raise ValueError(f"{_clean(src)}: key '{key}': {P} learned positions, and this "
+        if last > P - reserved:
+            raise ValueError(f"{_clean(src)}: key '{key}': {P - reserved} learned positions"
+                             + (f" ({P} less {reserved} reserved)" if reserved else "") + ", and this "
                              + (f"decode's token is position {ctx + 1} (ctx {ctx} + 1)" if mode == "decode"
                                 else f"prefill has seq {seq}"))
-        lines.append(f"param = pos_embed {(_int(cfg, src, key) + extra) * d} 1 embedding   # learned positions")
+        lines.append(f"param = pos_embed {(P + extra) * d} 1 embedding   # learned positions")
+    if fam.get("types"):
+        lines.append(f"param = token_type_embed {_int(cfg, src, fam['types']) * d} 1 embedding")
     npl = fam.get("norms", 2)
     if fam.get("ln_bias"):
-        lines.append(f"param = norms {2 * d} {npl * L + 1} norm   # {npl} LayerNorms per layer, final norm: weight and bias")
+        lines.append(f"param = norms {2 * d} {npl * L + 1} norm   # {npl} LayerNorms per layer, "
+                     + ("the embeddings'" if fam.get("encoder") else "final norm") + ": weight and bias")
     else:
         lines.append(f"param = norms {d} {npl * L + 1} norm   # {npl} RMSNorms per layer, final norm")
     if "attn" in biased:
@@ -314,6 +343,9 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
                      "(a checkpoint tensor; transformers holds it as a buffer)")
     if shf and not mla:
         lines.append(f"param = shared_expert_gate {d} {L} gate   # d x 1 per layer: its MACs are not timed")
+    if fam.get("pooler"):  # after the layers key: it runs after the blocks (FORMAT.md, layer lines)
+        lines += [f"layer = gemm pooler {batch} {d} {d}   # BertModel's pooler: each sequence's first token",
+                  f"param = pooler_bias {d} 1 bias"]
     return "\n".join(lines) + "\n"
 
 

@@ -131,6 +131,18 @@ CONFIGS = {
     "microsoft/phi-2": (dict(model_type="phi", hidden_size=2560, num_hidden_layers=32, num_attention_heads=32,
                              num_key_value_heads=None, intermediate_size=10240, vocab_size=51200,
                              tie_word_embeddings=False, qk_layernorm=False), 2779683840),
+    # encoders as AutoModel loads them (BertModel with its pooler, no task head), exact totals by hand
+    # (test_encoders); the papers round them: BERT-base 110M, RoBERTa-base 125M, DistilBERT 66M
+    "google-bert/bert-base-uncased": (dict(model_type="bert", hidden_size=768, num_hidden_layers=12,
+                                           num_attention_heads=12, intermediate_size=3072, max_position_embeddings=512,
+                                           type_vocab_size=2, vocab_size=30522, position_embedding_type="absolute"),
+                                      109482240),
+    "FacebookAI/roberta-large": (dict(model_type="roberta", hidden_size=1024, num_hidden_layers=24,
+                                      num_attention_heads=16, intermediate_size=4096, max_position_embeddings=514,
+                                      type_vocab_size=1, vocab_size=50265), 355359744),
+    "distilbert/distilbert-base-uncased": (dict(model_type="distilbert", dim=768, n_layers=6, n_heads=12,
+                                                hidden_dim=3072, max_position_embeddings=512, vocab_size=30522),
+                                           66362880),
     "microsoft/Phi-3-mini-4k-instruct": (dict(model_type="phi3", hidden_size=3072, num_hidden_layers=32,
                                               num_attention_heads=32, num_key_value_heads=32, intermediate_size=8192,
                                               vocab_size=32064, sliding_window=2047, tie_word_embeddings=False),
@@ -148,7 +160,8 @@ def gen(tmp_path, text, tag="m"):
 def test_published_parameter_counts(tmp_path, repo):
     cfg, published = CONFIGS[repo]
     (tmp_path / "config.json").write_text(json.dumps(cfg))
-    tr = gen(tmp_path, mxsim.hf.model_from_hf(tmp_path / "config.json", mode="decode", ctx=1000, batch=3))
+    mode = dict(mode="prefill", seq=100) if mxsim.hf.FAMILIES[cfg["model_type"]].get("encoder") else dict(ctx=1000)
+    tr = gen(tmp_path, mxsim.hf.model_from_hf(tmp_path / "config.json", batch=3, **mode))
     rows = {r["item"]: r for r in mxsim.memory(CFG, tr)}
     assert rows["TOTAL weights"]["elems"] == published
 
@@ -241,6 +254,39 @@ def test_plain_ffn_families(tmp_path):
     assert p == 125239296 - 12 * (4 * 768 + 3072 + 768)
     text = mxsim.hf.model_from_hf(dict(CONFIGS["EleutherAI/pythia-70m"][0], attention_bias=False), ctx=8)
     assert "attn_bias" not in text and "param = mlp_bias 2560 6 bias" in text
+
+
+def test_encoders(tmp_path):
+    # by hand: word, position and token-type embeddings, the embeddings' LayerNorm, per layer q, k, v,
+    # o, up, down with biases and two LayerNorms, the pooler (d x d + d); DistilBERT has neither
+    # token types nor pooler
+    def total(V, P, T, d, L, f, pooler):
+        return (V + P + T) * d + 2 * d + L * (4 * d * d + 4 * d + 2 * d * f + f + d + 4 * d) + pooler * (d * d + d)
+    assert CONFIGS["google-bert/bert-base-uncased"][1] == total(30522, 512, 2, 768, 12, 3072, 1)
+    assert CONFIGS["FacebookAI/roberta-large"][1] == total(50265, 514, 1, 1024, 24, 4096, 1)
+    assert CONFIGS["distilbert/distilbert-base-uncased"][1] == total(30522, 512, 0, 768, 6, 3072, 0)
+    # BERT-base at 128 tokens: the bundled trace (workloads/models/bert-base.model, written by hand from
+    # google-research/bert's bert_config.json) op for op, plus the pooler on each sequence's first token
+    cfg = CONFIGS["google-bert/bert-base-uncased"][0]
+    tr = gen(tmp_path, mxsim.hf.model_from_hf(cfg, mode="prefill", seq=128))
+    ref = mxsim.Trace.load(os.path.join(ROOT, "traces", "bert-base.trace"))
+    key = ("kind", "name", "m", "n", "k", "repeat")
+    got = [tuple(o[x] for x in key) for o in tr.ops]
+    assert got[:-1] == [tuple(o[x] for x in key) for o in ref.ops]
+    assert got[-1][1:5] == ("pooler", 1, 768, 768)
+    assert mxsim.run(CFG, tr)[-1]["n_macs"] == mxsim.run(CFG, ref)[-1]["n_macs"] + 768 * 768
+    # RoBERTa's first two position rows are reserved: 512 tokens of 514 rows
+    mxsim.hf.model_from_hf(CONFIGS["FacebookAI/roberta-large"][0], mode="prefill", seq=512)
+    with pytest.raises(ValueError, match="'max_position_embeddings': 512 learned positions \\(514 less 2 reserved\\)"):
+        mxsim.hf.model_from_hf(CONFIGS["FacebookAI/roberta-large"][0], mode="prefill", seq=513)
+    with pytest.raises(ValueError, match="mode: bert is an encoder"):
+        mxsim.hf.model_from_hf(cfg, ctx=8)
+    with pytest.raises(ValueError, match="kv_cache: bert is an encoder"):
+        mxsim.hf.model_from_hf(cfg, mode="prefill", seq=8, kv_cache=1)
+    with pytest.raises(ValueError, match="'position_embedding_type': 'relative_key' is not \"absolute\""):
+        mxsim.hf.model_from_hf(dict(cfg, position_embedding_type="relative_key"), mode="prefill", seq=8)
+    with pytest.raises(ValueError, match="'is_decoder': True is not false"):
+        mxsim.hf.model_from_hf(dict(cfg, is_decoder=True), mode="prefill", seq=8)
 
 
 def test_llama_biases(tmp_path):
