@@ -49,6 +49,9 @@ import tempfile
 #   encoder:  a bidirectional encoder (BERT, RoBERTa, DistilBERT): prefill only, no KV cache, no LM
 #             head; types: the config key of its token-type embeddings; pooler: BertModel's pooler
 #             (a d x d GEMM with a bias on each sequence's first token), as AutoModel loads it
+#   image:    a vision transformer (ViT): the tokens are the image's patches and a [CLS] token, so
+#             seq follows from image_size and patch_size; a patch embedding (a GEMM of K = channels x
+#             patch^2), the [CLS] token and a final LayerNorm
 #   sinks:    one attention-sink logit per head and layer (gpt-oss)
 #   moe_bias: the router and every expert's projections have biases (gpt-oss)
 #   require:  keys whose absence would take a class default this table does not copy (Mistral's
@@ -115,6 +118,9 @@ FAMILIES = {
                        names=dict(hidden_size="dim", num_hidden_layers="n_layers", num_attention_heads="n_heads",
                                   intermediate_size="hidden_dim"),
                        require=("max_position_embeddings", "hidden_dim")),
+    "vit": dict(tied=False, encoder=True, image=True, window=None, gated=False, ln_bias=True, biased=("o", "mlp"),
+                bias=dict(qkv_bias=(True, ("qkv",))), pooler=True,
+                require=("image_size", "patch_size", "intermediate_size"), fixed=_ENCODER_FIXED),
     "deepseek_v2": dict(tied=False, window=None, mla=True, topk="greedy", moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
     "deepseek_v3": dict(tied=False, window=None, mla=True, topk="noaux_tc", moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
 }
@@ -184,6 +190,14 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
         raise ValueError(f"mode: {mode!r} is not decode or prefill")
     if mode == "decode" and (ctx is None or seq is not None):
         raise ValueError("decode: give ctx (the cached keys per sequence) and no seq")
+    if fam.get("image") and mode == "prefill" and ctx is None:  # the image's patches and [CLS]: the tokens
+        img, patch = _int(cfg, src, "image_size"), _int(cfg, src, "patch_size")
+        if img % patch:
+            raise ValueError(f"{_clean(src)}: key 'patch_size': {patch} does not divide image_size {img}")
+        if seq not in (None, (img // patch) ** 2 + 1):
+            raise ValueError(f"seq: {seq!r}, where a {img} x {img} image in {patch} x {patch} patches is "
+                             f"{(img // patch) ** 2 + 1} tokens with [CLS]: leave seq out")
+        seq = (img // patch) ** 2 + 1
     if mode == "prefill" and (seq is None or ctx is not None):
         raise ValueError("prefill: give seq (the query tokens per sequence) and no ctx")
     if fam.get("encoder") and (mode != "prefill" or kv_cache):
@@ -209,7 +223,7 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
         if cfg.get("head_dim") is None and d % H:
             raise ValueError(f"{src}: key 'head_dim': missing, and hidden_size {d} is not a multiple of "
                              f"num_attention_heads {H}")
-    V = _int(cfg, src, "vocab_size")
+    V = 0 if fam.get("image") else _int(cfg, src, "vocab_size")
     tied = cfg.get("tie_word_embeddings", fam["tied"])
     if not isinstance(tied, bool):
         raise ValueError(f"{src}: key 'tie_word_embeddings': {tied!r} is not true or false")
@@ -239,9 +253,14 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
              + (f"; the config class's defaults for {', '.join(taken)}" if taken else "") + f"): hidden_size {d}, "
              f"num_hidden_layers {L}, num_attention_heads {H}, "
              + (f"qk_nope_head_dim {hd}" if mla else f"num_key_value_heads {kvh}, head_dim {hd}")
-             + f", vocab_size {V}" + ("" if fam.get("encoder") else f", tie_word_embeddings {str(tied).lower()}"),
+             + (f", vocab_size {V}" if V else "") + ("" if fam.get("encoder") else f", tie_word_embeddings {str(tied).lower()}"),
              f"name = {_clean(name or cfg.get('_name_or_path') or mt)[:40]}",
-             f"hidden = {d}", f"layers = {L}", f"heads = {H}"]
+             f"hidden = {d}"]
+    if fam.get("image"):  # before the layers key: it runs before the blocks (FORMAT.md, layer lines)
+        chans = _int(cfg, src, "num_channels", 3)
+        lines.append(f"layer = gemm patch_embed {_int({'batch': batch}, 'batch', 'batch') * (seq - 1)} {d} "
+                     f"{chans * patch * patch}   # the {patch} x {patch} patches of {chans} channels")
+    lines += [f"layers = {L}", f"heads = {H}"]
     lines += [f"head_dim = {hd}"] if mla else [f"kv_heads = {kvh}", f"head_dim = {hd}"]
     gated = fam.get("gated", True)
     lines.append(f"ffn_gated = {int(gated)}")
@@ -298,7 +317,7 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
         lines.append(f"# not described: the checkpoint's {_int(cfg, src, 'num_nextn_predict_layers')} multi-token-"
                      "prediction layer(s), which the modelling code does not run")
     # non-GEMM parameters, bf16 in an MXINT8 model
-    if not tied or fam.get("encoder"):  # else the LM head's GEMM holds the shared matrix (FORMAT.md: tied embeddings)
+    if V and (not tied or fam.get("encoder")):  # else the LM head's GEMM holds the shared matrix (FORMAT.md: tied embeddings)
         lines.append(f"param = embed_tokens {V * d} 1 embedding")
     if fam.get("pos"):  # learned positions: no token past the table's last row
         key, extra, reserved = fam["pos"]
@@ -309,16 +328,21 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
                              + (f"decode's token is position {ctx + 1} (ctx {ctx} + 1)" if mode == "decode"
                                 else f"prefill has seq {seq}"))
         lines.append(f"param = pos_embed {(P + extra) * d} 1 embedding   # learned positions")
+    if fam.get("image"):
+        lines += [f"param = patch_embed_bias {d} 1 bias", f"param = cls_token {d} 1 embedding",
+                  f"param = pos_embed {seq * d} 1 embedding   # learned positions, one per patch and [CLS]"]
     if fam.get("types"):
         lines.append(f"param = token_type_embed {_int(cfg, src, fam['types']) * d} 1 embedding")
     npl = fam.get("norms", 2)
     if fam.get("ln_bias"):
         lines.append(f"param = norms {2 * d} {npl * L + 1} norm   # {npl} LayerNorms per layer, "
-                     + ("the embeddings'" if fam.get("encoder") else "final norm") + ": weight and bias")
+                     + ("the embeddings'" if fam.get("encoder") and not fam.get("image") else "final norm") + ": weight and bias")
     else:
         lines.append(f"param = norms {d} {npl * L + 1} norm   # {npl} RMSNorms per layer, final norm")
-    if "attn" in biased:
+    if "attn" in biased or {"qkv", "o"} <= biased:
         lines.append(f"param = attn_bias {(H + 2 * kvh) * hd + d} {L} bias   # q, k, v and o projections")
+    elif "o" in biased:
+        lines.append(f"param = o_bias {d} {L} bias   # the output projection's (qkv_bias false)")
     if "mlp" in biased:
         lines.append(f"param = mlp_bias {(2 if gated else 1) * f + d} {L} bias   # the FFN's "
                      + ("gate, up and down" if gated else "up and down"))
@@ -344,7 +368,7 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
     if shf and not mla:
         lines.append(f"param = shared_expert_gate {d} {L} gate   # d x 1 per layer: its MACs are not timed")
     if fam.get("pooler"):  # after the layers key: it runs after the blocks (FORMAT.md, layer lines)
-        lines += [f"layer = gemm pooler {batch} {d} {d}   # BertModel's pooler: each sequence's first token",
+        lines += [f"layer = gemm pooler {batch} {d} {d}   # the {mt} base model's pooler: each sequence's first token",
                   f"param = pooler_bias {d} 1 bias"]
     return "\n".join(lines) + "\n"
 

@@ -289,6 +289,32 @@ def test_encoders(tmp_path):
         mxsim.hf.model_from_hf(dict(cfg, is_decoder=True), mode="prefill", seq=8)
 
 
+def test_vit(tmp_path):
+    # google/vit-base-patch16-224-in21k as ViTModel loads it (86,389,248 by hand: patch embedding
+    # 3 x 16^2 x 768 + 768, [CLS], 197 positions, 12 layers as BERT's, final LayerNorm, pooler)
+    cfg = dict(model_type="vit", hidden_size=768, num_hidden_layers=12, num_attention_heads=12, intermediate_size=3072,
+               image_size=224, patch_size=16, num_channels=3, qkv_bias=True)
+    d, f, L = 768, 3072, 12
+    want = 3 * 256 * d + d + d + 197 * d + L * (4 * d * d + 4 * d + 2 * d * f + f + d + 4 * d) + 2 * d + d * d + d
+    assert want == 86389248
+    tr = gen(tmp_path, mxsim.hf.model_from_hf(cfg, mode="prefill", batch=2))
+    assert {r["item"]: r for r in mxsim.memory(CFG, tr)}["TOTAL weights"]["elems"] == want
+    # the bundled ViT-B/16 trace (written by hand from the same config) op for op, at batch 1; its
+    # classifier head is ImageNet's, the converter's pooler the base model's
+    tr1 = gen(tmp_path, mxsim.hf.model_from_hf(cfg, mode="prefill"), "b1")
+    ref = mxsim.Trace.load(os.path.join(ROOT, "traces", "vit-b16.trace"))
+    key = ("kind", "name", "m", "n", "k", "repeat")
+    assert [tuple(o[x] for x in key) for o in tr1.ops][:-1] == [tuple(o[x] for x in key) for o in ref.ops][:-1]
+    ops = {o["name"]: o for o in tr.ops}
+    assert (ops["patch_embed"]["m"], ops["qkv_proj"]["m"], ops["pooler"]["m"]) == (2 * 196, 2 * 197, 2)
+    # qkv_bias false leaves q, k, v's biases out, the output projection's in
+    assert "param = o_bias 768 12 bias" in mxsim.hf.model_from_hf(dict(cfg, qkv_bias=False), mode="prefill")
+    with pytest.raises(ValueError, match="seq: 100, where a 224 x 224 image in 16 x 16 patches is 197 tokens"):
+        mxsim.hf.model_from_hf(cfg, mode="prefill", seq=100)
+    with pytest.raises(ValueError, match="'patch_size': 15 does not divide image_size 224"):
+        mxsim.hf.model_from_hf(dict(cfg, patch_size=15), mode="prefill")
+
+
 def test_llama_biases(tmp_path):
     # LlamaAttention's q, k, v, o and LlamaMLP's gate, up, down take bias=attention_bias / mlp_bias
     cfg, P = CONFIGS["meta-llama/Llama-2-7b-hf"]
