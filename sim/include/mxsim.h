@@ -840,6 +840,15 @@ MXSIM_API const char *mxsim_agg_name(mxsim_agg a);
 MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_top *op,
                                      const char *source, int detail, const char *access_trace_path,
                                      mxsim_tstats *out);
+/* mxsim_time_op whose tile search, under tile.objective energy or edp, costs its candidates in the
+** technology cost describes (node, Vdd, overhead, SRAM bank: mxsim_cost_params, declared below;
+** NULL: mxsim_cost_params_default, what mxsim_time_op uses).  A sweep passes its own, so that the
+** tiling it reports minimises the energy it reports.  cycles ignores cost. */
+struct mxsim_cost_params_s;
+MXSIM_API mxsim_status mxsim_time_op_cost(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
+                                          const struct mxsim_cost_params_s *cost, const mxsim_top *op,
+                                          const char *source, int detail, const char *access_trace_path,
+                                          mxsim_tstats *out);
 /* The table of a run: one row per op of tr (op, kind, m, n, k, repeat, then every statistic of
 ** MXSIM_TSTATS_FIELDS, its brief flag kept) and a TOTAL row (per-op fields empty); JSON metadata:
 ** mxsim_version, trace (its source) and every configuration field, typed.  op_stats[i] belongs to
@@ -928,7 +937,7 @@ MXSIM_API mxsim_status mxsim_cost_const_find(mxsim_ctx *ctx, const char *key,
                                              const mxsim_cost_const **out);
 
 /* Cost-model parameters (not accelerator configuration: they describe the technology). */
-typedef struct {
+typedef struct mxsim_cost_params_s {
     size_t struct_size;     /* sizeof(mxsim_cost_params), set by mxsim_cost_params_default */
     int node_nm;            /* 65, 45 (default), 32, 22 (interpolated), 20, 16, 14, 7 */
     double vdd_v;           /* 0: the node's default (45/32/22/20: 0.9 V, 16/14: 0.8 V, 7: 0.7 V) */

@@ -352,6 +352,7 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
 fi
 bad flag-vdd-nan 2 "--vdd 'nan': not a number" -- "$MXSIM" cost --config "$cfg" --vdd nan
 bad flag-vdd-negative 2 "--vdd -1: must be in 0.5..1.2" -- "$MXSIM" cost --config "$cfg" --vdd -1
+bad flag-vdd-below-fit 2 "vdd_v: 0.55 V is below 0.586 V, where the Stillmaker & Baas 65 nm energy fit has its minimum" -- "$MXSIM" cost --config "$cfg" --node 65 --vdd 0.55
 # an output that is the same file as an input (directly, through another spelling, or a hard link): refused before any work, the input intact
 printf 'Layer, M, N, K,\nl0, 64, 64, 64,\n' > "$in/topo.csv"; cp "$in/topo.csv" "$in/topo.orig"
 bad out-is-input 2 "output '$in/topo.csv' is the same file as the input '$in/topo.csv'" -- "$MXSIM" run --config "$cfg" "$in/topo.csv" -o "$in/topo.csv"

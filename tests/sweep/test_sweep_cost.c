@@ -72,6 +72,26 @@ MXTEST(node_scaling_rejects_unknown_nodes_and_vdd)
     /* NaN and negative voltages are errors, not "use the default" */
     MXT_EQ_INT(mxsim_node_scaling(ctx, 45, NAN, &s), MXSIM_E_INPUT);
     MXT_EQ_INT(mxsim_node_scaling(ctx, 45, -0.9, &s), MXSIM_E_INPUT);
+    /* every accepted Vdd is where the node's fit rises with the supply: 65 nm's minimum is at
+    ** 4.398 / (2 x 3.755) = 0.586 V (SB17's polynomial), so 0.58 V is refused there, 0.59 V taken */
+    MXT_EQ_INT(mxsim_node_scaling(ctx, 65, 0.58, &s), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "65 nm") != NULL && strstr(mxsim_errmsg(ctx), "0.586") != NULL);
+    MXT_EQ_INT(mxsim_node_scaling(ctx, 65, 0.59, &s), MXSIM_OK);
+    static const int nodes[] = {7, 14, 16, 20, 22, 32, 45, 65};
+    int n_steps = 0;
+    for (size_t i = 0; i < sizeof nodes / sizeof nodes[0]; i++) {
+        double prev = 0;
+        for (int mv = 500; mv <= 1200; mv += 5) {
+            if (mxsim_node_scaling(ctx, nodes[i], mv / 1000.0, &s) != MXSIM_OK) {
+                MXT_TRUE(nodes[i] == 65 && mv < 586);
+                continue;
+            }
+            MXT_TRUE(s.energy_factor > prev);
+            prev = s.energy_factor;
+            n_steps++;
+        }
+    }
+    MXT_EQ_INT(n_steps, 8 * 141 - 18);
     /* 22 nm is interpolated between 32 and 20: strictly between them */
     mxsim_node_scale a, b, c;
     MXT_EQ_INT(mxsim_node_scaling(ctx, 22, 0.9, &b), MXSIM_OK);

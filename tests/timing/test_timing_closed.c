@@ -52,7 +52,7 @@ MXTEST(closed_equals_walk_random)
         mx_ttiling t;
         if (mx_top_resolve(g_ctx, &c, &o, "t", &op) != MXSIM_OK) continue;
         mx_tarch_derive(&c, &a);
-        if (mx_tengine_choose(g_ctx, &a, &op, "t", &t, NULL) != MXSIM_OK) continue;
+        if (mx_tengine_choose(g_ctx, &a, &op, "t", NULL, &t, NULL) != MXSIM_OK) continue;
         mxsim_tstats w, s;
         memset(&w, 0, sizeof w);
         memset(&s, 0, sizeof s);
@@ -157,7 +157,7 @@ MXTEST(closed_form_worked_example)
         mx_ttiling t;
         MXT_EQ_INT(mx_top_resolve(g_ctx, &c, &o, "t", &op), MXSIM_OK);
         mx_tarch_derive(&c, &a);
-        MXT_EQ_INT(mx_tengine_choose(g_ctx, &a, &op, "t", &t, NULL), MXSIM_OK);
+        MXT_EQ_INT(mx_tengine_choose(g_ctx, &a, &op, "t", NULL, &t, NULL), MXSIM_OK);
         MXT_EQ_INT(t.nm * t.nn * t.nk, 2 * nn);
         for (int walk = 0; walk < 2; walk++) {
             mxsim_tstats st;

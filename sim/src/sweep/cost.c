@@ -310,6 +310,16 @@ MXSIM_API mxsim_status mxsim_node_scaling(mxsim_ctx *ctx, int node_nm, double vd
     double v = vdd_v > 0 ? vdd_v : (r ? r->vdd_default_v : 0.9);
     if (!(v >= 0.5 && v <= 1.2))
         return mx_fail(ctx, MXSIM_E_INPUT, "vdd_v: %g V is outside 0.5..1.2 V", v);
+    /* a fit is used only where its energy rises with the supply: SB17's 65 nm polynomial has its
+    ** minimum at 0.586 V, inside the range above (every other node's lies below 0.3 V) */
+    const node_row *fits[2] = {r ? r : find_node(32), r ? NULL : find_node(20)};
+    for (int i = 0; i < 2 && fits[i] != NULL; i++) {
+        double v_min = -fits[i]->b / (2.0 * fits[i]->a);
+        if (v < v_min)
+            return mx_fail(ctx, MXSIM_E_INPUT, "vdd_v: %g V is below %.3g V, where the Stillmaker & Baas %d nm energy "
+                           "fit has its minimum: below it the fit's energy would rise as the supply falls, outside "
+                           "the range it describes", v, v_min, fits[i]->node_nm);
+    }
     out->node_nm = node_nm;
     out->vdd_v = v;
     if (r) {

@@ -467,7 +467,7 @@ static void run_point(runner *r, mxsim_ctx *ctx, int64_t i)
         mxsim_top op = *mxsim_trace_op(r->tr, k);
         op.group_size = sw->op_group[i * sw->n_ops + k];
         mxsim_tstats *s = &sw->op_stats[i * sw->n_ops + k];
-        st = mxsim_time_op(ctx, &pt->cfg, &op, mxsim_trace_source(r->tr), 0, NULL, s);
+        st = mxsim_time_op_cost(ctx, &pt->cfg, &r->o->cost, &op, mxsim_trace_source(r->tr), 0, NULL, s);
         if (st == MXSIM_OK) st = mxsim_cost_energy(ctx, &pt->cfg, &r->o->cost, &pt->area, s, &sw->op_energy[i * sw->n_ops + k]);
         if (st == MXSIM_OK) st = mxsim_tstats_add(ctx, &pt->cfg, &pt->total, s, op.name);
     }

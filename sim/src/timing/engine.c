@@ -344,7 +344,8 @@ static int candidate_stats(const mxsim_tconfig *cfg, const mx_tarch *a, const mx
 }
 
 /* The energy model as the tile search sees it (tile.objective energy or edp): mxsim_cost_energy
-** with the default cost parameters, nominal band; the same function the sweep reports. */
+** with the caller's cost parameters (a sweep's node, Vdd, overhead and SRAM bank; NULL: the
+** defaults), nominal band; the same function and parameters the sweep reports. */
 typedef struct {
     int on;
 #ifdef MXSIM_HAVE_COST
@@ -353,17 +354,19 @@ typedef struct {
 #endif
 } tcost;
 
-static mxsim_status tcost_init(mxsim_ctx *ctx, const mxsim_tconfig *cfg, tcost *c)
+static mxsim_status tcost_init(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_cost_params *p, tcost *c)
 {
     memset(c, 0, sizeof *c);
     c->on = cfg->tile_objective != MXSIM_OBJ_CYCLES;
 #ifdef MXSIM_HAVE_COST
     if (c->on) {
-        mxsim_cost_params_default(&c->p);
+        if (p != NULL) c->p = *p;
+        else mxsim_cost_params_default(&c->p);
         return mxsim_cost_area(ctx, cfg, &c->p, &c->area);
     }
     return MXSIM_OK;
 #else
+    (void)p;
     return c->on ? mx_fail(ctx, MXSIM_E_UNSUPPORTED, "tile.objective: energy and edp need the cost model") : MXSIM_OK;
 #endif
 }
@@ -568,7 +571,8 @@ static int dim_candidates(int64_t *v, uint8_t *late, int64_t gran, int64_t dim)
 }
 
 mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_resolved *op,
-                               const char *where, mx_ttiling *best, mxsim_tstats *best_st)
+                               const char *where, const mxsim_cost_params *cost_p, mx_ttiling *best,
+                               mxsim_tstats *best_st)
 {
     int64_t cm[MX_T_DIM_CAND], cn[MX_T_DIM_CAND], ck[96];
     uint8_t lm[MX_T_DIM_CAND] = {0}, ln[MX_T_DIM_CAND] = {0}; /* late sizes (dim_candidates) */
@@ -610,7 +614,7 @@ mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a, const mx_top_r
     ** filter on the candidate alone, so more SRAM only adds candidates.  A candidate whose counts
     ** would pass 2^63 never wins. */
     tcost cost;
-    mxsim_status cst = tcost_init(ctx, cfg, &cost);
+    mxsim_status cst = tcost_init(ctx, cfg, cost_p, &cost);
     if (cst != MXSIM_OK) return cst;
     size_t ncand = (size_t)nm * (size_t)nn * (size_t)nk;
     ckey *heap = NULL;
@@ -845,10 +849,21 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
                                      const char *source, int detail, const char *access_trace_path,
                                      mxsim_tstats *out)
 {
+    return mxsim_time_op_cost(ctx, cfg, NULL, op, source, detail, access_trace_path, out);
+}
+
+MXSIM_API mxsim_status mxsim_time_op_cost(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_cost_params *cost,
+                                          const mxsim_top *op, const char *source, int detail,
+                                          const char *access_trace_path, mxsim_tstats *out)
+{
     mx_clear_err(ctx);
     if (ctx == NULL || cfg == NULL || op == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "time_op: NULL argument");
     memset(out, 0, sizeof *out);
-    mxsim_status s = mxsim_tconfig_validate(ctx, cfg);
+    mxsim_status s;
+    if (cost != NULL &&
+        (s = mx_check_size(ctx, "mxsim_time_op_cost", "mxsim_cost_params", cost->struct_size, sizeof *cost)) != MXSIM_OK)
+        return s;
+    s = mxsim_tconfig_validate(ctx, cfg);
     if (s != MXSIM_OK) return s;
     mx_top_resolved r;
     if ((s = mx_top_resolve(ctx, cfg, op, source, &r)) != MXSIM_OK) return s;
@@ -867,7 +882,7 @@ MXSIM_API mxsim_status mxsim_time_op(mxsim_ctx *ctx, const mxsim_tconfig *cfg, c
         mx_snprintf(where, sizeof where, "%s:%d: op '%s'", source ? source : "trace", op->line, op->name);
         mx_ttiling t;
         if (cfg->scalesim_compat) mx_tscalesim_tiling(&a, &r, &t);
-        else if ((s = mx_tengine_choose(ctx, &a, &r, where, &t, detail ? NULL : out)) != MXSIM_OK) return s;
+        else if ((s = mx_tengine_choose(ctx, &a, &r, where, cost, &t, detail ? NULL : out)) != MXSIM_OK) return s;
         if (detail) {
             /* Admission: the analytic estimate refuses at once what the detailed engine would
             ** stop at its limits only after stepping them (its own checks stay as a backstop).

@@ -191,10 +191,11 @@ typedef struct {
     int64_t tg[8];
 } mx_ttiling;
 
-/* The tiling of op (engine.c); best_st non-NULL: also every statistic of it (candidate_stats). */
+/* The tiling of op (engine.c); best_st non-NULL: also every statistic of it (candidate_stats);
+** cost: the technology the energy and edp objectives cost candidates in (NULL: the defaults). */
 MX_INTERNAL mxsim_status mx_tengine_choose(mxsim_ctx *ctx, const mx_tarch *a,
                                            const mx_top_resolved *op, const char *where,
-                                           mx_ttiling *t, mxsim_tstats *best_st);
+                                           const mxsim_cost_params *cost, mx_ttiling *t, mxsim_tstats *best_st);
 /* Per-tile sizes and loads of tile index t (m outer, n, k inner). */
 typedef struct {
     int64_t tm, tn, tk;
