@@ -181,7 +181,7 @@ static const mxsim_cost_ref k_refs[] = {
     {"SB17", REF_DOC "sb17",
      "A. Stillmaker, B. Baas, \"Scaling equations for the accurate prediction of CMOS device performance "
      "from 180 nm to 7 nm\", Integration 58:74-81, 2017, doi:10.1016/j.vlsi.2017.02.002; area factors and "
-     "energy polynomials"},
+     "energy polynomials (Table 5)"},
     {"WIKICHIP-SRAM", REF_DOC "wikichip-sram",
      "WikiChip Fuse, \"TSMC details 5 nm\": 6T bitcell areas 22..5 nm (secondary copy; 22 nm Intel, Auth et al. "
      "VLSI 2012; 14 nm Samsung, Song et al. ISSCC 2014; 7 nm TSMC, Wu et al. IEDM 2016)"},
