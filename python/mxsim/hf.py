@@ -159,11 +159,14 @@ def _int(cfg, src, key, default=None, lo=1, hi=MAX_DIM):
     return v
 
 
-def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=None, name=None, text_config=False):
+def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=None, name=None, text_config=False,
+                  routing=None):
     """The text of a model file for a Hugging Face config (a dict or a config.json path).
     mode "decode" needs ctx (cached keys per sequence); "prefill" needs seq (query tokens),
     kv_cache (default 1 for a decoder: the prefill fills the cache).  text_config: describe the
-    language model of a multimodal config (its "text_config"), leaving its vision encoder out."""
+    language model of a multimodal config (its "text_config"), leaving its vision encoder out.
+    routing: a mixture of experts' "balanced" (the default: the T k token-expert pairs over as many
+    experts as they can reach) or "uniform" (independent uniform choices: the expected experts)."""
     cfg, src = _load(config)
     if text_config:
         if not isinstance(cfg.get("text_config"), dict):
@@ -205,6 +208,10 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
                          "whole input at once and keeps no KV cache: give mode prefill with seq, without kv_cache")
     if mode == "decode" and kv_cache is not None:
         raise ValueError("kv_cache: decode always reads its KV cache: leave kv_cache out")
+    if routing not in (None, "balanced", "uniform"):
+        raise ValueError(f"routing: {_clean(repr(routing))[:40]} is not balanced or uniform")
+    if routing is not None and not fam.get("moe"):
+        raise ValueError(f"routing: {mt} has no mixture of experts to route")
     if kv_cache is not None and kv_cache not in (0, 1):
         raise ValueError(f"kv_cache: {kv_cache!r} is not 0 or 1")
     names = fam.get("names", {})
@@ -281,6 +288,8 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
             raise ValueError(f"{src}: keys 'decoder_sparse_step' / 'mlp_only_layers' / 'moe_layer_freq': MoE and dense "
                              "layers interleave: write them as layer lines (traces/FORMAT.md)")
         lines += [f"ffn = {f}", f"experts = {E}", f"experts_per_token = {k}"]
+        if routing is not None:
+            lines.append(f"routing = {routing}")
         if skey == "n_shared_experts":  # DeepSeek: n shared experts of the routed width, run as one
             shf = _int(cfg, src, skey, 0, lo=0) * f
         else:
@@ -433,10 +442,12 @@ def main(argv=None):
     p.add_argument("--name", help="the model file's name (default: the config's _name_or_path, else model_type)")
     p.add_argument("--text-config", action="store_true",
                    help="a multimodal config: describe its language model (text_config) alone, without the vision encoder")
+    p.add_argument("--routing", choices=("balanced", "uniform"),
+                   help="a mixture of experts' token routing (default balanced: as many experts as the tokens reach)")
     p.add_argument("-o", "--out", required=True, help="the model file to write")
     a = p.parse_args(argv)
     try:
-        text = model_from_hf(a.config, a.mode, a.ctx, a.seq, a.batch, a.kv_cache, a.name, a.text_config)
+        text = model_from_hf(a.config, a.mode, a.ctx, a.seq, a.batch, a.kv_cache, a.name, a.text_config, a.routing)
         data = text.encode("utf-8")
         if os.path.exists(a.out) and os.path.exists(a.config) and os.path.samefile(a.out, a.config):
             raise ValueError(f"-o {_clean(a.out)}: is the config it reads")

@@ -315,6 +315,31 @@ def test_vit(tmp_path):
         mxsim.hf.model_from_hf(dict(cfg, patch_size=15), mode="prefill")
 
 
+def test_routing(tmp_path):
+    # DeepSeek-V3 decode of 32 sequences: 32 x 8 token-expert pairs over 256 experts per MoE layer.
+    # balanced: every pair its own expert (256 run, 1 token each); uniform: an expert is missed by a
+    # token with probability 1 - 8/256, by all 32 with (1 - 8/256)^32, so 256 (1 - 0.96875^32) =
+    # 163.3 run, as a Monte Carlo draw of 2,000 layers confirms; 163 experts carry the 256 pairs, 93
+    # of them 2 tokens
+    import numpy as np
+    E, k, T = 256, 8, 32
+    rng = np.random.default_rng(1)
+    draws = [len(set(np.concatenate([rng.choice(E, k, replace=False) for _ in range(T)]))) for _ in range(2000)]
+    assert abs(np.mean(draws) - E * (1 - (1 - k / E) ** T)) < 0.2
+    cfg = CONFIGS["deepseek-ai/DeepSeek-V3"][0]
+    L = 61 - 3
+    for routing, want in ((None, {1: 256}), ("balanced", {1: 256}), ("uniform", {2: 93, 1: 70})):
+        text = mxsim.hf.model_from_hf(cfg, ctx=64, batch=T, routing=routing)
+        assert ("routing = uniform" in text) == (routing == "uniform")
+        ops = [o for o in gen(tmp_path, text, str(routing)).ops if o["name"].startswith("expert_down")]
+        assert {o["m"]: o["repeat"] // L for o in ops} == want
+        assert sum(o["m"] * o["repeat"] for o in ops) == L * T * k  # every pair runs once
+    with pytest.raises(ValueError, match="routing: 'random' is not balanced or uniform"):
+        mxsim.hf.model_from_hf(cfg, ctx=64, routing="random")
+    with pytest.raises(ValueError, match="routing: llama has no mixture of experts"):
+        mxsim.hf.model_from_hf(CONFIGS["meta-llama/Llama-2-7b-hf"][0], ctx=64, routing="uniform")
+
+
 def test_llama_biases(tmp_path):
     # LlamaAttention's q, k, v, o and LlamaMLP's gate, up, down take bias=attention_bias / mlp_bias
     cfg, P = CONFIGS["meta-llama/Llama-2-7b-hf"]

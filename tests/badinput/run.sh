@@ -499,6 +499,10 @@ bad model-layer-role 2 "role.model:1: field 'layer': b_role 'cache' is not weigh
 MOE='hidden = 64\nlayers = 1\nheads = 2\nhead_dim = 32\nffn = 128\nffn_gated = 1\nseq = 16\n'
 printf "${MOE}experts_per_token = 2\n" > "$in/moek.model"
 bad model-moe-k-without-experts 2 "moek.model:8: field 'experts_per_token': only read with 'experts'" -- "$MXSIM" trace gen "$in/moek.model" -o "$out/m.trace"
+printf "${MOE}routing = uniform\n" > "$in/moer.model"
+bad model-routing-without-experts 2 "moer.model:8: field 'routing': only read with 'experts'" -- "$MXSIM" trace gen "$in/moer.model" -o "$out/m.trace"
+printf "${MOE}experts = 4\nexperts_per_token = 2\nrouting = random\n" > "$in/moer2.model"
+bad model-routing-unknown 2 "moer2.model:10: field 'routing': 'random' is not balanced or uniform" -- "$MXSIM" trace gen "$in/moer2.model" -o "$out/m.trace"
 printf "${MOE}experts = 4\nshared_ffn = 64\n" > "$in/moenok.model"
 bad model-moe-k-missing 2 "moenok.model: field 'experts_per_token': missing for the mixture-of-experts FFN ('experts', line 8)" -- "$MXSIM" trace gen "$in/moenok.model" -o "$out/m.trace"
 printf "${MOE}experts = 4\nexperts_per_token = 5\n" > "$in/moek5.model"

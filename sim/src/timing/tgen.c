@@ -27,6 +27,7 @@
 ** FFN, LM head and `layer` lines is a weight, that of attention scores and attention x V the KV
 ** cache; `param = NAME ELEMS COUNT WHY` lines become `param` lines (non-GEMM parameters).
 */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,15 +111,27 @@ static mxsim_status emit_layer(mxsim_ctx *ctx, mxsim_trace *t, const struct laye
     return st;
 }
 
+/* Experts that run for T tokens of k experts each among E: balanced routing spreads the T k pairs
+** over as many as it can, min(E, T k); uniform routing (each token an independent uniform choice
+** of k of the E) runs E (1 - (1 - k/E)^T) on average, the nearest integer, at least k. */
+static int64_t moe_active(int64_t T, int64_t E, int64_t k, int uniform)
+{
+    const int64_t A = sat_mul(T, k), most = A < E ? A : E;
+    if (!uniform) return most;
+    int64_t act = llround((double)E * -expm1((double)T * log1p(-(double)k / (double)E)));
+    return act < k ? k : act > most ? most : act;
+}
+
 /* A mixture-of-experts FFN (sim/doc/architecture.md section 7): the router, then T tokens x k
-** experts each routed as evenly as the counts allow (balanced routing: act = min(E, T k) experts run,
-** each on floor or ceil of T k / act tokens; the others are idle), each expert a (gated) FFN of
+** experts, the T k pairs spread as evenly as the counts allow over the act experts that run (each on
+** floor or ceil of T k / act tokens; the others are idle; moe_active), each expert a (gated) FFN of
 ** width ffn, then the shared expert (width shf, every token) if any.  Every expert's weights are
 ** stored: where experts are idle, b_tensors counts them in the memory footprint. */
 static mxsim_status emit_moe(mxsim_ctx *ctx, mxsim_trace *t, int64_t T, int64_t L, int64_t hid, int64_t ffn, int64_t gated,
-                             int64_t E, int64_t k, int64_t shf)
+                             int64_t E, int64_t k, int64_t shf, int uniform)
 {
-    const int64_t A = sat_mul(T, k), act = A < E ? A : E, q = A / act, r = A % act, up_n = gated ? sat_mul(2, ffn) : ffn;
+    const int64_t A = sat_mul(T, k), act = moe_active(T, E, k, uniform), q = A / act, r = A % act,
+                  up_n = gated ? sat_mul(2, ffn) : ffn;
     const char *up = gated ? "expert_gate_up" : "expert_up";
     mxsim_status st = emit(ctx, t, MXSIM_OP_GEMM, "moe_router", T, E, hid, L, 0);
     /* r experts take q + 1 tokens, act - r take q: two ops when r > 0, named by their rows */
@@ -231,7 +244,7 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
     int64_t v[NKEYS] = {0};
     v[PAD] = 1;
     v[BATCH] = 1;
-    int have[NKEYS] = {0}, mode = 0, transformer = 0, line = 0, key_line[NKEYS] = {0}, once_line[3] = {0};
+    int have[NKEYS] = {0}, mode = 0, transformer = 0, line = 0, key_line[NKEYS] = {0}, once_line[4] = {0}, routing = 0;
     char where[600], name[64] = "model";
     mx_lines cur;
     mx_lines_init(&cur, buf);
@@ -250,8 +263,8 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         *eq = '\0';
         char *key = mx_ttrim(s), *val = mx_ttrim(eq + 1);
         /* every key but 'layer' is given once: a second one is refused, naming both lines */
-        static const char *const once[] = {"name", "source", "mode"};
-        for (int i = 0; i < 3 && st == MXSIM_OK; i++)
+        static const char *const once[] = {"name", "source", "mode", "routing"};
+        for (int i = 0; i < 4 && st == MXSIM_OK; i++)
             if (!strcmp(key, once[i])) {
                 if (once_line[i]) st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': duplicate key (first on line %d)", where, key, once_line[i]);
                 once_line[i] = line;
@@ -270,6 +283,10 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
             if (!strcmp(val, "prefill")) mode = 0;
             else if (!strcmp(val, "decode")) mode = 1;
             else st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'mode': '%s' is not prefill or decode", where, val);
+        } else if (!strcmp(key, "routing")) {
+            if (!strcmp(val, "balanced")) routing = 0;
+            else if (!strcmp(val, "uniform")) routing = 1;
+            else st = mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'routing': '%s' is not balanced or uniform", where, val);
         } else if (!strcmp(key, "param")) {
             char *tok[5];
             int nt = 0;
@@ -382,6 +399,9 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         }
     }
     free(buf);
+    if (st == MXSIM_OK && once_line[3] && !have[EXP])
+        st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: field 'routing': only read with 'experts' (a mixture-of-experts FFN)",
+                     path, once_line[3]);
     if (st == MXSIM_OK && transformer) {
         /* seq is the prefill's query length, ctx the decode's KV length: a key the mode does not
         ** read is refused rather than ignored (a decode model's seq changed nothing) */
@@ -531,7 +551,7 @@ MXSIM_API mxsim_status mxsim_trace_gen(mxsim_ctx *ctx, const char *path, mxsim_t
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, "o_proj", T, v[HID], H * dv, L, 0);
         if (st == MXSIM_OK && D > 0) st = emit_ffn(ctx, t, "dense_ffn", T, D, v[HID], v[DFFN], v[GATED]);
         if (st == MXSIM_OK && !have[EXP]) st = emit_ffn(ctx, t, "ffn", T, L, v[HID], v[FFN], v[GATED]);
-        if (st == MXSIM_OK && have[EXP]) st = emit_moe(ctx, t, T, L - D, v[HID], v[FFN], v[GATED], v[EXP], v[EXPK], v[SHF]);
+        if (st == MXSIM_OK && have[EXP]) st = emit_moe(ctx, t, T, L - D, v[HID], v[FFN], v[GATED], v[EXP], v[EXPK], v[SHF], routing);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_DEQUANT, "block_out_dq", T, v[HID], 0, L, 0);
         if (st == MXSIM_OK && v[VOCAB] > 0) st = emit(ctx, t, MXSIM_OP_GEMM, "lm_head", B, v[VOCAB], v[HID], 1, 0);
     }
