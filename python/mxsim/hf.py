@@ -42,6 +42,8 @@ import tempfile
 #             gpt-oss's and GPT-NeoX's attention_bias (default true), OPT's enable_bias (all);
 #             any other family's attention_bias or mlp_bias is refused when true
 #   biased:   projections biased whatever the config says ("attn", "mlp"; "head": the LM head, Phi)
+#   mha:      multi-head attention of hidden / heads per head: head_dim and num_key_value_heads,
+#             which the code does not read, are refused unless they say the same
 #   fixed:    keys whose other values change the architecture in a way not described, with the value
 #             this table describes ("hidden_size": equal to it): absent or that value is accepted
 #   pos:      learned position embeddings: (the config key of their count, rows added: OPT's offset 2,
@@ -93,32 +95,34 @@ FAMILIES = {
                              "num_experts_per_tok", "intermediate_size")),
     # plain FFNs and LayerNorms: GPT-2, OPT, GPT-NeoX (Pythia), Phi-1.5/2 (transformers' modelling code
     # of each; OPT's learned positions have 2 rows more than max_position_embeddings)
-    "gpt2": dict(tied=True, window=None, gated=False, ln_bias=True, biased=("attn", "mlp"), pos=("n_positions", 0, 0),
-                 names=dict(hidden_size="n_embd", num_hidden_layers="n_layer", num_attention_heads="n_head",
+    "gpt2": dict(mha=True, tied=True, window=None, gated=False, ln_bias=True, biased=("attn", "mlp"),
+                 pos=("n_positions", 0, 0), names=dict(hidden_size="n_embd", num_hidden_layers="n_layer", num_attention_heads="n_head",
                             intermediate_size="n_inner"), ffn_mult=4, require=("n_positions",),
                  fixed=(("add_cross_attention", False, "cross-attention blocks (an encoder-decoder)"),)),
-    "opt": dict(tied=True, window=None, gated=False, ln_bias=True, bias=dict(enable_bias=(True, ("attn", "mlp"))),
-                pos=("max_position_embeddings", 2, 0), names=dict(intermediate_size="ffn_dim"),
+    "opt": dict(mha=True, tied=True, window=None, gated=False, ln_bias=True,
+                bias=dict(enable_bias=(True, ("attn", "mlp"))), pos=("max_position_embeddings", 2, 0), names=dict(intermediate_size="ffn_dim"),
                 require=("max_position_embeddings", "ffn_dim"),
                 fixed=(("word_embed_proj_dim", "hidden_size", "projections between a narrower embedding and the layers"),
-                       ("do_layer_norm_before", True, "post-norm layers (OPT-350m), whose final norm is left out"))),
-    "gpt_neox": dict(tied=False, window=None, gated=False, ln_bias=True, bias=dict(attention_bias=(True, ("attn",))),
-                     biased=("mlp",), require=()),
+                       ("do_layer_norm_before", True, "post-norm layers (OPT-350m), whose final norm is left out"),
+                       ("layer_norm_elementwise_affine", True, "LayerNorms without weights and biases"),
+                       ("_remove_final_layer_norm", False, "a model without its final LayerNorm"))),
+    "gpt_neox": dict(mha=True, tied=False, window=None, gated=False, ln_bias=True,
+                     bias=dict(attention_bias=(True, ("attn",))), biased=("mlp",), require=()),
     "phi": dict(tied=False, window=None, gated=False, ln_bias=True, norms=1, biased=("attn", "mlp", "head"), require=(),
                 fixed=(("qk_layernorm", False, "LayerNorms over Q and K"),)),
     # encoders: the base model without a task head (BertModel, RobertaModel, DistilBertModel)
-    "bert": dict(tied=False, encoder=True, window=None, gated=False, ln_bias=True, biased=("attn", "mlp"),
+    "bert": dict(mha=True, tied=False, encoder=True, window=None, gated=False, ln_bias=True, biased=("attn", "mlp"),
                  pos=("max_position_embeddings", 0, 0), types="type_vocab_size", pooler=True,
                  require=("max_position_embeddings", "type_vocab_size", "intermediate_size"), fixed=_ENCODER_FIXED),
-    "roberta": dict(tied=False, encoder=True, window=None, gated=False, ln_bias=True, biased=("attn", "mlp"),
-                    pos=("max_position_embeddings", 0, 2), types="type_vocab_size", pooler=True,
+    "roberta": dict(mha=True, tied=False, encoder=True, window=None, gated=False, ln_bias=True, biased=("attn", "mlp"),
+                    pos=("max_position_embeddings", 0, "pad_token_id"), types="type_vocab_size", pooler=True,
                     require=("max_position_embeddings", "type_vocab_size", "intermediate_size"), fixed=_ENCODER_FIXED),
-    "distilbert": dict(tied=False, encoder=True, window=None, gated=False, ln_bias=True, biased=("attn", "mlp"),
+    "distilbert": dict(mha=True, tied=False, encoder=True, window=None, gated=False, ln_bias=True, biased=("attn", "mlp"),
                        pos=("max_position_embeddings", 0, 0),
                        names=dict(hidden_size="dim", num_hidden_layers="n_layers", num_attention_heads="n_heads",
                                   intermediate_size="hidden_dim"),
                        require=("max_position_embeddings", "hidden_dim")),
-    "vit": dict(tied=False, encoder=True, image=True, window=None, gated=False, ln_bias=True, biased=("o", "mlp"),
+    "vit": dict(mha=True, tied=False, encoder=True, image=True, window=None, gated=False, ln_bias=True, biased=("o", "mlp"),
                 bias=dict(qkv_bias=(True, ("qkv",))), pooler=True,
                 require=("image_size", "patch_size", "intermediate_size"), fixed=_ENCODER_FIXED),
     "deepseek_v2": dict(tied=False, window=None, mla=True, topk="greedy", moe=_DEEPSEEK_MOE, require=_DEEPSEEK_REQ),
@@ -219,6 +223,12 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
     L = _int(cfg, src, names.get("num_hidden_layers", "num_hidden_layers"))
     H = _int(cfg, src, names.get("num_attention_heads", "num_attention_heads"))
     mla = fam.get("mla", False)
+    hkey, dkey = names.get("num_attention_heads", "num_attention_heads"), names.get("hidden_size", "hidden_size")
+    if fam.get("mha"):  # heads of hidden / heads each, one K and V per head: the code reads no other key
+        for key, want in (("num_key_value_heads", H), ("head_dim", d // H)):
+            if cfg.get(key) is not None and cfg[key] != want:
+                raise ValueError(f"{_clean(src)}: key '{key}': {_clean(repr(cfg[key]))[:40]} is not {want}: {mt}'s "
+                                 f"attention has {hkey} heads of {dkey} / {hkey} and reads no such key")
     kvh = H if mla else _int(cfg, src, "num_key_value_heads", H)  # MLA: one latent cache for every head
     if H % kvh:
         raise ValueError(f"{_clean(src)}: key 'num_key_value_heads': {kvh} does not divide num_attention_heads {H}")
@@ -228,8 +238,8 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
         hd = cfg.get("head_dim")
         hd = _int(cfg, src, "head_dim") if hd is not None else d // H
         if cfg.get("head_dim") is None and d % H:
-            raise ValueError(f"{src}: key 'head_dim': missing, and hidden_size {d} is not a multiple of "
-                             f"num_attention_heads {H}")
+            raise ValueError(f"{_clean(src)}: key '{hkey}': {dkey} {d} is not a multiple of {hkey} {H}"
+                             + ("" if fam.get("mha") else " (and no head_dim is given)"))
     V = 0 if fam.get("image") else _int(cfg, src, "vocab_size")
     tied = cfg.get("tie_word_embeddings", fam["tied"])
     if not isinstance(tied, bool):
@@ -265,6 +275,9 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
              f"hidden = {d}"]
     if fam.get("image"):  # before the layers key: it runs before the blocks (FORMAT.md, layer lines)
         chans = _int(cfg, src, "num_channels", 3)
+        if _int({'batch': batch}, 'batch', 'batch') * (seq - 1) > MAX_DIM:
+            raise ValueError(f"batch: {batch} images of {seq - 1} patches are more than 2^31 rows of the patch "
+                             "embedding's GEMM")
         lines.append(f"layer = gemm patch_embed {_int({'batch': batch}, 'batch', 'batch') * (seq - 1)} {d} "
                      f"{chans * patch * patch}   # the {patch} x {patch} patches of {chans} channels")
     lines += [f"layers = {L}", f"heads = {H}"]
@@ -302,7 +315,13 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
                 lines += [f"dense_layers = {dense}", f"dense_ffn = {_int(cfg, src, 'intermediate_size')}"]
     else:
         fkey = names.get("intermediate_size", "intermediate_size")
-        f = _int(cfg, src, fkey, fam["ffn_mult"] * d if "ffn_mult" in fam else None)
+        if cfg.get(fkey) is None and "ffn_mult" in fam:  # the class default: a multiple of the width
+            f = fam["ffn_mult"] * d
+            if f > MAX_DIM:
+                raise ValueError(f"{_clean(src)}: key '{dkey}': {d} makes the FFN width ({fkey} null: "
+                                 f"{fam['ffn_mult']} x {dkey}) {f}, more than 2^31")
+        else:
+            f = _int(cfg, src, fkey)
         lines.append(f"ffn = {f}")
         shf = 0
     lines.append(f"batch = {_int({'batch': batch}, 'batch', 'batch')}")
@@ -330,6 +349,8 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
         lines.append(f"param = embed_tokens {V * d} 1 embedding")
     if fam.get("pos"):  # learned positions: no token past the table's last row
         key, extra, reserved = fam["pos"]
+        if isinstance(reserved, str):  # RoBERTa numbers positions from padding_idx + 1
+            reserved = _int(cfg, src, reserved, 1, lo=0) + 1
         P, last = _int(cfg, src, key), (ctx + 1 if mode == "decode" else seq)
         if last > P - reserved:
             raise ValueError(f"{_clean(src)}: key '{key}': {P - reserved} learned positions"
@@ -377,8 +398,9 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
     if shf and not mla:
         lines.append(f"param = shared_expert_gate {d} {L} gate   # d x 1 per layer: its MACs are not timed")
     if fam.get("pooler"):  # after the layers key: it runs after the blocks (FORMAT.md, layer lines)
-        lines += [f"layer = gemm pooler {batch} {d} {d}   # the {mt} base model's pooler: each sequence's first token",
-                  f"param = pooler_bias {d} 1 bias"]
+        po = _int(cfg, src, "pooler_output_size", d) if fam.get("image") else d  # ViTPooler's width
+        lines += [f"layer = gemm pooler {batch} {po} {d}   # the {mt} base model's pooler: each sequence's first token",
+                  f"param = pooler_bias {po} 1 bias"]
     return "\n".join(lines) + "\n"
 
 

@@ -248,6 +248,19 @@ def test_plain_ffn_families(tmp_path):
         mxsim.hf.model_from_hf(cfg, ctx=1024)
     with pytest.raises(ValueError, match="'max_position_embeddings': 2048 learned positions, and this prefill has seq 2049"):
         mxsim.hf.model_from_hf(CONFIGS["facebook/opt-125m"][0], mode="prefill", seq=2049)
+    # keys these families' code reads and the converter does not describe (an audit's list)
+    for repo, key, value in (("facebook/opt-125m", "layer_norm_elementwise_affine", False),
+                             ("facebook/opt-125m", "_remove_final_layer_norm", True),
+                             ("openai-community/gpt2", "head_dim", 32),
+                             ("EleutherAI/pythia-70m", "num_key_value_heads", 1)):
+        with pytest.raises(ValueError, match=f"key '{key}': .* is not "):
+            mxsim.hf.model_from_hf(dict(CONFIGS[repo][0], **{key: value}), ctx=8)
+    mxsim.hf.model_from_hf(dict(cfg, head_dim=64, num_key_value_heads=12), ctx=8)  # saying the same is accepted
+    with pytest.raises(ValueError, match="key 'n_head': n_embd 770 is not a multiple of n_head 12"):
+        mxsim.hf.model_from_hf(dict(cfg, n_embd=770), ctx=8)
+    with pytest.raises(ValueError, match="key 'n_embd': 536870913 makes the FFN width \\(n_inner null: 4 x n_embd\\) "
+                                         "2147483652, more than 2\\^31"):
+        mxsim.hf.model_from_hf(dict(cfg, n_embd=2 ** 29 + 1, n_head=1), ctx=8)
     # OPT's enable_bias false leaves every projection's bias out; GPT-NeoX's attention_bias the attention's
     p = {r["item"]: r for r in mxsim.memory(CFG, gen(tmp_path, mxsim.hf.model_from_hf(
         dict(CONFIGS["facebook/opt-125m"][0], enable_bias=False), ctx=8)))}["TOTAL weights"]["elems"]
@@ -275,8 +288,14 @@ def test_encoders(tmp_path):
     assert got[:-1] == [tuple(o[x] for x in key) for o in ref.ops]
     assert got[-1][1:5] == ("pooler", 1, 768, 768)
     assert mxsim.run(CFG, tr)[-1]["n_macs"] == mxsim.run(CFG, ref)[-1]["n_macs"] + 768 * 768
-    # RoBERTa's first two position rows are reserved: 512 tokens of 514 rows
+    # RoBERTa's positions start after padding_idx = pad_token_id (1): 512 tokens of 514 rows; 508 with 5
     mxsim.hf.model_from_hf(CONFIGS["FacebookAI/roberta-large"][0], mode="prefill", seq=512)
+    rob5 = dict(CONFIGS["FacebookAI/roberta-large"][0], pad_token_id=5)
+    mxsim.hf.model_from_hf(rob5, mode="prefill", seq=508)
+    with pytest.raises(ValueError, match="508 learned positions \\(514 less 6 reserved\\)"):
+        mxsim.hf.model_from_hf(rob5, mode="prefill", seq=509)
+    with pytest.raises(ValueError, match="key 'num_key_value_heads': 1 is not 12"):
+        mxsim.hf.model_from_hf(dict(cfg, num_key_value_heads=1), mode="prefill", seq=8)
     with pytest.raises(ValueError, match="'max_position_embeddings': 512 learned positions \\(514 less 2 reserved\\)"):
         mxsim.hf.model_from_hf(CONFIGS["FacebookAI/roberta-large"][0], mode="prefill", seq=513)
     with pytest.raises(ValueError, match="mode: bert is an encoder"):
@@ -307,10 +326,16 @@ def test_vit(tmp_path):
     assert [tuple(o[x] for x in key) for o in tr1.ops][:-1] == [tuple(o[x] for x in key) for o in ref.ops][:-1]
     ops = {o["name"]: o for o in tr.ops}
     assert (ops["patch_embed"]["m"], ops["qkv_proj"]["m"], ops["pooler"]["m"]) == (2 * 196, 2 * 197, 2)
+    # ViTPooler maps hidden_size to pooler_output_size (null: hidden_size)
+    tr5 = gen(tmp_path, mxsim.hf.model_from_hf(dict(cfg, pooler_output_size=512), mode="prefill"), "p512")
+    assert {r["item"]: r for r in mxsim.memory(CFG, tr5)}["TOTAL weights"]["elems"] == want - d * d - d + d * 512 + 512
+    assert {o["name"]: o for o in tr5.ops}["pooler"]["n"] == 512
     # qkv_bias false leaves q, k, v's biases out, the output projection's in
     assert "param = o_bias 768 12 bias" in mxsim.hf.model_from_hf(dict(cfg, qkv_bias=False), mode="prefill")
     with pytest.raises(ValueError, match="seq: 100, where a 224 x 224 image in 16 x 16 patches is 197 tokens"):
         mxsim.hf.model_from_hf(cfg, mode="prefill", seq=100)
+    with pytest.raises(ValueError, match="batch: 20000000 images of 196 patches are more than 2\\^31 rows"):
+        mxsim.hf.model_from_hf(cfg, mode="prefill", batch=20000000)
     with pytest.raises(ValueError, match="'patch_size': 15 does not divide image_size 224"):
         mxsim.hf.model_from_hf(dict(cfg, patch_size=15), mode="prefill")
 
