@@ -244,15 +244,15 @@ static const cli_opt k_quantize_opts[] = {
     {"out", 'o', 1, 0, "OUT.npz", "output file (required)"},
     {0}};
 static const cli_opt k_dequantize_opts[] = {
-    {"profile", 0, 1, 0, "P", "decode with profile P's dequantizer"},
+    {"profile", 0, 1, 0, "P", "decode with profile P's dequantizer (default: the file's own profile)"},
     {"dtype", 0, 1, 0, "f32|bf16", "output dtype (bf16 is written as '<u2' bits)"},
     {"out", 'o', 1, 0, "OUT.npy", "output file (required)"},
     {0}};
 static const cli_opt k_gemm_opts[] = {
     {"acc", 0, 1, 0, "fp32|exact", "accumulator mode (default fp32)"},
-    {"out-dtype", 0, 1, 0, "f32|bf16", "output dtype"},
-    {"threads", 0, 1, 0, "N", "worker threads (0: every CPU)"},
-    {"simd", 0, 1, 0, "auto|scalar|avx2", "SIMD path"},
+    {"out-dtype", 0, 1, 0, "f32|bf16", "output dtype (default f32)"},
+    {"threads", 0, 1, 0, "N", "worker threads (default 0: every CPU)"},
+    {"simd", 0, 1, 0, "auto|scalar|avx2", "SIMD path (default auto: AVX2 where the CPU has it)"},
     {"out", 'o', 1, 0, "C.npy", "output file (required)"},
     {0}};
 static const cli_opt k_table_opts[] = {CLI_TABLE_OPTS, {0}};

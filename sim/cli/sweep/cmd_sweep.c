@@ -364,9 +364,9 @@ static int cmd_merge(int argc, char **argv, mxsim_ctx *ctx)
 
 #define COST_OPTS                                                                                    \
     {"node", 0, 1, 0, "NM", "technology node: 65, 45 (default), 32, 22, 20, 16, 14, 7"},                \
-    {"vdd", 0, 1, 0, "V", "supply voltage, 0.5..1.2 V (the node scaling's range; default: the node's)"},                                  \
-    {"overhead", 0, 1, 0, "F", "control/wiring factor on area and energy (1..10)"},                 \
-    {"sram-bank-kib", 0, 1, 0, "KIB", "SRAM macro size for energy per access"}
+    {"vdd", 0, 1, 0, "V", "supply voltage, 0.5..1.2 V and above the node's fit minimum (65 nm: 0.586 V); default: the node's"}, \
+    {"overhead", 0, 1, 0, "F", "control/wiring factor on area and energy (1..10, default 1)"},     \
+    {"sram-bank-kib", 0, 1, 0, "KIB", "SRAM macro size for energy per access (default 32)"}
 
 static const cli_opt k_sweep_opts[] = {
     CLI_CONFIG_OPTS,
@@ -377,9 +377,9 @@ static const cli_opt k_sweep_opts[] = {
     {"profile", 0, 1, 0, "P", "numerics profile without a numerics.profile axis (default ocp)"},
     COST_OPTS,
     {"no-accuracy", 0, 0, 0, "", "skip the accuracy measurement"},
-    {"sample-rows", 0, 1, 0, "N", "accuracy: rows of outputs measured per op (0: all)"},
-    {"sample-cols", 0, 1, 0, "N", "accuracy: columns of outputs measured per op (0: all)"},
-    {"seed", 0, 1, 0, "S", "accuracy: seed of the synthetic data"},
+    {"sample-rows", 0, 1, 0, "N", "accuracy: rows of outputs measured per op (default 64; 0: all)"},
+    {"sample-cols", 0, 1, 0, "N", "accuracy: columns of outputs measured per op (default 64; 0: all)"},
+    {"seed", 0, 1, 0, "S", "accuracy: seed of the synthetic data (default 1)"},
     {"data", 0, 1, 0, "DIR", "accuracy: DIR/NAME.a.npy, NAME.b.npy instead of synthetic data"},
     {"strict-group", 0, 0, 0, "", "a point fails when G does not divide an op's K (default: K padded to whole groups)"},
     {"scalesim-compat", 0, 0, 0, "", "time with SCALE-Sim v2's model, read a .csv with its rules (implied by a .cfg)"},
