@@ -78,7 +78,17 @@ MXTEST(xcard_routing)
         {"mxk-gemm-mxint8-cfg11", 2048, 4096, 4096, 128, C, MXSIM_GX_WGMMA}, {"mxk-gemm-mxint8-cfg11", 2048, 4096, 4096, 32, P, -1},
         {"mxk-gemm-mxint8-cfg11", 2048, 4096, 4096, 32, O, -1},
         {"mxk-gemm-mxint8", 16, 4096, 4096, 32, P, D10},  {"mxk-gemm-mxint8", 1, 4096, 4096, 64, P, D9},
-        {"mxk-gemm-mxint8", 128, 16768, 4096, 32, C, MXSIM_GX_CFG3}, /* 131 tiles */
+        /* 131 tiles of 128 x 128 but 524 of 64 x 64: cfg 2 (gemm_mma.cu mxk_gemm_cfg0), not modelled;
+        ** 99 of 64 x 64 (and 25 of 128 x 128): cfg 3 */
+        {"mxk-gemm-mxint8", 128, 16768, 4096, 32, C, -1}, {"mxk-gemm-mxint8", 512, 4096, 4096, 128, C, -1},
+        {"mxk-gemm-mxint8", 576, 704, 4096, 32, C, MXSIM_GX_CFG3},
+        /* the Hopper kernel refuses G = 96, 160, 192 (groups across its stage edges) and K % 16:
+        ** cfg 5 runs; a multiple of 128 it takes */
+        {"mxk-gemm-mxint8", 2048, 11008, 4096, 96, C, MXSIM_GX_CFG5}, {"mxk-gemm-mxint8", 2048, 11008, 4160, 160, C, MXSIM_GX_CFG5},
+        {"mxk-gemm-mxint8", 2048, 11008, 4096, 256, C, MXSIM_GX_WGMMA}, {"mxk-gemm-mxint8-cfg8", 2048, 4096, 4128, 96, C, MXSIM_GX_CFG5},
+        {"mxk-gemm-mxint8-cfg11", 2048, 4096, 4096, 96, C, MXSIM_GX_CFG5},
+        /* cfg 11 refuses 2^31 operand elements or more: cfg 8 */
+        {"mxk-gemm-mxint8", 524288, 4096, 4096, 32, C, MXSIM_GX_WGMMA}, {"mxk-gemm-mxint8", 524287, 4096, 4096, 32, C, BF},
         {"mxk-gemm-mxint8", 17, 16896, 4096, 32, O, MXSIM_GX_WGMMA},
         {"mxk-gemm-mxint8-cfg5", 4096, 4096, 4096, 32, C, MXSIM_GX_CFG5},
         {"mxk-gemm-mxint8-cfg3", 16, 4096, 4096, 32, C, MXSIM_GX_CFG3},

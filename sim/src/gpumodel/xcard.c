@@ -64,10 +64,16 @@ static int decode_applies(int64_t M, int64_t K, int64_t G)
     return M * (K + 64) + 2 * 16 * 2112 <= 200 * 1024;
 }
 
+/* The Hopper kernel's own refusals (kernels/src/gemm_wgmma.cu): K a multiple of 16, and groups that
+** end on its 128-byte stage edges: G in {32, 64, 128} or a multiple of 128 (not 96, 160, ...); where
+** it refuses, mxk_gemm runs cfg 5. */
+static int wgmma_applies(int64_t K, int64_t G) { return G % 32 == 0 && K % 16 == 0 && (G > 128 ? G % 128 == 0 : G != 96); }
+
 /* Routing (kernels/src/gemm_mma.cu, mxk_gemm), current build: cfg 0 at M <= 16 takes cfg 9, except
 ** cfg 10 for 8 < M <= 16 at G = 32; cfg 9 and cfg 10 fall back to cfg 4 where they do not apply
-** (decode_applies); M > 16: at least 132 tiles of 128 x 128: the Hopper kernel (cfg 8); else cfg 3
-** (cfg 2, 64 x 64 tiles, >= 100 of them, is in no bench row: modelled as cfg 3).
+** (decode_applies); M > 16: at least 132 tiles of 128 x 128: the Hopper kernel (cfg 8, falling back
+** to cfg 5: wgmma_applies); else at least 100 tiles of 64 x 64: cfg 2, which no bench row measures
+** and the model does not describe (-1: no prediction); else cfg 3.
 ** At G = 32 the current build's cfg 0 takes cfg 11 instead of cfg 8 (the bf16-path twin; it
 ** applies where K % 64 == 0, else it hands the call to cfg 8).  MXSIM_GX_BUILD_PREBF16 (decode2 up to
 ** final4): the same routing without cfg 11.  MXSIM_GX_BUILD_DECODE1 (the runs before decode2): also
@@ -88,10 +94,13 @@ int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t K, int
     if (!strcmp(method, "mxk-gemm-mxint8-cfg3")) return MXSIM_GX_CFG3;
     if (!strcmp(method, "mxk-gemm-mxint8-cfg4")) return MXSIM_GX_GEMV;
     if (!strcmp(method, "mxk-gemm-mxint8-cfg5")) return MXSIM_GX_CFG5;
-    if (!strcmp(method, "mxk-gemm-mxint8-cfg8")) return MXSIM_GX_WGMMA;
+    if (!strcmp(method, "mxk-gemm-mxint8-cfg8")) return wgmma_applies(K, G) ? MXSIM_GX_WGMMA : MXSIM_GX_CFG5;
     const int has_bf16 = build == MXSIM_GX_BUILD_CURRENT || build == MXSIM_GX_BUILD_PREROW;
-    const int bf16_applies = has_bf16 && (G == 32 || G == 64) && K % 64 == 0;
-    if (!strcmp(method, "mxk-gemm-mxint8-cfg11")) return !has_bf16 ? -1 : bf16_applies ? MXSIM_GX_BF16 : MXSIM_GX_WGMMA;
+    /* gemm_bf16.cu's refusals: G 32 or 64, K % 64, 32-bit operand offsets */
+    const int bf16_applies = has_bf16 && (G == 32 || G == 64) && K % 64 == 0 && M * K < ((int64_t)1 << 31) &&
+                             N * K < ((int64_t)1 << 31);
+    const int hopper = wgmma_applies(K, G) ? MXSIM_GX_WGMMA : MXSIM_GX_CFG5;
+    if (!strcmp(method, "mxk-gemm-mxint8-cfg11")) return !has_bf16 ? -1 : bf16_applies ? MXSIM_GX_BF16 : hopper;
     const int has_row = build == MXSIM_GX_BUILD_CURRENT;
     if (!strcmp(method, "mxk-gemm-mxint8-cfg12"))
         return !has_row ? -1 : row_applies(M, K, G) ? MXSIM_GX_DECODE_ROW : decode_applies(M, K, G) ? MXSIM_GX_DECODE : MXSIM_GX_GEMV;
@@ -110,7 +119,8 @@ int mxsim_gpu_xclass_of(const char *method, int64_t M, int64_t N, int64_t K, int
             if (!decode_applies(M, K, G)) return MXSIM_GX_GEMV;
             return M > 8 && G == 32 ? MXSIM_GX_DECODE1 : MXSIM_GX_DECODE;
         }
-        if (tiles >= 132) return G == 32 && bf16_applies ? MXSIM_GX_BF16 : MXSIM_GX_WGMMA;
+        if (tiles >= 132) return G == 32 && bf16_applies ? MXSIM_GX_BF16 : hopper;
+        if (((M + 63) / 64) * ((N + 63) / 64) >= 100) return -1; /* cfg 2 */
         return MXSIM_GX_CFG3;
     }
     return -1;
