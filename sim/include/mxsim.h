@@ -1464,10 +1464,14 @@ MXSIM_API int mxsim_gpu_xpower_measured(const mxsim_gpu_xpower *p, const char *m
                                         int64_t G, double *us, double *watts);
 MXSIM_API double mxsim_gpu_xpower_watts(const mxsim_gpu_xpower *p, const char *method, int64_t M, int64_t N, int64_t K,
                                         int64_t G);
+/* The lowest power_w of any row of p (0 when p is NULL or empty): what an op at the launch floor is
+** charged (an almost empty kernel draws less than any measured one; this is an upper estimate). */
+MXSIM_API double mxsim_gpu_xpower_min_watts(const mxsim_gpu_xpower *p);
 /* The accelerator next to the best GPU implementation per op (compare-gpu --trace --xcard):
 ** per op the fastest of mxk (cfg 0), cuBLAS bf16 and cuBLASLt int8 among those the op's format
 ** allows (sim/doc/gpu-model.md section 7), its time (measured when power has the op, else the
-** cross-card model of card d/p) and energy at measured power; card names the GPU in every row.
+** cross-card model of card d/p) and energy at measured power, and for repeated independent problems
+** (B a KV cache or an activation) a bound of one batched bf16 launch; card names the GPU in every row.
 ** The TOTAL compares the same ops on both sides: time over the ops with a GPU time, energy over the
 ** GEMMs with a GPU power; its `note` names the ops left out (an op row's note says why it is).  Every
 ** datasheet value of d must be a positive number and p->mem_eff in (0, 10], else MXSIM_E_INPUT. */

@@ -42,6 +42,27 @@ b=$(col mid gpu_best); m=$(col mid mxk_us); c=$(col mid cublas_bf16_us)
 [ "$b" = cublas-bf16 ] && awk -v m="$m" -v c="$c" -v u="$u" 'BEGIN{exit !(c<=m && u==c)}' && ok "mid best is the fastest allowed" || bad "mid best $b ($u) of mxk $m, cuBLAS $c"
 n=$(awk -F, 'NR>1 && $0 !~ /NVIDIA H100 80GB HBM3/' "$t/out.csv" | wc -l)
 [ "$n" = 0 ] && ok "every row names the card" || bad "$n rows without the card"
+# attention's independent problems as one batched launch (a bound): att (1 x 2048 x 128, 1024 KV
+# problems) = the floor 6.704 us + the longer of 2MNK x 1024 / 989.5 TFLOP/s (0.543 us) and the bf16
+# bytes 2 (MK + NK + MN) x 1024 at 3350 GB/s x mem_eff 0.877606 (184.126 us) = 190.830 us, best;
+# not for a weight (w32) nor a single problem (att1); tiny (1 x 8 x 32) stays at the launch floor,
+# charged the file's lowest power_w
+cat > "$t/att.trace" <<'TR'
+mxsim-trace 2
+gemm name=att m=1 n=2048 k=128 repeat=1024 b_role=kv
+gemm name=att1 m=1 n=2048 k=128 b_role=act
+gemm name=w32 m=1 n=2048 k=128 repeat=32 b_role=weight
+gemm name=tiny m=1 n=8 k=32
+TR
+"$MXSIM" compare-gpu --trace "$t/att.trace" --config workloads/configs/large.ini --xcard workloads/gpus/h100-xcard.ini \
+  --power $H100/bench_ext.csv > "$t/out.csv" 2> "$t/err" || { bad "compare-gpu (batched) exit $?"; cat "$t/err"; }
+want=$(awk 'BEGIN{ tc = 2*1*2048*128*1024 / 989.5e12 * 1e6; mem = 2*(128 + 2048*128 + 2048)*1024 / (3350e9*0.877606) * 1e6;
+  printf "%.6f", 6.704 + (tc > mem ? tc : mem) }')
+chk att batched_bf16_us "$want" 0.01; txt att gpu_best batched-bf16; txt att gpu_best_source bound
+txt att1 batched_bf16_us ""; txt w32 batched_bf16_us ""
+pmin=$(awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="power_w") k=i; next} m=="" || $k+0 < m {m=$k+0} END{print m}' $H100/bench_ext.csv)
+chk tiny gpu_best_us 6.704 0.001; chk tiny gpu_power_w "$pmin" 0.05
+grep -q '^tiny,.*launch floor.*lowest measured' "$t/out.csv" && ok "tiny: the note says floor and power" || bad "tiny note: $(grep '^tiny,' "$t/out.csv")"
 # the TOTAL compares the same ops on both sides: a quantize op (no GPU time) is left out of the
 # accelerator's TOTAL time and named in the note (it used to count on the accelerator side only)
 printf 'mxsim-trace 2\ngemm name=g1 m=16 n=4096 k=4096\nquantize name=q1 m=16 n=4096\n' > "$t/q.trace"

@@ -193,15 +193,19 @@ static const gcol k_bcols[] = {
     {"mxk_us", 'r', "us", 3, "mxk (cfg 0) time, empty if the format does not allow it"},
     {"cublas_bf16_us", 'r', "us", 3, "cuBLAS bf16 time (operands converted exactly to bf16)"},
     {"cublaslt_int8_us", 'r', "us", 3, "cuBLASLt int8 time, empty unless int8 operands or G >= K"},
+    {"batched_bf16_us", 'r', "us", 3,
+     "an ideal batched bf16 kernel: one launch for every repeat, the longer of the tensor time at the bf16 peak and "
+     "the bytes at the measured copy bandwidth (a bound, not a measured kernel); empty unless B is kv or act and repeat > 1"},
     {"gpu_best", 't', "", -1, "the fastest allowed implementation"},
     {"gpu_best_us", 'r', "us", 3, "its time"},
-    {"gpu_best_source", 't', "", -1, "measured (bench row of the same op) or model (cross-card model)"},
+    {"gpu_best_source", 't', "", -1, "measured (bench row of the same op), model (cross-card model) or bound (batched)"},
     {"gpu_power_w", 'r', "W", 1, "board power (NVML mean) measured for the op, else interpolated"},
     {"gpu_energy_uj", 'r', "uJ", 3, "GPU energy at that power"},
     {"gpu_tops_per_w", 'r', "TOPS/W", 4, "GPU efficiency, measured power"},
     {"speedup_accel_vs_gpu", 'r', "", 3, "gpu_best_us / accel_us"},
     {"energy_gpu_over_accel", 'r', "", 3, "gpu_energy_uj / accel_energy_uj"},
-    {"note", 't', "", -1, "ops left out of the TOTAL (no GPU time or no GPU power) and why; a GPU time at the model's launch floor"},
+    {"note", 't', "", -1, "ops left out of the TOTAL (no GPU time or no GPU power) and why; a GPU time at the model's "
+                          "launch floor (then at the card's lowest measured power); a batched bound's power"},
 };
 #define NB ((int)(sizeof k_bcols / sizeof k_bcols[0]))
 
@@ -276,7 +280,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         const int64_t kp = (op->k + g - 1) / g * g, np = (op->n + g - 1) / g * g;
         const int64_t af = op->a_fmt >= 0 ? op->a_fmt : cfg->operand_format, bf = op->b_fmt >= 0 ? op->b_fmt : cfg->operand_format;
         const int gemm = op->kind == MXSIM_OP_GEMM;
-        double tm[3] = {NAN, NAN, NAN}, em[3] = {NAN, NAN, NAN};
+        double tm[4] = {NAN, NAN, NAN, NAN}, em[4] = {NAN, NAN, NAN, NAN};
         int meas[3] = {0, 0, 0};
         static const char *const impl[3] = {"mxk-gemm-mxint8", "cublas-bf16", "cublaslt-int8"};
         const char *best = NULL, *src = NULL;
@@ -298,12 +302,33 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
                     best = impl[c], bus = tm[c], buj = em[c], src = meas[c] ? "measured" : "model",
                     at_floor = !meas[c] && p->launch_floor_us > 0 && us == p->launch_floor_us;
             }
+            /* independent problems (attention per head, sequence and layer: B a KV cache or an
+            ** activation) as one batched launch, the way attention kernels run them: a roofline bound
+            ** of bf16 operands, the tensor time at the datasheet bf16 peak or the bytes at the measured
+            ** copy bandwidth; power: cuBLAS bf16's, interpolated at the batch's whole work */
+            const mxsim_tensor_role role = mxsim_trace_b_role(tr, i);
+            if (rep > 1 && (role == MXSIM_ROLE_KV || role == MXSIM_ROLE_ACT)) {
+                const double m = (double)op->m, n = (double)op->n, k = (double)op->k, r = (double)rep;
+                const double t_tc = 2 * m * n * k * r / (d->bf16_tflops * 1e12) * 1e6;
+                const double t_mem = 2 * (m * k + n * k + m * n) * r / (d->hbm_gbs * 1e9 * p->mem_eff) * 1e6;
+                tm[3] = p->launch_floor_us + (t_tc > t_mem ? t_tc : t_mem);
+                const double w = mxsim_gpu_xpower_watts(pw, "cublas-bf16", op->m * rep, op->n, op->k, 0);
+                em[3] = w > 0 ? w * tm[3] : NAN;
+                if (!best || tm[3] < bus) best = "batched-bf16", bus = tm[3], buj = em[3], src = "bound", at_floor = 0;
+            }
         } else if (op->kind == MXSIM_OP_DEQUANT) {
             double us, uj;
             int ms = 0;
             if (impl_time(ctx, d, p, pw, "mxk-dequant-ocp", op->m * np, 1, 1, g, &us, &uj, &ms))
                 best = "mxk-dequant-ocp", bus = us * (double)rep, buj = uj * (double)rep, src = ms ? "measured" : "model",
                 at_floor = !ms && p->launch_floor_us > 0 && us == p->launch_floor_us;
+        }
+        /* an op at the launch floor runs an almost empty kernel, which draws far less than the
+        ** streaming kernel of the implementation's smallest measured row: the card's lowest measured
+        ** power (its smallest kernels), an upper estimate still */
+        if (at_floor && !isnan(bus)) {
+            const double w = mxsim_gpu_xpower_min_watts(pw);
+            buj = w > 0 ? w * bus : NAN;
         }
         const double ops = gemm ? 2.0 * (double)op->m * (double)op->n * (double)op->k * (double)rep : 0;
         const double acc_us = ts.time_us, e_uj = en.total_pj[MXSIM_BAND_NOM] * 1e-6;
@@ -314,19 +339,22 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         if (!isnan(buj) && ops > 0) tot_ge += buj, tot_ops_e += ops, tot_ae_e += e_uj, n_e++;
         else if (!note) name_add(no_e, sizeof no_e, op->name), note = "no GPU power: left out of the TOTAL energy";
         if (ops > 0 && isnan(buj)) ge_all = 0;
-        char floor_note[96];
+        char floor_note[160];
         if (!note && at_floor) {
-            mx_snprintf(floor_note, sizeof floor_note, "GPU time at the launch floor: %.3f us per call (one empty launch)",
-                     p->launch_floor_us);
+            mx_snprintf(floor_note, sizeof floor_note, "GPU time at the launch floor: %.3f us per call (one empty launch); "
+                        "power: the card's lowest measured", p->launch_floor_us);
             note = floor_note;
+        } else if (!note && best && !strcmp(best, "batched-bf16")) {
+            note = "GPU time: a bound (one batched launch at the bf16 peak or the measured copy bandwidth, not a measured "
+                   "kernel); power: cuBLAS bf16's at the batch's work";
         }
         const double gpw = !isnan(buj) && !isnan(bus) && bus > 0 ? buj / bus : NAN;
         const double v[NB] = {0, 0, (double)op->m, (double)op->n, gemm ? (double)op->k : NAN, (double)g, (double)rep, acc_us,
-                              e_uj, en.tops_per_w[MXSIM_BAND_NOM], 0, tm[0], tm[1], tm[2], 0, bus, 0, gpw, buj,
+                              e_uj, en.tops_per_w[MXSIM_BAND_NOM], 0, tm[0], tm[1], tm[2], tm[3], 0, bus, 0, gpw, buj,
                               ops > 0 && buj > 0 ? ops / (buj * 1e-6) / 1e12 : NAN,
                               acc_us > 0 && !isnan(bus) ? bus / acc_us : NAN, e_uj > 0 && !isnan(buj) ? buj / e_uj : NAN};
         const char *s[NB] = {op->name, mxsim_op_kind_name((mxsim_op_kind)op->kind)};
-        s[10] = card, s[14] = best ? best : "none", s[16] = src, s[22] = note;
+        s[10] = card, s[15] = best ? best : "none", s[17] = src, s[23] = note;
         int64_t r = 0;
         if ((st = mxsim_table_add_row(ctx, t, &r)) == MXSIM_OK) st = set_brow(ctx, t, r, v, s);
     }
@@ -334,10 +362,10 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         double v[NB];
         for (int c = 0; c < NB; c++) v[c] = NAN;
         v[7] = tot_acc, v[8] = tot_ae, v[9] = tot_ae > 0 && tot_ops > 0 ? tot_ops / (tot_ae * 1e-6) / 1e12 : NAN;
-        v[15] = tot_gpu, v[20] = tot_acc > 0 ? tot_gpu / tot_acc : NAN;
+        v[16] = tot_gpu, v[21] = tot_acc > 0 ? tot_gpu / tot_acc : NAN;
         /* GPU energy: the GEMM ops (the only ones with measured power), all of them or none */
         if (ge_all && tot_ge > 0) {
-            v[18] = tot_ge, v[19] = tot_ops_e / (tot_ge * 1e-6) / 1e12, v[21] = tot_ae_e > 0 ? tot_ge / tot_ae_e : NAN;
+            v[19] = tot_ge, v[20] = tot_ops_e / (tot_ge * 1e-6) / 1e12, v[22] = tot_ae_e > 0 ? tot_ge / tot_ae_e : NAN;
         }
         char note[1024];
         if (n_t == n_ops) mx_snprintf(note, sizeof note, "time over all %d ops", n_ops);
@@ -347,7 +375,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
             mx_snprintf(note + u, sizeof note - u, "; energy over the %d GEMM ops with a GPU power (also left out: %s)", n_e, no_e);
         }
         const char *s[NB] = {"TOTAL"};
-        s[10] = card, s[14] = "best per op", s[22] = note;
+        s[10] = card, s[15] = "best per op", s[23] = note;
         int64_t r = 0;
         if ((st = mxsim_table_add_row(ctx, t, &r)) == MXSIM_OK) st = set_brow(ctx, t, r, v, s);
     }

@@ -737,6 +737,14 @@ int mxsim_gpu_xpower_measured(const mxsim_gpu_xpower *p, const char *method, int
     return 0;
 }
 
+double mxsim_gpu_xpower_min_watts(const mxsim_gpu_xpower *p)
+{
+    double w = 0;
+    for (int i = 0; p && i < p->n; i++)
+        if (w == 0 || p->r[i].w < w) w = p->r[i].w;
+    return w;
+}
+
 double mxsim_gpu_xpower_watts(const mxsim_gpu_xpower *p, const char *method, int64_t M, int64_t N, int64_t K, int64_t G)
 {
     if (!p || !method) return 0;
