@@ -132,6 +132,16 @@ typedef struct {
     double W, S, Dser, Dpar; /* s, tiles, bytes, bytes */
 } feat;
 
+/* cuBLAS's tensor work as the SMs see it: rounds of tiles, each round as long as its largest tile,
+** min(M, 128) x min(N, 128) x K (2 ops per MAC) on every SM.  Equal to the problem's work spread
+** over its tiles when the tiles are full (every bench row: M <= 128 or a multiple, N a multiple of
+** 128); never less for a partial tile, so a larger problem is never cheaper (130 x 130 was 2.25x
+** cheaper than 128 x 128 with the average). */
+static double tile_work(double M, double N, double K, double rounds, double nsm)
+{
+    return 2 * (M < 128 ? M : 128) * (N < 128 ? N : 128) * K * rounds * nsm;
+}
+
 static feat features(const mxsim_gpu_xsheet *d, int c, double M, double N, double K, double G)
 {
     feat f = {0, 0, 0, 0};
@@ -143,7 +153,7 @@ static feat features(const mxsim_gpu_xsheet *d, int c, double M, double N, doubl
     case MXSIM_GX_DEQUANT: f.Dpar = M * (3 + 1 / gg); break;
     case MXSIM_GX_CUBLAS_BF16:
     case MXSIM_GX_DEQUANT_CUBLAS:
-        f.W = 2 * M * N * K / bf * rounds / (tiles / nsm); /* wave-quantised tensor time */
+        f.W = tile_work(M, N, K, rounds, nsm) / bf; /* wave-quantised tensor time */
         f.S = 0;
         f.Dpar = 2 * (M * K + N * K) + 2 * M * N;
         if (c == MXSIM_GX_DEQUANT_CUBLAS) {
@@ -157,7 +167,7 @@ static feat features(const mxsim_gpu_xsheet *d, int c, double M, double N, doubl
         }
         break;
     case MXSIM_GX_CUBLASLT_INT8:
-        f.W = 2 * M * N * K / i8 * rounds / (tiles / nsm);
+        f.W = tile_work(M, N, K, rounds, nsm) / i8;
         f.S = 0;
         f.Dpar = M * K + N * K + 4 * M * N;
         break;
