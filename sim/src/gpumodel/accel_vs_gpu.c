@@ -363,6 +363,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         for (int c = 0; c < NB; c++) v[c] = NAN;
         v[7] = tot_acc, v[8] = tot_ae, v[9] = tot_ae > 0 && tot_ops > 0 ? tot_ops / (tot_ae * 1e-6) / 1e12 : NAN;
         v[16] = tot_gpu, v[21] = tot_acc > 0 ? tot_gpu / tot_acc : NAN;
+        if (n_t == 0) v[7] = v[8] = v[16] = NAN; /* no op on both sides: nothing summed, not zero */
         /* GPU energy: the GEMM ops (the only ones with measured power), all of them or none */
         if (ge_all && tot_ge > 0) {
             v[19] = tot_ge, v[20] = tot_ops_e / (tot_ge * 1e-6) / 1e12, v[22] = tot_ae_e > 0 ? tot_ge / tot_ae_e : NAN;
