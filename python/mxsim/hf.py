@@ -224,6 +224,8 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
     H = _int(cfg, src, names.get("num_attention_heads", "num_attention_heads"))
     mla = fam.get("mla", False)
     hkey, dkey = names.get("num_attention_heads", "num_attention_heads"), names.get("hidden_size", "hidden_size")
+    if fam.get("mha") and d % H:
+        raise ValueError(f"{_clean(src)}: key '{hkey}': {dkey} {d} is not a multiple of {hkey} {H}")
     if fam.get("mha"):  # heads of hidden / heads each, one K and V per head: the code reads no other key
         for key, want in (("num_key_value_heads", H), ("head_dim", d // H)):
             if cfg.get(key) is not None and cfg[key] != want:

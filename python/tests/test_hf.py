@@ -256,8 +256,9 @@ def test_plain_ffn_families(tmp_path):
         with pytest.raises(ValueError, match=f"key '{key}': .* is not "):
             mxsim.hf.model_from_hf(dict(CONFIGS[repo][0], **{key: value}), ctx=8)
     mxsim.hf.model_from_hf(dict(cfg, head_dim=64, num_key_value_heads=12), ctx=8)  # saying the same is accepted
-    with pytest.raises(ValueError, match="key 'n_head': n_embd 770 is not a multiple of n_head 12"):
-        mxsim.hf.model_from_hf(dict(cfg, n_embd=770), ctx=8)
+    for extra in ({}, {"head_dim": 64}):  # a head_dim does not make 770 / 12 whole
+        with pytest.raises(ValueError, match="key 'n_head': n_embd 770 is not a multiple of n_head 12"):
+            mxsim.hf.model_from_hf(dict(cfg, n_embd=770, **extra), ctx=8)
     with pytest.raises(ValueError, match="key 'n_embd': 536870913 makes the FFN width \\(n_inner null: 4 x n_embd\\) "
                                          "2147483652, more than 2\\^31"):
         mxsim.hf.model_from_hf(dict(cfg, n_embd=2 ** 29 + 1, n_head=1), ctx=8)

@@ -940,7 +940,7 @@ MXSIM_API mxsim_status mxsim_cost_const_find(mxsim_ctx *ctx, const char *key,
 typedef struct mxsim_cost_params_s {
     size_t struct_size;     /* sizeof(mxsim_cost_params), set by mxsim_cost_params_default */
     int node_nm;            /* 65, 45 (default), 32, 22 (interpolated), 20, 16, 14, 7 */
-    double vdd_v;           /* 0: the node's default (45/32/22/20: 0.9 V, 16/14: 0.8 V, 7: 0.7 V) */
+    double vdd_v;           /* 0: the node's default (65: 1.1 V, 45/32/22/20: 0.9 V, 16/14: 0.8 V, 7: 0.7 V) */
     double overhead_factor; /* control, wiring, clock: on-chip area and energy x factor; 1.0
                                (default) adds nothing.  An assumption, not a sourced number. */
     int64_t sram_bank_kib;  /* SRAM macro size for energy per access (default 32 KiB; a buffer
@@ -958,7 +958,8 @@ typedef struct {
     double sram_area_factor; /* 6T bitcell area ratio (WikiChip/Intel table) */
 } mxsim_node_scale;
 
-/* Unknown nodes, or a Vdd outside 0.5..1.2 V, are MXSIM_E_INPUT. */
+/* Unknown nodes, a Vdd outside 0.5..1.2 V, or one below the node fit's minimum (where its energy
+** would rise as the supply falls: 65 nm below 0.586 V) are MXSIM_E_INPUT. */
 MXSIM_API mxsim_status mxsim_node_scaling(mxsim_ctx *ctx, int node_nm, double vdd_v,
                                           mxsim_node_scale *out);
 
@@ -1471,7 +1472,8 @@ MXSIM_API double mxsim_gpu_xpower_min_watts(const mxsim_gpu_xpower *p);
 ** per op the fastest of mxk (cfg 0), cuBLAS bf16 and cuBLASLt int8 among those the op's format
 ** allows (sim/doc/gpu-model.md section 7), its time (measured when power has the op, else the
 ** cross-card model of card d/p) and energy at measured power, and for repeated independent problems
-** (B a KV cache or an activation) a bound of one batched bf16 launch; card names the GPU in every row.
+** (B a KV cache or an activation) a bound of one batched bf16 launch; a GEMM at the model's launch
+** floor is charged the card's lowest measured power; card names the GPU in every row.
 ** The TOTAL compares the same ops on both sides: time over the ops with a GPU time, energy over the
 ** GEMMs with a GPU power; its `note` names the ops left out (an op row's note says why it is).  Every
 ** datasheet value of d must be a positive number and p->mem_eff in (0, 10], else MXSIM_E_INPUT. */

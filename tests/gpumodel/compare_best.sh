@@ -85,6 +85,12 @@ a1=$(col g1 accel_us); at=$(col TOTAL accel_us); sp=$(col TOTAL speedup_accel_vs
   || bad "TOTAL accel_us '$at' speedup '$sp', expected g1's '$a1' / '$s1'"
 grep -q '^TOTAL,.*left out: q1' "$t/out.csv" && grep -q '^q1,.*no GPU time: left out of the TOTAL' "$t/out.csv" \
   && ok "the TOTAL names the op it leaves out" || bad "no note naming q1: $(grep -E '^(q1|TOTAL),' "$t/out.csv")"
+# a dequantize op at the launch floor has no GPU power (no dequantize row measures it): no energy
+printf 'mxsim-trace 2\ngemm name=g1 m=16 n=4096 k=4096\ndequant name=dq m=1 n=64\n' > "$t/dq.trace"
+"$MXSIM" compare-gpu --trace "$t/dq.trace" --config workloads/configs/large.ini --xcard workloads/gpus/h100-xcard.ini \
+  --power $H100/bench_ext.csv > "$t/out.csv" 2> "$t/err" || bad "compare-gpu (dequant) exit $?"
+[ -n "$(col dq gpu_best_us)" ] && [ "$(col dq gpu_energy_uj)$(col dq gpu_power_w)" = "" ] && ok "dequant at the floor: time, no energy" \
+  || bad "dequant row: $(grep '^dq,' "$t/out.csv")"
 # a trace with no op the GPU times: the TOTAL sums nothing, its time cells empty (they said 0)
 printf 'mxsim-trace 2\nquantize name=q1 m=16 n=4096\n' > "$t/q1.trace"
 "$MXSIM" compare-gpu --trace "$t/q1.trace" --config workloads/configs/large.ini --xcard workloads/gpus/h100-xcard.ini \

@@ -326,7 +326,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         /* an op at the launch floor runs an almost empty kernel, which draws far less than the
         ** streaming kernel of the implementation's smallest measured row: the card's lowest measured
         ** power (its smallest kernels), an upper estimate still */
-        if (at_floor && !isnan(bus)) {
+        if (at_floor && gemm && !isnan(bus)) { /* dequantize rows have no measured power: none */
             const double w = mxsim_gpu_xpower_min_watts(pw);
             buj = w > 0 ? w * bus : NAN;
         }

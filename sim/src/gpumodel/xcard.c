@@ -241,7 +241,10 @@ mxsim_status mxsim_gpu_xpredict(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const
     mx_clear_err(ctx);
     if (!d || !p || !method || !us) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_gpu_xpredict: NULL argument");
     const int c = mxsim_gpu_xclass_of(method, M, N, K, G, MXSIM_GX_BUILD_CURRENT);
-    if (c < 0) return mx_fail(ctx, MXSIM_E_UNSUPPORTED, "mxsim_gpu_xpredict: method '%s' is not modelled", method);
+    if (c < 0)
+        return mx_fail(ctx, MXSIM_E_UNSUPPORTED, "mxsim_gpu_xpredict: method '%s' at %lld x %lld x %lld, G = %lld is not "
+                       "modelled (an unknown method, or a kernel it routes to that has no class: cfg 2, 64 x 64 tiles)",
+                       method, (long long)M, (long long)N, (long long)K, (long long)G);
     if (!calibrated(p, c))
         return mx_fail(ctx, MXSIM_E_UNSUPPORTED, "mxsim_gpu_xpredict: class %s (of '%s') is not calibrated", k_cls[c], method);
     if (M < 1 || N < 1 || K < 1 || G < 0 || (G > 0 && K % G && c != MXSIM_GX_COPY && c != MXSIM_GX_DEQUANT))

@@ -2,7 +2,7 @@
 **
 ** Modelled: point i of the product of the axes (first axis slowest) is the base configuration
 ** with each axis's value applied in axis order, then validated; every op of the trace is timed
-** (mxsim_time_op), costed (mxsim_cost_area / mxsim_cost_energy) and, when asked, measured for
+** (mxsim_time_op_cost: an energy tile objective at the sweep's technology), costed (mxsim_cost_area / mxsim_cost_energy) and, when asked, measured for
 ** accuracy (mxsim_accuracy_op).  Accuracy depends only on (op, group size, profile, accumulator),
 ** so each distinct combination is measured once and shared by the points that use it.
 ** Determinism: every job writes only its own slot and uses its own context; results are
