@@ -212,6 +212,7 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
                          "whole input at once and keeps no KV cache: give mode prefill with seq, without kv_cache")
     if mode == "decode" and kv_cache is not None:
         raise ValueError("kv_cache: decode always reads its KV cache: leave kv_cache out")
+    batch = _int({'batch': batch}, 'batch', 'batch')
     if routing not in (None, "balanced", "uniform"):
         raise ValueError(f"routing: {_clean(repr(routing))[:40]} is not balanced or uniform")
     if routing is not None and not fam.get("moe"):
@@ -277,10 +278,10 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
              f"hidden = {d}"]
     if fam.get("image"):  # before the layers key: it runs before the blocks (FORMAT.md, layer lines)
         chans = _int(cfg, src, "num_channels", 3)
-        if _int({'batch': batch}, 'batch', 'batch') * (seq - 1) > MAX_DIM:
+        if batch * (seq - 1) > MAX_DIM:
             raise ValueError(f"batch: {batch} images of {seq - 1} patches are more than 2^31 rows of the patch "
                              "embedding's GEMM")
-        lines.append(f"layer = gemm patch_embed {_int({'batch': batch}, 'batch', 'batch') * (seq - 1)} {d} "
+        lines.append(f"layer = gemm patch_embed {batch * (seq - 1)} {d} "
                      f"{chans * patch * patch}   # the {patch} x {patch} patches of {chans} channels")
     lines += [f"layers = {L}", f"heads = {H}"]
     lines += [f"head_dim = {hd}"] if mla else [f"kv_heads = {kvh}", f"head_dim = {hd}"]
@@ -326,7 +327,7 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
             f = _int(cfg, src, fkey)
         lines.append(f"ffn = {f}")
         shf = 0
-    lines.append(f"batch = {_int({'batch': batch}, 'batch', 'batch')}")
+    lines.append(f"batch = {batch}")
     if mode == "decode":
         lines += ["mode = decode", f"ctx = {_int({'ctx': ctx}, 'ctx', 'ctx')}"]
     else:

@@ -156,14 +156,18 @@ def gen(tmp_path, text, tag="m"):
     return mxsim.Trace.gen(p)
 
 
+def weights(tr):
+    """`mxsim memory`'s TOTAL weights (elements) of trace tr"""
+    return {r["item"]: r for r in mxsim.memory(CFG, tr)}["TOTAL weights"]["elems"]
+
+
 @pytest.mark.parametrize("repo", sorted(CONFIGS))
 def test_published_parameter_counts(tmp_path, repo):
     cfg, published = CONFIGS[repo]
     (tmp_path / "config.json").write_text(json.dumps(cfg))
     mode = dict(mode="prefill", seq=100) if mxsim.hf.FAMILIES[cfg["model_type"]].get("encoder") else dict(ctx=1000)
     tr = gen(tmp_path, mxsim.hf.model_from_hf(tmp_path / "config.json", batch=3, **mode))
-    rows = {r["item"]: r for r in mxsim.memory(CFG, tr)}
-    assert rows["TOTAL weights"]["elems"] == published
+    assert weights(tr) == published
 
 
 def test_macs_by_hand(tmp_path):
@@ -263,8 +267,7 @@ def test_plain_ffn_families(tmp_path):
                                          "2147483652, more than 2\\^31"):
         mxsim.hf.model_from_hf(dict(cfg, n_embd=2 ** 29 + 1, n_head=1), ctx=8)
     # OPT's enable_bias false leaves every projection's bias out; GPT-NeoX's attention_bias the attention's
-    p = {r["item"]: r for r in mxsim.memory(CFG, gen(tmp_path, mxsim.hf.model_from_hf(
-        dict(CONFIGS["facebook/opt-125m"][0], enable_bias=False), ctx=8)))}["TOTAL weights"]["elems"]
+    p = weights(gen(tmp_path, mxsim.hf.model_from_hf(dict(CONFIGS["facebook/opt-125m"][0], enable_bias=False), ctx=8)))
     assert p == 125239296 - 12 * (4 * 768 + 3072 + 768)
     text = mxsim.hf.model_from_hf(dict(CONFIGS["EleutherAI/pythia-70m"][0], attention_bias=False), ctx=8)
     assert "attn_bias" not in text and "param = mlp_bias 2560 6 bias" in text
@@ -318,7 +321,7 @@ def test_vit(tmp_path):
     want = 3 * 256 * d + d + d + 197 * d + L * (4 * d * d + 4 * d + 2 * d * f + f + d + 4 * d) + 2 * d + d * d + d
     assert want == 86389248
     tr = gen(tmp_path, mxsim.hf.model_from_hf(cfg, mode="prefill", batch=2))
-    assert {r["item"]: r for r in mxsim.memory(CFG, tr)}["TOTAL weights"]["elems"] == want
+    assert weights(tr) == want
     # the bundled ViT-B/16 trace (written by hand from the same config) op for op, at batch 1; its
     # classifier head is ImageNet's, the converter's pooler the base model's
     tr1 = gen(tmp_path, mxsim.hf.model_from_hf(cfg, mode="prefill"), "b1")
@@ -329,7 +332,7 @@ def test_vit(tmp_path):
     assert (ops["patch_embed"]["m"], ops["qkv_proj"]["m"], ops["pooler"]["m"]) == (2 * 196, 2 * 197, 2)
     # ViTPooler maps hidden_size to pooler_output_size (null: hidden_size)
     tr5 = gen(tmp_path, mxsim.hf.model_from_hf(dict(cfg, pooler_output_size=512), mode="prefill"), "p512")
-    assert {r["item"]: r for r in mxsim.memory(CFG, tr5)}["TOTAL weights"]["elems"] == want - d * d - d + d * 512 + 512
+    assert weights(tr5) == want - d * d - d + d * 512 + 512
     assert {o["name"]: o for o in tr5.ops}["pooler"]["n"] == 512
     # qkv_bias false leaves q, k, v's biases out, the output projection's in
     assert "param = o_bias 768 12 bias" in mxsim.hf.model_from_hf(dict(cfg, qkv_bias=False), mode="prefill")
@@ -372,7 +375,7 @@ def test_llama_biases(tmp_path):
     d, L, f = 4096, 32, 11008
     for ab, mb, extra in ((True, False, L * 4 * d), (False, True, L * (2 * f + d)), (True, True, L * (4 * d + 2 * f + d))):
         tr = gen(tmp_path, mxsim.hf.model_from_hf(dict(cfg, attention_bias=ab, mlp_bias=mb), ctx=8))
-        assert {r["item"]: r for r in mxsim.memory(CFG, tr)}["TOTAL weights"]["elems"] == P + extra
+        assert weights(tr) == P + extra
 
 
 def test_refusals():
@@ -522,8 +525,7 @@ def test_text_config(tmp_path):
                                  rope_scaling=dict(factor=8.0, rope_type="linear"), sliding_window=1024))
     text = mxsim.hf.model_from_hf(real, ctx=64, text_config=True)
     assert "defaults for head_dim, num_attention_heads, num_key_value_heads, sliding_window_pattern, vocab_size" in text
-    rows = {r["item"]: r for r in mxsim.memory(CFG, gen(tmp_path, text, "real"))}
-    assert rows["TOTAL weights"]["elems"] == 3880099328 + 64 * 2560
+    assert weights(gen(tmp_path, text, "real")) == 3880099328 + 64 * 2560
     (tmp_path / "config.json").write_text(json.dumps(multi))
     r = subprocess.run([sys.executable, "-m", "mxsim.hf", str(tmp_path / "config.json"), "--ctx", "64", "--text-config",
                         "-o", str(tmp_path / "m.model")], capture_output=True, text=True)

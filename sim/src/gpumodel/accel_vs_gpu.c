@@ -208,6 +208,18 @@ static const gcol k_bcols[] = {
                           "launch floor (then at the card's lowest measured power); a batched bound's power"},
 };
 #define NB ((int)(sizeof k_bcols / sizeof k_bcols[0]))
+/* the positions of k_bcols, by name */
+enum {
+    B_OP, B_KIND, B_M, B_N, B_K, B_G, B_REP, B_ACC_US, B_ACC_UJ, B_ACC_TPW, B_CARD, B_MXK, B_CUBLAS, B_CUBLASLT, B_BATCHED,
+    B_BEST, B_BEST_US, B_SRC, B_POWER, B_GPU_UJ, B_GPU_TPW, B_SPEEDUP, B_ERATIO, B_NOTE, B_N_
+};
+_Static_assert(B_N_ == NB, "k_bcols and its positions");
+
+/* a modelled (not measured) time that is the model's launch floor: one empty launch per call */
+static int at_launch_floor(const mxsim_gpu_xparams *p, int measured, double us)
+{
+    return !measured && p->launch_floor_us > 0 && us == p->launch_floor_us;
+}
 
 static mxsim_status set_brow(mxsim_ctx *ctx, mxsim_table *t, int64_t r, const double *v, const char *const *s)
 {
@@ -300,7 +312,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
                 tm[c] = us * (double)rep, em[c] = uj * (double)rep;
                 if (!best || tm[c] < bus)
                     best = impl[c], bus = tm[c], buj = em[c], src = meas[c] ? "measured" : "model",
-                    at_floor = !meas[c] && p->launch_floor_us > 0 && us == p->launch_floor_us;
+                    at_floor = at_launch_floor(p, meas[c], us);
             }
             /* independent problems (attention per head, sequence and layer: B a KV cache or an
             ** activation) as one batched launch, the way attention kernels run them: a roofline bound
@@ -321,7 +333,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
             int ms = 0;
             if (impl_time(ctx, d, p, pw, "mxk-dequant-ocp", op->m * np, 1, 1, g, &us, &uj, &ms))
                 best = "mxk-dequant-ocp", bus = us * (double)rep, buj = uj * (double)rep, src = ms ? "measured" : "model",
-                at_floor = !ms && p->launch_floor_us > 0 && us == p->launch_floor_us;
+                at_floor = at_launch_floor(p, ms, us);
         }
         /* an op at the launch floor runs an almost empty kernel, which draws far less than the
         ** streaming kernel of the implementation's smallest measured row: the card's lowest measured
@@ -349,24 +361,29 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
                    "kernel); power: cuBLAS bf16's at the batch's work";
         }
         const double gpw = !isnan(buj) && !isnan(bus) && bus > 0 ? buj / bus : NAN;
-        const double v[NB] = {0, 0, (double)op->m, (double)op->n, gemm ? (double)op->k : NAN, (double)g, (double)rep, acc_us,
-                              e_uj, en.tops_per_w[MXSIM_BAND_NOM], 0, tm[0], tm[1], tm[2], tm[3], 0, bus, 0, gpw, buj,
-                              ops > 0 && buj > 0 ? ops / (buj * 1e-6) / 1e12 : NAN,
-                              acc_us > 0 && !isnan(bus) ? bus / acc_us : NAN, e_uj > 0 && !isnan(buj) ? buj / e_uj : NAN};
-        const char *s[NB] = {op->name, mxsim_op_kind_name((mxsim_op_kind)op->kind)};
-        s[10] = card, s[15] = best ? best : "none", s[17] = src, s[23] = note;
+        const double v[NB] = {[B_M] = (double)op->m, [B_N] = (double)op->n, [B_K] = gemm ? (double)op->k : NAN,
+                              [B_G] = (double)g, [B_REP] = (double)rep, [B_ACC_US] = acc_us, [B_ACC_UJ] = e_uj,
+                              [B_ACC_TPW] = en.tops_per_w[MXSIM_BAND_NOM], [B_MXK] = tm[0], [B_CUBLAS] = tm[1],
+                              [B_CUBLASLT] = tm[2], [B_BATCHED] = tm[3], [B_BEST_US] = bus, [B_POWER] = gpw,
+                              [B_GPU_UJ] = buj, [B_GPU_TPW] = ops > 0 && buj > 0 ? ops / (buj * 1e-6) / 1e12 : NAN,
+                              [B_SPEEDUP] = acc_us > 0 && !isnan(bus) ? bus / acc_us : NAN,
+                              [B_ERATIO] = e_uj > 0 && !isnan(buj) ? buj / e_uj : NAN};
+        const char *s[NB] = {[B_OP] = op->name, [B_KIND] = mxsim_op_kind_name((mxsim_op_kind)op->kind), [B_CARD] = card,
+                             [B_BEST] = best ? best : "none", [B_SRC] = src, [B_NOTE] = note};
         int64_t r = 0;
         if ((st = mxsim_table_add_row(ctx, t, &r)) == MXSIM_OK) st = set_brow(ctx, t, r, v, s);
     }
     if (st == MXSIM_OK) {
         double v[NB];
         for (int c = 0; c < NB; c++) v[c] = NAN;
-        v[7] = tot_acc, v[8] = tot_ae, v[9] = tot_ae > 0 && tot_ops > 0 ? tot_ops / (tot_ae * 1e-6) / 1e12 : NAN;
-        v[16] = tot_gpu, v[21] = tot_acc > 0 ? tot_gpu / tot_acc : NAN;
-        if (n_t == 0) v[7] = v[8] = v[16] = NAN; /* no op on both sides: nothing summed, not zero */
+        v[B_ACC_US] = tot_acc, v[B_ACC_UJ] = tot_ae;
+        v[B_ACC_TPW] = tot_ae > 0 && tot_ops > 0 ? tot_ops / (tot_ae * 1e-6) / 1e12 : NAN;
+        v[B_BEST_US] = tot_gpu, v[B_SPEEDUP] = tot_acc > 0 ? tot_gpu / tot_acc : NAN;
+        if (n_t == 0) v[B_ACC_US] = v[B_ACC_UJ] = v[B_BEST_US] = NAN; /* no op on both sides: nothing summed, not zero */
         /* GPU energy: the GEMM ops (the only ones with measured power), all of them or none */
         if (ge_all && tot_ge > 0) {
-            v[19] = tot_ge, v[20] = tot_ops_e / (tot_ge * 1e-6) / 1e12, v[22] = tot_ae_e > 0 ? tot_ge / tot_ae_e : NAN;
+            v[B_GPU_UJ] = tot_ge, v[B_GPU_TPW] = tot_ops_e / (tot_ge * 1e-6) / 1e12;
+            v[B_ERATIO] = tot_ae_e > 0 ? tot_ge / tot_ae_e : NAN;
         }
         char note[1024];
         if (n_t == n_ops) mx_snprintf(note, sizeof note, "time over all %d ops", n_ops);
@@ -375,8 +392,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
             const size_t u = strlen(note);
             mx_snprintf(note + u, sizeof note - u, "; energy over the %d GEMM ops with a GPU power (also left out: %s)", n_e, no_e);
         }
-        const char *s[NB] = {"TOTAL"};
-        s[10] = card, s[15] = "best per op", s[23] = note;
+        const char *s[NB] = {[B_OP] = "TOTAL", [B_CARD] = card, [B_BEST] = "best per op", [B_NOTE] = note};
         int64_t r = 0;
         if ((st = mxsim_table_add_row(ctx, t, &r)) == MXSIM_OK) st = set_brow(ctx, t, r, v, s);
     }
