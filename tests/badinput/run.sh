@@ -321,7 +321,7 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   bad xbench-build-tag 2 "unknown build 'decode7' (known: decode1, prebf16, prerow)" -- "$MXSIM" gpu-calibrate --from "decode7:$h100" --from-card "$xc" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
   # the list of runs itself (tests/gpumodel/xcard.sh): a bad build tag or card, named with file and line
   printf '# runs\nh100 %s\nh200 %s prebf17\n' "$h100" "$h100" > "$in/xruns-tag.txt"
-  bad xcard-runs-tag 2 "xruns-tag.txt:3: field 3 (build): 'prebf17' is not decode1, prebf16, prerow or launch" -- env MXSIM="$MXSIM" MXSIM_SOURCE_DIR="$src" MXSIM_XCARD_RUNS="$in/xruns-tag.txt" "$src/tests/gpumodel/xcard.sh"
+  bad xcard-runs-tag 2 "xruns-tag.txt:3: field 3 (build): 'prebf17' is not decode1, prebf16, prerow, launch or unseen" -- env MXSIM="$MXSIM" MXSIM_SOURCE_DIR="$src" MXSIM_XCARD_RUNS="$in/xruns-tag.txt" "$src/tests/gpumodel/xcard.sh"
   printf 'a100 %s\n' "$h100" > "$in/xruns-card.txt"
   bad xcard-runs-card 2 "xruns-card.txt:1: field 1 (card): 'a100' is not h100 or h200" -- env MXSIM="$MXSIM" MXSIM_SOURCE_DIR="$src" MXSIM_XCARD_RUNS="$in/xruns-card.txt" "$src/tests/gpumodel/xcard.sh"
   # the power file of a card (xcard.sh --power-of, as compare_best.sh asks it): an unknown card

@@ -7,7 +7,8 @@
 #                                      (workloads/gpus/<card>-xcard.ini) holds exactly those fields
 #                                      (--check); print the held-out MAPE per run, per median and per
 #                                      kernel class; MXSIM_XCARD_MAX_MAPE (percent) gates the MAPE
-#                                      against the median of the held-out card's runs.
+#                                      against the median of the held-out card's runs, and of each
+#                                      run listed as unseen (measured after the card files were fitted).
 #   tests/gpumodel/xcard.sh --power-of CARD   the bench_ext file whose power compare-gpu uses for CARD
 #   tests/gpumodel/xcard.sh --reports DIR     write the committed reports that --write writes
 #                                      (DIR/compare-h*/xcard_from_*.txt, accel_vs_best_gpu.csv) into DIR
@@ -32,14 +33,16 @@ list=${MXSIM_XCARD_RUNS:-workloads/gpus/xcard-runs.txt}
 # a line: CARD FOLDER [BUILD]; BUILD (decode1: the kernels before decode2; prebf16: decode2 to final4;
 # prerow: final5 to final7)
 # goes to gpu-calibrate as BUILD:FOLDER
-args() { awk -v c="$1" '$0 !~ /^[ \t]*(#|$)/ && $1 == c && $3 != "launch" { print ($3 != "" ? $3 ":" $2 : $2) }' "$list"; }
+args() { awk -v c="$1" '$0 !~ /^[ \t]*(#|$)/ && $1 == c && $3 != "launch" && $3 != "unseen" { print ($3 != "" ? $3 ":" $2 : $2) }' "$list"; }
+# the card's runs measured after its card file was fitted (BUILD unseen): never fitted on, scored
+unseen() { awk -v c="$1" '$0 !~ /^[ \t]*(#|$)/ && $1 == c && $3 == "unseen" { print $2 }' "$list"; }
 # the card's launch_probe folders (BUILD launch): its launch floor
 launches() { awk -v c="$1" '$0 !~ /^[ \t]*(#|$)/ && $1 == c && $3 == "launch" { print $2 }' "$list"; }
 # the list itself: CARD (h100, h200) FOLDER [BUILD (decode1, prebf16, prerow)], nothing more; a bad line stops here
 awk '$0 ~ /^[ \t]*(#|$)/ { next }
      $1 != "h100" && $1 != "h200" { printf "%s:%d: field 1 (card): '\''%s'\'' is not h100 or h200\n", FILENAME, FNR, $1; bad = 1; exit }
      NF < 2 || NF > 3 { printf "%s:%d: expected CARD FOLDER [BUILD], got %d fields\n", FILENAME, FNR, NF; bad = 1; exit }
-     NF == 3 && $3 != "decode1" && $3 != "prebf16" && $3 != "prerow" && $3 != "launch" { printf "%s:%d: field 3 (build): '\''%s'\'' is not decode1, prebf16, prerow or launch\n", FILENAME, FNR, $3; bad = 1; exit }
+     NF == 3 && $3 != "decode1" && $3 != "prebf16" && $3 != "prerow" && $3 != "launch" && $3 != "unseen" { printf "%s:%d: field 3 (build): '\''%s'\'' is not decode1, prebf16, prerow, launch or unseen\n", FILENAME, FNR, $3; bad = 1; exit }
      END { exit bad }' "$list" >&2 || exit 2
 first() { local f; f=$(args "$1" | head -1); echo "${f##*:}"; }
 power_file() { ls "$1"/bench_ext*.csv | sort -V | tail -1; }
@@ -117,6 +120,19 @@ if [ $write = 1 ]; then
   tables reports/gpu || rc=1
   exit $rc
 fi
+# runs the card files never saw (BUILD unseen): each scored alone against the committed card file,
+# calibrated on the other card's runs as above, under the same MAPE gate
+for c in h100 h200; do
+  for f in $(unseen $c); do
+    [ -e "$f" ] || { echo "FAIL: $f (unseen) missing"; rc=1; continue; }
+    s=h200; [ $c = h200 ] && s=h100
+    from=("${h100[@]}" "${l100[@]}"); [ $s = h200 ] && from=("${h200[@]}" "${l200[@]}")
+    if "$MXSIM" gpu-calibrate "${from[@]}" --from-card workloads/gpus/$s-xcard.ini --to "$f" \
+         --to-card workloads/gpus/$c-xcard.ini --check "${mm[@]}" > "$t/unseen.txt" 2>&1; then
+      echo "ok: unseen run $f: $(grep '^held-out card (median' "$t/unseen.txt")"
+    else echo "FAIL: unseen run $f"; grep -E '^(held-out card|check|mxsim)' "$t/unseen.txt"; rc=1; fi
+  done
+done
 # the kinds of rows in a bench: a run with a method the model has no class for and without any
 # decode-kernel row is calibrated on what it has; the skipped rows are counted, and the fields of
 # the missing class are neither written nor checked
