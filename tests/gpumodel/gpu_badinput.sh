@@ -61,6 +61,11 @@ bad card-no-sections "nosec.ini:$ln_n: sm.count: outside any section (it belongs
 sed 's/^sm.count = 132 /sm.count = 0.5 /' $G/h100-xcard.ini > "$t/xc-sm.ini"
 ln_x=$(grep -n '^sm.count' "$t/xc-sm.ini" | cut -d: -f1)
 bad xcard-sm-half "xc-sm.ini:$ln_x: sm.count: '0.5' is not a whole number in 1..1024" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from $H --from-card "$t/xc-sm.ini" --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
+# a datasheet off Hopper's relations: an A100's (not Hopper: 2048 bf16 FLOP per SM clock), a TB/s bandwidth
+sed 's/^sm.count = 132 .*/sm.count = 108/; s/^sm.clock_mhz = .*/sm.clock_mhz = 1410/; s/^tc.int8_dense_tops = .*/tc.int8_dense_tops = 624/; s/^tc.bf16_dense_tflops = .*/tc.bf16_dense_tflops = 312/' $G/h100-xcard.ini > "$t/xc-a100.ini"
+bad xcard-not-hopper "xc-a100.ini:$(grep -n '^sm.clock_mhz' "$t/xc-a100.ini" | cut -d: -f1): sm.clock_mhz: 1410, but tc.bf16_dense_tflops over sm.count Hopper SMs (4096 dense bf16 FLOP per clock) implies 705 MHz" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from $H --from-card "$t/xc-a100.ini" --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
+sed 's/^hbm.bw_gbs = .*/hbm.bw_gbs = 3.35/' $G/h100-xcard.ini > "$t/xc-tbs.ini"
+bad xcard-bw-tbs "xc-tbs.ini:$(grep -n '^hbm.bw_gbs' "$t/xc-tbs.ini" | cut -d: -f1): hbm.bw_gbs: 3.35 GB/s is below any Hopper card's (2000-4800): a value in TB/s?" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from $H --from-card "$t/xc-tbs.ini" --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
 { cat $G/h100-xcard.ini; printf '[extra]\n'; } > "$t/xc-extra.ini"
 bad xcard-unknown-section "xc-extra.ini:$(($(wc -l < $G/h100-xcard.ini) + 1)): unknown section '[extra]'" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from $H --from-card "$t/xc-extra.ini" --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
 grep -v '^\[' $G/h100-xcard.ini > "$t/xc-nosec.ini"
@@ -142,6 +147,9 @@ if "$MXSIM" help run > /dev/null 2>&1; then
   T=(--trace traces/llama2-7b-decode-b16.trace --config workloads/configs/large.ini)
   P1=reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-27-final8/bench_ext_run3.csv; P2=reports/gpu/NVIDIA-H200-2026-11-27-final8/bench_ext_run3.csv
   bad xcard-power-other-card "$P2:2: field 'card': the power file measured card 'NVIDIA H200', but the card file $G/h100-xcard.ini is card 'h100'" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power $P2 -o "$t/o9"
+  # the same chip in another form factor: an H100 PCIe run is not the SXM card "h100" names
+  sed 's/^NVIDIA H100 80GB HBM3,/NVIDIA H100 PCIe,/' $P1 > "$t/p-pcie.csv"
+  bad xcard-power-form-factor "p-pcie.csv:2: field 'card': the power file measured card 'NVIDIA H100 PCIe', but the card file $G/h100-xcard.ini is card 'h100'" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-pcie.csv" -o "$t/o9"
   calln=$(grep -n '^\[calibrated on' $G/h100-xcard.ini | cut -d: -f1)
   grep -v '^mem_eff' $G/h100-xcard.ini > "$t/x-noeff.ini"
   bad xcard-no-mem-eff "mxsim compare-gpu: error: $t/x-noeff.ini:$calln: [calibrated on ...]: field 'mem_eff' missing" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard "$t/x-noeff.ini" --power $P1 -o "$t/o9"

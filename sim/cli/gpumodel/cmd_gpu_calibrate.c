@@ -57,7 +57,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
     }
     if (n_cal) *n_cal = 0;
     char line[512];
-    int ln = 0, rc = 0, seen[MXSIM_GX_NCLASS] = {0}, sec = 0, sec_ln[3] = {0, 0, 0}, name_ln = 0, eff_ln = 0, floor_ln = 0;
+    int ln = 0, rc = 0, seen[MXSIM_GX_NCLASS] = {0}, sec = 0, sec_ln[3] = {0, 0, 0}, name_ln = 0, eff_ln = 0, floor_ln = 0, clk_ln = 0, i8_ln = 0, bw_ln = 0;
     int got[MXSIM_GX_NCLASS][NPAR]; /* which calibrated fields the file has: a class has all or none */
     memset(got, 0, sizeof got);
     static char keys[512][128]; /* the keys read so far, with their lines: a second one is refused */
@@ -193,10 +193,10 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
             break;
         }
         if (!strcmp(key, "sm.count")) d->n_sm = v;
-        else if (!strcmp(key, "sm.clock_mhz")) d->clock_mhz = v;
-        else if (!strcmp(key, "tc.int8_dense_tops")) d->int8_tops = v;
+        else if (!strcmp(key, "sm.clock_mhz")) d->clock_mhz = v, clk_ln = ln;
+        else if (!strcmp(key, "tc.int8_dense_tops")) d->int8_tops = v, i8_ln = ln;
         else if (!strcmp(key, "tc.bf16_dense_tflops")) d->bf16_tflops = v;
-        else if (!strcmp(key, "hbm.bw_gbs")) d->hbm_gbs = v;
+        else if (!strcmp(key, "hbm.bw_gbs")) d->hbm_gbs = v, bw_ln = ln;
         else if (!strcmp(key, "l2.mb")) d->l2_mb = v;
         else if (!strcmp(key, "mem_eff")) {
             eff_ln = ln;
@@ -249,6 +249,29 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
                         cli_cmd, path, k_sheet[i]);
             rc = CLI_EXIT_USAGE;
         }
+    /* The model's kernel classes are Hopper's (sm_90: the wgmma, bf16-path and decode kernels refuse
+    ** other cards, which run the fallbacks), whose SM does 4096 dense bf16 FLOP per clock and int8 at
+    ** twice bf16: a datasheet off these relations is another architecture or a unit slip (a clock in
+    ** GHz, a sparse peak, a bandwidth in TB/s), each of which gave predictions off by up to 200x. */
+    if (!rc) {
+        const double clk_mhz = d->bf16_tflops * 1e6 / (d->n_sm * 4096.0);
+        if (fabs(d->clock_mhz / clk_mhz - 1) > 0.02) {
+            fprintf(stderr, "mxsim %s: error: %s:%d: sm.clock_mhz: %g, but tc.bf16_dense_tflops over sm.count Hopper SMs "
+                    "(4096 dense bf16 FLOP per clock) implies %.0f MHz: a clock in GHz, a sparse peak, or a card that is "
+                    "not Hopper (the model covers sm_90 cards only: sim/doc/gpu-model.md section 6.1)\n", cli_cmd, path,
+                    clk_ln, d->clock_mhz, clk_mhz);
+            rc = CLI_EXIT_USAGE;
+        } else if (fabs(d->int8_tops / (2 * d->bf16_tflops) - 1) > 0.02) {
+            fprintf(stderr, "mxsim %s: error: %s:%d: tc.int8_dense_tops: %g is not twice tc.bf16_dense_tflops (%g), as on "
+                    "every Hopper card: a sparse figure, or a card that is not Hopper\n", cli_cmd, path, i8_ln,
+                    d->int8_tops, d->bf16_tflops);
+            rc = CLI_EXIT_USAGE;
+        } else if (d->hbm_gbs < 100) {
+            fprintf(stderr, "mxsim %s: error: %s:%d: hbm.bw_gbs: %g GB/s is below any Hopper card's (2000-4800): a value in "
+                    "TB/s? (the field is GB/s)\n", cli_cmd, path, bw_ln, d->hbm_gbs);
+            rc = CLI_EXIT_USAGE;
+        }
+    }
     /* the calibrated block (what gpu-calibrate -o writes): mem_eff, and each class it names complete */
     int any_cal = eff_ln != 0 || floor_ln != 0;
     for (int c = 0; c < MXSIM_GX_NCLASS; c++) any_cal |= seen[c];
@@ -269,19 +292,38 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
     return rc;
 }
 
+/* Whether word [w, e) is one of the words of s (split at blanks and '-'), case ignored. */
+static int card_has_word(const char *s, const char *w, size_t n)
+{
+    while (*s) {
+        while (*s == ' ' || *s == '-') s++;
+        const char *e = s;
+        while (*e && *e != ' ' && *e != '-') e++;
+        if ((size_t)(e - s) == n && n > 0 && strncasecmp(s, w, n) == 0) return 1;
+        s = e;
+    }
+    return 0;
+}
+
 int cli_gpu_card_is(const char *name, const char *bench_card)
 {
-    const size_t n = strlen(name);
-    if (n == 0) return 0;
+    if (name[0] == '\0') return 0;
     if (strcasecmp(name, bench_card) == 0) return 1;
-    for (const char *w = bench_card; *w;) {
+    /* every word of the name is a word of the card ("h100-pcie" and "NVIDIA H100 PCIe") ... */
+    for (const char *w = name; *w;) {
         while (*w == ' ' || *w == '-') w++;
         const char *e = w;
         while (*e && *e != ' ' && *e != '-') e++;
-        if ((size_t)(e - w) == n && strncasecmp(w, name, n) == 0) return 1;
+        if (e > w && !card_has_word(bench_card, w, (size_t)(e - w))) return 0;
         w = e;
     }
-    return 0;
+    /* ... and a form factor of the card is in the name: an H100 PCIe (114 SMs, 2 TB/s) is not the
+    ** SXM card "h100" names, though its name has the word H100 */
+    static const char *const k_form[] = {"PCIe", "NVL"};
+    for (size_t i = 0; i < sizeof k_form / sizeof k_form[0]; i++)
+        if (card_has_word(bench_card, k_form[i], strlen(k_form[i])) && !card_has_word(name, k_form[i], strlen(k_form[i])))
+            return 0;
+    return 1;
 }
 
 int cli_gpu_first_row_line(const char *path)

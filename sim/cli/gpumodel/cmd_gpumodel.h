@@ -8,7 +8,9 @@ extern const cli_command mxsim_cmd_gpu_calibrate;
 ** p when p != NULL (*n_cal counts them), name.  0, or the exit code after a message. */
 int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, int *n_cal, char *name, size_t nn);
 /* Whether a card file's name (`name = h100`) names the card of a bench (its card column, "NVIDIA H100
-** 80GB HBM3"): equal, or equal to one of its words (split at blanks and '-'), case ignored. */
+** 80GB HBM3"): equal, or each word of the name one of the card's words (split at blanks and '-'),
+** case ignored, and the card's form factor (PCIe, NVL) among them: "h100" is not "NVIDIA H100 PCIe",
+** "h100-pcie" is. */
 int cli_gpu_card_is(const char *name, const char *bench_card);
 /* The line of a bench's first row (the first non-blank line after the header); 0 if none. */
 int cli_gpu_first_row_line(const char *path);
