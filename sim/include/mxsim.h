@@ -535,6 +535,7 @@ typedef struct {
                                             ** above the op's dim means the whole dim) */
     int64_t scalesim_bw;                    /* mxsim_scalesim_bw: compat-mode interface bandwidth */
     int64_t tile_objective;                 /* mxsim_tile_objective: what the tile search minimises */
+    int64_t scalesim_version;               /* mxsim_scalesim_version: compat mode's SCALE-Sim release */
 } mxsim_tconfig;
 
 /* What the tile search minimises (tile.objective; architecture.md section 11): cycles, energy
@@ -545,6 +546,11 @@ typedef enum { MXSIM_OBJ_CYCLES = 0, MXSIM_OBJ_ENERGY = 1, MXSIM_OBJ_EDP = 2 } m
 /* SCALE-Sim's InterfaceBandwidth in compat mode: USER stalls at dram.bw_bytes_per_cycle, CALC
 ** sizes the interface so that it never stalls. */
 typedef enum { MXSIM_SCALESIM_BW_USER = 0, MXSIM_SCALESIM_BW_CALC = 1 } mxsim_scalesim_bw;
+
+/* The SCALE-Sim release compat mode reproduces under USER bandwidth (architecture.md section 8):
+** the PyPI release 2.0.2, or 3.0.0, whose read buffer counts each positive refill stall twice.  A
+** .cfg with a v3-only section or key sets v3. */
+typedef enum { MXSIM_SCALESIM_V2 = 0, MXSIM_SCALESIM_V3 = 1 } mxsim_scalesim_version;
 
 /* Description of one configuration field (static storage; never freed). */
 typedef struct {

@@ -555,6 +555,8 @@ scfg ss_sparse "${V2A}Dataflow : ws\nBandwidth : 2\n[sparsity]\nSparsitySupport 
 scfg ss_layout "${V2A}Dataflow : ws\nBandwidth : 2\n[layout]\nIfmapCustomLayout: True\n[run_presets]\nInterfaceBandwidth: USER\n"
 scfg ss_ramulator "${V2A}Dataflow : ws\nBandwidth : 2\n[run_presets]\nInterfaceBandwidth: USER\nUseRamulatorTrace: True\n"
 scfg ss_bankbw "${V2A}Dataflow : ws\nBandwidth : 2\n[layout]\nIfmapSRAMBankBandwidth: 10\n[run_presets]\nInterfaceBandwidth: USER\n"
+scfg ss_banknum "${V2A}Dataflow : ws\nBandwidth : 4\n[layout]\nIfmapSRAMBankBandwidth: 4\nIfmapSRAMBankNum: 3\n[run_presets]\nInterfaceBandwidth: USER\n"
+scfg ss_reqbuf "${V2A}Dataflow : ws\nBandwidth : 4\nReadRequestBuffer: 3.5\n[run_presets]\nInterfaceBandwidth: CALC\n"
 scfg ss_ulimit "${V2A}Dataflow : os\nBandwidth : 4\n[run_presets]\nInterfaceBandwidth: USER\n"
 printf 'Conv1, 32, 32, 3, 3, 3, 16, 2,\nConv2, 16, 16, 3, 3, 16, 16, 1,\n' > "$in/ss_headerless.csv"
 printf '\nLayer, M, N, K,\ng, 1, 2, 3,\n' > "$in/ss_blank1.csv"
@@ -572,6 +574,8 @@ bad cfg-v3-sparsity 2 "ss_sparse.cfg:15: field 'SparsitySupport': 'true': SCALE-
 bad cfg-v3-layout 2 "ss_layout.cfg:15: field 'IfmapCustomLayout': 'True': SCALE-Sim v3's custom SRAM layout (bank conflicts) is not modelled" -- "$MXSIM" config --config "$in/ss_layout.cfg" --dump
 bad cfg-v3-ramulator 2 "ss_ramulator.cfg:16: field 'UseRamulatorTrace': 'True': SCALE-Sim v3's Ramulator DRAM timing is not modelled" -- "$MXSIM" config --config "$in/ss_ramulator.cfg" --dump
 bad cfg-v3-bank-bandwidth 2 "ss_bankbw.cfg:15: field 'IfmapSRAMBankBandwidth': '10' differs from Bandwidth '2' (line 13)" -- "$MXSIM" config --config "$in/ss_bankbw.cfg" --dump
+bad cfg-v3-bank-count 2 "ss_banknum.cfg:16: field 'IfmapSRAMBankNum': 3: under InterfaceBandwidth USER SCALE-Sim v3 splits the ifmap buffer's bandwidth (4 words/cycle) over its banks" -- "$MXSIM" run --config "$in/ss_banknum.cfg" "$tr" -o "$out/r.csv"
+bad cfg-v3-integer 2 "ss_reqbuf.cfg:14: field 'ReadRequestBuffer': '3.5' is not an integer (SCALE-Sim v3 reads it with int() and stops with a ValueError)" -- "$MXSIM" config --config "$in/ss_reqbuf.cfg" --dump
 # configparser features SCALE-Sim relies on that mxsim does not model: named, not misread
 scfg ss_default '[DEFAULT]\nDataflow = is\n[general]\nrun_name = x\n'
 bad cfg-default-section 2 "ss_default.cfg:2: field 'Dataflow' in [DEFAULT]: configparser gives [DEFAULT]'s keys to every section" -- "$MXSIM" config --config "$in/ss_default.cfg" --dump

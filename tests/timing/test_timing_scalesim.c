@@ -191,7 +191,7 @@ static int err_has(const char *a, const char *b)
 MXTEST(cfg_reader)
 {
     const char *v3 = "OnChipMemoryBanks: 1\nReadRequestBuffer: 128\n"
-                     "[layout]\nIfmapCustomLayout: False\nIfmapSRAMBankBandwidth: 7\nIfmapSRAMBankNum: 10\n"
+                     "[layout]\nIfmapCustomLayout: False\nIfmapSRAMBankBandwidth: 7\nIfmapSRAMBankNum: 7\n"
                      "FilterCustomLayout: 0\n[sparsity]\nSparsitySupport : false\nBlockSize : 8\n"
                      "[run_presets_v3]\nUseRamulatorTrace: False\n";
     mxsim_tconfig c;
@@ -206,10 +206,19 @@ MXTEST(cfg_reader)
     MXT_EQ_INT(c.scalesim_compat, 1);
     MXT_EQ_INT(c.scalesim_bw, MXSIM_SCALESIM_BW_USER);
     MXT_EQ_INT(c.operand_format, MXSIM_FMT_INT8);
+    MXT_EQ_INT(c.scalesim_version, MXSIM_SCALESIM_V3); /* a v3 file is timed as SCALE-Sim 3.0.0 */
+    /* v3 stops on a bank count that does not divide the bank bandwidth under USER (an assert in its
+    ** read buffer), and on an integer key int() refuses, under CALC too */
+    MXT_EQ_INT(load(write_v2("v3bank.cfg", -1, 3, "arrayheight: 12",
+                             "[layout]\nIfmapSRAMBankBandwidth: 7\nIfmapSRAMBankNum: 3\n"), &c), MXSIM_E_INPUT);
+    MXT_TRUE(err_has("v3bank.cfg:", "'IfmapSRAMBankNum': 3"));
+    MXT_EQ_INT(load(write_v2("v3int.cfg", -1, 3, "arrayheight: 12", "ReadRequestBuffer: 3.5\n"), &c), MXSIM_E_INPUT);
+    MXT_TRUE(err_has("v3int.cfg:", "'ReadRequestBuffer': '3.5' is not an integer"));
     /* the extension in any case: SCALE.CFG is a SCALE-Sim file (it was read as an INI:
     ** "unknown key general.run_name") */
     MXT_EQ_INT(load(write_v2("UP.CFG", -1, -1, NULL, ""), &c), MXSIM_OK);
     MXT_EQ_INT(c.scalesim_compat, 1);
+    MXT_EQ_INT(c.scalesim_version, MXSIM_SCALESIM_V2); /* no v3 section or key: 2.0.2 */
     MXT_EQ_INT(load(write_v2("bad.cfg", -1, 4, "OnChipMemoryBankz: 2", ""), &c), MXSIM_E_INPUT);
     MXT_TRUE(err_has("bad.cfg:5", "OnChipMemoryBankz"));
     /* the v3 switches, read as v3's scale_config.py reads them: UseRamulatorTrace is on only for

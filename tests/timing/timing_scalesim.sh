@@ -56,7 +56,7 @@ echo "grid: $rows CALC + $urows USER rows ($srows where SCALE-Sim stalls), $bad 
 [ "$urows" -ge 10 ] && [ "$srows" -ge 10 ] || fail "grid has $urows USER rows, $srows stalling (< 10)"
 [ "$bad" = 0 ] || fail "$bad rows differ from SCALE-Sim"
 [ "$dbad" = 0 ] || fail "$dbad detailed-engine rows differ"
-[ "$drows" -ge 300 ] || fail "the detailed engine compared $drows rows (< 300; architecture.md section 8: 305)"
+[ "$drows" -ge 300 ] || fail "the detailed engine compared $drows rows (< 300; architecture.md section 8: 330)"
 
 # 2. shipped configs load, except v3's that switch on a v3-only timing model (refused, named);
 #    v3 == v2 on the same machine; unknown keys stay errors
@@ -131,6 +131,12 @@ ex 117302 "$d/configs/v2/scale.cfg" "$A" --set report.scalesim_compat=0
 printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nc, 32, 32, 5, 5, 3, 16, 2,\n' > "$t/c.csv"
 "$MXSIM" trace cat --scalesim-compat "$t/c.csv" | grep -q "m=225 n=16 k=75" && echo "ok   ceil output size" || fail "compat conv size"
 "$MXSIM" trace cat "$t/c.csv" | grep -q "m=196 n=16 k=75" && echo "ok   floor output size (native)" || fail "native conv size"
+# the v3user rows are 3.0.0's: the same file timed as 2.0.2 (report.scalesim_version=v2) must give
+# what scalesim 2.0.2 printed for it (COMPUTE_REPORT.csv, 2026-11-28: 102745 cycles, 93562 stall),
+# 2,176 cycles below 3.0.0's 104921: the version switch is what the grid's v3user rows exercise
+got=$(totals "$d/configs/v3user/scale_user_os.cfg" "$d/topologies/v3user_gemm.csv" --set report.scalesim_version=v2 | head -1)
+[ "$got" = "g256x64x512 102745 93562" ] && echo "ok   v3user/scale_user_os.cfg as 2.0.2: 102745 / 93562" \
+  || fail "v3user/scale_user_os.cfg with report.scalesim_version=v2: got '$got', want 'g256x64x512 102745 93562' (2.0.2)"
 # v2's transformer_fwd.csv (its header has a 9th column, "batch size", its rows 8 values): SCALE-Sim
 # skips the first line whatever it holds; on scale.cfg the sum of SCALE-Sim's closed form over the
 # layers its own topology reader gives (README.md, "Audit rows") is 7,133,750 (= resnet_fwd.csv's)

@@ -13,14 +13,17 @@
 **     per op; mx_tscalesim_prepare refuses a larger op (MXSIM_E_LIMIT, suggesting CALC).  A
 **     caller that skips prepare gets, above the limits, the closed-form estimate of
 **     ss_user_estimate (several percent off); mxsim_time_op calls prepare;
-**   - the reported total is the index of the last cycle: one less than the cycle count.
+**   - the reported total is the index of the last cycle: one less than the cycle count;
+**   - report.scalesim_version v3: SCALE-Sim 3.0.0's USER accounting, which differs from 2.0.2's in
+**     three places (ss_read, ss_user_sim): a positive refill stall counts twice, an output row's
+**     write stall is one cycle more, and the total is the latest row's write, not the last's.
 ** Ignored: nothing of SCALE-Sim v2's total; v3's layout, sparsity and Ramulator models are
 ** refused when switched on (tconfig.c).
 ** Invariant: total = array cycles - 1 + the stall above (which, as SCALE-Sim's, can be
 ** negative) + the last output row's write (ss_user_sim: SCALE-Sim's total ends when that row is
 ** written, its stall sum does not count the write; mxsim adds it to the fill/drain column);
 ** tests/timing/scalesim: 0 differences from SCALE-Sim in total and stall cycles on 267 CALC and
-** 133 USER layer runs.
+** 158 USER layer runs (25 of them SCALE-Sim 3.0.0's).
 */
 #include <stdlib.h>
 #include <string.h>
@@ -206,8 +209,11 @@ static int ss_hit(const ss_rbuf *b, int64_t e)
     return p < hi || *lo < b->a1;
 }
 
-/* Services one demand row of a read buffer at `cycle`; returns its stall (may be negative). */
-static int64_t ss_read(const ss_dims *d, ss_rbuf *b, int op, int64_t fr, int64_t fc, int64_t j, int64_t cycle)
+/* Services one demand row of a read buffer at `cycle`; returns its stall (may be negative).  Each
+** refill moves the row's offset by the refill's potential stall p = arrival - (cycle + offset):
+** 2.0.2 adds p whatever its sign; 3.0.0 (memory/read_buffer.py, service_reads without a custom
+** layout) adds it and then, when p > 0, adds it again. */
+static int64_t ss_read(const ss_dims *d, ss_rbuf *b, int op, int64_t fr, int64_t fc, int64_t j, int64_t cycle, int v3)
 {
     int64_t pre, h, w, off = 1;
     int flip, skew;
@@ -222,7 +228,9 @@ static int64_t ss_read(const ss_dims *d, ss_rbuf *b, int op, int64_t fr, int64_t
             b->a0 = (b->a0 + b->n_pre) % b->n_sets;
             b->a1 = (b->a0 + b->n_act) % b->n_sets;
             b->last += b->lc;
-            off = b->last - cycle;
+            const int64_t p = b->last - (cycle + off);
+            off += p;
+            if (v3 && p > 0) off += p;
         }
     }
     return off - 1;
@@ -318,7 +326,7 @@ static void ss_cost(const ss_dims *d, double *visits, double *elems)
 ** 2.0.2 and here; mxsim used to replace such values by the estimate, 0, 3 cycles above SCALE-Sim's
 ** total).  Returns 0 with *stall_out and *last_out set, -1 when the op is beyond the stepping
 ** limits, -2 when memory runs out. */
-static int ss_user_sim(const ss_dims *d, int64_t sa, int64_t sb, int64_t so, int64_t bw, int64_t *stall_out,
+static int ss_user_sim(const ss_dims *d, int64_t sa, int64_t sb, int64_t so, int64_t bw, int v3, int64_t *stall_out,
                        int64_t *last_out)
 {
     int64_t rf, cf, fl;
@@ -329,16 +337,18 @@ static int ss_user_sim(const ss_dims *d, int64_t sa, int64_t sb, int64_t so, int
     ss_rbuf a = {0}, b = {0};
     ss_wbuf o = {so, so - (so + 1) / 2, bw, so, 0, 0, 0, 0, 0, NULL};
     int oom = ss_rbuf_init(d, SS_A, sa, bw, &a) || ss_rbuf_init(d, SS_B, sb, bw, &b);
-    int64_t stall = 0, i = 0, n = rf * cf * fl, extra = 0;
+    int64_t stall = 0, i = 0, n = rf * cf * fl, end = INT64_MIN;
     for (int64_t fc = 0; fc < cf && !oom; fc++)
         for (int64_t fr = 0; fr < rf && !oom; fr++)
             for (int64_t j = 0; j < fl; j++, i++) {
                 int64_t cyc = i + stall;
-                int64_t s = ss_read(d, &a, SS_A, fr, fc, j, cyc);
-                s = mx_t_max(s, ss_read(d, &b, SS_B, fr, fc, j, cyc));
-                int64_t ws = ss_write(d, &o, fr, fc, j, cyc, &oom);
-                if (i == n - 1) extra = stall + ws + 1;
-                stall += mx_t_max(s, ws);
+                int64_t s = ss_read(d, &a, SS_A, fr, fc, j, cyc, v3);
+                s = mx_t_max(s, ss_read(d, &b, SS_B, fr, fc, j, cyc, v3));
+                /* the cycle the row's outputs are written: 2.0.2's total is the last row's, 3.0.0's
+                ** the latest row's; 2.0.2's write stall is that cycle - cyc - 1, 3.0.0's one more */
+                const int64_t ws = ss_write(d, &o, fr, fc, j, cyc, &oom), wcyc = cyc + ws + 1;
+                if (v3 ? wcyc > end : i == n - 1) end = wcyc;
+                stall += mx_t_max(s, v3 ? ws + 1 : ws);
             }
     free(a.first);
     free(a.set);
@@ -346,7 +356,7 @@ static int ss_user_sim(const ss_dims *d, int64_t sa, int64_t sb, int64_t so, int
     free(b.set);
     free(o.cnt);
     *stall_out = stall;
-    *last_out = extra - stall;
+    *last_out = end - (n - 1) - stall;
     return oom ? -2 : 0;
 }
 
@@ -410,7 +420,8 @@ mxsim_status mx_tscalesim_prepare(mxsim_ctx *ctx, const mxsim_tconfig *cfg, cons
                        "%.3g visits and %.3g elements: time it with InterfaceBandwidth: CALC "
                        "(--set report.scalesim_bw=calc), or split the layer", where, visits, elems);
     int64_t st = 0, last = 0;
-    if (ss_user_sim(&d, a->half_a_bytes * 2, a->half_b_bytes * 2, a->half_c_bytes * 2, ss_bw(a), &st, &last) != 0)
+    if (ss_user_sim(&d, a->half_a_bytes * 2, a->half_b_bytes * 2, a->half_c_bytes * 2, ss_bw(a),
+                    cfg->scalesim_version == MXSIM_SCALESIM_V3, &st, &last) != 0)
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory stepping SCALE-Sim's USER buffers (%.3g operand "
                        "elements)", where, elems);
     op->ss_stall = st;
@@ -422,12 +433,12 @@ mxsim_status mx_tscalesim_prepare(mxsim_ctx *ctx, const mxsim_tconfig *cfg, cons
 /* The USER stall of a caller that did not call mx_tscalesim_prepare: stepped within the same
 ** limits; beyond them (or out of memory) the closed-form estimate of ss_user_estimate, which can
 ** be several percent off.  mxsim_time_op calls prepare, which refuses those ops instead. */
-static int64_t ss_stall_unprepared(const mx_tarch *a, const mx_top_resolved *op, int64_t tc, int64_t *last)
+static int64_t ss_stall_unprepared(const mx_tarch *a, const mx_top_resolved *op, int64_t tc, int v3, int64_t *last)
 {
     ss_dims d;
     ss_dims_of(a, op, &d);
     int64_t st = 0;
-    if (ss_user_sim(&d, a->half_a_bytes * 2, a->half_b_bytes * 2, a->half_c_bytes * 2, ss_bw(a), &st, last) == 0) return st;
+    if (ss_user_sim(&d, a->half_a_bytes * 2, a->half_b_bytes * 2, a->half_c_bytes * 2, ss_bw(a), v3, &st, last) == 0) return st;
     *last = 0; /* the estimate has no last-row write of its own */
     return ss_user_estimate(a, op, ss_bw(a), tc);
 }
@@ -439,7 +450,8 @@ void mx_tscalesim_finish(const mxsim_tconfig *cfg, const mx_tarch *a, const mx_t
     int64_t last = 0;
     st->cycles_mem_stall = cfg->scalesim_bw == MXSIM_SCALESIM_BW_CALC ? 0
                            : op->ss_ready                             ? (last = op->ss_last, op->ss_stall)
-                                                                      : ss_stall_unprepared(a, op, array, &last);
+                                                                      : ss_stall_unprepared(a, op, array,
+                                                                            cfg->scalesim_version == MXSIM_SCALESIM_V3, &last);
     st->cycles_dram_bw = st->cycles_mem_stall; /* SCALE-Sim's stalls are bandwidth stalls */
     st->cycles_dram_latency = 0;
     /* SCALE-Sim prints the index of the last cycle; the last output row's write ends its total */

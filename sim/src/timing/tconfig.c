@@ -73,6 +73,9 @@ static const field k_fields[] = {
        "SCALE-Sim v2's model: SRAM-independent compute, its stall rule, last-cycle index (1 less)"),
     FE("report.scalesim_bw", scalesim_bw, "user|calc", 2, 0,
        "compat mode interface: user (stalls at dram.bw_bytes_per_cycle) or calc (never stalls)"),
+    FE("report.scalesim_version", scalesim_version, "v2|v3", 2, 0,
+       "compat mode's SCALE-Sim release under user bandwidth: v2 (2.0.2) or v3 (3.0.0: each positive refill stall "
+       "counted twice); a .cfg with a v3 section or key sets v3"),
     FI("tile.m", tile_m, 0, 2147483648.0, 0, "elements", "GEMM tile rows of A (0: chosen by tile.objective)"),
     FI("tile.n", tile_n, 0, 2147483648.0, 0, "elements", "GEMM tile columns of B (0: chosen by tile.objective)"),
     FI("tile.k", tile_k, 0, 2147483648.0, 0, "elements",
@@ -397,6 +400,11 @@ static const struct {
      SS_ON_EXACT_TRUE},
 };
 
+/* v3's integer keys (scale_config.py reads each with int()) */
+static const char *const k_ss_v3_int[] = {"ReadRequestBuffer",      "WriteRequestBuffer",     "IfmapSRAMBankBandwidth",
+                                          "IfmapSRAMBankNum",       "IfmapSRAMBankPort",      "FilterSRAMBankBandwidth",
+                                          "FilterSRAMBankNum",      "FilterSRAMBankPort"};
+
 /* The keys SCALE-Sim v2 reads with config.get and no fallback (scalesim/scale_config.py,
 ** read_conf_file), in their sections; `Bandwidth` only under InterfaceBandwidth USER. */
 enum { SS_REQ_BW = 11 };
@@ -434,6 +442,8 @@ typedef struct {
     int have[N_SS_REQ];          /* line of each required key, 0: not seen */
     char bank_bw[2][64];         /* v3 [layout] Ifmap/FilterSRAMBankBandwidth, "" if absent */
     int bank_line[2];
+    int64_t bank_num[2];         /* v3 [layout] Ifmap/FilterSRAMBankNum */
+    int bank_num_line[2];
     int v3_line;                 /* first line of a v3-only section or key (the notes), 0: none */
     char v3_what[80];
     int csvloc_line;             /* the [network_presets] header, a section SCALE-Sim stops on, 0: none */
@@ -535,6 +545,16 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
             return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s': %s; only a value that SCALE-Sim v3 reads as off "
                            "(False) is accepted", where, key, val, k_ss_v3_off[i].what);
         }
+    for (size_t i = 0; i < sizeof k_ss_v3_int / sizeof k_ss_v3_int[0]; i++)
+        if (key_is(key, k_ss_v3_int[i])) {
+            int64_t x; /* v3 reads each with int() and stops on anything else, under CALC too */
+            if (mx_tparse_i64(val, &x) != 0)
+                return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not an integer (SCALE-Sim v3 reads it with "
+                               "int() and stops with a ValueError)", where, key, val);
+            for (int k = 0; k < 2; k++)
+                if (key_is(key, k ? "FilterSRAMBankNum" : "IfmapSRAMBankNum")) ss->bank_num[k] = x, ss->bank_num_line[k] = line;
+            break;
+        }
     for (int i = 0; i < 2; i++)
         if (key_is(key, i ? "FilterSRAMBankBandwidth" : "IfmapSRAMBankBandwidth")) {
             /* v3 under USER refills the ifmap / filter buffer at this bandwidth, not Bandwidth's
@@ -622,10 +642,24 @@ static mxsim_status scalesim_file_checks(mxsim_ctx *ctx, mxsim_tconfig *cfg, con
                        "does not guess it", path, sec, k_ss_required[i].key,
                        have_sec ? "" : " (no such section)", have_sec ? "NoOptionError" : "NoSectionError");
     }
-    if (ss->user_bw && ss->v3_line)
-        mx_note(ctx, "%s:%d: a SCALE-Sim v3 file (%s) with InterfaceBandwidth USER: mxsim's USER timing follows SCALE-Sim "
-                "2.0.2, whose stall accounting v3 changed, so v3's totals can differ by a few cycles per layer "
-                "(sim/doc/architecture.md section 8)", path, ss->v3_line, ss->v3_what);
+    for (int i = 0; ss->user_bw && i < 2; i++) {
+        /* v3's read buffer splits its refill bandwidth over the banks (memory/read_buffer.py) */
+        const int64_t bw = ss->bank_line[i] > 0 ? (int64_t)strtoll(ss->bank_bw[i], NULL, 10) : (int64_t)ss->bw;
+        if (ss->bank_num_line[i] > 0 && (ss->bank_num[i] < 1 || bw % ss->bank_num[i] != 0))
+            return mx_fail(ctx, MXSIM_E_INPUT,
+                           "%s:%d: field '%sSRAMBankNum': %lld: under InterfaceBandwidth USER SCALE-Sim v3 splits the "
+                           "%s buffer's bandwidth (%lld words/cycle) over its banks and stops unless the bank count is a "
+                           "positive divisor of it (AssertionError in memory/read_buffer.py)", path, ss->bank_num_line[i],
+                           i ? "Filter" : "Ifmap", (long long)ss->bank_num[i], i ? "filter" : "ifmap", (long long)bw);
+    }
+    if (ss->v3_line) {
+        cfg->scalesim_version = MXSIM_SCALESIM_V3;
+        if (ss->user_bw)
+            mx_note(ctx, "%s:%d: a SCALE-Sim v3 file (%s) with InterfaceBandwidth USER: stalls are timed as SCALE-Sim "
+                    "3.0.0 counts them (each positive refill stall twice, memory/read_buffer.py), which can be up to "
+                    "twice 2.0.2's; --set report.scalesim_version=v2 gives 2.0.2's (sim/doc/architecture.md section 8)",
+                    path, ss->v3_line, ss->v3_what);
+    }
     if (ss->csvloc_line)
         mx_note(ctx, "%s:%d: SCALE-Sim 2.0.2 and v3 stop on a [network_presets] section (their reader looks for its "
                 "TopologyCsvLoc in [architecture_presets]); mxsim ignores it: the topology is the one on the command line",

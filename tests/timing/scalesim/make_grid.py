@@ -120,6 +120,67 @@ def run_v3(py, repo):
     return rows
 
 
+# SCALE-Sim 3.0.0 under USER bandwidth (--set v3user, --python of a venv with scalesim 3.0.0):
+# v3's shipped scale.cfg (configs/v3/scale.cfg) with InterfaceBandwidth USER and the listed lines
+# changed, on small layers of our own (v3 needs a layout file; with the custom layouts off it reads
+# only its header).  Where 3.0.0 counts its USER stalls differently from 2.0.2 (architecture.md
+# section 8).  name: (replacements of lines of v3's scale.cfg, dataflows)
+V3USER_GEMM = [("g256x64x512", 256, 64, 512), ("g139x17x96", 139, 17, 96), ("g64x48x100", 64, 48, 100)]
+V3USER_CONV = [("c7x12", 7, 12, 5, 3, 12, 20, 2), ("c20x16", 20, 16, 3, 3, 8, 24, 1)]
+V3USER = {
+    "scale_user": ({}, ["os", "ws", "is"]),
+    "small_user4": ({"ArrayHeight:    32": "ArrayHeight:    12", "ArrayWidth:     32": "ArrayWidth:     20",
+                     "IfmapSramSzkB:   64": "IfmapSramSzkB:   1", "FilterSramSzkB:  64": "FilterSramSzkB:  4",
+                     "OfmapSramSzkB:   64": "OfmapSramSzkB:   4", "Bandwidth : 10": "Bandwidth : 4",
+                     "IfmapSRAMBankBandwidth: 10": "IfmapSRAMBankBandwidth: 4", "IfmapSRAMBankNum: 10": "IfmapSRAMBankNum: 2",
+                     "FilterSRAMBankBandwidth: 10": "FilterSRAMBankBandwidth: 4", "FilterSRAMBankNum: 10": "FilterSRAMBankNum: 4"},
+                    ["os", "ws"]),  # is: 3.0.0 stepped its 256x64x512 at ~12 rows/s (over an hour)
+}
+
+
+def run_v3user(py):
+    rows = []
+    base = open(os.path.join(HERE, "configs", "v3", "scale.cfg")).read()
+    cdir = os.path.join(HERE, "configs", "v3user")
+    tdir = os.path.join(HERE, "topologies")
+    os.makedirs(cdir, exist_ok=True)
+    lay = os.path.join(tdir, "v3user_layout.csv")
+    with open(lay, "w") as fh:
+        fh.write("Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\n")
+    topos = {"gemm": os.path.join(tdir, "v3user_gemm.csv"), "conv": os.path.join(tdir, "v3user_conv.csv")}
+    with open(topos["gemm"], "w") as fh:
+        fh.write("Layer, M, N, K,\n" + "".join("%s, %d, %d, %d,\n" % g for g in V3USER_GEMM))
+    with open(topos["conv"], "w") as fh:
+        fh.write("Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\n")
+        fh.write("".join("%s, %d, %d, %d, %d, %d, %d, %d,\n" % c for c in V3USER_CONV))
+    for name, (rep, dfs) in V3USER.items():
+        for df in dfs:
+            text = base.replace("InterfaceBandwidth: CALC", "InterfaceBandwidth: USER").replace("Dataflow : ws", "Dataflow : " + df)
+            for a, b in rep.items():
+                assert a in text, a
+                text = text.replace(a, b)
+            cname = "v3user/%s_%s.cfg" % (name, df)
+            with open(os.path.join(HERE, "configs", cname), "w") as fh:
+                fh.write(text)
+            for kind, topo in topos.items():
+                tmp = tempfile.mkdtemp(prefix="ssgrid3u")
+                try:
+                    subprocess.run([py, "-m", "scalesim.scale", "-c", os.path.join(HERE, "configs", cname), "-t", topo,
+                                    "-l", lay, "-p", tmp, "-i", kind], check=True, stdout=subprocess.DEVNULL, cwd=tmp)
+                    runs = os.listdir(tmp)
+                    with open(os.path.join(tmp, runs[0], "COMPUTE_REPORT.csv")) as fh:
+                        rep_rows = list(csv.reader(fh))
+                finally:
+                    shutil.rmtree(tmp)
+                head = [c.strip() for c in rep_rows[0]]
+                col, stall = head.index("Total Cycles"), head.index("Stall Cycles")
+                for r, l in zip([r for r in rep_rows[1:] if r], layer_names(topo)):
+                    rows.append((cname, os.path.basename(topo), int(r[0]), l, "USER", int(r[col]), int(r[stall])))
+                print("%s %s: %s" % (cname, os.path.basename(topo), " ".join(str(r[5]) for r in rows[-len(layer_names(topo)):])),
+                      flush=True)
+    return rows
+
+
 def layer_names(path):
     """First column of every data row, as SCALE-Sim reads it (header skipped, blank rows too),
     blanks turned into '_' as mxsim names its ops."""
@@ -192,14 +253,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--python", required=True, help="python of the venv holding scalesim")
     ap.add_argument("--out", default=os.path.join(HERE, "grid.csv"))
-    ap.add_argument("--set", choices=["calc", "user", "extra", "shipped", "v3", "all"], default="all")
+    ap.add_argument("--set", choices=["calc", "user", "extra", "shipped", "v3", "v3user", "all"], default="all")
     ap.add_argument("--repo", help="scale-sim-v2 (--set shipped) or -v3 (--set v3) checkout")
     args = ap.parse_args()
     if args.set == "shipped":
         print("%d rows -> %s" % (len(run_shipped(args.python, args.repo, args.out)), args.out))
         return 0
-    if args.set == "v3":
-        out_rows = run_v3(args.python, args.repo)
+    if args.set in ("v3", "v3user"):
+        out_rows = run_v3(args.python, args.repo) if args.set == "v3" else run_v3user(args.python)
         with open(args.out, "w") as fh:
             fh.write("config,topology,layer_id,layer,bw_mode,total_cycles,stall_cycles\n")
             for r in out_rows:
