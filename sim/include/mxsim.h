@@ -629,7 +629,10 @@ MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_
 ** MXSIM_IMPORT_REQUIRE_COMMA rejects rows without the trailing comma (else both forms are
 ** accepted); MXSIM_IMPORT_SCALESIM_MODEL applies SCALE-Sim's rules (output size ceil((H-Fh+s)/s)
 ** instead of floor((H-Fh)/s)+1, per dimension with its stride; a layer whose name contains "DP" is
-** depthwise: one 1-channel layer per channel, as `repeat`).  The first line is a header whatever
+** depthwise: one 1-channel layer per channel, as `repeat`); MXSIM_IMPORT_SCALESIM_V3 reads rows as
+** SCALE-Sim 3.0.0 does: a conv row's 9th value is the N:M sparsity ratio (a number there is refused,
+** where v2 reads the stride width) and an N:M ratio is timed dense, as v3 does with SparsitySupport
+** off (without the flag only a dense N:N is accepted).  The first line is a header whatever
 ** it holds; text after a row's last comma is dropped (SCALE-Sim's row.split(',')[:-1]); a row of
 ** another count is an error. */
 /* Version 2 of the trace format (traces/FORMAT.md): the role of an op's B operand, for the
@@ -664,6 +667,7 @@ MXSIM_API mxsim_status mxsim_trace_param(const mxsim_trace *t, int64_t i, const 
                                          int64_t *count, const char **why);
 #define MXSIM_IMPORT_REQUIRE_COMMA 1
 #define MXSIM_IMPORT_SCALESIM_MODEL 2
+#define MXSIM_IMPORT_SCALESIM_V3 4
 MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *path, int flags,
                                                    mxsim_trace **out);
 /* The text format of t (what mxsim_trace_save writes uncompressed); *text is malloc'd, free it

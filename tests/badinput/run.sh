@@ -575,6 +575,8 @@ bad cfg-v3-layout 2 "ss_layout.cfg:15: field 'IfmapCustomLayout': 'True': SCALE-
 bad cfg-v3-ramulator 2 "ss_ramulator.cfg:16: field 'UseRamulatorTrace': 'True': SCALE-Sim v3's Ramulator DRAM timing is not modelled" -- "$MXSIM" config --config "$in/ss_ramulator.cfg" --dump
 bad cfg-v3-bank-bandwidth 2 "ss_bankbw.cfg:15: field 'IfmapSRAMBankBandwidth': '10' differs from Bandwidth '2' (line 13)" -- "$MXSIM" config --config "$in/ss_bankbw.cfg" --dump
 bad cfg-v3-bank-count 2 "ss_banknum.cfg:16: field 'IfmapSRAMBankNum': 3: under InterfaceBandwidth USER SCALE-Sim v3 splits the ifmap buffer's bandwidth (4 words/cycle) over its banks" -- "$MXSIM" run --config "$in/ss_banknum.cfg" "$tr" -o "$out/r.csv"
+printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nConvA, 32, 32, 3, 3, 8, 16, 2, 1,\n' > "$in/ss_v3s9.csv"
+bad topo-v3-ninth-number 2 "ss_v3s9.csv:2: field 'Sparsity' (value 9): '1': SCALE-Sim v3 reads a conv row's 9th value as its N:M sparsity ratio" -- "$MXSIM" run --config "$src/tests/timing/scalesim/configs/v3/scale.cfg" "$in/ss_v3s9.csv" -o "$out/r.csv"
 bad cfg-v3-integer 2 "ss_reqbuf.cfg:14: field 'ReadRequestBuffer': '3.5' is not an integer (SCALE-Sim v3 reads it with int() and stops with a ValueError)" -- "$MXSIM" config --config "$in/ss_reqbuf.cfg" --dump
 # configparser features SCALE-Sim relies on that mxsim does not model: named, not misread
 scfg ss_default '[DEFAULT]\nDataflow = is\n[general]\nrun_name = x\n'

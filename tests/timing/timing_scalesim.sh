@@ -137,6 +137,16 @@ printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Chan
 got=$(totals "$d/configs/v3user/scale_user_os.cfg" "$d/topologies/v3user_gemm.csv" --set report.scalesim_version=v2 | head -1)
 [ "$got" = "g256x64x512 102745 93562" ] && echo "ok   v3user/scale_user_os.cfg as 2.0.2: 102745 / 93562" \
   || fail "v3user/scale_user_os.cfg with report.scalesim_version=v2: got '$got', want 'g256x64x512 102745 93562' (2.0.2)"
+# v3's reading of rows (a v3 .cfg): an N:M ratio is timed dense, as 3.0.0 with SparsitySupport off
+# does (fc 64x48x100 with 2:4 on v3's scale.cfg: scalesim 3.0.0 printed Total Cycles 1263,
+# 2026-11-28); a number as a conv row's 9th value, v2's stride width, is v3's sparsity column, on
+# which 3.0.0 stops: refused
+printf 'Layer, M, N, K, Sparsity,\nfc, 64, 48, 100, 2:4,\n' > "$t/nm.csv"
+got=$(totals "$d/configs/v3/scale.cfg" "$t/nm.csv" 2> /dev/null)
+[ "$got" = "fc 1263 0" ] && echo "ok   v3: an N:M layer timed dense (1263)" || fail "v3 N:M layer: got '$got', want 'fc 1263 0'"
+printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nConvA, 32, 32, 3, 3, 8, 16, 2, 1,\n' > "$t/s9.csv"
+if "$MXSIM" run --config "$d/configs/v3/scale.cfg" "$t/s9.csv" > /dev/null 2> "$t/s9.err"; then fail "v3: a 9-value conv row was accepted"
+else grep -q "SCALE-Sim v3 reads a conv row's 9th value as its N:M sparsity ratio" "$t/s9.err" && echo "ok   v3: a 9-value conv row refused" || fail "v3 9-value row: $(cat "$t/s9.err")"; fi
 # v2's transformer_fwd.csv (its header has a 9th column, "batch size", its rows 8 values): SCALE-Sim
 # skips the first line whatever it holds; on scale.cfg the sum of SCALE-Sim's closed form over the
 # layers its own topology reader gives (README.md, "Audit rows") is 7,133,750 (= resnet_fwd.csv's)

@@ -676,7 +676,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
                                                    mxsim_trace **out)
 {
     int require_trailing_comma = (flags & MXSIM_IMPORT_REQUIRE_COMMA) != 0;
-    int ss = (flags & MXSIM_IMPORT_SCALESIM_MODEL) != 0;
+    int ss = (flags & MXSIM_IMPORT_SCALESIM_MODEL) != 0, v3 = (flags & MXSIM_IMPORT_SCALESIM_V3) != 0;
     mx_clear_err(ctx);
     if (path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_import: NULL");
     *out = NULL;
@@ -688,6 +688,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
     unsigned char *names_changed = NULL;
     int n_no_comma = 0, first_no_comma = 0; /* rows without the trailing comma (the note) */
     int n_dp = 0, first_dp = 0;             /* rows read as depthwise (the note) */
+    int n_nm = 0, first_nm = 0;             /* v3: N:M ratios it ignores (the note) */
     char where[600];
     mx_lines cur;
     mx_text_lone_cr_to_lf(buf); /* as SCALE-Sim's open() reads it */
@@ -746,7 +747,20 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
             break;
         }
         int sparse = (nf == 5 || nf == 9) && strchr(f[nf - 1], ':') != NULL; /* v3's Sparsity column */
-        if (sparse && (st = sparsity_dense(ctx, where, nf, f[nf - 1])) != MXSIM_OK) break;
+        if (v3 && nf == 9 && !sparse) {
+            /* v3 (topology_utils.py) takes the 8th value as both strides and the 9th as the
+            ** sparsity ratio: it stops on a number there */
+            st = mx_fail(ctx, MXSIM_E_INPUT,
+                         "%s: field 'Sparsity' (value 9): '%s': SCALE-Sim v3 reads a conv row's 9th value as its N:M "
+                         "sparsity ratio, not as v2's stride width (it uses the 8th value for both strides), and "
+                         "stops on a number there; this run times SCALE-Sim v3 (report.scalesim_version, set by a v3 "
+                         ".cfg): remove the 9th value, or --set report.scalesim_version=v2 for v2's reading",
+                         where, f[8]);
+            break;
+        }
+        if (sparse && v3) { /* v3 with SparsitySupport off (on is refused) times the layer dense */
+            if (n_nm++ == 0) first_nm = cur.line;
+        } else if (sparse && (st = sparsity_dense(ctx, where, nf, f[nf - 1])) != MXSIM_OK) break;
         int nv = sparse ? nf - 1 : nf, k = nv == 4 ? 4 : 8;
         if (kind == 0) kind = k, kind_line = cur.line;
         if (k != kind) {
@@ -849,6 +863,10 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
     if (st == MXSIM_OK && n_dp)
         mx_note(ctx, "%s:%d: a conv row whose name contains DP is read as depthwise, SCALE-Sim's convention: one "
                 "1-channel layer per input channel (%d such rows)", path, first_dp, n_dp);
+    if (st == MXSIM_OK && n_nm)
+        mx_note(ctx, "%s:%d: an N:M sparsity ratio (%d rows): SCALE-Sim v3 with SparsitySupport off times such layers "
+                "dense and so does mxsim (v3's sparse timing is not modelled: SparsitySupport true is refused)", path,
+                first_nm, n_nm);
     if (st == MXSIM_OK && n_no_comma)
         mx_note(ctx, "%s:%d: a row without its trailing comma (%d such rows): SCALE-Sim drops a row's text after the "
                 "last comma, reads a value fewer and stops on it; mxsim reads every value (--require-comma refuses such "
