@@ -345,10 +345,10 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   grep -v '^mem_eff' "$xc" > "$in/xc-noeff.ini"
   bad xcard-mem-eff-missing 2 "mxsim compare-gpu: error: $in/xc-noeff.ini:$(grep -n '^\[calibrated on' "$xc" | cut -d: -f1): [calibrated on ...]: field 'mem_eff' missing" -- "$MXSIM" compare-gpu --trace "$tr" --config "$cfg" --xcard "$in/xc-noeff.ini" --power "$src/reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-27-final8/bench_ext_run3.csv" -o "$out/cmp"
   bad xpower-other-card 2 "field 'card': the power file measured card 'NVIDIA H200', but the card file $xc is card 'h100'" -- "$MXSIM" compare-gpu --trace "$tr" --config "$cfg" --xcard "$xc" --power "$src/reports/gpu/NVIDIA-H200-2026-11-27-final8/bench_ext_run3.csv" -o "$out/cmp"
-  printf 'card,shape,M,N,K,G,method,median_us,power_w,joules_per_op\nX,s,1,1,1,0,m,1,5,1\nX,s,1,1,1,0,m,2,6,1\n' > "$in/power-dup.csv"
+  printf 'card,shape,M,N,K,G,method,median_us,power_w,joules_per_op\nX,s,1,1,1,0,m,1,50,1\nX,s,1,1,1,0,m,2,60,1\n' > "$in/power-dup.csv"
   bad xpower-duplicate 2 "power-dup.csv:3: row: the same method, M, N, K, G as line 2" -- "$MXSIM" compare-gpu --trace "$tr" --config "$cfg" --xcard "$xc" --power "$in/power-dup.csv" -o "$out/cmp"
   printf 'card,shape,M,N,K,G,method,median_us,power_w,joules_per_op\nX,s,1,1,1,0,m,1,0,1\n' > "$in/power-zero.csv"
-  bad xpower-zero 2 "power-zero.csv:2: field 9 (power_w): '0' is not a power in (0, 1e5] W" -- "$MXSIM" compare-gpu --trace "$tr" --config "$cfg" --xcard "$xc" --power "$in/power-zero.csv" -o "$out/cmp"
+  bad xpower-zero 2 "power-zero.csv:2: field 9 (power_w): '0' is not a board power in [20, 1500] W" -- "$MXSIM" compare-gpu --trace "$tr" --config "$cfg" --xcard "$xc" --power "$in/power-zero.csv" -o "$out/cmp"
 fi
 bad flag-vdd-nan 2 "--vdd 'nan': not a number" -- "$MXSIM" cost --config "$cfg" --vdd nan
 bad flag-vdd-negative 2 "--vdd -1: must be in 0.5..1.2" -- "$MXSIM" cost --config "$cfg" --vdd -1

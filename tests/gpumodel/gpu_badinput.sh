@@ -95,6 +95,9 @@ sed '6s/^NVIDIA H100 80GB HBM3,/NVIDIA H200,/' $H/bench.csv > "$t/xmix/bench.csv
 bad xbench-two-cards "bench.csv:6: field 'card': 'NVIDIA H200' differs from 'NVIDIA H100 80GB HBM3' on line 2" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from "$t/xmix" --from-card $G/h100-xcard.ini --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
 sed '3s/,GB\/s,/,GB\/x,/' $H/bench.csv > "$t/xunit.csv"
 bad xbench-unit "xunit.csv:3: field 'unit': 'GB/x'" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from "$t/xunit.csv" --from-card $G/h100-xcard.ini --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
+# a bench without its d2d-copy row (here a bench_ext.csv, the power file): named as such (its copy row
+# may stand anywhere: the reader puts it first)
+bad xbench-no-copy "bench_ext_run3.csv: no d2d-copy row (" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-27-final8/bench_ext_run3.csv --from-card $G/h100-xcard.ini --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
 bad calibrate-run-twice "--from: the run '$H/bench.csv' is given twice" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from $H --from $H/bench.csv --from-card $G/h100-xcard.ini --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
 bad calibrate-from-card "$H/bench.csv:2: field 'card': the run is of card 'NVIDIA H100 80GB HBM3', but --from-card $G/h200-xcard.ini is card 'h200'" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from $H --from-card $G/h200-xcard.ini --to $H2 --to-card $G/h200-xcard.ini -o "$t/cal.ini"
 bad calibrate-to-card "$H2/bench.csv:2: field 'card': the run is of card 'NVIDIA H200', but --to-card $G/h100-xcard.ini is card 'h100'" "$t/cal.ini" -- "$MXSIM" gpu-calibrate --from $H --from-card $G/h100-xcard.ini --to $H2 --to-card $G/h100-xcard.ini -o "$t/cal.ini"
@@ -173,7 +176,9 @@ if "$MXSIM" help run > /dev/null 2>&1; then
   awk -F, -v OFS=, 'NR == 3 { $8 = "0" } { print }' $P1 > "$t/p-t0.csv"
   bad power-zero-time "p-t0.csv:3: field 8 (median_us): '0' is not a time in (0, 1e9] us" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-t0.csv" -o "$t/o9"
   awk -F, -v OFS=, 'NR == 3 { $16 = "0" } { print }' $P1 > "$t/p-w0.csv"
-  bad power-zero-power "p-w0.csv:3: field 16 (power_w): '0' is not a power in (0, 1e5] W" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-w0.csv" -o "$t/o9"
+  bad power-zero-power "p-w0.csv:3: field 16 (power_w): '0' is not a board power in [20, 1500] W" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-w0.csv" -o "$t/o9"
+  awk -F, -v OFS=, 'NR == 37 { $16 = $16 * 100 } { print }' $P1 > "$t/p-w100.csv"
+  bad power-hundredfold "p-w100.csv:37: field 16 (power_w): '46890' is not a board power in [20, 1500] W" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-w100.csv" -o "$t/o9"
   awk -F, -v OFS=, 'NR == 3 { $16 = "nan" } { print }' $P1 > "$t/p-wnan.csv"
   bad power-nan-power "p-wnan.csv:3: field 16 (power_w): not a number >= 0" "$t/o9" -- "$MXSIM" compare-gpu "${T[@]}" --xcard $G/h100-xcard.ini --power "$t/p-wnan.csv" -o "$t/o9"
 fi

@@ -765,7 +765,7 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
 
 static const cli_opt k_opts[] = {
     {"from", 0, 1, 1, "[decode1:|prebf16:|prerow:]DIR|BENCH.csv", "the calibration card's runs (DIR: bench.csv + bench_run*.csv; decode1: the build before decode2; prebf16: decode2 to final4, before cfg 11; prerow: final5 to final7, before cfg 12)"},
-    {"from-card", 0, 1, 0, "CARD.ini", "its cross-card file (only [datasheet] is read)"},
+    {"from-card", 0, 1, 0, "CARD.ini", "its cross-card file (its [datasheet] is used; a calibrated block is checked, not used)"},
     {"to", 0, 1, 1, "[decode1:|prebf16:|prerow:]DIR|BENCH.csv", "the predicted card's runs (scored each and as their median)"},
     {"to-card", 0, 1, 0, "CARD.ini", "its cross-card file (datasheet; calibrated fields for --check)"},
     {"from-launch", 0, 1, 1, "DIR|LAUNCH.csv", "the calibration card's launch floor: kernels/tools/launch_probe.cu runs (DIR: every launch_probe*.csv in it)"},

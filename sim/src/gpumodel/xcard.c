@@ -368,9 +368,21 @@ mxsim_status mxsim_gpu_xbench_load_build(mxsim_ctx *ctx, const char *path, int b
     free(keys);
     keys = NULL;
     free(data);
-    if (b->n == 0 || b->r[0].c != MXSIM_GX_COPY) {
+    /* the copy row calibrates every class's DRAM time: it goes first, the other rows keep their order */
+    int copy = 0;
+    while (copy < b->n && b->r[copy].c != MXSIM_GX_COPY) copy++;
+    if (copy == b->n) {
+        const int n = b->n;
         mxsim_gpu_xbench_free(b);
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: the first modelled row must be the d2d-copy row", path);
+        return mx_fail(ctx, MXSIM_E_INPUT,
+                       "%s: no d2d-copy row (%d rows of modelled methods): the copy's bandwidth calibrates every "
+                       "class's DRAM time; the bench mxsim-gpu bench writes (bench.csv) has it%s", path, n,
+                       n == 0 ? " (an empty or header-only file?)" : " (a bench_ext.csv, the power file, given as a bench?)");
+    }
+    if (copy > 0) {
+        const xrow r = b->r[copy];
+        memmove(b->r + 1, b->r, (size_t)copy * sizeof *b->r);
+        b->r[0] = r;
     }
     *out = b;
     return MXSIM_OK;
@@ -683,7 +695,8 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
         const int col[7] = {2, 3, 4, 5, 7, col_w, col_j};
         static const char *const name[7] = {"M", "N", "K", "G", "median_us", "power_w", "joules_per_op"};
         static const char *const want[7] = {"a whole number in 1..2^40", "a whole number in 1..2^40", "a whole number in 1..2^40",
-                                            "a whole number in 0..2^40", "a time in (0, 1e9] us", "a power in (0, 1e5] W",
+                                            "a whole number in 0..2^40", "a time in (0, 1e9] us",
+                                            "a board power in [20, 1500] W (an H100 or H200 SXM board idles near 70 W and is capped at 700 W)",
                                             "a number >= 0"};
         for (int j = 0; j < 7; j++) {
             char *e;
@@ -692,7 +705,7 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
             int ok = e != f[col[j]] && !*e && !errno && isfinite(v);
             if (ok && j < 4) ok = v >= (j == 3 ? 0 : 1) && v <= 1099511627776.0 && floor(v) == v;
             else if (ok && j == 4) ok = v > 0 && v <= MX_GPU_MAX_US;
-            else if (ok && j == 5) ok = v > 0 && v <= 1e5;
+            else if (ok && j == 5) ok = v >= 20 && v <= 1500; /* 46,890 W or 0.469 (kW) were accepted */
             else if (ok) ok = v >= 0;
             if (!ok) {
                 if (e == f[col[j]] || *e || errno || !isfinite(v) || v < 0) /* not a number at all */
