@@ -22,11 +22,13 @@ for kib in 32 8; do
   want=$(awk -v c=$kib 'BEGIN { printf "%.6g", 0.15625 * sqrt(c / 8) }')
   grep -qF "x sqrt($kib / 8) = $want pJ/bit" "$md" && ok "$kib KiB: SRAM energy as applied $want pJ/bit" \
     || bad "$kib KiB: SRAM line lacks $want pJ/bit: $(grep -F 'SRAM access energy as applied' "$md")"
-  # per bound: the number of TOTAL rows and the memory-stall share range, from the CSV
+  # per bound: the number of TOTAL rows and the memory-stall share range, from the CSV ("a%" where both
+  # ends round alike, not "45-45%")
   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
            $h["op"] == "TOTAL" { b = $h["bound"]; n[b]++; s = 100 * $h["cycles_mem_stall"] / $h["cycles_total"];
                                  if (!(b in lo) || s < lo[b]) lo[b] = s; if (!(b in hi) || s > hi[b]) hi[b] = s }
-           END { for (b in n) printf "%s at %d point%s\t%.0f-%.0f%%\n", b, n[b], n[b] == 1 ? "" : "s", lo[b], hi[b] }' \
+           END { for (b in n) { l = sprintf("%.0f", lo[b]); u = sprintf("%.0f", hi[b])
+                                printf "%s at %d point%s\t%s%%\n", b, n[b], n[b] == 1 ? "" : "s", l == u ? l : l "-" u } }' \
     "$t/r$kib.csv" > "$t/bounds$kib"
   [ -s "$t/bounds$kib" ] || bad "$kib KiB: no TOTAL rows"
   while IFS=$'\t' read -r head share; do
@@ -36,7 +38,7 @@ for kib in 32 8; do
   done < "$t/bounds$kib"
   share=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
                    $h["op"] == "TOTAL" { s = 100 * $h["e_dram_mj"] / $h["energy_mj"]; if (!n++ || s < lo) lo = s; if (n == 1 || s > hi) hi = s }
-                   END { printf "DRAM %.0f-%.0f%%", lo, hi }' "$t/r$kib.csv")
+                   END { l = sprintf("%.0f", lo); u = sprintf("%.0f", hi); printf "DRAM %s%%", l == u ? l : l "-" u }' "$t/r$kib.csv")
   grep -qF "$share" "$md" && ok "$kib KiB: energy shares ($share)" || bad "$kib KiB: energy shares lack '$share'"
 done
 # a part that is 0 at every point (lane limit here: every G fills the lanes) is named, not drawn

@@ -137,18 +137,18 @@ expect 2 "val.csv: field 'csv_fnv1a64': the CSV is not the one" -- "$MXSIM" repo
 # enum axis exp.acc_mode: one series per (array.size, exp.acc_mode), 4 of them, in the cycles chart's CSV
 n=$(tail -n +2 "$t/rep/cycles.csv" | sed 's/^"\([^"]*\)",.*/\1/' | sort -u | wc -l) # the label is quoted: "16, fp32"
 [ "$n" = 4 ] && ok "4 series (array.size x exp.acc_mode)" || bad "cycles.csv has $n series"
-# Pareto front (pareto_front = 1 in pareto.csv): against an O(n^2) reference in awk on the sweep
-# above, and on a hand-made sweep whose front is known: (cycles, e) = (1,10) (2,5) (2,5) (3,5)
+# Pareto front (pareto_front = 1 in pareto.csv, over time and energy): against an O(n^2) reference in
+# awk on the sweep above, and on a hand-made sweep whose front is known: (time, e) = (1,10) (2,5) (2,5) (3,5)
 # (4,1) (4,2) (0.5,20) (5,20); (3,5), (4,2) and (5,20) are dominated, the equal (2,5) both stay on.
 ref=$(awk -F, '!h{for(i=1;i<=NF;i++)c[$i]=i;h=1;next}
-  $c["op"]=="TOTAL" && $c["status"]=="ok" {n++; T[n]=$c["cycles_total"]+0; E[n]=$c["energy_mj"]+0}
+  $c["op"]=="TOTAL" && $c["status"]=="ok" {n++; T[n]=$c["time_us"]+0; E[n]=$c["energy_mj"]+0}
   END{for(i=1;i<=n;i++){d=0; for(j=1;j<=n;j++) if(j!=i && T[j]<=T[i] && E[j]<=E[i] && (T[j]<T[i] || E[j]<E[i])) d=1; f+=!d} print f}' "$rep_in")
 got=$(grep -c ',1.$' "$t/rep/pareto.csv")
 [ "$got" = "$ref" ] && ok "Pareto front: $got points, as the O(n^2) reference" || bad "Pareto front: $got points, reference $ref"
 awk -F, -v OFS=, '!h{print; for(i=1;i<=NF;i++)c[$i]=i; h=1; next}
   $c["op"]=="TOTAL" && row=="" {row=$0}
   END{n=split("1 10|2 5|2 5|3 5|4 1|4 2|0.5 20|5 20", P, "|")
-      for(k=1;k<=n;k++){$0=row; split(P[k], v, " "); $c["point"]=k-1; $c["mx.group_size"]=k; $c["cycles_total"]=v[1]; $c["energy_mj"]=v[2]; print}}' \
+      for(k=1;k<=n;k++){$0=row; split(P[k], v, " "); $c["point"]=k-1; $c["mx.group_size"]=k; $c["cycles_total"]=v[1]; $c["time_us"]=v[1]; $c["energy_mj"]=v[2]; print}}' \
   "$rep_in" > "$t/hand.csv"
 python3 - "${rep_in%.csv}.meta.json" "$t/hand.meta.json" <<'PY'
 import json, sys
@@ -164,13 +164,32 @@ PY
 "$MXSIM" report "$t/hand.csv" -o "$t/rep_hand" 2>/dev/null
 [ "$(grep -c ',1.$' "$t/rep_hand/pareto.csv")" = 5 ] && [ "$(grep -c ',0.$' "$t/rep_hand/pareto.csv")" = 3 ] \
   && ok "hand-made Pareto front: 5 on, 3 dominated" || bad "hand-made Pareto front: $(grep -c ',1.$' "$t/rep_hand/pareto.csv") on"
+# the front is over time, not cycles (a clock axis changes one without the other): (cycles, time, energy)
+# = (1, 10, 5) and (2, 1, 6) are both on it (over cycles the first would dominate the second)
+awk -F, -v OFS=, '!h{print; for(i=1;i<=NF;i++)c[$i]=i; h=1; next}
+  $c["op"]=="TOTAL" && row=="" {row=$0}
+  END{n=split("1 10 5|2 1 6", P, "|")
+      for(k=1;k<=n;k++){$0=row; split(P[k], v, " "); $c["point"]=k-1; $c["mx.group_size"]=k; $c["cycles_total"]=v[1]; $c["time_us"]=v[2]; $c["energy_mj"]=v[3]; print}}' \
+  "$rep_in" > "$t/handt.csv"
+python3 - "$t/hand.meta.json" "$t/handt.meta.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["points"] = 2
+for a in m["axes"]:
+    if a["key"] == "mx.group_size":
+        a["values"] = [1, 2]
+json.dump(m, open(sys.argv[2], "w"))
+PY
+"$MXSIM" report "$t/handt.csv" -o "$t/rep_handt" 2>/dev/null
+[ "$(grep -c ',1.$' "$t/rep_handt/pareto.csv")" = 2 ] && ok "Pareto front over time: both points (the slower-clock one is not dominated)" \
+  || bad "Pareto front over time: $(grep -c ',1.$' "$t/rep_handt/pareto.csv") of 2 on"
 # the front with accuracy (README section): (cycles, energy, SQNR) = (1,10,30) (2,5,20) (3,5,25) (4,1,10)
 # (5,20,5): the plain front is points 1, 2, 4 ((3,5) and (5,20) dominated); with SQNR (3,5,25) is no
 # longer beaten (its SQNR is the higher), (5,20,5) still is: points 1, 2, 3, 4 (mx.group_size = k)
 awk -F, -v OFS=, '!h{print; for(i=1;i<=NF;i++)c[$i]=i; h=1; next}
   $c["op"]=="TOTAL" && row=="" {row=$0}
   END{n=split("1 10 30|2 5 20|3 5 25|4 1 10|5 20 5", P, "|")
-      for(k=1;k<=n;k++){$0=row; split(P[k], v, " "); $c["point"]=k-1; $c["mx.group_size"]=k; $c["cycles_total"]=v[1]; $c["energy_mj"]=v[2]; $c["sqnr_db"]=v[3]; print}}' \
+      for(k=1;k<=n;k++){$0=row; split(P[k], v, " "); $c["point"]=k-1; $c["mx.group_size"]=k; $c["cycles_total"]=v[1]; $c["time_us"]=v[1]; $c["energy_mj"]=v[2]; $c["sqnr_db"]=v[3]; print}}' \
   "$rep_in" > "$t/hand3.csv"
 python3 - "${rep_in%.csv}.meta.json" "$t/hand3.meta.json" <<'PY'
 import json, sys

@@ -430,7 +430,7 @@ MXTEST(report_end_to_end)
     int got = 0;
     for (const char *p = pc; (p = strstr(p, ",1\r\n")) != NULL; p++) got++;
     MXT_EQ_INT(got, want);
-    MXT_TRUE(!strncmp(pc, "point,cycles_total,energy_mj,sqnr_db,pareto_front\r\n", 51));
+    MXT_TRUE(!strncmp(pc, "point,time_us,energy_mj,sqnr_db,pareto_front\r\n", 46));
     const char *html = file_text(&o, "index.html");
     int n_svg = 0;
     for (const char *p = html; (p = strstr(p, "<svg ")) != NULL; p++) n_svg++;

@@ -792,7 +792,8 @@ out:
     free(bl);
 }
 
-/* Pareto front of (cycles, energy): points no other point beats on both.  Sorted by (cycles,
+/* Pareto front of (time, energy): points no other point beats on both (time, not cycles: a sweep
+** of the clock changes one without the other).  Sorted by (time,
 ** energy), a point is on the front iff its energy is below every energy before it; equal pairs
 ** are all on it.  O(n log n). */
 typedef struct {
@@ -835,7 +836,7 @@ static void chart_pareto(const input_t *in, mx_report_out *o, int k, int **front
         o->file[2 * k].buf.oom = 1;
         goto out;
     }
-    int cc = col_of(in, "cycles_total"), ce = col_of(in, "energy_mj"), cq = col_of(in, "sqnr_db");
+    int cc = col_of(in, "time_us"), ce = col_of(in, "energy_mj"), cq = col_of(in, "sqnr_db");
     for (int i = 0; i < n; i++)
         p[i] = (xy_t){num(in, in->pt[i].row, cc), num(in, in->pt[i].row, ce), num(in, in->pt[i].row, cq), i};
     pareto_front(p, n, front);
@@ -850,9 +851,9 @@ static void chart_pareto(const input_t *in, mx_report_out *o, int k, int **front
     char keys[160], note[224];
     axis_keys(in, -1, " / ", keys, sizeof keys);
     mx_snprintf(note, sizeof note, "Labels: %s of the points on the front.", keys[0] ? keys : "point number");
-    mx_scatter_chart c = {"Pareto front: cycles vs energy, coloured by SQNR", "cycles (whole trace)", "energy (mJ)",
+    mx_scatter_chart c = {"Pareto front: time vs energy, coloured by SQNR", "time (us, whole trace)", "energy (mJ)",
                           "SQNR (dB)", note, n, x, x + n, x + 2 * n, front, pl,
-                          "point", "cycles_total", "energy_mj", "sqnr_db"};
+                          "point", "time_us", "energy_mj", "sqnr_db"};
     mx_chart_scatter(&c, &o->file[2 * k].buf, &o->file[2 * k + 1].buf, &o->layout[k]);
 out:
     free(p);
@@ -862,8 +863,8 @@ out:
     free(pl);
 }
 
-/* The front over (cycles, energy, SQNR): lower or equal cycles and energy and higher or equal SQNR,
-** one of them strictly, dominates; an unmeasured SQNR (nan) is the worst.  In the order (cycles up,
+/* The front over (time, energy, SQNR): lower or equal time and energy and higher or equal SQNR,
+** one of them strictly, dominates; an unmeasured SQNR (nan) is the worst.  In the order (time up,
 ** energy up, SQNR down) no point dominates one before it, and a point beaten by anything is beaten by
 ** a point of the front (dominance is transitive), so each point is checked against the front so far:
 ** O(n log n + n x front).  Writes the CSV rows of the front in point order to rows; *n 0 when no point
@@ -882,7 +883,7 @@ static int teq_cmp(const void *pa, const void *pb)
 }
 static int pareto_front_sqnr(const input_t *in, int64_t *rows, int *n)
 {
-    const int np = in->n_pt, cc = col_of(in, "cycles_total"), ce = col_of(in, "energy_mj"), cq = col_of(in, "sqnr_db");
+    const int np = in->n_pt, cc = col_of(in, "time_us"), ce = col_of(in, "energy_mj"), cq = col_of(in, "sqnr_db");
     *n = 0;
     if (np < 1 || cq < 0) return 0;
     teq_t *p = malloc((size_t)np * sizeof *p);
@@ -1099,7 +1100,7 @@ static const char *const k_chart_caption[MX_REPORT_CHARTS] = {
     "Total cycles of the trace against the x axis, one line per value of the other axes.",
     "Energy of the trace (nominal); the error bars span the low and high estimates of the cost sources (sim/doc/energy-area.md).",
     "Accuracy: SQNR of the MXINT8 results against float64 (higher is better).",
-    "Cycles against energy per design point, coloured by SQNR; the dashed line joins the Pareto front.",
+    "Time against energy per design point, coloured by SQNR; the dashed line joins the Pareto front.",
     "Where the cycles go: compute, array fill and drain, exponent-unit stalls, lane (load-path) limit, DRAM bandwidth and DRAM latency.",
     "Energy per component (nominal); components beyond the largest seven are summed as 'other'.",
     "Area per component; components beyond the largest seven are summed as 'other'."};
@@ -1134,6 +1135,17 @@ static void profiles_line(doc_t *d, const input_t *in)
 
 /* What the TOTAL rows show: the points per bound (the largest cycle class) with the axis values
 ** that set them apart and their share of memory-stall cycles; then the energy shares. */
+
+/* "a-b%" for a range of shares, "a%" when both ends print alike (not "56-56%") */
+static const char *pct_range(char *buf, size_t n, double lo, double hi)
+{
+    char a[32], b[32];
+    mx_snprintf(a, sizeof a, "%.0f", lo);
+    mx_snprintf(b, sizeof b, "%.0f", hi);
+    if (!strcmp(a, b)) mx_snprintf(buf, n, "%s%%", a);
+    else mx_snprintf(buf, n, "%s-%s%%", a, b);
+    return buf;
+}
 static void trends(doc_t *d, const input_t *in)
 {
     const int cb = col_of(in, "bound"), cm = col_of(in, "cycles_mem_stall"), ct = col_of(in, "cycles_total"),
@@ -1141,8 +1153,9 @@ static void trends(doc_t *d, const input_t *in)
               cl = col_of(in, "leakage_mj");
     if (cb < 0 || cm < 0 || ct < 0 || ce < 0 || cd < 0 || cs < 0 || cl < 0 || in->n_pt == 0) return;
     const meta_t *m = &in->m;
-    char line[2048] = "Bounds (the bound column of the TOTAL rows: the largest class of cycles, not a roofline: DRAM "
-                      "transfers that overlap the array's work count as compute, only the waiting is memory stall):";
+    char line[2048] = "Bounds (the bound column of the TOTAL rows: the largest class of cycles, not a roofline: a DRAM "
+                      "transfer that overlaps the array's work counts as whatever the array does meanwhile (compute, "
+                      "fill/drain, ...), only the array's waiting is memory stall):";
     const char *seen[8];
     const int nb = distinct_values(in, cb, seen, 8);
     for (int b = 0; b < nb; b++) {
@@ -1177,7 +1190,8 @@ static void trends(doc_t *d, const input_t *in)
             mx_snprintf(line + w, sizeof line - w, ")");
         }
         w = strlen(line);
-        mx_snprintf(line + w, sizeof line - w, ", memory stalls %.0f-%.0f%% of the cycles", lo, hi);
+        char rg[64];
+        mx_snprintf(line + w, sizeof line - w, ", memory stalls %s of the cycles", pct_range(rg, sizeof rg, lo, hi));
     }
     size_t w = strlen(line);
     mx_snprintf(line + w, sizeof line - w, ". Where DRAM bandwidth or latency is the bound, a larger array or more lanes add "
@@ -1196,10 +1210,12 @@ static void trends(doc_t *d, const input_t *in)
         }
     }
     if (!(r[0][0] <= r[0][1])) return;
-    mx_snprintf(line, sizeof line, "Energy shares of the TOTAL over the points: DRAM %.0f-%.0f%%, SRAM %.0f-%.0f%% (its "
-                                "leakage included), leakage of every component %.0f-%.0f%% (a part of the components' "
-                                "energy, which grows with the run's time and the silicon's area).",
-             r[0][0], r[0][1], r[1][0], r[1][1], r[2][0], r[2][1]);
+    char rg[3][64];
+    mx_snprintf(line, sizeof line, "Energy shares of the TOTAL over the points: DRAM %s, SRAM %s (its leakage included), "
+                                "leakage of every component %s (a part of the components' energy, which grows with the "
+                                "run's time and the silicon's area).",
+                pct_range(rg[0], sizeof rg[0], r[0][0], r[0][1]), pct_range(rg[1], sizeof rg[1], r[1][0], r[1][1]),
+                pct_range(rg[2], sizeof rg[2], r[2][0], r[2][1]));
     doc_p(d, line);
 }
 
@@ -1291,10 +1307,10 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
                       k_chart_caption[k], svg, svg, csv, csv);
     }
 
-    doc_h(&d, 2, "Points on the Pareto front (cycles, energy)");
+    doc_h(&d, 2, "Points on the Pareto front (time, energy)");
     for (int i = 0; i < n_front; i++) rows[i] = in->pt[front[i]].row;
-    static const char *const front_cols[] = {"cycles_total", "energy_mj", "sqnr_db", "area_mm2"};
-    rows_table(&d, in, rows, n_front, front_cols, 4, 1);
+    static const char *const front_cols[] = {"time_us", "cycles_total", "energy_mj", "sqnr_db", "area_mm2"};
+    rows_table(&d, in, rows, n_front, front_cols, 5, 1);
 
     /* The same when accuracy counts too: a design that saves cycles or energy by giving up SQNR is
     ** not "better" to a user who needs the accuracy (the front above is a subset of this one). */
@@ -1302,11 +1318,11 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
         int n3 = 0;
         if (pareto_front_sqnr(in, rows, &n3) < 0) d.md->oom = 1; /* reported as out of memory, nothing written */
         if (n3 > 0) {
-            doc_h(&d, 2, "Points on the Pareto front with accuracy (cycles, energy, SQNR)");
-            doc_p(&d, "A point is listed when no other point has at most its cycles and energy and at least its "
+            doc_h(&d, 2, "Points on the Pareto front with accuracy (time, energy, SQNR)");
+            doc_p(&d, "A point is listed when no other point has at most its time and energy and at least its "
                       "SQNR, and is better in one of the three. These are the front above plus the points that only "
                       "points of lower SQNR beat there: what each step of accuracy costs in time and energy.");
-            rows_table(&d, in, rows, n3, front_cols, 4, 1);
+            rows_table(&d, in, rows, n3, front_cols, 5, 1);
         }
     }
 
@@ -1396,6 +1412,19 @@ static void document(mxsim_ctx *ctx, const input_t *in, mx_report_out *o, const 
               "Balasubramonian et al. TACO'17 (Accelergy CACTI plug-in output); ACC-CACTI-DRAM the DRAM pJ/bit "
               "table of Accelergy's CACTI wrapper (nominal LPDDR4 8 pJ/bit: 'public data' there, no primary source; "
               "low HBM2 3.9 pJ/bit: O'Connor, Chatterjee et al. MICRO'17); SB17 Stillmaker & Baas, Integration 2017. Full citations: sim/doc/energy-area.md.");
+    {
+        /* what the figures leave out, so that TOPS/mm2 and TOPS/W are not read as a chip's */
+        const int ko = m->cost >= 0 ? mx_json_get(&m->j, m->cost, "overhead_factor") : -1;
+        const double ov = ko >= 0 && m->j.node[ko].type == MX_JSON_NUM ? m->j.node[ko].num : NAN;
+        mx_snprintf(line, sizeof line,
+                    "Scope: area and energy are the array's, its SRAMs', its (de)quantizers' and the DRAM traffic's; "
+                    "wiring, control, clock tree and I/O enter only through overhead_factor (%g here%s), so TOPS/mm2 and "
+                    "TOPS/W are those of the datapath, above a whole chip's. The model has no maximum clock per node: "
+                    "any clock.mhz is timed, and a faster clock shortens the time and the leakage energy alike, so a "
+                    "clock axis favours its fastest value; check that the clock is reachable at the node.",
+                    ov, ov == 1 ? ": left out" : "");
+        doc_p(&d, line);
+    }
 
     doc_h(&d, 2, "Configuration");
     object_table(&d, &m->j, m->base, "base configuration");
