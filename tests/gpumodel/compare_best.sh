@@ -110,6 +110,13 @@ for k in h100 h200; do
   cmp -s "$t/$k/accel_vs_best_gpu.csv" reports/gpu/compare-$k/accel_vs_best_gpu.csv && ok "compare-$k/accel_vs_best_gpu.csv is current" \
     || bad "reports/gpu/compare-$k/accel_vs_best_gpu.csv differs from a fresh run"
 done
+# an empty mxk cell says why: a card file without the class cfg 0 routes LLaMA-2-7B's qkv_proj (16 x 12288
+# x 4096, G = 32) to, cfg 10, leaves the cell empty and moves the best to cuBLAS; the note names the class
+grep -v '^mxk-decode-cfg10\.' workloads/gpus/h100-xcard.ini > "$t/x-no10.ini"
+"$MXSIM" compare-gpu --trace traces/llama2-7b-decode-b16.trace --config workloads/configs/large.ini --xcard "$t/x-no10.ini" \
+  --power "$(bash tests/gpumodel/xcard.sh --power-of h100)" -o "$t/no10" > /dev/null 2>&1 || bad "no-cfg10 run"
+grep -q '^qkv_proj,.*no mxk time: class mxk-decode-cfg10 (of .mxk-gemm-mxint8.) is not calibrated' "$t/no10/accel_vs_best_gpu.csv" \
+  && ok "an empty mxk cell names its reason (class not calibrated)" || bad "no mxk note: $(grep '^qkv_proj' "$t/no10/accel_vs_best_gpu.csv")"
 # usage: --xcard without --power
 "$MXSIM" compare-gpu --trace "$t/tiny.trace" --config workloads/configs/large.ini --xcard workloads/gpus/h100-xcard.ini >/dev/null 2>&1
 [ $? -eq 2 ] && ok "--xcard without --power is a usage error" || bad "--xcard without --power"

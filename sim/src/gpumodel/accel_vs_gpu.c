@@ -205,7 +205,8 @@ static const gcol k_bcols[] = {
     {"speedup_accel_vs_gpu", 'r', "", 3, "gpu_best_us / accel_us"},
     {"energy_gpu_over_accel", 'r', "", 3, "gpu_energy_uj / accel_energy_uj"},
     {"note", 't', "", -1, "ops left out of the TOTAL (no GPU time or no GPU power) and why; a GPU time at the model's "
-                          "launch floor (then at the card's lowest measured power); a batched bound's power"},
+                          "launch floor (then at the card's lowest measured power); a batched bound's power; why an "
+                          "MXINT8 op has no mxk time (a class the card file does not calibrate, a kernel with no class)"},
 };
 #define NB ((int)(sizeof k_bcols / sizeof k_bcols[0]))
 /* the positions of k_bcols, by name */
@@ -232,7 +233,8 @@ static mxsim_status set_brow(mxsim_ctx *ctx, mxsim_table *t, int64_t r, const do
 ** that is the power times the power loop's own time per call (back-to-back calls at the power
 ** limit), which differs from the cold-L2 median by -15% to +17% (sim/doc/gpu-model.md section 7). */
 static int impl_time(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const mxsim_gpu_xparams *p, const mxsim_gpu_xpower *pw,
-                     const char *method, int64_t m, int64_t n, int64_t k, int64_t g, double *us, double *uj, int *measured)
+                     const char *method, int64_t m, int64_t n, int64_t k, int64_t g, double *us, double *uj, int *measured,
+                     char *why, size_t why_cap)
 {
     double mus = 0, w = 0;
     if (mxsim_gpu_xpower_measured(pw, method, m, n, k, g, &mus, &w)) {
@@ -240,6 +242,9 @@ static int impl_time(mxsim_ctx *ctx, const mxsim_gpu_xsheet *d, const mxsim_gpu_
         return 1;
     }
     if (mxsim_gpu_xpredict(ctx, d, p, method, m, n, k, g, us) != MXSIM_OK) {
+        /* why the cell is empty, for the op's note (the model's own message, its prefix dropped) */
+        const char *e = mxsim_errmsg(ctx), *colon = strstr(e, ": ");
+        if (why) mx_snprintf(why, why_cap, "%s", colon ? colon + 2 : e);
         mx_clear_err(ctx);
         return 0;
     }
@@ -298,6 +303,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         const char *best = NULL, *src = NULL;
         double bus = NAN, buj = NAN;
         int at_floor = 0; /* the best time is the model's launch floor (one empty launch per call) */
+        char why_mxk[200] = ""; /* why an MXINT8 op has no mxk time */
         if (gemm) {
             /* mxk: MXINT8 operands with G a multiple of 32 (the modelled kernels); cuBLAS bf16: always
             ** (MXINT8 and int8 values are exact in bf16); cuBLASLt int8: int8 operands, or one group
@@ -308,7 +314,9 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
                 if (!allow[c]) continue;
                 const int64_t kk = c == 0 ? kp : op->k, gg = c == 0 ? g : 0;
                 double us, uj;
-                if (!impl_time(ctx, d, p, pw, impl[c], op->m, op->n, kk, gg, &us, &uj, &meas[c])) continue;
+                if (!impl_time(ctx, d, p, pw, impl[c], op->m, op->n, kk, gg, &us, &uj, &meas[c], c == 0 ? why_mxk : NULL,
+                               sizeof why_mxk))
+                    continue;
                 tm[c] = us * (double)rep, em[c] = uj * (double)rep;
                 if (!best || tm[c] < bus)
                     best = impl[c], bus = tm[c], buj = em[c], src = meas[c] ? "measured" : "model",
@@ -331,7 +339,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         } else if (op->kind == MXSIM_OP_DEQUANT) {
             double us, uj;
             int ms = 0;
-            if (impl_time(ctx, d, p, pw, "mxk-dequant-ocp", op->m * np, 1, 1, g, &us, &uj, &ms))
+            if (impl_time(ctx, d, p, pw, "mxk-dequant-ocp", op->m * np, 1, 1, g, &us, &uj, &ms, NULL, 0))
                 best = "mxk-dequant-ocp", bus = us * (double)rep, buj = uj * (double)rep, src = ms ? "measured" : "model",
                 at_floor = at_launch_floor(p, ms, us);
         }
@@ -359,6 +367,11 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         } else if (!note && best && !strcmp(best, "batched-bf16")) {
             note = "GPU time: a bound (one batched launch at the bf16 peak or the measured copy bandwidth, not a measured "
                    "kernel); power: cuBLAS bf16's at the batch's work";
+        }
+        char mxk_note[512];
+        if (why_mxk[0]) { /* an empty mxk cell says why (an uncalibrated class, a kernel with no class) */
+            mx_snprintf(mxk_note, sizeof mxk_note, "%s%sno mxk time: %s", note ? note : "", note ? "; " : "", why_mxk);
+            note = mxk_note;
         }
         const double gpw = !isnan(buj) && !isnan(bus) && bus > 0 ? buj / bus : NAN;
         const double v[NB] = {[B_M] = (double)op->m, [B_N] = (double)op->n, [B_K] = gemm ? (double)op->k : NAN,
