@@ -66,8 +66,9 @@ extern "C" {
 ** changes).  Appending functions, or fields to the library's static table rows, does not.
 ** 3: the cross-card model's class MXSIM_GX_DECODE1 (mxsim_gpu_xparams / _xscore grow),
 ** mxsim_gpu_xscore.uncalibrated, mxsim_gpu_xclass_of(method, M, N, K, G, build).
-** 4: mxsim_gpu_xparams.launch_floor_us (the struct grows). */
-#define MXSIM_ABI_VERSION 5
+** 4: mxsim_gpu_xparams.launch_floor_us (the struct grows).
+** 6: mxsim_tconfig.scalesim_version and mxsim_tstats.dram_floor (both structs grow). */
+#define MXSIM_ABI_VERSION 6
 
 /* ---------------------------------------------------------------------------------------------
 ** Status codes.  (symbol, text); the order is ABI: append only.
@@ -780,7 +781,10 @@ typedef enum {
     X(int64_t, bound, "bound", "class", 1, MXSIM_KINDS_ALL, RECOMPUTE, 1, -1,                      \
       "largest cycle class (TOTAL: of the summed classes); a name, see mxsim_bound_name")           \
     X(int64_t, tile_objective, "tile_objective", "objective", 1, MXSIM_KINDS_ALL, RECOMPUTE, 0, -1,\
-      "what the tile search minimised (tile.objective): cycles, energy or edp")
+      "what the tile search minimised (tile.objective): cycles, energy or edp")                   \
+    X(double, dram_floor, "dram_floor_pct", "%", 100, MXSIM_KINDS_ALL, RECOMPUTE, 0, 2,           \
+      "DRAM bytes / dram.bw_bytes_per_cycle / cycles_total: the share of the cycles the traffic "   \
+      "alone needs (a roofline's memory term; near 100, more bandwidth is what speeds it up)")
 
 /* The cycle classes of bound attribution (sim/doc/architecture.md section 10), in the order that
 ** breaks ties; mxsim_tstats.bound holds one of them.  Invariants, per op and in a TOTAL, in both
@@ -1438,6 +1442,8 @@ MXSIM_API int mxsim_gpu_xbench_skipped(const mxsim_gpu_xbench *b);
 ** run.  The calibration's noise treatment (sim/doc/gpu-model.md section 6). */
 MXSIM_API mxsim_status mxsim_gpu_xbench_median(mxsim_ctx *ctx, const mxsim_gpu_xbench *const *runs, const int *build,
                                                int n, mxsim_gpu_xbench **out);
+/* Row i of a loaded bench (its modelled rows: the d2d-copy row first, wherever the file had it, then the
+** others in file order) with the model's prediction on card d with fields p. */
 MXSIM_API mxsim_status mxsim_gpu_xbench_row(const mxsim_gpu_xbench *b, int i, const mxsim_gpu_xsheet *d,
                                             const mxsim_gpu_xparams *p, mxsim_gpu_xrow *out);
 /* Fits p on bench b of the card with datasheet d (deterministic coordinate descent per class).  A

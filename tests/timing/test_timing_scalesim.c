@@ -212,8 +212,11 @@ MXTEST(cfg_reader)
     MXT_EQ_INT(load(write_v2("v3bank.cfg", -1, 3, "arrayheight: 12",
                              "[layout]\nIfmapSRAMBankBandwidth: 7\nIfmapSRAMBankNum: 3\n"), &c), MXSIM_E_INPUT);
     MXT_TRUE(err_has("v3bank.cfg:", "'IfmapSRAMBankNum': 3"));
-    MXT_EQ_INT(load(write_v2("v3int.cfg", -1, 3, "arrayheight: 12", "ReadRequestBuffer: 3.5\n"), &c), MXSIM_E_INPUT);
-    MXT_TRUE(err_has("v3int.cfg:", "'ReadRequestBuffer': '3.5' is not an integer"));
+    MXT_EQ_INT(load(write_v2("v3int.cfg", -1, 3, "arrayheight: 12", "ReadRequestBuffer: 3.5\n[layout]\n"), &c), MXSIM_E_INPUT);
+    MXT_TRUE(err_has("v3int.cfg:", "'ReadRequestBuffer': '3.5' is not an integer: SCALE-Sim v3, whose file this is"));
+    /* 2.0.2 never reads the key: in a file without a v3 section or key it is no error */
+    MXT_EQ_INT(load(write_v2("v2int.cfg", -1, 3, "arrayheight: 12", "ReadRequestBuffer: 3.5\n"), &c), MXSIM_OK);
+    MXT_EQ_INT(c.scalesim_version, MXSIM_SCALESIM_V2);
     /* the extension in any case: SCALE.CFG is a SCALE-Sim file (it was read as an INI:
     ** "unknown key general.run_name") */
     MXT_EQ_INT(load(write_v2("UP.CFG", -1, -1, NULL, ""), &c), MXSIM_OK);

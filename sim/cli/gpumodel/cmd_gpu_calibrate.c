@@ -57,7 +57,8 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
     }
     if (n_cal) *n_cal = 0;
     char line[512];
-    int ln = 0, rc = 0, seen[MXSIM_GX_NCLASS] = {0}, sec = 0, sec_ln[3] = {0, 0, 0}, name_ln = 0, eff_ln = 0, floor_ln = 0, clk_ln = 0, i8_ln = 0, bw_ln = 0;
+    int ln = 0, rc = 0, seen[MXSIM_GX_NCLASS] = {0}, sec = 0, sec_ln[3] = {0, 0, 0}, name_ln = 0, eff_ln = 0, floor_ln = 0, clk_ln = 0, i8_ln = 0, bw_ln = 0, cc_ln = 0;
+    double cc = 0;
     int got[MXSIM_GX_NCLASS][NPAR]; /* which calibrated fields the file has: a class has all or none */
     memset(got, 0, sizeof got);
     static char keys[512][128]; /* the keys read so far, with their lines: a second one is refused */
@@ -154,6 +155,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         else if (!strcmp(key, "tc.int8_dense_tops") || !strcmp(key, "tc.bf16_dense_tflops") || !strcmp(key, "hbm.bw_gbs"))
             want_sec = 1, lo_open = 1;
         else if (!strcmp(key, "l2.mb")) want_sec = 1, lo_open = 1, hi = 1099511.627776; /* 2^40 bytes */
+        else if (!strcmp(key, "sm.compute_capability")) want_sec = 1, lo_open = 1, hi = 100;
         else if (!strcmp(key, "mem_eff")) lo_open = 1, hi = 1; /* the copy's share of the datasheet bandwidth */
         else if (!strcmp(key, "launch.floor_us")) lo_open = 1;
         else {
@@ -203,6 +205,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         else if (!strcmp(key, "tc.bf16_dense_tflops")) d->bf16_tflops = v;
         else if (!strcmp(key, "hbm.bw_gbs")) d->hbm_gbs = v, bw_ln = ln;
         else if (!strcmp(key, "l2.mb")) d->l2_mb = v;
+        else if (!strcmp(key, "sm.compute_capability")) cc = v, cc_ln = ln;
         else if (!strcmp(key, "mem_eff")) {
             eff_ln = ln;
             if (p) p->mem_eff = v, (*n_cal)++;
@@ -254,26 +257,38 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
                         cli_cmd, path, k_sheet[i]);
             rc = CLI_EXIT_USAGE;
         }
-    /* The model's kernel classes are Hopper's (sm_90: the wgmma, bf16-path and decode kernels refuse
-    ** other cards, which run the fallbacks), whose SM does 4096 dense bf16 FLOP per clock and int8 at
-    ** twice bf16: a datasheet off these relations is another architecture or a unit slip (a clock in
-    ** GHz, a sparse peak, a bandwidth in TB/s), each of which gave predictions off by up to 200x. */
+    /* The model's kernel classes are Hopper's: the wgmma, bf16-path and decode kernels refuse other
+    ** architectures at run time (which then run the fallbacks), so a card file says its compute
+    ** capability and only 9.0 is modelled (an A100's datasheet was routed to the wgmma kernels at exit
+    ** 0).  The datasheet's own relations catch the unit slips that gave predictions off by up to 200x:
+    ** sm.clock_mhz is the clock the bf16 peak implies (SMs x 4096 dense FLOP per clock, a Hopper SM),
+    ** int8 is twice bf16, the bandwidth is GB/s. */
+    if (!rc && !cc_ln) {
+        fprintf(stderr, "mxsim %s: error: %s: field 'sm.compute_capability' missing (9.0 for the Hopper cards the model "
+                "covers; section on line %d)\n", cli_cmd, path, sec_ln[1]);
+        rc = CLI_EXIT_USAGE;
+    } else if (!rc && cc != 9.0) {
+        fprintf(stderr, "mxsim %s: error: %s:%d: field 'sm.compute_capability': %g: the model's kernel classes are "
+                "Hopper's (9.0): on another architecture the Hopper kernels step aside for others the model has no "
+                "class for (sim/doc/gpu-model.md section 6.1)\n", cli_cmd, path, cc_ln, cc);
+        rc = CLI_EXIT_USAGE;
+    }
     if (!rc) {
         const double clk_mhz = d->bf16_tflops * 1e6 / (d->n_sm * 4096.0);
         if (fabs(d->clock_mhz / clk_mhz - 1) > 0.02) {
-            fprintf(stderr, "mxsim %s: error: %s:%d: sm.clock_mhz: %g, but tc.bf16_dense_tflops over sm.count Hopper SMs "
-                    "(4096 dense bf16 FLOP per clock) implies %.0f MHz: a clock in GHz, a sparse peak, or a card that is "
-                    "not Hopper (the model covers sm_90 cards only: sim/doc/gpu-model.md section 6.1)\n", cli_cmd, path,
-                    clk_ln, d->clock_mhz, clk_mhz);
+            fprintf(stderr, "mxsim %s: error: %s:%d: field 'sm.clock_mhz': %g, but the clock tc.bf16_dense_tflops implies "
+                    "over sm.count SMs (4096 dense bf16 FLOP per clock) is %.0f MHz: the field is that implied clock, not "
+                    "the boost clock (1830 for an H100 SXM, whose boost is 1980), in MHz; a sparse peak doubles it\n",
+                    cli_cmd, path, clk_ln, d->clock_mhz, clk_mhz);
             rc = CLI_EXIT_USAGE;
         } else if (fabs(d->int8_tops / (2 * d->bf16_tflops) - 1) > 0.02) {
-            fprintf(stderr, "mxsim %s: error: %s:%d: tc.int8_dense_tops: %g is not twice tc.bf16_dense_tflops (%g), as on "
-                    "every Hopper card: a sparse figure, or a card that is not Hopper\n", cli_cmd, path, i8_ln,
-                    d->int8_tops, d->bf16_tflops);
+            fprintf(stderr, "mxsim %s: error: %s:%d: field 'tc.int8_dense_tops': %g is not twice tc.bf16_dense_tflops (%g), "
+                    "as on every Hopper card: one of the two is a sparse figure\n", cli_cmd, path, i8_ln, d->int8_tops,
+                    d->bf16_tflops);
             rc = CLI_EXIT_USAGE;
         } else if (d->hbm_gbs < 100) {
-            fprintf(stderr, "mxsim %s: error: %s:%d: hbm.bw_gbs: %g GB/s is below any Hopper card's (2000-4800): a value in "
-                    "TB/s? (the field is GB/s)\n", cli_cmd, path, bw_ln, d->hbm_gbs);
+            fprintf(stderr, "mxsim %s: error: %s:%d: field 'hbm.bw_gbs': %g GB/s is below any Hopper card's (2000-4800): a "
+                    "value in TB/s? (the field is GB/s)\n", cli_cmd, path, bw_ln, d->hbm_gbs);
             rc = CLI_EXIT_USAGE;
         }
     }

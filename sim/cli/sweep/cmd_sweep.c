@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -179,6 +180,14 @@ static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     if (st != MXSIM_OK) return cli_fail(ctx, st);
     mxsim_tconfig base;
     if ((rc = mxsim_cli_build_config(c, a, ctx, &base))) return rc;
+    /* a topology is read once, by the base configuration's rules, and 3.0.0 reads rows differently
+    ** from 2.0.2 (architecture.md section 8, rule 4): one release per sweep of a topology */
+    const size_t tl = strlen(a->pos[0]);
+    for (int i = 0; i < n_axes; i++)
+        if (!strcmp(axes[i].key, "report.scalesim_version") && tl > 4 && !strcasecmp(a->pos[0] + tl - 4, ".csv"))
+            return cli_usage("%s: a SCALE-Sim topology is read once, by one release's rules (3.0.0 reads a conv row's 9th "
+                             "value as a sparsity ratio, 2.0.2 as a stride): sweep each report.scalesim_version on its own",
+                             axes[i].label);
     mxsim_trace *tr = NULL;
     mxsim_sweep *sw = NULL;
     mxsim_table *t = NULL;

@@ -325,12 +325,17 @@ static int cmd_trace(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
                          !strcmp(sub, "convert") ? "the output is the second argument, OUT" : "check prints a verdict only");
     if (OPT("require-comma") && !strcmp(sub, "gen"))
         return cli_usage("gen: --require-comma applies to SCALE-Sim .csv topologies, not to a model file");
+    const char *ver = OPT("scalesim-version");
+    if (ver && strcmp(ver, "v2") && strcmp(ver, "v3"))
+        return cli_usage("--scalesim-version '%s': expected v2 or v3", ver);
+    if (ver && !OPT("scalesim-compat")) return cli_usage("--scalesim-version reads rows under --scalesim-compat: give both");
     mxsim_trace *t = NULL;
     mxsim_status st;
     int rc = 0;
     if (!strcmp(sub, "gen")) st = mxsim_trace_gen(ctx, a->pos[1], &t);
     else st = load_any(ctx, a->pos[1], (OPT("require-comma") ? MXSIM_IMPORT_REQUIRE_COMMA : 0) |
-                                         (OPT("scalesim-compat") ? MXSIM_IMPORT_SCALESIM_MODEL : 0), &t);
+                                         (OPT("scalesim-compat") ? MXSIM_IMPORT_SCALESIM_MODEL : 0) |
+                                         (ver && !strcmp(ver, "v3") ? MXSIM_IMPORT_SCALESIM_V3 : 0), &t);
     /* a text trace has no field for a SCALE-Sim conv layer's geometry, which compat timing uses
     ** (its output size rule, its ifmap traffic): converted, the layer would time differently */
     int convs = 0;
@@ -378,6 +383,8 @@ static const cli_opt k_run_opts[] = {
 static const cli_opt k_trace_opts[] = {
     {"require-comma", 0, 0, 0, "", "SCALE-Sim .csv rows must end with a comma"},
     {"scalesim-compat", 0, 0, 0, "", "read a .csv with SCALE-Sim's conv output size (a DP row is depthwise in both modes)"},
+    {"scalesim-version", 0, 1, 0, "v2|v3", "with --scalesim-compat: read rows as SCALE-Sim 2.0.2 (default) or 3.0.0 does "
+                                           "(a 9th conv value is its sparsity ratio)"},
     {"out", 'o', 1, 0, "OUT", "gen: output trace; cat: write there instead of stdout"},
     {0}};
 static const cli_opt k_memory_opts[] = {
@@ -398,8 +405,9 @@ const cli_command mxsim_cmd_run = {
     "exit 2); --access-trace F.gz writes F.<i>.gz for op i of a trace of several ops, all of them\n"
     "or none (they are committed together after the last op); its name must end in .gz, and '-' is\n"
     "refused (gzip data).  -o - is standard output.  CFG may be\n"
-    "a SCALE-Sim .cfg (v2 or v3), which, like --scalesim-compat, times with SCALE-Sim v2's model and\n"
-    "reads a .csv TRACE with its conv output size (sim/doc/architecture.md section 8).",
+    "a SCALE-Sim .cfg (v2 or v3), which, like --scalesim-compat, times with SCALE-Sim's model (2.0.2's;\n"
+    "3.0.0's for a v3 file: report.scalesim_version) and reads a .csv TRACE by its rules\n"
+    "(sim/doc/architecture.md section 8).",
     k_run_opts, 0, 1, cmd_run, NULL};
 const cli_command mxsim_cmd_trace = {
     "trace", "check|cat FILE | convert IN OUT | gen MODEL.model -o OUT",

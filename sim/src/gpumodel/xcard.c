@@ -552,8 +552,9 @@ mxsim_status mxsim_gpu_xcalibrate(mxsim_ctx *ctx, const mxsim_gpu_xbench *b, con
     out->mem_eff = 4 * cp->M / (cp->us * 1e-6) / (d->hbm_gbs * 1e9);
     if (out->mem_eff > 1) /* a card file holds mem_eff in (0, 1]: the fit would write one its reader refuses */
         return mx_fail(ctx, MXSIM_E_INPUT,
-                       "the d2d-copy row moved %.1f GB/s, more than the datasheet's hbm.bw_gbs %g: that value is too low "
-                       "(the field is GB/s)", 4 * cp->M / (cp->us * 1e-6) * 1e-9, d->hbm_gbs);
+                       "the bench of '%s': its d2d-copy row moved %.1f GB/s, more than the card file's field "
+                       "'hbm.bw_gbs' (%g): that value is too low (the field is GB/s)", b->card,
+                       4 * cp->M / (cp->us * 1e-6) * 1e-9, d->hbm_gbs);
     for (int c = 0; c < MXSIM_GX_NCLASS; c++) {
         mxsim_gpu_xclass_params *q = &out->cls[c];
         q->rho = 1, q->a[0] = q->a[1] = q->a[2] = 1;

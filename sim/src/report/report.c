@@ -1150,7 +1150,7 @@ static void trends(doc_t *d, const input_t *in)
 {
     const int cb = col_of(in, "bound"), cm = col_of(in, "cycles_mem_stall"), ct = col_of(in, "cycles_total"),
               ce = col_of(in, "energy_mj"), cd = col_of(in, "e_dram_mj"), cs = col_of(in, "e_sram_mj"),
-              cl = col_of(in, "leakage_mj");
+              cl = col_of(in, "leakage_mj"), cf = col_of(in, "dram_floor_pct"); /* cf: -1 in older sweeps */
     if (cb < 0 || cm < 0 || ct < 0 || ce < 0 || cd < 0 || cs < 0 || cl < 0 || in->n_pt == 0) return;
     const meta_t *m = &in->m;
     char line[2048] = "Bounds (the bound column of the TOTAL rows: the largest class of cycles, not a roofline: a DRAM "
@@ -1160,7 +1160,7 @@ static void trends(doc_t *d, const input_t *in)
     const int nb = distinct_values(in, cb, seen, 8);
     for (int b = 0; b < nb; b++) {
         int cnt = 0;
-        double lo = INFINITY, hi = -INFINITY;
+        double lo = INFINITY, hi = -INFINITY, flo = INFINITY, fhi = -INFINITY;
         uint64_t used[MAX_AXES] = {0}; /* the axis values (first 64) among this bound's points */
         for (int i = 0; i < in->n_pt; i++) {
             const int64_t r = in->pt[i].row;
@@ -1169,6 +1169,9 @@ static void trends(doc_t *d, const input_t *in)
             const double tot = num(in, r, ct), sh = tot > 0 ? 100.0 * num(in, r, cm) / tot : NAN;
             if (sh < lo) lo = sh;
             if (sh > hi) hi = sh;
+            const double fl = cf >= 0 ? num(in, r, cf) : NAN;
+            if (fl < flo) flo = fl;
+            if (fl > fhi) fhi = fl;
             for (int a = 0; a < m->n_axes; a++)
                 if (in->pt[i].vi[a] < 64) used[a] |= 1ull << in->pt[i].vi[a];
         }
@@ -1192,10 +1195,16 @@ static void trends(doc_t *d, const input_t *in)
         w = strlen(line);
         char rg[64];
         mx_snprintf(line + w, sizeof line - w, ", memory stalls %s of the cycles", pct_range(rg, sizeof rg, lo, hi));
+        if (flo <= fhi) { /* dram_floor_pct: what the bytes alone need, whatever class the cycles fell in */
+            w = strlen(line);
+            mx_snprintf(line + w, sizeof line - w, ", the DRAM traffic alone needs %s of them", pct_range(rg, sizeof rg, flo, fhi));
+        }
     }
     size_t w = strlen(line);
-    mx_snprintf(line + w, sizeof line - w, ". Where DRAM bandwidth or latency is the bound, a larger array or more lanes add "
-                                        "area and leakage but little speed; so they do where the bound is compute at a low "
+    mx_snprintf(line + w, sizeof line - w, ". Where DRAM bandwidth or latency is the bound, or the DRAM traffic alone "
+                                        "(dram_floor_pct) needs most of the cycles whatever the bound, more bandwidth is "
+                                        "what speeds a point up, and a larger array or more lanes add area and leakage but "
+                                        "little speed; so they do where the bound is compute at a low "
                                         "util_compute_pct, since compute also counts the folds an op maps onto a part of "
                                         "the array and the (de)quantizers' cycles, which a larger array does not shorten.");
     doc_p(d, line);

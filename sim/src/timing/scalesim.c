@@ -12,7 +12,7 @@
 **     code copied), up to SS_MAX_VISITS buffer-column visits and SS_MAX_ELEMS operand elements
 **     per op; mx_tscalesim_prepare refuses a larger op (MXSIM_E_LIMIT, suggesting CALC).  A
 **     caller that skips prepare gets, above the limits, the closed-form estimate of
-**     ss_user_estimate (several percent off); mxsim_time_op calls prepare;
+**     ss_user_estimate (2.0.2's: several percent off it, more under v3); mxsim_time_op calls prepare;
 **   - the reported total is the index of the last cycle: one less than the cycle count;
 **   - report.scalesim_version v3: SCALE-Sim 3.0.0's USER accounting, which differs from 2.0.2's in
 **     three places (ss_read, ss_user_sim): a positive refill stall counts twice, an output row's
@@ -432,7 +432,8 @@ mxsim_status mx_tscalesim_prepare(mxsim_ctx *ctx, const mxsim_tconfig *cfg, cons
 
 /* The USER stall of a caller that did not call mx_tscalesim_prepare: stepped within the same
 ** limits; beyond them (or out of memory) the closed-form estimate of ss_user_estimate, which can
-** be several percent off.  mxsim_time_op calls prepare, which refuses those ops instead. */
+** be several percent off 2.0.2 (and, as 2.0.2's, up to about 2x off 3.0.0).  mxsim_time_op calls prepare, which
+** refuses those ops instead. */
 static int64_t ss_stall_unprepared(const mx_tarch *a, const mx_top_resolved *op, int64_t tc, int v3, int64_t *last)
 {
     ss_dims d;

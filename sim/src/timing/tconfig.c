@@ -444,6 +444,8 @@ typedef struct {
     int bank_line[2];
     int64_t bank_num[2];         /* v3 [layout] Ifmap/FilterSRAMBankNum */
     int bank_num_line[2];
+    int bad_int_line;            /* the first v3 integer key int() would refuse, 0: none */
+    char bad_int[160];
     int v3_line;                 /* first line of a v3-only section or key (the notes), 0: none */
     char v3_what[80];
     int csvloc_line;             /* the [network_presets] header, a section SCALE-Sim stops on, 0: none */
@@ -547,10 +549,13 @@ static mxsim_status scalesim_key(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char 
         }
     for (size_t i = 0; i < sizeof k_ss_v3_int / sizeof k_ss_v3_int[0]; i++)
         if (key_is(key, k_ss_v3_int[i])) {
-            int64_t x; /* v3 reads each with int() and stops on anything else, under CALC too */
-            if (mx_tparse_i64(val, &x) != 0)
-                return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not an integer (SCALE-Sim v3 reads it with "
-                               "int() and stops with a ValueError)", where, key, val);
+            /* v3 reads each with int() and stops on anything else, under CALC too; 2.0.2 never reads
+            ** them: judged once the file is known to be a v3 file (scalesim_file_checks) */
+            int64_t x = 0;
+            if (mx_tparse_i64(val, &x) != 0 && !ss->bad_int_line) {
+                ss->bad_int_line = line;
+                mx_snprintf(ss->bad_int, sizeof ss->bad_int, "field '%s': '%.60s'", key, val);
+            }
             for (int k = 0; k < 2; k++)
                 if (key_is(key, k ? "FilterSRAMBankNum" : "IfmapSRAMBankNum")) ss->bank_num[k] = x, ss->bank_num_line[k] = line;
             break;
@@ -642,6 +647,9 @@ static mxsim_status scalesim_file_checks(mxsim_ctx *ctx, mxsim_tconfig *cfg, con
                        "does not guess it", path, sec, k_ss_required[i].key,
                        have_sec ? "" : " (no such section)", have_sec ? "NoOptionError" : "NoSectionError");
     }
+    if (ss->v3_line && ss->bad_int_line)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: %s is not an integer: SCALE-Sim v3, whose file this is (%s, line %d), "
+                       "reads it with int() and stops", path, ss->bad_int_line, ss->bad_int, ss->v3_what, ss->v3_line);
     for (int i = 0; ss->user_bw && i < 2; i++) {
         /* v3's read buffer splits its refill bandwidth over the banks (memory/read_buffer.py) */
         const int64_t bw = ss->bank_line[i] > 0 ? (int64_t)strtoll(ss->bank_bw[i], NULL, 10) : (int64_t)ss->bw;
@@ -655,10 +663,10 @@ static mxsim_status scalesim_file_checks(mxsim_ctx *ctx, mxsim_tconfig *cfg, con
     if (ss->v3_line) {
         cfg->scalesim_version = MXSIM_SCALESIM_V3;
         if (ss->user_bw)
-            mx_note(ctx, "%s:%d: a SCALE-Sim v3 file (%s) with InterfaceBandwidth USER: stalls are timed as SCALE-Sim "
-                    "3.0.0 counts them (each positive refill stall twice, memory/read_buffer.py), which can be up to "
-                    "twice 2.0.2's; --set report.scalesim_version=v2 gives 2.0.2's (sim/doc/architecture.md section 8)",
-                    path, ss->v3_line, ss->v3_what);
+            mx_note(ctx, "%s:%d: a SCALE-Sim v3 file (%s) with InterfaceBandwidth USER: it sets report.scalesim_version "
+                    "to v3, which times the stalls as SCALE-Sim 3.0.0 counts them (each positive refill stall twice, "
+                    "memory/read_buffer.py: up to twice 2.0.2's); --set report.scalesim_version=v2 times them as 2.0.2 "
+                    "(sim/doc/architecture.md section 8)", path, ss->v3_line, ss->v3_what);
     }
     if (ss->csvloc_line)
         mx_note(ctx, "%s:%d: SCALE-Sim 2.0.2 and v3 stop on a [network_presets] section (their reader looks for its "

@@ -656,9 +656,11 @@ static int64_t conv_out(int64_t h, int64_t f, int64_t s, int scalesim)
     return scalesim ? (h - f + s + s - 1) / s : (h - f) / s + 1;
 }
 
-/* v3's Sparsity value "N:M" (N of every M kept): dense 1:1 (any N == M) is accepted, the rest is
-** refused: v3 runs such layers sparse, mxsim only dense. */
-static mxsim_status sparsity_dense(mxsim_ctx *ctx, const char *where, int col, const char *v)
+/* v3's Sparsity value "N:M" (N of every M kept, both read with int()): dense N:N is accepted; another
+** ratio is timed dense when reading as 3.0.0 (v3: with SparsitySupport off it ignores the ratio;
+** counted for the note), else refused (v3 runs such layers sparse, mxsim only dense). */
+static mxsim_status sparsity_ratio(mxsim_ctx *ctx, const char *where, int col, const char *v, int v3, int *n_nm,
+                                   int *first_nm, int line)
 {
     char buf[64];
     mx_snprintf(buf, sizeof buf, "%s", v);
@@ -667,6 +669,13 @@ static mxsim_status sparsity_dense(mxsim_ctx *ctx, const char *where, int col, c
     if (colon != NULL) *colon = '\0';
     int ok = colon != NULL && mx_tparse_i64(mx_ttrim(buf), &n) == 0 && mx_tparse_i64(mx_ttrim(colon + 1), &m) == 0;
     if (ok && n == m && n >= 1) return MXSIM_OK;
+    if (ok && v3 && n >= 1 && m >= 1) {
+        if ((*n_nm)++ == 0) *first_nm = line;
+        return MXSIM_OK;
+    }
+    if (!ok)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Sparsity' (value %d): '%s' is not an N:M ratio of two positive "
+                       "integers (SCALE-Sim v3 reads each with int() and stops on anything else)", where, col, v);
     return mx_fail(ctx, MXSIM_E_INPUT,
                    "%s: field 'Sparsity' (value %d): '%s' is SCALE-Sim v3's N:M sparsity ratio; v3's sparse layers are "
                    "not modelled (mxsim times dense layers): use 1:1 or remove the column", where, col, v);
@@ -758,9 +767,7 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
                          where, f[8]);
             break;
         }
-        if (sparse && v3) { /* v3 with SparsitySupport off (on is refused) times the layer dense */
-            if (n_nm++ == 0) first_nm = cur.line;
-        } else if (sparse && (st = sparsity_dense(ctx, where, nf, f[nf - 1])) != MXSIM_OK) break;
+        if (sparse && (st = sparsity_ratio(ctx, where, nf, f[nf - 1], v3, &n_nm, &first_nm, cur.line)) != MXSIM_OK) break;
         int nv = sparse ? nf - 1 : nf, k = nv == 4 ? 4 : 8;
         if (kind == 0) kind = k, kind_line = cur.line;
         if (k != kind) {
@@ -864,9 +871,9 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
         mx_note(ctx, "%s:%d: a conv row whose name contains DP is read as depthwise, SCALE-Sim's convention: one "
                 "1-channel layer per input channel (%d such rows)", path, first_dp, n_dp);
     if (st == MXSIM_OK && n_nm)
-        mx_note(ctx, "%s:%d: an N:M sparsity ratio (%d rows): SCALE-Sim v3 with SparsitySupport off times such layers "
+        mx_note(ctx, "%s:%d: an N:M sparsity ratio (%d row%s): SCALE-Sim v3 with SparsitySupport off times such layers "
                 "dense and so does mxsim (v3's sparse timing is not modelled: SparsitySupport true is refused)", path,
-                first_nm, n_nm);
+                first_nm, n_nm, n_nm == 1 ? "" : "s");
     if (st == MXSIM_OK && n_no_comma)
         mx_note(ctx, "%s:%d: a row without its trailing comma (%d such rows): SCALE-Sim drops a row's text after the "
                 "last comma, reads a value fewer and stops on it; mxsim reads every value (--require-comma refuses such "
