@@ -145,11 +145,16 @@ ref=$(awk -F, '!h{for(i=1;i<=NF;i++)c[$i]=i;h=1;next}
   END{for(i=1;i<=n;i++){d=0; for(j=1;j<=n;j++) if(j!=i && T[j]<=T[i] && E[j]<=E[i] && (T[j]<T[i] || E[j]<E[i])) d=1; f+=!d} print f}' "$rep_in")
 got=$(grep -c ',1.$' "$t/rep/pareto.csv")
 [ "$got" = "$ref" ] && ok "Pareto front: $got points, as the O(n^2) reference" || bad "Pareto front: $got points, reference $ref"
-awk -F, -v OFS=, '!h{print; for(i=1;i<=NF;i++)c[$i]=i; h=1; next}
-  $c["op"]=="TOTAL" && row=="" {row=$0}
-  END{n=split("1 10|2 5|2 5|3 5|4 1|4 2|0.5 20|5 20", P, "|")
-      for(k=1;k<=n;k++){$0=row; split(P[k], v, " "); $c["point"]=k-1; $c["mx.group_size"]=k; $c["cycles_total"]=v[1]; $c["time_us"]=v[1]; $c["energy_mj"]=v[2]; print}}' \
-  "$rep_in" > "$t/hand.csv"
+# hand_sweep OUT POINTS COLS: the sweep's first TOTAL row once per point of POINTS ("a b|c d|..."), point
+# k with mx.group_size k and, for each NAME:I of COLS, its I-th value in column NAME
+hand_sweep() {
+  awk -F, -v OFS=, -v pts="$2" -v cols="$3" '!h{print; for(i=1;i<=NF;i++)c[$i]=i; h=1; next}
+    $c["op"]=="TOTAL" && row=="" {row=$0}
+    END{n=split(pts, P, "|"); nc=split(cols, C, " ")
+        for(k=1;k<=n;k++){$0=row; split(P[k], v, " "); $c["point"]=k-1; $c["mx.group_size"]=k
+          for(j=1;j<=nc;j++){split(C[j], kv, ":"); $c[kv[1]]=v[kv[2]]}; print}}' "$rep_in" > "$1"
+}
+hand_sweep "$t/hand.csv" "1 10|2 5|2 5|3 5|4 1|4 2|0.5 20|5 20" "cycles_total:1 time_us:1 energy_mj:2"
 python3 - "${rep_in%.csv}.meta.json" "$t/hand.meta.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
@@ -166,11 +171,7 @@ PY
   && ok "hand-made Pareto front: 5 on, 3 dominated" || bad "hand-made Pareto front: $(grep -c ',1.$' "$t/rep_hand/pareto.csv") on"
 # the front is over time, not cycles (a clock axis changes one without the other): (cycles, time, energy)
 # = (1, 10, 5) and (2, 1, 6) are both on it (over cycles the first would dominate the second)
-awk -F, -v OFS=, '!h{print; for(i=1;i<=NF;i++)c[$i]=i; h=1; next}
-  $c["op"]=="TOTAL" && row=="" {row=$0}
-  END{n=split("1 10 5|2 1 6", P, "|")
-      for(k=1;k<=n;k++){$0=row; split(P[k], v, " "); $c["point"]=k-1; $c["mx.group_size"]=k; $c["cycles_total"]=v[1]; $c["time_us"]=v[2]; $c["energy_mj"]=v[3]; print}}' \
-  "$rep_in" > "$t/handt.csv"
+hand_sweep "$t/handt.csv" "1 10 5|2 1 6" "cycles_total:1 time_us:2 energy_mj:3"
 python3 - "$t/hand.meta.json" "$t/handt.meta.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
@@ -186,11 +187,7 @@ PY
 # the front with accuracy (README section): (cycles, energy, SQNR) = (1,10,30) (2,5,20) (3,5,25) (4,1,10)
 # (5,20,5): the plain front is points 1, 2, 4 ((3,5) and (5,20) dominated); with SQNR (3,5,25) is no
 # longer beaten (its SQNR is the higher), (5,20,5) still is: points 1, 2, 3, 4 (mx.group_size = k)
-awk -F, -v OFS=, '!h{print; for(i=1;i<=NF;i++)c[$i]=i; h=1; next}
-  $c["op"]=="TOTAL" && row=="" {row=$0}
-  END{n=split("1 10 30|2 5 20|3 5 25|4 1 10|5 20 5", P, "|")
-      for(k=1;k<=n;k++){$0=row; split(P[k], v, " "); $c["point"]=k-1; $c["mx.group_size"]=k; $c["cycles_total"]=v[1]; $c["time_us"]=v[1]; $c["energy_mj"]=v[2]; $c["sqnr_db"]=v[3]; print}}' \
-  "$rep_in" > "$t/hand3.csv"
+hand_sweep "$t/hand3.csv" "1 10 30|2 5 20|3 5 25|4 1 10|5 20 5" "cycles_total:1 time_us:1 energy_mj:2 sqnr_db:3"
 python3 - "${rep_in%.csv}.meta.json" "$t/hand3.meta.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
