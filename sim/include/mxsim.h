@@ -67,6 +67,7 @@ extern "C" {
 ** 3: the cross-card model's class MXSIM_GX_DECODE1 (mxsim_gpu_xparams / _xscore grow),
 ** mxsim_gpu_xscore.uncalibrated, mxsim_gpu_xclass_of(method, M, N, K, G, build).
 ** 4: mxsim_gpu_xparams.launch_floor_us (the struct grows).
+** 5: mxsim_tstats holds time_us (microseconds, one division), where it held seconds.
 ** 6: mxsim_tconfig.scalesim_version and mxsim_tstats.dram_floor (both structs grow). */
 #define MXSIM_ABI_VERSION 6
 
@@ -784,7 +785,8 @@ typedef enum {
       "what the tile search minimised (tile.objective): cycles, energy or edp")                   \
     X(double, dram_floor, "dram_floor_pct", "%", 100, MXSIM_KINDS_ALL, RECOMPUTE, 0, 2,           \
       "DRAM bytes / dram.bw_bytes_per_cycle / cycles_total: the share of the cycles the traffic "   \
-      "alone needs (a roofline's memory term; near 100, more bandwidth is what speeds it up)")
+      "alone needs (a roofline's memory term; near 100, more bandwidth is what speeds it up); nan under "  \
+      "SCALE-Sim compat, whose bandwidth is in its words and whose model sets the cycles")
 
 /* The cycle classes of bound attribution (sim/doc/architecture.md section 10), in the order that
 ** breaks ties; mxsim_tstats.bound holds one of them.  Invariants, per op and in a TOTAL, in both

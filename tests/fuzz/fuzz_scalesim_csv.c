@@ -36,6 +36,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fz_check(mxsim_trace_count(model) == mxsim_trace_count(lenient));
         fz_check_trace(ctx, model, 0); /* frees it */
     }
+    /* SCALE-Sim 3.0.0's reading (a 9th conv value is a sparsity ratio): any outcome, but a clean one */
+    mxsim_trace *v3 = NULL;
+    mxsim_status s3 = mxsim_trace_import_scalesim(ctx, path, MXSIM_IMPORT_SCALESIM_MODEL | MXSIM_IMPORT_SCALESIM_V3, &v3);
+    if (s3 != MXSIM_OK) {
+        fz_check(v3 == NULL);
+        fz_check_failure(ctx, s3);
+    } else {
+        fz_check_trace(ctx, v3, 0); /* frees it */
+    }
     if (lenient != NULL) fz_check_trace(ctx, lenient, 0);
     return 0;
 }

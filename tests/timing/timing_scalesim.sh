@@ -146,7 +146,7 @@ got=$(totals "$d/configs/v3/scale.cfg" "$t/nm.csv" 2> /dev/null)
 [ "$got" = "fc 1263 0" ] && echo "ok   v3: an N:M layer timed dense (1263)" || fail "v3 N:M layer: got '$got', want 'fc 1263 0'"
 printf 'Layer, M, N, K, Sparsity,\nfc, 64, 48, 100, x:y,\n' > "$t/nmbad.csv"
 if "$MXSIM" run --config "$d/configs/v3/scale.cfg" "$t/nmbad.csv" > /dev/null 2> "$t/nmbad.err"; then fail "v3: a Sparsity value x:y was accepted"
-else grep -q "'x:y' is not an N:M ratio of two positive integers" "$t/nmbad.err" && echo "ok   v3: a Sparsity value x:y refused" || fail "v3 x:y: $(cat "$t/nmbad.err")"; fi
+else grep -q "'x:y' is not an N:M ratio SCALE-Sim v3 can read" "$t/nmbad.err" && echo "ok   v3: a Sparsity value x:y refused" || fail "v3 x:y: $(cat "$t/nmbad.err")"; fi
 # trace check reads as 3.0.0 with --scalesim-version v3 (the 2:4 row), as 2.0.2 without it (refused)
 "$MXSIM" trace check --scalesim-compat --scalesim-version v3 "$t/nm.csv" > /dev/null 2>&1 && ! "$MXSIM" trace check --scalesim-compat "$t/nm.csv" > /dev/null 2>&1 \
   && echo "ok   trace check --scalesim-version v3 reads an N:M row, v2 refuses it" || fail "trace check --scalesim-version"

@@ -63,6 +63,23 @@ static void on_progress(void *user, int64_t done, int64_t total)
     }
 }
 
+/* Whether the topology at path reads to the same ops under import flags fa and fb (neither refuses
+** it, and every op has the same shape); a refusal's message is dropped. */
+static int same_reading(mxsim_ctx *ctx, const char *path, int fa, int fb)
+{
+    mxsim_trace *ta = NULL, *tb = NULL;
+    int same = mxsim_trace_import_scalesim(ctx, path, fa, &ta) == MXSIM_OK &&
+               mxsim_trace_import_scalesim(ctx, path, fb, &tb) == MXSIM_OK && mxsim_trace_count(ta) == mxsim_trace_count(tb);
+    for (int64_t i = 0; same && i < mxsim_trace_count(ta); i++) {
+        const mxsim_top *x = mxsim_trace_op(ta, i), *y = mxsim_trace_op(tb, i);
+        same = x->kind == y->kind && x->m == y->m && x->n == y->n && x->k == y->k && x->repeat == y->repeat;
+    }
+    mxsim_trace_free(ta);
+    mxsim_trace_free(tb);
+    mxsim_ctx_clear_notes(ctx); /* the two reads' notes: the real read below gives its own */
+    return same;
+}
+
 /* One axis as the user gave it: the key, its values and the option that gave it. */
 typedef struct {
     char key[64], label[96];
@@ -180,14 +197,21 @@ static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     if (st != MXSIM_OK) return cli_fail(ctx, st);
     mxsim_tconfig base;
     if ((rc = mxsim_cli_build_config(c, a, ctx, &base))) return rc;
-    /* a topology is read once, by the base configuration's rules, and 3.0.0 reads rows differently
-    ** from 2.0.2 (architecture.md section 8, rule 4): one release per sweep of a topology */
+    /* a topology is read once, by the base configuration's rules: an axis that changes how its rows
+    ** read (SCALE-Sim's model or native; 3.0.0 or 2.0.2, rule 4 of architecture.md section 8) is
+    ** refused where the two readings of this file differ */
     const size_t tl = strlen(a->pos[0]);
-    for (int i = 0; i < n_axes; i++)
-        if (!strcmp(axes[i].key, "report.scalesim_version") && tl > 4 && !strcasecmp(a->pos[0] + tl - 4, ".csv"))
-            return cli_usage("%s: a SCALE-Sim topology is read once, by one release's rules (3.0.0 reads a conv row's 9th "
-                             "value as a sparsity ratio, 2.0.2 as a stride): sweep each report.scalesim_version on its own",
-                             axes[i].label);
+    for (int i = 0; i < n_axes && tl > 4 && !strcasecmp(a->pos[0] + tl - 4, ".csv"); i++) {
+        const int ver = !strcmp(axes[i].key, "report.scalesim_version"), compat = !strcmp(axes[i].key, "report.scalesim_compat");
+        if (!ver && !compat) continue;
+        const int v3 = base.scalesim_version == MXSIM_SCALESIM_V3 ? MXSIM_IMPORT_SCALESIM_V3 : 0;
+        if (!same_reading(ctx, a->pos[0], ver ? MXSIM_IMPORT_SCALESIM_MODEL : 0,
+                          ver ? MXSIM_IMPORT_SCALESIM_MODEL | MXSIM_IMPORT_SCALESIM_V3 : MXSIM_IMPORT_SCALESIM_MODEL | v3))
+            return cli_usage("%s: %s reads differently %s (%s), and a sweep reads it once, by the base configuration's "
+                             "rules: sweep each value on its own", axes[i].label, a->pos[0],
+                             ver ? "as SCALE-Sim 3.0.0 and 2.0.2" : "under SCALE-Sim's model and natively",
+                             ver ? "a conv row's 9th value, a Sparsity column" : "conv output sizes, depthwise rows");
+    }
     mxsim_trace *tr = NULL;
     mxsim_sweep *sw = NULL;
     mxsim_table *t = NULL;

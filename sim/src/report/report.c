@@ -1201,10 +1201,10 @@ static void trends(doc_t *d, const input_t *in)
         }
     }
     size_t w = strlen(line);
-    mx_snprintf(line + w, sizeof line - w, ". Where DRAM bandwidth or latency is the bound, or the DRAM traffic alone "
+    mx_snprintf(line + w, sizeof line - w, ". Where DRAM bandwidth is the bound, or the DRAM traffic alone "
                                         "(dram_floor_pct) needs most of the cycles whatever the bound, more bandwidth is "
-                                        "what speeds a point up, and a larger array or more lanes add area and leakage but "
-                                        "little speed; so they do where the bound is compute at a low "
+                                        "what speeds a point up; where DRAM latency is, fewer requests (larger tiles) are; "
+                                        "in both a larger array or more lanes add area and leakage but little speed; so they do where the bound is compute at a low "
                                         "util_compute_pct, since compute also counts the folds an op maps onto a part of "
                                         "the array and the (de)quantizers' cycles, which a larger array does not shorten.");
     doc_p(d, line);

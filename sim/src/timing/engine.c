@@ -834,7 +834,9 @@ const char *mx_tstats_finish(const mxsim_tconfig *cfg, mxsim_tstats *st)
     ** much of the time the bytes alone need (doubles: the byte sum may pass 2^63 in a TOTAL) */
     const double dram_bytes = (double)st->dram_a_mant_bytes + (double)st->dram_a_scale_bytes +
                               (double)st->dram_b_mant_bytes + (double)st->dram_b_scale_bytes + (double)st->dram_out_bytes;
-    st->dram_floor = st->cycles_total > 0 ? dram_bytes / cfg->dram_bw_bytes_per_cycle / (double)st->cycles_total : 0;
+    st->dram_floor = cfg->scalesim_compat      ? NAN /* SCALE-Sim's words and stall model: no such floor (1307% was shown) */
+                     : st->cycles_total > 0 ? dram_bytes / cfg->dram_bw_bytes_per_cycle / (double)st->cycles_total
+                                            : 0;
     /* one division: time_us is exactly RN(cycles / MHz), as a user computes it (seconds times 1e6
     ** was off by an ulp for a quarter of the values, e.g. 61.199999999999996 for 61200 cycles) */
     st->time_us = (double)st->cycles_total / cfg->clock_mhz;

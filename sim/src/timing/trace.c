@@ -656,26 +656,47 @@ static int64_t conv_out(int64_t h, int64_t f, int64_t s, int scalesim)
     return scalesim ? (h - f + s + s - 1) / s : (h - f) / s + 1;
 }
 
-/* v3's Sparsity value "N:M" (N of every M kept, both read with int()): dense N:N is accepted; another
-** ratio is timed dense when reading as 3.0.0 (v3: with SparsitySupport off it ignores the ratio;
-** counted for the note), else refused (v3 runs such layers sparse, mxsim only dense). */
+/* Whether s is what Python's int() reads: blanks around, an optional sign, digits with single '_'
+** between them (3.0.0 reads a sparsity ratio's fields so). */
+static int py_int(const char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    if (*s == '+' || *s == '-') s++;
+    if (!isdigit((unsigned char)*s)) return 0;
+    for (; *s && !isspace((unsigned char)*s); s++)
+        if (!isdigit((unsigned char)*s) && !(*s == '_' && isdigit((unsigned char)s[1]) && isdigit((unsigned char)s[-1])))
+            return 0;
+    while (isspace((unsigned char)*s)) s++;
+    return *s == '\0';
+}
+
+/* v3's Sparsity value "N:M" (N of every M kept).  Reading as 3.0.0 (v3): it takes int() of the first
+** two ':'-separated fields and, with SparsitySupport off (on is refused), times the layer dense
+** whatever they are (0:4, 4:2, 2:4:8 alike): accepted, counted for the note unless N == M.  Reading
+** as 2.0.2 (which has no such column): only a dense N:N is accepted, the rest refused (a sparse layer
+** is not modelled). */
 static mxsim_status sparsity_ratio(mxsim_ctx *ctx, const char *where, int col, const char *v, int v3, int *n_nm,
                                    int *first_nm, int line)
 {
     char buf[64];
     mx_snprintf(buf, sizeof buf, "%s", v);
     char *colon = strchr(buf, ':');
-    int64_t n = 0, m = 0;
     if (colon != NULL) *colon = '\0';
-    int ok = colon != NULL && mx_tparse_i64(mx_ttrim(buf), &n) == 0 && mx_tparse_i64(mx_ttrim(colon + 1), &m) == 0;
-    if (ok && n == m && n >= 1) return MXSIM_OK;
-    if (ok && v3 && n >= 1 && m >= 1) {
-        if ((*n_nm)++ == 0) *first_nm = line;
+    if (v3) {
+        char *second = colon ? colon + 1 : NULL, *next = second ? strchr(second, ':') : NULL;
+        if (next) *next = '\0';
+        if (!colon || !py_int(buf) || !py_int(second))
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Sparsity' (value %d): '%s' is not an N:M ratio SCALE-Sim v3 can "
+                           "read (it takes int() of the first two ':'-separated fields and stops on anything else)",
+                           where, col, v);
+        int64_t n = 0, m = 0;
+        const int dense = mx_tparse_i64(mx_ttrim(buf), &n) == 0 && mx_tparse_i64(mx_ttrim(second), &m) == 0 && n == m && n >= 1;
+        if (!dense && (*n_nm)++ == 0) *first_nm = line;
         return MXSIM_OK;
     }
-    if (!ok)
-        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'Sparsity' (value %d): '%s' is not an N:M ratio of two positive "
-                       "integers (SCALE-Sim v3 reads each with int() and stops on anything else)", where, col, v);
+    int64_t n = 0, m = 0;
+    int ok = colon != NULL && mx_tparse_i64(mx_ttrim(buf), &n) == 0 && mx_tparse_i64(mx_ttrim(colon + 1), &m) == 0;
+    if (ok && n == m && n >= 1) return MXSIM_OK;
     return mx_fail(ctx, MXSIM_E_INPUT,
                    "%s: field 'Sparsity' (value %d): '%s' is SCALE-Sim v3's N:M sparsity ratio; v3's sparse layers are "
                    "not modelled (mxsim times dense layers): use 1:1 or remove the column", where, col, v);
