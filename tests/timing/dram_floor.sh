@@ -21,19 +21,24 @@ check() { # label csv bw
       if (f > 100 + 1e-9) { printf "FAIL: %s %s: dram_floor_pct %s above 100\n", lab, $1, f; bad++ } }
     END { printf "rows %d\n", n; exit bad > 0 }' "$2"
 }
+# tally LABEL CSV BW: check, print its failures, count its rows
+tally() {
+  local out
+  out=$(check "$@") || fail "$1"
+  echo "$out" | grep '^FAIL'
+  rows=$((rows + $(echo "$out" | awk '/^rows/ { print $2 }')))
+}
 for c in small medium large; do
   cfg=$src/workloads/configs/$c.ini; bw=$(bw_of "$cfg")
   [ -n "$bw" ] || { fail "$c: no dram.bw_bytes_per_cycle in config --dump"; continue; }
   for tr in "$src"/traces/*.trace; do
     name=$(basename "$tr" .trace)
     "$MXSIM" run --config "$cfg" "$tr" --format csv > "$t/r.csv" 2> /dev/null || { fail "run $c $name"; continue; }
-    out=$(check "$c $name" "$t/r.csv" "$bw") || fail "$c $name"
-    echo "$out" | grep '^FAIL' ; rows=$((rows + $(echo "$out" | awk '/^rows/ { print $2 }')))
+    tally "$c $name" "$t/r.csv" "$bw"
     [ "$c" = small ] || continue
     # the detailed engine where it admits the trace (its size limit refuses the large ones)
     if "$MXSIM" run --config "$cfg" "$tr" --detail --format csv > "$t/d.csv" 2> /dev/null; then
-      out=$(check "$c $name --detail" "$t/d.csv" "$bw") || fail "$c $name --detail"
-      echo "$out" | grep '^FAIL'; rows=$((rows + $(echo "$out" | awk '/^rows/ { print $2 }')))
+      tally "$c $name --detail" "$t/d.csv" "$bw"
     fi
   done
 done
@@ -45,8 +50,7 @@ for set in "dram.bw_bytes_per_cycle=1 dram.latency_cycles=0" "dram.bw_bytes_per_
   for tr in bert-base llama2-7b-decode-b1; do
     "$MXSIM" run --config "$src/workloads/configs/small.ini" "${args[@]}" "$src/traces/$tr.trace" --format csv > "$t/r.csv" 2> /dev/null \
       || { fail "run small $tr $set"; continue; }
-    out=$(check "small $tr $set" "$t/r.csv" "$bw") || fail "small $tr $set"
-    echo "$out" | grep '^FAIL'; rows=$((rows + $(echo "$out" | awk '/^rows/ { print $2 }')))
+    tally "small $tr $set" "$t/r.csv" "$bw"
   done
 done
 # under SCALE-Sim compat the column is nan (its bandwidth is in its words and its model sets the
