@@ -415,7 +415,7 @@ static const cli_opt k_sweep_opts[] = {
     {"seed", 0, 1, 0, "S", "accuracy: seed of the synthetic data (default 1)"},
     {"data", 0, 1, 0, "DIR", "accuracy: DIR/NAME.a.npy, NAME.b.npy instead of synthetic data"},
     {"strict-group", 0, 0, 0, "", "a point fails when G does not divide an op's K (default: K padded to whole groups)"},
-    {"scalesim-compat", 0, 0, 0, "", "time with SCALE-Sim v2's model, read a .csv with its rules (implied by a .cfg)"},
+    {"scalesim-compat", 0, 0, 0, "", "time with SCALE-Sim's model (report.scalesim_version: 2.0.2's or 3.0.0's), read a .csv by its rules (implied by a .cfg)"},
     {"quiet", 'q', 0, 0, "", "no progress on stderr"},
     {"shard", 0, 1, 0, "I/N", "run slice I of N (0-based, N <= 65536) and write it as the part file -o NAME.part (mxsim merge)"},
     CLI_TABLE_OPTS,

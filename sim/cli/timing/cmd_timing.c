@@ -374,7 +374,7 @@ static const cli_opt k_run_opts[] = {
     {"dataflow", 0, 1, 0, "os|ws|is", "shorthand for --set array.dataflow=..."},
     {"array", 0, 1, 0, "RxC", "shorthand for array.rows and array.cols"},
     {"group-size", 0, 1, 0, "G", "shorthand for --set mx.group_size=G"},
-    {"scalesim-compat", 0, 0, 0, "", "time with SCALE-Sim v2's model (implied by a .cfg; architecture.md section 8)"},
+    {"scalesim-compat", 0, 0, 0, "", "time with SCALE-Sim's model (2.0.2's; report.scalesim_version=v3: 3.0.0's; implied by a .cfg)"},
     {"detail", 0, 0, 0, "", "time GEMMs with the cycle-by-cycle engine"},
     {"access-trace", 0, 1, 0, "F.gz", "with --detail: write the SRAM access trace"},
     {"columns", 0, 0, 0, "", "list the statistic columns (name, unit, kinds, TOTAL rule, doc) instead"},
