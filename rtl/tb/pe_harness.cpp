@@ -18,6 +18,10 @@
 //       the exponent operations = n_exp_ops.  --csv appends one row per configuration.
 //       --any-shape draws L, load_lanes in 1..8 and G in {8, 12, 16, 24, 32, 40, 48, 64} instead
 //       (beat widths that do not divide G: a group's last beat is partial).
+//   rtl_pe_tb --array N --config FILE --model ARRAYMODEL [--seed S] [--csv FILE]
+//       the same with the array, L, load_lanes, G, II and latency of a configuration file (e.g. the
+//       bundled workloads/configs/small.ini on model arr_small): it must be OS, MXINT8, fp32
+//       accumulation, the model's sharing and fit the model; M, N, the groups and operands are drawn.
 //   rtl_pe_tb --list
 // Exit: 0 pass ("*-* MXSIM PASS *-*"), 1 a mismatch or a cycle difference, 2 usage or setup error.
 // --expect-fail: exit 0 only if the run failed with the named kind (injected-bug models).
@@ -235,6 +239,9 @@ template <class M> int run_exp(const char *name, int64_t n, uint64_t seed, Verdi
 
 // ================================ the array ================================
 bool g_any_shape = false; // --any-shape: L, load_lanes in 1..8 and G in {8, 12, ..., 64}
+// --config FILE: the array, lanes, load lanes, G, II and latency of a configuration file; M, N
+// (full tile or smaller), the group count and the operands are still drawn.
+const mxsim_tconfig *g_fixed = nullptr;
 
 struct ArrayCfg {
     int R, C, L, LL, G, II, lat, share, M, N, ng;
@@ -311,6 +318,25 @@ template <class M> int run_array(const ArrayModelInfo &mi, int64_t n, uint64_t s
             return 2;
         }
     }
+    if (g_fixed) {
+        const mxsim_tconfig &f = *g_fixed;
+        const char *why = f.dataflow != MXSIM_DF_OS             ? "dataflow is not os"
+                          : f.operand_format != MXSIM_FMT_MXINT8 ? "mx.operand_format is not mxint8"
+                          : f.acc_mode != MXSIM_ACC_FP32         ? "exp.acc_mode is not fp32"
+                          : f.exp_share != mi.share              ? "exp.share differs from the model's"
+                          : f.array_rows > mi.R || f.array_cols > mi.C || f.pe_lanes > mi.L
+                              ? "the array or pe.lanes exceed the model's"
+                          : f.exp_latency_cycles > mi.lat_max ? "exp.latency_cycles exceeds the model's LAT_MAX"
+                          : f.group_size > 65535 || f.load_lanes > 255 || f.exp_ii_cycles > 255
+                              ? "a field exceeds the RTL's configuration ports"
+                              : nullptr;
+        if (why) {
+            std::printf("--config: %s (model %s: %dx%d, L=%d, share %d, LAT_MAX %d; the RTL covers OS, "
+                        "MXINT8 operands and fp32 accumulation)\n",
+                        why, mi.name, mi.R, mi.C, mi.L, mi.share, mi.lat_max);
+            return 2;
+        }
+    }
     static const int dims[] = {2, 4, 8}, lanes[] = {1, 2, 4, 8}, gs[] = {8, 16, 32, 64};
     static const int iis[] = {1, 1, 2, 3, 4, 8}, lats[] = {0, 0, 1, 2, 3, 5, 8, 15};
     const int words_a = (mi.R * 8 * mi.L + 31) / 32, words_b = (mi.C * 8 * mi.L + 31) / 32;
@@ -333,6 +359,15 @@ template <class M> int run_array(const ArrayModelInfo &mi, int64_t n, uint64_t s
         c.lat = lats[u(0, 7)];
         if (c.lat > mi.lat_max) c.lat = mi.lat_max;
         c.share = mi.share;
+        if (g_fixed) { // the draws above still run, so a seed's operand stream does not depend on it
+            c.R = static_cast<int>(g_fixed->array_rows);
+            c.C = static_cast<int>(g_fixed->array_cols);
+            c.L = static_cast<int>(g_fixed->pe_lanes);
+            c.LL = static_cast<int>(g_fixed->load_lanes);
+            c.G = static_cast<int>(g_fixed->group_size);
+            c.II = static_cast<int>(g_fixed->exp_ii_cycles);
+            c.lat = static_cast<int>(g_fixed->exp_latency_cycles);
+        }
         c.M = u(0, 1) ? c.R : static_cast<int>(u(1, c.R));
         c.N = u(0, 1) ? c.C : static_cast<int>(u(1, c.C));
         c.ng = static_cast<int>(u(1, 6));
@@ -487,7 +522,7 @@ template <class M> int run_array(const ArrayModelInfo &mi, int64_t n, uint64_t s
 int usage(const char *a0)
 {
     std::fprintf(stderr,
-                 "usage: %s (--exp N | --array N [--any-shape]) --model NAME [--seed S] [--csv FILE] [--expect-fail bits|timing]"
+                 "usage: %s (--exp N | --array N [--any-shape | --config FILE]) --model NAME [--seed S] [--csv FILE] [--expect-fail bits|timing]"
                  " | --list\n",
                  a0);
     return 2;
@@ -512,7 +547,7 @@ bool whole_arg(const char *opt, const char *v, uint64_t lo, uint64_t hi, uint64_
 
 int main(int argc, char **argv)
 {
-    const char *name = nullptr, *expect = nullptr, *csv = nullptr;
+    const char *name = nullptr, *expect = nullptr, *csv = nullptr, *config = nullptr;
     int64_t n_exp = -1, n_arr = -1;
     uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
@@ -527,6 +562,7 @@ int main(int argc, char **argv)
         }
         else if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
         else if (!std::strcmp(argv[i], "--any-shape")) g_any_shape = true;
+        else if (!std::strcmp(argv[i], "--config") && i + 1 < argc) config = argv[++i];
         else if (!std::strcmp(argv[i], "--expect-fail") && i + 1 < argc) expect = argv[++i];
         else if (!std::strcmp(argv[i], "--list")) {
 #define PE_LIST_(cls, nm, ...) std::printf("%s\n", nm);
@@ -537,6 +573,23 @@ int main(int argc, char **argv)
     }
     if (!name || (n_exp < 0) == (n_arr < 0) || (expect && std::strcmp(expect, "bits") && std::strcmp(expect, "timing")))
         return usage(argv[0]);
+    mxsim_tconfig fixed;
+    if (config) {
+        if (n_arr < 0 || g_any_shape) return usage(argv[0]);
+        mxsim_ctx *cx = nullptr;
+        if (mxsim_ctx_create(&cx) != MXSIM_OK) return 2;
+        mxsim_tconfig_default(&fixed);
+        const bool ok = mxsim_tconfig_load(cx, &fixed, config) == MXSIM_OK && mxsim_tconfig_validate(cx, &fixed) == MXSIM_OK;
+        if (!ok) std::fprintf(stderr, "%s\n", mxsim_errmsg(cx));
+        mxsim_ctx_destroy(cx);
+        if (!ok) return 2;
+        g_fixed = &fixed;
+        // out.format is not the RTL's: the array ends at its fp32 accumulators (rtl.md section 0)
+        std::printf("%s: %lldx%lld, L=%lld, load_lanes=%lld, G=%lld, II=%lld, latency=%lld; outputs compared as fp32\n",
+                    config, (long long)fixed.array_rows, (long long)fixed.array_cols, (long long)fixed.pe_lanes,
+                    (long long)fixed.load_lanes, (long long)fixed.group_size, (long long)fixed.exp_ii_cycles,
+                    (long long)fixed.exp_latency_cycles);
+    }
     Verdict v;
     int rc = -1;
 #define PE_EXP_(cls, nm, bug)                                                                                      \
