@@ -355,14 +355,19 @@ def test_routing(tmp_path):
     rng = np.random.default_rng(1)
     draws = [len(set(np.concatenate([rng.choice(E, k, replace=False) for _ in range(T)]))) for _ in range(2000)]
     assert abs(np.mean(draws) - E * (1 - (1 - k / E) ** T)) < 0.2
-    cfg = CONFIGS["deepseek-ai/DeepSeek-V3"][0]
+    cfg, P = CONFIGS["deepseek-ai/DeepSeek-V3"]
     L = 61 - 3
-    for routing, want in ((None, {1: 256}), ("balanced", {1: 256}), ("uniform", {2: 93, 1: 70})):
-        text = mxsim.hf.model_from_hf(cfg, ctx=64, batch=T, routing=routing)
-        assert ("routing = uniform" in text) == (routing == "uniform")
-        ops = [o for o in gen(tmp_path, text, str(routing)).ops if o["name"].startswith("expert_down")]
+    for routing, want in ((None, {1: 256}), ("balanced", {1: 256}), ("uniform", {2: 93, 1: 70}),
+                          ("uniform-b3", {2: 1, 1: 22})):
+        batch = 3 if routing == "uniform-b3" else T  # 24 pairs, 256 (1 - (1 - 8/256)^3) = 23.3 run
+        text = mxsim.hf.model_from_hf(cfg, ctx=64, batch=batch, routing=routing and routing.split("-")[0])
+        assert ("routing = uniform" in text) == (routing is not None and routing.startswith("uniform"))
+        tr = gen(tmp_path, text, str(routing))
+        ops = [o for o in tr.ops if o["name"].startswith("expert_down")]
         assert {o["m"]: o["repeat"] // L for o in ops} == want
-        assert sum(o["m"] * o["repeat"] for o in ops) == L * T * k  # every pair runs once
+        assert sum(o["m"] * o["repeat"] for o in ops) == L * batch * k  # every pair runs once
+        # all 256 experts stored once, however the pairs split over ops (the published total)
+        assert weights(tr) == P
     with pytest.raises(ValueError, match="routing: 'random' is not balanced or uniform"):
         mxsim.hf.model_from_hf(cfg, ctx=64, routing="random")
     with pytest.raises(ValueError, match="routing: llama has no mixture of experts"):

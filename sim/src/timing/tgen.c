@@ -126,7 +126,9 @@ static int64_t moe_active(int64_t T, int64_t E, int64_t k, int uniform)
 ** experts, the T k pairs spread as evenly as the counts allow over the act experts that run (each on
 ** floor or ceil of T k / act tokens; the others are idle; moe_active), each expert a (gated) FFN of
 ** width ffn, then the shared expert (width shf, every token) if any.  Every expert's weights are
-** stored: where experts are idle, b_tensors counts them in the memory footprint. */
+** stored: where experts are idle, the first op's b_tensors counts them in the memory footprint
+** (its own experts and the idle ones; a second op's are its repeats), so that the ops' b_tensors
+** add up to L E. */
 static mxsim_status emit_moe(mxsim_ctx *ctx, mxsim_trace *t, int64_t T, int64_t L, int64_t hid, int64_t ffn, int64_t gated,
                              int64_t E, int64_t k, int64_t shf, int uniform)
 {
@@ -145,11 +147,12 @@ static mxsim_status emit_moe(mxsim_ctx *ctx, mxsim_trace *t, int64_t T, int64_t 
             mx_snprintf(nu, sizeof nu, "%s", up);
             mx_snprintf(nd, sizeof nd, "expert_down");
         }
-        const int64_t rep = sat_mul(L, n_exp);
+        const int64_t rep = sat_mul(L, n_exp), stored = sat_mul(L, n_exp + E - act);
+        const int idle = part == 0 && act < E;
         st = emit(ctx, t, MXSIM_OP_GEMM, nu, m, up_n, hid, rep, 0);
-        if (st == MXSIM_OK && act < E) st = mxsim_trace_set_b_tensors(ctx, t, mxsim_trace_count(t) - 1, sat_mul(L, E));
+        if (st == MXSIM_OK && idle) st = mxsim_trace_set_b_tensors(ctx, t, mxsim_trace_count(t) - 1, stored);
         if (st == MXSIM_OK) st = emit(ctx, t, MXSIM_OP_GEMM, nd, m, hid, ffn, rep, 0);
-        if (st == MXSIM_OK && act < E) st = mxsim_trace_set_b_tensors(ctx, t, mxsim_trace_count(t) - 1, sat_mul(L, E));
+        if (st == MXSIM_OK && idle) st = mxsim_trace_set_b_tensors(ctx, t, mxsim_trace_count(t) - 1, stored);
     }
     if (st == MXSIM_OK && shf > 0)
         st = emit(ctx, t, MXSIM_OP_GEMM, gated ? "shared_gate_up" : "shared_up", T, gated ? sat_mul(2, shf) : shf, hid, L, 0);
