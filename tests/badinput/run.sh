@@ -23,12 +23,13 @@ cfg=$src/workloads/configs/small.ini
 tr=$src/traces/bert-base.trace
 n=0
 fails=0
+declare -A tally  # cases by the ID's prefix (before the first '-'): sim/doc/robustness.md section 5 counts them
 
 # bad ID CODE FRAGMENT -- command...
 bad() {
   local id=$1 code=$2 frag=$3; shift 4
   local o rc left
-  n=$((n + 1))
+  n=$((n + 1)); tally[${id%%-*}]=$(( ${tally[${id%%-*}]:-0} + 1 ))
   o=$(timeout 60 "$@" 2>&1 </dev/null); rc=$?
   left=$(ls -A "$out")
   if [ "$rc" -eq 124 ]; then
@@ -613,7 +614,29 @@ if bash -c 'ulimit -v 200000 && exec "$0" --version' "$MXSIM" > /dev/null 2>&1; 
   bad limit-address-space 1 "out of memory" -- bash -c 'ulimit -v 200000 && exec "$0" quantize "$1" -o "$2"' "$MXSIM" "$in/big.npy" "$out/big.npz"
 else  # AddressSanitizer reserves terabytes of address space: it cannot start under ulimit -v
   echo "skip [limit-address-space]: this build cannot start under ulimit -v 200000 (a sanitizer build)"
+  n=$((n + 1)); tally[limit]=$(( ${tally[limit]:-0} + 1 ))  # still a case of the catalogue
 fi
+
+# The catalogue's table in sim/doc/robustness.md: rows "| `p1`, `p2` | a + b | ..." count the cases
+# of each prefix; every prefix run must be in it with its count, and it may name no other.
+doc="$MXSIM_SOURCE_DIR/sim/doc/robustness.md"
+declare -A docn
+while IFS='|' read -r _ c1 c2 _; do
+  mapfile -t ps < <(grep -oE '`[a-z0-9]+`' <<<"$c1" | tr -d '`')
+  mapfile -t cs < <(grep -oE '[0-9]+' <<<"$c2")
+  if [ "${#ps[@]}" -ne "${#cs[@]}" ]; then
+    echo "FAIL [doc] robustness.md row '$c1' has ${#ps[@]} prefixes and ${#cs[@]} counts"; fails=$((fails + 1)); continue
+  fi
+  for i in "${!ps[@]}"; do docn[${ps[$i]}]=${cs[$i]}; done
+done < <(sed -n '/^| ID prefix | cases |/,/^$/p' "$doc" | grep -E '^\| `')
+[ "${#docn[@]}" -gt 0 ] || { echo "FAIL [doc] no catalogue table in $doc"; fails=$((fails + 1)); }
+declare -A seen
+for p in "${!tally[@]}" "${!docn[@]}"; do
+  [ -n "${seen[$p]:-}" ] && continue; seen[$p]=1
+  if [ "${tally[$p]:-0}" != "${docn[$p]:-0}" ]; then
+    echo "FAIL [doc] prefix '$p': robustness.md counts ${docn[$p]:-0} cases, this catalogue has ${tally[$p]:-0}"; fails=$((fails + 1))
+  fi
+done
 
 echo "$n cases, $fails failures"
 [ "$fails" -eq 0 ]
