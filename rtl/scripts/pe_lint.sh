@@ -6,7 +6,7 @@
 set -u
 V=$1 SRC=$2
 command -v "$V" >/dev/null 2>&1 || { echo "pe_lint: verilator not found ($V): skipped"; exit 77; }
-FILES="$SRC/mx_fp32_round.v $SRC/mx_exp_term.v $SRC/mx_fp32_add.v $SRC/mx_exp_unit.v $SRC/mx_booth_lane.v $SRC/mx_dot_booth.v $SRC/mx_pe.v $SRC/mx_delay.v $SRC/mx_array.v"
+FILES="$SRC/mx_fp32_round.v $SRC/mx_exp_term.v $SRC/mx_fp32_add.v $SRC/mx_exp_unit.v $SRC/mx_booth_lane.v $SRC/mx_dot_booth.v $SRC/mx_pe.v $SRC/mx_delay.v $SRC/mx_bf16_out.v $SRC/mx_array.v"
 rc=0 n=0
 lint() { # description, top, then verilator arguments
     local what=$1 top=$2; shift 2
@@ -40,7 +40,7 @@ for l in 1 2 3 4 5 8 16 32; do
 done
 for ns in 1 2 8; do for lm in 0 1 4; do lint "NSH=$ns LAT_MAX=$lm" mx_exp_unit -GNSH=$ns -GLAT_MAX=$lm; done; done
 for dw in 18 21 32; do lint "DW=$dw" mx_exp_unit -GDW=$dw; done
-for bug in RTZ FTZ NO_STALL LANE; do
+for bug in RTZ FTZ NO_STALL LANE BF16_TRUNC; do
     lint "MXSIM_RTL_BUG_$bug" mx_array -DMXSIM_RTL_BUG_$bug -GR=4 -GC=4 -GL=4 -GSHARE=1
 done
 echo "pe_lint: $n configurations, $([ $rc -eq 0 ] && echo all clean || echo FAILED) ($("$V" --version))"

@@ -32,7 +32,7 @@ command -v "$YOSYS" >/dev/null 2>&1 || { echo "synth_pe_area: yosys not found ($
 HERE=$(cd "$(dirname "$0")" && pwd)
 LIB=$HERE/ge.lib
 mkdir -p "$WORK" "$(dirname "$OUT")"
-FILES="$SRC/mx_fp32_round.v $SRC/mx_exp_term.v $SRC/mx_fp32_add.v $SRC/mx_exp_unit.v $SRC/mx_booth_lane.v $SRC/mx_dot_booth.v $SRC/mx_pe.v $SRC/mx_delay.v $SRC/mx_array.v $SRC/mx_exp_unit_syn.v $SRC/mx_array_syn.v"
+FILES="$SRC/mx_fp32_round.v $SRC/mx_exp_term.v $SRC/mx_fp32_add.v $SRC/mx_exp_unit.v $SRC/mx_booth_lane.v $SRC/mx_dot_booth.v $SRC/mx_pe.v $SRC/mx_delay.v $SRC/mx_bf16_out.v $SRC/mx_array.v $SRC/mx_exp_unit_syn.v $SRC/mx_array_syn.v"
 [ -n "$OSU" ] && [ ! -f "$OSU" ] && { echo "synth_pe_area: $OSU not found: OSU flow skipped"; OSU=; }
 
 clog2() { local v=1 n=0; while [ $v -lt "$1" ]; do v=$((v * 2)); n=$((n + 1)); done; echo $n; }

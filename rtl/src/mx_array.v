@@ -23,8 +23,9 @@
 // still in the skew registers or the PEs (the fill/drain of the model), cnt_stall the others
 // (cycles between steps where no beat is released, and the exponent units' tail), cnt_exp_ops
 // the operations issued.  done is high once the fold has ended (until the next start).
-// Drain: rd_data holds the fp32 results of row rd_row, column j in [32j +: 32] (read one row a
-// cycle after done; the model counts no output drain for OS, see sim/doc/rtl.md).
+// Drain: rd_data holds the fp32 results of row rd_row, column j in [32j +: 32], and rd_bf16 the
+// same rounded to bf16 (out.format = bf16; mx_bf16_out) in [16j +: 16] (read one row a cycle
+// after done; the model counts no output drain for OS, see sim/doc/rtl.md).
 // Injected bugs (harness self-test): MXSIM_RTL_BUG_NO_STALL releases steps every t_g cycles (drops
 // the exponent stall); MXSIM_RTL_BUG_LANE drops the last valid lane of a beat of 2+ lanes.
 `default_nettype none
@@ -58,6 +59,7 @@ module mx_array #(
     input  wire [C*8-1:0]     ld_be,
     input  wire [7:0]         rd_row,
     output wire [C*32-1:0]    rd_data,
+    output wire [C*16-1:0]    rd_bf16,
     output wire               done,
     output wire               err,
     output reg  [31:0]        cnt_total,
@@ -206,6 +208,7 @@ module mx_array #(
     generate
         for (gj = 0; gj < C; gj = gj + 1) begin : g_rd
             assign rd_data[gj*32 +: 32] = acc_pe[({24'd0, rd_row} * C + gj) * 32 +: 32];
+            mx_bf16_out u_bf16 (.f(rd_data[gj*32 +: 32]), .b(rd_bf16[gj*16 +: 16]));
         end
     endgenerate
 

@@ -69,6 +69,7 @@ void set_byte(std::vector<uint32_t> &w, int i, uint8_t v)
 
 bool f32_nan(uint32_t b) { return (b & 0x7F800000u) == 0x7F800000u && (b & 0x7FFFFFu) != 0; }
 bool f32_same(uint32_t a, uint32_t b) { return a == b || (f32_nan(a) && f32_nan(b)); }
+bool bf16_nan(uint32_t b) { return (b & 0x7F80u) == 0x7F80u && (b & 0x7Fu) != 0; }
 uint32_t f32_bits(float f)
 {
     uint32_t b;
@@ -478,6 +479,15 @@ template <class M> int run_array(const ArrayModelInfo &mi, int64_t n, uint64_t s
                     if (v.printed++ < 10)
                         std::printf("  MISMATCH cfg %" PRId64 " C[%d,%d]: rtl %08x, mxsim %08x\n", ci, i, j, got, want);
                 }
+                // the bf16 port against the library's output rounding of the same reference
+                const uint32_t gb = (word(m->rd_bf16, j / 2) >> (16 * (j % 2))) & 0xFFFFu;
+                const uint32_t wb16 = mxsim_f32_to_bf16(ref[static_cast<size_t>(i) * c.N + j]);
+                v.checked++;
+                if (!(gb == wb16 || (bf16_nan(gb) && bf16_nan(wb16)))) {
+                    mis++;
+                    if (v.printed++ < 10)
+                        std::printf("  MISMATCH cfg %" PRId64 " C[%d,%d] bf16: rtl %04x, mxsim %04x\n", ci, i, j, gb, wb16);
+                }
             }
         }
         v.bits += mis;
@@ -585,7 +595,7 @@ int main(int argc, char **argv)
         if (!ok) return 2;
         g_fixed = &fixed;
         // out.format is not the RTL's: the array ends at its fp32 accumulators (rtl.md section 0)
-        std::printf("%s: %lldx%lld, L=%lld, load_lanes=%lld, G=%lld, II=%lld, latency=%lld; outputs compared as fp32\n",
+        std::printf("%s: %lldx%lld, L=%lld, load_lanes=%lld, G=%lld, II=%lld, latency=%lld; outputs compared at the fp32 and bf16 drain ports\n",
                     config, (long long)fixed.array_rows, (long long)fixed.array_cols, (long long)fixed.pe_lanes,
                     (long long)fixed.load_lanes, (long long)fixed.group_size, (long long)fixed.exp_ii_cycles,
                     (long long)fixed.exp_latency_cycles);

@@ -298,6 +298,7 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   bad gpu-bench-nul 2 "nul-bench.csv:6: contains a NUL byte" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$in/nul-bench.csv" --quiet
   rm -rf "$out/cg"
   bad gpu-max-mape-before-work 2 "--max-mape: 'abc' is not a positive percentage" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$bench" --quiet --max-mape abc -o "$out/cg"
+  bad gpu-max-mape-hex 2 "--max-mape: '0x10' is not a positive percentage" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$bench" --quiet --max-mape 0x10 -o "$out/cg"
   # a bench of the current kernels (cfg 8 rows) given to the first model: refused, pointing at the cross-card model
   printf 'card,shape,M,N,K,G,method,median_us,rate,unit,ratio\nX,s,16,64,64,32,mxk-gemm-mxint8-cfg8,1,1,TOPS,1\n' > "$in/hopper-bench.csv"
   bad gpu-bench-hopper-kernel 2 "hopper-bench.csv:2: method: kernel 'mxk-gemm-mxint8-cfg8' is not in this model" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$in/hopper-bench.csv" --quiet
@@ -339,6 +340,15 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   bad xcard-no-equals 2 "xc-noeq.ini:9: expected 'key = value'" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc-noeq.ini" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
   { cat "$xc"; echo "sm.count = 132"; } > "$in/xc-dup.ini"
   bad xcard-duplicate 2 "sm.count: duplicate key (first on line 9)" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc-dup.ini" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  # the card file as a file (the reader used fopen/fgets: a FIFO or /dev/zero hung past SIGTERM, a NUL
+  # dropped the rest of its line, 0x84 read as 132)
+  mkfifo "$in/xc.fifo"
+  bad xcard-fifo 2 "xc.fifo: is not a regular file (a FIFO or device)" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc.fifo" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  bad xcard-directory 2 "is a directory, expected a card file" -- "$MXSIM" compare-gpu --trace "$tr" --config "$cfg" --xcard "$in" --power "$src/reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-27-final8/bench_ext_run3.csv" -o "$out/cmp"
+  sed 's/^sm.count = .*/sm.count = 132@ junk/' "$xc" | tr '@' '\000' > "$in/xc-nul.ini"
+  bad xcard-nul 2 "xc-nul.ini:9: contains a NUL byte" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc-nul.ini" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  sed 's/^sm.count = .*/sm.count = 0x84/' "$xc" > "$in/xc-hex.ini"
+  bad xcard-hex 2 "xc-hex.ini:9: sm.count: not a number (decimal)" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc-hex.ini" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
   grep -v '^l2.mb' "$xc" > "$in/xc-nol2.ini"
   bad xcard-l2-missing 2 "xc-nol2.ini: every [datasheet] value is required" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$xc" --to "$h100" --to-card "$in/xc-nol2.ini" -o "$out/cal.csv"
   # compare-gpu --xcard --power: a missing calibrated field (read as 0: NaN or 64x-too-fast times), a
@@ -437,6 +447,23 @@ bad flag-sweep-point-pe-limit-pair 2 "the point array.rows=4096, array.cols=2048
 bad flag-sweep-data-misnamed 2 "data_misnamed/QKV_proj.a.npy: field 'name': no op of" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 --data "$in/data_misnamed" --quiet -o "$out/s.csv"
 bad flag-sweep-data-misnamed-hint 2 "did you mean 'qkv_proj.a.npy'?" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 --data "$in/data_misnamed" --quiet -o "$out/s.csv"
 bad flag-sweep-data-no-op 2 "data_empty': no op of" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 32 --data "$in/data_empty" --quiet -o "$out/s.csv"
+# a --set of a field an axis sets: every point took the axis value and the --set was dropped
+bad flag-sweep-set-vs-group 2 "--group-size 16,32 and --set mx.group_size=64 both set mx.group_size" -- "$MXSIM" sweep --config "$cfg" "$tr" --group-size 16,32 --set mx.group_size=64 --quiet -o "$out/s.csv"
+bad flag-sweep-set-vs-axis 2 "--sweep array.rows=4,8 and --set array.rows=4 both set array.rows" -- "$MXSIM" sweep --config "$cfg" "$tr" --sweep array.rows=4,8 --set array.rows=4 --quiet -o "$out/s.csv"
+bad flag-sweep-set-vs-width 2 "--array-width 8 and --set array.cols=4 both set array.cols" -- "$MXSIM" sweep --config "$cfg" "$tr" --array-width 8 --set array.cols=4 --quiet -o "$out/s.csv"
+# a sweep part edited and its CRC redone: the options and base configuration are checked as the
+# sweep command checks them (a profile of 4 in the options and every point crashed meta_json)
+printf 'mxsim-trace 1\ngemm name=g m=64 n=64 k=256\n' > "$in/part.trace"
+"$MXSIM" sweep --config "$cfg" "$in/part.trace" --group-size 16,32 --quiet --no-accuracy --shard 0/1 -o "$in/one.part"
+python3 "$src/tests/badinput/part_edit.py" "$in/one.part" "$in/prof.part" 4 104 '<q' 4 profile
+bad merge-part-profile 2 "prof.part: corrupt part file (section 'options')" -- "$MXSIM" merge "$in/prof.part" -o "$out/m.csv"
+python3 "$src/tests/badinput/part_edit.py" "$in/one.part" "$in/ovh.part" 4 80 '<d' -1
+bad merge-part-overhead 2 "ovh.part: corrupt part file (section 'options')" -- "$MXSIM" merge "$in/ovh.part" -o "$out/m.csv"
+python3 "$src/tests/badinput/part_edit.py" "$in/one.part" "$in/df.part" 2 48 '<q' 7
+bad merge-part-base 2 "df.part: corrupt part file (section 'base')" -- "$MXSIM" merge "$in/df.part" -o "$out/m.csv"
+# an access trace whose directory is missing: one clear message (a second, generic one followed), and
+# the op buffers freed (LeakSanitizer in the sanitizer build)
+bad out-access-trace-no-dir 1 "cannot create a private directory next to it" -- "$MXSIM" run --config "$cfg" --detail --access-trace "$out/nodir/x.gz" "$in/part.trace"
 # --data with a NaN (its SQNR came out NaN under status "ok"): a float32 [1, 768] .npy written by hand
 mkdir -p "$in/data_nan"
 python3 -c 'import struct,sys; h="{'"'"'descr'"'"': '"'"'<f4'"'"', '"'"'fortran_order'"'"': False, '"'"'shape'"'"': (1, 768), }"; h+=" "*(63-(10+len(h))%64)+"\n"; v=[0.5]*768; v[5]=float("nan"); sys.stdout.buffer.write(b"\x93NUMPY\x01\x00"+struct.pack("<H",len(h))+h.encode()+struct.pack("<768f",*v))' > "$in/data_nan/qkv_proj.a.npy"

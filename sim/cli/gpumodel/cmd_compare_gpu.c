@@ -243,7 +243,7 @@ static int cmd_compare_gpu(const cli_command *c, const cli_args *a, mxsim_ctx *c
     if (o.max_mape) { /* before any work: a bad limit must not leave the reports behind */
         char *e;
         const double lim = strtod(o.max_mape, &e);
-        if (e == o.max_mape || *e || !(lim > 0) || !isfinite(lim))
+        if (e == o.max_mape || *e || !(lim > 0) || !isfinite(lim) || strpbrk(o.max_mape, "xX"))
             return cli_usage("--max-mape: '%s' is not a positive percentage", o.max_mape);
     }
     if (!o.trace && (o.config || o.group_size))

@@ -43,13 +43,55 @@ static double *par_ptr(mxsim_gpu_xparams *p, int c, int k)
 
 /* Reads an xcard INI: [datasheet] keys into d; calibrated keys (mem_eff, CLASS.PAR) into p when
 ** p != NULL (*n_cal counts them).  Returns 0, or 2 after a message. */
+/* The card file as the library's text readers take a file: a regular file (a FIFO or /dev/zero
+** would block or never end), at most 1 MiB, no NUL byte (the rest of its line would be dropped), a
+** UTF-8 byte-order mark skipped.  Returns a stream over the text (fclose frees it), or NULL after
+** printing why. */
+static FILE *xcard_open(const char *path, char **buf)
+{
+    struct stat st;
+    const char *why = NULL;
+    FILE *f = NULL;
+    *buf = NULL;
+    if (stat(path, &st) != 0) why = "cannot open";
+    else if (S_ISDIR(st.st_mode)) why = "is a directory, expected a card file";
+    else if (!S_ISREG(st.st_mode)) why = "is not a regular file (a FIFO or device), expected a card file";
+    else if (st.st_size > (1 << 20)) why = "larger than 1 MiB: not a card file";
+    else if ((*buf = malloc((size_t)st.st_size + 1)) == NULL) why = "out of memory";
+    else if ((f = fopen(path, "rb")) == NULL) why = "cannot open";
+    size_t n = 0;
+    if (!why) {
+        n = fread(*buf, 1, (size_t)st.st_size + 1, f);
+        if (ferror(f) || n != (size_t)st.st_size) why = "changed or unreadable while read (its size disagrees)";
+        fclose(f);
+        f = NULL;
+    }
+    const char *nul = why ? NULL : memchr(*buf, '\0', n);
+    if (nul) {
+        int ln = 1;
+        for (const char *c = *buf; c < nul; c++) ln += *c == '\n';
+        fprintf(stderr, "mxsim %s: error: %s:%d: contains a NUL byte\n", cli_cmd, path, ln);
+    } else if (why) {
+        fprintf(stderr, "mxsim %s: error: %s: %s\n", cli_cmd, path, why);
+    } else {
+        const size_t bom = n >= 3 && !memcmp(*buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
+        /* fmemopen of 0 bytes fails on some libcs: an empty file reads as one empty line */
+        if (n == bom) (*buf)[n++] = '\n';
+        f = fmemopen(*buf + bom, n - bom, "r");
+        if (!f) fprintf(stderr, "mxsim %s: error: %s: out of memory\n", cli_cmd, path);
+    }
+    if (!f) {
+        free(*buf);
+        *buf = NULL;
+    }
+    return f;
+}
+
 int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, int *n_cal, char *name, size_t nn)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "mxsim %s: error: %s: cannot open\n", cli_cmd, path);
-        return CLI_EXIT_USAGE;
-    }
+    char *text;
+    FILE *f = xcard_open(path, &text);
+    if (!f) return CLI_EXIT_USAGE;
     memset(d, 0, sizeof *d);
     if (p) {
         memset(p, 0, sizeof *p);
@@ -142,8 +184,8 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         }
         char *e;
         const double v = strtod(val, &e);
-        if (*e || !isfinite(v)) {
-            fprintf(stderr, "mxsim %s: error: %s:%d: %s: not a number\n", cli_cmd, path, ln, key);
+        if (*e || !isfinite(v) || strpbrk(val, "xX")) { /* decimal only, as every other reader: 0x84 was 132 */
+            fprintf(stderr, "mxsim %s: error: %s:%d: %s: not a number (decimal)\n", cli_cmd, path, ln, key);
             rc = CLI_EXIT_USAGE;
             break;
         }
@@ -232,6 +274,7 @@ int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, 
         }
     }
     fclose(f);
+    free(text);
     for (int c = 0; p && c < MXSIM_GX_NCLASS; c++)
         for (int k = 3; k < NPAR; k++)
             if (k != 5 && k != 6 && !par_used(c, k)) *par_ptr(p, c, k) = *par_ptr(p, c, k < 5 ? 2 : 6);

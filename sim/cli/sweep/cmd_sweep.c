@@ -120,6 +120,19 @@ static int collect_axes(const cli_command *c, const cli_args *a, axis_arg *ax, i
             const char *f = mxsim_sweep_axes_overlap(ax[i].key, ax[j].key);
             if (f) return cli_usage("%s and %s both set %s: give each configuration field one axis", ax[j].label, ax[i].label, f);
         }
+    /* a --set of a field an axis sets: every point took the axis value, the --set was dropped */
+    const char *const *sets;
+    int n_sets = cli_get_list(c, a, "set", &sets);
+    for (int k = 0; k < n_sets; k++) {
+        char key[64];
+        const char *eq = strchr(sets[k], '=');
+        if (!eq || (size_t)(eq - sets[k]) >= sizeof key) continue; /* the configuration's reader names it */
+        snprintf(key, sizeof key, "%.*s", (int)(eq - sets[k]), sets[k]);
+        for (int i = 0; i < *n_ax; i++) {
+            const char *f = mxsim_sweep_axes_overlap(ax[i].key, key);
+            if (f) return cli_usage("%s and --set %s both set %s: give it as an axis or a --set, not both", ax[i].label, sets[k], f);
+        }
+    }
     if (OPT("profile"))
         for (int i = 0; i < *n_ax; i++)
             if (!strcmp(ax[i].key, "numerics.profile"))

@@ -68,6 +68,7 @@ typedef struct {
     char *dir;     /* "<dir of PATH>/.mxsim-acc.XXXXXX", NULL until made */
     char **tmp, **dst;
     int64_t n;
+    int reported;  /* the failure is already printed (the library's context holds no message for it) */
 } acc_set;
 
 static mxsim_status acc_begin(mxsim_ctx *ctx, acc_set *s, const char *path, int64_t n_ops)
@@ -83,7 +84,8 @@ static mxsim_status acc_begin(mxsim_ctx *ctx, acc_set *s, const char *path, int6
     if (mkdtemp(s->dir) == NULL) {
         fprintf(stderr, "mxsim run: error: %s: cannot create a private directory next to it: %s\n", path, strerror(errno));
         free(s->dir);
-        s->dir = NULL;
+        s->dir = NULL; /* acc_end frees tmp and dst */
+        s->reported = 1;
         (void)ctx;
         return MXSIM_E_IO;
     }
@@ -256,8 +258,8 @@ static int cmd_run(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     if (st == MXSIM_OK) st = mxsim_run_table(ctx, &cfg, tr, ops, &tot, &t);
     /* the traces are committed only when the table is ready; the table is written after them */
     if (st == MXSIM_OK && acc.dir && acc.n > 0) st = acc_commit(ctx, &acc);
-    if (acc.dir) acc_end(&acc);
-    rc = st == MXSIM_OK ? cli_emit_table(ctx, t, OPT("format"), OPT("out")) : cli_fail(ctx, st);
+    acc_end(&acc);
+    rc = st == MXSIM_OK ? cli_emit_table(ctx, t, OPT("format"), OPT("out")) : acc.reported ? cli_exit_code(st) : cli_fail(ctx, st);
     mxsim_table_free(t);
     free(ops);
     mxsim_trace_free(tr);

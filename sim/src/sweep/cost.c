@@ -348,7 +348,7 @@ MXSIM_API void mxsim_cost_params_default(mxsim_cost_params *p)
     p->sram_bank_kib = 32; /* buffers as 32 KiB macros (HOR14's 32 KB point; the fit spans 8 KB..1 MB) */
 }
 
-static mxsim_status check_params(mxsim_ctx *ctx, const char *fn, const mxsim_cost_params *p)
+MX_INTERNAL mxsim_status mx_cost_params_check(mxsim_ctx *ctx, const char *fn, const mxsim_cost_params *p)
 {
     mxsim_status st = mx_check_size(ctx, fn, "mxsim_cost_params", p->struct_size, sizeof *p);
     if (st != MXSIM_OK) return st;
@@ -543,7 +543,7 @@ MXSIM_API mxsim_status mxsim_cost_blocks(mxsim_ctx *ctx, const mxsim_tconfig *cf
     mx_clear_err(ctx);
     if (cfg == NULL || p == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_cost_blocks: NULL argument");
     memset(out, 0, sizeof *out);
-    TRY(check_params(ctx, "mxsim_cost_blocks", p));
+    TRY(mx_cost_params_check(ctx, "mxsim_cost_blocks", p));
     if (cfg->acc_mode == MXSIM_ACC_EXACT)
         return mx_fail(ctx, MXSIM_E_INPUT, "mxsim_cost_blocks: the exact accumulator has no block split (fp32 only)");
     TRY(mxsim_node_scaling(ctx, p->node_nm, p->vdd_v, &out->scale));
@@ -576,7 +576,7 @@ MXSIM_API mxsim_status mxsim_cost_area(mxsim_ctx *ctx, const mxsim_tconfig *cfg,
     mx_clear_err(ctx);
     if (cfg == NULL || p == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "mxsim_cost_area: NULL argument");
     memset(out, 0, sizeof *out);
-    TRY(check_params(ctx, "mxsim_cost_area", p));
+    TRY(mx_cost_params_check(ctx, "mxsim_cost_area", p));
     TRY(mxsim_node_scaling(ctx, p->node_nm, p->vdd_v, &out->scale));
     const double sa = out->scale.area_factor, se = out->scale.energy_factor;
     const double n_pe = (double)cfg->array_rows * (double)cfg->array_cols;
@@ -679,7 +679,7 @@ MXSIM_API mxsim_status mxsim_cost_energy(mxsim_ctx *ctx, const mxsim_tconfig *cf
     if (cfg == NULL || p == NULL || area == NULL || st == NULL || out == NULL)
         return mx_fail(ctx, MXSIM_E_ARG, "mxsim_cost_energy: NULL argument");
     memset(out, 0, sizeof *out);
-    TRY(check_params(ctx, "mxsim_cost_energy", p));
+    TRY(mx_cost_params_check(ctx, "mxsim_cost_energy", p));
     mxsim_node_scale sc;
     TRY(mxsim_node_scaling(ctx, p->node_nm, p->vdd_v, &sc));
     const double se = sc.energy_factor;

@@ -644,7 +644,8 @@ static mxsim_status rebuild(mxsim_ctx *ctx, const part *p, mxsim_trace **tr, mxs
     if (st == MXSIM_OK && p->sec[2].n != sizeof base) bad = "base", st = MXSIM_E_INPUT;
     if (st == MXSIM_OK) {
         memcpy(&base, p->sec[2].p, sizeof base);
-        st = mxsim_sweep_create(ctx, &base, sw);
+        if (mxsim_tconfig_validate(ctx, &base) != MXSIM_OK) bad = "base", st = MXSIM_E_INPUT;
+        else st = mxsim_sweep_create(ctx, &base, sw);
     }
     r = p->sec[3];
     int64_t n_axes = st == MXSIM_OK ? get_i64(&r) : 0;
@@ -684,6 +685,18 @@ static mxsim_status rebuild(mxsim_ctx *ctx, const part *p, mxsim_trace **tr, mxs
         o->profile = (int32_t)get_i64(&r);
         if (err || r.bad) bad = "options", st = MXSIM_E_INPUT;
     }
+    /* The CRC finds damage, not an edited part with its CRC redone: every option within the range
+    ** the sweep command accepts, as the per-point checks below rely on them. */
+    mxsim_node_scale scale;
+    if (st == MXSIM_OK &&
+        ((o->accuracy != 0 && o->accuracy != 1) || (o->strict_group != 0 && o->strict_group != 1) ||
+         mxsim_profile_name((mxsim_profile)o->profile) == NULL ||
+         mxsim_profile_name((mxsim_profile)o->acc.profile) == NULL ||
+         (o->acc.acc != MXSIM_ACC_FP32 && o->acc.acc != MXSIM_ACC_EXACT) || o->acc.group_size < 1 ||
+         o->acc.group_size > MXSIM_MAX_GROUP || o->acc.sample_rows < 0 || o->acc.sample_cols < 0 ||
+         mx_cost_params_check(ctx, "merge", &o->cost) != MXSIM_OK ||
+         mxsim_node_scaling(ctx, o->cost.node_nm, o->cost.vdd_v, &scale) != MXSIM_OK))
+        bad = "options", st = MXSIM_E_INPUT;
     r = p->sec[5];
     if (st == MXSIM_OK) {
         info->trace_path = keep[1] = get_str(&r, &err);
