@@ -123,6 +123,8 @@ MX_INTERNAL mxsim_status mx_mx_wrap(mxsim_ctx *ctx, const char *what, mxsim_tens
 MX_INTERNAL mxsim_status mx_acc_check_data_dir(mxsim_ctx *ctx, const char *dir);
 /* The ranges of a mxsim_cost_params (overhead factor, SRAM bank size) and its struct_size; fn names the caller. */
 MX_INTERNAL mxsim_status mx_cost_params_check(mxsim_ctx *ctx, const char *fn, const mxsim_cost_params *p);
+/* What the node's SRAM area factor rests on (for the constants table's footer). */
+MX_INTERNAL const char *mx_node_sram_basis(int node_nm);
 
 /* Formats a shape as "(4, 96)" into buf. */
 MX_INTERNAL const char *mx_shape_str(int ndim, const int64_t *shape, char *buf, size_t len);

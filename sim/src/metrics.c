@@ -30,6 +30,9 @@ MXSIM_API mxsim_status mxsim_compare(mxsim_ctx *ctx, const mxsim_tensor *ref,
         return mx_fail(ctx, MXSIM_E_INPUT, "shape mismatch: reference %s, test %s",
                        mx_shape_str(ref->ndim, ref->shape, s1, sizeof s1),
                        mx_shape_str(test->ndim, test->shape, s2, sizeof s2));
+    if (ref->numel == 0) /* an SQNR of +Inf for no data would read as a perfect match */
+        return mx_fail(ctx, MXSIM_E_INPUT, "nothing to compare: shape %s has no elements",
+                       mx_shape_str(ref->ndim, ref->shape, s1, sizeof s1));
     memset(out, 0, sizeof *out);
     double sig = 0, noise = 0, sum_abs = 0;
     int64_t n_finite = 0, n_inf_err = 0;

@@ -627,6 +627,12 @@ printf 'mxsim-trace1\ngemm name=a m=8 n=8 k=32\n' > "$in/hdr-nospace.trace"
 bad trace-header-no-space 2 "hdr-nospace.trace:1: expected header 'mxsim-trace 1'" -- "$MXSIM" trace check "$in/hdr-nospace.trace"
 printf 'mxsim-trace 1\ngemm name=a m=8 n=8 k=32 group=100000\n' > "$in/grp-big.trace"
 bad trace-group-range 2 "grp-big.trace:2: field 'group': 100000 must be in 1..65536" -- "$MXSIM" trace check "$in/grp-big.trace"
+# operand formats on an op that has none (the timing ignored them: a dequant reads MXINT8)
+printf 'mxsim-trace 1\ndequant name=d m=4 n=64 a=int8\n' > "$in/dq-fmt.trace"
+bad trace-dequant-operand-format 2 "dq-fmt.trace:2: field 'a': only gemm has operand formats" -- "$MXSIM" trace check "$in/dq-fmt.trace"
+# two empty arrays: no SQNR (+Inf read as a perfect match)
+python3 -c 'import sys; h="{'"'"'descr'"'"': '"'"'<f4'"'"', '"'"'fortran_order'"'"': False, '"'"'shape'"'"': (0, 4), }"; h += " " * (63 - (10 + len(h)) % 64) + "\n"; open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + len(h).to_bytes(2, "little") + h.encode())' "$in/empty04.npy"
+bad npy-compare-empty 2 "nothing to compare: shape (0, 4) has no elements" -- "$MXSIM" compare "$in/empty04.npy" "$in/empty04.npy"
 printf 'mxsim-trace 1\n# nothing else\n' > "$in/noops.trace"
 bad run-no-ops 2 "noops.trace: trace has no ops" -- "$MXSIM" run --config "$cfg" "$in/noops.trace" -o "$out/r.csv"
 mkfifo "$in/out.fifo"

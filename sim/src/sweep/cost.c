@@ -337,6 +337,14 @@ MXSIM_API mxsim_status mxsim_node_scaling(mxsim_ctx *ctx, int node_nm, double vd
     return MXSIM_OK;
 }
 
+MX_INTERNAL const char *mx_node_sram_basis(int node_nm)
+{
+    const node_row *r = find_node(node_nm);
+    if (node_nm == 22) return "6T bitcell ratio: Intel 22 nm cell";
+    if (node_nm == 20) return "6T bitcell ratio: interpolated between the 22 and 16 nm cells";
+    return r && r->bitcell_um2 > 0 ? "6T bitcell ratio" : "no bitcell data: the logic area factor";
+}
+
 MXSIM_API void mxsim_cost_params_default(mxsim_cost_params *p)
 {
     if (p == NULL) return;

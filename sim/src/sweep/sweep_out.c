@@ -601,9 +601,10 @@ MXSIM_API mxsim_status mxsim_cost_constants_md(mxsim_ctx *ctx, const mxsim_node_
     }
     if (sc)
         mx_buf_printf(&b, "\nNode scaling (SB17 Stillmaker & Baas 2017, from 45 nm / 0.9 V): node %d nm, Vdd %g V: "
-                          "logic area x%.4g, energy and leakage x%.4g, SRAM area x%.4g (6T bitcell ratio). "
+                          "logic area x%.4g, energy and leakage x%.4g, SRAM area x%.4g (%s). "
                           "DRAM energy is not scaled.\n",
-                      sc->node_nm, sc->vdd_v, sc->area_factor, sc->energy_factor, sc->sram_area_factor);
+                      sc->node_nm, sc->vdd_v, sc->area_factor, sc->energy_factor, sc->sram_area_factor,
+                      mx_node_sram_basis(sc->node_nm));
     *text = mx_buf_take(&b, len);
     return *text ? MXSIM_OK : mx_fail(ctx, MXSIM_E_NOMEM, "cost_constants_md: out of memory");
 }

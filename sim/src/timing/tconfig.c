@@ -224,7 +224,7 @@ static mxsim_status tconfig_set(mxsim_ctx *ctx, mxsim_tconfig *cfg, const char *
         if (!strcmp(value, "1") || !strcmp(value, "true") || !strcmp(value, "yes")) *ifield(cfg, f) = 1;
         else if (!strcmp(value, "0") || !strcmp(value, "false") || !strcmp(value, "no")) *ifield(cfg, f) = 0;
         else
-            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not a boolean (0/1/true/false)",
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': '%s' is not a boolean (0/1, true/false, yes/no)",
                            where, key, value);
         return MXSIM_OK;
     }

@@ -418,6 +418,8 @@ static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, in
         if (seen & (1u << ki)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': given twice", where, tok);
         seen |= 1u << ki;
         if (ki == 3 && kind != MXSIM_OP_GEMM) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'k': only gemm has k", where);
+        if ((ki == 6 || ki == 7) && kind != MXSIM_OP_GEMM) /* the timing ignored it: a dequant reads MXINT8, a quantize bf16 */
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': only gemm has operand formats", where, tok);
         if (ki == 0) {
             if (strlen(v) == 0 || strlen(v) >= sizeof op->name)
                 return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'name': must be 1..63 characters", where);
