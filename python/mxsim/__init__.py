@@ -894,10 +894,19 @@ class Trace:
         self.path = path
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path, config=None):
+        """config (a Config or a configuration file): read the trace as a run on it reads it: a
+        SCALE-Sim topology (.csv) under SCALE-Sim's model (a .cfg, or report.scalesim_compat)
+        takes SCALE-Sim's rules (conv output sizes, depthwise rows; v3's row reading where the
+        configuration times SCALE-Sim 3.0.0).  Without it a topology is read by mxsim's rules.
+        run, memory and sweep given a path read it with their configuration."""
         ctx = _ctx()
         h = ctypes.c_void_p()
-        _check(ctx, lib.mxsim_trace_load(ctx, _req_path("path", path), ctypes.byref(h)))
+        if config is None:
+            _check(ctx, lib.mxsim_trace_load(ctx, _req_path("path", path), ctypes.byref(h)))
+        else:
+            cfg = _config(config, "Trace.load")
+            _check(ctx, lib.mxsim_trace_load_for(ctx, cfg._buf, _req_path("path", path), ctypes.byref(h)))
         return cls(_Owned(h, lib.mxsim_trace_free), os.fsdecode(path))
 
     @classmethod
@@ -1033,10 +1042,12 @@ class Trace:
         return f"Trace({self.source!r}, {len(self)} ops)"
 
 
-def _trace(t):
+def _trace(t, cfg):
+    """t as a Trace; a path is read as a run on cfg reads it (a topology by SCALE-Sim's rules under
+    its model), as the CLI reads it"""
     if t is None:
         raise TypeError("trace: expected a Trace or a path, got None")
-    return t if isinstance(t, Trace) else Trace.load(t)
+    return t if isinstance(t, Trace) else Trace.load(t, config=cfg)
 
 
 # ---- run, cost, report ----------------------------------------------------------------------
@@ -1046,7 +1057,8 @@ def run(config, trace, detail=False):
     with every statistic of the library's statistics table (columns read at run time).
     Ctrl-C (main thread) stops the detailed engine (detail=True) and raises KeyboardInterrupt."""
     _require("timing", "mxsim.run")
-    cfg, tr = _config(config, "mxsim.run"), _trace(trace)
+    cfg = _config(config, "mxsim.run")
+    tr = _trace(trace, cfg)
     detail = _flag("detail", detail)
     ctx = _ctx()
     _check(ctx, lib.mxsim_tconfig_validate(ctx, cfg._buf))
@@ -1098,7 +1110,8 @@ def memory(config, trace, group_sizes=None):
     configuration's group_size; else a list, as repeated --group-size) the weights, KV cache,
     activations and parameters in fp32, bf16 and MXINT8, then the TOTAL rows."""
     _require("timing", "mxsim.memory")
-    cfg, tr = _config(config, "mxsim.memory"), _trace(trace)
+    cfg = _config(config, "mxsim.memory")
+    tr = _trace(trace, cfg)
     if group_sizes is None:
         gs = []
     elif isinstance(group_sizes, (list, tuple)):
@@ -1302,7 +1315,8 @@ def sweep(config, trace, axes, out=None, format=None, threads=None, executor=Non
     The rows' status column says why in any case; check=False leaves it at that.
     Ctrl-C (main thread) cancels a local sweep: KeyboardInterrupt."""
     _require("sweep", "mxsim.sweep")
-    cfg, tr = _config(config, "mxsim.sweep"), _trace(trace)
+    cfg = _config(config, "mxsim.sweep")
+    tr = _trace(trace, cfg)
     check = _flag("check", check)
     try:
         if axes is None or isinstance(axes, (str, bytes)):
@@ -1310,6 +1324,13 @@ def sweep(config, trace, axes, out=None, format=None, threads=None, executor=Non
         axes = dict(axes)
     except (TypeError, ValueError):
         raise TypeError(f"axes: expected a dict of key -> list of values, got {type(axes).__name__}") from None
+    if not isinstance(trace, Trace):  # read once, by cfg's rules: an axis must not change the reading
+        ctx = _ctx()
+        for key in axes:
+            if isinstance(key, str):
+                st = lib.mxsim_trace_axis_reading(ctx, cfg._buf, _req_path("trace", trace), key.encode())
+                if st != 0:
+                    raise MxsimError(st, f"axes[{key!r}]: " + lib.mxsim_errmsg(ctx).decode(errors="replace"))
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise TypeError(f"executor: expected a concurrent.futures.Executor (with submit), got {type(executor).__name__}")
     axes = dict(axes)

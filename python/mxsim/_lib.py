@@ -181,6 +181,8 @@ _protos = {
     "mxsim_trace_op": (P(Top), [c_void_p, c_i64]),
     "mxsim_trace_source": (c_char_p, [c_void_p]),
     "mxsim_trace_load": (ST, [c_void_p, c_char_p, P(c_void_p)]),
+    "mxsim_trace_load_for": (ST, [c_void_p, c_void_p, c_char_p, P(c_void_p)]),
+    "mxsim_trace_axis_reading": (ST, [c_void_p, c_void_p, c_char_p, c_char_p]),
     "mxsim_trace_gen": (ST, [c_void_p, c_char_p, P(c_void_p)]),
     "mxsim_trace_save": (ST, [c_void_p, c_void_p, c_char_p]),
     "mxsim_trace_b_role": (c_int, [c_void_p, c_i64]),
@@ -226,6 +228,8 @@ for _name, (_res, _args) in _protos.items():
     _f.restype = _res
     _f.argtypes = _args
 
+if "mxsim_abi_version" in missing:  # MXSIM_LIBRARY names some other shared library
+    raise ImportError(f"mxsim: {path} is not libmxsim (it has no mxsim_abi_version): set MXSIM_LIBRARY to libmxsim")
 if lib.mxsim_abi_version() != ABI_VERSION:
     raise ImportError(f"mxsim: {path} has ABI version {lib.mxsim_abi_version()}, these bindings follow "
                       f"version {ABI_VERSION}")

@@ -14,6 +14,7 @@ trace of another model.
 """
 import argparse
 import json
+import operator
 import os
 import sys
 import tempfile
@@ -151,6 +152,13 @@ def _clean(text):
     return "".join(c if c >= " " and c != "\x7f" and not "\ud800" <= c <= "\udfff" else "?" for c in str(text))
 
 
+def _index(v):
+    """An integer-like argument (NumPy's too) as an int; anything else unchanged, for _int to refuse."""
+    if v is None or isinstance(v, (bool, int)) or not hasattr(v, "__index__") or getattr(v, "dtype", None) == bool:
+        return v
+    return operator.index(v)
+
+
 def _int(cfg, src, key, default=None, lo=1, hi=MAX_DIM):
     v = cfg.get(key)
     if v is None:  # absent or null: the config class's default
@@ -195,6 +203,8 @@ def model_from_hf(config, mode="decode", ctx=None, seq=None, batch=1, kv_cache=N
         raise ValueError(f"name: {_clean(repr(name))[:60]} is not a one-line text")
     if mode not in ("decode", "prefill"):
         raise ValueError(f"mode: {mode!r} is not decode or prefill")
+    # the counts a caller gives may be NumPy integers (np.int64(100)), as elsewhere in the package
+    ctx, seq, batch = (_index(v) for v in (ctx, seq, batch))
     if mode == "decode" and (ctx is None or seq is not None):
         raise ValueError("decode: give ctx (the cached keys per sequence) and no seq")
     if fam.get("image") and mode == "prefill" and ctx is None:  # the image's patches and [CLS]: the tokens

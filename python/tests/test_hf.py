@@ -557,3 +557,14 @@ def test_flags_and_defaults():
     assert "e_score_correction_bias" in mxsim.hf.model_from_hf(v3, ctx=64)
     assert "e_score_correction_bias" not in mxsim.hf.model_from_hf(dict(v3, topk_method="greedy"), ctx=64)
     assert "e_score_correction_bias 64 26 " in mxsim.hf.model_from_hf(dict(v2, topk_method="noaux_tc"), ctx=64)
+
+
+def test_numpy_integer_arguments():
+    # ctx, seq and batch as NumPy integers, as the rest of the package takes them; a NumPy bool or a float is refused
+    np = pytest.importorskip("numpy")
+    cfg = CONFIGS["meta-llama/Llama-2-7b-hf"][0]
+    assert mxsim.hf.model_from_hf(cfg, ctx=np.int64(100), batch=np.int32(2)) == mxsim.hf.model_from_hf(cfg, ctx=100, batch=2)
+    assert mxsim.hf.model_from_hf(cfg, mode="prefill", seq=np.uint16(7)) == mxsim.hf.model_from_hf(cfg, mode="prefill", seq=7)
+    for bad in (np.bool_(True), 100.0):
+        with pytest.raises(ValueError, match="'ctx': .* is not an integer"):
+            mxsim.hf.model_from_hf(cfg, ctx=bad)

@@ -533,3 +533,37 @@ def test_results_do_not_depend_on_the_decimal_comma_locale(tmp_path, monkeypatch
         assert (mxsim.cost(mxsim.Config(cfg)), mxsim.run(mxsim.Config(cfg), trace)) == ref
     finally:
         locale.setlocale(locale.LC_ALL, old)
+
+
+# ---- 9. a SCALE-Sim topology given as a path is read by the configuration's rules, as the CLI reads it
+
+def test_topology_read_as_configuration_reads_it(tmp_path):
+    # strides9.csv: ConvA 32x32, filter 3x3, strides (2, 1); ConvB 20x30, filter 3x5, strides (1, 3).
+    # SCALE-Sim's output size per dimension is ceil((H - F + s) / s), mxsim's native floor((H - F) / s) + 1
+    topo = os.path.join(ROOT, "tests", "timing", "scalesim", "topologies", "audit", "strides9.csv")
+    ss_cfg = os.path.join(ROOT, "tests", "timing", "scalesim", "configs", "audit", "google_user10.cfg")
+    rows = [(32, 32, 3, 3, 2, 1), (20, 30, 3, 5, 1, 3)]
+    ceil_m = [-(-(h - fh + sh) // sh) * -(-(w - fw + sw) // sw) for h, w, fh, fw, sh, sw in rows]
+    floor_m = [((h - fh) // sh + 1) * ((w - fw) // sw + 1) for h, w, fh, fw, sh, sw in rows]
+    assert (ceil_m, floor_m) == ([480, 180], [450, 162])
+    for cfg, want in ((ss_cfg, ceil_m), (CFG, floor_m)):
+        for rec in (mxsim.run(cfg, topo), mxsim.memory(cfg, topo) and mxsim.run(cfg, mxsim.Trace.load(topo, config=cfg))):
+            assert [r["m"] for r in rec if r["op"] != "TOTAL"] == want
+        cl = json.loads(cli("run", "--config", cfg, "--format", "json", topo))["rows"]
+        assert [r["cycles_total"] for r in mxsim.run(cfg, topo)] == [r["cycles_total"] for r in cl]
+    # without a configuration a topology is read by mxsim's rules
+    assert [op["m"] for op in mxsim.Trace.load(topo).ops] == floor_m
+    # an axis that changes the reading is refused, as the CLI refuses it
+    with pytest.raises(mxsim.MxsimError, match=r"axes\['report.scalesim_compat'\]: .*reads differently under SCALE-Sim's model"):
+        mxsim.sweep(CFG, topo, {"report.scalesim_compat": [0, 1]}, accuracy=False)
+
+
+def test_library_that_is_not_libmxsim():
+    # MXSIM_LIBRARY naming another shared library: the package's ImportError, not an AttributeError
+    import ctypes.util
+    other = ctypes.util.find_library("z")
+    if other is None:
+        pytest.skip("no zlib shared library to stand in for another library")
+    env = dict(os.environ, MXSIM_LIBRARY=other)
+    r = subprocess.run([sys.executable, "-c", "import mxsim"], env=env, capture_output=True, text=True)
+    assert r.returncode != 0 and "ImportError: mxsim: " in r.stderr and "is not libmxsim" in r.stderr, r.stderr

@@ -672,6 +672,20 @@ MXSIM_API mxsim_status mxsim_trace_param(const mxsim_trace *t, int64_t i, const 
 #define MXSIM_IMPORT_SCALESIM_V3 4
 MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *path, int flags,
                                                    mxsim_trace **out);
+/* The import flags a run on cfg reads a SCALE-Sim topology with: SCALE-Sim's rules under its model
+** (report.scalesim_compat: a .cfg or --scalesim-compat), with v3's reading of rows where cfg times
+** SCALE-Sim 3.0.0 (report.scalesim_version); 0 otherwise. */
+MXSIM_API int mxsim_tconfig_import_flags(const mxsim_tconfig *cfg);
+/* Reads a trace as a run on cfg reads it: mxsim_trace_load, except that a topology (.csv) is read
+** with mxsim_tconfig_import_flags(cfg) (`mxsim run`, `sweep` and `memory` read it so). */
+MXSIM_API mxsim_status mxsim_trace_load_for(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const char *path,
+                                            mxsim_trace **out);
+/* A sweep reads its trace once, by the base configuration's rules: MXSIM_E_INPUT when an axis of key
+** (report.scalesim_version or report.scalesim_compat) would read the topology at path differently
+** (conv output sizes, depthwise rows, a 9th value, a Sparsity column); MXSIM_OK for any other key
+** or a path that is not a topology. */
+MXSIM_API mxsim_status mxsim_trace_axis_reading(mxsim_ctx *ctx, const mxsim_tconfig *base, const char *path,
+                                                const char *key);
 /* The text format of t (what mxsim_trace_save writes uncompressed); *text is malloc'd, free it
 ** with mxsim_free. */
 MXSIM_API mxsim_status mxsim_trace_format(mxsim_ctx *ctx, const mxsim_trace *t, char **text,

@@ -63,23 +63,6 @@ static void on_progress(void *user, int64_t done, int64_t total)
     }
 }
 
-/* Whether the topology at path reads to the same ops under import flags fa and fb (neither refuses
-** it, and every op has the same shape); a refusal's message is dropped. */
-static int same_reading(mxsim_ctx *ctx, const char *path, int fa, int fb)
-{
-    mxsim_trace *ta = NULL, *tb = NULL;
-    int same = mxsim_trace_import_scalesim(ctx, path, fa, &ta) == MXSIM_OK &&
-               mxsim_trace_import_scalesim(ctx, path, fb, &tb) == MXSIM_OK && mxsim_trace_count(ta) == mxsim_trace_count(tb);
-    for (int64_t i = 0; same && i < mxsim_trace_count(ta); i++) {
-        const mxsim_top *x = mxsim_trace_op(ta, i), *y = mxsim_trace_op(tb, i);
-        same = x->kind == y->kind && x->m == y->m && x->n == y->n && x->k == y->k && x->repeat == y->repeat;
-    }
-    mxsim_trace_free(ta);
-    mxsim_trace_free(tb);
-    mxsim_ctx_clear_notes(ctx); /* the two reads' notes: the real read below gives its own */
-    return same;
-}
-
 /* One axis as the user gave it: the key, its values and the option that gave it. */
 typedef struct {
     char key[64], label[96];
@@ -213,24 +196,15 @@ static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     /* a topology is read once, by the base configuration's rules: an axis that changes how its rows
     ** read (SCALE-Sim's model or native; 3.0.0 or 2.0.2, rule 4 of architecture.md section 8) is
     ** refused where the two readings of this file differ */
-    const size_t tl = strlen(a->pos[0]);
-    for (int i = 0; i < n_axes && tl > 4 && !strcasecmp(a->pos[0] + tl - 4, ".csv"); i++) {
-        const int ver = !strcmp(axes[i].key, "report.scalesim_version"), compat = !strcmp(axes[i].key, "report.scalesim_compat");
-        if (!ver && !compat) continue;
-        const int v3 = base.scalesim_version == MXSIM_SCALESIM_V3 ? MXSIM_IMPORT_SCALESIM_V3 : 0;
-        if (!same_reading(ctx, a->pos[0], ver ? MXSIM_IMPORT_SCALESIM_MODEL : 0,
-                          ver ? MXSIM_IMPORT_SCALESIM_MODEL | MXSIM_IMPORT_SCALESIM_V3 : MXSIM_IMPORT_SCALESIM_MODEL | v3))
-            return cli_usage("%s: %s reads differently %s (%s), and a sweep reads it once, by the base configuration's "
-                             "rules: sweep each value on its own", axes[i].label, a->pos[0],
-                             ver ? "as SCALE-Sim 3.0.0 and 2.0.2" : "under SCALE-Sim's model and natively",
-                             ver ? "a conv row's 9th value, a Sparsity column" : "conv output sizes, depthwise rows");
-    }
+    for (int i = 0; i < n_axes; i++)
+        if (mxsim_trace_axis_reading(ctx, &base, a->pos[0], axes[i].key) != MXSIM_OK)
+            return cli_usage("%s: %s", axes[i].label, mxsim_errmsg(ctx));
     mxsim_trace *tr = NULL;
     mxsim_sweep *sw = NULL;
     mxsim_table *t = NULL;
     /* a SCALE-Sim topology is read as run reads it: SCALE-Sim's conv rules under its model (the
     ** base configuration's: a .cfg or --scalesim-compat) */
-    if ((st = mxsim_cli_load_trace(ctx, a->pos[0], &base, &tr)) == MXSIM_OK) st = mxsim_sweep_create(ctx, &base, &sw);
+    if ((st = mxsim_trace_load_for(ctx, &base, a->pos[0], &tr)) == MXSIM_OK) st = mxsim_sweep_create(ctx, &base, &sw);
     for (int i = 0; st == MXSIM_OK && i < n_axes; i++) st = mxsim_sweep_add_axis(ctx, sw, axes[i].key, axes[i].values);
     if (st == MXSIM_OK && shard) st = mxsim_sweep_set_shard(ctx, sw, shard_i, shard_n);
     progress pr = {isatty(2), OPT("quiet") != NULL, now_s(), -1};

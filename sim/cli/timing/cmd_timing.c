@@ -164,24 +164,12 @@ static void acc_end(acc_set *s)
 
 /* A .csv (any case: SCALE-Sim's own files are lower case, a user's may not be) is a SCALE-Sim
 ** topology (flags: MXSIM_IMPORT_*), anything else an mxsim trace. */
+/* `trace check/cat/convert`: the import flags come from the command's own options */
 static mxsim_status load_any(mxsim_ctx *ctx, const char *path, int flags, mxsim_trace **t)
 {
     size_t L = strlen(path);
     if (L > 4 && !strcasecmp(path + L - 4, ".csv")) return mxsim_trace_import_scalesim(ctx, path, flags, t);
     return mxsim_trace_load(ctx, path, t);
-}
-
-/* A topology under SCALE-Sim's model (a .cfg or --scalesim-compat) takes its rules, and v3's reading
-** of rows where the configuration times SCALE-Sim v3 */
-static int import_flags(const mxsim_tconfig *cfg)
-{
-    if (!cfg->scalesim_compat) return 0;
-    return MXSIM_IMPORT_SCALESIM_MODEL | (cfg->scalesim_version == MXSIM_SCALESIM_V3 ? MXSIM_IMPORT_SCALESIM_V3 : 0);
-}
-
-mxsim_status mxsim_cli_load_trace(mxsim_ctx *ctx, const char *path, const mxsim_tconfig *cfg, mxsim_trace **t)
-{
-    return load_any(ctx, path, import_flags(cfg), t);
 }
 
 static int cmd_run(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
@@ -220,7 +208,7 @@ static int cmd_run(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     if ((rc = mxsim_cli_build_config(c, a, ctx, &cfg))) return rc;
     mxsim_trace *tr = NULL;
     /* a SCALE-Sim topology under SCALE-Sim's model (a .cfg or --scalesim-compat) takes its rules */
-    mxsim_status st = load_any(ctx, a->pos[0], import_flags(&cfg), &tr);
+    mxsim_status st = mxsim_trace_load_for(ctx, &cfg, a->pos[0], &tr);
     if (st != MXSIM_OK) return cli_fail(ctx, st);
     int64_t n = mxsim_trace_count(tr);
     if (n < 1) { /* a table of zeros would read as a free workload; sweep refuses it the same way */
@@ -300,7 +288,7 @@ static int cmd_memory(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     }
     mxsim_trace *tr = NULL;
     mxsim_table *t = NULL;
-    mxsim_status st = load_any(ctx, a->pos[0], import_flags(&cfg), &tr);
+    mxsim_status st = mxsim_trace_load_for(ctx, &cfg, a->pos[0], &tr);
     if (st == MXSIM_OK) st = mxsim_memory_table(ctx, &cfg, tr, groups, ng, &t);
     rc = st == MXSIM_OK ? cli_emit_table(ctx, t, OPT("format"), OPT("out")) : cli_fail(ctx, st);
     mxsim_table_free(t);

@@ -5,7 +5,4 @@
 extern const cli_command mxsim_cmd_run, mxsim_cmd_trace, mxsim_cmd_config, mxsim_cmd_memory;
 /* The configuration of --config, --set (and run's shorthands): shared with sweep and cost. */
 int mxsim_cli_build_config(const cli_command *c, const cli_args *a, mxsim_ctx *ctx, mxsim_tconfig *cfg);
-/* TRACE as run reads it: a .csv (any case) is a SCALE-Sim topology, read with SCALE-Sim's rules
-** when cfg is in SCALE-Sim's model (a .cfg or --scalesim-compat); anything else an mxsim trace. */
-mxsim_status mxsim_cli_load_trace(mxsim_ctx *ctx, const char *path, const mxsim_tconfig *cfg, mxsim_trace **t);
 #endif

@@ -533,6 +533,57 @@ static mxsim_status close_text_trace(mxsim_status st, char *buf, mxsim_trace *t,
     return st;
 }
 
+MXSIM_API int mxsim_tconfig_import_flags(const mxsim_tconfig *cfg)
+{
+    if (cfg == NULL || !cfg->scalesim_compat) return 0;
+    return MXSIM_IMPORT_SCALESIM_MODEL | (cfg->scalesim_version == MXSIM_SCALESIM_V3 ? MXSIM_IMPORT_SCALESIM_V3 : 0);
+}
+
+MXSIM_API mxsim_status mxsim_trace_load_for(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const char *path, mxsim_trace **out)
+{
+    mx_clear_err(ctx);
+    if (cfg == NULL || path == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_load_for: NULL");
+    if (is_topology_path(path)) {
+        *out = NULL;
+        return mxsim_trace_import_scalesim(ctx, path, mxsim_tconfig_import_flags(cfg), out);
+    }
+    return mxsim_trace_load(ctx, path, out);
+}
+
+/* Whether the topology at path reads to the same ops under import flags fa and fb (neither refuses
+** it, and every op has the same shape); the two reads' notes and errors are dropped. */
+static int same_reading(mxsim_ctx *ctx, const char *path, int fa, int fb)
+{
+    mxsim_trace *ta = NULL, *tb = NULL;
+    int same = mxsim_trace_import_scalesim(ctx, path, fa, &ta) == MXSIM_OK &&
+               mxsim_trace_import_scalesim(ctx, path, fb, &tb) == MXSIM_OK && mxsim_trace_count(ta) == mxsim_trace_count(tb);
+    for (int64_t i = 0; same && i < mxsim_trace_count(ta); i++) {
+        const mxsim_top *x = mxsim_trace_op(ta, i), *y = mxsim_trace_op(tb, i);
+        same = x->kind == y->kind && x->m == y->m && x->n == y->n && x->k == y->k && x->repeat == y->repeat;
+    }
+    mxsim_trace_free(ta);
+    mxsim_trace_free(tb);
+    mxsim_ctx_clear_notes(ctx);
+    mx_clear_err(ctx);
+    return same;
+}
+
+MXSIM_API mxsim_status mxsim_trace_axis_reading(mxsim_ctx *ctx, const mxsim_tconfig *base, const char *path, const char *key)
+{
+    mx_clear_err(ctx);
+    if (base == NULL || path == NULL || key == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_axis_reading: NULL");
+    const int ver = !strcmp(key, "report.scalesim_version"), compat = !strcmp(key, "report.scalesim_compat");
+    if ((!ver && !compat) || !is_topology_path(path)) return MXSIM_OK;
+    const int v3 = base->scalesim_version == MXSIM_SCALESIM_V3 ? MXSIM_IMPORT_SCALESIM_V3 : 0;
+    if (same_reading(ctx, path, ver ? MXSIM_IMPORT_SCALESIM_MODEL : 0,
+                     ver ? MXSIM_IMPORT_SCALESIM_MODEL | MXSIM_IMPORT_SCALESIM_V3 : MXSIM_IMPORT_SCALESIM_MODEL | v3))
+        return MXSIM_OK;
+    return mx_fail(ctx, MXSIM_E_INPUT,
+                   "%s reads differently %s (%s), and a sweep reads it once, by the base configuration's rules: "
+                   "sweep each value on its own", path, ver ? "as SCALE-Sim 3.0.0 and 2.0.2" : "under SCALE-Sim's model and natively",
+                   ver ? "a conv row's 9th value, a Sparsity column" : "conv output sizes, depthwise rows");
+}
+
 MXSIM_API mxsim_status mxsim_trace_load(mxsim_ctx *ctx, const char *path, mxsim_trace **out)
 {
     mx_clear_err(ctx);
