@@ -83,6 +83,8 @@ bad npz-is-npy 2 "not a ZIP/.npz archive" -- "$MXSIM" gemm "$F/truncated.npy" "$
 printf 'mxsim-trace 1\ngemm name=a m=1\0 n=1 k=32\n' > "$in/nul.trace"
 printf 'mxsim-trace 1\ngemm name=a m=2147483649 n=1 k=32\n' > "$in/dim.trace"
 printf 'mxsim-trace 1\ngemm name=a m=2147483648 n=2147483648 k=2147483648 repeat=1099511627776\n' > "$in/overflow.trace"
+# just above the limit: the message's value must show it above (2.5e+17 read as equal to it)
+printf 'mxsim-trace 1\ngemm name=a m=250000001 n=31250000 k=32\n' > "$in/just-over.trace"
 printf 'mxsim-trace 1\ngemm name=a m=524288 n=524288 k=524288\n' > "$in/tiles.trace"
 "$MXSIM" trace convert "$tr" "$in/ok.trace.gz" || { echo "FAIL: cannot make a .gz trace"; fails=$((fails + 1)); }
 head -c 60 "$in/ok.trace.gz" > "$in/truncated.trace.gz"
@@ -100,7 +102,8 @@ bad trace-gz-truncated 2 "truncated gzip stream" -- "$MXSIM" run --config "$cfg"
 bad trace-gz-no-trailer 2 "truncated gzip stream" -- "$MXSIM" trace convert "$in/no_trailer.trace.gz" "$out/x.trace"
 bad trace-gz-corrupt 2 "gzip stream" -- "$MXSIM" trace check "$in/corrupt.trace.gz"
 bad trace-dim 2 "field 'm': 2147483649 must be in 1..2147483648" -- "$MXSIM" trace check "$in/dim.trace"
-bad trace-overflow 2 "m*n*k*repeat (MACs) = 1.09e+40 is above the counters' limit of 2.5e17" -- "$MXSIM" run --config "$cfg" "$in/overflow.trace" -o "$out/r.csv"
+bad trace-overflow 2 "m*n*k*repeat (MACs) = 1.088903574e+40 is above the counters' limit of 2.5e17" -- "$MXSIM" run --config "$cfg" "$in/overflow.trace" -o "$out/r.csv"
+bad trace-overflow-just-over 2 "m*n*k*repeat (MACs) = 2.50000001e+17 is above the counters' limit of 2.5e17" -- "$MXSIM" run --config "$cfg" "$in/just-over.trace" -o "$out/r.csv"
 # 2^57 MACs in about 2^40 tiles: no tile-count limit, the analytic engine crosses identical tiles in periods (issue 14)
 bad trace-many-tiles 0 "TOTAL" -- "$MXSIM" run --config "$cfg" "$in/tiles.trace"
 bad trace-directory 2 "is a directory, expected a regular file" -- "$MXSIM" run --config "$cfg" "$in" -o "$out/r.csv"

@@ -74,7 +74,7 @@ mxsim_status mx_top_resolve(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsi
     double n_pad = op->kind != MXSIM_OP_GEMM && r->mx ? (double)(mx_t_ceil_div(r->n, r->g) * r->g) : (double)r->n;
     double macs = (double)r->m * n_pad * (double)r->k * (double)r->repeat;
     if (macs > 4e18 / 16)
-        return mx_fail(ctx, MXSIM_E_LIMIT, "%s: %s = %.3g is above the counters' limit of 2.5e17", where,
+        return mx_fail(ctx, MXSIM_E_LIMIT, "%s: %s = %.10g is above the counters' limit of 2.5e17", where,
                        op->kind == MXSIM_OP_GEMM ? "m*n*k*repeat (MACs)" : "m*n*repeat (elements)", macs);
     return MXSIM_OK;
 }
