@@ -707,7 +707,7 @@ typedef enum {
     MXSIM_AGG_SUM = 0,       /* summed (and multiplied by an op's repeat count) */
     MXSIM_AGG_FOLD_MEAN = 1, /* mean weighted by n_folds */
     MXSIM_AGG_RECOMPUTE = 2, /* derived again from the summed counts and the configuration */
-    MXSIM_AGG_PER_OP = 3     /* a property of one op; 0 in a TOTAL */
+    MXSIM_AGG_PER_OP = 3     /* a property of one op; a TOTAL row: null in run tables, 0 in sweeps */
 } mxsim_agg;
 
 /* The one list of timing statistics.  X(ctype, member, column, unit, scale, kinds, agg, brief,
@@ -773,11 +773,11 @@ typedef enum {
     X(int64_t, n_dram_requests, "n_dram_requests", "requests", 1, MXSIM_KINDS_ALL, SUM, 0, -1,     \
       "DRAM requests (each pays dram.latency_cycles)")                                             \
     X(int64_t, tile_m, "tile_m", "elements", 1, MXSIM_KINDS_ALL, PER_OP, 0, -1,                    \
-      "tile rows of the op (0 in a TOTAL)")                                                        \
+      "tile rows of the op (a TOTAL: empty in run, 0 in sweep)")                                                        \
     X(int64_t, tile_n, "tile_n", "elements", 1, MXSIM_KINDS_ALL, PER_OP, 0, -1,                    \
-      "tile columns of the op (0 in a TOTAL)")                                                     \
+      "tile columns of the op (a TOTAL: empty in run, 0 in sweep)")                                                     \
     X(int64_t, tile_k, "tile_k", "elements", 1, MXSIM_KINDS_ALL, PER_OP, 0, -1,                    \
-      "tile depth of the op (0 in a TOTAL)")                                                       \
+      "tile depth of the op (a TOTAL: empty in run, 0 in sweep)")                                                       \
     X(int64_t, n_tiles, "n_tiles", "tiles", 1, MXSIM_KINDS_ALL, SUM, 0, -1, "tiles executed")      \
     X(int64_t, n_folds, "n_folds", "folds", 1, MXSIM_KINDS_GEMM, SUM, 0, -1,                       \
       "array folds (mappings of a tile onto the PEs)")                                             \
