@@ -858,6 +858,8 @@ def _config(c, what=None):
     if c is None and what is not None:
         raise TypeError(f"config: {what} needs a configuration (a Config or a path), got None (the CLI's "
                         f"`mxsim {what.split('.')[-1]}` requires --config; mxsim.Config() is the default one)")
+    if c is not None and not isinstance(c, (Config, str, bytes, os.PathLike)):
+        raise TypeError(f"config: expected a Config or a path, got {type(c).__name__} {c!r:.40}")
     return c if isinstance(c, Config) else Config(c)
 
 
@@ -1045,8 +1047,8 @@ class Trace:
 def _trace(t, cfg):
     """t as a Trace; a path is read as a run on cfg reads it (a topology by SCALE-Sim's rules under
     its model), as the CLI reads it"""
-    if t is None:
-        raise TypeError("trace: expected a Trace or a path, got None")
+    if not isinstance(t, (Trace, str, bytes, os.PathLike)):
+        raise TypeError(f"trace: expected a Trace or a path, got {'None' if t is None else type(t).__name__ + f' {t!r:.40}'}")
     return t if isinstance(t, Trace) else Trace.load(t, config=cfg)
 
 

@@ -567,3 +567,11 @@ def test_library_that_is_not_libmxsim():
     env = dict(os.environ, MXSIM_LIBRARY=other)
     r = subprocess.run([sys.executable, "-c", "import mxsim"], env=env, capture_output=True, text=True)
     assert r.returncode != 0 and "ImportError: mxsim: " in r.stderr and "is not libmxsim" in r.stderr, r.stderr
+
+
+def test_argument_names_in_type_errors():
+    # a wrong type names the argument it was given as (both said "path: expected a path")
+    with pytest.raises(TypeError, match=r"^config: expected a Config or a path, got int 123"):
+        mxsim.run(123, TRACE)
+    with pytest.raises(TypeError, match=r"^trace: expected a Trace or a path, got int 123"):
+        mxsim.run(CFG, 123)
