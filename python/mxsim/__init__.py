@@ -667,7 +667,7 @@ def compare(ref, test, dtype=None):
     elements, bit_mismatches, nan_mismatches, sqnr_db, max_abs_err, max_rel_err, mean_abs_err, the
     columns of `mxsim compare` (one table in the library, mxsim_compare_table: names, units and docs
     in compare_columns()).  Non-finite results are real floats here (sqnr_db inf: every pair equal;
-    -inf: a NaN or inf met another value).
+    -inf: a NaN or inf met another value).  Arrays of no elements are refused (MxsimError).
     The library compares in float32 only (the CLI refuses a '<f8' .npy): a float64 or integer
     input is taken only when each value is exact in float32, else ValueError naming the value
     (1.0 against 1.0 + 1e-12 would otherwise report no mismatch)."""
@@ -1329,8 +1329,9 @@ def sweep(config, trace, axes, out=None, format=None, threads=None, executor=Non
     if not isinstance(trace, Trace):  # read once, by cfg's rules: an axis must not change the reading
         ctx = _ctx()
         for key in axes:
-            if isinstance(key, str):
-                st = lib.mxsim_trace_axis_reading(ctx, cfg._buf, _req_path("trace", trace), key.encode())
+            if isinstance(key, (str, bytes)):
+                kb = key.encode() if isinstance(key, str) else key
+                st = lib.mxsim_trace_axis_reading(ctx, cfg._buf, _req_path("trace", trace), kb)
                 if st != 0:
                     raise MxsimError(st, f"axes[{key!r}]: " + lib.mxsim_errmsg(ctx).decode(errors="replace"))
     if executor is not None and not callable(getattr(executor, "submit", None)):

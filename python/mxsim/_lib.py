@@ -12,7 +12,7 @@ import os
 import shutil
 import subprocess
 
-ABI_VERSION = 6  # MXSIM_ABI_VERSION of the header these declarations follow
+ABI_VERSION = 7  # MXSIM_ABI_VERSION of the header these declarations follow
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -68,8 +68,10 @@ extern "C" {
 ** mxsim_gpu_xscore.uncalibrated, mxsim_gpu_xclass_of(method, M, N, K, G, build).
 ** 4: mxsim_gpu_xparams.launch_floor_us (the struct grows).
 ** 5: mxsim_tstats holds time_us (microseconds, one division), where it held seconds.
-** 6: mxsim_tconfig.scalesim_version and mxsim_tstats.dram_floor (both structs grow). */
-#define MXSIM_ABI_VERSION 6
+** 6: mxsim_tconfig.scalesim_version and mxsim_tstats.dram_floor (both structs grow).
+** 7: no layout change; functions the Python bindings need were added (mxsim_trace_load_for,
+** mxsim_trace_axis_reading), so a library without them must not load under the same number. */
+#define MXSIM_ABI_VERSION 7
 
 /* ---------------------------------------------------------------------------------------------
 ** Status codes.  (symbol, text); the order is ABI: append only.
@@ -353,6 +355,7 @@ typedef struct {
     ** infinities are no error) has an infinite error: then sqnr_db = -Inf and the three errors +Inf. */
 } mxsim_error_stats;
 
+/* Tensors of no elements are MXSIM_E_INPUT (an SQNR of +Inf would read as a perfect match). */
 MXSIM_API mxsim_status mxsim_compare(mxsim_ctx *ctx, const mxsim_tensor *ref,
                                      const mxsim_tensor *test, mxsim_error_stats *out);
 

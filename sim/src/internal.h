@@ -123,6 +123,10 @@ MX_INTERNAL mxsim_status mx_mx_wrap(mxsim_ctx *ctx, const char *what, mxsim_tens
 MX_INTERNAL mxsim_status mx_acc_check_data_dir(mxsim_ctx *ctx, const char *dir);
 /* The ranges of a mxsim_cost_params (overhead factor, SRAM bank size) and its struct_size; fn names the caller. */
 MX_INTERNAL mxsim_status mx_cost_params_check(mxsim_ctx *ctx, const char *fn, const mxsim_cost_params *p);
+/* Every configuration field within its own range (an enumeration names a choice), without the
+** cross-field checks of mxsim_tconfig_validate: a sweep's base may be an invalid point that no
+** point of the sweep is (its axes set the fields that make it so). */
+MX_INTERNAL mxsim_status mx_tconfig_check_ranges(mxsim_ctx *ctx, const mxsim_tconfig *cfg);
 /* What the node's SRAM area factor rests on (for the constants table's footer). */
 MX_INTERNAL const char *mx_node_sram_basis(int node_nm);
 

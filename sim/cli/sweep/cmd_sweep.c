@@ -116,6 +116,10 @@ static int collect_axes(const cli_command *c, const cli_args *a, axis_arg *ax, i
             if (f) return cli_usage("%s and --set %s both set %s: give it as an axis or a --set, not both", ax[i].label, sets[k], f);
         }
     }
+    if (OPT("scalesim-compat"))
+        for (int i = 0; i < *n_ax; i++)
+            if (!strcmp(ax[i].key, "report.scalesim_compat"))
+                return cli_usage("--scalesim-compat and %s both set report.scalesim_compat: give one", ax[i].label);
     if (OPT("profile"))
         for (int i = 0; i < *n_ax; i++)
             if (!strcmp(ax[i].key, "numerics.profile"))

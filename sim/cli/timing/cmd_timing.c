@@ -140,6 +140,7 @@ static mxsim_status acc_commit(mxsim_ctx *ctx, acc_set *s)
         if (read_all(s->tmp[i], &data[i], &lens[i]) != 0) {
             fprintf(stderr, "mxsim run: error: %s: cannot read the access trace back: %s\n", s->tmp[i], strerror(errno));
             st = MXSIM_E_IO;
+            s->reported = 1;
         }
     if (st == MXSIM_OK)
         st = mxsim_files_write(ctx, (size_t)s->n, (const char *const *)s->dst, (const void *const *)data, lens);

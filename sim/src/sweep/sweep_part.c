@@ -644,7 +644,7 @@ static mxsim_status rebuild(mxsim_ctx *ctx, const part *p, mxsim_trace **tr, mxs
     if (st == MXSIM_OK && p->sec[2].n != sizeof base) bad = "base", st = MXSIM_E_INPUT;
     if (st == MXSIM_OK) {
         memcpy(&base, p->sec[2].p, sizeof base);
-        if (mxsim_tconfig_validate(ctx, &base) != MXSIM_OK) bad = "base", st = MXSIM_E_INPUT;
+        if (mx_tconfig_check_ranges(ctx, &base) != MXSIM_OK) bad = "base", st = MXSIM_E_INPUT;
         else st = mxsim_sweep_create(ctx, &base, sw);
     }
     r = p->sec[3];

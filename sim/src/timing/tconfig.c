@@ -312,10 +312,8 @@ MXSIM_API const char *mxsim_tconfig_format(const mxsim_tconfig *cfg, int i, char
     return buf;
 }
 
-MXSIM_API mxsim_status mxsim_tconfig_validate(mxsim_ctx *ctx, const mxsim_tconfig *cfg)
+MX_INTERNAL mxsim_status mx_tconfig_check_ranges(mxsim_ctx *ctx, const mxsim_tconfig *cfg)
 {
-    mx_clear_err(ctx);
-    if (cfg == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_validate: NULL");
     for (int i = 0; i < N_FIELDS; i++) {
         const field *f = &k_fields[i];
         double v = f->type == F_REAL ? *rfield((mxsim_tconfig *)cfg, f) : (double)*ifield((mxsim_tconfig *)cfg, f);
@@ -323,6 +321,15 @@ MXSIM_API mxsim_status mxsim_tconfig_validate(mxsim_ctx *ctx, const mxsim_tconfi
             return mx_fail(ctx, MXSIM_E_INPUT, "config: field '%s': %g out of range %g..%g", f->pub.name,
                            v, f->pub.lo, f->pub.hi);
     }
+    return MXSIM_OK;
+}
+
+MXSIM_API mxsim_status mxsim_tconfig_validate(mxsim_ctx *ctx, const mxsim_tconfig *cfg)
+{
+    mx_clear_err(ctx);
+    if (cfg == NULL) return mx_fail(ctx, MXSIM_E_ARG, "tconfig_validate: NULL");
+    mxsim_status rst = mx_tconfig_check_ranges(ctx, cfg);
+    if (rst != MXSIM_OK) return rst;
     /* the engines would otherwise round the bandwidth (dram.c) or floor it (scalesim.c) */
     mxsim_status bst = bw_compat_check(ctx, cfg, "config");
     if (bst == MXSIM_OK) bst = bw_step_check(ctx, cfg->dram_bw_bytes_per_cycle, "config");

@@ -111,6 +111,8 @@ MXSIM_API mxsim_status mxsim_trace_append(mxsim_ctx *ctx, mxsim_trace *t, const 
     /* G need not divide the grouped dim (k, or n of a dequant/quantize): the engine pads */
     if (op->a_fmt < -1 || op->a_fmt > 1 || op->b_fmt < -1 || op->b_fmt > 1 || op->out_fmt < -1 || op->out_fmt > 2)
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: bad format code", where);
+    if (op->kind != MXSIM_OP_GEMM && (op->a_fmt >= 0 || op->b_fmt >= 0)) /* the text reader refuses a=/b= on them too */
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': only gemm has operand formats", where, op->a_fmt >= 0 ? "a" : "b");
     if (t->n == t->cap) {
         int64_t nc = t->cap ? t->cap * 2 : 64;
         mxsim_top *p = realloc(t->ops, (size_t)nc * sizeof *p);
@@ -550,20 +552,28 @@ MXSIM_API mxsim_status mxsim_trace_load_for(mxsim_ctx *ctx, const mxsim_tconfig 
     return mxsim_trace_load(ctx, path, out);
 }
 
-/* Whether the topology at path reads to the same ops under import flags fa and fb (neither refuses
-** it, and every op has the same shape); the two reads' notes and errors are dropped. */
+/* Whether the topology at path reads to the same ops under import flags fa and fb: a file that fa
+** (the base configuration's reading) refuses counts as the same (the real read names its fault);
+** one that only fb refuses, or that reads to other shapes, does not.  The two reads' notes and
+** errors are dropped; the notes ctx held before are kept. */
 static int same_reading(mxsim_ctx *ctx, const char *path, int fa, int fb)
 {
+    char kept[sizeof ctx->notes];
+    const unsigned lost = ctx->n_notes_lost;
+    mx_snprintf(kept, sizeof kept, "%s", ctx->notes);
     mxsim_trace *ta = NULL, *tb = NULL;
-    int same = mxsim_trace_import_scalesim(ctx, path, fa, &ta) == MXSIM_OK &&
-               mxsim_trace_import_scalesim(ctx, path, fb, &tb) == MXSIM_OK && mxsim_trace_count(ta) == mxsim_trace_count(tb);
-    for (int64_t i = 0; same && i < mxsim_trace_count(ta); i++) {
-        const mxsim_top *x = mxsim_trace_op(ta, i), *y = mxsim_trace_op(tb, i);
-        same = x->kind == y->kind && x->m == y->m && x->n == y->n && x->k == y->k && x->repeat == y->repeat;
+    int same = mxsim_trace_import_scalesim(ctx, path, fa, &ta) != MXSIM_OK;
+    if (!same) {
+        same = mxsim_trace_import_scalesim(ctx, path, fb, &tb) == MXSIM_OK && mxsim_trace_count(ta) == mxsim_trace_count(tb);
+        for (int64_t i = 0; same && i < mxsim_trace_count(ta); i++) {
+            const mxsim_top *x = mxsim_trace_op(ta, i), *y = mxsim_trace_op(tb, i);
+            same = x->kind == y->kind && x->m == y->m && x->n == y->n && x->k == y->k && x->repeat == y->repeat;
+        }
     }
     mxsim_trace_free(ta);
     mxsim_trace_free(tb);
-    mxsim_ctx_clear_notes(ctx);
+    memcpy(ctx->notes, kept, sizeof kept);
+    ctx->n_notes_lost = lost;
     mx_clear_err(ctx);
     return same;
 }
@@ -574,10 +584,13 @@ MXSIM_API mxsim_status mxsim_trace_axis_reading(mxsim_ctx *ctx, const mxsim_tcon
     if (base == NULL || path == NULL || key == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_axis_reading: NULL");
     const int ver = !strcmp(key, "report.scalesim_version"), compat = !strcmp(key, "report.scalesim_compat");
     if ((!ver && !compat) || !is_topology_path(path)) return MXSIM_OK;
+    /* the base configuration's reading against the other one the axis gives (a version axis on a
+    ** native base: the two versions' readings, which a compat axis beside it would reach) */
+    const int base_flags = mxsim_tconfig_import_flags(base);
     const int v3 = base->scalesim_version == MXSIM_SCALESIM_V3 ? MXSIM_IMPORT_SCALESIM_V3 : 0;
-    if (same_reading(ctx, path, ver ? MXSIM_IMPORT_SCALESIM_MODEL : 0,
-                     ver ? MXSIM_IMPORT_SCALESIM_MODEL | MXSIM_IMPORT_SCALESIM_V3 : MXSIM_IMPORT_SCALESIM_MODEL | v3))
-        return MXSIM_OK;
+    const int fa = ver && !base_flags ? MXSIM_IMPORT_SCALESIM_MODEL : base_flags;
+    const int fb = ver ? fa ^ MXSIM_IMPORT_SCALESIM_V3 : base_flags ? 0 : MXSIM_IMPORT_SCALESIM_MODEL | v3;
+    if (same_reading(ctx, path, fa, fb)) return MXSIM_OK;
     return mx_fail(ctx, MXSIM_E_INPUT,
                    "%s reads differently %s (%s), and a sweep reads it once, by the base configuration's rules: "
                    "sweep each value on its own", path, ver ? "as SCALE-Sim 3.0.0 and 2.0.2" : "under SCALE-Sim's model and natively",
