@@ -10,12 +10,12 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${MXK_BUILD:-/tmp/mxsim_gpu_build}
-card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr ' ' '-')
-DEST=${1:-${OUT:-$ROOT/reports/gpu/${card:-gpu}-$(date +%Y-%m-%d)}}
 . "$ROOT/kernels/tools/session_lib.sh"
+card=$(card_dir_name)
+DEST=${1:-${OUT:-$ROOT/reports/gpu/${card:-gpu}-$(date +%Y-%m-%d)}}
 session_start "$DEST" session.log
 stamp "== machine"
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit --format=csv
+nvidia-smi -i "$(gpu_sel)" --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit --format=csv
 nvcc --version | tail -1; nproc
 stamp "== build"
 build_gpu "$ROOT" "$BUILD" "$DEST/build.log" mxsim-gpu test_gpu_kernels
@@ -23,6 +23,7 @@ brc=$?
 stamp "build rc=$brc"
 if [ $brc -ne 0 ]; then tail -40 "$DEST/build.log"; exit 1; fi
 G=$BUILD/mxsim-gpu
+"$G" info  # the card as CUDA sees it: its SM count scales the roofline (tests/gpumodel/gpu_reports.sh reads it here)
 stamp "== SASS of the Hopper kernel (libmxk_sm90a.a)"
 {
   lib=$(find "$BUILD" -name 'libmxk_sm90a.a' | head -1)

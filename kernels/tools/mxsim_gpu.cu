@@ -754,12 +754,15 @@ static void nvml_open()
     void *h = dlopen("libnvidia-ml.so.1", RTLD_NOW);
     if (!h) return;
     auto init = (int (*)())dlsym(h, "nvmlInit_v2");
-    auto byidx = (int (*)(unsigned, void **))dlsym(h, "nvmlDeviceGetHandleByIndex_v2");
+    /* by PCI bus id: NVML numbers every GPU of the host, CUDA only those CUDA_VISIBLE_DEVICES names
+    ** (CUDA device 0 may be NVML's GPU 3: its index would read another board's power) */
+    auto bybus = (int (*)(const char *, void **))dlsym(h, "nvmlDeviceGetHandleByPciBusId_v2");
     g_nvml.power = (int (*)(void *, unsigned *))dlsym(h, "nvmlDeviceGetPowerUsage");
     g_nvml.fields = (int (*)(void *, int, NvmlField *))dlsym(h, "nvmlDeviceGetFieldValues");
     int dev = 0;
-    cudaGetDevice(&dev);
-    g_nvml.ok = init && byidx && g_nvml.power && init() == 0 && byidx((unsigned)dev, &g_nvml.dev) == 0;
+    char bus[32] = "";
+    const bool have_bus = cudaGetDevice(&dev) == cudaSuccess && cudaDeviceGetPCIBusId(bus, (int)sizeof bus, dev) == cudaSuccess;
+    g_nvml.ok = init && bybus && g_nvml.power && have_bus && init() == 0 && bybus(bus, &g_nvml.dev) == 0;
     if (g_nvml.ok && g_nvml.fields) { /* the instantaneous field where it answers with a board-like value */
         g_nvml.instant = true;
         const double w = nvml_watts();

@@ -11,7 +11,12 @@ session_start() {
   T0=$(date +%s)
 }
 stamp() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
-card_line() { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader; }
+#   gpu_sel                  the GPU CUDA's device 0 is: the first entry of CUDA_VISIBLE_DEVICES (an index or
+#                            a UUID, as nvidia-smi -i takes them), else 0
+#   card_dir_name            that GPU's name as a folder name (characters other than A-Z a-z 0-9 . _ - as '-')
+gpu_sel() { local v=${CUDA_VISIBLE_DEVICES:-0}; echo "${v%%,*}"; }
+card_dir_name() { nvidia-smi -i "$(gpu_sel)" --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr -c 'A-Za-z0-9._\n-' '-' | tr -d '\n'; }
+card_line() { nvidia-smi -i "$(gpu_sel)" --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader; }
 build_gpu() {
   local src=$1 dir=$2 log=$3
   shift 3

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The committed card results (reports/gpu/*/): every verify.csv has 0 mismatches, and every
 # bench_ext.csv (issue 16: roofline and NVML power per bench row) re-derives from its own inputs:
-# tensor_us = 2MNK / (INT8 1979 or BF16 989.5 TOPS), epilogue_us = M N (K/G) instr / (128 lanes x
-# 132 SMs x 1.83 GHz) with the SASS-counted instr (3.2 for the Hopper kernel, 3.0 for the others),
+# tensor_us = 2MNK / (INT8 1979 or BF16 989.5 TOPS, x SMs/132), epilogue_us = M N (K/G) instr / (128 lanes x
+# SMs x 1.83 GHz; SMs from the folder's log, else 132) with the SASS-counted instr (3.2 for the Hopper kernel, 3.0 for the others),
 # dram_us = the row's bytes at the copy bandwidth of the same run (bench.csv's d2d-copy row); the
 # bf16-path Hopper kernel (cfg 11: cfg 0 at G = 32 on the large shapes in the builds whose bench has
 # "-cfg8" rows, i.e. since cfg 11 existed) at the BF16 peak, 1 instruction, and the bytes of its
@@ -26,7 +26,10 @@ done
 for e in "$MXSIM_SOURCE_DIR"/reports/gpu/*/bench_ext*.csv; do
   b=${e/bench_ext/bench}
   [ -f "$b" ] || { echo "FAIL $e: no $b"; fails=$((fails+1)); continue; }
-  out=$(awk -F, '
+  # the card's SM count, as mxsim-gpu info logged it (gpu_session.sh); the folders before that line
+  # are all 132-SM cards (H100 SXM, H200)
+  sms=$(grep -ho 'cc [0-9.]*, [0-9]* SMs' "$(dirname "$e")"/*.log 2>/dev/null | head -1 | grep -o '[0-9]* SMs' | grep -o '[0-9]*')
+  out=$(awk -F, -v sms="${sms:-132}" '
     FNR==1 {next}
     FILENAME==ARGV[1] { if ($7=="d2d-copy") copy=$9; if ($7=="mxk-gemm-mxint8-cfg8") has8=1; next }
     { M=$3; N=$4; K=$5; G=$6; m=$7; us=$8; key=$3"x"$4"x"$5
@@ -35,9 +38,9 @@ for e in "$MXSIM_SOURCE_DIR"/reports/gpu/*/bench_ext*.csv; do
       macs = M*N*K
       big = (M > 16) && (int((M+127)/128)*int((N+127)/128) >= 132)
       if (m ~ /cfg11$/ || (m=="mxk-gemm-mxint8" && big && G==32 && has8)) kind = 3
-      t = 2*macs/((kind==1 || kind==3 ? 989.5e12 : 1979e12))*1e6
+      t = 2*macs/((kind==1 || kind==3 ? 989.5e12 : 1979e12)*sms/132)*1e6
       instr = kind==3 ? 1.0 : (m ~ /cfg[78]$/ || (m=="mxk-gemm-mxint8" && big)) ? 3.2 : 3.0
-      ep = (kind==0 || kind==3) ? M*N*(K/G)*instr/(128*132*1.83e9)*1e6 : 0
+      ep = (kind==0 || kind==3) ? M*N*(K/G)*instr/(128*sms*1.83e9)*1e6 : 0
       by = kind==3 ? (M*K+N*K)*(1+1/G+4)+4*M*N : kind==0 ? (M*K+N*K)*(1+1/G)+4*M*N : kind==1 ? 2*(M*K+N*K)+2*M*N : (M*K+N*K)+4*M*N
       dr = by/(copy*1e3)
       bd = t; if (ep>bd) bd=ep; if (dr>bd) bd=dr
