@@ -7,4 +7,4 @@
 #   usage: kernels/gpu_check.sh [OUTDIR]      (default: $OUT if set, else reports/gpu/<card>-<date>)
 #   The card is CUDA's device 0: the first GPU of CUDA_VISIBLE_DEVICES, else GPU 0.
 # Exit status: 0 when every check passed with 0 mismatches.
-exec "$(cd "$(dirname "$0")" && pwd)/tools/gpu_session.sh" "$@"
+exec "$(dirname "$(readlink -f "$0")")/tools/gpu_session.sh" "$@"

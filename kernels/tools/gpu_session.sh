@@ -14,6 +14,7 @@ BUILD=${MXK_BUILD:-/tmp/mxsim_gpu_build}
 card=$(card_dir_name)
 DEST=${1:-${OUT:-$ROOT/reports/gpu/${card:-gpu}-$(date +%Y-%m-%d)}}
 session_start "$DEST" session.log
+DEST=$(CDPATH= cd "$DEST" && pwd)  # absolute: the golden step writes it from another directory
 stamp "== machine"
 nvidia-smi -i "$(gpu_sel)" --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit --format=csv
 nvcc --version | tail -1; nproc
@@ -50,7 +51,7 @@ tail -8 /tmp/verify_detail.log
 grep -v 'mismatches=0' /tmp/verify_detail.log | grep gemm | head -20
 stamp "== golden"
 rm -rf /tmp/golden && mkdir -p /tmp/golden/golden && timeout -k 5 120 "$G" golden /tmp/golden/golden > /dev/null || rc=1
-(cd /tmp/golden && tar czf "$DEST/golden.tar.gz" golden)
+(cd /tmp/golden && tar czf "$DEST/golden.tar.gz" golden) || rc=1
 if [ "${MXK_SKIP_BENCH:-0}" != 1 ]; then
   stamp "== bench"; timeout -k 5 330 "$G" bench "$DEST" || rc=1
 fi

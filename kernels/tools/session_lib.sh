@@ -14,6 +14,8 @@ stamp() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
 #   gpu_sel                  the GPU CUDA's device 0 is: the first entry of CUDA_VISIBLE_DEVICES (an index or
 #                            a UUID, as nvidia-smi -i takes them), else 0
 #   card_dir_name            that GPU's name as a folder name (characters other than A-Z a-z 0-9 . _ - as '-')
+# CUDA numbers GPUs fastest first unless told otherwise; in PCI order its device 0 is nvidia-smi's
+export CUDA_DEVICE_ORDER=PCI_BUS_ID
 gpu_sel() { local v=${CUDA_VISIBLE_DEVICES:-0}; echo "${v%%,*}"; }
 card_dir_name() { nvidia-smi -i "$(gpu_sel)" --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr -c 'A-Za-z0-9._\n-' '-' | tr -d '\n'; }
 card_line() { nvidia-smi -i "$(gpu_sel)" --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader; }

@@ -588,3 +588,15 @@ def test_operand_formats_only_on_gemm():
         mxsim.Trace.build([{"kind": "dequant", "name": "d", "m": 4, "n": 64, "a_fmt": 0}])
     t = mxsim.Trace.build([{"kind": "gemm", "name": "g", "m": 4, "n": 64, "k": 64, "a_fmt": 1, "b_fmt": 1}])
     assert [op["a_fmt"] for op in t.ops] == [1]
+
+
+def test_axis_reading_without_a_context(tmp_path):
+    # every ABI function that takes a context accepts NULL (mxsim.h); this one saved and restored
+    # the context's notes without a check and crashed (run in a child: a crash must not end the suite)
+    topo = os.path.join(ROOT, "tests", "timing", "scalesim", "topologies", "audit", "strides9.csv")
+    code = ("import ctypes, mxsim, mxsim._lib as L\n"
+            f"c = mxsim.Config({CFG!r})\n"
+            f"print(L.lib.mxsim_trace_axis_reading(None, c._buf, {topo!r}.encode(), b'report.scalesim_compat'))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() != "0"  # strides9.csv reads differently under SCALE-Sim's model

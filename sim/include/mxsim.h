@@ -63,7 +63,8 @@ extern "C" {
 
 /* ABI version: incremented by every change that breaks programs compiled against an earlier
 ** header (a caller-allocated struct changes size or layout, a signature or an enumerator value
-** changes).  Appending functions, or fields to the library's static table rows, does not.
+** changes).  Appending functions, or fields to the library's static table rows, does not, unless
+** the bundled Python bindings need the new functions (then a library without them must not load).
 ** 3: the cross-card model's class MXSIM_GX_DECODE1 (mxsim_gpu_xparams / _xscore grow),
 ** mxsim_gpu_xscore.uncalibrated, mxsim_gpu_xclass_of(method, M, N, K, G, build).
 ** 4: mxsim_gpu_xparams.launch_floor_us (the struct grows).

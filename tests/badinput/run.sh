@@ -619,6 +619,10 @@ bad cfg-v3-bank-count 2 "ss_banknum.cfg:16: field 'IfmapSRAMBankNum': 3: under I
 printf 'Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\nConvA, 32, 32, 3, 3, 8, 16, 2, 1,\n' > "$in/ss_v3s9.csv"
 bad topo-v3-ninth-number 2 "ss_v3s9.csv:2: field 'Sparsity' (value 9): '1': SCALE-Sim v3 reads a conv row's 9th value as its N:M sparsity ratio" -- "$MXSIM" run --config "$src/tests/timing/scalesim/configs/v3/scale.cfg" "$in/ss_v3s9.csv" -o "$out/r.csv"
 bad sweep-scalesim-version-topology 2 "--sweep report.scalesim_version=v2,v3: $in/ss_v3s9.csv reads differently as SCALE-Sim 3.0.0 and 2.0.2" -- "$MXSIM" sweep --config "$src/tests/timing/scalesim/configs/v2/scale.cfg" --sweep report.scalesim_version=v2,v3 "$in/ss_v3s9.csv" -q --no-accuracy -o "$out/sw.csv"
+# not a bad input: on a native base (small.ini) every point of a version axis reads the file natively
+if "$MXSIM" sweep --config "$cfg" --sweep report.scalesim_version=v2,v3 "$in/ss_v3s9.csv" -q --no-accuracy -o "$in/sw-native.csv" 2>/dev/null; then
+  echo "ok   [sweep-version-native-base] a version axis on a native base runs"
+else echo "FAIL [sweep-version-native-base] a version axis on a native base was refused"; fails=$((fails + 1)); fi
 bad trace-scalesim-version-value 2 "--scalesim-version 'v4': expected v2 or v3" -- "$MXSIM" trace check --scalesim-compat --scalesim-version v4 "$in/ss_v3s9.csv"
 bad trace-scalesim-version-alone 2 "--scalesim-version reads rows under --scalesim-compat: give both" -- "$MXSIM" trace check --scalesim-version v3 "$in/ss_v3s9.csv"
 bad cfg-v3-integer 2 "ss_reqbuf.cfg:14: field 'ReadRequestBuffer': '3.5' is not an integer: SCALE-Sim v3, whose file this is (key UseRamulatorTrace, line 17), reads it with int() and stops" -- "$MXSIM" config --config "$in/ss_reqbuf.cfg" --dump

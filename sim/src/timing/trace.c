@@ -558,9 +558,9 @@ MXSIM_API mxsim_status mxsim_trace_load_for(mxsim_ctx *ctx, const mxsim_tconfig 
 ** errors are dropped; the notes ctx held before are kept. */
 static int same_reading(mxsim_ctx *ctx, const char *path, int fa, int fb)
 {
-    char kept[sizeof ctx->notes];
-    const unsigned lost = ctx->n_notes_lost;
-    mx_snprintf(kept, sizeof kept, "%s", ctx->notes);
+    char kept[sizeof ctx->notes] = "";
+    const unsigned lost = ctx ? ctx->n_notes_lost : 0;
+    if (ctx) mx_snprintf(kept, sizeof kept, "%s", ctx->notes);
     mxsim_trace *ta = NULL, *tb = NULL;
     int same = mxsim_trace_import_scalesim(ctx, path, fa, &ta) != MXSIM_OK;
     if (!same) {
@@ -572,8 +572,10 @@ static int same_reading(mxsim_ctx *ctx, const char *path, int fa, int fb)
     }
     mxsim_trace_free(ta);
     mxsim_trace_free(tb);
-    memcpy(ctx->notes, kept, sizeof kept);
-    ctx->n_notes_lost = lost;
+    if (ctx) {
+        memcpy(ctx->notes, kept, sizeof kept);
+        ctx->n_notes_lost = lost;
+    }
     mx_clear_err(ctx);
     return same;
 }
@@ -584,13 +586,16 @@ MXSIM_API mxsim_status mxsim_trace_axis_reading(mxsim_ctx *ctx, const mxsim_tcon
     if (base == NULL || path == NULL || key == NULL) return mx_fail(ctx, MXSIM_E_ARG, "trace_axis_reading: NULL");
     const int ver = !strcmp(key, "report.scalesim_version"), compat = !strcmp(key, "report.scalesim_compat");
     if ((!ver && !compat) || !is_topology_path(path)) return MXSIM_OK;
-    /* the base configuration's reading against the other one the axis gives (a version axis on a
-    ** native base: the two versions' readings, which a compat axis beside it would reach) */
+    /* the base configuration's reading against every other one the axis reaches: a version axis
+    ** changes the reading only under SCALE-Sim's model (native points read alike); a compat axis on a
+    ** native base reaches SCALE-Sim's model under either version (a version axis may sit beside it) */
     const int base_flags = mxsim_tconfig_import_flags(base);
-    const int v3 = base->scalesim_version == MXSIM_SCALESIM_V3 ? MXSIM_IMPORT_SCALESIM_V3 : 0;
-    const int fa = ver && !base_flags ? MXSIM_IMPORT_SCALESIM_MODEL : base_flags;
-    const int fb = ver ? fa ^ MXSIM_IMPORT_SCALESIM_V3 : base_flags ? 0 : MXSIM_IMPORT_SCALESIM_MODEL | v3;
-    if (same_reading(ctx, path, fa, fb)) return MXSIM_OK;
+    const int model = MXSIM_IMPORT_SCALESIM_MODEL, v3 = MXSIM_IMPORT_SCALESIM_V3;
+    int same;
+    if (ver) same = !base_flags || same_reading(ctx, path, base_flags, base_flags ^ v3);
+    else if (base_flags) same = same_reading(ctx, path, base_flags, 0);
+    else same = same_reading(ctx, path, 0, model) && same_reading(ctx, path, 0, model | v3);
+    if (same) return MXSIM_OK;
     return mx_fail(ctx, MXSIM_E_INPUT,
                    "%s reads differently %s (%s), and a sweep reads it once, by the base configuration's rules: "
                    "sweep each value on its own", path, ver ? "as SCALE-Sim 3.0.0 and 2.0.2" : "under SCALE-Sim's model and natively",
