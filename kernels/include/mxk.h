@@ -87,12 +87,29 @@ int mxk_dequantize_bf16_cfg(int profile, const int8_t *mantissa, const uint8_t *
 ** cudaErrorInvalidValue. */
 int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m, const uint8_t *a_e,
              const int8_t *b_m, const uint8_t *b_e, float *c, int cfg, mxk_stream stream);
+/* The same, and *ran_cfg (if not NULL) = the kernel that was launched after the fallbacks: 2..12,
+** or -1 for the SIMT kernel; -2 when the call returned an error.  Each kernel hands the call on
+** where it does not apply, the device included: cfg 8 and 11 need compute capability 9.0 and
+** their shared memory (about 227 KB); 9 needs 9.0; 2, 3, 4, 5, 10 and 12 need 8.0 (int8 mma.sync,
+** cp.async) and their shared memory within what the card gives one block (cfg 5 120 KB, cfg 2 80 KB,
+** cfg 3 46 KB, cfg 4 up to 64 KB, cfg 10 up to 200 KB by M, K and G): 12 -> 9 -> 4 -> 3, 10 -> 4,
+** 11 -> 8 -> 5 -> 2 -> 3, and below 8.0 the SIMT kernel. */
+int mxk_gemm_ex(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m, const uint8_t *a_e,
+                const int8_t *b_m, const uint8_t *b_e, float *c, int cfg, int *ran_cfg, mxk_stream stream);
+/* The current device's limits that the kernels decide by: compute capability (10 major + minor),
+** SM count, and the dynamic shared memory one block may opt in to (bytes).  The environment
+** variable MXK_EMULATE (diagnostics) lowers them to another card's, so that its fallbacks run on
+** a Hopper: "a100" (8.0, 166912 bytes), "l40s" (8.9, 101376), "t4" (7.5, 65536).  Returns 0;
+** cudaErrorInvalidValue, before any device work, when MXK_EMULATE names no such card (the kernels
+** then use the card's own limits); else the CUDA error of the query. */
+int mxk_device_caps(int *cc, int *sms, int *smem_optin);
 
 /* The kernel that cfg 0 of mxk_gemm picks for an M x N GEMM with groups of G (the rules above): 9,
 ** 10 or 12 (M <= 16), 11 or 8 (M > 16 and at least 132 tiles of 128 x 128; 11 at G = 32), else 2 (at
 ** least 100 tiles of 64 x 64) or 3; -1 where G is not a multiple of 32 (the SIMT kernel runs).  The
-** kernel may still hand the call to its fallback at run time (11 -> 8 -> 5, 12 -> 9, 9 and 10 -> 4: the
-** device, K, the alignment or the scratch, as above); unaligned operands run the SIMT kernel. */
+** kernel may still hand the call to its fallback at run time (11 -> 8 -> 5 -> 2 -> 3, 12 -> 9, 9 and
+** 10 -> 4 -> 3: the device, K, the alignment or the scratch; mxk_gemm_ex below says which ran);
+** unaligned operands run the SIMT kernel. */
 int mxk_gemm_cfg0(int64_t M, int64_t N, int64_t G);
 
 /* The same GEMM by the plain SIMT kernel only (any G): the reference path for tests. */

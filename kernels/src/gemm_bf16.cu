@@ -371,14 +371,9 @@ typedef void (*BfKernel)(const CUtensorMap, const CUtensorMap, const BfParams, c
 int mxk_gemm_bf16_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae, const int8_t *bm,
                            const uint8_t *be, float *c, cudaStream_t s)
 {
-    static int sms = 0, cc_major = 0;
-    if (!sms) {
-        int dev = 0;
-        cudaGetDevice(&dev);
-        cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, dev);
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    }
-    if (cc_major != 9 || (G != 32 && G != 64) || K % BF_KE != 0 || (uintptr_t)am % 16 || (uintptr_t)bm % 16 ||
+    const MxkCaps cap = mxk_caps();
+    const int sms = cap.sms;
+    if (cap.cc / 10 != 9 || cap.smem_optin < BF_SMEM || (G != 32 && G != 64) || K % BF_KE != 0 || (uintptr_t)am % 16 || (uintptr_t)bm % 16 ||
         (int64_t)M * K >= ((int64_t)1 << 31) || (int64_t)N * K >= ((int64_t)1 << 31))
         return -1;
     const BfKernel kern = G == 32 ? gemm_bf16_kernel<2> : gemm_bf16_kernel<4>;

@@ -690,13 +690,6 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
 #endif
 }
 
-static int ds_dev_attr(cudaDeviceAttr a)
-{
-    int dev = 0, v = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, a, dev) != cudaSuccess) return 0;
-    return v;
-}
-
 /* Grid and shared-memory plan; ns = 0 when nothing fits (then cfg 4). */
 /* Timing knobs (environment, read once; for measurements, kernels/tools/decode_sweep.sh):
 ** MXK_DS_NS caps the ring stages, MXK_DS_BPS sets blocks per SM (default 2 at M <= 8, else 1),
@@ -764,9 +757,9 @@ template <int MS, int GT, int CP, bool ONE>
 static int ds_launch1(int M, int N, int K, const int8_t *am, const uint8_t *ae, const int8_t *bm,
                      const uint8_t *be, float *c, cudaStream_t s)
 {
-    const int nsm = ds_dev_attr(cudaDevAttrMultiProcessorCount);
-    const int smax = ds_dev_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
-    if (nsm < 1 || smax < 1 || ds_dev_attr(cudaDevAttrComputeCapabilityMajor) < 9) return -1; /* sm_90 only */
+    const MxkCaps cap = mxk_caps();
+    const int nsm = cap.sms, smax = cap.smem_optin;
+    if (nsm < 1 || smax < 1 || cap.cc < 90) return -1; /* sm_90 only */
     /* M <= 8: two blocks per SM where two fit with 2 ring stages each (measured on an H200: two
     ** independent consumer pipelines per SM hide each other's barriers and ordered sums, e.g.
     ** 1x11008x4096 G = 32 19.3 us against 23.4 with one block); else one block per SM */

@@ -245,11 +245,11 @@ extern "C" const unsigned long long *mxk_dr_trace(int *nrows)
 
 /* Internal entry (called by mxk_gemm; arguments checked: G % 32 == 0, 16-byte aligned mantissas,
 ** sizes < 2^31).  -1 when the kernel does not apply (M != 1, G not 32/64/128/256, K % 512 != 0,
-** K > 32768); the caller then takes cfg 9. */
+** K > 32768, below sm_80); the caller then takes cfg 9. */
 int mxk_gemm_decode_row_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
                                  const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s)
 {
-    if (M != 1 || K % 512 != 0 || K > DR_KMAX) return -1;
+    if (M != 1 || K % 512 != 0 || K > DR_KMAX || mxk_caps().cc < 80) return -1;
     if (G == 32) return dr_launch<32, 8, 8, 4>(N, K, am, ae, bm, be, c, s);
     if (G == 64) return dr_launch<64, 8, 8, 4>(N, K, am, ae, bm, be, c, s);
     if (G == 128) return dr_launch<128, 8, 8, 4>(N, K, am, ae, bm, be, c, s);

@@ -331,12 +331,12 @@ static int dc_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, c
 {
     const int smem = dc_smem<MS, GT>(M, K);
     auto kern = gemm_decode_v1_kernel<MS, GT, ONE>;
-    static bool attr_set = false; /* once per instantiation (benign race: idempotent) */
-    if (!attr_set) {
-        const int smax = 227 * 1024;
+    static int attr_set = 0; /* once per instantiation and limit (benign race: idempotent) */
+    const int smax = mxk_caps().smem_optin;
+    if (attr_set != smax) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smax);
         if (e != cudaSuccess) return (int)e;
-        attr_set = true;
+        attr_set = smax;
     }
     kern<<<(unsigned)((N + 15) / 16), DC_W * 32, smem, s>>>(M, N, K, am, ae, bm, be, c);
     return mxk_err(cudaGetLastError());
@@ -344,7 +344,8 @@ static int dc_launch(int M, int N, int K, const int8_t *am, const uint8_t *ae, c
 
 /* Internal entry (called by mxk_gemm; arguments checked: G % 32 == 0, 16-byte aligned mantissas,
 ** sizes < 2^31).  -1 when the kernel does not apply (M > 16, G not 32/64/128/256, K % 64 != 0,
-** K/G > 256, N > 2^31 / 16 blocks); the caller then takes cfg 4. */
+** K/G > 256, N > 2^31 / 16 blocks, below sm_80, more shared memory than the card gives a block);
+** the caller then takes cfg 4. */
 int mxk_gemm_decode_v1_internal(int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
                              const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s)
 {
@@ -353,7 +354,8 @@ int mxk_gemm_decode_v1_internal(int M, int N, int K, int G, const int8_t *am, co
     if (K > 65536) return -1;
     const int smem = M <= 8 ? (G == 32 ? dc_smem<1, 32>(M, K) : G == 64 ? dc_smem<1, 64>(M, K) : G == 128 ? dc_smem<1, 128>(M, K) : dc_smem<1, 256>(M, K))
                             : (G == 32 ? dc_smem<2, 32>(M, K) : G == 64 ? dc_smem<2, 64>(M, K) : G == 128 ? dc_smem<2, 128>(M, K) : dc_smem<2, 256>(M, K));
-    if (smem > 200 * 1024) return -1;
+    const MxkCaps cap = mxk_caps();
+    if (cap.cc < 80 || smem > 200 * 1024 || smem > cap.smem_optin) return -1; /* int8 mma.sync: sm_80 */
     return mxk_decode_dispatch(M, G, [&](auto ms, auto gt, auto one) {
         return dc_launch<decltype(ms)::value, decltype(gt)::value, decltype(one)::value>(M, N, K, am, ae, bm, be, c, s);
     });

@@ -258,6 +258,8 @@ static int gv_launch(int M, int N, int K, int G, const int8_t *am, const uint8_t
     constexpr int GPW = KPG_T ? GV_KS / KPG_T : 1;
     const int smem = 2 * GV_W * GPW * 16 * 8 * MS * (int)sizeof(float);
     auto kern = gemm_gemv_kernel<MS, KPG_T>;
+    const MxkCaps cap = mxk_caps();
+    if (cap.cc < 80 || smem > cap.smem_optin) return -1; /* int8 mma.sync: sm_80 */
     static bool attr_set = false; /* once per instantiation (benign race: idempotent) */
     if (!attr_set) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);

@@ -307,6 +307,8 @@ static int launch_cfg(int M, int N, int K, int G, const int8_t *am, const uint8_
 {
     auto kern = gemm_mma_kernel<BM, BN, WM_, WN_, ST, MINB>;
     const int smem = ST * ((BM + BN) * BK + (BM + BN) * (BK / 32) * 8);
+    const MxkCaps cap = mxk_caps();
+    if (cap.cc < 80 || smem > cap.smem_optin) return -1; /* int8 mma.sync and cp.async: sm_80 */
     static bool attr_set = false; /* once per instantiation (benign race: idempotent) */
     if (!attr_set) {
         cudaError_t e = cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
@@ -344,9 +346,11 @@ extern "C" int mxk_gemm_cfg0(int64_t M, int64_t N, int64_t G)
     return cfg;
 }
 
-extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m,
-                        const uint8_t *a_e, const int8_t *b_m, const uint8_t *b_e, float *c,
-                        int cfg, mxk_stream stream)
+/* The kernel chain of mxk_gemm: each launcher returns -1 where it does not apply (shape, K, device,
+** shared memory, scratch) and the call moves to its fallback (mxk.h); *ran = the cfg that was
+** launched, -1 for the SIMT kernel. */
+static int gemm_chain(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m, const uint8_t *a_e,
+                      const int8_t *b_m, const uint8_t *b_e, float *c, int cfg, mxk_stream stream, int *ran)
 {
     if (M < 1 || N < 1 || K < 1 || G < 1 || G > 65536 || K % G != 0 || !a_m || !a_e || !b_m ||
         !b_e || !c || cfg < 0 || cfg > 12 || cfg == 1 || cfg == 6 || cfg == 7)
@@ -357,33 +361,42 @@ extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t
     cudaStream_t s = (cudaStream_t)stream;
     const int m = (int)M, n = (int)N, k = (int)K, g = (int)G;
     if (cfg == 0) cfg = mxk_gemm_cfg0(M, N, G);
-    if (cfg == 12) {
-        const int r = mxk_gemm_decode_row_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
-        if (r >= 0) return r;
-        cfg = 9;
+    /* one step of the chain: launched (or a CUDA error) ends it, -1 moves on to `next` */
+#define MXK_TRY(this_cfg, call, next)                                                              \
+    if (cfg == (this_cfg)) {                                                                       \
+        const int r = (call);                                                                      \
+        if (r >= 0) {                                                                              \
+            *ran = (this_cfg);                                                                     \
+            return r;                                                                              \
+        }                                                                                          \
+        cfg = (next);                                                                              \
     }
-    if (cfg == 9) {
-        const int r = mxk_gemm_decode_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
-        if (r >= 0) return r;
-        cfg = 4;
-    }
-    if (cfg == 10) {
-        const int r = mxk_gemm_decode_v1_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
-        if (r >= 0) return r;
-        cfg = 4;
-    }
-    if (cfg == 11) {
-        const int r = mxk_gemm_bf16_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
-        if (r >= 0) return r;
-        cfg = 8;
-    }
-    if (cfg == 8) {
-        const int r = mxk_gemm_wgmma_internal(cfg == 8, m, n, k, g, a_m, a_e, b_m, b_e, c, s);
-        if (r >= 0) return r;
-        cfg = 5;
-    }
-    if (cfg == 4) return mxk_gemm_gemv_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
-    if (cfg == 5) return launch_cfg<128, 128, 4, 4, 3>(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
-    if (cfg == 2) return launch_cfg<64, 64, 2, 2, 4>(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
-    return launch_cfg<16, 32, 1, 4, 6>(m, n, k, g, a_m, a_e, b_m, b_e, c, s);
+    MXK_TRY(12, mxk_gemm_decode_row_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s), 9)
+    MXK_TRY(9, mxk_gemm_decode_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s), 4)
+    MXK_TRY(10, mxk_gemm_decode_v1_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s), 4)
+    MXK_TRY(11, mxk_gemm_bf16_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s), 8)
+    MXK_TRY(8, mxk_gemm_wgmma_internal(1, m, n, k, g, a_m, a_e, b_m, b_e, c, s), 5)
+    MXK_TRY(4, mxk_gemm_gemv_internal(m, n, k, g, a_m, a_e, b_m, b_e, c, s), 3)
+    MXK_TRY(5, (launch_cfg<128, 128, 4, 4, 3>(m, n, k, g, a_m, a_e, b_m, b_e, c, s)), 2)
+    MXK_TRY(2, (launch_cfg<64, 64, 2, 2, 4>(m, n, k, g, a_m, a_e, b_m, b_e, c, s)), 3)
+    MXK_TRY(3, (launch_cfg<16, 32, 1, 4, 6>(m, n, k, g, a_m, a_e, b_m, b_e, c, s)), -1)
+#undef MXK_TRY
+    return mxk_gemm_simt(M, N, K, G, a_m, a_e, b_m, b_e, c, stream); /* below sm_80 */
+}
+
+extern "C" int mxk_gemm_ex(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m,
+                           const uint8_t *a_e, const int8_t *b_m, const uint8_t *b_e, float *c,
+                           int cfg, int *ran_cfg, mxk_stream stream)
+{
+    int ran = -1;
+    const int r = gemm_chain(M, N, K, G, a_m, a_e, b_m, b_e, c, cfg, stream, &ran);
+    if (ran_cfg) *ran_cfg = r == 0 ? ran : -2;
+    return r;
+}
+
+extern "C" int mxk_gemm(int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *a_m,
+                        const uint8_t *a_e, const int8_t *b_m, const uint8_t *b_e, float *c,
+                        int cfg, mxk_stream stream)
+{
+    return mxk_gemm_ex(M, N, K, G, a_m, a_e, b_m, b_e, c, cfg, nullptr, stream);
 }

@@ -535,16 +535,11 @@ typedef void (*WgKernel)(const CUtensorMap, const CUtensorMap, const WgParams, c
 int mxk_gemm_wgmma_internal(int variant, int M, int N, int K, int G, const int8_t *am, const uint8_t *ae,
                             const int8_t *bm, const uint8_t *be, float *c, cudaStream_t s)
 {
-    static int sms = 0, cc_major = 0;
     static const bool off = getenv("MXK_NO_WGMMA") != nullptr; /* diagnostics: force the fallback */
     if (off) return -1;
-    if (!sms) {
-        int dev = 0;
-        cudaGetDevice(&dev);
-        cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, dev);
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    }
-    if (cc_major != 9 || G % 32 != 0 || K % 16 != 0 || (uintptr_t)am % 16 || (uintptr_t)bm % 16) return -1;
+    const MxkCaps cap = mxk_caps();
+    const int sms = cap.sms;
+    if (cap.cc / 10 != 9 || cap.smem_optin < SMEM_BYTES || G % 32 != 0 || K % 16 != 0 || (uintptr_t)am % 16 || (uintptr_t)bm % 16) return -1;
     /* groups end on stage (128-byte) boundaries or inside one stage: G in {32, 64, 128} or a
     ** multiple of 128 (G = 96, 160, ... would end groups across stage edges, which no path handles) */
     if (G > 128 ? G % 128 != 0 : G == 96) return -1;

@@ -45,6 +45,15 @@ __device__ __forceinline__ float mxk_term_exact(int d, int ea, int eb)
 
 static inline int mxk_err(cudaError_t e) { return (int)e; }
 
+/* The current device's limits that the launchers decide by (host side, mxk_device.cu; MXK_EMULATE
+** lowers them to another card's).  All zero when no device answers. */
+struct MxkCaps {
+    int cc;         /* compute capability, 10 * major + minor */
+    int sms;        /* streaming multiprocessors */
+    int smem_optin; /* bytes of dynamic shared memory one block may opt in to */
+};
+MxkCaps mxk_caps();
+
 /* mma.sync m16n8k32: d += A (16x32 s8, 4 registers) . B (32x8 s8, 2 registers), s32 accumulate */
 __device__ __forceinline__ void mxk_mma_s8(int (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
                                            uint32_t b0, uint32_t b1)

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -34,7 +35,27 @@ static bool nan16(uint16_t b) { return (b & 0x7F80) == 0x7F80 && (b & 0x7F); }
         }                                                                              \
     } while (0)
 
-static int test_gemm(int64_t M, int64_t N, int64_t K, int64_t G, long *bad)
+/* The kernel mxk_gemm_ex must launch for cfg on a device of compute capability cc (10 major +
+** minor) whose blocks may opt in to smem bytes, worked out from mxk.h's table of needs and
+** fallbacks (for the shapes of chain_cases: cfg 4 and 10 need under 64 KB there; cfg 8 and 11
+** need about 200 KB and a Hopper) */
+static int expect_ran(int cfg, int cc, int smem)
+{
+    for (;;) switch (cfg) {
+        case 12: if (cc >= 80) return 12; cfg = 9; break;
+        case 9: if (cc >= 90) return 9; cfg = 4; break;
+        case 10: if (cc >= 80 && smem >= 65536) return 10; cfg = 4; break;
+        case 11: if (cc / 10 == 9 && smem >= 210000) return 11; cfg = 8; break;
+        case 8: if (cc / 10 == 9 && smem >= 210000) return 8; cfg = 5; break;
+        case 4: if (cc >= 80 && smem >= 65536) return 4; cfg = 3; break;
+        case 5: if (cc >= 80 && smem >= 122880) return 5; cfg = 2; break;
+        case 2: if (cc >= 80 && smem >= 81920) return 2; cfg = 3; break;
+        case 3: return cc >= 80 && smem >= 46080 ? 3 : -1;
+        default: return -3;
+        }
+}
+
+static int test_gemm(int64_t M, int64_t N, int64_t K, int64_t G, long *bad, int cfg = 0, int *ran = nullptr)
 {
     std::vector<int8_t> am(M * K), bm(N * K);
     std::vector<uint8_t> ae(M * K / G), be(N * K / G);
@@ -54,7 +75,7 @@ static int test_gemm(int64_t M, int64_t N, int64_t K, int64_t G, long *bad)
     CK(cudaMemcpy(dbm, bm.data(), bm.size(), cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dae, ae.data(), ae.size(), cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dbe, be.data(), be.size(), cudaMemcpyHostToDevice));
-    CK(mxk_gemm(M, N, K, G, dam, dae, dbm, dbe, dc, 0, 0));
+    CK(mxk_gemm_ex(M, N, K, G, dam, dae, dbm, dbe, dc, cfg, ran, 0));
     CK(cudaDeviceSynchronize());
     std::vector<float> got(M * N), ref(M * N);
     CK(cudaMemcpy(got.data(), dc, got.size() * 4, cudaMemcpyDeviceToHost));
@@ -157,6 +178,31 @@ int main()
     if (test_gemm(33, 77, 384, 128, &bad) || test_gemm(1, 100, 256, 32, &bad) ||
         test_gemm(200, 300, 512, 64, &bad) || test_gemm(17, 9, 48, 16, &bad) || test_gemm(1, 100, 1024, 128, &bad))
         return 1;
+    /* every kernel, asked for by number: bit-exact, and the one that ran is the one the device's
+    ** limits call for (MXK_EMULATE=a100 / l40s / t4 runs this on a Hopper as on those cards) */
+    int cc = 0, sms = 0, smem = 0;
+    CK(mxk_device_caps(&cc, &sms, &smem));
+    struct {
+        int cfg;
+        int64_t M, N, K, G;
+    } chain_cases[] = {{12, 1, 100, 1024, 128}, {9, 16, 300, 512, 64}, {10, 16, 300, 512, 32}, {4, 5, 300, 512, 64},
+                       {11, 200, 300, 512, 32}, {8, 200, 300, 512, 64}, {5, 200, 300, 512, 64}, {2, 200, 300, 512, 64},
+                       {3, 200, 300, 512, 64}};
+    long wrong_kernel = 0;
+    for (const auto &k : chain_cases) {
+        int ran = -3;
+        if (test_gemm(k.M, k.N, k.K, k.G, &bad, k.cfg, &ran)) return 1;
+        const int want = expect_ran(k.cfg, cc, smem);
+        if (ran != want) {
+            printf("FAIL cfg %d at %lldx%lldx%lld G=%lld (cc %d, %d bytes per block): ran %d, want %d\n", k.cfg,
+                   (long long)k.M, (long long)k.N, (long long)k.K, (long long)k.G, cc, smem, ran, want);
+            wrong_kernel++;
+        }
+    }
+    printf("%s: fallback chain, %zu cases (cc %d.%d, %d bytes of shared memory per block%s%s)\n",
+           wrong_kernel ? "FAIL" : "ok", sizeof chain_cases / sizeof chain_cases[0], cc / 10, cc % 10, smem,
+           getenv("MXK_EMULATE") ? ", MXK_EMULATE=" : "", getenv("MXK_EMULATE") ? getenv("MXK_EMULATE") : "");
+    bad += wrong_kernel;
     /* removed GEMM variants (issue 16 item 7: 1 = 128x128 on 8 warps, 6 = 128x64 at 2 blocks per SM,
     ** 7 = an alias of 8) and out-of-range numbers are refused before any work is enqueued */
     for (int cfg : {1, 6, 7, 13, -1}) {

@@ -24,6 +24,7 @@ expect "MXK_PREFILL_VARIANTS='0,1,'" env MXK_PREFILL_VARIANTS=0,1, "$b/mxsim-gpu
 expect "MXK_NO_WGMMA='0': expected 1 or unset" env MXK_NO_WGMMA=0 "$b/mxsim-gpu" info
 expect "MXK_VERIFY_CFG=''" env MXK_VERIFY_CFG= "$b/mxsim-gpu" verify /tmp
 expect "MXK_DS_CPW='-1'" env MXK_DS_CPW=-1 "$b/mxsim-gpu" info
+expect "MXK_EMULATE='h100': expected a100, l40s, t4 or unset" env MXK_EMULATE=h100 "$b/mxsim-gpu" info
 expect "usage: ncu_session.sh MXSIM_GPU DEST" bash "$(dirname "$0")/../tools/ncu_session.sh" "$b/mxsim-gpu"
 # accepted values pass the check (then, without a GPU, the tool stops at the device with exit 1, not 2)
 accepted() {
@@ -32,6 +33,7 @@ accepted() {
   if [ $rc -ne 2 ]; then echo "ok   $* (rc $rc)"; else echo "FAIL $* refused: $err"; fails=$((fails+1)); fi
 }
 accepted env MXK_WG_DEBUG=2048 MXK_PREFILL_VARIANTS=0,1,2048 MXK_NO_WGMMA=1 MXK_DS_NS=4 "$b/mxsim-gpu" info
+accepted env MXK_EMULATE=l40s "$b/mxsim-gpu" info
 expect "argument 1 ('abc')" "$b/stream_probe" abc
 expect "argument 2 ('12x')" "$b/stream_probe" 4096 12x
 expect "argument 1 ('10')" "$b/stream_probe" 10

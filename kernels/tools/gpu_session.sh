@@ -4,8 +4,9 @@
 # expected, new kernels included), the golden set, and the benchmark (cold L2 by rotating operand
 # sets; cuBLAS bf16 and cuBLASLt int8 re-measured in the same run; roofline and NVML power per row).
 #   usage: kernels/tools/gpu_session.sh [OUTDIR]     (default $OUT, else reports/gpu/<card>-<date>)
-# At most 8 files land in OUTDIR: session.log, build.log, sass.txt, verify.csv, bench.csv,
-# bench_ext.csv, golden.tar.gz, ncu.txt.  Every step has a timeout; a failed smoke run disables
+# The files in OUTDIR: session.log, build.log, sass.txt, verify.csv, bench.csv, bench_ext.csv,
+# golden.tar.gz, ncu.txt, and from the other cards' limits (MXK_EMULATE; MXK_SKIP_EMULATE=1 skips
+# them) verify_as_{a100,l40s,t4}.csv, bench_as_l40s.{csv,log}, bench_ext_as_l40s.csv.  Every step has a timeout; a failed smoke run disables
 # the Hopper kernel (MXK_NO_WGMMA=1) so that the rest still measures.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -49,6 +50,27 @@ stamp "== test_gpu_kernels"; timeout -k 5 120 "$BUILD/kernels/test_gpu_kernels" 
 stamp "== verify"; timeout -k 5 300 "$G" verify "$DEST" 2>/tmp/verify_detail.log || rc=1
 tail -8 /tmp/verify_detail.log
 grep -v 'mismatches=0' /tmp/verify_detail.log | grep gemm | head -20
+if [ "${MXK_SKIP_EMULATE:-0}" != 1 ]; then
+  # Other cards' limits on this one (MXK_EMULATE, mxk.h): the kernels that need what those cards
+  # lack hand their calls on, and the fallbacks must give the same bits.  verify_as_<card>.csv
+  # names the kernel that ran in every GEMM row (ran=N); bench_as_l40s.csv times them.
+  for em in a100 l40s t4; do
+    stamp "== as on an $em (MXK_EMULATE=$em): test_gpu_kernels, verify"
+    MXK_EMULATE=$em timeout -k 5 120 "$BUILD/kernels/test_gpu_kernels" || rc=1
+    rm -rf "/tmp/em_$em" && mkdir -p "/tmp/em_$em"
+    MXK_EMULATE=$em timeout -k 5 600 "$G" verify "/tmp/em_$em" 2>/tmp/verify_em.log || rc=1
+    tail -3 /tmp/verify_em.log
+    cp "/tmp/em_$em/verify.csv" "$DEST/verify_as_$em.csv" || rc=1
+    grep -o 'ran=[a-z0-9]*' "$DEST/verify_as_$em.csv" | sort | uniq -c | tr '\n' ' '; echo
+  done
+  if [ "${MXK_SKIP_BENCH:-0}" != 1 ]; then
+    stamp "== bench as on an l40s (MXK_EMULATE=l40s)"
+    rm -rf /tmp/em_bench && mkdir -p /tmp/em_bench
+    MXK_EMULATE=l40s timeout -k 5 330 "$G" bench /tmp/em_bench > "$DEST/bench_as_l40s.log" 2>&1 || rc=1
+    tail -3 "$DEST/bench_as_l40s.log"
+    cp /tmp/em_bench/bench.csv "$DEST/bench_as_l40s.csv" && cp /tmp/em_bench/bench_ext.csv "$DEST/bench_ext_as_l40s.csv" || rc=1
+  fi
+fi
 stamp "== golden"
 rm -rf /tmp/golden && mkdir -p /tmp/golden/golden && timeout -k 5 120 "$G" golden /tmp/golden/golden > /dev/null || rc=1
 (cd /tmp/golden && tar czf "$DEST/golden.tar.gz" golden) || rc=1

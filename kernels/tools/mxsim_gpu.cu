@@ -315,7 +315,7 @@ struct GemmCase {
 
 static long check_gemm(mxsim_ctx *ctx, Rng &r, const GemmCase &c, bool simt, std::vector<float> *keep_c = nullptr,
                        std::vector<int8_t> *am_o = nullptr, std::vector<uint8_t> *ae_o = nullptr,
-                       std::vector<int8_t> *bm_o = nullptr, std::vector<uint8_t> *be_o = nullptr)
+                       std::vector<int8_t> *bm_o = nullptr, std::vector<uint8_t> *be_o = nullptr, int *ran = nullptr)
 {
     const int64_t ng = c.K / c.G;
     std::vector<int8_t> am, bm;
@@ -343,7 +343,7 @@ static long check_gemm(mxsim_ctx *ctx, Rng &r, const GemmCase &c, bool simt, std
     if (simt)
         CK(mxk_gemm_simt(c.M, c.N, c.K, c.G, dam.p, dae.p, dbm.p, dbe.p, dc.p, 0));
     else
-        CK(mxk_gemm(c.M, c.N, c.K, c.G, dam.p, dae.p, dbm.p, dbe.p, dc.p, c.cfg, 0));
+        CK(mxk_gemm_ex(c.M, c.N, c.K, c.G, dam.p, dae.p, dbm.p, dbe.p, dc.p, c.cfg, ran, 0));
     CK(cudaDeviceSynchronize());
     std::vector<float> got(dc.n), ref(dc.n);
     dc.down(got.data());
@@ -362,12 +362,16 @@ static long check_gemm(mxsim_ctx *ctx, Rng &r, const GemmCase &c, bool simt, std
     return mism;
 }
 
-static std::string gemm_params(const GemmCase &c, bool simt)
+/* ran: the kernel mxk_gemm_ex launched (-1 = SIMT), named in the row so that a card where a
+** kernel hands its call on (mxk.h) says which one was checked */
+static std::string gemm_params(const GemmCase &c, bool simt, int ran = -3)
 {
-    char b[200];
-    snprintf(b, sizeof b, "M=%lld N=%lld K=%lld G=%lld scales=%s/%s cfg=%d%s%s", (long long)c.M,
+    char b[220], rb[24] = "";
+    if (ran >= 0) snprintf(rb, sizeof rb, " ran=%d", ran);
+    else if (ran == -1) snprintf(rb, sizeof rb, " ran=simt");
+    snprintf(b, sizeof b, "M=%lld N=%lld K=%lld G=%lld scales=%s/%s cfg=%d%s%s%s", (long long)c.M,
              (long long)c.N, (long long)c.K, (long long)c.G, scale_mode_name[c.sa], scale_mode_name[c.sb],
-             c.cfg, c.allmin ? " mant=-128" : "", simt ? " path=simt" : "");
+             c.cfg, c.allmin ? " mant=-128" : "", simt ? " path=simt" : "", rb);
     return b;
 }
 
@@ -543,7 +547,11 @@ static void verify_gemm(VerifyLog &log, mxsim_ctx *ctx, Rng &r, int only_cfg)
         {256, 256, 1024, 128, SC_NARROW, SC_NARROW, 11, true},
     };
     for (const GemmCase &c : cases)
-        if (only_cfg < 0 || c.cfg == only_cfg) log.row("gemm", gemm_params(c, false), (long)(c.M * c.N), check_gemm(ctx, r, c, false));
+        if (only_cfg < 0 || c.cfg == only_cfg) {
+            int ran = -3;
+            const long mism = check_gemm(ctx, r, c, false, nullptr, nullptr, nullptr, nullptr, nullptr, &ran);
+            log.row("gemm", gemm_params(c, false, ran), (long)(c.M * c.N), mism);
+        }
     if (only_cfg >= 0) return;
     const GemmCase simt_cases[] = {{257, 131, 512, 64, SC_EXTREME, SC_EXTREME, 0, false},
                                    {33, 77, 384, 128, SC_NAN, SC_OVERFLOW, 0, true}};
@@ -845,6 +853,23 @@ static Roof roofline(int kind, int64_t M, int64_t N, int64_t K, int64_t G, doubl
     r.bound_us = std::max(r.tensor_us, std::max(r.epi_us, r.dram_us));
     r.bound = r.bound_us == r.dram_us ? "dram" : r.bound_us == r.epi_us ? "epilogue-issue" : "tensor";
     return r;
+}
+/* the kernel that an mxk_gemm call with cfg launches for this shape on this device (mxk_gemm_ex
+** on the bench's own operands), and the method-name suffix "-ranN" ("-ransimt") where it is not
+** the one asked for (cfg 0: the one mxk_gemm_cfg0 picks): a card without what a kernel needs runs
+** its fallback (mxk.h), and the row must say so */
+static int ran_cfg(int cfg, int64_t M, int64_t N, int64_t K, int64_t G, const int8_t *am, const uint8_t *ae,
+                   const int8_t *bm, const uint8_t *be, float *c)
+{
+    int ran = -2;
+    CK(mxk_gemm_ex(M, N, K, G, am, ae, bm, be, c, cfg, &ran, 0));
+    CK(cudaDeviceSynchronize());
+    return ran;
+}
+static std::string ran_suffix(int asked, int ran)
+{
+    if (ran == asked) return "";
+    return ran == -1 ? "-ransimt" : "-ran" + std::to_string(ran);
 }
 /* the kernel cfg 0 picks first: the library's own rule (mxk_gemm_cfg0) */
 static int routed_cfg(int cfg, int64_t M, int64_t N, int64_t G) { return cfg == 0 ? mxk_gemm_cfg0(M, N, G) : cfg; }
@@ -1181,8 +1206,11 @@ static int cmd_bench(const char *outdir)
             DBuf<float> C(M * N);
             auto run0 = [&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, 0, 0)); };
             double us = median_us(run0, ns);
-            write_bench(f, {sh.name, "mxk-gemm-mxint8", M, N, K, G, us, ops / us * 1e-6, bf16_us / us, "TOPS"});
-            write_ext(sh.name, "mxk-gemm-mxint8", M, N, K, G, us, bf16_us / us, roofline(roof_kind(0, M, N, G), M, N, K, G, epi_instr(0, M, N, G)),
+            const int ran0 = ran_cfg(0, M, N, K, G, Am[0].p, Ae[0].p, Bm[0].p, Be[0].p, C.p);
+            const int want0 = mxk_gemm_cfg0(M, N, G), roof0 = ran0 == want0 ? 0 : ran0;
+            const std::string meth0 = "mxk-gemm-mxint8" + ran_suffix(want0, ran0);
+            write_bench(f, {sh.name, meth0, M, N, K, G, us, ops / us * 1e-6, bf16_us / us, "TOPS"});
+            write_ext(sh.name, meth0, M, N, K, G, us, bf16_us / us, roofline(roof_kind(roof0, M, N, G), M, N, K, G, epi_instr(roof0, M, N, G)),
                       measure_power(run0, ns, us));
             /* the other kernels on the same data: the old 16x32 tiles (cfg 3) and the small-M
             ** kernel (cfg 4) on decode shapes,
@@ -1198,9 +1226,10 @@ static int cmd_bench(const char *outdir)
             for (int a : alt) {
                 auto runa = [&](int i) { CK(mxk_gemm(M, N, K, G, Am[i].p, Ae[i].p, Bm[i].p, Be[i].p, C.p, a, 0)); };
                 double ua = median_us(runa, ns);
-                std::string meth = "mxk-gemm-mxint8-cfg" + std::to_string(a);
+                const int rana = ran_cfg(a, M, N, K, G, Am[0].p, Ae[0].p, Bm[0].p, Be[0].p, C.p);
+                std::string meth = "mxk-gemm-mxint8-cfg" + std::to_string(a) + ran_suffix(a, rana);
                 write_bench(f, {sh.name, meth, M, N, K, G, ua, ops / ua * 1e-6, bf16_us / ua, "TOPS"});
-                write_ext(sh.name, meth, M, N, K, G, ua, bf16_us / ua, roofline(roof_kind(a, M, N, G), M, N, K, G, epi_instr(a, M, N, G)),
+                write_ext(sh.name, meth, M, N, K, G, ua, bf16_us / ua, roofline(roof_kind(rana, M, N, G), M, N, K, G, epi_instr(rana, M, N, G)),
                           measure_power(runa, ns, ua));
             }
             if (G == 32 && !decode_only) {
@@ -1560,6 +1589,12 @@ static const EnvKnob k_env_knobs[] = {
 /* every set switch of k_env_knobs within its range: 0, else 2 with a message naming it */
 static int env_knobs_ok()
 {
+    int cc = 0, sms = 0, smem = 0;
+    if (mxk_device_caps(&cc, &sms, &smem) == (int)cudaErrorInvalidValue) {
+        fprintf(stderr, "mxsim-gpu: environment MXK_EMULATE='%s': expected a100, l40s, t4 or unset (another card's limits)\n",
+                getenv("MXK_EMULATE"));
+        return 2;
+    }
     for (const EnvKnob &k : k_env_knobs) {
         const char *v = getenv(k.name);
         if (!v) continue;
@@ -1854,9 +1889,19 @@ int main(int argc, char **argv)
     g_l2 = (size_t)prop.l2CacheSize;
     g_sms = prop.multiProcessorCount;
     const std::string cmd = argv[1];
+    int cap_cc = 0, cap_sms = 0, cap_smem = 0;
+    if (mxk_device_caps(&cap_cc, &cap_sms, &cap_smem) != 0) {
+        fprintf(stderr, "mxsim-gpu: the device's limits could not be read\n");
+        return 1;
+    }
+    /* rows measured under another card's limits must not pass for this card's */
+    if (getenv("MXK_EMULATE") && *getenv("MXK_EMULATE")) g_card += std::string(" emulating ") + getenv("MXK_EMULATE");
     if (cmd == "info") {
         printf("%s: cc %d.%d, %d SMs, L2 %d bytes, %.1f GiB\n", prop.name, prop.major, prop.minor,
                prop.multiProcessorCount, prop.l2CacheSize, prop.totalGlobalMem / 1073741824.0);
+        if (getenv("MXK_EMULATE") && *getenv("MXK_EMULATE"))
+            printf("kernels limited as on an emulated %s (MXK_EMULATE): cc %d.%d, %d bytes of shared memory per block\n",
+                   getenv("MXK_EMULATE"), cap_cc / 10, cap_cc % 10, cap_smem);
         return 0;
     }
     if (cmd == "verify" && argc == 3) return cmd_verify(argv[2]);

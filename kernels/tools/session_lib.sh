@@ -12,11 +12,22 @@ session_start() {
 }
 stamp() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
 #   gpu_sel                  the GPU CUDA's device 0 is: the first entry of CUDA_VISIBLE_DEVICES (an index or
-#                            a UUID, as nvidia-smi -i takes them), else 0
+#                            a UUID, as nvidia-smi -i takes them), else 0; a MIG instance (MIG-<uuid>, or the
+#                            older MIG-GPU-<uuid>/<gi>/<ci>) as the UUID of the GPU it is a slice of, which
+#                            is what nvidia-smi -i takes (its name and power are the board's; CUDA's SM count,
+#                            which mxsim-gpu info logs and the roofline uses, is the slice's)
 #   card_dir_name            that GPU's name as a folder name (characters other than A-Z a-z 0-9 . _ - as '-')
 # CUDA numbers GPUs fastest first unless told otherwise; in PCI order its device 0 is nvidia-smi's
 export CUDA_DEVICE_ORDER=PCI_BUS_ID
-gpu_sel() { local v=${CUDA_VISIBLE_DEVICES:-0}; echo "${v%%,*}"; }
+gpu_sel() {
+  local v=${CUDA_VISIBLE_DEVICES:-0}
+  v=${v%%,*}
+  case $v in
+    MIG-GPU-*) v=${v#MIG-}; echo "${v%%/*}" ;;
+    MIG-*) nvidia-smi -L 2>/dev/null | awk -v u="$v" '/^GPU /{g=$0; sub(/.*UUID: /, "", g); sub(/\).*/, "", g)} index($0, u){print g; exit}' ;;
+    *) echo "$v" ;;
+  esac
+}
 card_dir_name() { nvidia-smi -i "$(gpu_sel)" --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr -c 'A-Za-z0-9._\n-' '-' | tr -d '\n'; }
 card_line() { nvidia-smi -i "$(gpu_sel)" --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader; }
 build_gpu() {
