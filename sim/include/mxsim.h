@@ -1441,6 +1441,23 @@ typedef struct {
 } mxsim_gpu_xrow;
 typedef struct mxsim_gpu_xbench mxsim_gpu_xbench;
 MXSIM_API const char *mxsim_gpu_xclass_name(int cls); /* static storage; NULL out of range */
+/* The calibrated fields of a class (the one table of them: the card-file reader and writer use it):
+** MXSIM_GX_NPARAM per class, named CLASS.NAME in a card file; a class has only those it uses
+** (mxsim_gpu_xparam_used), all of them calibrated or none. */
+#define MXSIM_GX_NPARAM 9
+MXSIM_API const char *mxsim_gpu_xparam_name(int k);         /* "L_us", "rho", ..., "a128"; NULL out of range */
+MXSIM_API int mxsim_gpu_xparam_used(int cls, int k);         /* 1 if class cls has field k */
+MXSIM_API double *mxsim_gpu_xparam_field(mxsim_gpu_xparams *p, int cls, int k); /* its storage in p; NULL out of range */
+/* Reads a card file (workloads/gpus/<card>-xcard.ini, sim/doc/gpu-model.md section 6.1): its name
+** (name_size bytes at most, with the NUL), the [datasheet] values into sheet, and when cal is not
+** NULL the [calibrated on CARD] fields into cal (*n_cal = how many; the fields a class does not use
+** get its neutral values, an uncalibrated class a[0] = 0).  MXSIM_E_INPUT "PATH:LINE: ..." for a
+** malformed file: unknown or duplicate key, a key in the wrong section, a value out of range or not
+** decimal, a missing datasheet value or name, a datasheet whose values disagree (the clock the bf16
+** peak implies, int8 twice bf16, GB/s), compute capability other than 9.0, a class with only some
+** of its fields. */
+MXSIM_API mxsim_status mxsim_gpu_xcard_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_xsheet *sheet,
+                                           mxsim_gpu_xparams *cal, int *n_cal, char *name, size_t name_size);
 /* The class of a bench method in build `build` (MXSIM_GX_BUILD_*): "mxk-gemm-mxint8" routes by
 ** M, N, K, G as that build's mxk_gemm cfg 0 does, "mxk-gemm-mxint8-cfgN" is kernel N (with its
 ** fallback where it does not apply: cfg 9 / 10 -> cfg 4); -1 if none (or build unknown). */

@@ -347,8 +347,8 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   # the card file as a file (the reader used fopen/fgets: a FIFO or /dev/zero hung past SIGTERM, a NUL
   # dropped the rest of its line, 0x84 read as 132)
   mkfifo "$in/xc.fifo"
-  bad xcard-fifo 2 "xc.fifo: is not a regular file (a FIFO or device)" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc.fifo" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
-  bad xcard-directory 2 "is a directory, expected a card file" -- "$MXSIM" compare-gpu --trace "$tr" --config "$cfg" --xcard "$in" --power "$src/reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-27-final8/bench_ext_run3.csv" -o "$out/cmp"
+  bad xcard-fifo 2 "xc.fifo: is a FIFO, expected a regular file" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc.fifo" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  bad xcard-directory 2 "in: is a directory, expected a regular file" -- "$MXSIM" compare-gpu --trace "$tr" --config "$cfg" --xcard "$in" --power "$src/reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-27-final8/bench_ext_run3.csv" -o "$out/cmp"
   sed 's/^sm.count = .*/sm.count = 132@ junk/' "$xc" | tr '@' '\000' > "$in/xc-nul.ini"
   bad xcard-nul 2 "xc-nul.ini:9: contains a NUL byte" -- "$MXSIM" gpu-calibrate --from "$h100" --from-card "$in/xc-nul.ini" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
   sed 's/^sm.count = .*/sm.count = 0x84/' "$xc" > "$in/xc-hex.ini"

@@ -515,4 +515,76 @@ MXTEST(xcard_launch_floor)
     mxsim_ctx_destroy(ctx);
 }
 
+/* The card-file reader of the library (mxsim_gpu_xcard_load): a file written here with values chosen
+** by hand reads back to them; the field table (mxsim_gpu_xparam_*) names the fields the writer puts
+** in a card file; and a bad line is refused with its file and line. */
+MXTEST(xcard_card_file)
+{
+    mxsim_ctx *ctx;
+    MXT_EQ_INT(mxsim_ctx_create(&ctx), MXSIM_OK);
+    /* the field names a card file uses (sim/doc/gpu-model.md section 6.3), in the table's order */
+    const char *want[MXSIM_GX_NPARAM] = {"L_us", "rho", "b32_us", "b64_us", "b128_us", "ov", "a32", "a64", "a128"};
+    for (int k = 0; k < MXSIM_GX_NPARAM; k++) MXT_TRUE(!strcmp(mxsim_gpu_xparam_name(k), want[k]));
+    MXT_TRUE(mxsim_gpu_xparam_name(MXSIM_GX_NPARAM) == NULL && mxsim_gpu_xparam_name(-1) == NULL);
+    /* copy has no launch term of its own, the dequant pass alone a rho; cuBLAS has L, ov and one work
+    ** factor (no tile cost, no factor per G: section 6.2), the wgmma kernel a tile cost and factor per G */
+    MXT_EQ_INT(mxsim_gpu_xparam_used(MXSIM_GX_COPY, 0), 0);
+    MXT_EQ_INT(mxsim_gpu_xparam_used(MXSIM_GX_DEQUANT, 1), 1);
+    const int cublas_used[MXSIM_GX_NPARAM] = {1, 0, 0, 0, 0, 1, 1, 0, 0};
+    for (int k = 0; k < MXSIM_GX_NPARAM; k++) MXT_EQ_INT(mxsim_gpu_xparam_used(MXSIM_GX_CUBLAS_BF16, k), cublas_used[k]);
+    for (int k = 0; k < MXSIM_GX_NPARAM; k++) MXT_EQ_INT(mxsim_gpu_xparam_used(MXSIM_GX_WGMMA, k), k != 1);
+    MXT_EQ_INT(mxsim_gpu_xparam_used(MXSIM_GX_NCLASS, 0), 0);
+
+    const char *f = tmp_file("card_file.ini");
+    char text[2048];
+    const char *sheet = "name = testcard   # a comment\n[datasheet]\nsm.count = 100\nsm.clock_mhz = 2000\n"
+                        "tc.int8_dense_tops = 1638.4\ntc.bf16_dense_tflops = 819.2\nhbm.bw_gbs = 4000\nl2.mb = 40\n"
+                        "sm.compute_capability = 9.0\n";
+    /* 819.2e12 / (100 SMs x 4096 FLOP/clk) = 2000 MHz: the clock check holds */
+    snprintf(text, sizeof text, "%s[calibrated on other]\nmem_eff = 0.9\ncublas-bf16.L_us = 4.5\ncublas-bf16.ov = 0.25\n"
+             "cublas-bf16.a32 = 1.5\n", sheet);
+    write_text(f, text);
+    mxsim_gpu_xsheet d;
+    mxsim_gpu_xparams p;
+    int n = -1;
+    char name[32];
+    MXT_EQ_INT(mxsim_gpu_xcard_load(ctx, f, &d, &p, &n, name, sizeof name), MXSIM_OK);
+    MXT_TRUE(!strcmp(name, "testcard"));
+    MXT_NEAR(d.n_sm, 100, 0);
+    MXT_NEAR(d.clock_mhz, 2000, 0);
+    MXT_NEAR(d.bf16_tflops, 819.2, 0);
+    MXT_NEAR(d.hbm_gbs, 4000, 0);
+    MXT_EQ_INT(n, 4);
+    MXT_NEAR(p.mem_eff, 0.9, 0);
+    MXT_NEAR(*mxsim_gpu_xparam_field(&p, MXSIM_GX_CUBLAS_BF16, 0), 4.5, 0);
+    MXT_NEAR(p.cls[MXSIM_GX_CUBLAS_BF16].ov, 0.25, 0);
+    MXT_NEAR(p.cls[MXSIM_GX_CUBLAS_BF16].a[1], 1.5, 0); /* unused per-G factor: the G = 32 one */
+    MXT_NEAR(p.cls[MXSIM_GX_CUBLAS_BF16].rho, 1, 0);    /* unused field: neutral */
+    MXT_NEAR(p.cls[MXSIM_GX_WGMMA].a[0], 0, 0);      /* not in the file: uncalibrated */
+    /* only the datasheet: cal may be NULL */
+    MXT_EQ_INT(mxsim_gpu_xcard_load(ctx, f, &d, NULL, NULL, name, sizeof name), MXSIM_OK);
+    /* a class with some of its fields: refused, naming the first missing one */
+    snprintf(text, sizeof text, "%s[calibrated on other]\nmem_eff = 0.9\ncublas-bf16.L_us = 4.5\n", sheet);
+    write_text(f, text);
+    MXT_EQ_INT(mxsim_gpu_xcard_load(ctx, f, &d, &p, &n, name, sizeof name), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), ":10: [calibrated on ...]: field 'cublas-bf16.ov' missing") != NULL);
+    /* a value in the wrong unit (TB/s), with its line */
+    snprintf(text, sizeof text, "%s", sheet);
+    char *bw = strstr(text, "4000");
+    memcpy(bw, "4.00", 4);
+    write_text(f, text);
+    MXT_EQ_INT(mxsim_gpu_xcard_load(ctx, f, &d, NULL, NULL, name, sizeof name), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "card_file.ini:7: field 'hbm.bw_gbs'") != NULL);
+    /* an unknown key; a name too long for the caller's buffer */
+    write_text(f, "name = testcard\n[datasheet]\nsm.cores = 100\n");
+    MXT_EQ_INT(mxsim_gpu_xcard_load(ctx, f, &d, NULL, NULL, name, sizeof name), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), "card_file.ini:3: unknown key 'sm.cores'") != NULL);
+    MXT_EQ_INT(mxsim_gpu_xcard_load(ctx, f, &d, NULL, NULL, name, 4), MXSIM_E_INPUT);
+    MXT_TRUE(strstr(mxsim_errmsg(ctx), ":1: name: too long") != NULL);
+    /* NULL arguments; a NULL context too */
+    MXT_EQ_INT(mxsim_gpu_xcard_load(ctx, NULL, &d, NULL, NULL, name, sizeof name), MXSIM_E_ARG);
+    MXT_EQ_INT(mxsim_gpu_xcard_load(NULL, f, NULL, NULL, NULL, name, sizeof name), MXSIM_E_ARG);
+    mxsim_ctx_destroy(ctx);
+}
+
 int main(void) { return mxt_run_all(); }

@@ -204,7 +204,7 @@ static int run_best(const opts *o, mxsim_ctx *ctx)
     mxsim_gpu_xsheet d;
     mxsim_gpu_xparams p;
     char name[128] = "?";
-    int n_cal = 0, rc = cli_xcard_load(o->xcard, &d, &p, &n_cal, name, sizeof name);
+    int n_cal = 0, rc = cli_xcard_load(ctx, o->xcard, &d, &p, &n_cal, name, sizeof name);
     if (rc) return rc;
     if (n_cal == 0) return cli_usage("--xcard %s: no calibrated fields", o->xcard);
     mxsim_tconfig cfg;

@@ -15,344 +15,15 @@
 #include "cli_util.h"
 #include "gpumodel/cmd_gpumodel.h"
 
-#define NPAR 9
-static const char *const k_par[NPAR] = {"L_us", "rho", "b32_us", "b64_us", "b128_us", "ov", "a32", "a64", "a128"};
+/* the calibrated fields of a class: the library's one table of them */
+#define NPAR MXSIM_GX_NPARAM
 
-/* Whether class c uses field k (the others keep their neutral values: rho 1, the G = 32 value). */
-static int par_used(int c, int k)
+int cli_xcard_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, int *n_cal, char *name,
+                   size_t nn)
 {
-    const int gemm = c >= MXSIM_GX_CUBLAS_BF16;
-    const int per_g = c == MXSIM_GX_WGMMA || c == MXSIM_GX_CFG5 || c == MXSIM_GX_GEMV;
-    switch (k) {
-    case 0: return c != MXSIM_GX_COPY;
-    case 1: return c == MXSIM_GX_DEQUANT;
-    case 2: return c >= MXSIM_GX_CFG5;
-    case 5: return gemm && c != MXSIM_GX_DECODE && c != MXSIM_GX_DECODE1; /* decode: the group sums overlap the stream (ov 0) */
-    case 6: return gemm;
-    case 3: case 4: return per_g;
-    default: return per_g || c == MXSIM_GX_CFG3 || c == MXSIM_GX_DECODE || c == MXSIM_GX_DECODE1;
-    }
-}
-
-static double *par_ptr(mxsim_gpu_xparams *p, int c, int k)
-{
-    mxsim_gpu_xclass_params *q = &p->cls[c];
-    double *v[NPAR] = {&q->L, &q->rho, &q->b[0], &q->b[1], &q->b[2], &q->ov, &q->a[0], &q->a[1], &q->a[2]};
-    return v[k];
-}
-
-/* Reads an xcard INI: [datasheet] keys into d; calibrated keys (mem_eff, CLASS.PAR) into p when
-** p != NULL (*n_cal counts them).  Returns 0, or 2 after a message. */
-/* The card file as the library's text readers take a file: a regular file (a FIFO or /dev/zero
-** would block or never end), at most 1 MiB, no NUL byte (the rest of its line would be dropped), a
-** UTF-8 byte-order mark skipped.  Returns a stream over the text (fclose frees it), or NULL after
-** printing why. */
-static FILE *xcard_open(const char *path, char **buf)
-{
-    struct stat st;
-    const char *why = NULL;
-    FILE *f = NULL;
-    *buf = NULL;
-    if (stat(path, &st) != 0) why = "cannot open";
-    else if (S_ISDIR(st.st_mode)) why = "is a directory, expected a card file";
-    else if (!S_ISREG(st.st_mode)) why = "is not a regular file (a FIFO or device), expected a card file";
-    else if (st.st_size > (1 << 20)) why = "larger than 1 MiB: not a card file";
-    else if ((*buf = malloc((size_t)st.st_size + 1)) == NULL) why = "out of memory";
-    else if ((f = fopen(path, "rb")) == NULL) why = "cannot open";
-    size_t n = 0;
-    if (!why) {
-        n = fread(*buf, 1, (size_t)st.st_size + 1, f);
-        if (ferror(f) || n != (size_t)st.st_size) why = "changed or unreadable while read (its size disagrees)";
-        fclose(f);
-        f = NULL;
-    }
-    const char *nul = why ? NULL : memchr(*buf, '\0', n);
-    if (nul) {
-        int ln = 1;
-        for (const char *c = *buf; c < nul; c++) ln += *c == '\n';
-        fprintf(stderr, "mxsim %s: error: %s:%d: contains a NUL byte\n", cli_cmd, path, ln);
-    } else if (why) {
-        fprintf(stderr, "mxsim %s: error: %s: %s\n", cli_cmd, path, why);
-    } else {
-        const size_t bom = n >= 3 && !memcmp(*buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
-        /* fmemopen of 0 bytes fails on some libcs: an empty file reads as one empty line */
-        if (n == bom) (*buf)[n++] = '\n';
-        f = fmemopen(*buf + bom, n - bom, "r");
-        if (!f) fprintf(stderr, "mxsim %s: error: %s: out of memory\n", cli_cmd, path);
-    }
-    if (!f) {
-        free(*buf);
-        *buf = NULL;
-    }
-    return f;
-}
-
-int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, int *n_cal, char *name, size_t nn)
-{
-    char *text;
-    FILE *f = xcard_open(path, &text);
-    if (!f) return CLI_EXIT_USAGE;
-    memset(d, 0, sizeof *d);
-    if (p) {
-        memset(p, 0, sizeof *p);
-        for (int c = 0; c < MXSIM_GX_NCLASS; c++) p->cls[c].rho = 1;
-    }
-    if (n_cal) *n_cal = 0;
-    char line[512];
-    int ln = 0, rc = 0, seen[MXSIM_GX_NCLASS] = {0}, sec = 0, sec_ln[3] = {0, 0, 0}, name_ln = 0, eff_ln = 0, floor_ln = 0, clk_ln = 0, i8_ln = 0, bw_ln = 0, cc_ln = 0;
-    double cc = 0;
-    int got[MXSIM_GX_NCLASS][NPAR]; /* which calibrated fields the file has: a class has all or none */
-    memset(got, 0, sizeof got);
-    static char keys[512][128]; /* the keys read so far, with their lines: a second one is refused */
-    int key_ln[512], n_keys = 0;
-    while (fgets(line, sizeof line, f)) {
-        ln++;
-        size_t L = strlen(line);
-        if (L == sizeof line - 1 && line[L - 1] != '\n') {
-            fprintf(stderr, "mxsim %s: error: %s:%d: line longer than %zu bytes\n", cli_cmd, path, ln, sizeof line - 2);
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        /* a comment starts at '#' or ';' that begins the line or follows a blank, as in the
-        ** configuration reader (architecture.md): `16;32` is a bad value, not 16 */
-        for (char *c = line; *c; c++)
-            if ((*c == '#' || *c == ';') && (c == line || c[-1] == ' ' || c[-1] == '\t')) {
-                *c = '\0';
-                break;
-            }
-        char *b = line, *end = line + strlen(line);
-        while (*b == ' ' || *b == '\t') b++;
-        while (end > b && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r')) *--end = '\0';
-        if (*b == '\0') continue; /* blank, comment */
-        if (*b == '[') { /* [datasheet], then [calibrated on CARD] (sim/doc/gpu-model.md section 6) */
-            const size_t n = strlen(b);
-            if (n >= 2 && b[n - 1] == ']' && !strcmp(b, "[datasheet]")) sec = 1;
-            else if (n >= 2 && b[n - 1] == ']' && !strncmp(b, "[calibrated on ", 15) && n > 16) sec = 2;
-            else {
-                fprintf(stderr, "mxsim %s: error: %s:%d: unknown section '%s' (known: [datasheet], [calibrated on CARD])\n",
-                        cli_cmd, path, ln, b);
-                rc = CLI_EXIT_USAGE;
-                break;
-            }
-            if (sec_ln[sec]) {
-                fprintf(stderr, "mxsim %s: error: %s:%d: section %s: a second one (first on line %d)\n", cli_cmd, path, ln,
-                        sec == 1 ? "[datasheet]" : "[calibrated on ...]", sec_ln[sec]);
-                rc = CLI_EXIT_USAGE;
-                break;
-            }
-            sec_ln[sec] = ln;
-            continue;
-        }
-        char *eq = strchr(b, '=');
-        if (!eq) {
-            fprintf(stderr, "mxsim %s: error: %s:%d: expected 'key = value', got '%s'\n", cli_cmd, path, ln, b);
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        *eq = '\0';
-        char key[128], val[128], extra[8];
-        if (sscanf(b, " %127s %7s", key, extra) != 1 || sscanf(eq + 1, " %127s %7s", val, extra) != 1) {
-            fprintf(stderr, "mxsim %s: error: %s:%d: expected one key and one value\n", cli_cmd, path, ln);
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        int dup = -1;
-        for (int i = 0; i < n_keys; i++)
-            if (!strcmp(keys[i], key)) dup = i;
-        if (dup >= 0) {
-            fprintf(stderr, "mxsim %s: error: %s:%d: %s: duplicate key (first on line %d)\n", cli_cmd, path, ln, key,
-                    key_ln[dup]);
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        if (n_keys == 512) {
-            fprintf(stderr, "mxsim %s: error: %s:%d: more than 512 keys\n", cli_cmd, path, ln);
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        snprintf(keys[n_keys], sizeof keys[0], "%s", key), key_ln[n_keys++] = ln;
-        if (!strcmp(key, "name")) {
-            if (sec != 0 || strlen(val) >= nn) {
-                fprintf(stderr, "mxsim %s: error: %s:%d: name: %s\n", cli_cmd, path, ln,
-                        sec ? "belongs before the first section" : "too long");
-                rc = CLI_EXIT_USAGE;
-                break;
-            }
-            memcpy(name, val, strlen(val) + 1);
-            name_ln = ln;
-            continue;
-        }
-        char *e;
-        const double v = strtod(val, &e);
-        if (*e || !isfinite(v) || strpbrk(val, "xX")) { /* decimal only, as every other reader: 0x84 was 132 */
-            fprintf(stderr, "mxsim %s: error: %s:%d: %s: not a number (decimal)\n", cli_cmd, path, ln, key);
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        /* the key's section and range (datasheet sanity; calibrated: the ranges the fit can reach) */
-        int want_sec = 2, whole = 0, lo_open = 0;
-        double lo = 0, hi = 1e6;
-        if (!strcmp(key, "sm.count")) want_sec = 1, whole = 1, lo = 1, hi = 1024;
-        else if (!strcmp(key, "sm.clock_mhz")) want_sec = 1, lo_open = 1, hi = 1e5;
-        else if (!strcmp(key, "tc.int8_dense_tops") || !strcmp(key, "tc.bf16_dense_tflops") || !strcmp(key, "hbm.bw_gbs"))
-            want_sec = 1, lo_open = 1;
-        else if (!strcmp(key, "l2.mb")) want_sec = 1, lo_open = 1, hi = 1099511.627776; /* 2^40 bytes */
-        else if (!strcmp(key, "sm.compute_capability")) want_sec = 1, lo_open = 1, hi = 100;
-        else if (!strcmp(key, "mem_eff")) lo_open = 1, hi = 1; /* the copy's share of the datasheet bandwidth */
-        else if (!strcmp(key, "launch.floor_us")) lo_open = 1;
-        else {
-            const char *dot = strrchr(key, '.');
-            const char *par = dot ? dot + 1 : "";
-            if (!strcmp(par, "ov")) hi = 1;
-            else if (!strcmp(par, "rho")) lo_open = 1, hi = 1000;
-            /* a work factor is 1 / efficiency: below 1 a kernel would beat the datasheet peak (cfg 4's
-            ** work is in arbitrary units); a hand-edited cublas-bf16.a32 = 0.001 gave 2,836 TFLOPS */
-            else if (par[0] == 'a') {
-                if (strncmp(key, "mxk-gemv-cfg4.", 14) != 0) lo = 1;
-                else lo_open = 1;
-            }
-        }
-        int known = want_sec == 1 || !strcmp(key, "mem_eff") || !strcmp(key, "launch.floor_us");
-        for (int c = 0; c < MXSIM_GX_NCLASS && !known; c++)
-            for (int k = 0; k < NPAR && !known; k++) {
-                char want[96];
-                snprintf(want, sizeof want, "%s.%s", mxsim_gpu_xclass_name(c), k_par[k]);
-                known = par_used(c, k) && !strcmp(key, want);
-            }
-        if (!known) {
-            fprintf(stderr, "mxsim %s: error: %s:%d: unknown key '%s'\n", cli_cmd, path, ln, key);
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        if (sec != want_sec) {
-            fprintf(stderr, "mxsim %s: error: %s:%d: %s: %s, but it belongs in %s\n", cli_cmd, path, ln, key,
-                    sec == 0 ? "outside any section" : sec == 1 ? "in [datasheet]" : "in [calibrated on ...]",
-                    want_sec == 1 ? "[datasheet]" : "[calibrated on CARD]");
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        if ((lo_open ? !(v > lo) : !(v >= lo)) || !(v <= hi) || (whole && floor(v) != v)) {
-            if (whole)
-                fprintf(stderr, "mxsim %s: error: %s:%d: %s: '%s' is not a whole number in %.0f..%.0f\n", cli_cmd, path, ln,
-                        key, val, lo, hi);
-            else
-                fprintf(stderr, "mxsim %s: error: %s:%d: %s: '%s' is not in %s%g, %g]\n", cli_cmd, path, ln, key, val,
-                        lo_open ? "(" : "[", lo, hi);
-            rc = CLI_EXIT_USAGE;
-            break;
-        }
-        if (!strcmp(key, "sm.count")) d->n_sm = v;
-        else if (!strcmp(key, "sm.clock_mhz")) d->clock_mhz = v, clk_ln = ln;
-        else if (!strcmp(key, "tc.int8_dense_tops")) d->int8_tops = v, i8_ln = ln;
-        else if (!strcmp(key, "tc.bf16_dense_tflops")) d->bf16_tflops = v;
-        else if (!strcmp(key, "hbm.bw_gbs")) d->hbm_gbs = v, bw_ln = ln;
-        else if (!strcmp(key, "l2.mb")) d->l2_mb = v;
-        else if (!strcmp(key, "sm.compute_capability")) cc = v, cc_ln = ln;
-        else if (!strcmp(key, "mem_eff")) {
-            eff_ln = ln;
-            if (p) p->mem_eff = v, (*n_cal)++;
-        } else if (!strcmp(key, "launch.floor_us")) {
-            floor_ln = ln;
-            if (p) p->launch_floor_us = v, (*n_cal)++;
-        }
-        else {
-            int found = 0;
-            for (int c = 0; c < MXSIM_GX_NCLASS && !found; c++)
-                for (int k = 0; k < NPAR && !found; k++) {
-                    char want[96];
-                    snprintf(want, sizeof want, "%s.%s", mxsim_gpu_xclass_name(c), k_par[k]);
-                    if (par_used(c, k) && !strcmp(key, want)) {
-                        found = 1, got[c][k] = 1, seen[c] = 1;
-                        if (p) *par_ptr(p, c, k) = v, (*n_cal)++;
-                    }
-                }
-            if (!found) {
-                fprintf(stderr, "mxsim %s: error: %s:%d: unknown key '%s'\n", cli_cmd, path, ln, key);
-                rc = CLI_EXIT_USAGE;
-                break;
-            }
-        }
-    }
-    fclose(f);
-    free(text);
-    for (int c = 0; p && c < MXSIM_GX_NCLASS; c++)
-        for (int k = 3; k < NPAR; k++)
-            if (k != 5 && k != 6 && !par_used(c, k)) *par_ptr(p, c, k) = *par_ptr(p, c, k < 5 ? 2 : 6);
-    /* a[0] > 0 marks a calibrated class (mxsim_gpu_xcalibrate): the classes without a work factor
-    ** (copy, dequant) have a = 1 when the file has their fields (copy: mem_eff), else 0 */
-    for (int c = 0; p && c < MXSIM_GX_NCLASS; c++)
-        if (!par_used(c, 6) && (c == MXSIM_GX_COPY ? p->mem_eff > 0 : seen[c])) p->cls[c].a[0] = p->cls[c].a[1] = p->cls[c].a[2] = 1;
-    /* missing fields: every field starts at 0, and a 0 bandwidth or launch term made NaN or
-    ** 64x-too-fast times without a word (sim/doc/gpu-model.md section 6.3) */
-    if (!rc && !name_ln) {
-        fprintf(stderr, "mxsim %s: error: %s: field 'name': missing (name = CARD comes before the first section)\n", cli_cmd, path);
-        rc = CLI_EXIT_USAGE;
-    }
-    static const char *const k_sheet[6] = {"sm.count", "sm.clock_mhz", "tc.int8_dense_tops", "tc.bf16_dense_tflops", "hbm.bw_gbs", "l2.mb"};
-    const double sheet[6] = {d->n_sm, d->clock_mhz, d->int8_tops, d->bf16_tflops, d->hbm_gbs, d->l2_mb};
-    for (int i = 0; !rc && i < 6; i++)
-        if (!(sheet[i] > 0)) {
-            if (sec_ln[1])
-                fprintf(stderr, "mxsim %s: error: %s: every [datasheet] value is required: field '%s' missing (section on line %d)\n",
-                        cli_cmd, path, k_sheet[i], sec_ln[1]);
-            else
-                fprintf(stderr, "mxsim %s: error: %s: every [datasheet] value is required: field '%s' missing (no [datasheet] section)\n",
-                        cli_cmd, path, k_sheet[i]);
-            rc = CLI_EXIT_USAGE;
-        }
-    /* The model's kernel classes are Hopper's: the wgmma, bf16-path and decode kernels refuse other
-    ** architectures at run time (which then run the fallbacks), so a card file says its compute
-    ** capability and only 9.0 is modelled (an A100's datasheet was routed to the wgmma kernels at exit
-    ** 0).  The datasheet's own relations catch the unit slips that gave predictions off by up to 200x:
-    ** sm.clock_mhz is the clock the bf16 peak implies (SMs x 4096 dense FLOP per clock, a Hopper SM),
-    ** int8 is twice bf16, the bandwidth is GB/s. */
-    if (!rc && !cc_ln) {
-        fprintf(stderr, "mxsim %s: error: %s: field 'sm.compute_capability' missing (9.0 for the Hopper cards the model "
-                "covers; section on line %d)\n", cli_cmd, path, sec_ln[1]);
-        rc = CLI_EXIT_USAGE;
-    } else if (!rc && cc != 9.0) {
-        fprintf(stderr, "mxsim %s: error: %s:%d: field 'sm.compute_capability': %g: the model's kernel classes are "
-                "Hopper's (9.0): on another architecture the Hopper kernels step aside for others the model has no "
-                "class for (sim/doc/gpu-model.md section 6.1)\n", cli_cmd, path, cc_ln, cc);
-        rc = CLI_EXIT_USAGE;
-    }
-    if (!rc) {
-        const double clk_mhz = d->bf16_tflops * 1e6 / (d->n_sm * 4096.0);
-        if (fabs(d->clock_mhz / clk_mhz - 1) > 0.02) {
-            fprintf(stderr, "mxsim %s: error: %s:%d: field 'sm.clock_mhz': %g, but the clock tc.bf16_dense_tflops implies "
-                    "over sm.count SMs (4096 dense bf16 FLOP per clock) is %.0f MHz: the field is that implied clock, not "
-                    "the boost clock (1830 for an H100 SXM, whose boost is 1980), in MHz; a sparse peak doubles it\n",
-                    cli_cmd, path, clk_ln, d->clock_mhz, clk_mhz);
-            rc = CLI_EXIT_USAGE;
-        } else if (fabs(d->int8_tops / (2 * d->bf16_tflops) - 1) > 0.02) {
-            fprintf(stderr, "mxsim %s: error: %s:%d: field 'tc.int8_dense_tops': %g is not twice tc.bf16_dense_tflops (%g), "
-                    "as on every Hopper card: one of the two is a sparse figure\n", cli_cmd, path, i8_ln, d->int8_tops,
-                    d->bf16_tflops);
-            rc = CLI_EXIT_USAGE;
-        } else if (d->hbm_gbs < 100) {
-            fprintf(stderr, "mxsim %s: error: %s:%d: field 'hbm.bw_gbs': %g GB/s is below any Hopper card's (2000-4800): a "
-                    "value in TB/s? (the field is GB/s)\n", cli_cmd, path, bw_ln, d->hbm_gbs);
-            rc = CLI_EXIT_USAGE;
-        }
-    }
-    /* the calibrated block (what gpu-calibrate -o writes): mem_eff, and each class it names complete */
-    int any_cal = eff_ln != 0 || floor_ln != 0;
-    for (int c = 0; c < MXSIM_GX_NCLASS; c++) any_cal |= seen[c];
-    if (!rc && any_cal && !eff_ln) {
-        fprintf(stderr, "mxsim %s: error: %s:%d: [calibrated on ...]: field 'mem_eff' missing (every class's DRAM time needs it)\n",
-                cli_cmd, path, sec_ln[2]);
-        rc = CLI_EXIT_USAGE;
-    }
-    for (int c = 0; !rc && c < MXSIM_GX_NCLASS; c++)
-        for (int k = 0; !rc && k < NPAR && seen[c]; k++)
-            if (par_used(c, k) && !got[c][k]) {
-                fprintf(stderr,
-                        "mxsim %s: error: %s:%d: [calibrated on ...]: field '%s.%s' missing (the file has other fields of "
-                        "class %s: a class has all its fields or none)\n",
-                        cli_cmd, path, sec_ln[2], mxsim_gpu_xclass_name(c), k_par[k], mxsim_gpu_xclass_name(c));
-                rc = CLI_EXIT_USAGE;
-            }
-    return rc;
+    int n = 0;
+    const mxsim_status st = mxsim_gpu_xcard_load(ctx, path, d, p, p ? (n_cal ? n_cal : &n) : NULL, name, nn);
+    return st == MXSIM_OK ? 0 : cli_fail(ctx, st);
 }
 
 /* Whether word [w, e) is one of the words of s (split at blanks and '-'), case ignored. */
@@ -631,8 +302,8 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
     mxsim_gpu_xparams committed;
     char sname[128] = "?", tname[128] = "?";
     int n_cal = 0, rc;
-    if ((rc = cli_xcard_load(from_card, &ds, NULL, NULL, sname, sizeof sname))) return rc;
-    if ((rc = cli_xcard_load(to_card, &dt, &committed, &n_cal, tname, sizeof tname))) return rc;
+    if ((rc = cli_xcard_load(ctx, from_card, &ds, NULL, NULL, sname, sizeof sname))) return rc;
+    if ((rc = cli_xcard_load(ctx, to_card, &dt, &committed, &n_cal, tname, sizeof tname))) return rc;
     static runs_t rs, rt;
     if ((rc = expand_runs(cmd, a, "from", &rs)) || (rc = expand_runs(cmd, a, "to", &rt))) return rc;
     static launch_t ls, lt;
@@ -772,8 +443,8 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
     if (ls.n) u += (size_t)snprintf(text + u, sizeof text - u, "launch.floor_us = %.6g\n", p.launch_floor_us);
     for (int c = 1; c < MXSIM_GX_NCLASS; c++) /* the classes the calibration card has rows of */
         for (int k = 0; k < NPAR && train.cls_n[c]; k++)
-            if (par_used(c, k))
-                u += (size_t)snprintf(text + u, sizeof text - u, "%s.%s = %.6g\n", mxsim_gpu_xclass_name(c), k_par[k], *par_ptr(&p, c, k));
+            if (mxsim_gpu_xparam_used(c, k))
+                u += (size_t)snprintf(text + u, sizeof text - u, "%s.%s = %.6g\n", mxsim_gpu_xclass_name(c), mxsim_gpu_xparam_name(k), *mxsim_gpu_xparam_field(&p, c, k));
     if (check) {
         int bad = 0;
         if (n_cal == 0) {
@@ -783,11 +454,11 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
         for (int c = 0; c < MXSIM_GX_NCLASS && n_cal; c++)
             for (int k = 0; k < NPAR; k++) {
                 if (c == 0 && k > 0) break;
-                if (c > 0 && (!par_used(c, k) || !train.cls_n[c])) continue;
-                const double want = c == 0 ? p.mem_eff : *par_ptr(&p, c, k), got = c == 0 ? committed.mem_eff : *par_ptr(&committed, c, k);
+                if (c > 0 && (!mxsim_gpu_xparam_used(c, k) || !train.cls_n[c])) continue;
+                const double want = c == 0 ? p.mem_eff : *mxsim_gpu_xparam_field(&p, c, k), got = c == 0 ? committed.mem_eff : *mxsim_gpu_xparam_field(&committed, c, k);
                 if (fabs(want - got) > 1e-4 * fabs(want) + 1e-9) {
                     fprintf(stderr, "check: %s: %s.%s = %.6g, re-derived %.6g\n", to_card, c ? mxsim_gpu_xclass_name(c) : "",
-                            c ? k_par[k] : "mem_eff", got, want);
+                            c ? mxsim_gpu_xparam_name(k) : "mem_eff", got, want);
                     bad++;
                 }
             }

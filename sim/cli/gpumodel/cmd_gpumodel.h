@@ -4,9 +4,11 @@
 #include "cli_util.h"
 extern const cli_command mxsim_cmd_compare_gpu;
 extern const cli_command mxsim_cmd_gpu_calibrate;
-/* Reads a cross-card file (workloads/gpus/<card>-xcard.ini): datasheet into d, calibrated fields into
-** p when p != NULL (*n_cal counts them), name.  0, or the exit code after a message. */
-int cli_xcard_load(const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, int *n_cal, char *name, size_t nn);
+/* Reads a cross-card file (workloads/gpus/<card>-xcard.ini) by mxsim_gpu_xcard_load: datasheet into
+** d, calibrated fields into p when p != NULL (*n_cal counts them), name.  0, or the exit code after
+** the library's message. */
+int cli_xcard_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_xsheet *d, mxsim_gpu_xparams *p, int *n_cal, char *name,
+                   size_t nn);
 /* Whether a card file's name (`name = h100`) names the card of a bench (its card column, "NVIDIA H100
 ** 80GB HBM3"): equal, or each word of the name one of the card's words (split at blanks and '-'),
 ** case ignored, and the card's form factor (PCIe, NVL) among them: "h100" is not "NVIDIA H100 PCIe",
