@@ -1068,9 +1068,11 @@ static void constants(doc_t *d, mxsim_ctx *ctx, const meta_t *m)
         /* the table quotes the 8 KiB macro; what the run applied is scaled to its bank size */
         char a[32], b[32], line[320];
         const double kib = m->j.node[kb].num;
-        mx_snprintf(line, sizeof line, "SRAM access energy as applied: the table's 8 KiB value x sqrt(sram_bank_kib / 8) = "
-                                    "%s x sqrt(%s / 8) = %s pJ/bit (nominal, before node scaling; the band scales alike).",
-                 mx_fmt_real(sram8, a, sizeof a), mx_fmt_real(kib, b, sizeof b), mx_fmt_real(sram8 * sqrt(kib / 8.0), (char[32]){0}, 32));
+        /* per buffer, as cost.c applies it: a buffer smaller than the bank is one smaller macro */
+        mx_snprintf(line, sizeof line, "SRAM access energy as applied, per buffer: the table's 8 KiB value x sqrt(min(buffer, "
+                                    "sram_bank_kib) / 8) = %s x sqrt(%s / 8) = %s pJ/bit for a buffer of at least %s KiB, "
+                                    "less for a smaller one (nominal, before node scaling; the band scales alike).",
+                 mx_fmt_real(sram8, a, sizeof a), mx_fmt_real(kib, b, sizeof b), mx_fmt_real(sram8 * sqrt(kib / 8.0), (char[32]){0}, 32), b);
         doc_p(d, line);
     }
     int kn = mx_json_get(&m->j, m->cost, "node_nm"), kv = mx_json_get(&m->j, m->cost, "vdd_v");

@@ -2,8 +2,8 @@
 ** tile's operands load into the other).
 **
 ** Timing rule: a tiling fits when an A tile and a B tile (mantissas and one scale byte per group)
-** fit half of their SRAM and the tile's fp32 partial sums half of C's (mx_tsram_fits, with the
-** bytes per row of a k chunk from mx_tsram_row_bytes); the SRAMs
+** fit half of their SRAM and the tile's fp32 partial sums half of C's (mx_tsram_fit_prefix, with
+** the bytes per row of a k chunk from mx_tsram_row_bytes); the SRAMs
 ** never stall the array (one read port per edge feeder, ignored bank conflicts).  Events for the
 ** energy model: operand reads at the array edges (mx_tsram_reads: the stationary operand once per
 ** tile, the streamed one once per fold across the other spatial dim), partial-sum writes and reads
@@ -24,15 +24,10 @@ int64_t mx_tsram_row_bytes(const mx_top_resolved *op, int64_t tk)
     return tk + (op->mx ? tk / op->g : 0);
 }
 
-int mx_tsram_fits(const mx_tarch *a, int64_t tm, int64_t tn, int64_t row_bytes)
-{
-    return tm * row_bytes <= a->half_a_bytes && tn * row_bytes <= a->half_b_bytes && tm * tn * 4 <= a->half_c_bytes;
-}
-
 int mx_tsram_fit_prefix(const mx_tarch *a, int64_t tm, int64_t tn, const int64_t *row_bytes, int n)
 {
     if (tm * tn * 4 > a->half_c_bytes) return 0;
-    /* the largest row a half of A and of B holds for tm and tn rows: the same test as fits() */
+    /* the largest row a half of A and of B holds for tm and tn rows: tm * row <= half A, tn * row <= half B */
     int64_t lim = mx_t_min(a->half_a_bytes / tm, a->half_b_bytes / tn);
     int i = 0;
     while (i < n && row_bytes[i] <= lim) i++;

@@ -161,7 +161,6 @@ MX_INTERNAL int64_t mx_tdram_xfer_cycle(const mx_tarch *a, int64_t *credit, int6
 ** of a tile; operand reads at the array edges. */
 MX_INTERNAL void mx_tsram_derive(const mxsim_tconfig *cfg, mx_tarch *a);
 MX_INTERNAL int64_t mx_tsram_row_bytes(const mx_top_resolved *op, int64_t tk);
-MX_INTERNAL int mx_tsram_fits(const mx_tarch *a, int64_t tm, int64_t tn, int64_t row_bytes);
 /* How many of k sizes with ascending row_bytes[0..n-1] fit with tm x tn (they fit as a prefix). */
 MX_INTERNAL int mx_tsram_fit_prefix(const mx_tarch *a, int64_t tm, int64_t tn, const int64_t *row_bytes, int n);
 
