@@ -159,6 +159,53 @@ MXTEST(elementwise_ops_expose_dram_latency)
     MXT_EQ_INT(s.cycles_dram_latency, 2000);
 }
 
+/* A group that n does not fill is stored whole (zero-padded mantissas, one scale), so the MXINT8
+** side of a dequant / quantize is whole groups while the bf16 side is the useful elements
+** (mutation audit T10: no test pinned this).  m = 3, n = 40, G = 32: ceil(40 / 32) = 2 groups a
+** row, so 3 x 64 = 192 mantissa bytes and 3 x 2 = 6 scale bytes; 3 x 40 = 120 bf16 = 240 bytes.
+**   dequant: reads 192 + 6, writes 240; 192 elements pass the unit (16 lanes: 12 cycles);
+**   quantize: reads 240, writes 192 + 6 = 198; 192 elements re-quantized, 192 max-abs compares.
+** Latency 0, 1 byte/cycle: dequant 198 + 240 = 438 cycles of transfer > 12 + 4 (depth), so
+** cycles_total = 438 and the bandwidth stall 438 - 16 = 422.  n = 64 (whole groups) gives 192 +
+** 6 in and 384 out: padding is what separates the two cases.  G = 7, n = 40: 6 groups of 7 = 42
+** mantissas a row (126 bytes, 18 scales). */
+MXTEST(elementwise_ops_pad_partial_groups)
+{
+    mxsim_tconfig c;
+    mxsim_tconfig_default(&c);
+    c.group_size = 32, c.dequant_lanes = 16, c.dequant_depth_cycles = 4, c.requant_lanes = 16, c.requant_depth_cycles = 4;
+    c.dram_bw_bytes_per_cycle = 1, c.dram_latency_cycles = 0;
+    mxsim_top o = mxt_gemm_op("dq", 3, 40, 1);
+    o.kind = MXSIM_OP_DEQUANT;
+    mxsim_tstats s;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_OK);
+    MXT_EQ_INT(s.dram_a_mant_bytes, 192);
+    MXT_EQ_INT(s.dram_a_scale_bytes, 6);
+    MXT_EQ_INT(s.dram_out_bytes, 240);
+    MXT_EQ_INT(s.n_dequant_elems, 192);
+    MXT_EQ_INT(s.cycles_compute, 12);
+    MXT_EQ_INT(s.cycles_total, 438);
+    MXT_EQ_INT(s.cycles_dram_bw, 422);
+    o.kind = MXSIM_OP_QUANTIZE;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_OK);
+    MXT_EQ_INT(s.dram_a_mant_bytes, 240);
+    MXT_EQ_INT(s.dram_a_scale_bytes, 0);
+    MXT_EQ_INT(s.dram_out_bytes, 198);
+    MXT_EQ_INT(s.n_requant_elems, 192);
+    MXT_EQ_INT(s.n_maxabs_compares, 192);
+    MXT_EQ_INT(s.cycles_total, 438);
+    o = mxt_gemm_op("dq", 3, 64, 1), o.kind = MXSIM_OP_DEQUANT;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_OK);
+    MXT_EQ_INT(s.dram_a_mant_bytes, 192);
+    MXT_EQ_INT(s.dram_a_scale_bytes, 6);
+    MXT_EQ_INT(s.dram_out_bytes, 384);
+    o = mxt_gemm_op("dq", 3, 40, 1), o.kind = MXSIM_OP_DEQUANT, o.group_size = 7;
+    MXT_EQ_INT(mxsim_time_op(g_ctx, &c, &o, "t", 0, NULL, &s), MXSIM_OK);
+    MXT_EQ_INT(s.dram_a_mant_bytes, 126);
+    MXT_EQ_INT(s.dram_a_scale_bytes, 18);
+    MXT_EQ_INT(s.dram_out_bytes, 240);
+}
+
 /* ---- 2. the bandwidth is taken as given or refused ------------------------------------------ */
 
 MXTEST(bandwidth_step_outside_compat)
