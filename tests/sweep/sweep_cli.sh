@@ -43,6 +43,32 @@ for r in rows:
         assert abs(tw - 2 * macs / (e * 1e-3) / 1e12) <= 1e-4 * tw, (r["op"], tw)
 assert seen == {"quantize", "dequant"}, seen
 PY
+# the breakdowns add up (mutation audit R2: only the example snapshot saw them): per row the 11
+# e_*_mj columns sum to energy_mj and the 11 a_*_mm2 to area_mm2; low <= nominal <= high; each
+# point's TOTAL is the sum of its ops' energies; every op row carries the machine's one area
+python3 - "$t/j1.json" <<'PY' && ok "energy and area breakdowns sum to their totals" || bad "a breakdown does not sum to its total"
+import json, sys, collections
+d = json.load(open(sys.argv[1]))
+rows = d["rows"]
+ecols = [c for c in rows[0] if c.startswith("e_") and c.endswith("_mj")]
+acols = [c for c in rows[0] if c.startswith("a_") and c.endswith("_mm2")]
+assert len(ecols) == 11 and len(acols) == 11, (ecols, acols)
+ops = collections.defaultdict(list); tot = {}
+for r in rows:
+    e, a = r["energy_mj"], r["area_mm2"]
+    se, sa = sum(r[c] for c in ecols), sum(r[c] for c in acols)
+    assert abs(se - e) <= 1e-9 * e, (r["point"], r["op"], se, e)
+    assert abs(sa - a) <= 1e-9 * a, (r["point"], r["op"], sa, a)
+    assert r["energy_mj_low"] <= e <= r["energy_mj_high"] and 0 <= r["leakage_mj"] <= e, r["op"]
+    assert r["area_mm2_low"] <= a <= r["area_mm2_high"], r["op"]
+    (tot.__setitem__(r["point"], r) if r["kind"] == "total" else ops[r["point"]].append(r))
+for p, t in tot.items():
+    for c in ecols + ["energy_mj", "leakage_mj"]:
+        s = sum(o[c] for o in ops[p])
+        assert abs(s - t[c]) <= 1e-9 * max(t[c], 1e-300), (p, c, s, t[c])
+    for o in ops[p]:  # one machine: every op row carries its area
+        assert all(o[c] == t[c] for c in acols), (p, o["op"])
+PY
 # plain CSV (no comment lines); the settings travel in the typed sidecar j1.meta.json
 grep -q '^#' "$t/j1.csv" && bad "comment line in the CSV" || ok "CSV has no comment lines"
 cmp -s "$t/j1.meta.json" "$t/j2.meta.json" && ok "-j1 == -j2 (sidecar)" || bad "-j1 and -j2 differ (sidecar)"
