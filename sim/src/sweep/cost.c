@@ -62,11 +62,11 @@ static const mxsim_cost_const k_consts[] = {
     {"mult8.energy", "multipliers", "int8 x int8 multiply, per MAC", "pJ", 0.2, 0.2, 0.7925, 45, 0.9,
      "HOR14 ISSCC'14 energy table, 8b mult; high ALADDIN40 32x32 mult 12.68 pJ @1ns (the 1 GHz row, as the "
      "adder's high and every leakage; the old plug-in's 5 ns default row is 8.63 pJ)", "A/B",
-     "nominal HOR14; high = 12.68 x (8/32)^2, Accelergy's quadratic width rule", REFS("HOR14 ALADDIN40 ACCELERGY")},
+     "nominal HOR14; high = 12.68 x (8/32)^2, Accelergy's quadratic width rule", REFS("HOR14 HAN16 ALADDIN40 ACCELERGY")},
     {"add.energy_per_bit", "adder_trees", "integer add, per result bit", "pJ/bit", 0.003125, 0.002678125,
      0.0065625, 45, 0.9,
      "HOR14 32b add 0.1 pJ; low ALADDIN40 32b adder 0.0857 pJ @>=2ns; high ALADDIN40 0.21 pJ @1ns", "A",
-     "each / 32 bits (adders linear in width, energy-area.md section 1)", REFS("HOR14 ALADDIN40")},
+     "each / 32 bits (adders linear in width, energy-area.md section 1)", REFS("HOR14 HAN16 ALADDIN40")},
     {"exp_add8.energy", "exponent_adders", "8b shared-exponent add, per group", "pJ", 0.03, 0.021425, 0.0525,
      45, 0.9, "HOR14 8b add 0.03 pJ; band ALADDIN40 32b adder x 8/32 (0.0857, 0.21 pJ)", "A/B",
      "band linear in width", REFS("HOR14 ALADDIN40")},
@@ -96,20 +96,23 @@ static const mxsim_cost_const k_consts[] = {
      0.007375, 40, 0.9, "ALADDIN40 32b comparator 0.0295 pJ x 8/32", "C", "linear in width", REFS("ALADDIN40")},
     /* ---- area per instance ---- */
     {"mult8.area", "multipliers", "int8 x int8 multiplier", "um2", 282, 282, 396.875, 45, 0.9,
-     "HOR14 area column (DALLY15/HAN16 copies); high ALADDIN40 32x32 mult 6350 um2 x (8/32)^2", "A/B",
-     "high: quadratic width rule", REFS("HOR14 DALLY15 HAN16 ALADDIN40")},
+     "area column of HOR14's table as printed by DALLY15 and HP6 Fig. 1.13 (Design Compiler, TSMC 45 nm): 8b mult "
+     "282 um2; high ALADDIN40 32x32 mult 6350 um2 x (8/32)^2", "B", "high: quadratic width rule",
+     REFS("DALLY15 HP6 ALADDIN40")},
     {"add.area_per_bit", "adder_trees", "integer adder, per bit", "um2/bit", 4.28125, 4.28125, 8.6875, 45, 0.9,
-     "HOR14 32b add 137 um2; high ALADDIN40 32b adder 278 um2", "A/B", "each / 32 bits", REFS("HOR14 ALADDIN40")},
+     "DALLY15/HP6 area column: 32b add 137 um2; high ALADDIN40 32b adder 278 um2", "B", "each / 32 bits",
+     REFS("DALLY15 HP6 ALADDIN40")},
     {"exp_add8.area", "exponent_adders", "8b exponent adder", "um2", 36, 36, 69.5, 45, 0.9,
-     "HOR14 8b add 36 um2; high ALADDIN40 32b adder 278 um2 x 8/32", "A/B", "high linear in width", REFS("HOR14 ALADDIN40")},
+     "DALLY15/HP6 area column: 8b add 36 um2; high ALADDIN40 32b adder 278 um2 x 8/32", "B", "high linear in width",
+     REFS("DALLY15 HP6 ALADDIN40")},
     {"shift32.area", "alignment_shifters", "32b alignment shifter", "um2", 250, 249.774, 250, 40, 0.9,
      "ALADDIN40 shifter (pm-tech-lib copy); low YOSYS ashr32 313 GE x 0.798 um2 = 249.8 um2 (references.md#yosys)", "A",
      "as published", REFS("ALADDIN40 YOSYS NANGATE45")},
     {"fpadd32.area", "accumulators", "fp32 adder, published (high band of the exponent unit's add)", "um2", 4184,
-     4184, 4360, 45, 0.9, "HOR14 32b FP add area; high ALADDIN40 fp_sp_add 4360 um2 (pm-tech-lib copy; a 3-stage "
-     "pipelined unit: 16.7 pJ = 3 x 5.56 pJ a cycle)", "A/B",
+     4184, 4360, 45, 0.9, "DALLY15/HP6 area column: 32b FP add 4184 um2 (DesignWare); high ALADDIN40 fp_sp_add 4360 um2 (pm-tech-lib "
+     "copy; a 3-stage pipelined unit: 16.7 pJ = 3 x 5.56 pJ a cycle)", "B",
      "the unit's own add is a single-cycle datapath built from the primitives (energy-area.md section 1.1); "
-     "these published units bound it from above", REFS("HOR14 ALADDIN40")},
+     "these published units bound it from above", REFS("DALLY15 HP6 ALADDIN40")},
     {"mux2.area_per_bit", "accumulators", "2:1 multiplexer, per bit", "um2/bit", 1.596, 1.596, 1.596, 45, 0.9,
      "OSU018 MUX2X1 48 um2 / NAND2X1 24 um2 = 2 GE (qflow-tech-osu018 liberty) x NANGATE45 NAND2_X1 0.798 um2",
      "C", "cell-area ratio to NAND2 times the 45 nm NAND2 (references.md#osu018, #nangate45)",
@@ -125,7 +128,8 @@ static const mxsim_cost_const k_consts[] = {
      "610.313 GE/lane; low ocp 586.301; high transistors/4 711.734 GE x NANGATE45 0.798 um2/GE", "C",
      "GE x 0.798 um2 (references.md#nangate45); rtl_area_check keeps 1..32 lanes within +-25%", REFS("MXSIM-RTL YOSYS OSU018 NANGATE45")},
     {"requant.area", "requantizer", "re-quantizer lane (16b shifter + 8b add)", "um2", 136, 136, 136, 45, 0.9,
-     "derived: ALADDIN40 shifter 250 um2 x 0.4 + HOR14 add8 36 um2", "C", "shifters ~ w log2 range", REFS("ALADDIN40 HOR14")},
+     "derived: ALADDIN40 shifter 250 um2 x 0.4 + DALLY15/HP6 8b add 36 um2", "C", "shifters ~ w log2 range",
+     REFS("ALADDIN40 DALLY15 HP6")},
     {"cmp8.area", "requantizer", "8b comparator", "um2", 17.75, 17.75, 17.75, 40, 0.9,
      "ALADDIN40 32b comparator 71 um2 x 8/32", "C", "linear in width", REFS("ALADDIN40")},
     /* ---- leakage ---- */
@@ -158,7 +162,11 @@ static const mxsim_cost_ref k_refs[] = {
      "doi:10.1109/ISSCC.2014.6757323; energy-per-operation table, 45 nm, 0.9 V"},
     {"DALLY15", REF_DOC "dally15",
      "W. J. Dally, \"High-Performance Hardware for Machine Learning\", NIPS 2015 tutorial; reproduces HOR14 "
-     "with its area column"},
+     "with an area column (45 nm), the source of the areas labelled DALLY15/HP6"},
+    {"HP6", REF_DOC "hp6",
+     "J. L. Hennessy, D. A. Patterson, \"Computer Architecture: A Quantitative Approach\", 6th ed., Morgan "
+     "Kaufmann, 2019, ISBN 978-0-12-811905-1, Fig. 1.13: energy and area per operation, synthesized with "
+     "Design Compiler in TSMC 45 nm (FP units from DesignWare)"},
     {"HAN16", REF_DOC "han16",
      "S. Han et al., \"EIE: Efficient Inference Engine on Compressed Deep Neural Network\", ISCA 2016, "
      "arXiv:1602.01528; energy/area table attributed to HOR14, 45 nm"},
