@@ -81,6 +81,32 @@ int cli_real(const char *opt, const char *s, double lo, double hi, double *out)
     return 0;
 }
 
+#ifdef MXSIM_WITH_SWEEP /* the cost model */
+int cli_cost_params(const cli_command *c, const cli_args *a, mxsim_cost_params *p)
+{
+    mxsim_cost_params_default(p);
+    long long v;
+    double d;
+    int rc = 0;
+    const char *s;
+    if ((s = cli_get(c, a, "node")) && !(rc = cli_int("--node", s, 1, 1000, &v))) p->node_nm = (int)v;
+    if (!rc && (s = cli_get(c, a, "vdd")) && !(rc = cli_real("--vdd", s, 0.5, 1.2, &d))) p->vdd_v = d;
+    if (!rc && (s = cli_get(c, a, "overhead")) && !(rc = cli_real("--overhead", s, 1, 10, &d))) p->overhead_factor = d;
+    if (!rc && (s = cli_get(c, a, "sram-bank-kib")) && !(rc = cli_int("--sram-bank-kib", s, 1, 65536, &v)))
+        p->sram_bank_kib = v;
+    return rc;
+}
+#endif
+
+const char *cli_cost_opts_given(const cli_command *c, const cli_args *a)
+{
+    static const char *const opt[][2] = {{"node", "--node"}, {"vdd", "--vdd"}, {"overhead", "--overhead"},
+                                         {"sram-bank-kib", "--sram-bank-kib"}};
+    for (int i = 0; i < 4; i++)
+        if (cli_get(c, a, opt[i][0])) return opt[i][1];
+    return NULL;
+}
+
 /* ---- options ------------------------------------------------------------------------------ */
 
 static int n_opts(const cli_opt *o)

@@ -24,6 +24,12 @@ typedef struct {
 #define CLI_CONFIG_OPTS                                                                              \
     {"config", 0, 1, 0, "CFG", "accelerator configuration (.ini, or SCALE-Sim .cfg)"},              \
     {"set", 0, 1, 1, "KEY=VALUE", "set one configuration field"}
+/* The cost model's technology options (sweep, cost, compare-gpu --trace); cli_cost_params reads them. */
+#define CLI_COST_OPTS                                                                                \
+    {"node", 0, 1, 0, "NM", "technology node: 65, 45 (default), 32, 22, 20, 16, 14, 7"},                \
+    {"vdd", 0, 1, 0, "V", "supply voltage, 0.5..1.2 V and above the node's fit minimum (65 nm: 0.586 V); default: the node's"}, \
+    {"overhead", 0, 1, 0, "F", "control/wiring factor on area and energy (1..10, default 1)"},     \
+    {"sram-bank-kib", 0, 1, 0, "KIB", "SRAM macro size for energy per access (default 32)"}
 #define CLI_TABLE_OPTS                                                                               \
     {"format", 0, 1, 0, "table|csv|json|md", "output format (default: from -o's extension, else table)"}, \
     {"out", 'o', 1, 0, "FILE", "write to FILE instead of stdout"}
@@ -79,6 +85,13 @@ int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Strict parses of option values; a bad value is a usage error naming the option. */
 int cli_int(const char *opt, const char *s, long long lo, long long hi, long long *out);
 int cli_real(const char *opt, const char *s, double lo, double hi, double *out);
+
+/* mxsim_cost_params_default, then the CLI_COST_OPTS given: 0 or the usage exit code after a message
+** naming the option (the library judges a node or supply it has no data for). */
+int cli_cost_params(const cli_command *c, const cli_args *a, mxsim_cost_params *p);
+/* The first of CLI_COST_OPTS given ("--node", ...), NULL if none (for a command where they apply
+** to one mode only). */
+const char *cli_cost_opts_given(const cli_command *c, const cli_args *a);
 
 /* The signal (SIGINT, SIGTERM, SIGHUP) that asked this run to stop, 0 if none (main.c). */
 int cli_interrupted(void);

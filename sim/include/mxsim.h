@@ -1382,9 +1382,15 @@ MXSIM_API mxsim_status mxsim_gpu_report_save(mxsim_ctx *ctx, const mxsim_gpu_car
 ** accel_tops_per_w, accel_tops_per_mm2, gpu_kernel, gpu_cfg, gpu_model_us, gpu_model_tops,
 ** gpu_bound, gpu_measured_us (from bench b when it has the same op; b may be NULL),
 ** cublas_bf16_model_us, cublas_bf16_measured_us, gpu_tops_per_w_at_tdp, gpu_tops_per_mm2,
-** speedup_accel_vs_gpu_model; a TOTAL row. */
+** speedup_accel_vs_gpu_model, accel_node_nm, accel_vdd_v; a TOTAL row. */
 MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_card *card, const mxsim_tconfig *cfg,
                                              const mxsim_trace *tr, const mxsim_gpu_bench *b, mxsim_table **out);
+/* The same, costing the accelerator with cost (NULL: mxsim_cost_params_default, 45 nm / 0.9 V);
+** every row carries accel_node_nm and accel_vdd_v (the supply the node resolves to).  A node or
+** supply the cost model has no data for is MXSIM_E_INPUT (mxsim_node_scaling). */
+MXSIM_API mxsim_status mxsim_gpu_accel_table_cost(mxsim_ctx *ctx, const mxsim_gpu_card *card, const mxsim_tconfig *cfg,
+                                                  const mxsim_cost_params *cost, const mxsim_trace *tr,
+                                                  const mxsim_gpu_bench *b, mxsim_table **out);
 
 
 /* ---- The cross-card GPU model (issue 16; sim/doc/gpu-model.md section 6) -----------------------
@@ -1533,6 +1539,11 @@ MXSIM_API double mxsim_gpu_xpower_min_watts(const mxsim_gpu_xpower *p);
 MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *card, const mxsim_gpu_xsheet *d,
                                                   const mxsim_gpu_xparams *p, const mxsim_gpu_xpower *power,
                                                   const mxsim_tconfig *cfg, const mxsim_trace *tr, mxsim_table **out);
+/* The same, costing the accelerator with cost (NULL: the defaults), as mxsim_gpu_accel_table_cost. */
+MXSIM_API mxsim_status mxsim_gpu_accel_best_table_cost(mxsim_ctx *ctx, const char *card, const mxsim_gpu_xsheet *d,
+                                                       const mxsim_gpu_xparams *p, const mxsim_gpu_xpower *power,
+                                                       const mxsim_tconfig *cfg, const mxsim_cost_params *cost,
+                                                       const mxsim_trace *tr, mxsim_table **out);
 
 #ifdef __cplusplus
 }

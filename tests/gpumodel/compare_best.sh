@@ -117,6 +117,35 @@ grep -v '^mxk-decode-cfg10\.' workloads/gpus/h100-xcard.ini > "$t/x-no10.ini"
   --power "$(bash tests/gpumodel/xcard.sh --power-of h100)" -o "$t/no10" > /dev/null 2>&1 || bad "no-cfg10 run"
 grep -q '^qkv_proj,.*no mxk time: class mxk-decode-cfg10 (of .mxk-gemm-mxint8.) is not calibrated' "$t/no10/accel_vs_best_gpu.csv" \
   && ok "an empty mxk cell names its reason (class not calibrated)" || bad "no mxk note: $(grep '^qkv_proj' "$t/no10/accel_vs_best_gpu.csv")"
+# --node: the accelerator side costed at 7 nm (0.7 V, the node's default supply), both tables.  Time is
+# the node's business of nobody: unchanged.  Energy: DRAM is not node-scaled and every on-chip energy
+# (dynamic and leakage, same run time) scales by f = E7(0.7) / E45(0.9) from SB17's polynomials as
+# energy-area.md section 3 lists them: (0.1776*0.49 - 0.09097*0.7 + 0.02447) / (1.018*0.81 - 0.3107*0.9
+# + 0.1539) = 0.047815 / 0.69885 = 0.068420; so E7 = Edram + f (E45 - Edram), with Edram the sweep's
+# e_dram_mj of the same op, trace and config (a second path through the cost model); checked on
+# qkv_proj in both tables (the best table's TOTAL sums only the ops with a GPU time).
+"$MXSIM" sweep --config workloads/configs/large.ini traces/llama2-7b-decode-b16.trace --no-accuracy --quiet -o "$t/sw.csv" \
+  2> "$t/err" || bad "sweep for the DRAM energy: $(cat "$t/err")"
+edram=$(awk -F, 'NR==1{for(i=1;i<=NF;i++) c[$i]=i; next} $c["op"]=="qkv_proj"{printf "%.9g", $c["e_dram_mj"] * 1000}' "$t/sw.csv")
+for mode in card xcard; do
+  if [ $mode = card ]; then set -- --card h200; else set -- --xcard workloads/gpus/h100-xcard.ini --power $H100/bench_ext.csv; fi
+  "$MXSIM" compare-gpu "$@" --trace traces/llama2-7b-decode-b16.trace --config workloads/configs/large.ini > "$t/out.csv" 2>/dev/null \
+    && e45=$(col qkv_proj accel_energy_uj) && a45=$(col TOTAL accel_us) && n45=$(col TOTAL accel_node_nm)$(col qkv_proj accel_vdd_v) \
+    && "$MXSIM" compare-gpu "$@" --trace traces/llama2-7b-decode-b16.trace --config workloads/configs/large.ini --node 7 \
+      > "$t/out.csv" 2>/dev/null && e7=$(col qkv_proj accel_energy_uj) && a7=$(col TOTAL accel_us) \
+    && n7=$(col TOTAL accel_node_nm)$(col qkv_proj accel_vdd_v) || bad "compare-gpu --node 7 ($mode)"
+  want=$(awk -v d="$edram" -v e="$e45" 'BEGIN{f = 0.047815 / 0.69885; printf "%.6f", d + f * (e - d)}')
+  [ "$n45" = "450.9" ] && [ "$n7" = "70.7" ] && [ "$a45" = "$a7" ] && ok "--node 7 ($mode): accel_node_nm/accel_vdd_v 45/0.90 -> 7/0.70, time unchanged" \
+    || bad "--node 7 ($mode): node+vdd '$n45' -> '$n7', time $a45 -> $a7"
+  near "$e7" "$want" "$(awk -v w="$want" 'BEGIN{print w * 2e-5}')" && ok "--node 7 ($mode): qkv_proj energy $e45 -> $e7 uJ = Edram + f x on-chip ($want)" \
+    || bad "--node 7 ($mode): energy $e7 uJ, expected $want (E45 $e45, Edram $edram)"
+done
+"$MXSIM" compare-gpu --card h200 --measured $H100/bench.csv --node 7 > /dev/null 2> "$t/err"
+[ $? -eq 2 ] && grep -q "goes with --trace" "$t/err" && ok "--node without --trace is a usage error" || bad "--node in bench mode: $(cat "$t/err")"
+"$MXSIM" compare-gpu --card h200 --trace traces/llama2-7b-decode-b16.trace --config workloads/configs/large.ini --node 9 -o "$t/n9" \
+  > "$t/n9.out" 2> "$t/err"
+[ $? -eq 2 ] && grep -q "9 nm is not in the Stillmaker & Baas table" "$t/err" && [ ! -e "$t/n9" ] && [ ! -s "$t/n9.out" ] \
+  && ok "--node 9: refused, nothing written" || bad "--node 9: $(cat "$t/err")"
 # usage: --xcard without --power
 "$MXSIM" compare-gpu --trace "$t/tiny.trace" --config workloads/configs/large.ini --xcard workloads/gpus/h100-xcard.ini >/dev/null 2>&1
 [ $? -eq 2 ] && ok "--xcard without --power is a usage error" || bad "--xcard without --power"

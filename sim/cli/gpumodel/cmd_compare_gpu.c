@@ -20,6 +20,7 @@
 typedef struct {
     const char *card, *measured, *out, *trace, *config, *max_mape, *group_size, *xcard, *power;
     int calibrate, swap, quiet;
+    mxsim_cost_params cost; /* --node, --vdd, --overhead, --sram-bank-kib (trace mode) */
 } opts;
 
 /* A card NAME (no '/', no .ini) is looked for in workloads/gpus/ under the working directory,
@@ -189,7 +190,7 @@ static int run_trace(const opts *o, mxsim_ctx *ctx, const mxsim_gpu_card *card, 
     if (st == MXSIM_OK) st = mxsim_trace_load(ctx, o->trace, &tr);
     if (st == MXSIM_OK && o->measured) st = mxsim_gpu_bench_load(ctx, o->measured, &bn);
     int rc = st == MXSIM_OK && bn ? check_bench_card(bn, o->measured, card, cpath) : 0;
-    if (st == MXSIM_OK && !rc) st = mxsim_gpu_accel_table(ctx, card, &cfg, tr, bn, &t);
+    if (st == MXSIM_OK && !rc) st = mxsim_gpu_accel_table_cost(ctx, card, &cfg, &o->cost, tr, bn, &t);
     if (!rc) rc = st == MXSIM_OK ? table_out(o, ctx, t, "accel_vs_gpu.csv") : cli_fail(ctx, st);
     mxsim_table_free(t);
     mxsim_trace_free(tr);
@@ -224,7 +225,7 @@ static int run_best(const opts *o, mxsim_ctx *ctx)
                 o->power, cli_gpu_first_row_line(o->power), pc, o->xcard, name, name);
         rc = CLI_EXIT_USAGE;
     } else {
-        if (st == MXSIM_OK) st = mxsim_gpu_accel_best_table(ctx, pc, &d, &p, pw, &cfg, tr, &t);
+        if (st == MXSIM_OK) st = mxsim_gpu_accel_best_table_cost(ctx, pc, &d, &p, pw, &cfg, &o->cost, tr, &t);
         rc = st == MXSIM_OK ? table_out(o, ctx, t, "accel_vs_best_gpu.csv") : cli_fail(ctx, st);
     }
     mxsim_table_free(t);
@@ -246,8 +247,15 @@ static int cmd_compare_gpu(const cli_command *c, const cli_args *a, mxsim_ctx *c
         if (e == o.max_mape || *e || !(lim > 0) || !isfinite(lim) || strpbrk(o.max_mape, "xX"))
             return cli_usage("--max-mape: '%s' is not a positive percentage", o.max_mape);
     }
-    if (!o.trace && (o.config || o.group_size))
-        return cli_usage("%s goes with --trace (the accelerator's side of the comparison)", o.config ? "--config" : "--group-size");
+    if (!o.trace && (o.config || o.group_size || cli_cost_opts_given(c, a)))
+        return cli_usage("%s goes with --trace (the accelerator's side of the comparison)",
+                         o.config ? "--config" : o.group_size ? "--group-size" : cli_cost_opts_given(c, a));
+#if defined(MXSIM_WITH_TIMING) && defined(MXSIM_WITH_SWEEP)
+    if (o.trace) {
+        int crc = cli_cost_params(c, a, &o.cost);
+        if (crc) return crc;
+    }
+#endif
     if (o.trace && (o.calibrate || o.swap || o.max_mape))
         return cli_usage("%s goes with --measured alone (bench mode), not with --trace",
                          o.calibrate ? "--calibrate" : o.swap ? "--swap-split" : "--max-mape");
@@ -302,6 +310,7 @@ static const cli_opt k_opts[] = {
     {"quiet", 0, 0, 0, "", "print the summary only"},
     {"xcard", 0, 1, 0, "CARD-xcard.ini", "with --trace: the best GPU implementation per op (cross-card model)"},
     {"power", 0, 1, 0, "BENCH_EXT.csv", "with --xcard: the card's measured times and NVML power"},
+    CLI_COST_OPTS,
     {0}};
 
 const cli_command mxsim_cmd_compare_gpu = {
@@ -313,5 +322,6 @@ const cli_command mxsim_cmd_compare_gpu = {
     "TRACE on the accelerator (CFG; time, TOPS, energy, TOPS/W, TOPS/mm2) next to the GPU model\n"
     "and, where BENCH.csv has the same op, the measured GPU time. With --trace --xcard --power: every\n"
     "op against the best GPU implementation the op's format allows (mxk, cuBLAS bf16, cuBLASLt int8),\n"
-    "measured or from the cross-card model, at measured power, naming the card.",
+    "measured or from the cross-card model, at measured power, naming the card. The accelerator is\n"
+    "costed at --node (default 45 nm; columns accel_node_nm, accel_vdd_v); the GPU is its own node.",
     k_opts, 0, 0, cmd_compare_gpu, NULL};

@@ -18,20 +18,6 @@
 
 #define OPT(name) cli_get(c, a, name)
 
-static int cost_params(const cli_command *c, const cli_args *a, mxsim_cost_params *p)
-{
-    mxsim_cost_params_default(p);
-    long long v;
-    double d;
-    int rc = 0;
-    const char *s;
-    if ((s = OPT("node")) && !(rc = cli_int("--node", s, 1, 1000, &v))) p->node_nm = (int)v;
-    if (!rc && (s = OPT("vdd")) && !(rc = cli_real("--vdd", s, 0.5, 1.2, &d))) p->vdd_v = d;
-    if (!rc && (s = OPT("overhead")) && !(rc = cli_real("--overhead", s, 1, 10, &d))) p->overhead_factor = d;
-    if (!rc && (s = OPT("sram-bank-kib")) && !(rc = cli_int("--sram-bank-kib", s, 1, 65536, &v))) p->sram_bank_kib = v;
-    return rc;
-}
-
 typedef struct {
     int tty, quiet;
     double t0;
@@ -173,7 +159,7 @@ static int cmd_sweep(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
     mxsim_sweep_opts_default(&so);
     long long v;
     const char *s;
-    if (rc || (rc = cost_params(c, a, &so.cost))) return rc;
+    if (rc || (rc = cli_cost_params(c, a, &so.cost))) return rc;
     if ((s = OPT("jobs")) && !(rc = cli_int("-j", s, 1, 256, &v))) so.n_threads = (unsigned)v;
     if (!rc && (s = OPT("sample-rows")) && !(rc = cli_int("--sample-rows", s, 0, 1 << 20, &v))) so.acc.sample_rows = v;
     if (!rc && (s = OPT("sample-cols")) && !(rc = cli_int("--sample-cols", s, 0, 1 << 20, &v))) so.acc.sample_cols = v;
@@ -274,7 +260,7 @@ static int cmd_cost(const cli_command *c, const cli_args *a, mxsim_ctx *ctx)
 {
     mxsim_cost_params cp;
     mxsim_tconfig cfg;
-    int rc = cost_params(c, a, &cp);
+    int rc = cli_cost_params(c, a, &cp);
     if (rc || (rc = mxsim_cli_build_config(c, a, ctx, &cfg))) return rc;
     if (OPT("constants") && OPT("references")) /* only the references were printed */
         return cli_usage("--constants and --references print different tables: give one");
@@ -386,12 +372,6 @@ static int cmd_merge(int argc, char **argv, mxsim_ctx *ctx)
     return rc;
 }
 
-#define COST_OPTS                                                                                    \
-    {"node", 0, 1, 0, "NM", "technology node: 65, 45 (default), 32, 22, 20, 16, 14, 7"},                \
-    {"vdd", 0, 1, 0, "V", "supply voltage, 0.5..1.2 V and above the node's fit minimum (65 nm: 0.586 V); default: the node's"}, \
-    {"overhead", 0, 1, 0, "F", "control/wiring factor on area and energy (1..10, default 1)"},     \
-    {"sram-bank-kib", 0, 1, 0, "KIB", "SRAM macro size for energy per access (default 32)"}
-
 static const cli_opt k_sweep_opts[] = {
     CLI_CONFIG_OPTS,
     {"group-size", 0, 1, 0, "G1,G2,...", "axis mx.group_size"},
@@ -399,7 +379,7 @@ static const cli_opt k_sweep_opts[] = {
     {"sweep", 0, 1, 1, "KEY=V1,V2,...", "axis: any configuration key, array.size or numerics.profile"},
     {"jobs", 'j', 1, 0, "N", "threads (default: every CPU)"},
     {"profile", 0, 1, 0, "P", "numerics profile without a numerics.profile axis (default ocp)"},
-    COST_OPTS,
+    CLI_COST_OPTS,
     {"no-accuracy", 0, 0, 0, "", "skip the accuracy measurement"},
     {"sample-rows", 0, 1, 0, "N", "accuracy: rows of outputs measured per op (default 64; 0: all)"},
     {"sample-cols", 0, 1, 0, "N", "accuracy: columns of outputs measured per op (default 64; 0: all)"},
@@ -412,7 +392,7 @@ static const cli_opt k_sweep_opts[] = {
     CLI_TABLE_OPTS,
     {0}};
 static const cli_opt k_cost_opts[] = {
-    CLI_CONFIG_OPTS, COST_OPTS, {"constants", 0, 0, 0, "", "print the constants table instead of the area"},
+    CLI_CONFIG_OPTS, CLI_COST_OPTS, {"constants", 0, 0, 0, "", "print the constants table instead of the area"},
     {"references", 0, 0, 0, "", "print the citations of the constants (key, anchor, citation)"}, CLI_TABLE_OPTS, {0}};
 
 const cli_command mxsim_cmd_sweep = {

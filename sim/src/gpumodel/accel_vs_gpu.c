@@ -28,6 +28,12 @@ static double lookup_measured(const mxsim_gpu_bench *bn, int kernel, int64_t m, 
     return 0.0;
 }
 
+/* The node the accelerator side is costed at, on every row of both tables (the GPU is its own
+** node: sim/doc/gpu-model.md section 7). */
+#define ACCEL_NODE_COLS                                                                                    \
+    {"accel_node_nm", 'i', "nm", -1, "technology node the accelerator is costed at (--node; default 45)"}, \
+    {"accel_vdd_v", 'r', "V", 2, "its supply (--vdd, else the node's default)"}
+
 /* A column of the comparison tables: name, type (t/i/r), unit, decimals, doc. */
 typedef struct {
     const char *name;
@@ -61,6 +67,7 @@ static const gcol k_cols[] = {
     {"gpu_tops_per_w_at_tdp", 'r', "TOPS/W", 4, "GPU model throughput / TDP"},
     {"gpu_tops_per_mm2", 'r', "TOPS/mm2", 5, "GPU model throughput / die area"},
     {"speedup_accel_vs_gpu_model", 'r', "", 3, "gpu_model_us / accel_us"},
+    ACCEL_NODE_COLS,
 };
 #define NC ((int)(sizeof k_cols / sizeof k_cols[0]))
 
@@ -83,6 +90,22 @@ static mxsim_status set_row(mxsim_ctx *ctx, mxsim_table *t, int64_t r, const dou
     return set_cells(ctx, t, r, k_cols, NC, v, s);
 }
 
+/* The cost parameters (cost NULL: the defaults, 45 nm) and the supply they resolve to. */
+static mxsim_status cost_resolve(mxsim_ctx *ctx, const char *fn, const mxsim_cost_params *cost, mxsim_cost_params *cp,
+                                 double *vdd_v)
+{
+    mxsim_cost_params_default(cp);
+    if (cost) {
+        mxsim_status st = mx_cost_params_check(ctx, fn, cost);
+        if (st != MXSIM_OK) return st;
+        *cp = *cost;
+    }
+    mxsim_node_scale sc;
+    mxsim_status st = mxsim_node_scaling(ctx, cp->node_nm, cp->vdd_v, &sc);
+    *vdd_v = sc.vdd_v;
+    return st;
+}
+
 /* The accelerator's area, a new table with the columns and the card / trace metadata. */
 static mxsim_status table_start(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const mxsim_cost_params *cp, const gcol *cols,
                                 int nc, const char *card, const mxsim_trace *tr, mxsim_area *area, mxsim_table **t)
@@ -102,13 +125,21 @@ static mxsim_status table_start(mxsim_ctx *ctx, const mxsim_tconfig *cfg, const 
 MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_card *card, const mxsim_tconfig *cfg,
                                              const mxsim_trace *tr, const mxsim_gpu_bench *bn, mxsim_table **out)
 {
+    return mxsim_gpu_accel_table_cost(ctx, card, cfg, NULL, tr, bn, out);
+}
+
+MXSIM_API mxsim_status mxsim_gpu_accel_table_cost(mxsim_ctx *ctx, const mxsim_gpu_card *card, const mxsim_tconfig *cfg,
+                                                  const mxsim_cost_params *cost, const mxsim_trace *tr,
+                                                  const mxsim_gpu_bench *bn, mxsim_table **out)
+{
     mx_clear_err(ctx);
     if (out) *out = NULL;
     if (card == NULL || cfg == NULL || tr == NULL || out == NULL) return mx_fail(ctx, MXSIM_E_ARG, "gpu_accel_table: NULL argument");
     mxsim_status cst = mx_gpu_card_check(ctx, card);
     if (cst != MXSIM_OK) return cst;
     mxsim_cost_params cp;
-    mxsim_cost_params_default(&cp);
+    double vdd = 0;
+    if ((cst = cost_resolve(ctx, "mxsim_gpu_accel_table_cost", cost, &cp, &vdd)) != MXSIM_OK) return cst;
     mxsim_area area;
     mxsim_table *t = NULL;
     mxsim_status st = table_start(ctx, cfg, &cp, k_cols, NC, card->name, tr, &area, &t);
@@ -154,7 +185,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
                               e_uj, en.tops_per_w[MXSIM_BAND_NOM], en.tops_per_mm2[MXSIM_BAND_NOM], 0, gp.cfg_used, gpu_us,
                               gpu_tops, 0, meas > 0 ? meas * (double)rep : NAN, gemm ? cub_us : NAN,
                               cmeas > 0 ? cmeas * (double)rep : NAN, gpu_tops / card->tdp_w, gpu_tops / card->die_mm2,
-                              acc_us > 0 ? gpu_us / acc_us : NAN};
+                              acc_us > 0 ? gpu_us / acc_us : NAN, (double)cp.node_nm, vdd};
         const char *s[NC] = {op->name, mxsim_op_kind_name((mxsim_op_kind)op->kind)};
         s[12] = kname, s[16] = gp.bound;
         int64_t r = 0;
@@ -168,6 +199,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_table(mxsim_ctx *ctx, const mxsim_gpu_car
         v[11] = area.total_mm2[MXSIM_BAND_NOM] > 0 ? at / area.total_mm2[MXSIM_BAND_NOM] : NAN; /* was left empty */
         v[14] = tot_gpu, v[15] = gt, v[18] = tot_cub, v[20] = gt / card->tdp_w, v[21] = gt / card->die_mm2;
         v[22] = tot_acc > 0 ? tot_gpu / tot_acc : NAN; /* an empty trace: no ratio */
+        v[23] = (double)cp.node_nm, v[24] = vdd;
         const char *s[NC] = {"TOTAL"};
         s[12] = "mxk";
         int64_t r = 0;
@@ -207,12 +239,13 @@ static const gcol k_bcols[] = {
     {"note", 't', "", -1, "ops left out of the TOTAL (no GPU time or no GPU power) and why; a GPU time at the model's "
                           "launch floor (then at the card's lowest measured power); a batched bound's power; why an "
                           "MXINT8 op has no mxk time (a class the card file does not calibrate, a kernel with no class)"},
+    ACCEL_NODE_COLS,
 };
 #define NB ((int)(sizeof k_bcols / sizeof k_bcols[0]))
 /* the positions of k_bcols, by name */
 enum {
     B_OP, B_KIND, B_M, B_N, B_K, B_G, B_REP, B_ACC_US, B_ACC_UJ, B_ACC_TPW, B_CARD, B_MXK, B_CUBLAS, B_CUBLASLT, B_BATCHED,
-    B_BEST, B_BEST_US, B_SRC, B_POWER, B_GPU_UJ, B_GPU_TPW, B_SPEEDUP, B_ERATIO, B_NOTE, B_N_
+    B_BEST, B_BEST_US, B_SRC, B_POWER, B_GPU_UJ, B_GPU_TPW, B_SPEEDUP, B_ERATIO, B_NOTE, B_NODE, B_VDD, B_N_
 };
 _Static_assert(B_N_ == NB, "k_bcols and its positions");
 
@@ -266,6 +299,14 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
                                                   const mxsim_gpu_xparams *p, const mxsim_gpu_xpower *pw,
                                                   const mxsim_tconfig *cfg, const mxsim_trace *tr, mxsim_table **out)
 {
+    return mxsim_gpu_accel_best_table_cost(ctx, card, d, p, pw, cfg, NULL, tr, out);
+}
+
+MXSIM_API mxsim_status mxsim_gpu_accel_best_table_cost(mxsim_ctx *ctx, const char *card, const mxsim_gpu_xsheet *d,
+                                                       const mxsim_gpu_xparams *p, const mxsim_gpu_xpower *pw,
+                                                       const mxsim_tconfig *cfg, const mxsim_cost_params *cost,
+                                                       const mxsim_trace *tr, mxsim_table **out)
+{
     mx_clear_err(ctx);
     if (out) *out = NULL;
     if (!card || !d || !p || !cfg || !tr || !out) return mx_fail(ctx, MXSIM_E_ARG, "gpu_accel_best_table: NULL argument");
@@ -278,7 +319,9 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
     if (!(p->launch_floor_us >= 0 && p->launch_floor_us <= 1e6))
         return mx_fail(ctx, MXSIM_E_INPUT, "gpu_accel_best_table: launch_floor_us: %g is not in [0, 1e6] us", p->launch_floor_us);
     mxsim_cost_params cp;
-    mxsim_cost_params_default(&cp);
+    double vdd = 0;
+    mxsim_status cst = cost_resolve(ctx, "mxsim_gpu_accel_best_table_cost", cost, &cp, &vdd);
+    if (cst != MXSIM_OK) return cst;
     mxsim_area area;
     mxsim_table *t = NULL;
     mxsim_status st = table_start(ctx, cfg, &cp, k_bcols, NB, card, tr, &area, &t);
@@ -380,7 +423,8 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
                               [B_CUBLASLT] = tm[2], [B_BATCHED] = tm[3], [B_BEST_US] = bus, [B_POWER] = gpw,
                               [B_GPU_UJ] = buj, [B_GPU_TPW] = ops > 0 && buj > 0 ? ops / (buj * 1e-6) / 1e12 : NAN,
                               [B_SPEEDUP] = acc_us > 0 && !isnan(bus) ? bus / acc_us : NAN,
-                              [B_ERATIO] = e_uj > 0 && !isnan(buj) ? buj / e_uj : NAN};
+                              [B_ERATIO] = e_uj > 0 && !isnan(buj) ? buj / e_uj : NAN, [B_NODE] = (double)cp.node_nm,
+                              [B_VDD] = vdd};
         const char *s[NB] = {[B_OP] = op->name, [B_KIND] = mxsim_op_kind_name((mxsim_op_kind)op->kind), [B_CARD] = card,
                              [B_BEST] = best ? best : "none", [B_SRC] = src, [B_NOTE] = note};
         int64_t r = 0;
@@ -392,6 +436,7 @@ MXSIM_API mxsim_status mxsim_gpu_accel_best_table(mxsim_ctx *ctx, const char *ca
         v[B_ACC_US] = tot_acc, v[B_ACC_UJ] = tot_ae;
         v[B_ACC_TPW] = tot_ae > 0 && tot_ops > 0 ? tot_ops / (tot_ae * 1e-6) / 1e12 : NAN;
         v[B_BEST_US] = tot_gpu, v[B_SPEEDUP] = tot_acc > 0 ? tot_gpu / tot_acc : NAN;
+        v[B_NODE] = (double)cp.node_nm, v[B_VDD] = vdd;
         if (n_t == 0) v[B_ACC_US] = v[B_ACC_UJ] = v[B_BEST_US] = NAN; /* no op on both sides: nothing summed, not zero */
         /* GPU energy: the GEMM ops (the only ones with measured power), all of them or none */
         if (ge_all && tot_ge > 0) {
