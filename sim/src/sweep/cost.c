@@ -182,7 +182,7 @@ static const mxsim_cost_ref k_refs[] = {
      "Memories\", ACM TACO 14(2), 2017; 40 nm ITRS-HP output stored in accelergy-cacti-plug-in "
      "cacti/out.csv"},
     {"ACC-CACTI-DRAM", REF_DOC "acc-cacti-dram",
-     "DRAM pJ/bit of accelergy-cacti-plug-in cacti_wrapper.py: LPDDR4 8 (the wrapper's only source for it: "
+     "DRAM pJ/bit of accelergy-cacti-plug-in cacti_wrapper.py (DRAM_estimate_energy, commit 9cf48b12): LPDDR4 8 (the wrapper's only source for it: "
      "\"public data\"; no primary source); LPDDR 40 and DDR3 70 (K. T. Malladi et al., ISCA 2012, as the wrapper "
      "cites it); HBM2 3.9 and GDDR5 14 (\"Chatterjee et al., MICRO 2017\" in the wrapper, i.e. M. O'Connor, "
      "N. Chatterjee et al., \"Fine-Grained DRAM\", MICRO 2017; not re-read here)"},
