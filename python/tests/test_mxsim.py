@@ -85,7 +85,14 @@ def test_ocp_matches_numpy_reference(group):
     x = data((16, 128), seed=100 + group)
     x[3, :group] = np.float32(127.75)  # rounds up to 128 -> saturates at 127
     x[4, :group] = np.float32(-127.75) * 2  # negative maximum rounding to -128 (legal in OCP)
+    # exact ties: every group holds 64 (e = 6, so x * 2^(6-e) = x) and halves, which RNE sends to the
+    # even neighbour (2.5 -> 2, 3.5 -> 4, -0.5 -> 0, 126.5 -> 126, 127.5 -> 128 -> 127, -127.5 -> -128),
+    # where rounding half away from zero would give 3, 4, -1, 127, 127, -128; row 6: the same at 2^-10
+    ties = np.array([64, 2.5, 3.5, -2.5, 64, -0.5, 0.5, 1.5, 64, 126.5, 127.5, -127.5, 64, 125.5, -1.5, -126.5], np.float32)
+    x[5] = np.resize(ties, x.shape[1])  # 64 at every multiple of 4: in every group
+    x[6] = x[5] * np.float32(2.0**-10)
     m_ref, e_ref = ocp_reference(x, group)
+    assert list(m_ref[5, :16]) == [64, 2, 4, -2, 64, 0, 0, 2, 64, 126, 127, -128, 64, 126, -2, -126]  # the rule, by hand
     mx = mxsim.quantize(x, group_size=group, profile="ocp")
     assert np.array_equal(mx.mantissa, m_ref)
     assert np.array_equal(mx.scale, e_ref)
