@@ -63,15 +63,16 @@
 **   - V2 consumers (the default everywhere since the twelfth session; M = 1 with G = 32 ran the
 **     per-stage barrier above until then; MXK_DS_V2=0 / 1 forces either): no block barrier per stage.  Each consumer warp waits for its
 **     stage, loads its weight bytes of it into registers and releases its part of the ring stage
-**     at once (empty mbarrier, count 8: the slot is out of the stream for the loads only, not for
+**     at once (empty mbarrier, every lane, count 8 x 32: the slot is out of the stream for the loads only, not for
 **     the dots; H200, same call, two rounds: 16x11008x4096 G = 128 23.49 / 23.71 -> 22.64 / 22.75
 **     us, 16x4096x4096 13.62 / 13.79 -> 13.41 / 13.47, G = 64 28.9 -> 28.2 and 15.5-15.8 -> 15.1-15.2,
 **     M = 1 and G = 32 within noise), forms its dots with one s32 set per 64-byte chunk (the
 **     chunks' mmas are independent; a group's G/64 chunks are then summed with integer adds, exact
 **     since |d| <= G 2^14 < 2^31: the same d_g), waits until
 **     the T slot of stage it - 2 is folded (tfree mbarrier, count: the folder threads), writes its
-**     terms to T[g][n][m] of slot it & 1 and arrives on tready (count 8; __syncwarp first, so the
-**     lanes' stores are ordered before lane 0's release).  Folder warps (16 M threads, rounded up
+**     terms to T[g][n][m] of slot it & 1 and arrives on tready (every lane, count 8 x 32: each
+**     lane's release orders its own stores; one arrive per warp after __syncwarp is what racecheck
+**     reports as a hazard, kernels/tools/race_probe.cu).  Folder warps (16 M threads, rounded up
 **     to warps, after the producer warp) wait for tready, add the stage's terms in ascending g, one
 **     RN add each, to the accumulator of thread n M + m, free the slot, and store C[m, n] after a
 **     tile's last stage: the same terms and the same sequence of additions as above, so the same
@@ -149,6 +150,15 @@
 #include "mxk_common.cuh"
 #include "mxk_decode.cuh"
 #include "mxk_mbar.cuh"
+
+/* 1 (the default): every dot lane of V2 arrives on the ring's empty barriers and on tready; 0: one
+** arrive per warp after __syncwarp, the form before 2026-11-29, kept for the A/B timing of that
+** change (-DMXK_DS_ARRIVE_ALL=0).  Why: compute-sanitizer's racecheck reports the one-arrive form
+** as write-after-read and read-after-write hazards on the ring and on T, and this one as none
+** (kernels/tools/race_probe.cu; reports/gpu/NVIDIA-H200-2026-11-29-sanitize/README.md) */
+#ifndef MXK_DS_ARRIVE_ALL
+#define MXK_DS_ARRIVE_ALL 1
+#endif
 
 #define DS_W 8                   /* consumer warps */
 #define DS_T (DS_W * 32 + 32)    /* + the producer warp */
@@ -343,8 +353,8 @@ __device__ __forceinline__ void ds_body(const DsPlan &P, int M, int N, int K, in
 /* V2 consumers (MXK_DS_V2=1; see the header's V2 paragraph): no block barrier per stage.  Each warp
 ** waits for its stage, forms all its dots (one s32 set per chunk: the chunks' mmas are independent,
 ** a group's chunks are summed with exact integer adds), releases its part of the ring stage (empty
-** mbarrier, count 8), waits until the folder warps are done with the T slot of stage it - 2
-** (tfree), writes its terms and arrives on tready (count 8).  The ordered sums are the folder warps'
+** mbarrier, every lane: count 8 x 32), waits until the folder warps are done with the T slot of stage it - 2
+** (tfree), writes its terms and arrives on tready (every lane: count 8 x 32).  The ordered sums are the folder warps'
 ** (ds_fold2), so no consumer waits for them. */
 template <int MS, int GT, int CP, bool ONE, bool SW>
 __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, int r1, uint32_t sbase,
@@ -400,8 +410,12 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
                 qw[i] = *reinterpret_cast<const uint4 *>(ws + 8 * KSP + cl * 64);
             }
         }
-        __syncwarp();
-        if (lane == 0) mxk_mbar_arrive(sbase + 8 * (NS + st)); /* this warp is done with the ring stage */
+        if (MXK_DS_ARRIVE_ALL) { /* every lane's loads of the stage are done: the slot goes back */
+            mxk_mbar_arrive(sbase + 8 * (NS + st));
+        } else {
+            __syncwarp();
+            if (lane == 0) mxk_mbar_arrive(sbase + 8 * (NS + st)); /* this warp is done with the ring stage */
+        }
         if (tid == 0) ds_stamp(P, 32 + it);
 #pragma unroll
         for (int i = 0; i < CPW; i++) {
@@ -502,8 +516,15 @@ __device__ __forceinline__ void ds_body2(const DsPlan &P, int M, int K, int r0, 
                 }
             }
         }
-        __syncwarp();
-        if (lane == 0) mxk_mbar_arrive(trdy + 8 * slot); /* the warp's terms of stage it are in T */
+        /* every lane releases its own terms (count 8 x 32): compute-sanitizer's racecheck reports the
+        ** one-arrive-per-warp-after-__syncwarp form as hazards (kernels/tools/race_probe.cu, mode
+        ** mbar1) and this one as none (mode mbar) */
+        if (MXK_DS_ARRIVE_ALL) {
+            mxk_mbar_arrive(trdy + 8 * slot);
+        } else {
+            __syncwarp();
+            if (lane == 0) mxk_mbar_arrive(trdy + 8 * slot);
+        }
     }
 }
 
@@ -586,10 +607,11 @@ __global__ void __launch_bounds__((DsThreads<MS, ONE, V2>::T), (DsThreads<MS, ON
         /* First thing in the block, by the producer thread: the barriers (full[NS], empty[NS], x, and
         ** for V2 tready[2], tfree[2]); then its warp's copies (see the header). */
         const bool v2 = V2 && P.mode != 1;
-        for (int s = 0; s < 2 * NS + 1; s++) mxk_mbar_init(sbase + 8 * s, v2 && s >= NS && s < 2 * NS ? DS_W : 1);
+        for (int s = 0; s < 2 * NS + 1; s++) /* empty[NS] of V2: every dot lane (or warp) arrives */
+            mxk_mbar_init(sbase + 8 * s, v2 && s >= NS && s < 2 * NS ? DS_W * (MXK_DS_ARRIVE_ALL ? 32 : 1) : 1);
         if (v2) {
-            mxk_mbar_init(sbase + 8 * (2 * NS + 1), DS_W);
-            mxk_mbar_init(sbase + 8 * (2 * NS + 2), DS_W);
+            mxk_mbar_init(sbase + 8 * (2 * NS + 1), DS_W * (MXK_DS_ARRIVE_ALL ? 32 : 1)); /* tready */
+            mxk_mbar_init(sbase + 8 * (2 * NS + 2), DS_W * (MXK_DS_ARRIVE_ALL ? 32 : 1));
             mxk_mbar_init(sbase + 8 * (2 * NS + 3), blockDim.x - DS_T);
             mxk_mbar_init(sbase + 8 * (2 * NS + 4), blockDim.x - DS_T);
         }
