@@ -33,7 +33,7 @@
 **     wgmmas, warnings C7514/C7518; two sets across stages at G = 128 hit exactly that).  At
 **     G = 128 the factors go to registers before the wgmmas and the slot is released before the
 **     promotion.  While one warpgroup promotes, the other one's wgmma runs on the tensor cores.
-**     After a stage every consumer lane arrives on empty[s] (count 8 x 32; MXK_WG_ARRIVE_ALL below).
+**     After a stage every consumer lane (G = 64: warp) arrives on empty[s] (MXK_WG_ARRIVE_ALL below).
 **   - stage pairs at G = 64 and 128: when two full stages are both in the ring and all their groups
 **     take the fast path, one straight-line block runs them: the pair's 4 (G = 64) or 2 (G = 128)
 **     groups alternate between the two accumulator sets, the wgmmas of group q + 1 in flight while
@@ -102,15 +102,21 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-/* 1 (the default): every consumer lane arrives on a stage's empty barrier once its reads of the
-** stage are done; 0: one arrive per warp after __syncwarp, the form before 2026-11-29, kept for the
-** A/B timing of that change (-DMXK_WG_ARRIVE_ALL=0).  compute-sanitizer's racecheck reports the
-** one-arrive form as write-after-read hazards between the next TMA copy into the stage and the
-** other lanes' shared-memory reads, and the every-lane form as none (kernels/tools/race_probe.cu;
-** reports/gpu/NVIDIA-H200-2026-11-29-sanitize/README.md) */
+/* Who releases a ring stage (its empty barrier): compute-sanitizer's racecheck reports one arrive
+** per consumer warp after __syncwarp as write-after-read hazards between the next TMA copy into the
+** stage and the other lanes' shared-memory reads, and an arrive from every lane as none
+** (kernels/tools/race_probe.cu; reports/gpu/NVIDIA-H200-2026-11-29-sanitize/README.md).  The
+** one-arrive form is ordered by __syncwarp's memory ordering and the arrive's release; the tool does
+** not follow that chain.  MXK_WG_ARRIVE_ALL: 1 (the default) every lane, except the G = 64 kernel
+** (KPG_T 2), where the every-lane form gives ptxas a stack slot at the 168-register limit and cost
+** 6% (2048 x 4096 x 4096, 2048 x 11008 x 4096) to 26% (8192^3) in the 2026-11-29 bench; 2 every
+** lane in every kernel (the racecheck runs); 0 one arrive per warp everywhere (the form before). */
 #ifndef MXK_WG_ARRIVE_ALL
 #define MXK_WG_ARRIVE_ALL 1
 #endif
+template <int KPG_T> struct WgArrive {
+    static constexpr bool all = MXK_WG_ARRIVE_ALL == 2 || (MXK_WG_ARRIVE_ALL == 1 && KPG_T != 2);
+};
 
 #define WG_BM 128
 #define WG_BN 128
@@ -268,7 +274,7 @@ __global__ void __launch_bounds__(384, 1)
     if (tid == 0) {
         for (int s = 0; s < WG_STAGES; s++) {
             mxk_mbar_init(full0 + 8 * s, 1); /* the producer thread, with the bytes of its copies */
-            mxk_mbar_init(empty0 + 8 * s, MXK_WG_ARRIVE_ALL ? 8 * 32 : 8); /* every consumer lane (warp) */
+            mxk_mbar_init(empty0 + 8 * s, WgArrive<KPG_T>::all ? 8 * 32 : 8); /* every consumer lane (warp) */
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
         asm volatile("prefetch.tensormap [%0];\n" ::"l"((uint64_t)&tmA) : "memory");
@@ -369,7 +375,7 @@ __global__ void __launch_bounds__(384, 1)
         };
         auto promote_fast = [&](int (&dd)[64], uint32_t sca, uint32_t scb) { apply_fac(dd, load_fac(sca, scb)); };
         auto release = [&](int s) {
-            if (MXK_WG_ARRIVE_ALL) { /* each lane's reads of the stage (factors, exponents) are done */
+            if (WgArrive<KPG_T>::all) { /* each lane's reads of the stage (factors, exponents) are done */
                 mxk_mbar_arrive(empty0 + 8 * s);
             } else {
                 __syncwarp();

@@ -3,12 +3,15 @@
 # run; CI has no GPU).  Bit-exact results do not show an out-of-bounds read whose value went unused,
 # a shared-memory race that happened to resolve the right way, or a barrier some threads skip; the
 # sanitizer's four tools do:
-#   memcheck, racecheck, synccheck, initcheck over test_gpu_kernels (every GEMM cfg asked for by
-#     number on ragged shapes, dequantize of all 65,536 (E, m) pairs in both profiles, quantize);
+#   memcheck, synccheck, initcheck over test_gpu_kernels (every GEMM cfg asked for by number on
+#     ragged shapes, dequantize of all 65,536 (E, m) pairs in both profiles, quantize), racecheck
+#     over it built with -DMXK_WG_ARRIVE_ALL=2 (see gemm_wgmma.cu: the default G = 64 GEMM keeps the
+#     one-arrive release form racecheck reports);
 #   memcheck over test_gpu_kernels with MXK_EMULATE=l40s and t4 (the fallback kernels those cards run);
-#   memcheck and racecheck over the full `mxsim-gpu verify` (every verify case: 188 checks, 0
-#     mismatches expected);
-#   racecheck over race_probe's four hand-offs (tools/race_probe.cu), two of them controls.
+#   memcheck over the full `mxsim-gpu verify` (every verify case: 188 checks, 0 mismatches
+#     expected), racecheck over it built with -DMXK_WG_ARRIVE_ALL=2;
+#   racecheck over race_probe's four hand-offs (tools/race_probe.cu): the every-lane and __syncthreads
+#     forms must be clean, the unsynchronised control and the one-arrive form report hazards.
 # Writes DEST/session.log, DEST/build.log, DEST/<tool>_<what>.txt (the sanitizer's output) and
 # DEST/summary.csv: what, tool, emulate, exit (the program's; 99: the sanitizer found errors; 124:
 # the step's time limit), sanitizer_errors (its ERROR SUMMARY count, or racecheck's hazard count),
@@ -27,6 +30,13 @@ card_line
 build=${MXK_BUILD:-/tmp/mxk-sanitize}
 stamp "build test_gpu_kernels mxsim-gpu (Release, as the bench builds them)"
 build_gpu "$src" "$build" "$dest/build.log" test_gpu_kernels mxsim-gpu race_probe || { tail -30 "$dest/build.log"; exit 1; }
+# racecheck's build: every consumer lane releases every ring stage (MXK_WG_ARRIVE_ALL=2; the default
+# keeps one arrive per warp in the G = 64 GEMM, the form racecheck does not follow: gemm_wgmma.cu)
+stamp "build the same with -DMXK_WG_ARRIVE_ALL=2 (racecheck's)"
+cmake -S "$src" -B "$build-all" -DMXSIM_WITH_CUDA=ON -DMXSIM_BUILD_BENCH=OFF -DMXSIM_WITH_RTL=OFF -DMXSIM_WITH_SYSTEMC=OFF \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_FLAGS=-DMXK_WG_ARRIVE_ALL=2 > "$dest/build_all.log" 2>&1 &&
+  cmake --build "$build-all" -j"$(nproc)" --target test_gpu_kernels mxsim-gpu >> "$dest/build_all.log" 2>&1 ||
+  { tail -30 "$dest/build_all.log"; exit 1; }
 echo "what,tool,emulate,exit,sanitizer_errors,expected,seconds" > "$dest/summary.csv"
 fails=0
 # step NAME TOOL EMULATE LIMIT_S PROGRAM ARGS...   (expects a clean run; EXPECT=hazards: a control
@@ -52,21 +62,23 @@ step() {
 t=$build/kernels/test_gpu_kernels
 [ -x "$t" ] || t=$(find "$build" -name test_gpu_kernels -type f -perm -u+x | head -1)
 g=$(find "$build" -name mxsim-gpu -type f -perm -u+x | head -1)
+ta=$(find "$build-all" -name test_gpu_kernels -type f -perm -u+x | head -1)
+ga=$(find "$build-all" -name mxsim-gpu -type f -perm -u+x | head -1)
 p=$(find "$build" -name race_probe -type f -perm -u+x | head -1)
 # racecheck's view of the decode kernel's mbarrier hand-off, against two controls (race_probe.cu)
 step race_probe_sync racecheck "" 60 "$p" sync
 EXPECT=hazards step race_probe_none racecheck "" 60 "$p" none
 step race_probe_mbar racecheck "" 60 "$p" mbar
-step race_probe_mbar1 racecheck "" 60 "$p" mbar1
+EXPECT=hazards step race_probe_mbar1 racecheck "" 60 "$p" mbar1
 step test_gpu_kernels memcheck "" 120 "$t"
-step test_gpu_kernels racecheck "" 150 "$t"
+step test_gpu_kernels_all racecheck "" 150 "$ta"
 step test_gpu_kernels synccheck "" 90 "$t"
 step test_gpu_kernels initcheck "" 90 "$t"
 step test_gpu_kernels_l40s memcheck l40s 90 "$t"
 step test_gpu_kernels_t4 memcheck t4 90 "$t"
 mkdir -p "$dest/verify" "$dest/verify_race"
 step verify memcheck "" "${MXK_VERIFY_LIMIT_S:-240}" "$g" verify "$dest/verify"
-step verify racecheck "" "${MXK_VERIFY_LIMIT_S:-240}" "$g" verify "$dest/verify_race"
+step verify_all racecheck "" "${MXK_VERIFY_LIMIT_S:-240}" "$ga" verify "$dest/verify_race"
 cat "$dest/summary.csv"
 stamp "done: $fails step(s) with errors or not finished"
 [ "$fails" -eq 0 ]
