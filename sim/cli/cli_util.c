@@ -17,6 +17,15 @@ const char *cli_cmd = "mxsim";
 
 /* ---- messages and exit codes -------------------------------------------------------------- */
 
+/* A message to the terminal: a control byte of the user's input (ESC, CR, ...) as \xNN, so that a
+** key or name in a bad file cannot clear or recolour the terminal. */
+static void put_escaped(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\x%02X", *p);
+        else fputc(*p, f);
+}
+
 int cli_exit_code(mxsim_status st)
 {
     if (st == MXSIM_OK) return 0;
@@ -31,7 +40,9 @@ int cli_fail(mxsim_ctx *ctx, mxsim_status st)
         return 128 + (cli_interrupted() ? cli_interrupted() : 2);
     }
     const char *d = ctx ? mxsim_errmsg(ctx) : "";
-    fprintf(stderr, "mxsim %s: error: %s\n", cli_cmd, d[0] ? d : mxsim_strerror(st));
+    fprintf(stderr, "mxsim %s: error: ", cli_cmd);
+    put_escaped(stderr, d[0] ? d : mxsim_strerror(st));
+    fputc('\n', stderr);
     return cli_exit_code(st);
 }
 
@@ -40,17 +51,23 @@ int cli_fail_in(mxsim_ctx *ctx, mxsim_status st, const char *what)
     const char *d = ctx ? mxsim_errmsg(ctx) : "";
     if (st == MXSIM_E_CANCELLED || cli_interrupted() || !what || strncmp(d, what, strlen(what)) == 0)
         return cli_fail(ctx, st);
-    fprintf(stderr, "mxsim %s: error: %s: %s\n", cli_cmd, what, d[0] ? d : mxsim_strerror(st));
+    fprintf(stderr, "mxsim %s: error: ", cli_cmd);
+    put_escaped(stderr, what);
+    fputs(": ", stderr);
+    put_escaped(stderr, d[0] ? d : mxsim_strerror(st));
+    fputc('\n', stderr);
     return cli_exit_code(st);
 }
 
 int cli_usage(const char *fmt, ...)
 {
     va_list ap;
+    char msg[4096];
     va_start(ap, fmt);
-    fprintf(stderr, "mxsim %s: ", cli_cmd);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "mxsim %s: ", cli_cmd);
+    put_escaped(stderr, msg);
     fprintf(stderr, " (see 'mxsim %s --help')\n", cli_cmd);
     return CLI_EXIT_USAGE;
 }

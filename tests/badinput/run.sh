@@ -109,6 +109,17 @@ bad trace-overflow-just-over 2 "m*n*k*repeat (MACs) = 2.50000001e+17 is above th
 bad trace-many-tiles 0 "TOTAL" -- "$MXSIM" run --config "$cfg" "$in/tiles.trace"
 bad trace-directory 2 "is a directory, expected a regular file" -- "$MXSIM" run --config "$cfg" "$in" -o "$out/r.csv"
 bad trace-fifo 2 "is a FIFO, expected a regular file" -- "$MXSIM" trace check "$in/fifo.trace"
+# keys an op would carry and nothing would read; a control byte echoed as \xNN, not to the terminal
+printf 'mxsim-trace 2\ndequant name=d m=8 n=64 b_role=weight\n' > "$in/dq-role.trace"
+bad trace-b-role-dequant 2 "dq-role.trace:2: field 'b_role': only gemm has a B operand" -- "$MXSIM" trace check "$in/dq-role.trace"
+printf 'mxsim-trace 1\ngemm name=a m=64 n=64 k=256 a=int8 b=int8 group=7 out=fp32\n' > "$in/i8-group.trace"
+bad trace-group-int8 2 "i8-group.trace:2: field 'group': an int8 x int8 gemm with out=fp32 has no scale groups" -- "$MXSIM" run --config "$cfg" "$in/i8-group.trace" -o "$out/r.csv"
+printf 'mxsim-trace 1\ngemm name=a m=1 n=1 k=32 \033[2J=1\n' > "$in/esc.trace"
+bad trace-control-byte 2 "esc.trace:2: field '\\x1B[2J': unknown key" -- "$MXSIM" trace check "$in/esc.trace"
+# sweep --data: an op named ../x read DIR/../x.a.npy
+mkdir -p "$in/dd/sub"; cp "$F/f32_2x3.npy" "$in/dd/x.a.npy" 2>/dev/null || printf 'x' > "$in/dd/x.a.npy"
+printf 'mxsim-trace 1\ngemm name=../x m=4 n=8 k=32\n' > "$in/slash.trace"
+bad trace-data-traversal 2 "op '../x': field 'name': a name with '/' or a leading '.' cannot name a file in the data directory" -- "$MXSIM" sweep --config "$cfg" "$in/slash.trace" --group-size 32 --data "$in/dd/sub" -q -o "$out/s.csv"
 bad trace-missing 2 "cannot open: No such file" -- "$MXSIM" run --config "$cfg" "$in/nope.trace" -o "$out/r.csv"
 
 # ---- INI configurations -----------------------------------------------------------------------
@@ -241,6 +252,10 @@ case_csv r_wide $((tl + 1)) status ok,extra
 bad report-row-width 2 "r_wide.csv:$((tl + 1)): field 'row': $((nc + 1)) values, header has $nc" -- "$MXSIM" report "$in/r_wide.csv" -o "$out/rep"
 case_csv r_nosqnr 1 sqnr_db sqnr
 bad report-missing-column 2 "r_nosqnr.csv: field 'sqnr_db': column missing" -- "$MXSIM" report "$in/r_nosqnr.csv" -o "$out/rep"
+case_csv r_key 1 point point
+sed 's/"csv_fnv1a64"/"csv_fnv1a64_"/' "$exm" > "$in/r_key.meta.json"
+bad report-sidecar-unknown-key 2 "r_key.meta.json:4: field 'csv_fnv1a64_': unknown key" -- "$MXSIM" report "$in/r_key.csv" -o "$out/rep"
+bad report-out-dash 2 "-o -: the report is a directory" -- "$MXSIM" report "$ex" -o -
 case_csv r_axis "$tl" array.size 7
 bad report-axis-value 2 "r_axis.csv:$tl: field 'array.size': '7' is not one of the axis' values in" -- "$MXSIM" report "$in/r_axis.csv" -o "$out/rep"
 case_csv r_dup 1 array.size time_us
@@ -302,6 +317,7 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   bad gpu-bench-nul 2 "nul-bench.csv:6: contains a NUL byte" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$in/nul-bench.csv" --quiet
   rm -rf "$out/cg"
   bad gpu-max-mape-before-work 2 "--max-mape: 'abc' is not a positive percentage" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$bench" --quiet --max-mape abc -o "$out/cg"
+  bad gpu-out-dash 2 "-o -: compare-gpu writes a directory" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$bench" --quiet -o -
   bad gpu-max-mape-hex 2 "--max-mape: '0x10' is not a positive percentage" -- "$MXSIM" compare-gpu --card "$src/workloads/gpus/h200.ini" --measured "$bench" --quiet --max-mape 0x10 -o "$out/cg"
   # a bench of the current kernels (cfg 8 rows) given to the first model: refused, pointing at the cross-card model
   printf 'card,shape,M,N,K,G,method,median_us,rate,unit,ratio\nX,s,16,64,64,32,mxk-gemm-mxint8-cfg8,1,1,TOPS,1\n' > "$in/hopper-bench.csv"
@@ -318,6 +334,22 @@ if [ -f "$src/workloads/gpus/h200.ini" ] && "$MXSIM" help compare-gpu > /dev/nul
   printf 'card,shape,M,N,K,G,method,median_us,rate,unit,ratio\nX,copy,1,1,0,0,d2d-copy,abc,1,GB/s,1\n' > "$in/xb/bench.csv"
   h100=$src/reports/gpu/NVIDIA-H100-80GB-HBM3-2026-11-26
   bad xbench-field 2 "bench.csv:2: field 5 (K)" -- "$MXSIM" gpu-calibrate --from "$in/xb" --from-card "$xc" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  # a row shorter than a wide header was checked through fields it never set; a header with N and K
+  # swapped was read by position; a power row with two extra fields gave power_w from dram_us (audit
+  # of the twenty-fifth session)
+  mkdir -p "$in/xs" "$in/xnk"
+  printf 'card,shape,M,N,K,G,method,median_us,rate,unit,ratio,note
+X,copy,1,1,1,0,d2d-copy,5
+' > "$in/xs/bench.csv"
+  bad xbench-short-row 2 "bench.csv:2: expected 12 fields (as the header), found 8" -- "$MXSIM" gpu-calibrate --from "$in/xs" --from-card "$xc" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  printf 'card,shape,M,K,N,G,method,median_us,rate,unit,ratio
+X,s,1,1,1,0,m,5,1,x,1
+' > "$in/xnk/bench.csv"
+  bad xbench-header-swapped 2 "bench.csv:1: header: expected card,shape,M,N,K,G,method,median_us" -- "$MXSIM" gpu-calibrate --from "$in/xnk" --from-card "$xc" --to "$h100" --to-card "$xc" -o "$out/cal.csv"
+  printf 'card,shape,M,N,K,G,method,median_us,power_w,joules_per_op
+X,s,1,1,1,0,m,1,x,y,500,1
+' > "$in/power-shift.csv"
+  bad xpower-extra-fields 2 "power-shift.csv:2: expected 10 fields (as the header), found 12" -- "$MXSIM" compare-gpu --trace "$tr" --config "$cfg" --xcard "$xc" --power "$in/power-shift.csv" -o "$out/cmp"
   # a folder is its bench.csv and its bench_run*.csv: a bad row in a later run names that file
   mkdir -p "$in/xr"
   cp "$h100/bench.csv" "$in/xr/bench.csv"

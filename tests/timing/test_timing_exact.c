@@ -374,6 +374,14 @@ MXTEST(ini_comment_needs_a_blank)
                              "[run_presets]\nInterfaceBandwidth: CALC\n[general]\nrun_name = t\n");
     MXT_EQ_INT(mxsim_tconfig_load(g_ctx, &c, p), MXSIM_OK);
     MXT_EQ_INT(c.array_rows, 8);
+    /* a negative offset: SCALE-Sim skips address -1 (its no-request marker), which changes its
+    ** timing (peer audit: OfmapOffset -1, 2235 cycles against 2231); refused at its line */
+    mxsim_tconfig_default(&c);
+    p = write_file("neg.cfg", "; v2\n[architecture_presets]\nArrayHeight: 8\nArrayWidth: 8\nIfmapSramSzkB: 64\n"
+                              "FilterSramSzkB: 64\nOfmapSramSzkB: 64\nIfmapOffset: 0\nFilterOffset: 10000000\n"
+                              "OfmapOffset: -1\nDataflow: os\n[run_presets]\nInterfaceBandwidth: CALC\n");
+    MXT_EQ_INT(mxsim_tconfig_load(g_ctx, &c, p), MXSIM_E_INPUT);
+    MXT_TRUE(msg_has("neg.cfg:10: field 'OfmapOffset': -1 is negative"));
 }
 
 int main(void)

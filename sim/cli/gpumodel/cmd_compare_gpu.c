@@ -59,9 +59,12 @@ static const char *card_path(const char *card, char *buf, size_t n, char *tried,
     return NULL;
 }
 
-static int make_dir(const char *d)
+/* -o DIR: 0 once DIR exists (*made: this call created it, so that a failed write can take it back
+** and leave nothing behind), else 1 after a message */
+static int make_dir(const char *d, int *made)
 {
-    if (mkdir(d, 0755) == 0 || errno == EEXIST) return 0;
+    *made = mkdir(d, 0755) == 0;
+    if (*made || errno == EEXIST) return 0;
     fprintf(stderr, "mxsim compare-gpu: error: %s: %s\n", d, strerror(errno));
     return 1;
 }
@@ -126,8 +129,17 @@ static int run_bench(const opts *o, mxsim_ctx *ctx, mxsim_gpu_card *card, const 
         return cli_fail(ctx, st);
     }
     mxsim_table *t = NULL;
-    int rc = 0;
-    if (!o->quiet) {
+    int rc = 0, made = 0;
+    /* the files first: a report that cannot be written leaves no results on stdout (and no
+    ** directory this call made) */
+    if (o->out && !(rc = make_dir(o->out, &made))) {
+        st = mxsim_gpu_report_save(ctx, card, bn, &s, cpath, o->measured, o->calibrate, o->out);
+        if (st != MXSIM_OK) {
+            rc = cli_fail(ctx, st);
+            if (made) rmdir(o->out);
+        }
+    }
+    if (!rc && !o->quiet) {
         st = mxsim_gpu_bench_table(ctx, bn, &t);
         rc = st == MXSIM_OK ? cli_emit_table(ctx, t, "table", NULL) : cli_fail(ctx, st);
         mxsim_table_free(t);
@@ -136,11 +148,7 @@ static int run_bench(const opts *o, mxsim_ctx *ctx, mxsim_gpu_card *card, const 
     for (int h = 0; !rc && h < 3; h++)
         printf("%s: %s %lld points, MAPE %.2f%%, max |err| %.1f%%, Pearson r (log) %.4f\n", card->name, hn[h],
                (long long)s.n[h], s.mape_pct[h], s.max_abs_err_pct[h], s.pearson_r[h]);
-    if (!rc && o->out && !(rc = make_dir(o->out))) {
-        st = mxsim_gpu_report_save(ctx, card, bn, &s, cpath, o->measured, o->calibrate, o->out);
-        if (st != MXSIM_OK) rc = cli_fail(ctx, st);
-        else if (!o->quiet) printf("wrote %s/comparison.csv, comparison.md, scatter.svg\n", o->out);
-    }
+    if (!rc && o->out && !o->quiet) printf("wrote %s/comparison.csv, comparison.md, scatter.svg\n", o->out);
     if (!rc && o->max_mape) {
         const double lim = strtod(o->max_mape, NULL); /* checked by cmd_compare_gpu before any work */
         if (s.mape_pct[1] > lim || s.mape_pct[2] > lim) {
@@ -169,12 +177,15 @@ static mxsim_status load_config(const opts *o, mxsim_ctx *ctx, mxsim_tconfig *cf
 /* -o DIR: the table as DIR/file (CSV); then the table on stdout. */
 static int table_out(const opts *o, mxsim_ctx *ctx, const mxsim_table *t, const char *file)
 {
-    int rc = 0;
-    if (o->out && !(rc = make_dir(o->out))) {
+    int rc = 0, made = 0;
+    if (o->out && !(rc = make_dir(o->out, &made))) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", o->out, file);
         mxsim_status st = mxsim_table_save(ctx, t, MXSIM_OUTPUT_CSV, path);
-        if (st != MXSIM_OK) rc = cli_fail(ctx, st);
+        if (st != MXSIM_OK) {
+            rc = cli_fail(ctx, st);
+            if (made) rmdir(o->out);
+        }
     }
     return rc ? rc : cli_emit_table(ctx, t, "csv", NULL);
 }
@@ -247,6 +258,8 @@ static int cmd_compare_gpu(const cli_command *c, const cli_args *a, mxsim_ctx *c
         if (e == o.max_mape || *e || !(lim > 0) || !isfinite(lim) || strpbrk(o.max_mape, "xX"))
             return cli_usage("--max-mape: '%s' is not a positive percentage", o.max_mape);
     }
+    if (o.out && !strcmp(o.out, "-"))
+        return cli_usage("-o -: compare-gpu writes a directory (DIR/comparison.csv, ...); give its name");
     if (!o.trace && (o.config || o.group_size || cli_cost_opts_given(c, a)))
         return cli_usage("%s goes with --trace (the accelerator's side of the comparison)",
                          o.config ? "--config" : o.group_size ? "--group-size" : cli_cost_opts_given(c, a));

@@ -298,6 +298,17 @@ static int cmd_gpu_calibrate(const cli_command *cmd, const cli_args *a, mxsim_ct
     if (!from || !to || !from_card || !to_card) return cli_usage("--from, --from-card, --to and --to-card are required");
     double max_mape = 0;
     if (maxm && cli_real("--max-mape", maxm, 0, 1000, &max_mape)) return CLI_EXIT_USAGE;
+    if (out && strcmp(out, "-") != 0 && strrchr(out, '/')) { /* -o's folder exists: checked before results are printed */
+        char dir[4096];
+        const size_t n = (size_t)(strrchr(out, '/') - out);
+        struct stat sd;
+        snprintf(dir, sizeof dir, "%.*s", (int)n, out);
+        if (n > 0 && n < sizeof dir && (stat(dir, &sd) != 0 || !S_ISDIR(sd.st_mode))) {
+            fprintf(stderr, "mxsim %s: error: -o %s: '%s' %s\n", cli_cmd, out, dir,
+                    stat(dir, &sd) != 0 ? "does not exist" : "is not a directory");
+            return CLI_EXIT_RUNTIME;
+        }
+    }
     mxsim_gpu_xsheet ds, dt;
     mxsim_gpu_xparams committed;
     char sname[128] = "?", tname[128] = "?";

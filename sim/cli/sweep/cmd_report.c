@@ -30,6 +30,7 @@ int mxsim_cli_report(int argc, char **argv, mxsim_ctx *ctx)
         }
     }
     if (!in || !dir) return mxs_usage(C, "expected RESULTS.csv -o DIR", NULL);
+    if (!strcmp(dir, "-")) return mxs_usage(C, "-o -: the report is a directory (DIR/index.html, ...); give its name:", dir);
     mxsim_status st = mxsim_report_build(ctx, in, dir, &opts);
     if (st != MXSIM_OK) return mxs_fail(C, ctx, st);
     int n = (int)strlen(dir);

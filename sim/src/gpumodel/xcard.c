@@ -280,6 +280,16 @@ mxsim_status mxsim_gpu_xbench_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
     return mxsim_gpu_xbench_load_build(ctx, path, MXSIM_GX_BUILD_CURRENT, out);
 }
 
+/* The bench CSVs' first eight columns, by name: a file with N and K (or any two) swapped used to be
+** read by position (audit of the twenty-fifth session). */
+static int bench_header_ok(char **f, int nf)
+{
+    static const char *const want[8] = {"card", "shape", "M", "N", "K", "G", "method", "median_us"};
+    for (int i = 0; i < 8; i++)
+        if (i >= nf || strcmp(f[i], want[i])) return 0;
+    return 1;
+}
+
 mxsim_status mxsim_gpu_xbench_load_build(mxsim_ctx *ctx, const char *path, int build, mxsim_gpu_xbench **out)
 {
     mx_clear_err(ctx);
@@ -309,10 +319,14 @@ mxsim_status mxsim_gpu_xbench_load_build(mxsim_ctx *ctx, const char *path, int b
     int header_seen = 0, card_line = 0, col_rate = -1, col_unit = -1, col_ratio = -1, nf_hdr = 0;
     for (char *buf; (buf = mx_lines_next(&cur)) != NULL;) {
         if (!buf[0]) continue;
-        char *f[12];
-        const int nf = mx_csv_split(buf, f, 11);
+        char *f[33];
+        const int nf = mx_csv_split(buf, f, 32);
+        if (nf > 32) { /* the splitter's "too many" answer: f[32] is not set */
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: more than 32 fields", path, cur.line);
+            goto fail;
+        }
         if (!header_seen) { /* the first non-blank line is the header */
-            if (nf < 8 || strcmp(f[0], "card") || strcmp(f[2], "M") || strcmp(f[6], "method") || strcmp(f[7], "median_us")) {
+            if (!bench_header_ok(f, nf)) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: header: expected card,shape,M,N,K,G,method,median_us,...", path, cur.line);
                 goto fail;
             }
@@ -325,9 +339,8 @@ mxsim_status mxsim_gpu_xbench_load_build(mxsim_ctx *ctx, const char *path, int b
             header_seen = 1;
             continue;
         }
-        if (nf < 8 || (nf_hdr <= 11 && nf != nf_hdr)) {
-            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: expected %d fields (as the header), found %d", path, cur.line,
-                         nf_hdr <= 11 ? nf_hdr : 8, nf);
+        if (nf != nf_hdr) { /* a short row was checked through fields it never set (a stale pointer) */
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: expected %d fields (as the header), found %d", path, cur.line, nf_hdr, nf);
             goto fail;
         }
         double v[5];
@@ -668,7 +681,7 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
         mxsim_gpu_xpower_free(p);
         return mx_fail(ctx, MXSIM_E_NOMEM, "%s: out of memory", path);
     }
-    int col_w = -1, col_j = -1, card_line = 0;
+    int col_w = -1, col_j = -1, card_line = 0, nf_hdr = 0;
     mx_lines cur;
     mx_lines_init(&cur, data);
     for (char *buf; (buf = mx_lines_next(&cur)) != NULL;) {
@@ -684,15 +697,15 @@ mxsim_status mxsim_gpu_xpower_load(mxsim_ctx *ctx, const char *path, mxsim_gpu_x
                 if (!strcmp(f[i], "power_w")) col_w = i;
                 if (!strcmp(f[i], "joules_per_op")) col_j = i;
             }
-            if (nf < 8 || strcmp(f[0], "card") || strcmp(f[2], "M") || strcmp(f[6], "method") || strcmp(f[7], "median_us") ||
-                col_w < 0 || col_j < 0) {
+            nf_hdr = nf;
+            if (!bench_header_ok(f, nf) || col_w < 0 || col_j < 0) {
                 st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: header: expected card,shape,M,N,K,G,method,median_us,... with power_w and joules_per_op", path, cur.line);
                 goto fail;
             }
             continue;
         }
-        if (nf <= col_w || nf <= col_j) {
-            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: too few fields", path, cur.line);
+        if (nf != nf_hdr) { /* a row with extra fields was read shifted (power_w from dram_us) */
+            st = mx_fail(ctx, MXSIM_E_INPUT, "%s:%d: expected %d fields (as the header), found %d", path, cur.line, nf_hdr, nf);
             goto fail;
         }
         prow *r = &p->r[p->n];

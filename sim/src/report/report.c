@@ -199,6 +199,14 @@ static mxsim_status read_meta(mxsim_ctx *ctx, const char *path, meta_t *m)
     if ((st = member_int(ctx, m, 0, "version", 0, 1000000, &version)) != MXSIM_OK) return st;
     if (version != 2)
         return meta_bad(ctx, m, mx_json_get(&m->j, 0, "version"), "version", "this mxsim reads version 2");
+    /* every key is one the sweep writes: a misspelt csv_fnv1a64 used to skip the digest check */
+    static const char *const known[] = {"format", "version", "csv_fnv1a64", "mxsim_version", "trace", "n_ops", "config",
+                                        "profile", "points", "axes", "base", "cost", "accuracy", "group_policy", "columns"};
+    for (int k = m->j.node[0].first; k >= 0; k = m->j.node[k].next) {
+        size_t i = 0;
+        while (i < sizeof known / sizeof known[0] && strcmp(known[i], m->j.node[k].key)) i++;
+        if (i == sizeof known / sizeof known[0]) return meta_bad(ctx, m, k, m->j.node[k].key, "unknown key");
+    }
     if ((st = member_str(ctx, m, 0, "", "mxsim_version", 0, &m->mxsim_version)) != MXSIM_OK ||
         (st = member_str(ctx, m, 0, "", "trace", 0, &m->trace)) != MXSIM_OK ||
         (st = member_int(ctx, m, 0, "n_ops", 0, INT32_MAX, &m->n_ops)) != MXSIM_OK ||

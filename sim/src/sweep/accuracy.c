@@ -84,6 +84,11 @@ static mxsim_status load_user(mxsim_ctx *ctx, const char *dir, const char *name,
                               int64_t len, mxsim_tensor **t, char *path, size_t plen)
 {
     *t = NULL;
+    /* DIR/NAME.npy names a file in DIR: an op named '../x' read DIR/../x.a.npy (audit of the
+    ** twenty-fifth session) */
+    if (strchr(name, '/') || !strcmp(name, "..") || name[0] == '.')
+        return mx_fail(ctx, MXSIM_E_INPUT, "op '%s': field 'name': a name with '/' or a leading '.' cannot name a file "
+                       "in the data directory %s (rename the op)", name, dir);
     mx_snprintf(path, plen, "%s/%s%s.npy", dir, name, suffix);
     if (!file_exists(path)) return MXSIM_OK;
     mxsim_status st = mxsim_tensor_load_npy(ctx, path, t);

@@ -826,7 +826,7 @@ MXSIM_API mxsim_status mxsim_sweep_merge(mxsim_ctx *ctx, const char *const *path
             for (int64_t k = 0; st == MXSIM_OK && k < O; k++) {
                 const mxsim_top *op = mxsim_trace_op(tr, k);
                 const int64_t g = op->group_size > 0 ? op->group_size : want.group_size;
-                if (pt->op_group[k] != g)
+                if (pt->op_group[k] != g && !(pt->op_group[k] == 0 && pt->status != MXSIM_OK)) /* a failed point stops early */
                     st = mx_fail(ctx, MXSIM_E_INPUT, "%s: corrupt part file (point %lld, op '%s': group %lld, expected %lld)",
                                  p->path, (long long)i, op->name, (long long)pt->op_group[k], (long long)g);
             }

@@ -456,6 +456,13 @@ static mxsim_status parse_op_line(mxsim_ctx *ctx, const char *where, char *s, in
     if (!(seen & 2)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'm': missing", where);
     if (!(seen & 4)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'n': missing", where);
     if (kind == MXSIM_OP_GEMM && !(seen & 8)) return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'k': missing", where);
+    /* keys the op would carry and nothing would read (audit of the twenty-fifth session) */
+    if (*b_role != MXSIM_ROLE_UNSET && kind != MXSIM_OP_GEMM)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'b_role': only gemm has a B operand", where);
+    if ((seen & 16) && op->a_fmt == MXSIM_FMT_INT8 && op->b_fmt == MXSIM_FMT_INT8 && (seen & 256) &&
+        op->out_fmt != MXSIM_OUT_MXINT8)
+        return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'group': an int8 x int8 gemm with out=%s has no scale groups "
+                       "(only an out=mxint8 output is grouped)", where, mxsim_out_fmt_name((mxsim_out_fmt)op->out_fmt));
     if (*b_tensors != 0 && (kind != MXSIM_OP_GEMM || (*b_role != MXSIM_ROLE_WEIGHT && *b_role != MXSIM_ROLE_KV)))
         return mx_fail(ctx, MXSIM_E_INPUT, "%s: field 'b_tensors': only a gemm with b_role=weight or b_role=kv stores B "
                        "tensors", where);
