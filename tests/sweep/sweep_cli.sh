@@ -125,6 +125,13 @@ else echo "skip xmllint (not installed)"; fi
 grep -qi '<script' "$t/rep/index.html" && bad "HTML has a script"
 grep -o 'https\?://[^"]*' "$t/rep/index.html" | grep -v '^http://www.w3.org/2000/svg$' | grep -q . && bad "HTML references the network"
 grep -q 'HOR14' "$t/rep/README.md" && grep -q 'Pareto' "$t/rep/index.html" && ok "report content" || bad "report content"
+# an op named like HTML is shown in both files, passed to neither renderer as markup
+printf 'mxsim-trace 1\ngemm name=<b>x</b>&y m=8 n=8 k=32\n' > "$t/html.trace"
+"$MXSIM" sweep --config "$cfg" "$t/html.trace" --group-size 32 --no-accuracy -q -o "$t/html.csv" &&
+  "$MXSIM" report "$t/html.csv" -o "$t/hrep" 2>/dev/null &&
+  grep -qF '&lt;b&gt;x&lt;/b&gt;&amp;y' "$t/hrep/README.md" && grep -qF '&lt;b&gt;x&lt;/b&gt;&amp;y' "$t/hrep/index.html" &&
+  ! grep -qF '<b>x' "$t/hrep/README.md" && ! grep -qF '<b>x' "$t/hrep/index.html" &&
+  ok "an op named <b>x</b>&y is escaped in README.md and index.html" || bad "op name markup in the report"
 # edited results are refused, naming the line (they changed the per-op tables and the breakdowns
 # without a word): an op row deleted, one given twice, an op of a point without a TOTAL row, and a
 # column the sidecar lists deleted

@@ -965,6 +965,19 @@ static void doc_head(doc_t *d, const char *const *names, int n)
     mx_buf_puts(d->html, "</tr>\n");
 }
 
+/* A Markdown cell of user text (op names, axis values): < > & as entities, so that an op named
+** <script> is shown, not passed to a Markdown renderer as HTML (audit of the twenty-fifth session). */
+static void md_user_cell(mx_buf *b, const char *s)
+{
+    char piece[2] = {0, 0};
+    for (; *s; s++) {
+        if (*s == '<') mx_buf_puts(b, "&lt;");
+        else if (*s == '>') mx_buf_puts(b, "&gt;");
+        else if (*s == '&') mx_buf_puts(b, "&amp;");
+        else piece[0] = *s, mx_buf_md_cell(b, piece);
+    }
+}
+
 /* One cell; first opens the row, last closes it. */
 static void doc_cell(doc_t *d, const char *s, int first, int last)
 {
@@ -973,7 +986,7 @@ static void doc_cell(doc_t *d, const char *s, int first, int last)
         mx_buf_puts(d->html, "<tr>");
     }
     mx_buf_puts(d->md, " ");
-    mx_buf_md_cell(d->md, s);
+    md_user_cell(d->md, s);
     mx_buf_puts(d->md, " |");
     mx_buf_puts(d->html, "<td>");
     mx_buf_html(d->html, s);
