@@ -720,8 +720,10 @@ static mxsim_status split_row(mxsim_ctx *ctx, const char *where, char *s, char *
                                            "Channels", "Num Filter", "Strides", "Stride width", "Sparsity"};
     for (int i = 0; i < cut; i++)
         if (f[i][0] == '\0')
-            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': value %d is empty", where,
-                           cut <= 5 ? gemm_col[i] : i < 10 ? conv_col[i] : "?", i + 1);
+            return mx_fail(ctx, MXSIM_E_INPUT, "%s: field '%s': value %d is empty%s", where,
+                           cut <= 5 ? gemm_col[i] : i < 10 ? conv_col[i] : "?", i + 1,
+                           i == cut - 1 && (i == 4 || i == 9) ? " (a doubled comma at the end? SCALE-Sim 2.0.2 ignores it, "
+                                                                "3.0.0 reads it as an empty Sparsity: remove it)" : "");
     *nf = cut;
     return MXSIM_OK;
 }
@@ -846,10 +848,11 @@ MXSIM_API mxsim_status mxsim_trace_import_scalesim(mxsim_ctx *ctx, const char *p
                          "Width, Filter Height, Filter Width, Channels, Num Filter, Strides), or 9 (Stride height, "
                          "Stride width)%s", where, nf, dropped[0] ? " (SCALE-Sim drops '" : "", dropped,
                          dropped[0] ? "', the text after the last comma)" : "",
-                         nf > 9 || (nf > 4 && nf < 8) ? "; SCALE-Sim reads a row's values by position and stops on, or "
-                                                        "misreads, the others (v3 reads a 10-value conv row as its "
-                                                        "sparsity layout); mxsim does not guess which are meant: remove "
-                                                        "the extra columns"
+                         nf > 9 || (nf > 4 && nf < 8) ? "; SCALE-Sim reads a row's values by position: 2.0.2 ignores "
+                                                        "the ones after those its mode reads (4 for GEMM, 8 or 9 for "
+                                                        "conv), 3.0.0 reads the next one as its Sparsity (and stops on a "
+                                                        "plain number there); mxsim does not guess which release is "
+                                                        "meant: remove the extra columns"
                          : nf < 4 && semicolons ? "; the line separates its values with ';': a topology's are separated "
                                                   "by ',' (export the sheet as comma-separated CSV)" : "");
             break;
