@@ -17,25 +17,11 @@
 #include <cstring>
 
 #include "cuda_check.h"
+#include "../src/mxk_mbar.cuh" /* the library's own mbarrier primitives, as the kernels use them */
 
 namespace {
 
 constexpr int kSlots = 2, kRounds = 8, kWords = 128; /* 128 floats a slot, one per writer thread */
-
-__device__ __forceinline__ void bar_init(uint32_t bar, int count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count));
-}
-__device__ __forceinline__ void bar_arrive(uint32_t bar)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
-}
-__device__ __forceinline__ void bar_wait(uint32_t bar, uint32_t parity)
-{
-    asm volatile("{\n.reg .pred p;\nW_%=:\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-                 "@!p bra W_%=;\n}\n" ::"r"(bar), "r"(parity) : "memory");
-}
 
 /* mode 0 sync, 1 none, 2 mbar, 3 mbar1 */
 __global__ void probe(int mode, int *wrong)
@@ -47,28 +33,28 @@ __global__ void probe(int mode, int *wrong)
     const uint32_t ready = b0, freed = b0 + 8 * kSlots;
     if (tid == 0)
         for (int s = 0; s < kSlots; s++) {
-            bar_init(ready + 8 * s, mode == 3 ? kWords / 32 : kWords);
-            bar_init(freed + 8 * s, kWords);
+            mxk_mbar_init(ready + 8 * s, mode == 3 ? kWords / 32 : kWords);
+            mxk_mbar_init(freed + 8 * s, kWords);
         }
     __syncthreads();
     for (int r = 0; r < kRounds; r++) {
         const int s = r % kSlots;
         if (writer) {
-            if (mode >= 2 && r >= kSlots) bar_wait(freed + 8 * s, (uint32_t)((r / kSlots) - 1) & 1u);
+            if (mode >= 2 && r >= kSlots) mxk_mbar_wait(freed + 8 * s, (uint32_t)((r / kSlots) - 1) & 1u);
             slot[s][tid] = (float)(r * 1000 + tid);
-            if (mode == 2) bar_arrive(ready + 8 * s);
+            if (mode == 2) mxk_mbar_arrive(ready + 8 * s);
             if (mode == 3) {
                 __syncwarp();
-                if (lane == 0) bar_arrive(ready + 8 * s);
+                if (lane == 0) mxk_mbar_arrive(ready + 8 * s);
             }
         }
         if (mode == 0) __syncthreads();
         if (!writer) {
-            if (mode >= 2) bar_wait(ready + 8 * s, (uint32_t)(r / kSlots) & 1u);
+            if (mode >= 2) mxk_mbar_wait(ready + 8 * s, (uint32_t)(r / kSlots) & 1u);
             const int i = tid - kWords;
             const float v = slot[s][i];
             if (mode != 1 && v != (float)(r * 1000 + i)) atomicAdd(wrong, 1);
-            if (mode >= 2) bar_arrive(freed + 8 * s);
+            if (mode >= 2) mxk_mbar_arrive(freed + 8 * s);
         }
         if (mode == 0) __syncthreads();
     }

@@ -6,8 +6,8 @@
 
 int mxs_usage(const char *cmd, const char *msg, const char *arg)
 {
-    fprintf(stderr, "mxsim %s: %s%s%s (see 'mxsim %s --help')\n", cmd, msg, arg ? " " : "", arg ? arg : "", cmd);
-    return CLI_EXIT_USAGE;
+    (void)cmd; /* cli_cmd already names the command */
+    return cli_usage("%s%s%s", msg, arg ? " " : "", arg ? arg : ""); /* escapes control bytes of arg */
 }
 
 int mxs_fail(const char *cmd, mxsim_ctx *ctx, mxsim_status st)
